@@ -1,0 +1,94 @@
+"""Named assumptions: where AMD's documents leave a behaviour unsettled.
+
+Each open question of the semantics reference (docs/semantics.md,
+"Open questions") that the model touches is one named assumption with a
+documented default.  Semantics ask for it through ``Machine.assume(name)``
+only when the answer can change the outcome, so a verdict lists exactly the
+assumptions it rests on; ``--assume NAME=VALUE`` picks a variant and
+``--robust`` proves under every combination of the variants a lowering
+depends on.
+
+>>> sorted(ASSUMPTIONS)[:2]
+['dpp.inactive_src', 'dpp.mask_scope']
+>>> ASSUMPTIONS["dpp.inactive_src"].default
+'bound_ctrl'
+>>> parse_assume(["dpp.inactive_src=zero"])
+{'dpp.inactive_src': 'zero'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .diag import InputError
+
+
+@dataclass(frozen=True)
+class Assumption:
+    name: str
+    question: str
+    variants: dict[str, str]  # variant -> what it means
+    default: str
+    source: str  # key in docs/semantics.md
+
+
+ASSUMPTIONS: dict[str, Assumption] = {
+    a.name: a
+    for a in [
+        Assumption(
+            "dpp.inactive_src",
+            "DPP16 with fi=0 and bound_ctrl off reads an in-range but inactive source lane",
+            {
+                "bound_ctrl": "the source is invalid and bound_ctrl decides: off means the lane is not written (LLVM AMDGPUModifierSyntax)",
+                "zero": "the lane reads 0 and is written whatever bound_ctrl says (rocjitsu review comment, RDNA)",
+            },
+            "bound_ctrl",
+            "S:dpp-inactive",
+        ),
+        Assumption(
+            "dpp.mask_scope",
+            "whether DPP row_mask/bank_mask also disable a lane as a SOURCE",
+            {
+                "dest": "the masks gate only the destination; a masked lane can still be read (AMD DPP table as quoted, rocjitsu, ACO)",
+                "dest+src": "a lane excluded by the masks is also an invalid source",
+            },
+            "dest",
+            "S:dpp-mask-scope",
+        ),
+        Assumption(
+            "swizzle.rotate_wrap",
+            "ds_swizzle rotate mode: does the rotated lane wrap inside 32 lanes",
+            {
+                "wrap32": "the rotated index wraps inside each group of 32 lanes (the ISA's example tables)",
+                "carry": "no wrap: the ISA pseudocode's sum may carry into bit 5 and read the other half",
+            },
+            "wrap32",
+            "S:swizzle",
+        ),
+        Assumption(
+            "permute.wave64_half",
+            "ds_bpermute_b32/ds_permute_b32 in wave64 on GFX10/GFX11: which 32-lane half an address selects",
+            {
+                "own": "the lane's own half: lane (i & 32) | addr[6:2] (ACO's model for bpermute; permute by analogy)",
+                "low": "the low half: lane addr[6:2] (a literal reading of the RDNA3 text's 'mod 32')",
+            },
+            "own",
+            "S:permute-half",
+        ),
+    ]
+}
+
+
+def parse_assume(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(None, f"--assume expects NAME=VARIANT, got '{it}'")
+        k, v = (x.strip() for x in it.split("=", 1))
+        a = ASSUMPTIONS.get(k)
+        if a is None:
+            raise InputError(None, f"unknown assumption '{k}' (known: {', '.join(sorted(ASSUMPTIONS))})")
+        if v not in a.variants:
+            raise InputError(None, f"assumption {k} has no variant '{v}' (variants: {', '.join(a.variants)})")
+        out[k] = v
+    return out

@@ -1,0 +1,86 @@
+"""Where specs and lowerings live, and how a NAME finds its file.
+
+The built-in catalogue is the project's ``specs/`` and ``lowerings/``
+directories.  ``VERIFY_PATH`` (``os.pathsep``-separated directories, each
+holding ``specs/`` and/or ``lowerings/``) adds a team's own catalogue in
+front of it.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from .diag import InputError
+from .ir import Lowering
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def roots() -> list[Path]:
+    extra = [Path(p) for p in os.environ.get("VERIFY_PATH", "").split(os.pathsep) if p]
+    return extra + [ROOT]
+
+
+def spec_dirs() -> list[Path]:
+    return [r / "specs" for r in roots() if (r / "specs").is_dir()]
+
+
+def lowering_dirs() -> list[Path]:
+    return [r / "lowerings" for r in roots() if (r / "lowerings").is_dir()]
+
+
+@lru_cache(maxsize=None)
+def _speclib(key: tuple):
+    from .spec import SpecLib
+
+    return SpecLib.from_dirs([Path(k) for k in key])
+
+
+def speclib():
+    return _speclib(tuple(str(d) for d in spec_dirs()))
+
+
+def lowering_files() -> list[Path]:
+    seen: dict[str, Path] = {}
+    for d in lowering_dirs():
+        for p in sorted(d.rglob("*.s")):
+            if any(part.startswith(("_", ".")) for part in p.relative_to(d).parts):
+                continue
+            seen.setdefault(p.stem, p)
+    return sorted(seen.values(), key=lambda p: p.stem)
+
+
+def find_lowering(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix == ".s" or os.sep in name_or_path or "/" in name_or_path:
+        if not p.is_file():
+            raise InputError(None, f"no such lowering file: {name_or_path}")
+        return p
+    for f in lowering_files():
+        if f.stem == name_or_path:
+            return f
+    import difflib
+
+    names = [f.stem for f in lowering_files()]
+    close = difflib.get_close_matches(name_or_path, names, n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify list`)"
+    raise InputError(None, f"no lowering named '{name_or_path}' in the catalogue{hint}")
+
+
+def load(name_or_path: str) -> Lowering:
+    from .asm import load_lowering
+
+    return load_lowering(find_lowering(name_or_path))
+
+
+def display_path(p: Path | str) -> str:
+    p = Path(p).resolve()
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        try:
+            return str(p.relative_to(ROOT))
+        except ValueError:
+            return str(p)

@@ -1,0 +1,332 @@
+"""Counterexamples: minimise, replay concretely, explain as a lane table.
+
+A refutation from the solver is made small and readable before anyone sees
+it: first the fewest active lanes (the solver is asked again with "at most k
+lanes active" for k = 1, 2, ...), then lane-tagged inputs (register r's lane
+i holds a value naming it, e.g. 0x105 = x[5]) if the failure survives them,
+else small values.  The chosen state is replayed on the concrete backend
+with tracing; a replay that does not fail is an internal error, never a
+printed counterexample.  This module decides nothing about correctness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .asm import print_instr
+from .ir import VReg, reg_key
+from .backend import Concrete
+from .lanes import fmt_mask, lanes_text, mask_lanes
+from .machine import Step
+
+M32 = 0xFFFFFFFF
+
+
+@dataclass
+class Row:
+    output: str
+    lane: int
+    expected: int
+    expected_src: str
+    actual: int
+    actual_src: str
+    responsible: str  # "line N: <instruction>: <why>"
+    chain: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Counterexample:
+    obligation: str
+    wave: int
+    exec_mask: int
+    inputs: dict  # register -> list of lane values or a scalar
+    labels: dict  # register -> label prefix ("x" for an input binding)
+    tagged: bool
+    rows: list[Row]
+    exec_final: int | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "obligation": self.obligation,
+            "exec": fmt_mask(self.exec_mask, self.wave),
+            "active_lanes": mask_lanes(self.exec_mask),
+            "tagged_inputs": self.tagged,
+            "inputs": {k: v for k, v in self.inputs.items() if k != "scc"},
+            "lanes": [
+                {"output": r.output, "lane": r.lane, "expected": r.expected, "expected_from": r.expected_src,
+                 "actual": r.actual, "actual_from": r.actual_src, "responsible": r.responsible, "trace": r.chain}
+                for r in self.rows
+            ],
+            "exec_final": None if self.exec_final is None else fmt_mask(self.exec_final, self.wave),
+        }
+
+
+def _model_values(q, enc) -> tuple[int, dict]:
+    vals: dict = {}
+    for name, t in enc.fresh.items():
+        if isinstance(t, list):
+            vals[name] = [q.value(x) if x is not None else 0 for x in t]
+        else:
+            vals[name] = q.value(t)
+    vals["scc"] = False
+    if enc.exec_bits:
+        mask = sum(1 << i for i, b in enumerate(enc.exec_bits) if q.truth(b))
+    else:
+        mask = (1 << enc.machine.W) - 1
+    return mask, vals
+
+
+def _tags(low, enc) -> tuple[dict, dict]:
+    order = [reg_key(b.reg) for b in low.inputs if reg_key(b.reg) in enc.fresh]
+    order += [n for n in enc.fresh if n not in order]
+    vals: dict = {"scc": False}
+    for k, name in enumerate(order, 1):
+        t = enc.fresh[name]
+        vals[name] = [(k << 8) + i for i in range(len(t))] if isinstance(t, list) else (k << 8) + 0x80
+    return vals, {}
+
+
+def replay(low, target, wave, assume, mask: int, vals: dict):
+    from .refine import encode
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return False
+        v = vals.get(name, 0)
+        return (v[lane] if isinstance(v, list) else v) & M32
+
+    def exec_init(m):
+        m.set_exec_mask(mask)
+        return []
+
+    return encode(low, target, wave, Concrete(), assume, initial, exec_init, trace=True)
+
+
+def _mismatches(enc) -> list[tuple[str, int]]:
+    out = []
+    for name, vals in enc.outputs.items():
+        sv, sd = enc.spec[name]
+        for i in range(enc.machine.W):
+            if enc.act0[i] and sd[i] and vals[i] != sv[i]:
+                out.append((name, i))
+    return out
+
+
+def _exec_changed(enc) -> bool:
+    return enc.machine.exec_pair() != enc.exec0
+
+
+def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counterexample:
+    oname, cond = next(((n, c) for n, c in bad if n.startswith("value")), bad[0])
+    q.push()
+    q.add(cond)
+    found = False
+    bits = enc_sym.exec_bits
+    if bits:
+        for k in range(1, wave + 1):  # fewest active lanes
+            q.push()
+            q.add(B.at_most(bits, k))
+            if q.check() == "sat":
+                found = True
+                mask, vals = _model_values(q, enc_sym)
+                q.add(B.at_most(bits, k))
+                break
+            q.pop()
+        if found:  # then the lowest lanes: minimise the highest active lane
+            lo, hi = k - 1, mask.bit_length() - 1
+            while lo < hi:
+                mid = (lo + hi) // 2
+                q.push()
+                for b in bits[mid + 1:]:
+                    q.add(B.not_b(b))
+                if q.check() == "sat":
+                    mask, vals = _model_values(q, enc_sym)
+                    hi = mask.bit_length() - 1
+                else:
+                    lo = mid + 1
+                q.pop()
+            q.pop()
+    if not found:
+        if q.check() != "sat":
+            q.pop()
+            raise AssertionError("internal: the refuting query is no longer satisfiable")
+        mask, vals = _model_values(q, enc_sym)
+    # fix EXEC, then prefer lane tags, then small values
+    for i, b in enumerate(enc_sym.exec_bits):
+        q.add(b if (mask >> i) & 1 else B.not_b(b))
+    is_value = oname.startswith("value")
+    tag_vals, _ = _tags(low, enc_sym)
+    enc = replay(low, target, wave, assume, mask, tag_vals)
+    tagged = bool(_mismatches(enc)) if is_value else _exec_changed(enc)
+    if tagged:
+        vals = tag_vals
+    else:
+        q.push()
+        for name, t in enc_sym.fresh.items():
+            for x in (t if isinstance(t, list) else [t]):
+                if x is not None:
+                    q.add(B.ule(x, 0xFF))
+        if q.check() == "sat":
+            mask, vals = _model_values(q, enc_sym)
+        q.pop()
+        enc = replay(low, target, wave, assume, mask, vals)
+    q.pop()
+    rows = _rows(low, enc, vals, tagged)
+    if is_value and not rows or not is_value and not _exec_changed(enc):
+        raise AssertionError(f"internal: the counterexample for {low.name} did not replay concretely")
+    labels = {reg_key(b.reg): b.name for b in low.inputs}
+    lo, hi = enc.machine.exec_pair()
+    exec_final = (lo | (hi << 32)) if not is_value else None
+    shown = {k: v for k, v in vals.items() if k != "scc"}
+    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final)
+
+
+# ---------------------------------------------------------------------------
+# explaining
+
+
+def _label(low, reg: str, lane: int | None) -> str:
+    for b in low.inputs:
+        if reg_key(b.reg) == reg:
+            return f"{b.name}[{lane}]" if lane is not None else b.name
+    return f"{reg}[{lane}]@entry" if lane is not None else f"{reg}@entry"
+
+
+def _value_names(low, vals: dict) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for reg, v in vals.items():
+        if reg == "scc":
+            continue
+        if isinstance(v, list):
+            for i, x in enumerate(v):
+                names.setdefault(x & M32, _label(low, reg, i))
+        else:
+            names.setdefault(v & M32, _label(low, reg, None))
+    return names
+
+
+def _line(step: Step) -> str:
+    return f"line {step.instr.line}"
+
+
+def _at(step: Step) -> str:
+    return f"line {step.instr.line} {step.instr.mnemonic}"
+
+
+def trace_lane(low, trace: list[Step], reg: str, lane: int) -> tuple[list[str], str, str]:
+    """Follow where (reg, lane)'s final value came from.
+
+    Returns (chain of explanations, source label, responsible step text)."""
+    chain: list[str] = []
+    responsible = ""
+    reg0, lane0 = reg, lane
+    k = len(trace)
+    source = ""
+    while True:
+        step = None
+        ev = None
+        for s in reversed(trace[:k]):
+            ev = s.events.get((reg, lane))
+            if ev is not None:
+                step = s
+                break
+        if step is None:
+            source = _label(low, reg, lane)
+            chain.append(f"{reg}[{lane}] holds its value from entry ({source})")
+            break
+        k = step.index
+        where = f"{_line(step)} ({print_instr(step.instr)})"
+        if ev.status == "written" and ev.src is not None:
+            chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
+            reg, lane = ev.src
+            continue
+        if ev.status == "written":
+            chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}")
+            source = f"computed at {_line(step)}"
+            responsible = responsible or f"{_at(step)}: {ev.why or 'computes it'}"
+            break
+        if ev.status == "zero":
+            chain.append(f"{where}: {reg}[{lane}] = 0 ({ev.why})")
+            source = f"0 from {_line(step)}"
+            responsible = responsible or f"{_at(step)}: {reg}[{lane}] = 0 ({ev.why})"
+            break
+        chain.append(f"{where}: {reg}[{lane}] not written ({ev.why})")
+        responsible = responsible or f"{_at(step)}: {reg}[{lane}] not written ({ev.why})"
+    if not responsible:
+        last_writer = next((s for s in reversed(trace) if any(k[0] == reg0 and k[1] == lane0 for k in s.events)), None)
+        responsible = (f"{_at(last_writer)}: {reg0}[{lane0}] reads the wrong lane" if last_writer
+                       else "no instruction writes this lane")
+    return chain, source, responsible
+
+
+def _rows(low, enc, vals: dict, tagged: bool) -> list[Row]:
+    names = _value_names(low, vals) if tagged else {}
+    rows = []
+    out_regs = {b.name: b.reg for b in low.outputs}
+    for name, i in _mismatches(enc):
+        exp = enc.spec[name][0][i] & M32
+        act = enc.outputs[name][i] & M32
+        reg = out_regs[name]
+        regname = reg_key(reg)
+        if not isinstance(reg, VReg):
+            chain, src, resp = _scalar_chain(enc.machine.trace, regname)
+        else:
+            chain, src, resp = trace_lane(low, enc.machine.trace, regname, i)
+        rows.append(Row(name, i, exp, names.get(exp, ""), act, src if src else names.get(act, ""), resp, chain))
+    return rows
+
+
+def _scalar_chain(trace: list[Step], reg: str) -> tuple[list[str], str, str]:
+    for s in reversed(trace):
+        if (reg, None) in s.events:
+            where = f"{_line(s)} ({print_instr(s.instr)})"
+            return [f"{where}: writes {reg}"], f"written at {_line(s)}", f"{where}: writes {reg}"
+    return [f"{reg} holds its value from entry"], f"{reg}@entry", "no instruction writes it"
+
+
+def _hex(v: int) -> str:
+    return f"{v:#x}"
+
+
+def render(cex: Counterexample, low) -> list[str]:
+    """The lane table, for people."""
+    W = cex.wave
+    act = mask_lanes(cex.exec_mask)
+    lines = [f"  counterexample ({cex.obligation}):",
+             f"    EXEC = {fmt_mask(cex.exec_mask, W)}  (active lanes: {lanes_text(act)})"]
+    if cex.tagged:
+        parts = []
+        for reg, v in cex.inputs.items():
+            lab = cex.labels.get(reg)
+            head = f"{lab} = {reg}" if lab else reg
+            if isinstance(v, list):
+                parts.append(f"{head}: {v[0]:#x}+i")
+            else:
+                parts.append(f"{head} = {v:#x}")
+        lines.append("    inputs, lane-tagged (lane i of each register holds a value naming it): " + "; ".join(parts))
+    else:
+        for reg, v in cex.inputs.items():
+            lab = cex.labels.get(reg)
+            head = f"{lab} = {reg}" if lab else reg
+            if isinstance(v, list):
+                shown = ", ".join(f"[{i}]={v[i]:#x}" for i in act[:8])
+                lines.append(f"    {head}: {shown}{' ...' if len(act) > 8 else ''} (active lanes)")
+            else:
+                lines.append(f"    {head} = {v:#x}")
+    if cex.obligation == "exec":
+        lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
+        return lines
+    rows = [("lane", "expected", "actual", "responsible")]
+    for r in cex.rows:
+        e = f"{_hex(r.expected)} {r.expected_src}" if r.expected_src else _hex(r.expected)
+        a = f"{_hex(r.actual)} {r.actual_src}" if r.actual_src else _hex(r.actual)
+        lane = str(r.lane) if len(low.outputs) == 1 else f"{r.output}[{r.lane}]"
+        rows.append((lane, e, a, r.responsible))
+    w = [max(len(r[k]) for r in rows) for k in range(3)]
+    for k, r in enumerate(rows):
+        lines.append(f"    {r[0]:>{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+    for r in cex.rows[:4]:
+        lines.append(f"    lane {r.lane}, step by step:")
+        for c in reversed(r.chain):
+            lines.append(f"      {c}")
+    return lines

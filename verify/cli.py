@@ -1,0 +1,419 @@
+"""The command line.  Each subcommand is ``cmd_x(args, out, err) -> int``.
+
+Exit codes (a fixed interface): 0 all proved / success, 1 something
+refuted, 2 usage or input error, 3 unknown (solver timeout or gave up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from .diag import InputError, VerifyError
+
+EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        raise InputError(None, f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
+
+    lo = sub.add_parser("lowering", help="prove a lowering refines its spec")
+    lo.add_argument("name", metavar="NAME|PATH")
+    lo.add_argument("--wave", type=int, choices=(32, 64))
+    lo.add_argument("--target", metavar="GFX", help="a target or family (default: every declared target)")
+    lo.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds (default 30)")
+    lo.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
+    lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
+    lo.add_argument("--json", action="store_true")
+
+    ls = sub.add_parser("list", help="the catalogue of lowerings")
+    ls.add_argument("--json", action="store_true")
+
+    sh = sub.add_parser("show", help="simulate a spec or a lowering concretely (no solver)")
+    sh.add_argument("name", metavar="NAME|PATH")
+    sh.add_argument("params", nargs="*", metavar="PARAM=VALUE")
+    sh.add_argument("--wave", type=int, choices=(32, 64))
+    sh.add_argument("--target", metavar="GFX")
+    sh.add_argument("--exec", metavar="HEX", help="EXEC mask (default: all lanes)")
+    sh.add_argument("--input", action="append", default=[], metavar="REG=a,b,c,...")
+    sh.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT")
+    sh.add_argument("--json", action="store_true")
+
+    tg = sub.add_parser("targets", help="the target table")
+    tg.add_argument("--json", action="store_true")
+
+    sp = sub.add_parser("specs", help="the spec library")
+    sp.add_argument("--json", action="store_true")
+    return p
+
+
+# ---------------------------------------------------------------------------
+# verify lowering
+
+
+def _instantiations(low, args):
+    from . import target as T
+
+    declared = T.resolve_all(low.targets, low.spans.get("targets"))
+    notes = []
+    if args.target:
+        targets = T.resolve(args.target)
+        extra = [t.name for t in targets if t not in declared]
+        if extra:
+            notes.append(f"note: {', '.join(extra)} not among the targets {low.name} declares ({', '.join(low.targets)})")
+    else:
+        targets = declared
+    if args.wave:
+        if args.wave not in low.waves:
+            raise InputError(low.spans.get("waves"), f"{low.name} declares wave{'/'.join(map(str, low.waves))}; --wave {args.wave} is not one of them")
+        waves = [args.wave]
+    else:
+        waves = list(low.waves)
+    if args.target and args.wave:
+        bad = [t.name for t in targets if args.wave not in t.waves]
+        if bad and len(bad) == len(targets):
+            raise InputError(None, f"{', '.join(bad)} has no wave{args.wave}")
+        targets = [t for t in targets if args.wave in t.waves]
+    return targets, waves, notes
+
+
+def _group(results):
+    groups: list[list] = []
+    for r in results:
+        key = (r.wave, r.verdict, tuple(sorted(r.assumptions.items())), r.shared_with or r.target)
+        for g in groups:
+            if g[0] == key:
+                g[1].append(r)
+                break
+        else:
+            groups.append([key, [r]])
+    return [g[1] for g in groups]
+
+
+def overall(results) -> int:
+    vs = {r.verdict for r in results}
+    if "error" in vs:
+        return EXIT_ERROR
+    if "refuted" in vs:
+        return EXIT_REFUTED
+    if "unknown" in vs:
+        return EXIT_UNKNOWN
+    return EXIT_PROVED
+
+
+def _spec_text(low) -> str:
+    ps = " ".join(f"{k}={v if not isinstance(v, str) or v.startswith('@') else repr(v)}" for k, v in low.params.items())
+    return f"{low.spec} {ps}".strip()
+
+
+def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
+    from . import catalog
+    from .assume import parse_assume
+    from .cex import render
+    from .refine import check_lowering
+
+    assume = parse_assume(args.assume)
+    low = catalog.load(args.name)
+    targets, waves, notes = _instantiations(low, args)
+    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust)
+    seen = set()
+    for r in results:
+        for w in r.warnings:
+            if str(w) not in seen:
+                seen.add(str(w))
+                print(str(w), file=err)
+    for n in notes:
+        print(n, file=err)
+    code = overall(results)
+    if code == EXIT_ERROR:
+        r = next(r for r in results if r.verdict == "error")
+        o = next(o for o in r.obligations if o.verdict == "error")
+        span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
+        raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
+    if args.json:
+        json.dump(_results_json(low, results, code), out, indent=2)
+        out.write("\n")
+        return code
+    print(f"{low.name}: {_spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
+    for g in _group(results):
+        r = g[0]
+        names = ", ".join(x.target for x in g)
+        a = ", ".join(f"{k}={v}" for k, v in sorted(r.assumptions.items())) or "none"
+        ms = sum(x.seconds for x in g) * 1000
+        print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {a}"
+              f"  ({len(r.obligations)} obligations, {ms:.0f} ms)", file=out)
+        if args.robust and r.variants:
+            for v in r.variants:
+                va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
+                print(f"    {v['verdict']} under {va}", file=out)
+        for o in r.obligations:
+            if o.verdict not in ("proved",):
+                print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
+        if r.cex is not None:
+            for line in render(r.cex, low):
+                print(line, file=out)
+    return code
+
+
+def _results_json(low, results, code) -> dict:
+    return {
+        "lowering": low.name,
+        "path": low.path,
+        "spec": {"name": low.spec, "params": low.params},
+        "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
+        "results": [
+            {
+                "target": r.target,
+                "wave": r.wave,
+                "exec": r.exec_contract,
+                "verdict": r.verdict,
+                "scope": r.scope(),
+                "assumptions": r.assumptions,
+                "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
+                "counterexample": r.cex.to_json() if r.cex is not None else None,
+                "warnings": [str(w) for w in r.warnings],
+                "method": r.method,
+                "shared_with": r.shared_with,
+                "variants": r.variants,
+            }
+            for r in results
+        ],
+    }
+
+
+# ---------------------------------------------------------------------------
+# verify list / targets / specs
+
+
+def cmd_list(args, out: TextIO, err: TextIO) -> int:
+    from . import catalog
+    from .asm import load_lowering
+
+    rows = []
+    for p in catalog.lowering_files():
+        low = load_lowering(p)
+        rows.append({"name": low.name, "spec": _spec_text(low), "targets": low.targets, "waves": low.waves,
+                     "exec": low.exec_contract, "path": catalog.display_path(p), "description": low.description})
+    if args.json:
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return 0
+    w = max((len(r["name"]) for r in rows), default=4)
+    s = max((len(r["spec"]) for r in rows), default=4)
+    for r in rows:
+        print(f"{r['name']:<{w}}  {r['spec']:<{s}}  {','.join(r['targets'])}  wave{'/'.join(map(str, r['waves']))}  exec={r['exec']}", file=out)
+    return 0
+
+
+def cmd_targets(args, out: TextIO, err: TextIO) -> int:
+    from .target import FEATURES, ORDER, TARGETS
+
+    if args.json:
+        json.dump([{"name": t.name, "gen": t.gen, "family": t.family, "arch": t.arch, "waves": list(t.waves),
+                    "features": sorted(t.features), "llvm_cpu": t.llvm_cpu, "note": t.note}
+                   for t in TARGETS.values()], out, indent=2)
+        out.write("\n")
+        return 0
+    for n in ORDER:
+        t = TARGETS[n]
+        waves = "/".join(f"wave{w}" for w in t.waves)
+        feats = " ".join(f for f in FEATURES if f in t.features)
+        note = f"  ({t.note})" if t.note else ""
+        print(f"{t.name:<8} {t.family:<8} {t.arch:<8} {waves:<13} {feats}{note}", file=out)
+    return 0
+
+
+def cmd_specs(args, out: TextIO, err: TextIO) -> int:
+    from . import catalog
+
+    lib = catalog.speclib()
+    rows = [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
+            for s in sorted(lib.specs.values(), key=lambda s: s.name)]
+    if args.json:
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return 0
+    w = max(len(r["signature"]) for r in rows)
+    for r in rows:
+        print(f"{r['signature']:<{w}}  {r['doc']}", file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# verify show
+
+
+def _parse_inputs(items: list[str], W: int) -> dict[str, list[int]]:
+    from .asm import parse_int
+    from .diag import Span
+
+    out: dict[str, list[int]] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(None, f"--input expects REG=a,b,c,..., got '{it}'")
+        name, vals = it.split("=", 1)
+        name = name.strip()
+        sp = Span("--input", 1, len(name) + 2)
+        nums = [parse_int(v.strip(), sp, "an integer") for v in vals.split(",") if v.strip()]
+        if len(nums) == 1:
+            nums = nums * W
+        if len(nums) != W:
+            raise InputError(None, f"--input {name}: give 1 value or {W} (one per lane), got {len(nums)}")
+        for v in nums:
+            if not -(1 << 31) <= v < (1 << 32):
+                raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
+        out[name] = [v & 0xFFFFFFFF for v in nums]
+    return out
+
+
+def _exec_mask(text: str | None, W: int) -> int:
+    full = (1 << W) - 1
+    if text is None:
+        return full
+    try:
+        m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
+    except ValueError:
+        raise InputError(None, f"--exec expects a hex mask, got '{text}'") from None
+    if m < 0 or m > full:
+        raise InputError(None, f"--exec {text} does not fit in a {W}-lane mask")
+    return m
+
+
+def cmd_show(args, out: TextIO, err: TextIO) -> int:
+    from . import catalog
+
+    lib = catalog.speclib()
+    if args.name in lib.specs:
+        return _show_spec(args, lib, out)
+    if args.params:
+        raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
+    return _show_lowering(args, out, err)
+
+
+def _show_spec(args, lib, out) -> int:
+    from .asm import parse_param_value
+    from .backend import Partial
+    from .diag import Span
+
+    spec = lib.get(args.name)
+    params = {}
+    for it in args.params:
+        if "=" not in it:
+            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
+        k, v = it.split("=", 1)
+        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
+    bound = lib.bind(spec, params)
+    W = args.wave
+    if W is None:
+        n = lib.group_size(spec, bound, 64)
+        W = 32 if n <= 32 else 64
+    mask = _exec_mask(args.exec, W)
+    given = _parse_inputs(args.input, W)
+    inputs = {}
+    for name in spec.inputs + [v[1:] for v in bound.values() if isinstance(v, str) and v.startswith("@")]:
+        inputs[name] = given.pop(name, list(range(W)))
+    if given:
+        raise InputError(None, f"spec {spec.name} has no input '{next(iter(given))}' (inputs: {', '.join(inputs)})")
+    active = [bool((mask >> i) & 1) for i in range(W)]
+    res = lib.evaluate(spec.name, params, Partial(), W, inputs, active)
+    outputs = {o: [v if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
+    return _emit_show(args, out, W, mask, inputs, outputs)
+
+
+def _emit_show(args, out, W, mask, inputs, outputs) -> int:
+    from .lanes import fmt_mask
+
+    if args.json:
+        json.dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out)
+        out.write("\n")
+        return 0
+    cols = list(inputs) + list(outputs)
+    print(f"wave{W}  EXEC = {fmt_mask(mask, W)}", file=out)
+    print("lane  " + "  ".join(f"{c:>10}" for c in cols), file=out)
+    for i in range(W):
+        vals = [inputs[c][i] for c in inputs] + [outputs[c][i] for c in outputs]
+        txt = ["-" if v is None else str(v) for v in vals]
+        mark = " " if (mask >> i) & 1 else "*"
+        print(f"{i:>3}{mark}  " + "  ".join(f"{t:>10}" for t in txt), file=out)
+    print("(* inactive lane; - undefined or unknown)", file=out)
+    return 0
+
+
+def _show_lowering(args, out, err) -> int:
+    from . import catalog
+    from . import target as T
+    from .assume import parse_assume
+    from .backend import Partial
+    from .ir import reg_key
+    from .machine import Machine
+    from .refine import binding_values, static_checks
+    from .target import FeatureLog
+
+    low = catalog.load(args.name)
+    tgt = T.resolve(args.target)[0] if args.target else T.resolve_all(low.targets)[0]
+    W = args.wave or (low.waves[0] if not args.target else next((w for w in low.waves if w in tgt.waves), tgt.waves[0]))
+    for w in static_checks(low, tgt, W):
+        print(str(w), file=err)
+    mask = _exec_mask(args.exec, W)
+    given = _parse_inputs(args.input, W)
+    by_reg = {}
+    for name, vals in given.items():
+        b = next((b for b in low.inputs if b.name == name), None)
+        by_reg[reg_key(b.reg) if b is not None else name] = vals
+    for b in low.inputs:
+        by_reg.setdefault(reg_key(b.reg), list(range(W)))
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return None
+        v = by_reg.get(name)
+        if v is None:
+            return None
+        return v[lane] if kind == "v" else v[0]
+
+    m = Machine(Partial(), W, initial, FeatureLog(tgt), parse_assume(args.assume))
+    m.set_exec_mask(mask)
+    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    m.run(low.program)
+    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    return _emit_show(args, out, W, mask, inputs, outputs)
+
+
+COMMANDS = {
+    "lowering": cmd_lowering,
+    "list": cmd_list,
+    "show": cmd_show,
+    "targets": cmd_targets,
+    "specs": cmd_specs,
+}
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+        if not args.cmd:
+            build_parser().print_help(out)
+            return EXIT_ERROR
+        return COMMANDS[args.cmd](args, out, err)
+    except InputError as e:
+        print(str(e), file=err)
+        return EXIT_ERROR
+    except VerifyError as e:
+        print(f"error: {e}", file=err)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""Frozen program representation: operands, instructions, lowerings.
+
+Nothing here knows syntax or semantics: the parser (asm.py) builds these,
+the op registry (ops/) gives them meaning.  Spans never take part in
+equality, so a parse/print/parse round trip compares equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diag import Span
+
+
+@dataclass(frozen=True)
+class VReg:
+    index: int
+    count: int = 1
+
+    @property
+    def text(self) -> str:
+        if self.count == 1:
+            return f"v{self.index}"
+        return f"v[{self.index}:{self.index + self.count - 1}]"
+
+    def names(self) -> list[str]:
+        return [f"v{self.index + k}" for k in range(self.count)]
+
+
+@dataclass(frozen=True)
+class SReg:
+    """Scalar registers; `names` lists the 32-bit parts, low first."""
+
+    names: tuple[str, ...]
+    text: str = field(compare=False, default="")
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True)
+class Imm:
+    """An integer operand; `value` is the 32-bit pattern (64-bit if wide)."""
+
+    value: int
+    text: str = field(compare=False, default="")
+    wide: bool = False
+
+
+Operand = VReg | SReg | Imm
+
+
+def reg_key(reg) -> str:
+    """The state key of a register operand: 'v3', 's4', 'exec_lo', ..."""
+    return reg.text if isinstance(reg, VReg) else reg.names[0]
+
+
+@dataclass(frozen=True)
+class Instr:
+    """One instruction.  `base` keys the op registry; `enc` is the encoding
+    suffix as written (e32, e64, dpp, ...) and `mods` the normalised
+    modifiers, sorted by name."""
+
+    mnemonic: str
+    base: str
+    operands: tuple[Any, ...]
+    mods: tuple[tuple[str, Any], ...] = ()
+    enc: str = ""
+    span: Span | None = field(compare=False, default=None)
+    operand_spans: tuple[Span, ...] = field(compare=False, default=())
+    mod_spans: tuple[tuple[str, Span], ...] = field(compare=False, default=())
+    text: str = field(compare=False, default="")
+
+    def mod(self, name: str, default: Any = None) -> Any:
+        for k, v in self.mods:
+            if k == name:
+                return v
+        return default
+
+    def mod_span(self, name: str) -> Span | None:
+        for k, s in self.mod_spans:
+            if k == name:
+                return s
+        return self.span
+
+    def operand_span(self, k: int) -> Span | None:
+        return self.operand_spans[k] if k < len(self.operand_spans) else self.span
+
+    @property
+    def line(self) -> int:
+        return self.span.line if self.span else 0
+
+
+@dataclass
+class Binding:
+    """`name = register` in a lowering header."""
+
+    name: str
+    reg: Any  # VReg or SReg
+    span: Span
+
+
+@dataclass
+class Lowering:
+    name: str
+    path: str
+    spec: str
+    params: dict[str, Any]
+    targets: list[str]
+    waves: list[int]
+    exec_contract: str  # "any" or "full"
+    inputs: list[Binding]
+    outputs: list[Binding]
+    clobbers: list[Any]
+    program: list[Instr]
+    description: str = ""
+    spans: dict[str, Span] = field(default_factory=dict)
+    param_spans: dict[str, Span] = field(default_factory=dict)
+    expect: str | None = None  # documented expected verdict for test fixtures

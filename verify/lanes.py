@@ -1,0 +1,76 @@
+"""Lane geometry and lane-mask conventions (no z3, no semantics).
+
+A wave has W lanes, W in {32, 64} (8 and 16 are allowed for unit tests).
+Lane i sits in row i >> 4 (16 lanes), bank (i >> 2) & 3 (4 lanes inside a
+row), quad i >> 2 and half i >> 5.  [S:lane-geometry]
+
+>>> row(37), bank(37), row_lane(37), half(37)
+(2, 1, 5, 1)
+>>> fmt_mask(0b100001, 64)
+'0x0000000000000021'
+>>> mask_lanes(0x84)
+[2, 7]
+>>> lanes_text([0, 1, 2, 3, 7, 9, 10])
+'0-3, 7, 9-10'
+
+Gather convention, used by every cross-lane op: a lane map says, for each
+destination lane, which source lane it READS (None: no valid source).
+Composing "first a then b" means lane i reads a's map at b's source:
+
+>>> a = [1, 0, 3, 2]            # swap neighbours
+>>> b = [3, 2, 1, 0]            # reverse
+>>> compose(a, b)               # run a, then b on a's result
+[2, 3, 0, 1]
+"""
+
+from __future__ import annotations
+
+WAVES = (32, 64)
+
+
+def row(i: int) -> int:
+    return i >> 4
+
+
+def row_lane(i: int) -> int:
+    return i & 15
+
+
+def bank(i: int) -> int:
+    return (i >> 2) & 3
+
+
+def half(i: int) -> int:
+    return i >> 5
+
+
+def fmt_mask(m: int, wave: int) -> str:
+    return f"0x{m & ((1 << wave) - 1):0{wave // 4}x}"
+
+
+def mask_lanes(m: int) -> list[int]:
+    out, i = [], 0
+    while m:
+        if m & 1:
+            out.append(i)
+        m >>= 1
+        i += 1
+    return out
+
+
+def lanes_text(lanes: list[int]) -> str:
+    """Compact text for a sorted lane list."""
+    parts: list[str] = []
+    k = 0
+    while k < len(lanes):
+        j = k
+        while j + 1 < len(lanes) and lanes[j + 1] == lanes[j] + 1:
+            j += 1
+        parts.append(str(lanes[k]) if j == k else f"{lanes[k]}-{lanes[j]}")
+        k = j + 1
+    return ", ".join(parts) if parts else "none"
+
+
+def compose(first: list[int | None], then: list[int | None]) -> list[int | None]:
+    """Lane map of running `first` and then `then` (gather maps)."""
+    return [None if s is None else first[s] for s in then]

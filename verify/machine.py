@@ -1,0 +1,209 @@
+"""Wave state and program execution, generic over the backend.
+
+State: W lanes; VGPRs hold W 32-bit lane values; SGPRs hold 32-bit values
+(pairs are two SGPRs, low first); EXEC and VCC are the pairs
+``exec_lo/exec_hi`` and ``vcc_lo/vcc_hi``; SCC is a condition.  In wave32
+only ``exec_lo`` / ``vcc_lo`` carry lane bits.  [S:wave-state]
+
+A register that is read before anything wrote it gets its value from the
+``initial`` provider (fresh unknowns for proofs, chosen values for
+simulation) and is recorded in :attr:`Machine.inputs_read`, so nothing is
+read out of thin air.
+
+>>> from verify.backend import Concrete
+>>> m = Machine(Concrete(), 8, initial=lambda kind, name, lane: 0)
+>>> m.set_exec_mask(0b1011)
+>>> [m.active(i) for i in range(4)]
+[True, True, False, True]
+>>> m.write_v(1, [10 + i for i in range(8)], [m.active(i) for i in range(8)])
+>>> m.v(1)
+[10, 11, 0, 13, 0, 0, 0, 0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .diag import InputError
+from .ir import Imm, Instr, SReg, VReg
+from .target import FeatureLog
+
+# initial(kind, name, lane) -> value; kind is "v" (lane given) or "s" (lane None)
+Initial = Callable[[str, str, "int | None"], Any]
+
+
+@dataclass
+class LaneEvent:
+    """What one instruction did to one lane of its destination (tracing)."""
+
+    status: str  # "written", "kept", "zero"
+    src: tuple[str, int] | None = None  # (register, lane) the value came from
+    why: str = ""
+
+
+@dataclass
+class Step:
+    index: int
+    instr: Instr
+    # (register, lane) -> event; lane is None for a scalar register
+    events: dict[tuple[str, int | None], LaneEvent] = field(default_factory=dict)
+    pending: dict[int, LaneEvent] = field(default_factory=dict)
+
+
+class Machine:
+    def __init__(
+        self,
+        B,
+        wave: int,
+        initial: Initial,
+        target: FeatureLog | None = None,
+        assumptions: dict[str, str] | None = None,
+        trace: bool = False,
+    ):
+        self.B = B
+        self.W = wave
+        self.initial = initial
+        self.target = target
+        self.vregs: dict[int, list] = {}
+        self.sregs: dict[str, Any] = {}
+        self.scc: Any = None
+        self.inputs_read: list[str] = []
+        self._assume = assumptions if assumptions is not None else {}
+        self.assumptions_used: dict[str, str] = {}
+        self.trace: list[Step] | None = [] if trace else None
+        self.step: Step | None = None
+
+    # ---- assumptions --------------------------------------------------
+    def assume(self, name: str) -> str:
+        from .assume import ASSUMPTIONS
+
+        a = ASSUMPTIONS[name]
+        v = self._assume.get(name, a.default)
+        self.assumptions_used[name] = v
+        return v
+
+    def has(self, feature: str) -> bool:
+        if self.target is None:
+            raise InputError(None, "this instruction needs a target (--target)")
+        return self.target.has(feature)
+
+    # ---- registers ----------------------------------------------------
+    def v(self, n: int) -> list:
+        vals = self.vregs.get(n)
+        if vals is None:
+            name = f"v{n}"
+            vals = [self.initial("v", name, i) for i in range(self.W)]
+            self.vregs[n] = vals
+            self.inputs_read.append(name)
+        return vals
+
+    def s(self, name: str):
+        val = self.sregs.get(name)
+        if val is None:
+            val = self.initial("s", name, None)
+            self.sregs[name] = val
+            self.inputs_read.append(name)
+        return val
+
+    def set_s(self, name: str, val) -> None:
+        self.sregs[name] = val
+        if self.step is not None:
+            self.step.events[(name, None)] = LaneEvent("written")
+
+    def write_v(self, n: int, vals: list, enable: list) -> None:
+        old = self.v(n)
+        ite = self.B.ite
+        self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
+        if self.step is not None:
+            name = f"v{n}"
+            for i, e in enumerate(enable):
+                ev = self.step.pending.get(i)
+                if ev is None or (ev.status != "kept") != bool(e):
+                    ev = LaneEvent("written", why=f"computed by {self.step.instr.mnemonic}") if e else LaneEvent("kept", why="not written")
+                self.step.events[(name, i)] = ev
+            self.step.pending = {}
+
+    # ---- operands -----------------------------------------------------
+    def read(self, op) -> list:
+        """A VALU source operand as W lane values (scalars broadcast)."""
+        if isinstance(op, VReg):
+            return self.v(op.index)
+        x = self.scalar(op)
+        return [x] * self.W
+
+    def scalar(self, op):
+        """A 32-bit scalar operand: an SGPR or an immediate."""
+        if isinstance(op, Imm):
+            return self.B.const(op.value)
+        if isinstance(op, SReg):
+            return self.s(op.names[0])
+        raise TypeError(op)
+
+    def scalar64(self, op) -> tuple:
+        if isinstance(op, Imm):
+            lo = self.B.const(op.value)
+            hi = self.B.const(op.value >> 32 if op.wide else (-1 if op.value & 0x80000000 else 0))
+            return lo, hi
+        if isinstance(op, SReg):
+            if len(op.names) == 1:
+                return self.s(op.names[0]), self.B.const(0)
+            return self.s(op.names[0]), self.s(op.names[1])
+        raise TypeError(op)
+
+    def write_scalar(self, op: SReg, val) -> None:
+        self.set_s(op.names[0], val)
+
+    def write_scalar64(self, op: SReg, lo, hi) -> None:
+        self.set_s(op.names[0], lo)
+        if len(op.names) > 1:
+            self.set_s(op.names[1], hi)
+
+    # ---- lane masks -----------------------------------------------------
+    def mask_bit(self, lo, hi, lane: int):
+        return self.B.bit(lo if lane < 32 else hi, lane & 31)
+
+    def mask_of(self, op, lane: int):
+        """Bit `lane` of a lane-mask operand (vcc, s[0:1], s0 in wave32)."""
+        lo, hi = self.scalar64(op)
+        return self.mask_bit(lo, hi, lane)
+
+    def exec_pair(self) -> tuple:
+        lo = self.s("exec_lo")
+        hi = self.s("exec_hi") if self.W == 64 else self.B.const(0)
+        return lo, hi
+
+    def active(self, lane: int):
+        if lane < 32:
+            return self.B.bit(self.s("exec_lo"), lane)
+        return self.B.bit(self.s("exec_hi"), lane - 32)
+
+    def actives(self) -> list:
+        return [self.active(i) for i in range(self.W)]
+
+    def set_exec_mask(self, m: int) -> None:
+        self.set_s("exec_lo", m & 0xFFFFFFFF)
+        self.set_s("exec_hi", (m >> 32) & 0xFFFFFFFF)
+
+    def from_lane_bits(self, bits: list) -> tuple:
+        """W conditions -> (lo, hi) mask values (hi is 0 in wave32)."""
+        lo = self.B.from_bits(bits[:32])
+        hi = self.B.from_bits(bits[32:]) if self.W == 64 else self.B.const(0)
+        return lo, hi
+
+    # ---- tracing ------------------------------------------------------
+    def note(self, lane: int, status: str, src: tuple[str, int] | None = None, why: str = "") -> None:
+        if self.step is not None:
+            self.step.pending[lane] = LaneEvent(status, src, why)
+
+    # ---- running ------------------------------------------------------
+    def run(self, program: list[Instr]) -> None:
+        from .ops import OPS
+
+        for k, ins in enumerate(program):
+            opdef = OPS[ins.base]
+            if self.trace is not None:
+                self.step = Step(k, ins)
+                self.trace.append(self.step)
+            opdef.execute(ins, self)
+        self.step = None

@@ -1,0 +1,21 @@
+"""The instruction registry.  One module per instruction family; each
+registers its OpDefs on import.  Nothing here imports z3."""
+
+from __future__ import annotations
+
+import difflib
+
+from ..diag import InputError, Span
+from .base import MNEMONICS, OPS, OpDef, register
+from . import valu, ds, lane, salu  # noqa: F401  (registration)
+
+__all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
+
+
+def lookup(mnemonic: str, span: Span) -> tuple[OpDef, str]:
+    hit = MNEMONICS.get(mnemonic.lower())
+    if hit is None:
+        close = difflib.get_close_matches(mnemonic.lower(), list(MNEMONICS), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise InputError(span, f"unknown mnemonic '{mnemonic}'{hint}")
+    return hit

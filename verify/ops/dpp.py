@@ -1,0 +1,318 @@
+"""DPP16 and DPP8: controls, legality, and the per-lane gather rule.
+
+DPP is a modifier of VALU instructions that permutes src0 only; the VALU
+op itself lives in valu.py and calls :func:`gather` here.  Sources:
+[S:dpp-ctrl] (control table), [S:dpp-lane-rule] (masks, bound_ctrl, fi,
+inactive sources), [S:dpp8], [S:bound-ctrl] (assembler spelling).
+
+Source-lane functions (gather: lane i reads lane s(i); None = out of range):
+
+>>> [src_lane(("row_shr", 1), i, 64) for i in range(4)]
+[None, 0, 1, 2]
+>>> [src_lane(("row_shl", 1), i, 64) for i in (0, 14, 15)]
+[1, 15, None]
+>>> [src_lane(("quad_perm", (2, 3, 0, 1)), i, 64) for i in range(8)]
+[2, 3, 0, 1, 6, 7, 4, 5]
+>>> [src_lane(("row_half_mirror", None), i, 64) for i in range(8)]
+[7, 6, 5, 4, 3, 2, 1, 0]
+>>> src_lane(("row_bcast", 15), 16, 64), src_lane(("row_bcast", 31), 40, 64), src_lane(("row_bcast", 31), 20, 64)
+(15, 31, None)
+>>> src_lane(("wave_shr", 1), 0, 64), src_lane(("wave_ror", 1), 0, 64), src_lane(("wave_rol", 1), 63, 64)
+(None, 63, 0)
+>>> [src_lane(("row_xmask", 5), i, 32) for i in (0, 7, 16)]
+[5, 2, 21]
+"""
+
+from __future__ import annotations
+
+from ..asm import parse_int
+from ..diag import InputError, Span, Warning_
+from ..target import Target, needs_text
+from .base import flag_mod, int_mod
+
+# control name -> (target feature, value kind)
+CONTROLS: dict[str, tuple[str, str]] = {
+    "quad_perm": ("dpp16", "quad"),
+    "row_shl": ("dpp16", "1..15"),
+    "row_shr": ("dpp16", "1..15"),
+    "row_ror": ("dpp16", "1..15"),
+    "wave_shl": ("dpp_wave_shift", "1"),
+    "wave_rol": ("dpp_wave_shift", "1"),
+    "wave_shr": ("dpp_wave_shift", "1"),
+    "wave_ror": ("dpp_wave_shift", "1"),
+    "row_mirror": ("dpp16", "flag"),
+    "row_half_mirror": ("dpp16", "flag"),
+    "row_bcast": ("dpp_row_bcast", "15|31"),
+    "row_share": ("dpp_row_share", "0..15"),
+    "row_newbcast": ("dpp_row_newbcast", "0..15"),
+    "row_xmask": ("dpp_row_xmask", "0..15"),
+}
+
+
+def src_lane(ctrl: tuple, i: int, W: int) -> int | None:
+    kind, n = ctrl
+    r, p = i >> 4, i & 15
+    if kind == "quad_perm":
+        return (i & ~3) | n[i & 3]
+    if kind == "row_shl":
+        return 16 * r + p + n if p + n <= 15 else None
+    if kind == "row_shr":
+        return 16 * r + p - n if p >= n else None
+    if kind == "row_ror":
+        return 16 * r + ((p - n) & 15)
+    if kind == "wave_shl":
+        return i + 1 if i + 1 < W else None
+    if kind == "wave_rol":
+        return (i + 1) % W
+    if kind == "wave_shr":
+        return i - 1 if i > 0 else None
+    if kind == "wave_ror":
+        return (i - 1) % W
+    if kind == "row_mirror":
+        return 16 * r + 15 - p
+    if kind == "row_half_mirror":
+        return (i & ~7) | (7 - (i & 7))
+    if kind == "row_bcast":
+        if n == 15:
+            return 16 * r - 1 if r > 0 else None
+        return 31 if r >= 2 else None
+    if kind in ("row_share", "row_newbcast"):
+        return 16 * r + n
+    if kind == "row_xmask":
+        return 16 * r + (p ^ n)
+    raise AssertionError(kind)
+
+
+def dpp8_src_lane(sel: tuple, i: int) -> int:
+    """DPP8: lane i reads lane (i & ~7) | sel[i & 7]; never out of range.
+
+    >>> [dpp8_src_lane((5, 4, 7, 6, 1, 0, 3, 2), i) for i in range(9)]
+    [5, 4, 7, 6, 1, 0, 3, 2, 13]
+    """
+    return (i & ~7) | sel[i & 7]
+
+
+# ---------------------------------------------------------------------------
+# parsing and printing
+
+
+def _lane_list(n: int, hi: int, what: str):
+    def parse(value: str | None, span: Span) -> tuple:
+        if value is None or not (value.startswith("[") and value.endswith("]")):
+            raise InputError(span, f"{what} expects [{','.join('x' * n)}]")
+        parts = [x.strip() for x in value[1:-1].split(",")]
+        if len(parts) != n:
+            raise InputError(span, f"{what} takes {n} lane selects, got {len(parts)}")
+        out = []
+        col = 1
+        for x in parts:
+            v = parse_int(x, span.shifted(col), "a lane select")
+            if not 0 <= v <= hi:
+                raise InputError(span.shifted(col), f"{what} lane select must be in [0, {hi}], got {x}")
+            out.append(v)
+            col += len(x) + 1
+        return tuple(out)
+
+    return parse
+
+
+def _ctrl_parser(name: str, vkind: str):
+    if vkind == "quad":
+        return _lane_list(4, 3, "quad_perm")
+    if vkind == "flag":
+        return flag_mod
+    if vkind == "1":
+        return int_mod(1, 1, name)
+    if vkind == "1..15":
+        return int_mod(1, 15, name)
+    if vkind == "0..15":
+        return int_mod(0, 15, name)
+
+    def bcast(value, span):
+        v = int_mod(15, 31, name)(value, span)
+        if v not in (15, 31):
+            raise InputError(span, f"row_bcast must be 15 or 31, got {value}")
+        return v
+
+    return bcast
+
+
+def dpp16_mod_parsers() -> dict:
+    p = {name: _ctrl_parser(name, vk) for name, (_, vk) in CONTROLS.items()}
+    p["row_mask"] = int_mod(0, 15, "row_mask")
+    p["bank_mask"] = int_mod(0, 15, "bank_mask")
+    p["bound_ctrl"] = int_mod(0, 1, "bound_ctrl")
+    p["fi"] = int_mod(0, 1, "fi")
+    p["dpp8"] = _lane_list(8, 7, "dpp8")
+    return p
+
+
+def finish(mods: dict, mspan: Span) -> dict:
+    """Normalise DPP modifiers: exactly one control, defaults explicit."""
+    ctrls = [k for k in mods if k in CONTROLS or k == "dpp8"]
+    if not ctrls:
+        raise InputError(mspan, "a DPP instruction needs a control (quad_perm:[..], row_shl:N, row_mirror, dpp8:[..], ...)")
+    if len(ctrls) > 1:
+        raise InputError(mspan, f"more than one DPP control: {', '.join(ctrls)}")
+    name = ctrls[0]
+    out: dict = {"fi": mods.get("fi", 0)}
+    if name == "dpp8":
+        for k in ("row_mask", "bank_mask", "bound_ctrl"):
+            if k in mods:
+                raise InputError(mspan, f"DPP8 has no {k}")
+        out["dpp8"] = mods["dpp8"]
+        return out
+    val = mods[name]
+    out["ctrl"] = (name, None if val is True else val)
+    out["row_mask"] = mods.get("row_mask", 0xF)
+    out["bank_mask"] = mods.get("bank_mask", 0xF)
+    out["bound_ctrl"] = mods.get("bound_ctrl")  # the spelling; meaning is per target
+    return out
+
+
+def print_mods(ins, target: Target | None) -> str:
+    d = dict(ins.mods)
+    parts = []
+    if "dpp8" in d:
+        parts.append("dpp8:[" + ",".join(map(str, d["dpp8"])) + "]")
+    else:
+        name, val = d["ctrl"]
+        if val is None:
+            parts.append(name)
+        elif name == "quad_perm":
+            parts.append("quad_perm:[" + ",".join(map(str, val)) + "]")
+        else:
+            parts.append(f"{name}:{val}")
+        parts.append(f"row_mask:{d['row_mask']:#x} bank_mask:{d['bank_mask']:#x}")
+        bc = d["bound_ctrl"]
+        if bc is not None:
+            if target is None:
+                parts.append(f"bound_ctrl:{bc}")
+            elif bound_ctrl_bit(bc, target.has("bound_ctrl_legacy")):
+                parts.append("bound_ctrl:1")
+    if d.get("fi"):
+        parts.append("fi:1")
+    return " ".join(parts)
+
+
+def bound_ctrl_bit(spelled: int | None, legacy: bool) -> bool:
+    """Meaning of the spelled bound_ctrl operand.  [S:bound-ctrl]
+
+    On GFX8-GFX10 both ``bound_ctrl:0`` and ``bound_ctrl:1`` set the
+    BOUND_CTRL bit (zero-fill); from GFX11 on, ``bound_ctrl:0`` clears it.
+
+    >>> bound_ctrl_bit(0, legacy=True), bound_ctrl_bit(0, legacy=False), bound_ctrl_bit(1, legacy=False)
+    (True, False, True)
+    >>> bound_ctrl_bit(None, legacy=True)
+    False
+    """
+    if spelled is None:
+        return False
+    return True if legacy else spelled == 1
+
+
+def check(ins, target: Target, wave: int) -> list[Warning_]:
+    d = dict(ins.mods)
+    warns: list[Warning_] = []
+    if "dpp8" in d:
+        if not target.has("dpp8"):
+            raise InputError(ins.mod_span("dpp8"), f"dpp8 is not available on {target.name}: {needs_text('dpp8')}")
+    else:
+        name, val = d["ctrl"]
+        feat = CONTROLS[name][0]
+        if not target.has(feat):
+            text = name if val is None else f"{name}:{val}"
+            raise InputError(ins.mod_span(name), f"{text} is not available on {target.name}: {needs_text(feat)}")
+        if d["bound_ctrl"] == 0:
+            legacy = target.has("bound_ctrl_legacy")
+            warns.append(Warning_(
+                ins.mod_span("bound_ctrl"),
+                f"'bound_ctrl:0' {'SETS' if legacy else 'CLEARS'} the zero-fill bit on {target.name}; "
+                f"GFX8-GFX10 read it as set, GFX11+ as clear: write 'bound_ctrl:1' or omit it",
+            ))
+    if d.get("fi") and not target.has("dpp_fi"):
+        raise InputError(ins.mod_span("fi"), f"fi is not available on {target.name}: {needs_text('dpp_fi')}")
+    return warns
+
+
+# ---------------------------------------------------------------------------
+# semantics
+
+
+def gather(m, ins, src: list, src_name: str) -> tuple[list, list]:
+    """Apply the DPP lane rule to src0.  [S:dpp-lane-rule]
+
+    Returns (a, enable): a[i] is the src0 value lane i's op consumes and
+    enable[i] whether lane i writes its destination at all.
+    """
+    B, W = m.B, m.W
+    d = dict(ins.mods)
+    fi = bool(d.get("fi"))
+    act = m.actives()
+    a: list = []
+    en: list = []
+    if "dpp8" in d:
+        sel = d["dpp8"]
+        for i in range(W):
+            j = dpp8_src_lane(sel, i)
+            valid = True if fi else act[j]
+            a.append(B.ite(valid, src[j], B.const(0)))
+            en.append(act[i])
+            if m.step is not None:
+                _note(m, i, act[i], True, j, valid, True, src_name, "fi:0 reads 0 from an inactive lane")
+        return a, en
+    ctrl = d["ctrl"]
+    bc = bound_ctrl_bit(d["bound_ctrl"], m.has("bound_ctrl_legacy"))
+    rmask, bmask = d["row_mask"], d["bank_mask"]
+    full_masks = rmask == 0xF and bmask == 0xF
+
+    def lane_masked_in(k: int) -> bool:
+        return bool((rmask >> (k >> 4)) & 1 and (bmask >> ((k >> 2) & 3)) & 1)
+
+    mask_scope: str | None = None if not full_masks else "dest"
+    inactive_rule: str | None = None
+    for i in range(W):
+        masked_in = lane_masked_in(i)
+        j = src_lane(ctrl, i, W)
+        if j is None:
+            valid = False
+            in_range = False
+        else:
+            in_range = True
+            valid = True if fi else act[j]
+            if masked_in and not lane_masked_in(j):
+                # Does a row/bank mask also disable the lane as a source?  [S:dpp-mask-scope]
+                if mask_scope is None:
+                    mask_scope = m.assume("dpp.mask_scope")
+                if mask_scope == "dest+src":
+                    valid = False
+        zero_write = bc
+        if in_range and not bc and valid is not True:
+            # Inactive source, FI=0, BC=0: the sources disagree.  [S:dpp-inactive]
+            if inactive_rule is None:
+                inactive_rule = m.assume("dpp.inactive_src")
+            zero_write = inactive_rule == "zero"
+        a.append(B.ite(valid, src[j], B.const(0)) if in_range else B.const(0))
+        if not masked_in:
+            en.append(False)
+        else:
+            en.append(B.and_b(act[i], B.or_b(valid, zero_write)))
+        if m.step is not None:
+            _note(m, i, act[i], masked_in, j, valid, zero_write, src_name,
+                  "bound_ctrl zero-fill" if bc else "inactive source reads 0 (assumption dpp.inactive_src=zero)")
+    return a, en
+
+
+def _note(m, i, act_i, masked_in, j, valid, zero_write, src_name, zero_why) -> None:
+    if not act_i:
+        m.note(i, "kept", why=f"lane {i} inactive")
+    elif not masked_in:
+        m.note(i, "kept", why=f"row_mask/bank_mask exclude lane {i}")
+    elif valid:
+        m.note(i, "written", (src_name, j))
+    else:
+        cause = "its source lane is out of range" if j is None else f"source lane {j} is inactive"
+        if zero_write:
+            m.note(i, "zero", why=f"{cause}: {zero_why}")
+        else:
+            m.note(i, "kept", why=f"{cause} and bound_ctrl is off")

@@ -1,0 +1,324 @@
+"""LDS-routed lane moves: ds_swizzle_b32, ds_bpermute_b32, ds_permute_b32.
+
+None of them touches LDS memory, but their results arrive through the LDS
+pipe (``s_waitcnt lgkmcnt``).  Reading an inactive source lane gives 0; only
+lanes active in EXEC are written.  [S:swizzle] [S:permute]
+
+Swizzle offsets (the 16-bit pattern) and LLVM's ``swizzle(...)`` macros:
+
+>>> swizzle_macro("SWAP,16"), swizzle_macro("REVERSE,8"), swizzle_macro("BROADCAST,8,3")
+(16415, 7199, 120)
+>>> hex(swizzle_macro('BITMASK_PERM,"ppipi"')), hex(swizzle_macro("QUAD_PERM,1,0,3,2"))
+('0x141f', '0x80b1')
+>>> hex(swizzle_macro("FFT,5")), hex(swizzle_macro("ROTATE,1,3"))
+('0xe005', '0xc460')
+>>> print_swizzle(0x141F), print_swizzle(0x401F), print_swizzle(0xE005)
+('swizzle(BITMASK_PERM,"ppipi")', 'swizzle(SWAP,16)', 'swizzle(FFT,5)')
+>>> [swizzle_src(0x141F, i, 64, True, "wrap32") for i in (0, 7, 37)]
+[5, 2, 32]
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..asm import parse_int
+from ..diag import InputError, Span, Warning_
+from ..ir import Instr
+from ..target import Target, needs_text
+from .base import OpDef, int_mod, register
+
+# ---------------------------------------------------------------------------
+# ds_swizzle_b32 patterns
+
+
+def swizzle_mode(o: int, fft_rotate: bool) -> str:
+    if fft_rotate and o >= 0xE000:
+        return "fft"
+    if fft_rotate and o >= 0xC000:
+        return "rotate"
+    return "quad_perm" if o & 0x8000 else "bitmask"
+
+
+def _bitrev5(x: int) -> int:
+    return int(f"{x & 31:05b}"[::-1], 2)
+
+
+def swizzle_src(o: int, i: int, W: int, fft_rotate: bool, rotate_rule: str) -> int:
+    """Source lane of lane i.  Every mode keeps bit 5 of the lane: no mode
+    crosses the 32-lane halves (except the rotate 'carry' variant)."""
+    mode = swizzle_mode(o, fft_rotate)
+    hi = i & 32
+    lo = i & 31
+    if mode == "quad_perm":
+        return (i & ~3) | ((o >> (2 * (i & 3))) & 3)
+    if mode == "bitmask":
+        a, orr, x = o & 31, (o >> 5) & 31, (o >> 10) & 31
+        return (((lo & a) | orr) ^ x) | hi
+    if mode == "fft":
+        m = o & 31
+        return (_bitrev5(lo) >> bin(m).count("1")) | (lo & m) | hi
+    r, right, m = (o >> 5) & 31, (o >> 10) & 1, o & 31
+    step = -r if right else r
+    if rotate_rule == "wrap32":
+        return ((lo & m) | ((lo + step) & ~m)) & 31 | hi
+    return ((i & m) | ((i + step) & ~m)) % W
+
+
+def swizzle_macro(text: str, span: Span | None = None) -> int:
+    """Encode LLVM's swizzle(...) macro arguments (without the parens)."""
+    sp = span or Span("<swizzle>", 1)
+    parts = [p.strip() for p in text.split(",")]
+    mode = parts[0].upper()
+    args = parts[1:]
+
+    def ints(n, lo, hi):
+        if len(args) != n:
+            raise InputError(sp, f"swizzle({mode},...) takes {n} argument{'s' * (n != 1)}")
+        out = []
+        for a in args:
+            v = parse_int(a, sp, "an integer")
+            if not lo <= v <= hi:
+                raise InputError(sp, f"swizzle({mode}) argument {a} out of range [{lo}, {hi}]")
+            out.append(v)
+        return out
+
+    if mode == "QUAD_PERM":
+        a = ints(4, 0, 3)
+        return 0x8000 | a[0] | a[1] << 2 | a[2] << 4 | a[3] << 6
+    if mode == "BITMASK_PERM":
+        if len(args) != 1 or not re.fullmatch(r'"[01pi]{5}"', args[0]):
+            raise InputError(sp, 'swizzle(BITMASK_PERM,"ccccc") takes five characters of 0, 1, p, i')
+        and_m = or_m = xor_m = 0
+        for k, c in enumerate(args[0][1:-1]):
+            bit = 1 << (4 - k)
+            if c == "1":
+                or_m |= bit
+            elif c == "p":
+                and_m |= bit
+            elif c == "i":
+                and_m |= bit
+                xor_m |= bit
+        return and_m | or_m << 5 | xor_m << 10
+    if mode == "SWAP":
+        (n,) = ints(1, 1, 16)
+        if n & (n - 1):
+            raise InputError(sp, f"swizzle(SWAP,{n}): group size must be a power of two")
+        return 0x1F | n << 10
+    if mode == "REVERSE":
+        (g,) = ints(1, 2, 32)
+        if g & (g - 1):
+            raise InputError(sp, f"swizzle(REVERSE,{g}): group size must be a power of two")
+        return 0x1F | (g - 1) << 10
+    if mode == "BROADCAST":
+        g, lane = ints(2, 2, 32)
+        if g & (g - 1):
+            raise InputError(sp, f"swizzle(BROADCAST,{g},..): group size must be a power of two")
+        if lane >= g:
+            raise InputError(sp, f"swizzle(BROADCAST,{g},{lane}): lane must be below the group size")
+        return (0x1F & ~(g - 1)) | lane << 5
+    if mode == "FFT":
+        (n,) = ints(1, 0, 31)
+        return 0xE000 | n
+    if mode == "ROTATE":
+        d, n = ints(2, 0, 31)
+        if d > 1:
+            raise InputError(sp, "swizzle(ROTATE,dir,n): dir is 0 (left) or 1 (right)")
+        return 0xC000 | d << 10 | n << 5
+    raise InputError(sp, f"unknown swizzle mode '{parts[0]}' (QUAD_PERM, BITMASK_PERM, SWAP, REVERSE, BROADCAST, FFT, ROTATE)")
+
+
+def print_swizzle(o: int, fft_rotate: bool = True) -> str:
+    """The macro spelling when one says exactly `o`, else the number."""
+    mode = swizzle_mode(o, fft_rotate)
+    if mode == "quad_perm" and o < 0x8100:
+        return "swizzle(QUAD_PERM," + ",".join(str((o >> (2 * q)) & 3) for q in range(4)) + ")"
+    if mode == "fft" and o == 0xE000 | (o & 31):
+        return f"swizzle(FFT,{o & 31})"
+    if mode == "rotate" and o & 0x1F == 0 and o < 0xC800:
+        return f"swizzle(ROTATE,{(o >> 10) & 1},{(o >> 5) & 31})"
+    if mode == "bitmask":
+        a, orr, x = o & 31, (o >> 5) & 31, (o >> 10) & 31
+        if a == 0x1F and orr == 0 and x and not x & (x - 1):
+            return f"swizzle(SWAP,{x})"
+        if a == 0x1F and orr == 0 and x and not (x + 1) & x:
+            return f"swizzle(REVERSE,{x + 1})"
+        if x == 0 and a and (a | (a - 1)) & 0x1F == 0x1F and (~a & 0x1F) >= orr and a != 0x1F:
+            g = (~a & 0x1F) + 1
+            if not g & (g - 1):
+                return f"swizzle(BROADCAST,{g},{orr})"
+        chars = []
+        for k in range(4, -1, -1):
+            bits = ((a >> k) & 1, (orr >> k) & 1, (x >> k) & 1)
+            c = {(0, 0, 0): "0", (0, 1, 0): "1", (1, 0, 0): "p", (1, 0, 1): "i"}.get(bits)
+            if c is None:
+                return f"{o:#x}"
+            chars.append(c)
+        return f'swizzle(BITMASK_PERM,"{"".join(chars)}")'
+    return f"{o:#x}"
+
+
+def _swizzle_offset(value: str | None, span: Span) -> int:
+    if value is None:
+        raise InputError(span, "offset needs a value")
+    v = value.strip()
+    m = re.fullmatch(r"swizzle\((.*)\)", v, re.S)
+    if m:
+        return swizzle_macro(m.group(1), span)
+    o = parse_int(v, span, "a 16-bit offset or swizzle(...)")
+    if not 0 <= o <= 0xFFFF:
+        raise InputError(span, f"expected a 16-bit offset, got {value}")
+    return o
+
+
+class Swizzle(OpDef):
+    base = "ds_swizzle_b32"
+    sig = ("vdst", "vgpr")
+    arg_names = ("vdst", "vsrc")
+    feature = "ds_swizzle"
+
+    def mod_parsers(self, enc: str) -> dict:
+        return {"offset": _swizzle_offset}
+
+    def finish_mods(self, mods: dict, line, enc: str) -> dict:
+        mods.setdefault("offset", 0)
+        return mods
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        o = ins.mod("offset")
+        if o >= 0xC000 and not target.has("swizzle_fft_rotate"):
+            mode = "FFT" if o >= 0xE000 else "rotate"
+            warns.append(Warning_(ins.mod_span("offset"),
+                                  f"offset {o:#x} selects {mode} mode on GFX9+, but {target.name} has no {mode} mode "
+                                  f"({needs_text('swizzle_fft_rotate')}); it decodes as quad-perm there"))
+        return warns
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, src = ins.operands
+        o = ins.mod("offset")
+        fft_rotate = m.has("swizzle_fft_rotate")
+        rule = "wrap32"
+        if swizzle_mode(o, fft_rotate) == "rotate":
+            rule = m.assume("swizzle.rotate_wrap")
+        data = m.v(src.index)
+        act = m.actives()
+        out = []
+        for i in range(W):
+            j = swizzle_src(o, i, W, fft_rotate, rule)
+            out.append(B.ite(act[j], data[j], B.const(0)))
+            if m.step is not None:
+                _note_read(m, i, act[i], act[j], src.text, j)
+        m.write_v(dst.index, out, act)
+
+    def print_mods(self, ins: Instr, target) -> str:
+        o = ins.mod("offset")
+        if o == 0:
+            return ""
+        fr = target.has("swizzle_fft_rotate") if target is not None else True
+        return "offset:" + print_swizzle(o, fr)
+
+
+register(Swizzle())
+
+
+def _note_read(m, i, act_i, act_j, src, j) -> None:
+    if not act_i:
+        m.note(i, "kept", why=f"lane {i} inactive")
+    elif act_j:
+        m.note(i, "written", (src, j))
+    else:
+        m.note(i, "zero", why=f"source lane {j} inactive: reads 0")
+
+
+# ---------------------------------------------------------------------------
+# ds_bpermute_b32 / ds_permute_b32
+
+
+def lane_of_address(m, i: int, addr):
+    """Lane selected by a byte address (bits [1:0] and high bits ignored).
+
+    GCN/CDNA and GFX12 wave64 use bits [7:2]; wave32 uses bits [6:2];
+    GFX10/GFX11 wave64 stay inside the lane's own 32-lane half.  [S:permute]
+    """
+    B, W = m.B, m.W
+    if W == 64 and m.has("bpermute_half_wave64"):
+        k = B.and_(B.lshr(addr, B.const(2)), B.const(31))
+        # The RDNA3 text says "mod 32" and not which half.  [S:permute-half]
+        if m.assume("permute.wave64_half") == "own":
+            return B.or_(k, B.const(i & 32))
+        return k
+    return B.and_(B.lshr(addr, B.const(2)), B.const(W - 1))
+
+
+class Bpermute(OpDef):
+    base = "ds_bpermute_b32"
+    sig = ("vdst", "vgpr", "vgpr")
+    arg_names = ("vdst", "vaddr", "vdata")
+    feature = "ds_permute"
+
+    def mod_parsers(self, enc: str) -> dict:
+        return {"offset": int_mod(0, 0xFFFF, "offset")}
+
+    def finish_mods(self, mods: dict, line, enc: str) -> dict:
+        mods.setdefault("offset", 0)
+        return mods
+
+    def print_mods(self, ins: Instr, target) -> str:
+        o = ins.mod("offset")
+        return f"offset:{o}" if o else ""
+
+    def addresses(self, ins: Instr, m) -> list:
+        B = m.B
+        off = B.const(ins.mod("offset"))
+        addr = m.v(ins.operands[1].index)
+        return [B.add(a, off) for a in addr]
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, _, data_reg = ins.operands
+        data = m.v(data_reg.index)
+        act = m.actives()
+        addrs = self.addresses(ins, m)
+        out = []
+        for i in range(W):
+            k = lane_of_address(m, i, addrs[i])
+            out.append(B.ite(B.select(act, k), B.select(data, k), B.const(0)))
+            if m.step is not None and k is not None:
+                _note_read(m, i, act[i], act[k], data_reg.text, k)
+        m.write_v(dst.index, out, act)
+
+
+class Permute(Bpermute):
+    """Scatter: lane i sends data[i] to lane k_i; the highest sender wins and
+    active lanes nobody targets read 0.  [S:permute]"""
+
+    base = "ds_permute_b32"
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, _, data_reg = ins.operands
+        data = m.v(data_reg.index)
+        act = m.actives()
+        addrs = self.addresses(ins, m)
+        ks = [lane_of_address(m, i, addrs[i]) for i in range(W)]
+        out = []
+        for j in range(W):
+            t = B.const(0)
+            for i in range(W):  # ascending: a later (higher) sender overrides
+                t = B.ite(B.and_b(act[i], B.eq(ks[i], B.const(j))), data[i], t)
+            out.append(t)
+            if m.step is not None:
+                senders = [i for i in range(W) if act[i] and ks[i] == j]
+                if not act[j]:
+                    m.note(j, "kept", why=f"lane {j} inactive")
+                elif senders:
+                    m.note(j, "written", (data_reg.text, senders[-1]))
+                else:
+                    m.note(j, "zero", why="no active lane sends to it: reads 0")
+        m.write_v(dst.index, out, act)
+
+
+register(Bpermute())
+register(Permute())

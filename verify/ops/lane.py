@@ -1,0 +1,124 @@
+"""Lane <-> scalar moves, lane counting and the wave64 half swap:
+v_readlane_b32, v_readfirstlane_b32, v_writelane_b32, v_mbcnt_lo/hi_u32_b32,
+v_permlane64_b32.  [S:lane-scalar] [S:mbcnt] [S:permlane64]
+"""
+
+from __future__ import annotations
+
+from ..ir import Instr
+from .base import OpDef, register
+
+
+class Readlane(OpDef):
+    """sD = vS[ssel & (W-1)]; ignores EXEC (may read an inactive lane)."""
+
+    base = "v_readlane_b32"
+    sig = ("sdst", "vgpr", "ssrc")
+    arg_names = ("sdst", "vsrc", "lane")
+
+    def execute(self, ins: Instr, m) -> None:
+        B = m.B
+        dst, src, sel = ins.operands
+        idx = B.and_(m.scalar(sel), B.const(m.W - 1))
+        m.write_scalar(dst, B.select(m.v(src.index), idx))
+
+
+class Readfirstlane(OpDef):
+    """sD = vS[first active lane], lane 0 when EXEC is empty."""
+
+    base = "v_readfirstlane_b32"
+    sig = ("sdst", "vgpr")
+    arg_names = ("sdst", "vsrc")
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+
+    def execute(self, ins: Instr, m) -> None:
+        B = m.B
+        dst, src = ins.operands
+        v = m.v(src.index)
+        res = v[0]
+        for k in reversed(range(m.W)):  # the lowest active lane wins
+            res = B.ite(m.active(k), v[k], res)
+        m.write_scalar(dst, res)
+
+
+class Writelane(OpDef):
+    """vD[ssel & (W-1)] = ssrc, even in an inactive lane; others unchanged."""
+
+    base = "v_writelane_b32"
+    sig = ("vdst", "ssrc", "ssrc")
+    arg_names = ("vdst", "ssrc", "lane")
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, val, sel = ins.operands
+        x = m.scalar(val)
+        idx = B.and_(m.scalar(sel), B.const(W - 1))
+        en = [B.eq(idx, B.const(i)) for i in range(W)]
+        if m.step is not None:
+            for i in range(W):
+                m.note(i, "written" if en[i] else "kept",
+                       why=f"v_writelane writes lane {idx}" if en[i] else "")
+        m.write_v(dst.index, [x] * W, en)
+
+    def uses(self, ins: Instr) -> list[str]:
+        return super().uses(ins) + [ins.operands[0].text]
+
+
+class Mbcnt(OpDef):
+    """D = popcount(S0 & lanes-below-i, low or high 32 bits) + S1."""
+
+    sig = ("vdst", "src", "src")
+    arg_names = ("vdst", "mask", "base")
+    encs = {"": "e64", "_e64": "e64"}
+
+    def __init__(self, half: str):
+        self.base = f"v_mbcnt_{half}_u32_b32"
+        self.hi = half == "hi"
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, s0, s1 = ins.operands
+        mask, base = m.read(s0), m.read(s1)
+        one, zero = B.const(1), B.const(0)
+        out = []
+        for i in range(W):
+            # bits of the 64-bit thread mask (1 << i) - 1 that fall in this half
+            below = max(0, min(32, i - 32)) if self.hi else min(32, i)
+            acc = base[i]
+            for k in range(below):
+                acc = B.add(acc, B.ite(B.bit(mask[i], k), one, zero))
+            out.append(acc)
+        en = m.actives()
+        if m.step is not None:
+            for i in range(W):
+                m.note(i, "written" if en[i] else "kept", why="lane count" if en[i] else f"lane {i} inactive")
+        m.write_v(dst.index, out, en)
+
+
+class Permlane64(OpDef):
+    """wave64: D[i] = S[i ^ 32] for active i, reading inactive lanes too;
+    wave32: no operation."""
+
+    base = "v_permlane64_b32"
+    sig = ("vdst", "vgpr")
+    arg_names = ("vdst", "vsrc")
+    encs = {"": "", "_e32": "e32"}
+    feature = "permlane64"
+
+    def execute(self, ins: Instr, m) -> None:
+        dst, src = ins.operands
+        if m.W == 32:
+            return
+        v = m.v(src.index)
+        en = m.actives()
+        if m.step is not None:
+            for i in range(m.W):
+                if en[i]:
+                    m.note(i, "written", (src.text, i ^ 32))
+                else:
+                    m.note(i, "kept", why=f"lane {i} inactive")
+        m.write_v(dst.index, [v[i ^ 32] for i in range(m.W)], en)
+
+
+for _op in (Readlane(), Readfirstlane(), Writelane(), Mbcnt("lo"), Mbcnt("hi"), Permlane64()):
+    register(_op)

@@ -1,0 +1,202 @@
+"""Vector ALU: moves and integer ops (optionally with DPP on src0),
+v_cndmask_b32 and v_cmp_* writing a lane mask.
+
+A VALU op writes only the lanes active in EXEC.  With DPP, src0 comes
+through the DPP gather (dpp.py) and src1 from the lane itself.
+[S:valu] [S:dpp-lane-rule] [S:vopc]
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..asm import operand_text
+from ..diag import InputError, Warning_
+from ..ir import Instr, VReg
+from ..target import Target
+from . import dpp
+from .base import OpDef, register
+
+Fn = Callable  # fn(B, *srcs) -> value
+
+
+class Valu(OpDef):
+    """A VOP1 / VOP2 / VOP3-only op defined by its lane function."""
+
+    def __init__(self, base: str, nsrc: int, fn: Fn, feature: str | None = None,
+                 vop3_only: bool = False, dpp_ok: bool = True):
+        self.base = base
+        self.nsrc = nsrc
+        self.fn = fn
+        self.feature = feature
+        self.vop3_only = vop3_only
+        self.sig = ("vdst",) + ("src",) * nsrc
+        self.arg_names = ("vdst",) + tuple(f"src{k}" for k in range(nsrc))
+        if vop3_only:
+            self.encs = {"": "e64", "_e64": "e64"}
+        else:
+            self.encs = {"": "", "_e32": "e32", "_e64": "e64"}
+            if dpp_ok:
+                self.encs["_dpp"] = "dpp"
+
+    def mod_parsers(self, enc: str) -> dict:
+        return dpp.dpp16_mod_parsers() if enc == "dpp" else {}
+
+    def finish_mods(self, mods: dict, line, enc: str) -> dict:
+        return dpp.finish(mods, line.mspan) if enc == "dpp" else mods
+
+    def parse(self, line, enc: str) -> Instr:
+        ins = super().parse(line, enc)
+        if enc in ("dpp", "e32") and self.nsrc == 2 and not isinstance(ins.operands[2], VReg):
+            raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64 for an SGPR or constant)")
+        if enc == "dpp" and not isinstance(ins.operands[1], VReg):
+            raise InputError(ins.operand_span(1), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
+        return ins
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        if ins.enc == "dpp":
+            warns += dpp.check(ins, target, wave)
+        return warns
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst = ins.operands[0]
+        srcs = [m.read(op) for op in ins.operands[1:]]
+        if ins.enc == "dpp":
+            srcs[0], en = dpp.gather(m, ins, srcs[0], operand_text(ins.operands[1]))
+        else:
+            en = m.actives()
+            if m.step is not None:
+                src0 = ins.operands[1]
+                for i in range(W):
+                    if not en[i]:
+                        m.note(i, "kept", why=f"lane {i} inactive")
+                    elif self.nsrc == 1 and isinstance(src0, VReg):
+                        m.note(i, "written", (src0.text, i))
+                    else:
+                        m.note(i, "written", why=f"computed by {ins.mnemonic}")
+        fn = self.fn
+        if self.nsrc == 1:
+            res = [fn(B, a) for a in srcs[0]]
+        else:
+            res = [fn(B, a, b) for a, b in zip(srcs[0], srcs[1])]
+        m.write_v(dst.index, res, en)
+
+    def uses(self, ins: Instr) -> list[str]:
+        out = super().uses(ins)
+        if ins.enc == "dpp":  # lanes that are not written keep the old value
+            out.append(ins.operands[0].text)
+        return out
+
+    def print_mods(self, ins: Instr, target) -> str:
+        return dpp.print_mods(ins, target) if ins.enc == "dpp" else ""
+
+
+VALU_OPS = [
+    Valu("v_mov_b32", 1, lambda B, a: a),
+    Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
+    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry"),
+    Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry"),
+    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry"),
+    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32"),
+    Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32"),
+    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32"),
+    Valu("v_and_b32", 2, lambda B, a, b: B.and_(a, b)),
+    Valu("v_or_b32", 2, lambda B, a, b: B.or_(a, b)),
+    Valu("v_xor_b32", 2, lambda B, a, b: B.xor(a, b)),
+    Valu("v_min_u32", 2, lambda B, a, b: B.umin(a, b)),
+    Valu("v_max_u32", 2, lambda B, a, b: B.umax(a, b)),
+    Valu("v_min_i32", 2, lambda B, a, b: B.smin(a, b)),
+    Valu("v_max_i32", 2, lambda B, a, b: B.smax(a, b)),
+    # shifts take the amount from src0's low 5 bits ("rev" forms)
+    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31)))),
+    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31)))),
+    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31)))),
+]
+
+for _op in VALU_OPS:
+    register(_op)
+
+
+class Cndmask(OpDef):
+    """v_cndmask_b32 vD, src0, src1, mask: D = mask[i] ? src1 : src0."""
+
+    base = "v_cndmask_b32"
+    sig = ("vdst", "src", "src", "mask")
+    arg_names = ("vdst", "src0", "src1", "mask")
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+
+    def parse(self, line, enc: str) -> Instr:
+        ins = super().parse(line, enc)
+        if enc == "e32":
+            if not isinstance(ins.operands[2], VReg):
+                raise InputError(ins.operand_span(2), "src1 of v_cndmask_b32_e32 must be a VGPR (use _e64)")
+            if ins.operands[3].names[0] != "vcc_lo":
+                raise InputError(ins.operand_span(3), "v_cndmask_b32_e32 reads its mask from vcc (use _e64 for an SGPR mask)")
+        return ins
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, s0, s1, mask = ins.operands
+        a, b = m.read(s0), m.read(s1)
+        lo, hi = m.scalar64(mask)
+        sel = [m.mask_bit(lo, hi, i) for i in range(W)]
+        en = m.actives()
+        if m.step is not None:
+            for i in range(W):
+                pick = s1 if sel[i] else s0
+                if not en[i]:
+                    m.note(i, "kept", why=f"lane {i} inactive")
+                else:
+                    m.note(i, "written", (pick.text, i) if isinstance(pick, VReg) else None,
+                           why=f"{operand_text(mask)}[{i}]={int(bool(sel[i]))} selects {operand_text(pick)}")
+        m.write_v(dst.index, [B.ite(c, y, x) for c, x, y in zip(sel, a, b)], en)
+
+
+register(Cndmask())
+
+CMP_OPS = {
+    "eq": lambda B, a, b, s: B.eq(a, b),
+    "ne": lambda B, a, b, s: B.ne(a, b),
+    "lt": lambda B, a, b, s: B.slt(a, b) if s else B.ult(a, b),
+    "le": lambda B, a, b, s: B.sle(a, b) if s else B.ule(a, b),
+    "gt": lambda B, a, b, s: B.slt(b, a) if s else B.ult(b, a),
+    "ge": lambda B, a, b, s: B.sle(b, a) if s else B.ule(b, a),
+}
+
+
+class Cmp(OpDef):
+    """v_cmp_<op>_<u32|i32> sdst, src0, src1: a lane mask; inactive lanes
+    write 0.  [S:vopc]"""
+
+    sig = ("maskdst", "src", "src")
+    arg_names = ("sdst", "src0", "src1")
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+
+    def __init__(self, op: str, ty: str):
+        self.base = f"v_cmp_{op}_{ty}"
+        self.op = CMP_OPS[op]
+        self.signed = ty == "i32"
+
+    def parse(self, line, enc: str) -> Instr:
+        ins = super().parse(line, enc)
+        if enc == "e32":
+            if ins.operands[0].names[0] != "vcc_lo":
+                raise InputError(ins.operand_span(0), f"{ins.mnemonic} writes vcc (use _e64 for an SGPR destination)")
+            if not isinstance(ins.operands[2], VReg):
+                raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
+        return ins
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, s0, s1 = ins.operands
+        a, b = m.read(s0), m.read(s1)
+        bits = [B.and_b(m.active(i), self.op(B, a[i], b[i], self.signed)) for i in range(W)]
+        lo, hi = m.from_lane_bits(bits)
+        m.write_scalar64(dst, lo, hi)
+
+
+for _op in CMP_OPS:
+    for _ty in ("u32", "i32"):
+        register(Cmp(_op, _ty))

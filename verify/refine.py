@@ -1,0 +1,300 @@
+"""The checker: per-lane refinement of a spec by a lowering, per (target,
+wave), under every EXEC mask the contract admits.
+
+Obligations, in order (each one a named solver question):
+
+1. ``contract``: the EXEC contract admits a mask with an active lane;
+2. ``defined``: some admitted state has an active lane where the spec is
+   defined (otherwise the proof would be vacuous);
+3. ``value(NAME)`` per output: in every lane active at entry where the spec
+   is defined, the output equals the spec;
+4. ``exec``: EXEC at the end equals EXEC at entry.
+
+1 and 2 failing make the verdict ``error`` (vacuous); 3 or 4 refuted make it
+``refuted`` with a counterexample; any ``unknown`` (timeout, solver gave
+up) makes it ``unknown``, which never passes.  Inactive lanes of outputs
+and registers listed in ``@clobbers`` are unconstrained.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import catalog
+from .assume import ASSUMPTIONS
+from .diag import InputError, Warning_
+from .ir import Lowering, SReg, VReg
+from .machine import Machine
+from .target import FeatureLog, Target
+
+DEFAULT_TIMEOUT = 30.0
+
+
+@dataclass
+class Obligation:
+    name: str
+    verdict: str  # proved / refuted / unknown / error
+    detail: str = ""
+
+
+@dataclass
+class Result:
+    lowering: str
+    path: str
+    target: str
+    wave: int
+    exec_contract: str
+    verdict: str
+    obligations: list[Obligation] = field(default_factory=list)
+    assumptions: dict[str, str] = field(default_factory=dict)
+    warnings: list[Warning_] = field(default_factory=list)
+    cex: Any = None  # cex.Counterexample
+    method: str = ""
+    seconds: float = 0.0
+    shared_with: str | None = None  # target whose solver run this result reuses
+    variants: list[dict] = field(default_factory=list)  # --robust: every variant tried
+
+    def scope(self) -> str:
+        a = ", ".join(f"{k}={v}" for k, v in sorted(self.assumptions.items())) or "none"
+        return f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {a}"
+
+
+@dataclass
+class Encoding:
+    """A lowering and its spec, run once on a backend."""
+
+    machine: Machine
+    act0: list
+    exec0: tuple
+    inputs: dict
+    outputs: dict  # name -> W values
+    spec: dict  # name -> (values, defined)
+    fresh: dict  # register name -> term or list of terms (symbolic initial state)
+    exec_bits: list
+
+
+def binding_values(m: Machine, reg) -> list:
+    if isinstance(reg, VReg):
+        return list(m.v(reg.index))
+    if isinstance(reg, SReg):
+        return [m.s(reg.names[0])] * m.W
+    raise TypeError(reg)
+
+
+def encode(low: Lowering, target: Target, wave: int, B, assume: dict, initial, exec_init, trace: bool = False) -> Encoding:
+    """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC."""
+    m = Machine(B, wave, initial, FeatureLog(target), assume, trace=trace)
+    exec_bits = exec_init(m)
+    m.scc = initial("scc", "scc", None)
+    act0 = m.actives()
+    exec0 = m.exec_pair()
+    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    m.run(low.program)
+    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    lib = catalog.speclib()
+    spec_def = lib.get(low.spec, low.spans.get("spec"))
+    for o in outputs:
+        if o not in spec_def.outputs:
+            bspan = next(b.span for b in low.outputs if b.name == o)
+            raise InputError(bspan, f"spec {low.spec} has no output '{o}' (outputs: {', '.join(spec_def.outputs)})")
+    missing = [i for i in spec_def.inputs if i not in inputs]
+    if missing:
+        raise InputError(low.spans.get("spec"), f"spec {low.spec} reads input '{missing[0]}': bind it with '; @input {missing[0]} = vN'")
+    spec = lib.evaluate(low.spec, low.params, B, wave, inputs, act0, low.param_spans, low.spans.get("spec"))
+    return Encoding(m, act0, exec0, inputs, outputs, spec, {}, exec_bits)
+
+
+def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
+    """Legality on the target, wave size, and the clobber contract."""
+    from .ops import OPS
+
+    if wave not in target.waves:
+        raise InputError(low.spans.get("waves"), f"{target.name} runs wave{'/'.join(map(str, target.waves))} only, not wave{wave}")
+    warns: list[Warning_] = []
+    for ins in low.program:
+        warns += OPS[ins.base].check(ins, target, wave)
+    allowed = set()
+    for b in low.outputs:
+        allowed.update(_names(b.reg))
+    for c in low.clobbers:
+        allowed.update(_names(c))
+    allowed.update({"exec_lo", "exec_hi", "scc"})  # EXEC must be restored: an obligation
+    for ins in low.program:
+        for r in OPS[ins.base].defs(ins):
+            if r not in allowed:
+                raise InputError(ins.span, f"{ins.mnemonic} writes {r}, which is neither an @output nor listed in @clobbers")
+    for b in low.inputs:
+        if isinstance(b.reg, VReg) and b.reg.count != 1:
+            raise InputError(b.span, "an input binds one VGPR")
+    return warns
+
+
+def _names(reg) -> list[str]:
+    if isinstance(reg, VReg):
+        return reg.names()
+    if isinstance(reg, SReg):
+        return list(reg.names)
+    return []
+
+
+def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
+              assume: dict | None = None, want_cex: bool = True) -> tuple[Result, FeatureLog]:
+    from .smt import SOLVER, Z3, Query
+
+    t0 = time.perf_counter()
+    assume = dict(assume or {})
+    B = Z3()
+    fresh: dict = {}
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            t = B.fresh(f"{name}[{lane}]")
+            fresh.setdefault(name, [None] * wave)[lane] = t
+            return t
+        t = B.fresh(name)
+        fresh[name] = t
+        return t
+
+    def exec_init(m):
+        if low.exec_contract == "full":
+            m.set_exec_mask((1 << wave) - 1)
+            return []
+        bits = [B.fresh_bool(f"exec[{i}]") for i in range(wave)]
+        lo, hi = m.from_lane_bits(bits)
+        m.set_s("exec_lo", lo)
+        m.set_s("exec_hi", hi if wave == 64 else 0)
+        return bits
+
+    enc = encode(low, target, wave, B, assume, initial, exec_init)
+    enc.fresh = fresh
+    res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
+                 assumptions=dict(enc.machine.assumptions_used), method=f"{SOLVER}, QF_BV, exec={low.exec_contract}")
+    q = Query(timeout)
+
+    def ask(name: str, cond, bad: str) -> str:
+        """Is `cond` satisfiable?  bad = the verdict when it is."""
+        if cond is False:  # folded away while encoding: no solver call needed
+            return "unsat"
+        q.push()
+        q.add(cond)
+        r = q.check()
+        q.pop()
+        if r == "unknown":
+            res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
+        return r
+
+    # 1-2. vacuity
+    act0, W = enc.act0, wave
+    r = ask("contract", B.or_b(*act0), "error")
+    if r == "unsat":
+        res.obligations.append(Obligation("contract", "error", "the EXEC contract admits no active lane"))
+    elif r == "sat":
+        res.obligations.append(Obligation("contract", "proved", "some admitted EXEC mask has an active lane"))
+    any_def = B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])])
+    r = ask("defined", any_def, "error")
+    if r == "unsat":
+        res.obligations.append(Obligation("defined", "error", "the spec is undefined in every active lane: a proof would be vacuous"))
+    elif r == "sat":
+        res.obligations.append(Obligation("defined", "proved", "the spec is defined in some active lane"))
+    if any(o.verdict == "error" for o in res.obligations):
+        res.verdict = "error"
+        res.seconds = time.perf_counter() - t0
+        return res, enc.machine.target
+    # 3. values
+    bad_conds = []
+    for name, out in enc.outputs.items():
+        sv, sd = enc.spec[name]
+        mism = B.or_b(*[B.and_b(act0[i], sd[i], B.ne(out[i], sv[i])) for i in range(W)])
+        oname = f"value({name})"
+        r = ask(oname, mism, "refuted")
+        if r == "sat":
+            res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec"))
+            bad_conds.append((oname, mism))
+        elif r == "unsat":
+            res.obligations.append(Obligation(oname, "proved", f"every active lane where the spec is defined equals {low.spec}"))
+    # 4. exec restored
+    lo1, hi1 = enc.machine.exec_pair()
+    lo0, hi0 = enc.exec0
+    changed = B.or_b(B.ne(lo1, lo0), B.ne(hi1, hi0) if W == 64 else False)
+    r = ask("exec", changed, "refuted")
+    if r == "sat":
+        res.obligations.append(Obligation("exec", "refuted", "EXEC at the end differs from EXEC at entry"))
+        bad_conds.append(("exec", changed))
+    elif r == "unsat":
+        res.obligations.append(Obligation("exec", "proved", "EXEC is restored"))
+    verdicts = {o.verdict for o in res.obligations}
+    res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
+    if res.verdict == "refuted" and want_cex:
+        from .cex import find_counterexample
+
+        res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
+    res.seconds = time.perf_counter() - t0
+    return res, enc.machine.target
+
+
+def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
+    names = sorted(used)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(list(ASSUMPTIONS[n].variants) for n in names))]
+
+
+def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
+          assume: dict | None = None, robust: bool = False) -> tuple[Result, FeatureLog]:
+    """One instantiation; with `robust`, under every variant of every
+    assumption it consults (and those the variants consult in turn)."""
+    res, flog = prove_one(low, target, wave, timeout, assume)
+    if not robust or res.verdict == "error":
+        return res, flog
+    tried: dict[tuple, Result] = {tuple(sorted(res.assumptions.items())): res}
+    frontier = _variant_space(res.assumptions)
+    while frontier:
+        v = frontier.pop()
+        key = tuple(sorted(v.items()))
+        if key in tried:
+            continue
+        r, fl = prove_one(low, target, wave, timeout, {**(assume or {}), **v})
+        flog.asked.update(fl.asked)
+        tried[tuple(sorted(r.assumptions.items()))] = r
+        tried[key] = r
+        if set(r.assumptions) - set(v):
+            frontier += _variant_space(r.assumptions)
+    runs = list({id(r): r for r in tried.values()}.values())
+    worst = next((r for r in runs if r.verdict == "refuted"), None) or next((r for r in runs if r.verdict != "proved"), None)
+    base = worst or res
+    out = Result(**{**base.__dict__})
+    out.variants = [{"assumptions": r.assumptions, "verdict": r.verdict} for r in runs]
+    names = sorted({k for r in runs for k in r.assumptions})
+    out.assumptions = {k: "*" for k in names}
+    if worst is not None:
+        out.assumptions = dict(worst.assumptions)
+    out.method = base.method + ", robust over " + (", ".join(names) or "no assumption")
+    out.seconds = sum(r.seconds for r in runs)
+    return out, flog
+
+
+def check_lowering(low: Lowering, targets: list[Target], waves: list[int], timeout: float = DEFAULT_TIMEOUT,
+                   assume: dict | None = None, robust: bool = False) -> list[Result]:
+    """Every (target, wave) instantiation.  Targets whose consulted features
+    agree with a proved run share its solver run (recorded in shared_with)."""
+    results: list[Result] = []
+    for wave in waves:
+        pending = list(targets)
+        done: list[tuple[Result, FeatureLog]] = []
+        for t in pending:
+            warns = static_checks(low, t, wave)
+            reuse = next(((r, fl) for r, fl in done if fl.agrees(t)), None)
+            if reuse is not None:
+                r0 = reuse[0]
+                r = Result(**{**r0.__dict__})
+                r.target, r.warnings, r.shared_with, r.seconds = t.name, warns, r0.target, 0.0
+                results.append(r)
+                continue
+            r, fl = prove(low, t, wave, timeout, assume, robust)
+            r.warnings = warns
+            done.append((r, fl))
+            results.append(r)
+    return results

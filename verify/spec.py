@@ -1,0 +1,666 @@
+"""Specs: what a shuffle or reduction must compute, in a tiny closed notation.
+
+Specs are the trusted base.  They are text files in ``specs/`` and this
+module is their only interpreter; it shares nothing with the instruction
+semantics in ``verify/ops`` except the backend protocol, so one bug cannot
+cancel itself out.
+
+A spec file holds definitions like::
+
+    # PTX shfl.sync in butterfly mode on a warp of n lanes.  [S:ptx-shfl]
+    spec warp.bfly(b, c, n):
+        lanes = n
+        bval = b & (n - 1)
+        cval = c & (n - 1)
+        segmask = (c >> 8) & (n - 1)
+        maxLane = (i & segmask) | (cval & ~segmask)
+        j = i ^ bval
+        out = x[j] if j <= maxLane else x[i]
+
+Statements, one per line: ``lanes = E`` (the group size: the wave is cut into
+groups of that many lanes, each evaluated on its own; ``wave`` is the whole
+wave), ``input a, b`` (input vectors; default ``x``), ``require E, "msg"``
+(a check on constant parameters), ``name = E`` (a definition, evaluated per
+lane; ``out`` and any name listed by ``output`` are results).
+
+Expressions use Python's syntax, but only this subset, with 32-bit
+two's-complement integer meaning: integer literals, names, ``+ - * & | ^ ~
+<< >>`` (``>>`` is arithmetic), comparisons (signed), ``and or not``,
+``a if c else b``, ``v[j]`` (lane j of the group; reading a lane outside the
+group or an inactive lane is *undefined*), ``E in (k1, k2, ...)`` in
+``require``, and calls: ``active(j)``, ``ult/ule(a, b)`` (unsigned),
+``umin umax smin smax``, and other specs (``warp.bfly(b=..., c=..., n=32)``,
+evaluated at the same lane with the caller's inputs).
+
+The lane variables are ``i`` (lane within the group), ``lane`` (lane in the
+wave) and ``wave`` (W).  A parameter bound to ``@name`` varies per lane: it
+is read from input vector ``name``.
+
+>>> lib = SpecLib.from_text('''
+... spec demo.xor(mask, width=32):
+...     lanes = 32
+...     require width in (1, 2, 4, 8, 16, 32), "width must be a power of two up to 32"
+...     j = i ^ mask
+...     out = x[j] if j < width else x[i]
+... ''')
+>>> from verify.backend import Concrete
+>>> r = lib.evaluate("demo.xor", {"mask": 1}, Concrete(), 32, {"x": list(range(100, 132))}, [True] * 32)
+>>> r["out"][0][:4], r["out"][1][:4]
+([101, 100, 103, 102], [True, True, True, True])
+>>> lib.evaluate("demo.xor", {"mask": 1, "width": 3}, Concrete(), 32, {"x": [0] * 32}, [True] * 32)
+Traceback (most recent call last):
+verify.diag.InputError: error: demo.xor: width must be a power of two up to 32 (width=3)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diag import InputError, Span
+
+_M32 = 0xFFFFFFFF
+
+
+def _s32(v: int) -> int:
+    v &= _M32
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+@dataclass
+class Stmt:
+    kind: str  # "let", "require", "lanes", "input", "output"
+    name: str
+    expr: Any  # ast node (or list of names)
+    span: Span
+    message: str = ""
+
+
+@dataclass
+class SpecDef:
+    name: str
+    params: list[str]
+    defaults: dict[str, Any]
+    body: list[Stmt]
+    span: Span
+    doc: str = ""
+    inputs: list[str] = field(default_factory=lambda: ["x"])
+    outputs: list[str] = field(default_factory=lambda: ["out"])
+
+    @property
+    def signature(self) -> str:
+        ps = [p if p not in self.defaults else f"{p}={self.defaults[p]}" for p in self.params]
+        return f"{self.name}({', '.join(ps)})"
+
+
+# ---------------------------------------------------------------------------
+# parsing
+
+_HEAD_RE = re.compile(r"^spec\s+([A-Za-z_][\w.]*)\s*\((.*)\)\s*:\s*$")
+
+
+def _parse_expr(text: str, span: Span):
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as e:
+        col = (e.offset or 1) - 1 + (len(text) - len(text.lstrip()))
+        raise InputError(span.shifted(col), f"syntax error in spec expression: {e.msg}") from None
+    _check_subset(tree.body, span)
+    return tree.body
+
+
+_ALLOWED = (
+    ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Call,
+    ast.Name, ast.Constant, ast.Tuple, ast.Attribute, ast.keyword, ast.Load,
+    ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift,
+    ast.Invert, ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or,
+    ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.In, ast.NotIn,
+)
+
+
+def _check_subset(node, span: Span) -> None:
+    for n in ast.walk(node):
+        if not isinstance(n, _ALLOWED):
+            col = getattr(n, "col_offset", 0)
+            raise InputError(span.shifted(col), f"'{type(n).__name__}' is not part of the spec notation")
+        if isinstance(n, ast.Constant) and not isinstance(n.value, (int, str)) or isinstance(n, ast.Constant) and isinstance(n.value, bool):
+            raise InputError(span.shifted(n.col_offset), f"constant {n.value!r} is not part of the spec notation")
+
+
+def _dotted(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
+    specs: dict[str, SpecDef] = {}
+    cur: SpecDef | None = None
+    comments: list[str] = []
+    lines = text.splitlines()
+    k = 0
+    while k < len(lines):
+        raw = lines[k]
+        lineno = k + 1
+        k += 1
+        stripped = raw.strip()
+        if not stripped:
+            comments = [] if cur is None else comments
+            continue
+        if stripped.startswith("#"):
+            if cur is None or not raw[:1].isspace():
+                comments.append(stripped.lstrip("#").strip())
+            continue
+        # join continuation lines while brackets are open
+        while raw.count("(") + raw.count("[") > raw.count(")") + raw.count("]") and k < len(lines):
+            raw = raw + " " + lines[k].strip()
+            k += 1
+        if not raw[:1].isspace():
+            m = _HEAD_RE.match(raw.strip())
+            span = Span(path, lineno, 1)
+            if not m:
+                raise InputError(span, "expected 'spec NAME(PARAMS):'")
+            name = m.group(1)
+            if name in specs:
+                raise InputError(span, f"spec '{name}' defined twice")
+            try:
+                fn = ast.parse(f"def _({m.group(2)}): pass").body[0]
+            except SyntaxError:
+                raise InputError(span.shifted(raw.index("(") + 1), "bad parameter list") from None
+            params = [a.arg for a in fn.args.args]
+            defaults: dict[str, Any] = {}
+            for a, d in zip(fn.args.args[len(fn.args.args) - len(fn.args.defaults):], fn.args.defaults):
+                if isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant):
+                    defaults[a.arg] = -d.operand.value
+                elif isinstance(d, ast.Constant) and isinstance(d.value, (int, str)):
+                    defaults[a.arg] = d.value
+                else:
+                    raise InputError(span, f"default of '{a.arg}' must be a constant")
+            cur = SpecDef(name, params, defaults, [], span, " ".join(c for c in comments if c))
+            comments = []
+            specs[name] = cur
+            continue
+        if cur is None:
+            raise InputError(Span(path, lineno, 1), "statement outside a spec")
+        indent = len(raw) - len(raw.lstrip())
+        span = Span(path, lineno, indent + 1)
+        body = raw.strip()
+        body = re.sub(r"\s+#.*$", "", body) if "#" in body and '"' not in body.split("#")[0] else body
+        if body.startswith("require "):
+            rest = body[len("require "):]
+            try:
+                tup = ast.parse(f"({rest})", mode="eval").body
+            except SyntaxError as e:
+                raise InputError(span.shifted(8 + (e.offset or 1) - 2), f"syntax error: {e.msg}") from None
+            if not (isinstance(tup, ast.Tuple) and len(tup.elts) == 2 and isinstance(tup.elts[1], ast.Constant)
+                    and isinstance(tup.elts[1].value, str)):
+                raise InputError(span, 'expected: require CONDITION, "message"')
+            expr = tup.elts[0]
+            _check_subset(expr, span.shifted(8))
+            cur.body.append(Stmt("require", "", expr, span, tup.elts[1].value))
+            continue
+        m = re.match(r"^(input|output)\s+(.*)$", body)
+        if m:
+            names = [x.strip() for x in m.group(2).split(",")]
+            for n in names:
+                if not re.fullmatch(r"[A-Za-z_]\w*", n):
+                    raise InputError(span, f"bad name '{n}' in {m.group(1)}")
+            if m.group(1) == "input":
+                cur.inputs = names
+            else:
+                cur.outputs = names
+            continue
+        m = re.match(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.*)$", body)
+        if not m:
+            raise InputError(span, "expected NAME = EXPRESSION, require, input or output")
+        name, etext = m.group(1), m.group(2)
+        espan = span.shifted(body.index(etext, len(name)) if etext else len(body))
+        if not etext:
+            raise InputError(espan, f"'{name} =' needs an expression")
+        expr = _parse_expr(etext, espan)
+        if name in cur.params or name in ("i", "lane", "wave"):
+            raise InputError(span, f"'{name}' is a parameter or lane variable and cannot be redefined")
+        cur.body.append(Stmt("lanes" if name == "lanes" else "let", name, expr, espan))
+    for s in specs.values():
+        if not any(st.kind == "lanes" for st in s.body):
+            raise InputError(s.span, f"spec {s.name} does not say how many lanes it describes ('lanes = ...')")
+        defined = {st.name for st in s.body if st.kind == "let"}
+        for o in s.outputs:
+            if o not in defined:
+                raise InputError(s.span, f"spec {s.name} never defines its output '{o}'")
+    return specs
+
+
+# ---------------------------------------------------------------------------
+# evaluation
+
+
+@dataclass
+class _Ctx:
+    lib: "SpecLib"
+    spec: SpecDef
+    B: Any
+    W: int
+    n: int  # group size
+    base: int  # first lane of the group
+    i: int  # lane within the group
+    env: dict
+    inputs: dict  # name -> list of W values
+    active: list  # W conditions
+    caller: str
+
+
+class SpecLib:
+    def __init__(self, specs: dict[str, SpecDef]):
+        self.specs = specs
+
+    @classmethod
+    def from_text(cls, text: str, path: str = "<spec>") -> "SpecLib":
+        return cls(parse_specs(text, path))
+
+    @classmethod
+    def from_dirs(cls, dirs: list[Path]) -> "SpecLib":
+        specs: dict[str, SpecDef] = {}
+        for d in dirs:
+            for p in sorted(Path(d).glob("*.spec")):
+                for name, s in parse_specs(p.read_text(), str(p)).items():
+                    if name in specs:
+                        raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
+                    specs[name] = s
+        return cls(specs)
+
+    def get(self, name: str, span: Span | None = None) -> SpecDef:
+        s = self.specs.get(name)
+        if s is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(self.specs), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise InputError(span, f"unknown spec '{name}'{hint}")
+        return s
+
+    # -- parameters -----------------------------------------------------
+    def bind(self, spec: SpecDef, params: dict, spans: dict | None = None, span: Span | None = None) -> dict:
+        spans = spans or {}
+        out = {}
+        for k in params:
+            if k not in spec.params:
+                raise InputError(spans.get(k, span), f"spec {spec.name} has no parameter '{k}' (parameters: {', '.join(spec.params) or 'none'})")
+        for p in spec.params:
+            if p in params:
+                out[p] = params[p]
+            elif p in spec.defaults:
+                out[p] = spec.defaults[p]
+            else:
+                raise InputError(span, f"spec {spec.name} needs parameter '{p}' ({spec.signature})")
+        return out
+
+    def group_size(self, spec: SpecDef, params: dict, W: int, span: Span | None = None) -> int:
+        env = {k: v for k, v in params.items() if isinstance(v, int)}
+        env["wave"] = W
+        for st in spec.body:
+            if st.kind == "lanes":
+                try:
+                    n = _const_eval(st.expr, env)
+                except KeyError as e:
+                    raise InputError(st.span, f"'lanes' must depend only on constant parameters, not {e.args[0]}") from None
+                if n not in (1, 2, 4, 8, 16, 32, 64):
+                    raise InputError(span, f"spec {spec.name} describes groups of {n} lanes; that must be a power of two up to 64")
+                if n > W:
+                    raise InputError(span, f"spec {spec.name} describes {n} lanes but a wave{W} has only {W}")
+                return n
+        raise AssertionError("checked at parse time")
+
+    def check_requires(self, spec: SpecDef, params: dict, W: int, span: Span | None = None) -> None:
+        env = {k: v for k, v in params.items() if isinstance(v, int)}
+        env["wave"] = W
+        for st in spec.body:
+            if st.kind != "require":
+                continue
+            try:
+                ok = _const_eval(st.expr, env)
+            except KeyError as e:
+                raise InputError(st.span, f"require must use constant parameters only, not '{e.args[0]}'") from None
+            if not ok:
+                used = sorted({n.id for n in ast.walk(st.expr) if isinstance(n, ast.Name) and n.id in params})
+                vals = ", ".join(f"{u}={params[u]}" for u in used)
+                raise InputError(span, f"{spec.name}: {st.message}" + (f" ({vals})" if vals else ""))
+
+    # -- evaluation -------------------------------------------------------
+    def evaluate(self, name: str, params: dict, B, W: int, inputs: dict, active: list,
+                 spans: dict | None = None, span: Span | None = None) -> dict:
+        """Evaluate spec `name` on a wave: {output: (values[W], defined[W])}.
+
+        `inputs` maps input names to W values; a parameter given as
+        ``"@name"`` reads input `name` per lane.  Values are 32-bit
+        (unsigned ints concretely); ``defined`` is a condition per lane.
+        """
+        spec = self.get(name, span)
+        bound = self.bind(spec, params, spans, span)
+        for k, v in bound.items():
+            if isinstance(v, str) and v.startswith("@") and v[1:] not in inputs:
+                raise InputError((spans or {}).get(k, span), f"parameter {k}={v} names no input (inputs: {', '.join(inputs) or 'none'})")
+        for nm in spec.inputs:
+            if nm not in inputs:
+                raise InputError(span, f"spec {spec.name} reads input '{nm}', which is not provided")
+        self.check_requires(spec, {k: v for k, v in bound.items() if not isinstance(v, str)}, W, span)
+        n = self.group_size(spec, bound, W, span)
+        outs: dict = {o: ([], []) for o in spec.outputs}
+        for lane in range(W):
+            base = lane - lane % n
+            env = {}
+            for k, v in bound.items():
+                if isinstance(v, str) and v.startswith("@"):
+                    env[k] = inputs[v[1:]][lane]
+                else:
+                    env[k] = v
+            ctx = _Ctx(self, spec, B, W, n, base, lane - base, env, inputs, active, spec.name)
+            res = _run_body(ctx)
+            for o in spec.outputs:
+                v, d = res[o]
+                outs[o][0].append(B.const(v) if isinstance(v, int) else v)
+                outs[o][1].append(d)
+        return outs
+
+
+def _const_eval(node, env: dict):
+    """Evaluate a parameter-only expression with Python ints."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.Tuple):
+        return tuple(_const_eval(e, env) for e in node.elts)
+    if isinstance(node, ast.BinOp):
+        return _s32(_PYBIN[type(node.op)](_const_eval(node.left, env), _const_eval(node.right, env)))
+    if isinstance(node, ast.UnaryOp):
+        v = _const_eval(node.operand, env)
+        return (not v) if isinstance(node.op, ast.Not) else _s32(-v if isinstance(node.op, ast.USub) else ~v if isinstance(node.op, ast.Invert) else v)
+    if isinstance(node, ast.BoolOp):
+        vals = [_const_eval(v, env) for v in node.values]
+        return all(vals) if isinstance(node.op, ast.And) else any(vals)
+    if isinstance(node, ast.Compare):
+        left = _const_eval(node.left, env)
+        for op, rnode in zip(node.ops, node.comparators):
+            right = _const_eval(rnode, env)
+            if not _PYCMP[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.IfExp):
+        return _const_eval(node.body, env) if _const_eval(node.test, env) else _const_eval(node.orelse, env)
+    raise KeyError(ast.unparse(node))
+
+
+_PYBIN = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
+    ast.LShift: lambda a, b: a << (b & 31) if 0 <= b < 32 else 0, ast.RShift: lambda a, b: a >> min(b, 31) if b >= 0 else 0,
+}
+_PYCMP = {
+    ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+
+
+def _run_body(ctx: _Ctx) -> dict:
+    values: dict = {}
+    for st in ctx.spec.body:
+        if st.kind == "let":
+            values[st.name] = _ev(st.expr, ctx, values)
+    return values
+
+
+def _is_c(v) -> bool:
+    return type(v) is int
+
+
+def _is_cb(v) -> bool:
+    return type(v) is bool
+
+
+def _sym(ctx: _Ctx, v):
+    return ctx.B.const(v) if _is_c(v) else v
+
+
+def _and_def(B, *ds):
+    ds = [d for d in ds if d is not True]
+    if not ds:
+        return True
+    if any(d is False for d in ds):
+        return False
+    return ds[0] if len(ds) == 1 else B.and_b(*ds)
+
+
+def _ev(node, ctx: _Ctx, values: dict):
+    """-> (value, defined).  value: int | bool | backend term."""
+    B = ctx.B
+    if isinstance(node, ast.Constant):
+        return (node.value if isinstance(node.value, str) else _s32(node.value)), True
+    if isinstance(node, ast.Name):
+        nm = node.id
+        if nm in values:
+            return values[nm]
+        if nm in ctx.env:
+            v = ctx.env[nm]
+            return (_s32(v) if _is_c(v) else v), True
+        if nm == "i":
+            return ctx.i, True
+        if nm == "lane":
+            return ctx.base + ctx.i, True
+        if nm == "wave":
+            return ctx.W, True
+        raise InputError(None, f"spec {ctx.spec.name}: unknown name '{nm}'")
+    if isinstance(node, ast.BinOp):
+        a, da = _ev(node.left, ctx, values)
+        b, db = _ev(node.right, ctx, values)
+        return _binop(ctx, type(node.op), a, b), _and_def(B, da, db)
+    if isinstance(node, ast.UnaryOp):
+        a, da = _ev(node.operand, ctx, values)
+        op = type(node.op)
+        if op is ast.Not:
+            return ((not a) if _is_cb(a) else B.not_b(a)), da
+        if _is_c(a):
+            return _s32(-a if op is ast.USub else ~a if op is ast.Invert else a), da
+        if op is ast.USub:
+            return B.sub(B.const(0), a), da
+        if op is ast.Invert:
+            return B.not_(a), da
+        return a, da
+    if isinstance(node, ast.BoolOp):
+        is_and = isinstance(node.op, ast.And)
+        acc, dacc = (True if is_and else False), True
+        for sub in node.values:
+            v, d = _ev(sub, ctx, values)
+            dacc = _and_def(B, dacc, d)
+            if _is_cb(v) and _is_cb(acc):
+                acc = (acc and v) if is_and else (acc or v)
+                if acc is (not is_and):  # short-circuit
+                    return acc, dacc
+            else:
+                acc = B.and_b(acc, v) if is_and else B.or_b(acc, v)
+        return acc, dacc
+    if isinstance(node, ast.Compare):
+        left, dl = _ev(node.left, ctx, values)
+        res, dres = True, dl
+        for op, rnode in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                if not isinstance(rnode, ast.Tuple):
+                    raise InputError(None, f"spec {ctx.spec.name}: 'in' needs a tuple")
+                opts = [_ev(e, ctx, values)[0] for e in rnode.elts]
+                if _is_c(left) and all(_is_c(o) for o in opts):
+                    c = left in opts
+                else:
+                    c = B.or_b(*[B.eq(_sym(ctx, left), _sym(ctx, o)) for o in opts])
+                if isinstance(op, ast.NotIn):
+                    c = (not c) if _is_cb(c) else B.not_b(c)
+                right, dr = left, True
+            else:
+                right, dr = _ev(rnode, ctx, values)
+                c = _cmp(ctx, type(op), left, right)
+            res = (res and c) if _is_cb(res) and _is_cb(c) else B.and_b(res, c)
+            dres = _and_def(B, dres, dr)
+            left = right
+        return res, dres
+    if isinstance(node, ast.IfExp):
+        c, dc = _ev(node.test, ctx, values)
+        if _is_cb(c):
+            v, d = _ev(node.body if c else node.orelse, ctx, values)
+            return v, _and_def(B, dc, d)
+        a, da = _ev(node.body, ctx, values)
+        b, db = _ev(node.orelse, ctx, values)
+        v = B.ite(c, _sym(ctx, a), _sym(ctx, b))
+        d = _and_def(B, dc, B.ite(c, da, db) if not (da is True and db is True) else True)
+        return v, d
+    if isinstance(node, ast.Subscript):
+        vec = _dotted(node.value)
+        if vec not in ctx.spec.inputs:
+            raise InputError(None, f"spec {ctx.spec.name}: '{vec}' is not an input vector")
+        j, dj = _ev(node.slice, ctx, values)
+        return _read(ctx, ctx.inputs[vec], j, dj)
+    if isinstance(node, ast.Call):
+        fname = _dotted(node.func)
+        return _call(ctx, fname, node, values)
+    raise InputError(None, f"spec {ctx.spec.name}: unsupported expression {ast.unparse(node)}")
+
+
+def _read(ctx: _Ctx, vec: list, j, dj):
+    B, n, base = ctx.B, ctx.n, ctx.base
+    if _is_c(j):
+        if not 0 <= j < n:
+            return B.const(0), False
+        return vec[base + j], _and_def(B, dj, ctx.active[base + j])
+    jj = B.and_(j, B.const(n - 1))
+    in_range = B.ult(j, B.const(n))
+    val = B.select(vec[base:base + n], jj)
+    act = B.select(ctx.active[base:base + n], jj)
+    return val, _and_def(B, dj, in_range, act)
+
+
+def _binop(ctx: _Ctx, op, a, b):
+    B = ctx.B
+    if _is_c(a) and _is_c(b):
+        return _s32(_PYBIN[op](a, b))
+    a, b = _sym(ctx, a), _sym(ctx, b)
+    if op is ast.Add:
+        return B.add(a, b)
+    if op is ast.Sub:
+        return B.sub(a, b)
+    if op is ast.Mult:
+        return B.mul(a, b)
+    if op is ast.BitAnd:
+        return B.and_(a, b)
+    if op is ast.BitOr:
+        return B.or_(a, b)
+    if op is ast.BitXor:
+        return B.xor(a, b)
+    if op is ast.LShift:
+        return B.shl(a, b)
+    if op is ast.RShift:
+        return B.ashr(a, b)
+    raise AssertionError(op)
+
+
+def _cmp(ctx: _Ctx, op, a, b):
+    B = ctx.B
+    if _is_c(a) and _is_c(b):
+        return _PYCMP[op](a, b)
+    a, b = _sym(ctx, a), _sym(ctx, b)
+    if op is ast.Lt:
+        return B.slt(a, b)
+    if op is ast.LtE:
+        return B.sle(a, b)
+    if op is ast.Gt:
+        return B.slt(b, a)
+    if op is ast.GtE:
+        return B.sle(b, a)
+    if op is ast.Eq:
+        return B.eq(a, b)
+    if op is ast.NotEq:
+        return B.ne(a, b)
+    raise AssertionError(op)
+
+
+_BUILTIN_2 = {"ult", "ule", "umin", "umax", "smin", "smax"}
+
+
+def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
+    B = ctx.B
+    if fname == "active":
+        if len(node.args) != 1 or node.keywords:
+            raise InputError(None, f"spec {ctx.spec.name}: active(j) takes one lane")
+        j, dj = _ev(node.args[0], ctx, values)
+        if _is_c(j):
+            if not 0 <= j < ctx.n:
+                return False, dj
+            return ctx.active[ctx.base + j], dj
+        jj = B.and_(j, B.const(ctx.n - 1))
+        return B.and_b(B.ult(j, B.const(ctx.n)), B.select(ctx.active[ctx.base:ctx.base + ctx.n], jj)), dj
+    if fname == "lanemap":
+        return _lanemap(ctx, node, values)
+    if fname in _BUILTIN_2:
+        if len(node.args) != 2 or node.keywords:
+            raise InputError(None, f"spec {ctx.spec.name}: {fname}(a, b) takes two arguments")
+        (a, da), (b, db) = (_ev(x, ctx, values) for x in node.args)
+        d = _and_def(B, da, db)
+        if _is_c(a) and _is_c(b):
+            ua, ub = a & _M32, b & _M32
+            r = {"ult": ua < ub, "ule": ua <= ub, "umin": _s32(min(ua, ub)), "umax": _s32(max(ua, ub)),
+                 "smin": min(a, b), "smax": max(a, b)}[fname]
+            return r, d
+        a, b = _sym(ctx, a), _sym(ctx, b)
+        return getattr(B, fname)(a, b), d
+    if fname is None or fname not in ctx.lib.specs:
+        raise InputError(None, f"spec {ctx.spec.name}: unknown function '{fname}'")
+    callee = ctx.lib.specs[fname]
+    args: dict = {}
+    dargs = True
+    if node.args:
+        raise InputError(None, f"spec {ctx.spec.name}: call {fname} with keyword arguments (name=value)")
+    for kw in node.keywords:
+        v, d = _ev(kw.value, ctx, values)
+        args[kw.arg] = v
+        dargs = _and_def(B, dargs, d)
+    bound = ctx.lib.bind(callee, args)
+    consts = {k: v for k, v in bound.items() if _is_c(v)}
+    ctx.lib.check_requires(callee, consts, ctx.W)
+    n = ctx.lib.group_size(callee, consts, ctx.W)
+    if n != ctx.n:
+        raise InputError(None, f"spec {ctx.spec.name} ({ctx.n} lanes) calls {fname}, which describes {n} lanes")
+    sub = _Ctx(ctx.lib, callee, B, ctx.W, n, ctx.base, ctx.i, bound, ctx.inputs, ctx.active, ctx.spec.name)
+    res = _run_body(sub)
+    v, d = res[callee.outputs[0]]
+    return v, _and_def(B, dargs, d)
+
+
+_LANEMAP_CACHE: dict[str, Any] = {}
+
+
+def _lanemap(ctx: _Ctx, node: ast.Call, values: dict):
+    """lanemap(src): evaluate the string parameter `src` as a lane expression
+    in i (also lane, wave); it must name a lane inside the group."""
+    if len(node.args) != 1 or node.keywords:
+        raise InputError(None, f"spec {ctx.spec.name}: lanemap(src) takes one argument")
+    text, _ = _ev(node.args[0], ctx, values)
+    if not isinstance(text, str):
+        raise InputError(None, f"spec {ctx.spec.name}: lanemap needs a quoted expression, e.g. src=\"i ^ 5\"")
+    expr = _LANEMAP_CACHE.get(text)
+    if expr is None:
+        expr = _parse_expr(text, Span("<lanemap>", 1, 1))
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and n.id not in ("i", "lane", "wave"):
+                raise InputError(None, f"lanemap expression '{text}' may use only i, lane and wave, not '{n.id}'")
+            if isinstance(n, (ast.Subscript, ast.Call)):
+                raise InputError(None, f"lanemap expression '{text}' may not read inputs or call functions")
+        _LANEMAP_CACHE[text] = expr
+    j, d = _ev(expr, ctx, {})
+    if not 0 <= j < ctx.n:
+        raise InputError(None, f"lane map '{text}' sends lane {ctx.base + ctx.i} to {j}, outside its group of {ctx.n} lanes")
+    return j, d

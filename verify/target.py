@@ -1,0 +1,222 @@
+"""The one table of GPU targets: generations, wave sizes and features.
+
+Every legality rule and every target-dependent semantic rule reads this
+table, and error messages are generated from it, so a message can never
+disagree with the check.  Sources for each feature: docs/semantics.md,
+section "Targets" ([S:targets]).
+
+>>> t = get("gfx1100")
+>>> t.gen, t.waves, "dpp_row_xmask" in t.features
+(11, (32, 64), True)
+>>> [t.name for t in resolve("cdna3")]
+['gfx940', 'gfx941', 'gfx942']
+>>> needs_text("dpp_row_bcast")
+'GFX8/9 family only'
+>>> needs_text("permlane64")
+'GFX11+ only'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diag import InputError, Span
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    what: str  # human name of the capability, for `verify targets`
+    source: str  # key of its citation in docs/semantics.md
+
+
+FEATURES: dict[str, Feature] = {
+    f.name: f
+    for f in [
+        Feature("dpp16", "DPP16 quad_perm, row_shl/shr/ror, row_mirror, row_half_mirror", "S:dpp-ctrl"),
+        Feature("dpp_wave_shift", "DPP16 wave_shl/wave_rol/wave_shr/wave_ror", "S:dpp-ctrl"),
+        Feature("dpp_row_bcast", "DPP16 row_bcast:15 / row_bcast:31", "S:dpp-ctrl"),
+        Feature("dpp_row_share", "DPP16 row_share", "S:dpp-ctrl"),
+        Feature("dpp_row_newbcast", "DPP16 row_newbcast", "S:dpp-ctrl"),
+        Feature("dpp_row_xmask", "DPP16 row_xmask", "S:dpp-ctrl"),
+        Feature("dpp_fi", "DPP fi bit (fetch inactive lanes)", "S:dpp-lane-rule"),
+        Feature("dpp8", "DPP8 lane selects", "S:dpp8"),
+        Feature("vop3_dpp", "DPP on VOP3 encodings (_e64_dpp)", "S:dpp-encoding"),
+        Feature("bound_ctrl_legacy", "assembler spelling bound_ctrl:0 sets the BOUND_CTRL bit", "S:bound-ctrl"),
+        Feature("ds_swizzle", "ds_swizzle_b32 quad-perm and bitmask modes", "S:swizzle"),
+        Feature("swizzle_fft_rotate", "ds_swizzle_b32 FFT and rotate modes", "S:swizzle"),
+        Feature("ds_permute", "ds_permute_b32 / ds_bpermute_b32", "S:permute"),
+        Feature("bpermute_half_wave64", "ds_(b)permute in wave64 stays inside each 32-lane half", "S:permute"),
+        Feature("ds_bpermute_fi", "ds_bpermute_fi_b32", "S:permute"),
+        Feature("permlane16", "v_permlane16_b32 / v_permlanex16_b32", "S:permlane16"),
+        Feature("permlane16_var", "v_permlane16_var_b32 / v_permlanex16_var_b32", "S:permlane16"),
+        Feature("permlane64", "v_permlane64_b32", "S:permlane64"),
+        Feature("permlane_swap", "v_permlane16_swap_b32 / v_permlane32_swap_b32", "S:permlane-swap"),
+        Feature("add_u32_nocarry", "v_add_u32 / v_sub_u32 / v_subrev_u32 without carry-out (GFX9 spelling)", "S:valu"),
+        Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
+    ]
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    gen: int  # major GFX generation: 8, 9, 10, 11, 12
+    family: str  # family label used in messages ("GFX9", "gfx94x", ...)
+    arch: str  # marketing architecture ("GCN5", "CDNA3", "RDNA3", ...)
+    waves: tuple[int, ...]
+    features: frozenset[str]
+    llvm_cpu: str  # the -mcpu LLVM 22 accepts for this target
+    note: str = ""
+
+    def has(self, feature: str) -> bool:
+        if feature not in FEATURES:  # a typo in the code, not user input
+            raise KeyError(feature)
+        return feature in self.features
+
+
+_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy"}
+_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute"}
+_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry"}
+_GFX90A = _GFX9 | {"dpp_row_newbcast"}
+_GFX950 = _GFX90A | {"permlane_swap"}
+_GFX10 = {
+    "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_fi", "dpp8", "bound_ctrl_legacy",
+    "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
+    "permlane16", "add_nc_u32",
+}
+_GFX11 = (_GFX10 - {"bound_ctrl_legacy"}) | {"vop3_dpp", "permlane64"}
+_GFX12 = (_GFX11 - {"bpermute_half_wave64"}) | {"ds_bpermute_fi", "permlane16_var"}
+
+
+def _mk(names, gen, family, arch, waves, feats, llvm_cpu=None, note=""):
+    return [
+        Target(n, gen, family, arch, waves, frozenset(feats), llvm_cpu or n, note)
+        for n in names
+    ]
+
+
+TARGETS: dict[str, Target] = {
+    t.name: t
+    for t in (
+        _mk(["gfx803"], 8, "GFX8", "GCN3", (64,), _GFX8)
+        + _mk(["gfx900", "gfx906"], 9, "GFX9", "GCN5", (64,), _GFX9)
+        + _mk(["gfx908"], 9, "GFX9", "CDNA1", (64,), _GFX9)
+        + _mk(["gfx90a"], 9, "gfx90a", "CDNA2", (64,), _GFX90A)
+        + _mk(["gfx940", "gfx941"], 9, "gfx94x", "CDNA3", (64,), _GFX90A, "gfx942",
+              "pre-production CDNA3; LLVM 21+ dropped it, assembled as gfx942")
+        + _mk(["gfx942"], 9, "gfx94x", "CDNA3", (64,), _GFX90A)
+        + _mk(["gfx950"], 9, "gfx950", "CDNA4", (64,), _GFX950)
+        + _mk(["gfx1010", "gfx1011", "gfx1012"], 10, "GFX10.1", "RDNA1", (32, 64), _GFX10)
+        + _mk([f"gfx103{k}" for k in range(7)], 10, "GFX10.3", "RDNA2", (32, 64), _GFX10)
+        + _mk(["gfx1100", "gfx1101", "gfx1102", "gfx1103"], 11, "GFX11", "RDNA3", (32, 64), _GFX11)
+        + _mk(["gfx1150", "gfx1151", "gfx1152", "gfx1153"], 11, "GFX11.5", "RDNA3.5", (32, 64), _GFX11)
+        + _mk(["gfx1200", "gfx1201"], 12, "GFX12", "RDNA4", (32, 64), _GFX12)
+    )
+}
+
+ORDER = list(TARGETS)
+
+# Family aliases a user may write instead of a target name.  Each expands to
+# concrete targets; a proof is made per concrete target (targets whose
+# relevant features agree share one solver run; see refine.py).
+ALIASES: dict[str, list[str]] = {
+    "gfx8": ["gfx803"],
+    "gcn3": ["gfx803"],
+    "gfx9": [n for n, t in TARGETS.items() if t.gen == 9],
+    "vega": ["gfx900", "gfx906"],
+    "cdna": ["gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"],
+    "cdna1": ["gfx908"],
+    "cdna2": ["gfx90a"],
+    "cdna3": ["gfx940", "gfx941", "gfx942"],
+    "gfx94x": ["gfx940", "gfx941", "gfx942"],
+    "cdna4": ["gfx950"],
+    "gfx10": [n for n, t in TARGETS.items() if t.gen == 10],
+    "gfx10.1": ["gfx1010", "gfx1011", "gfx1012"],
+    "rdna1": ["gfx1010", "gfx1011", "gfx1012"],
+    "gfx10.3": [f"gfx103{k}" for k in range(7)],
+    "rdna2": [f"gfx103{k}" for k in range(7)],
+    "gfx11": [n for n, t in TARGETS.items() if t.gen == 11],
+    "rdna3": ["gfx1100", "gfx1101", "gfx1102", "gfx1103"],
+    "rdna3.5": ["gfx1150", "gfx1151", "gfx1152", "gfx1153"],
+    "gfx12": ["gfx1200", "gfx1201"],
+    "rdna4": ["gfx1200", "gfx1201"],
+    "rdna": [n for n, t in TARGETS.items() if t.gen >= 10],
+    "all": ORDER,
+}
+
+# Named target groups used to phrase "needs ..." in messages.
+_GROUP_LABELS = [
+    ("GFX8/9 family", lambda t: t.gen <= 9),
+    ("GFX9 family", lambda t: t.gen == 9),
+    ("GFX9+", lambda t: t.gen >= 9),
+    ("GFX10+", lambda t: t.gen >= 10),
+    ("GFX11+", lambda t: t.gen >= 11),
+    ("GFX12", lambda t: t.gen >= 12),
+    ("GFX10 and GFX11", lambda t: t.gen in (10, 11)),
+    ("gfx90a, gfx94x and gfx950", lambda t: t.family in ("gfx90a", "gfx94x", "gfx950")),
+    ("gfx950", lambda t: t.family == "gfx950"),
+    ("GFX8+", lambda t: True),
+]
+
+
+def needs_text(feature: str) -> str:
+    """Describe which targets have `feature`, generated from the table."""
+    have = {n for n, t in TARGETS.items() if feature in t.features}
+    for label, pred in _GROUP_LABELS:
+        if have == {n for n, t in TARGETS.items() if pred(t)}:
+            return f"{label} only"
+    fams: list[str] = []
+    for n in ORDER:
+        if n in have and TARGETS[n].family not in fams:
+            fams.append(TARGETS[n].family)
+    return "only on " + ", ".join(fams) if fams else "no target has it"
+
+
+def get(name: str, span: Span | None = None) -> Target:
+    t = TARGETS.get(name.lower())
+    if t is None:
+        raise InputError(span, f"unknown target '{name}' (see `verify targets`)")
+    return t
+
+
+def resolve(name: str, span: Span | None = None) -> list[Target]:
+    """A target name or family alias -> concrete targets, in table order."""
+    key = name.lower()
+    if key in TARGETS:
+        return [TARGETS[key]]
+    if key in ALIASES:
+        return [TARGETS[n] for n in ALIASES[key]]
+    raise InputError(span, f"unknown target '{name}' (see `verify targets` for names and families)")
+
+
+def resolve_all(names: list[str], span: Span | None = None) -> list[Target]:
+    seen: dict[str, Target] = {}
+    for n in names:
+        for t in resolve(n, span):
+            seen.setdefault(t.name, t)
+    return sorted(seen.values(), key=lambda t: ORDER.index(t.name))
+
+
+@dataclass
+class FeatureLog:
+    """Target view that records which features a run consulted.
+
+    Two targets that answer every consulted question the same way have the
+    same semantics for that program, so one solver run proves both.
+    """
+
+    target: Target
+    asked: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.target.name
+
+    def has(self, feature: str) -> bool:
+        v = self.target.has(feature)
+        self.asked[feature] = v
+        return v
+
+    def agrees(self, other: Target) -> bool:
+        return all(other.has(f) == v for f, v in self.asked.items())
