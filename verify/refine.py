@@ -31,6 +31,7 @@ from .machine import Machine
 from .target import FeatureLog, Target
 
 DEFAULT_TIMEOUT = 30.0
+JOINT_BUDGET = 0.25  # seconds for the all-lanes query before going lane by lane
 
 
 @dataclass
@@ -176,8 +177,8 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
                  assumptions=dict(enc.machine.assumptions_used), method=f"{SOLVER}, QF_BV, exec={low.exec_contract}")
     q = Query(timeout)
 
-    def ask(name: str, cond, bad: str) -> str:
-        """Is `cond` satisfiable?  bad = the verdict when it is."""
+    def ask(name: str, cond, bad: str = "") -> str:
+        """Is `cond` satisfiable?"""
         if cond is False:  # folded away while encoding: no solver call needed
             return "unsat"
         q.push()
@@ -188,19 +189,57 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
             res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
         return r
 
-    # 1-2. vacuity
+    def ask_lanes(name: str, conds: list) -> tuple[str, Any]:
+        """Is some lane's condition satisfiable?  One query for all lanes
+        first, on a short budget; if that does not settle it, one query per
+        lane (symbolic lane indices make the joint query much harder than
+        its parts).  Returns (answer, the satisfiable condition)."""
+        live = [c for c in conds if c is not False]
+        if not live:
+            return "unsat", None
+        joint = B.or_b(*live)
+        q.push()
+        q.add(joint)
+        r = q.check(min(timeout, JOINT_BUDGET))
+        q.pop()
+        if r != "unknown":
+            return r, joint
+        res.method += ", per-lane"
+        unknown = False
+        for c in live:
+            q.push()
+            q.add(c)
+            r = q.check()
+            q.pop()
+            if r == "sat":
+                return "sat", c
+            unknown = unknown or r == "unknown"
+        if unknown:
+            res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'} in some lane"))
+            return "unknown", None
+        return "unsat", None
+
+    # 1-2. vacuity.  A concrete witness settles each without the solver: all
+    # lanes on (every contract admits it) and lane-numbered inputs.
     act0, W = enc.act0, wave
-    r = ask("contract", B.or_b(*act0), "error")
-    if r == "unsat":
-        res.obligations.append(Obligation("contract", "error", "the EXEC contract admits no active lane"))
-    elif r == "sat":
-        res.obligations.append(Obligation("contract", "proved", "some admitted EXEC mask has an active lane"))
-    any_def = B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])])
-    r = ask("defined", any_def, "error")
-    if r == "unsat":
-        res.obligations.append(Obligation("defined", "error", "the spec is undefined in every active lane: a proof would be vacuous"))
-    elif r == "sat":
-        res.obligations.append(Obligation("defined", "proved", "the spec is defined in some active lane"))
+    witness = _vacuity_witness(low, target, wave, assume)
+    if witness["contract"]:
+        res.obligations.append(Obligation("contract", "proved", "EXEC = all lanes is admitted"))
+    else:
+        r = ask("contract", B.or_b(*act0))
+        if r in ("sat", "unsat"):
+            res.obligations.append(Obligation("contract", "proved" if r == "sat" else "error",
+                                              "some admitted EXEC mask has an active lane" if r == "sat"
+                                              else "the EXEC contract admits no active lane"))
+    if witness["defined"]:
+        res.obligations.append(Obligation("defined", "proved", "the spec is defined in an active lane (concrete witness)"))
+    else:
+        any_def = B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])])
+        r = ask("defined", any_def)
+        if r in ("sat", "unsat"):
+            res.obligations.append(Obligation("defined", "proved" if r == "sat" else "error",
+                                              "the spec is defined in some active lane" if r == "sat"
+                                              else "the spec is undefined in every active lane: a proof would be vacuous"))
     if any(o.verdict == "error" for o in res.obligations):
         res.verdict = "error"
         res.seconds = time.perf_counter() - t0
@@ -209,9 +248,9 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     bad_conds = []
     for name, out in enc.outputs.items():
         sv, sd = enc.spec[name]
-        mism = B.or_b(*[B.and_b(act0[i], sd[i], B.ne(out[i], sv[i])) for i in range(W)])
+        lanes = [B.and_b(act0[i], sd[i], B.ne(out[i], sv[i])) for i in range(W)]
         oname = f"value({name})"
-        r = ask(oname, mism, "refuted")
+        r, mism = ask_lanes(oname, lanes)
         if r == "sat":
             res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec"))
             bad_conds.append((oname, mism))
@@ -235,6 +274,22 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
         res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
     res.seconds = time.perf_counter() - t0
     return res, enc.machine.target
+
+
+def _vacuity_witness(low: Lowering, target: Target, wave: int, assume: dict) -> dict:
+    """Concrete run with every lane active and lane-numbered inputs: does
+    the contract admit an active lane, and is the spec defined in one?"""
+    from .backend import Concrete
+
+    def initial(kind, name, lane):
+        return False if kind == "scc" else (lane if lane is not None else 0)
+
+    def exec_init(m):
+        m.set_exec_mask((1 << wave) - 1)
+        return []
+
+    enc = encode(low, target, wave, Concrete(), assume, initial, exec_init)
+    return {"contract": True, "defined": any(d for o in enc.spec.values() for d in o[1])}
 
 
 def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:

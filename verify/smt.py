@@ -15,18 +15,61 @@ import z3
 from .backend import Concrete
 
 SOLVER = f"z3 {z3.get_version_string()}"
+z3.set_param("smt.random_seed", 0)
+z3.set_param("sat.random_seed", 0)
+
+
+CTX = z3.main_ctx()
+_REF = CTX.ref()
+_BV32 = z3.BitVecSort(32, CTX)
+_CONSTS: dict[int, z3.BitVecRef] = {}
 
 
 def _bv(a):
-    return z3.BitVecVal(a, 32) if type(a) is int else a
+    """A value as a z3 term (constants cached)."""
+    if type(a) is int:
+        c = _CONSTS.get(a)
+        if c is None:
+            c = _CONSTS[a] = z3.BitVecVal(a, 32, CTX)
+        return c
+    return a
+
+
+def _bool(c):
+    return z3.BoolVal(c, CTX) if type(c) is bool else c
+
+
+def _W(ast):
+    return z3.BitVecRef(ast, CTX)
+
+
+def _WB(ast):
+    return z3.BoolRef(ast, CTX)
+
+
+def _arr(terms):
+    n = len(terms)
+    arr = (z3.Ast * n)()
+    for k, t in enumerate(terms):
+        arr[k] = t.as_ast()
+    return arr, n
 
 
 def _same(a, b) -> bool:
     if a is b:
         return True
-    if type(a) is int or type(b) is int or type(a) is bool or type(b) is bool:
-        return a == b and type(a) is type(b)
-    return a.eq(b)
+    ta, tb = type(a), type(b)
+    if ta is int or tb is int or ta is bool or tb is bool:
+        return ta is tb and a == b
+    return z3.Z3_is_eq_ast(_REF, a.as_ast(), b.as_ast())
+
+
+def _bin(mk, a, b):
+    return _W(mk(_REF, _bv(a).as_ast(), _bv(b).as_ast()))
+
+
+def _cmp(mk, a, b):
+    return _WB(mk(_REF, _bv(a).as_ast(), _bv(b).as_ast()))
 
 
 class Z3(Concrete):
@@ -34,21 +77,18 @@ class Z3(Concrete):
 
     def __init__(self):
         self._bits: dict[int, tuple] = {}
+        self._arrays: dict[int, tuple] = {}
 
     # ---- fresh unknowns -------------------------------------------------
     def fresh(self, name: str):
-        return z3.BitVec(name, 32)
+        return z3.BitVec(name, 32, CTX)
 
     def fresh_bool(self, name: str):
-        return z3.Bool(name)
+        return z3.Bool(name, CTX)
 
     @staticmethod
     def is_const(v) -> bool:
         return type(v) is int or type(v) is bool
-
-    @staticmethod
-    def is_bool(v) -> bool:
-        return type(v) is bool or z3.is_bool(v)
 
     # ---- values -----------------------------------------------------------
     def add(self, a, b):
@@ -59,19 +99,19 @@ class Z3(Concrete):
                 return b
         elif type(b) is int and b == 0:
             return a
-        return _bv(a) + _bv(b)
+        return _bin(z3.Z3_mk_bvadd, a, b)
 
     def sub(self, a, b):
         if type(a) is int and type(b) is int:
             return (a - b) & 0xFFFFFFFF
         if type(b) is int and b == 0:
             return a
-        return _bv(a) - _bv(b)
+        return _bin(z3.Z3_mk_bvsub, a, b)
 
     def mul(self, a, b):
         if type(a) is int and type(b) is int:
             return (a * b) & 0xFFFFFFFF
-        return _bv(a) * _bv(b)
+        return _bin(z3.Z3_mk_bvmul, a, b)
 
     def and_(self, a, b):
         if type(a) is int and type(b) is int:
@@ -83,7 +123,7 @@ class Z3(Concrete):
                 return 0
             if b == 0xFFFFFFFF:
                 return a
-        return _bv(a) & _bv(b)
+        return _bin(z3.Z3_mk_bvand, a, b)
 
     def or_(self, a, b):
         if type(a) is int and type(b) is int:
@@ -95,7 +135,7 @@ class Z3(Concrete):
                 return a
             if b == 0xFFFFFFFF:
                 return b
-        return _bv(a) | _bv(b)
+        return _bin(z3.Z3_mk_bvor, a, b)
 
     def xor(self, a, b):
         if type(a) is int and type(b) is int:
@@ -104,49 +144,51 @@ class Z3(Concrete):
             return a
         if type(a) is int and a == 0:
             return b
-        return _bv(a) ^ _bv(b)
+        return _bin(z3.Z3_mk_bvxor, a, b)
 
     def not_(self, a):
-        return ~a & 0xFFFFFFFF if type(a) is int else ~a
+        if type(a) is int:
+            return ~a & 0xFFFFFFFF
+        return _W(z3.Z3_mk_bvnot(_REF, a.as_ast()))
 
     def shl(self, a, n):
         if type(a) is int and type(n) is int:
             return super().shl(a, n)
         if type(n) is int and n == 0:
             return a
-        return _bv(a) << _bv(n)
+        return _bin(z3.Z3_mk_bvshl, a, n)
 
     def lshr(self, a, n):
         if type(a) is int and type(n) is int:
             return super().lshr(a, n)
         if type(n) is int and n == 0:
             return a
-        return z3.LShR(_bv(a), _bv(n))
+        return _bin(z3.Z3_mk_bvlshr, a, n)
 
     def ashr(self, a, n):
         if type(a) is int and type(n) is int:
             return super().ashr(a, n)
-        return _bv(a) >> _bv(n)
+        return _bin(z3.Z3_mk_bvashr, a, n)
 
     def umin(self, a, b):
         if type(a) is int and type(b) is int:
             return min(a, b)
-        return z3.If(z3.ULE(_bv(a), _bv(b)), _bv(a), _bv(b))
+        return self.ite(self.ule(a, b), a, b)
 
     def umax(self, a, b):
         if type(a) is int and type(b) is int:
             return max(a, b)
-        return z3.If(z3.UGE(_bv(a), _bv(b)), _bv(a), _bv(b))
+        return self.ite(self.ule(b, a), a, b)
 
     def smin(self, a, b):
         if type(a) is int and type(b) is int:
             return super().smin(a, b)
-        return z3.If(_bv(a) <= _bv(b), _bv(a), _bv(b))
+        return self.ite(self.sle(a, b), a, b)
 
     def smax(self, a, b):
         if type(a) is int and type(b) is int:
             return super().smax(a, b)
-        return z3.If(_bv(a) >= _bv(b), _bv(a), _bv(b))
+        return self.ite(self.sle(b, a), a, b)
 
     # ---- comparisons ------------------------------------------------------
     def eq(self, a, b):
@@ -154,7 +196,7 @@ class Z3(Concrete):
             return a == b
         if _same(a, b):
             return True
-        return _bv(a) == _bv(b)
+        return _cmp(z3.Z3_mk_eq, a, b)
 
     def ne(self, a, b):
         return self.not_b(self.eq(a, b))
@@ -162,22 +204,22 @@ class Z3(Concrete):
     def ult(self, a, b):
         if type(a) is int and type(b) is int:
             return a < b
-        return z3.ULT(_bv(a), _bv(b))
+        return _cmp(z3.Z3_mk_bvult, a, b)
 
     def ule(self, a, b):
         if type(a) is int and type(b) is int:
             return a <= b
-        return z3.ULE(_bv(a), _bv(b))
+        return _cmp(z3.Z3_mk_bvule, a, b)
 
     def slt(self, a, b):
         if type(a) is int and type(b) is int:
             return super().slt(a, b)
-        return _bv(a) < _bv(b)
+        return _cmp(z3.Z3_mk_bvslt, a, b)
 
     def sle(self, a, b):
         if type(a) is int and type(b) is int:
             return super().sle(a, b)
-        return _bv(a) <= _bv(b)
+        return _cmp(z3.Z3_mk_bvsle, a, b)
 
     # ---- conditions -------------------------------------------------------
     def ite(self, c, a, b):
@@ -187,9 +229,9 @@ class Z3(Concrete):
             return b
         if _same(a, b):
             return a
-        if type(a) is bool or type(b) is bool or (not type(a) is int and z3.is_bool(a)):
-            return z3.If(c, z3.BoolVal(a) if type(a) is bool else a, z3.BoolVal(b) if type(b) is bool else b)
-        return z3.If(c, _bv(a), _bv(b))
+        if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
+            return _WB(z3.Z3_mk_ite(_REF, c.as_ast(), _bool(a).as_ast(), _bool(b).as_ast()))
+        return _W(z3.Z3_mk_ite(_REF, c.as_ast(), _bv(a).as_ast(), _bv(b).as_ast()))
 
     def and_b(self, *cs):
         rest = []
@@ -200,7 +242,10 @@ class Z3(Concrete):
                 rest.append(c)
         if not rest:
             return True
-        return rest[0] if len(rest) == 1 else z3.And(*rest)
+        if len(rest) == 1:
+            return rest[0]
+        arr, n = _arr(rest)
+        return _WB(z3.Z3_mk_and(_REF, n, arr))
 
     def or_b(self, *cs):
         rest = []
@@ -211,26 +256,29 @@ class Z3(Concrete):
                 rest.append(c)
         if not rest:
             return False
-        return rest[0] if len(rest) == 1 else z3.Or(*rest)
+        if len(rest) == 1:
+            return rest[0]
+        arr, n = _arr(rest)
+        return _WB(z3.Z3_mk_or(_REF, n, arr))
 
     def not_b(self, c):
         if type(c) is bool:
             return not c
-        return z3.Not(c)
+        return _WB(z3.Z3_mk_not(_REF, c.as_ast()))
 
     def bit(self, a, k: int):
         if type(a) is int:
             return (a >> k) & 1 == 1
         hit = self._bits.get(a.get_id())
-        if hit is not None and hit[0].eq(a):
+        if hit is not None and _same(hit[0], a):
             return hit[1][k]
-        return z3.Extract(k, k, a) == 1
+        return _WB(z3.Z3_mk_eq(_REF, z3.Z3_mk_extract(_REF, k, k, a.as_ast()), z3.BitVecVal(1, 1, CTX).as_ast()))
 
     def from_bits(self, bits):
         bits = list(bits) + [False] * (32 - len(bits))
         if all(type(b) is bool for b in bits):
             return super().from_bits(bits)
-        one, zero = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
+        one, zero = z3.BitVecVal(1, 1, CTX), z3.BitVecVal(0, 1, CTX)
         parts = [z3.If(b, one, zero) if type(b) is not bool else (one if b else zero) for b in reversed(bits)]
         v = z3.Concat(*parts)
         self._bits[v.get_id()] = (v, tuple(bits))
@@ -240,12 +288,22 @@ class Z3(Concrete):
         return self.ite(c, 1, 0)
 
     def select(self, vals, idx):
+        """vals[idx]; a symbolic index reads a z3 array built once per list."""
         if type(idx) is int:
             return vals[idx]
-        r = vals[-1]
-        for k in range(len(vals) - 2, -1, -1):
-            r = self.ite(self.eq(idx, k), vals[k], r)
-        return r
+        first = vals[0]
+        if all(_same(v, first) for v in vals):
+            return first
+        hit = self._arrays.get(id(vals))
+        if hit is None or hit[0] is not vals:
+            is_b = type(first) is bool or (type(first) is not int and z3.is_bool(first))
+            conv = _bool if is_b else _bv
+            arr = z3.K(_BV32, conv(vals[-1]))
+            for k, v in enumerate(vals[:-1]):
+                arr = z3.Store(arr, _bv(k), conv(v))
+            hit = self._arrays[id(vals)] = (vals, arr, is_b)
+        ast = z3.Z3_mk_select(_REF, hit[1].as_ast(), _bv(idx).as_ast())
+        return _WB(ast) if hit[2] else _W(ast)
 
     def at_most(self, conds, k: int):
         conds = [c for c in conds if c is not False]
@@ -259,36 +317,51 @@ class Z3(Concrete):
         return z3.AtMost(*conds, k)
 
 
+def _tactic():
+    # Contextual simplification first: a lane's value is an ite tree over EXEC
+    # bits, and under the mismatch's own guard (lane active, source active)
+    # it collapses; bit-blasting the raw trees is ~500x slower.
+    return z3.Then("simplify", "ctx-simplify", "smt")
+
+
 class Query:
-    """One solver question with a timeout and a fixed seed."""
+    """Solver questions over a stack of assertions, each check a fresh
+    solver with a timeout and a fixed seed."""
 
     def __init__(self, timeout_s: float, seed: int = 0):
-        self.s = z3.SolverFor("QF_BV")
-        self.s.set("timeout", max(1, int(timeout_s * 1000)))
-        self.s.set("random_seed", seed)
+        self.timeout_ms = max(1, int(timeout_s * 1000))
+        self.seed = seed
+        self.assertions: list = []
+        self.marks: list[int] = []
         self.model = None
         self.reason = ""
+        self.last = None
 
     def add(self, cond) -> None:
         if cond is True:
             return
-        self.s.add(z3.BoolVal(False) if cond is False else cond)
+        self.assertions.append(z3.BoolVal(False) if cond is False else cond)
 
     def push(self) -> None:
-        self.s.push()
+        self.marks.append(len(self.assertions))
 
     def pop(self) -> None:
-        self.s.pop()
+        del self.assertions[self.marks.pop():]
 
-    def check(self) -> str:
-        r = self.s.check()
+    def check(self, timeout_s: float | None = None) -> str:
+        s = _tactic().solver()
+        s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
+        s.set("random_seed", self.seed)
+        s.add(*self.assertions)
+        self.last = s
+        r = s.check()
         if r == z3.sat:
-            self.model = self.s.model()
+            self.model = s.model()
             return "sat"
         self.model = None
         if r == z3.unsat:
             return "unsat"
-        self.reason = self.s.reason_unknown()
+        self.reason = s.reason_unknown()
         return "unknown"
 
     def value(self, term) -> int:
@@ -302,7 +375,9 @@ class Query:
         return z3.is_true(self.model.eval(cond, model_completion=True))
 
     def smt2(self) -> str:
-        return self.s.to_smt2()
+        s = z3.Solver()
+        s.add(*self.assertions)
+        return s.to_smt2()
 
 
 def is_false(cond) -> bool:

@@ -254,6 +254,15 @@ class _Ctx:
     inputs: dict  # name -> list of W values
     active: list  # W conditions
     caller: str
+    slices: dict = field(default_factory=dict)  # shared: (name, base) -> group's lanes
+
+    def group(self, name: str | None) -> list:
+        key = (name, self.base)
+        g = self.slices.get(key)
+        if g is None:
+            src = self.active if name is None else self.inputs[name]
+            g = self.slices[key] = src[self.base:self.base + self.n]
+        return g
 
 
 class SpecLib:
@@ -352,6 +361,7 @@ class SpecLib:
         self.check_requires(spec, {k: v for k, v in bound.items() if not isinstance(v, str)}, W, span)
         n = self.group_size(spec, bound, W, span)
         outs: dict = {o: ([], []) for o in spec.outputs}
+        slices: dict = {}
         for lane in range(W):
             base = lane - lane % n
             env = {}
@@ -360,7 +370,7 @@ class SpecLib:
                     env[k] = inputs[v[1:]][lane]
                 else:
                     env[k] = v
-            ctx = _Ctx(self, spec, B, W, n, base, lane - base, env, inputs, active, spec.name)
+            ctx = _Ctx(self, spec, B, W, n, base, lane - base, env, inputs, active, spec.name, slices)
             res = _run_body(ctx)
             for o in spec.outputs:
                 v, d = res[o]
@@ -524,24 +534,26 @@ def _ev(node, ctx: _Ctx, values: dict):
         if vec not in ctx.spec.inputs:
             raise InputError(None, f"spec {ctx.spec.name}: '{vec}' is not an input vector")
         j, dj = _ev(node.slice, ctx, values)
-        return _read(ctx, ctx.inputs[vec], j, dj)
+        return _read(ctx, vec, j, dj)
     if isinstance(node, ast.Call):
         fname = _dotted(node.func)
         return _call(ctx, fname, node, values)
     raise InputError(None, f"spec {ctx.spec.name}: unsupported expression {ast.unparse(node)}")
 
 
-def _read(ctx: _Ctx, vec: list, j, dj):
-    B, n, base = ctx.B, ctx.n, ctx.base
+def _read(ctx: _Ctx, name: str, j, dj):
+    B, n = ctx.B, ctx.n
+    vec, act = ctx.group(name), ctx.group(None)
     if _is_c(j):
         if not 0 <= j < n:
             return B.const(0), False
-        return vec[base + j], _and_def(B, dj, ctx.active[base + j])
-    jj = B.and_(j, B.const(n - 1))
+        return vec[j], _and_def(B, dj, act[j])
+    # index the whole wave (one array per register, shared with the
+    # lowering's reads) rather than the group's slice
+    jj = B.or_(B.and_(j, B.const(n - 1)), B.const(ctx.base))
     in_range = B.ult(j, B.const(n))
-    val = B.select(vec[base:base + n], jj)
-    act = B.select(ctx.active[base:base + n], jj)
-    return val, _and_def(B, dj, in_range, act)
+    full = ctx.inputs[name]
+    return B.select(full, jj), _and_def(B, dj, in_range, B.select(ctx.active, jj))
 
 
 def _binop(ctx: _Ctx, op, a, b):
@@ -601,8 +613,8 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
             if not 0 <= j < ctx.n:
                 return False, dj
             return ctx.active[ctx.base + j], dj
-        jj = B.and_(j, B.const(ctx.n - 1))
-        return B.and_b(B.ult(j, B.const(ctx.n)), B.select(ctx.active[ctx.base:ctx.base + ctx.n], jj)), dj
+        jj = B.or_(B.and_(j, B.const(ctx.n - 1)), B.const(ctx.base))
+        return B.and_b(B.ult(j, B.const(ctx.n)), B.select(ctx.active, jj)), dj
     if fname == "lanemap":
         return _lanemap(ctx, node, values)
     if fname in _BUILTIN_2:
@@ -634,7 +646,7 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
     n = ctx.lib.group_size(callee, consts, ctx.W)
     if n != ctx.n:
         raise InputError(None, f"spec {ctx.spec.name} ({ctx.n} lanes) calls {fname}, which describes {n} lanes")
-    sub = _Ctx(ctx.lib, callee, B, ctx.W, n, ctx.base, ctx.i, bound, ctx.inputs, ctx.active, ctx.spec.name)
+    sub = _Ctx(ctx.lib, callee, B, ctx.W, n, ctx.base, ctx.i, bound, ctx.inputs, ctx.active, ctx.spec.name, ctx.slices)
     res = _run_body(sub)
     v, d = res[callee.outputs[0]]
     return v, _and_def(B, dargs, d)

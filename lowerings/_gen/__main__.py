@@ -1,0 +1,29 @@
+import sys
+from pathlib import Path
+
+from . import xor_rows
+
+GENERATORS = [xor_rows]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    for g in GENERATORS:
+        for rel, text in g.files().items():
+            p = ROOT / rel
+            if p.exists() and p.read_text() == text:
+                continue
+            if check:
+                stale.append(rel)
+            else:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_text(text)
+                print(f"wrote lowerings/{rel}")
+    for rel in stale:
+        print(f"lowerings/{rel}: stale: run `python -m lowerings._gen`", file=sys.stderr)
+    return 1 if stale else 0
+
+
+sys.exit(main(sys.argv[1:]))
