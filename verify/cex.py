@@ -44,6 +44,7 @@ class Counterexample:
     tagged: bool
     rows: list[Row]
     exec_final: int | None = None
+    tagged_regs: set = field(default_factory=set)
 
     def to_json(self) -> dict:
         return {
@@ -155,13 +156,16 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
     for i, b in enumerate(enc_sym.exec_bits):
         q.add(b if (mask >> i) & 1 else B.not_b(b))
     is_value = oname.startswith("value")
+
+    def fails(v) -> bool:
+        e = replay(low, target, wave, assume, mask, v)
+        return bool(_mismatches(e)) if is_value else _exec_changed(e)
+
     tag_vals, _ = _tags(low, enc_sym)
-    enc = replay(low, target, wave, assume, mask, tag_vals)
-    tagged = bool(_mismatches(enc)) if is_value else _exec_changed(enc)
-    if tagged:
-        vals = tag_vals
+    if fails(tag_vals):
+        vals, tagged = tag_vals, True
     else:
-        q.push()
+        q.push()  # small values, then lane tags for every register that allows it
         for name, t in enc_sym.fresh.items():
             for x in (t if isinstance(t, list) else [t]):
                 if x is not None:
@@ -169,7 +173,14 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
         if q.check() == "sat":
             mask, vals = _model_values(q, enc_sym)
         q.pop()
-        enc = replay(low, target, wave, assume, mask, vals)
+        tagged = False
+        for name in list(vals):
+            if name != "scc" and vals[name] != tag_vals[name]:
+                trial = {**vals, name: tag_vals[name]}
+                if fails(trial):
+                    vals = trial
+                    tagged = True
+    enc = replay(low, target, wave, assume, mask, vals)
     q.pop()
     rows = _rows(low, enc, vals, tagged)
     if is_value and not rows or not is_value and not _exec_changed(enc):
@@ -177,8 +188,11 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
     labels = {reg_key(b.reg): b.name for b in low.inputs}
     lo, hi = enc.machine.exec_pair()
     exec_final = (lo | (hi << 32)) if not is_value else None
-    shown = {k: v for k, v in vals.items() if k != "scc"}
-    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final)
+    # show the bound inputs and any register whose entry value reaches a bad lane
+    keep = set(labels) | {r.actual_src.split("[")[0] for r in rows if r.actual_src.endswith("@entry")}
+    shown = {k: v for k, v in vals.items() if k in keep}
+    tagged_regs = {k for k, v in shown.items() if v == tag_vals.get(k)}
+    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs)
 
 
 # ---------------------------------------------------------------------------
@@ -294,25 +308,22 @@ def render(cex: Counterexample, low) -> list[str]:
     act = mask_lanes(cex.exec_mask)
     lines = [f"  counterexample ({cex.obligation}):",
              f"    EXEC = {fmt_mask(cex.exec_mask, W)}  (active lanes: {lanes_text(act)})"]
-    if cex.tagged:
-        parts = []
-        for reg, v in cex.inputs.items():
-            lab = cex.labels.get(reg)
-            head = f"{lab} = {reg}" if lab else reg
-            if isinstance(v, list):
-                parts.append(f"{head}: {v[0]:#x}+i")
-            else:
-                parts.append(f"{head} = {v:#x}")
-        lines.append("    inputs, lane-tagged (lane i of each register holds a value naming it): " + "; ".join(parts))
-    else:
-        for reg, v in cex.inputs.items():
-            lab = cex.labels.get(reg)
-            head = f"{lab} = {reg}" if lab else reg
-            if isinstance(v, list):
-                shown = ", ".join(f"[{i}]={v[i]:#x}" for i in act[:8])
-                lines.append(f"    {head}: {shown}{' ...' if len(act) > 8 else ''} (active lanes)")
-            else:
-                lines.append(f"    {head} = {v:#x}")
+    tagged = [(r, v) for r, v in cex.inputs.items() if r in cex.tagged_regs]
+    plain = [(r, v) for r, v in cex.inputs.items() if r not in cex.tagged_regs]
+
+    def head(reg):
+        lab = cex.labels.get(reg)
+        return f"{lab} = {reg}" if lab else reg
+
+    if tagged:
+        parts = [f"{head(r)}: {v[0]:#x}+i" if isinstance(v, list) else f"{head(r)} = {v:#x}" for r, v in tagged]
+        lines.append("    lane-tagged inputs (lane i holds a value that names it): " + "; ".join(parts))
+    for reg, v in plain:
+        if isinstance(v, list):
+            shown = ", ".join(f"[{i}]={v[i]:#x}" for i in act[:8])
+            lines.append(f"    {head(reg)}: {shown}{' ...' if len(act) > 8 else ''} (active lanes)")
+        else:
+            lines.append(f"    {head(reg)} = {v:#x}")
     if cex.obligation == "exec":
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines

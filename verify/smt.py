@@ -35,8 +35,18 @@ def _bv(a):
     return a
 
 
+_TRUE, _FALSE = z3.BoolVal(True, CTX), z3.BoolVal(False, CTX)
+_ONE1 = z3.BitVecVal(1, 1, CTX)
+
+
 def _bool(c):
-    return z3.BoolVal(c, CTX) if type(c) is bool else c
+    # constants are module-level objects: a temporary wrapper could be freed
+    # (and its AST released) before the API call that uses its pointer
+    if c is True:
+        return _TRUE
+    if c is False:
+        return _FALSE
+    return c
 
 
 def _W(ast):
@@ -272,7 +282,8 @@ class Z3(Concrete):
         hit = self._bits.get(a.get_id())
         if hit is not None and _same(hit[0], a):
             return hit[1][k]
-        return _WB(z3.Z3_mk_eq(_REF, z3.Z3_mk_extract(_REF, k, k, a.as_ast()), z3.BitVecVal(1, 1, CTX).as_ast()))
+        ext = _W(z3.Z3_mk_extract(_REF, k, k, a.as_ast()))
+        return _WB(z3.Z3_mk_eq(_REF, ext.as_ast(), _ONE1.as_ast()))
 
     def from_bits(self, bits):
         bits = list(bits) + [False] * (32 - len(bits))
@@ -315,6 +326,30 @@ class Z3(Concrete):
         if not conds:
             return True
         return z3.AtMost(*conds, k)
+
+
+class Evaluator:
+    """Values of terms when their unknowns take the values in `env` (name ->
+    int, or bool for condition unknowns).  Tests use it to hold the concrete
+    and symbolic backends together."""
+
+    def __init__(self, env: dict):
+        s = z3.SimpleSolver(ctx=CTX)
+        for name, val in env.items():
+            if type(val) is bool:
+                s.add(z3.Bool(name, CTX) == val)
+            else:
+                s.add(z3.BitVec(name, 32, CTX) == val)
+        assert s.check() == z3.sat
+        self.model = s.model()
+
+    def __call__(self, term):
+        if type(term) in (int, bool):
+            return term
+        r = self.model.eval(term, model_completion=True)
+        if z3.is_bool(r):
+            return z3.is_true(r)
+        return r.as_long()
 
 
 def _tactic():
