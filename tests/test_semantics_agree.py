@@ -160,6 +160,7 @@ def programs(draw):
     return t, wave, [draw(instr_text(b)) for b in bases]
 
 
+@settings(max_examples=250)
 @given(programs(), st.integers(0, 2**64 - 1), st.integers(0, 2**32), st.data())
 def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
     t, wave, lines = prog

@@ -225,11 +225,10 @@ def check(ins, target: Target, wave: int) -> list[Warning_]:
             raise InputError(ins.mod_span(name), f"{text} is not available on {target.name}: {needs_text(feat)}")
         if d["bound_ctrl"] == 0:
             legacy = target.has("bound_ctrl_legacy")
-            warns.append(Warning_(
-                ins.mod_span("bound_ctrl"),
-                f"'bound_ctrl:0' {'SETS' if legacy else 'CLEARS'} the zero-fill bit on {target.name}; "
-                f"GFX8-GFX10 read it as set, GFX11+ as clear: write 'bound_ctrl:1' or omit it",
-            ))
+            text = ("'bound_ctrl:0' sets the zero-fill bit on GFX8-GFX10 but clears it on GFX11+"
+                    if legacy else
+                    "'bound_ctrl:0' leaves the zero-fill bit clear on GFX11+ but sets it on GFX8-GFX10")
+            warns.append(Warning_(ins.mod_span("bound_ctrl"), f"{text}: write 'bound_ctrl:1' or omit it"))
     if d.get("fi") and not target.has("dpp_fi"):
         raise InputError(ins.mod_span("fi"), f"fi is not available on {target.name}: {needs_text('dpp_fi')}")
     return warns

@@ -1,0 +1,44 @@
+"""Small helpers shared by the tests."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from verify.asm import parse_instr
+from verify.backend import Concrete
+from verify.cli import main
+from verify.diag import Span
+from verify.machine import Machine
+from verify.target import FeatureLog, get
+
+
+def simulate(lines: list[str], target: str, wave: int, exec_mask: int, regs: dict, assume=None) -> Machine:
+    """Run assembly lines concretely.  regs: 'v0' -> list of lane values or a
+    scalar for every lane; 's0' -> value.  Unlisted registers read 0."""
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return False
+        v = regs.get(name, 0)
+        return (v[lane] if isinstance(v, list) else v) & 0xFFFFFFFF
+
+    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), assume or {})
+    m.set_exec_mask(exec_mask)
+    m.run([parse_instr(t, Span("t", k + 1)) for k, t in enumerate(lines)])
+    return m
+
+
+def signed(vals: list[int]) -> list[int]:
+    return [v - (1 << 32) if v >= 1 << 31 else v for v in vals]
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def cli_json(*argv: str):
+    code, out, err = cli(*argv, "--json")
+    return code, json.loads(out) if out.strip() else None, err
