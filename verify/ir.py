@@ -33,7 +33,7 @@ class SReg:
     """Scalar registers; `names` lists the 32-bit parts, low first."""
 
     names: tuple[str, ...]
-    text: str = field(compare=False, default="")
+    text: str = field(compare=False, default="", repr=False)
 
     @property
     def count(self) -> int:
@@ -45,7 +45,7 @@ class Imm:
     """An integer operand; `value` is the 32-bit pattern (64-bit if wide)."""
 
     value: int
-    text: str = field(compare=False, default="")
+    text: str = field(compare=False, default="", repr=False)
     wide: bool = False
 
 

@@ -1,0 +1,50 @@
+"""Standing checks on the repository itself."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_cited_source_is_in_docs():
+    docs = (ROOT / "docs" / "semantics.md").read_text()
+    defined = set(re.findall(r"`\[(S:[a-z0-9-]+)\]`", docs))
+    cited = set()
+    for d in ("verify", "specs", "lowerings"):
+        for p in (ROOT / d).rglob("*"):
+            if p.is_file() and p.suffix in (".py", ".spec", ".s"):
+                cited |= set(re.findall(r"\[(S:[a-z0-9-]+)\]", p.read_text()))
+    assert cited, "no citations found"
+    assert cited <= defined, f"cited but not in docs/semantics.md: {sorted(cited - defined)}"
+
+
+def test_every_assumption_is_documented():
+    from verify.assume import ASSUMPTIONS
+
+    docs = (ROOT / "docs" / "semantics.md").read_text()
+    for a in ASSUMPTIONS.values():
+        assert f"`{a.name}`" in docs, a.name
+        assert f"`[{a.source}]`" in docs, a.source
+
+
+def test_only_smt_imports_z3():
+    for p in (ROOT / "verify").rglob("*.py"):
+        text = p.read_text()
+        if re.search(r"^\s*(import z3|from z3)", text, re.M):
+            assert p.name == "smt.py", p
+
+
+def test_generated_lowerings_are_current():
+    r = subprocess.run([sys.executable, "-m", "lowerings._gen", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_cli_path_imports_no_heavy_modules():
+    code = ("import sys; from verify.cli import main; import io; "
+            "main(['lowering', 'xor5', '--wave', '64'], io.StringIO(), io.StringIO()); "
+            "print(','.join(m for m in ('sympy', 'hypothesis', 'llvmlite', 'numpy') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == ""
