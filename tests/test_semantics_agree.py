@@ -62,7 +62,7 @@ def instr_text(draw, base):
         srcs = [draw(SRC) for _ in range(op.nsrc)]
         if op.encs[enc] in ("e32", "dpp") and op.nsrc == 2:
             srcs[1] = draw(V)
-        if op.encs[enc] == "dpp":
+        if op.encs[enc] in ("dpp", "e64_dpp"):
             srcs[0] = draw(V)
             return f"{base}{suffix} {draw(V)}, {', '.join(srcs)} {draw(dpp_mods())}"
         return f"{base}{suffix} {draw(V)}, {', '.join(srcs)}"
@@ -82,6 +82,17 @@ def instr_text(draw, base):
         return f"v_writelane_b32 {draw(V)}, {draw(st.one_of(S, CONST))}, {draw(st.one_of(S, CONST))}"
     if base.startswith("v_mbcnt_"):
         return f"{base} {draw(V)}, {draw(SRC)}, {draw(SRC)}"
+    if base.startswith("v_permlane") and base.endswith("16_b32"):
+        op_sel = draw(st.sampled_from(["", " op_sel:[1,0]", " op_sel:[0,1]", " op_sel:[1,1]"]))
+        sel = st.one_of(S, CONST, st.sampled_from(["0x76543210", "0xfedcba98"]))
+        return f"{base} {draw(V)}, {draw(V)}, {draw(sel)}, {draw(sel)}{op_sel}"
+    if base.endswith("16_var_b32"):
+        op_sel = draw(st.sampled_from(["", " op_sel:[1,0]", " op_sel:[0,1]"]))
+        return f"{base} {draw(V)}, {draw(V)}, {draw(V)}{op_sel}"
+    if base.endswith("_swap_b32"):
+        return f"{base} {draw(V)}, {draw(V)}"
+    if base == "ds_bpermute_fi_b32":
+        return f"{base} {draw(V)}, {draw(V)}, {draw(V)} offset:{draw(st.integers(0, 0xFFFF))}"
     if base == "v_permlane64_b32":
         return f"v_permlane64_b32 {draw(V)}, {draw(V)}"
     if base == "s_mov_b32":
@@ -93,7 +104,7 @@ def instr_text(draw, base):
         src = draw(st.one_of(S, CONST)) if base.endswith("b32") else draw(st.one_of(PAIR, CONST))
         return f"{base} {dst}, {src}"
     if OPS[base].schedule_only:
-        return f"{base} 0"
+        return f"{base} null, 0" if base.startswith("s_waitcnt_") else f"{base} 0"
     raise AssertionError(f"no generator for {base}")
 
 

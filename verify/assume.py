@@ -75,6 +75,57 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "own",
             "S:permute-half",
         ),
+        Assumption(
+            "permute.gfx12_wave64",
+            "ds_bpermute_b32/ds_permute_b32 in wave64 on GFX12: the whole wave, or each 32-lane half",
+            {
+                "full": "the whole wave: lane addr[7:2] (RDNA4 ISA text; ACO treats GFX12 bpermute as working normally)",
+                "half": "the lane's own half, as on GFX10/GFX11 (Quadrants' documentation says RDNA gfx10/11/12)",
+            },
+            "full",
+            "S:permute-half",
+        ),
+        Assumption(
+            "permute.addr_sign",
+            "RDNA3/RDNA4 ds_(b)permute pseudocode converts addr + offset to a SIGNED value before /4 % N",
+            {
+                "bits": "the lane is taken from address bits (high bits ignored), as on GCN/CDNA and in the GCN3 article",
+                "signed": "an address with bit 31 set is negative and reads 0 (an out-of-range DS read)",
+            },
+            "bits",
+            "S:permute",
+        ),
+        Assumption(
+            "swizzle.gfx8_high",
+            "ds_swizzle_b32 on GFX8 with a pattern >= 0xC000 (FFT/rotate encodings on GFX9+)",
+            {
+                "quad_perm": "GFX8 decodes only bit 15: quad-perm mode (LLVM rejects the FFT/ROTATE macros before GFX9)",
+                "gfx9_modes": "GFX8 decodes FFT and rotate as GFX9 does",
+            },
+            "quad_perm",
+            "S:swizzle",
+        ),
+        Assumption(
+            "permlane.inactive_src",
+            "v_permlane(x)16 with fi=0 reading an inactive source lane",
+            {
+                "dpp": "as DPP: the source is invalid; bound_ctrl zero-fills, otherwise the lane is not written (inferred from the 'DPP FI/BOUND_CTRL' wording)",
+                "read": "the ISA pseudocode reads every source lane unconditionally: the inactive lane's value is read",
+            },
+            "dpp",
+            "S:permlane16",
+        ),
+        Assumption(
+            "permlane_swap.exec",
+            "v_permlane16_swap_b32/v_permlane32_swap_b32: how EXEC gates the exchange (the CDNA4 pseudocode has no EXEC test)",
+            {
+                "ignore": "every pair is exchanged whatever EXEC says (the pseudocode as written)",
+                "dest": "a lane is written only if it is active (reads are unconditional)",
+                "pair": "a pair is exchanged only if both of its lanes are active",
+            },
+            "ignore",
+            "S:permlane-swap",
+        ),
     ]
 }
 

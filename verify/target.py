@@ -48,11 +48,20 @@ FEATURES: dict[str, Feature] = {
         Feature("ds_permute", "ds_permute_b32 / ds_bpermute_b32", "S:permute"),
         Feature("bpermute_half_wave64", "ds_(b)permute in wave64 stays inside each 32-lane half", "S:permute"),
         Feature("ds_bpermute_fi", "ds_bpermute_fi_b32", "S:permute"),
+        Feature("bpermute_rdna_pseudocode", "ds_(b)permute pseudocode converts the address to a signed value (RDNA3/RDNA4)", "S:permute"),
+        Feature("bpermute_full_wave64_rdna4", "ds_(b)permute in wave64 addresses the whole wave on RDNA4 (GFX12)", "S:permute-half"),
+        Feature("vop3_dpp_sgpr_src1", "VOP3 DPP with an SGPR src1 (GFX12)", "S:dpp-encoding"),
         Feature("permlane16", "v_permlane16_b32 / v_permlanex16_b32", "S:permlane16"),
         Feature("permlane16_var", "v_permlane16_var_b32 / v_permlanex16_var_b32", "S:permlane16"),
         Feature("permlane64", "v_permlane64_b32", "S:permlane64"),
         Feature("permlane_swap", "v_permlane16_swap_b32 / v_permlane32_swap_b32", "S:permlane-swap"),
-        Feature("add_u32_nocarry", "v_add_u32 / v_sub_u32 / v_subrev_u32 without carry-out (GFX9 spelling)", "S:valu"),
+        Feature("vop3_literal", "a 32-bit literal operand in a VOP3 (_e64) encoding", "S:valu"),
+        Feature("constant_bus_2", "two scalar values (SGPRs or literal) per VALU instruction", "S:valu"),
+        Feature("add_u32_nocarry", "v_add_u32 / v_sub_u32 / v_subrev_u32 without carry-out (GFX9; an alias of the _nc_ forms on GFX11+)", "S:valu"),
+        Feature("wave32", "wave32 mode and the _b32 lane-mask forms", "S:targets"),
+        Feature("waitcnt_split", "s_waitcnt_vscnt/_vmcnt/_expcnt/_lgkmcnt", "S:salu"),
+        Feature("delay_alu", "s_delay_alu", "S:salu"),
+        Feature("wait_gfx12", "the s_wait_* counters of GFX12", "S:salu"),
         Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
     ]
 }
@@ -81,12 +90,14 @@ _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
 _GFX950 = _GFX90A | {"permlane_swap"}
 _GFX10 = {
-    "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_fi", "dpp8", "bound_ctrl_legacy",
+    "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_fi", "dpp8", "bound_ctrl_legacy", "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
-    "permlane16", "add_nc_u32",
+    "permlane16", "add_nc_u32", "wave32", "waitcnt_split",
 }
-_GFX11 = (_GFX10 - {"bound_ctrl_legacy"}) | {"vop3_dpp", "permlane64"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64"}) | {"ds_bpermute_fi", "permlane16_var"}
+_GFX11 = (_GFX10 - {"bound_ctrl_legacy"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
+                                              "add_u32_nocarry"}
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
+    "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12"}
 
 
 def _mk(names, gen, family, arch, waves, feats, llvm_cpu=None, note=""):
@@ -148,6 +159,7 @@ ALIASES: dict[str, list[str]] = {
 # Named target groups used to phrase "needs ..." in messages.
 _GROUP_LABELS = [
     ("GFX8/9 family", lambda t: t.gen <= 9),
+    ("GFX9 family and GFX11+", lambda t: t.gen == 9 or t.gen >= 11),
     ("GFX9 family", lambda t: t.gen == 9),
     ("GFX9+", lambda t: t.gen >= 9),
     ("GFX10+", lambda t: t.gen >= 10),

@@ -7,7 +7,7 @@ import difflib
 
 from ..diag import InputError, Span
 from .base import MNEMONICS, OPS, OpDef, register
-from . import valu, ds, lane, salu  # noqa: F401  (registration)
+from . import valu, ds, lane, salu, permlane  # noqa: F401  (registration)
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -155,6 +155,40 @@ class OpDef:
                     raise InputError(ins.operand_span(k), f"a lane mask in wave{wave} is {size}, got '{operand_text(op)}'")
         return []
 
+    def check_constants(self, ins: Instr, target: Target, reads_vcc: bool = False) -> None:
+        """Literal and constant-bus rules of VALU encodings.  [S:valu]"""
+        enc = self.effective_enc(ins)
+        lits: list[tuple[int, int]] = []
+        sgprs: set = {("vcc_lo", "vcc_hi")} if reads_vcc else set()
+        for k, (kind, op) in enumerate(zip(self.sig_for(enc), ins.operands)):
+            if kind in ("vdst", "sdst", "sdst64", "maskdst"):
+                continue
+            if isinstance(op, Imm) and not is_inline_constant(op.value):
+                lits.append((k, op.value))
+            elif isinstance(op, SReg):
+                sgprs.add(op.names)
+        uniq = {v for _, v in lits}
+        if lits and enc in ("dpp", "e64_dpp"):
+            raise InputError(ins.operand_span(lits[0][0]), f"{ins.mnemonic} cannot take a literal constant")
+        if lits and enc == "e64" and not target.has("vop3_literal"):
+            raise InputError(ins.operand_span(lits[0][0]),
+                             f"a literal constant in a VOP3 encoding is not available on {target.name}: {needs_text('vop3_literal')}")
+        if len(uniq) > 1:
+            raise InputError(ins.operand_span(lits[1][0]), "only one unique literal constant is allowed")
+        limit = 2 if target.has("constant_bus_2") else 1
+        if len(sgprs) + len(uniq) > limit:
+            raise InputError(ins.span, f"{ins.mnemonic} reads {len(sgprs) + len(uniq)} scalar values (SGPRs and "
+                                       f"literals); {target.name} allows {limit} per VALU instruction")
+
+    def effective_enc(self, ins: Instr) -> str:
+        """The encoding the assembler picks: a bare VOP2 mnemonic whose src1 is
+        not a VGPR can only be VOP3."""
+        if ins.enc:
+            return ins.enc
+        if "e32" in self.encs.values() and len(ins.operands) >= 3 and not isinstance(ins.operands[2], VReg):
+            return "e64"
+        return "e32" if "e32" in self.encs.values() else "e64"
+
     def require(self, target: Target, feature: str, what: str, span: Span | None) -> None:
         if not target.has(feature):
             raise InputError(span, f"{what} is not available on {target.name}: {needs_text(feature)}")
@@ -186,6 +220,12 @@ class OpDef:
 
     def print_mods(self, ins: Instr, target: Target | None) -> str:
         return " ".join(f"{k}:{v}" for k, v in ins.mods)
+
+
+def is_inline_constant(v: int) -> bool:
+    """Integers -16..64 are inline constants; anything else is a literal."""
+    s = v - (1 << 32) if v & 0x80000000 else v
+    return -16 <= s <= 64
 
 
 def reg_names(op) -> list[str]:

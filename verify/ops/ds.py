@@ -199,6 +199,8 @@ class Swizzle(OpDef):
         dst, src = ins.operands
         o = ins.mod("offset")
         fft_rotate = m.has("swizzle_fft_rotate")
+        if not fft_rotate and o >= 0xC000 and m.assume("swizzle.gfx8_high") == "gfx9_modes":
+            fft_rotate = True  # [S:swizzle]
         rule = "wrap32"
         if swizzle_mode(o, fft_rotate) == "rotate":
             rule = m.assume("swizzle.rotate_wrap")
@@ -223,10 +225,10 @@ class Swizzle(OpDef):
 register(Swizzle())
 
 
-def _note_read(m, i, act_i, act_j, src, j) -> None:
+def _note_read(m, i, act_i, ok, src, j) -> None:
     if not act_i:
         m.note(i, "kept", why=f"lane {i} inactive")
-    elif act_j:
+    elif ok:
         m.note(i, "written", (src, j))
     else:
         m.note(i, "zero", why=f"source lane {j} inactive: reads 0")
@@ -243,13 +245,27 @@ def lane_of_address(m, i: int, addr):
     GFX10/GFX11 wave64 stay inside the lane's own 32-lane half.  [S:permute]
     """
     B, W = m.B, m.W
-    if W == 64 and m.has("bpermute_half_wave64"):
+    half = W == 64 and m.has("bpermute_half_wave64")
+    if W == 64 and m.has("bpermute_full_wave64_rdna4") and m.assume("permute.gfx12_wave64") == "half":
+        half = True
+    if half:
         k = B.and_(B.lshr(addr, B.const(2)), B.const(31))
         # The RDNA3 text says "mod 32" and not which half.  [S:permute-half]
         if m.assume("permute.wave64_half") == "own":
             return B.or_(k, B.const(i & 32))
         return k
     return B.and_(B.lshr(addr, B.const(2)), B.const(W - 1))
+
+
+def negative_address(m, addr):
+    """Under permute.addr_sign=signed (RDNA3/4 pseudocode), an address with
+    bit 31 set reads 0; otherwise (and by default) never.  [S:permute]"""
+    if not m.has("bpermute_rdna_pseudocode"):
+        return False
+    neg = m.B.bit(addr, 31)
+    if neg is False:
+        return False
+    return neg if m.assume("permute.addr_sign") == "signed" else False
 
 
 class Bpermute(OpDef):
@@ -284,9 +300,10 @@ class Bpermute(OpDef):
         out = []
         for i in range(W):
             k = lane_of_address(m, i, addrs[i])
-            out.append(B.ite(B.select(act, k), B.select(data, k), B.const(0)))
-            if m.step is not None and k is not None:
-                _note_read(m, i, act[i], act[k], data_reg.text, k)
+            ok = B.and_b(B.select(act, k), B.not_b(negative_address(m, addrs[i])))
+            out.append(B.ite(ok, B.select(data, k), B.const(0)))
+            if m.step is not None:
+                _note_read(m, i, act[i], ok, data_reg.text, k)
         m.write_v(dst.index, out, act)
 
 
@@ -303,14 +320,15 @@ class Permute(Bpermute):
         act = m.actives()
         addrs = self.addresses(ins, m)
         ks = [lane_of_address(m, i, addrs[i]) for i in range(W)]
+        sends = [B.and_b(act[i], B.not_b(negative_address(m, addrs[i]))) for i in range(W)]
         out = []
         for j in range(W):
             t = B.const(0)
             for i in range(W):  # ascending: a later (higher) sender overrides
-                t = B.ite(B.and_b(act[i], B.eq(ks[i], B.const(j))), data[i], t)
+                t = B.ite(B.and_b(sends[i], B.eq(ks[i], B.const(j))), data[i], t)
             out.append(t)
             if m.step is not None:
-                senders = [i for i in range(W) if act[i] and ks[i] == j]
+                senders = [i for i in range(W) if sends[i] and ks[i] == j]
                 if not act[j]:
                     m.note(j, "kept", why=f"lane {j} inactive")
                 elif senders:

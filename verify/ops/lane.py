@@ -5,8 +5,9 @@ v_permlane64_b32.  [S:lane-scalar] [S:mbcnt] [S:permlane64]
 
 from __future__ import annotations
 
-from ..ir import Instr
-from .base import OpDef, register
+from ..diag import InputError
+from ..ir import Imm, Instr
+from .base import OpDef, is_inline_constant, register
 
 
 class Readlane(OpDef):
@@ -15,6 +16,13 @@ class Readlane(OpDef):
     base = "v_readlane_b32"
     sig = ("sdst", "vgpr", "ssrc")
     arg_names = ("sdst", "vsrc", "lane")
+
+    def check(self, ins: Instr, target, wave: int):
+        warns = super().check(ins, target, wave)
+        sel = ins.operands[2]
+        if isinstance(sel, Imm) and not is_inline_constant(sel.value):
+            raise InputError(ins.operand_span(2), "the lane select of v_readlane_b32 must be an SGPR, M0 or an inline constant")
+        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B = m.B
@@ -48,6 +56,16 @@ class Writelane(OpDef):
     sig = ("vdst", "ssrc", "ssrc")
     arg_names = ("vdst", "ssrc", "lane")
 
+    encs = {"": "e64", "_e64": "e64"}
+
+    def check(self, ins: Instr, target, wave: int):
+        warns = super().check(ins, target, wave)
+        sel = ins.operands[2]
+        if isinstance(sel, Imm) and not is_inline_constant(sel.value):
+            raise InputError(ins.operand_span(2), "the lane select of v_writelane_b32 must be an SGPR, M0 or an inline constant")
+        self.check_constants(ins, target)
+        return warns
+
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
         dst, val, sel = ins.operands
@@ -74,6 +92,11 @@ class Mbcnt(OpDef):
     def __init__(self, half: str):
         self.base = f"v_mbcnt_{half}_u32_b32"
         self.hi = half == "hi"
+
+    def check(self, ins: Instr, target, wave: int):
+        warns = super().check(ins, target, wave)
+        self.check_constants(ins, target)
+        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W

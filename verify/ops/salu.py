@@ -47,6 +47,7 @@ class Saveexec(OpDef):
         self.alt = [f"s_{n}_saveexec_b{bits}" for n in names[1:]]
         self.sig = ("sdst", "ssrc") if bits == 32 else ("sdst64", "ssrc64")
         self.arg_names = ("sdst", "ssrc")
+        self.feature = "wave32" if bits == 32 else None
 
     def mnemonics(self) -> dict[str, str]:
         out = {self.base: ""}
@@ -91,8 +92,9 @@ class Schedule(OpDef):
 
     schedule_only = True
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, feature: str | None = None):
         self.base = base
+        self.feature = feature
 
     def execute(self, ins: Instr, m) -> None:
         return
@@ -103,8 +105,9 @@ class Schedule(OpDef):
 
 for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (32, 64)]:
     register(_op)
-for _name in ("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
-              "s_waitcnt_lgkmcnt", "s_delay_alu", "s_wait_alu", "s_wait_dscnt", "s_wait_loadcnt",
-              "s_wait_kmcnt", "s_wait_storecnt", "s_wait_samplecnt", "s_wait_bvhcnt", "s_wait_expcnt",
-              "s_sleep", "s_setprio"):
-    register(Schedule(_name))
+for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
+                     ("s_delay_alu", "delay_alu")] + \
+        [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
+        [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
+                                                 "bvhcnt", "expcnt")]:
+    register(Schedule(_name, _feat))

@@ -13,11 +13,12 @@ from typing import Callable
 from ..asm import operand_text
 from ..diag import InputError, Warning_
 from ..ir import Instr, VReg
-from ..target import Target
+from ..target import Target, needs_text
 from . import dpp
 from .base import OpDef, register
 
 Fn = Callable  # fn(B, *srcs) -> value
+DPP_ENCS = ("dpp", "e64_dpp")
 
 
 class Valu(OpDef):
@@ -38,32 +39,39 @@ class Valu(OpDef):
             self.encs = {"": "", "_e32": "e32", "_e64": "e64"}
             if dpp_ok:
                 self.encs["_dpp"] = "dpp"
+                self.encs["_e64_dpp"] = "e64_dpp"
 
     def mod_parsers(self, enc: str) -> dict:
-        return dpp.dpp16_mod_parsers() if enc == "dpp" else {}
+        return dpp.dpp16_mod_parsers() if enc in DPP_ENCS else {}
 
     def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        return dpp.finish(mods, line.mspan) if enc == "dpp" else mods
+        return dpp.finish(mods, line.mspan) if enc in DPP_ENCS else mods
 
     def parse(self, line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc in ("dpp", "e32") and self.nsrc == 2 and not isinstance(ins.operands[2], VReg):
             raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64 for an SGPR or constant)")
-        if enc == "dpp" and not isinstance(ins.operands[1], VReg):
+        if enc in DPP_ENCS and not isinstance(ins.operands[1], VReg):
             raise InputError(ins.operand_span(1), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
         return ins
 
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         warns = super().check(ins, target, wave)
-        if ins.enc == "dpp":
+        if ins.enc == "e64_dpp":
+            self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
+            if self.nsrc == 2 and not isinstance(ins.operands[2], VReg) and not target.has("vop3_dpp_sgpr_src1"):
+                raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
+                                                      f"an SGPR src1 needs {needs_text('vop3_dpp_sgpr_src1')}")
+        if ins.enc in DPP_ENCS:
             warns += dpp.check(ins, target, wave)
+        self.check_constants(ins, target)
         return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
         dst = ins.operands[0]
         srcs = [m.read(op) for op in ins.operands[1:]]
-        if ins.enc == "dpp":
+        if ins.enc in DPP_ENCS:
             srcs[0], en = dpp.gather(m, ins, srcs[0], operand_text(ins.operands[1]))
         else:
             en = m.actives()
@@ -85,12 +93,12 @@ class Valu(OpDef):
 
     def uses(self, ins: Instr) -> list[str]:
         out = super().uses(ins)
-        if ins.enc == "dpp":  # lanes that are not written keep the old value
+        if ins.enc in DPP_ENCS:  # lanes that are not written keep the old value
             out.append(ins.operands[0].text)
         return out
 
     def print_mods(self, ins: Instr, target) -> str:
-        return dpp.print_mods(ins, target) if ins.enc == "dpp" else ""
+        return dpp.print_mods(ins, target) if ins.enc in DPP_ENCS else ""
 
 
 VALU_OPS = [
@@ -135,6 +143,11 @@ class Cndmask(OpDef):
             if ins.operands[3].names[0] != "vcc_lo":
                 raise InputError(ins.operand_span(3), "v_cndmask_b32_e32 reads its mask from vcc (use _e64 for an SGPR mask)")
         return ins
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        self.check_constants(ins, target)
+        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
@@ -187,6 +200,11 @@ class Cmp(OpDef):
             if not isinstance(ins.operands[2], VReg):
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
         return ins
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        self.check_constants(ins, target)
+        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W

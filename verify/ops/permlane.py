@@ -1,0 +1,220 @@
+"""The GFX10+ row permutes and the gfx950 swaps: v_permlane16_b32,
+v_permlanex16_b32 (and their GFX12 _var forms), v_permlane16_swap_b32,
+v_permlane32_swap_b32.  [S:permlane16] [S:permlane-swap]
+
+permlane16 reads, for lane i in row r, lane ``16r + sel[p]`` (permlanex16:
+the other row of the pair, ``16(r ^ 1) + sel[p]``), where sel is the 64-bit
+{src2, src1} split in nibbles, nibble p for lane p of the row:
+
+>>> [permlane_src(i, 0x76543210, 0xFEDCBA98, x=True) for i in (0, 15, 16, 31, 47)]
+[16, 31, 0, 15, 63]
+>>> [permlane_src(i, 0xFFFFFFFF, 0xFFFFFFFF, x=True) for i in (0, 20)]
+[31, 15]
+"""
+
+from __future__ import annotations
+
+from ..asm import parse_int
+from ..diag import InputError, Span
+from ..ir import Instr
+from .base import OpDef, int_mod, register
+
+
+def permlane_src(i: int, sel0: int, sel1: int, x: bool) -> int:
+    r, p = i >> 4, i & 15
+    nib = (sel0 >> (4 * p)) & 15 if p < 8 else (sel1 >> (4 * (p - 8))) & 15
+    return 16 * (r ^ 1 if x else r) + nib
+
+
+def _op_sel(value: str | None, span: Span) -> tuple[int, int]:
+    if value is None or not (value.startswith("[") and value.endswith("]")):
+        raise InputError(span, "op_sel expects [fi,bound_ctrl]")
+    parts = [x.strip() for x in value[1:-1].split(",")]
+    if len(parts) != 2:
+        raise InputError(span, "op_sel of a permlane takes two bits: [fi,bound_ctrl]")
+    bits = tuple(parse_int(p, span, "0 or 1") for p in parts)
+    if any(b not in (0, 1) for b in bits):
+        raise InputError(span, "op_sel bits must be 0 or 1")
+    return bits  # type: ignore[return-value]
+
+
+class Permlane16(OpDef):
+    """vD = permlane[x]16(vS, sel0, sel1) op_sel:[fi,bound_ctrl]; the _var
+    form takes the select per lane from a VGPR (low 4 bits)."""
+
+    encs = {"": "e64", "_e64": "e64"}
+
+    def __init__(self, x: bool, var: bool):
+        self.x = x
+        self.var = var
+        self.base = f"v_permlane{'x' if x else ''}16{'_var' if var else ''}_b32"
+        self.feature = "permlane16_var" if var else "permlane16"
+        self.sig = ("vdst", "vgpr", "vgpr") if var else ("vdst", "vgpr", "ssrc", "ssrc")
+        self.arg_names = ("vdst", "vsrc", "vsel") if var else ("vdst", "vsrc", "sel0", "sel1")
+
+    def mod_parsers(self, enc: str) -> dict:
+        return {"op_sel": _op_sel}
+
+    def finish_mods(self, mods: dict, line, enc: str) -> dict:
+        mods.setdefault("op_sel", (0, 0))
+        return mods
+
+    def print_mods(self, ins: Instr, target) -> str:
+        fi, bc = ins.mod("op_sel")
+        return f"op_sel:[{fi},{bc}]" if fi or bc else ""
+
+    def uses(self, ins: Instr) -> list[str]:
+        return super().uses(ins) + [ins.operands[0].text]  # lanes not written keep vD
+
+    def check(self, ins: Instr, target, wave: int):
+        warns = super().check(ins, target, wave)
+        self.check_constants(ins, target)
+        return warns
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        dst, src = ins.operands[0], ins.operands[1]
+        fi, bc = ins.mod("op_sel")
+        data = m.v(src.index)
+        act = m.actives()
+        if self.var:
+            sels = [B.and_(s, B.const(15)) for s in m.v(ins.operands[2].index)]
+        else:
+            s0, s1 = m.scalar(ins.operands[2]), m.scalar(ins.operands[3])
+            sels = []
+            for i in range(W):
+                p = i & 15
+                word, sh = (s0, 4 * p) if p < 8 else (s1, 4 * (p - 8))
+                sels.append(B.and_(B.lshr(word, B.const(sh)), B.const(15)))
+        rule = None
+        out, en = [], []
+        for i in range(W):
+            r = i >> 4
+            row = (r ^ 1) if self.x else r
+            base = 16 * row
+            j = B.add(sels[i], B.const(base))
+            if fi:
+                valid = True
+            else:
+                valid = B.select(act, j)
+                if valid is not True:
+                    # FI/BC on permlane: inferred from DPP.  [S:permlane16]
+                    rule = rule or m.assume("permlane.inactive_src")
+                    if rule == "read":
+                        valid = True
+            val = B.select(data, j)
+            out.append(B.ite(valid, val, B.const(0)))
+            en.append(B.and_b(act[i], B.or_b(valid, bool(bc))))
+            if m.step is not None:
+                jj = j if isinstance(j, int) else None
+                if not act[i]:
+                    m.note(i, "kept", why=f"lane {i} inactive")
+                elif valid:
+                    m.note(i, "written", (src.text, jj) if jj is not None else None)
+                elif bc:
+                    m.note(i, "zero", why=f"source lane {jj} inactive: bound_ctrl zero-fill")
+                else:
+                    m.note(i, "kept", why=f"source lane {jj} inactive and fi/bound_ctrl are off")
+        m.write_v(dst.index, out, en)
+
+
+class PermlaneSwap(OpDef):
+    """gfx950: both operands are read and written.
+    16_swap: vD[32h+16+p] <-> vS[32h+p]; 32_swap: vD[32+p] <-> vS[p]."""
+
+    sig = ("vdst", "vgpr")
+    arg_names = ("vdst", "vsrc")
+    encs = {"": "e32", "_e32": "e32", "_e64": "e64"}
+    feature = "permlane_swap"
+
+    def __init__(self, width: int):
+        self.width = width
+        self.base = f"v_permlane{width}_swap_b32"
+
+    def mod_parsers(self, enc: str) -> dict:
+        return {"fi": int_mod(0, 1, "fi"), "bound_ctrl": int_mod(0, 1, "bound_ctrl")} if enc == "e64" else {}
+
+    def pairs(self, W: int) -> list[tuple[int, int]]:
+        """(lane of vD, lane of vS) exchanged."""
+        if self.width == 32:
+            return [(32 + p, p) for p in range(32)] if W == 64 else []
+        return [(32 * h + 16 + p, 32 * h + p) for h in range(W // 32) for p in range(16)]
+
+    def defs(self, ins: Instr) -> list[str]:
+        return [ins.operands[0].text, ins.operands[1].text]
+
+    def uses(self, ins: Instr) -> list[str]:
+        return [ins.operands[0].text, ins.operands[1].text]
+
+    def execute(self, ins: Instr, m) -> None:
+        B, W = m.B, m.W
+        d, s = ins.operands
+        vd, vs = list(m.v(d.index)), list(m.v(s.index))
+        act = m.actives()
+        # The CDNA4 pseudocode has no EXEC test.  [S:permlane-swap]
+        rule = m.assume("permlane_swap.exec")
+        new_d, en_d = list(vd), [False] * W
+        new_s, en_s = list(vs), [False] * W
+        notes_d, notes_s = {}, {}
+        for ld, ls in self.pairs(W):
+            if rule == "ignore":
+                wd = ws = True
+            elif rule == "dest":
+                wd, ws = act[ld], act[ls]
+            else:  # "pair": both lanes must be active
+                wd = ws = B.and_b(act[ld], act[ls])
+            new_d[ld], en_d[ld] = vs[ls], wd
+            new_s[ls], en_s[ls] = vd[ld], ws
+            notes_d[ld] = (s.text, ls)
+            notes_s[ls] = (d.text, ld)
+        for lanes, notes, reg, vals, en in ((range(W), notes_d, d, new_d, en_d), (range(W), notes_s, s, new_s, en_s)):
+            if m.step is not None:
+                for i in lanes:
+                    if en[i] and i in notes:
+                        m.note(i, "written", notes[i])
+                    else:
+                        m.note(i, "kept", why="not exchanged" if i not in notes else "lane inactive")
+            m.write_v(reg.index, vals, en)
+
+
+class BpermuteFi(OpDef):
+    """ds_bpermute_fi_b32 (GFX12): ds_bpermute that also reads inactive lanes."""
+
+    base = "ds_bpermute_fi_b32"
+    sig = ("vdst", "vgpr", "vgpr")
+    arg_names = ("vdst", "vaddr", "vdata")
+    feature = "ds_bpermute_fi"
+
+    def mod_parsers(self, enc: str) -> dict:
+        return {"offset": int_mod(0, 0xFFFF, "offset")}
+
+    def finish_mods(self, mods: dict, line, enc: str) -> dict:
+        mods.setdefault("offset", 0)
+        return mods
+
+    def print_mods(self, ins: Instr, target) -> str:
+        o = ins.mod("offset")
+        return f"offset:{o}" if o else ""
+
+    def execute(self, ins: Instr, m) -> None:
+        from .ds import lane_of_address
+
+        B, W = m.B, m.W
+        dst, addr_reg, data_reg = ins.operands
+        data = m.v(data_reg.index)
+        off = B.const(ins.mod("offset"))
+        addr = m.v(addr_reg.index)
+        act = m.actives()
+        out = []
+        for i in range(W):
+            k = lane_of_address(m, i, B.add(addr[i], off))
+            out.append(B.select(data, k))
+            if m.step is not None:
+                m.note(i, "written" if act[i] else "kept", (data_reg.text, k) if act[i] else None,
+                       "" if act[i] else f"lane {i} inactive")
+        m.write_v(dst.index, out, act)
+
+
+for _op in (Permlane16(False, False), Permlane16(True, False), Permlane16(False, True), Permlane16(True, True),
+            PermlaneSwap(16), PermlaneSwap(32), BpermuteFi()):
+    register(_op)
