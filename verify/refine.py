@@ -154,9 +154,9 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
         if kind == "scc":
             return B.fresh_bool("scc")
         if kind == "v":
-            t = B.fresh(f"{name}[{lane}]")
-            fresh.setdefault(name, [None] * wave)[lane] = t
-            return t
+            if name not in fresh:
+                fresh[name] = B.fresh_lanes(name, wave)
+            return fresh[name][lane]
         t = B.fresh(name)
         fresh[name] = t
         return t
@@ -165,7 +165,7 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
         if low.exec_contract == "full":
             m.set_exec_mask((1 << wave) - 1)
             return []
-        bits = [B.fresh_bool(f"exec[{i}]") for i in range(wave)]
+        bits = B.fresh_lanes("exec", wave, cond=True)
         lo, hi = m.from_lane_bits(bits)
         m.set_s("exec_lo", lo)
         m.set_s("exec_hi", hi if wave == 64 else 0)

@@ -88,6 +88,20 @@ class Z3(Concrete):
     def __init__(self):
         self._bits: dict[int, tuple] = {}
         self._arrays: dict[int, tuple] = {}
+        self._lane_of: dict[int, tuple] = {}  # ast id -> (term, register array, lane)
+
+    def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list:
+        """A register's entry lanes (or EXEC's bits, cond=True) as reads of
+        one unknown array, so that a read at a symbolic lane is a read of
+        that array (see select)."""
+        arr = z3.Array(name, _BV32, z3.BoolSort(CTX) if cond else _BV32)
+        wrap = _WB if cond else _W
+        lanes = []
+        for k in range(n):
+            t = wrap(z3.Z3_mk_select(_REF, arr.as_ast(), _bv(k).as_ast()))
+            self._lane_of[t.get_id()] = (t, arr, k)
+            lanes.append(t)
+        return lanes
 
     # ---- fresh unknowns -------------------------------------------------
     def fresh(self, name: str):
@@ -305,6 +319,9 @@ class Z3(Concrete):
         first = vals[0]
         if all(_same(v, first) for v in vals):
             return first
+        read = self._as_read(vals, idx)
+        if read is not None:
+            return read
         hit = self._arrays.get(id(vals))
         if hit is None or hit[0] is not vals:
             is_b = type(first) is bool or (type(first) is not int and z3.is_bool(first))
@@ -315,6 +332,34 @@ class Z3(Concrete):
             hit = self._arrays[id(vals)] = (vals, arr, is_b)
         ast = z3.Z3_mk_select(_REF, hit[1].as_ast(), _bv(idx).as_ast())
         return _WB(ast) if hit[2] else _W(ast)
+
+    def _as_read(self, vals, idx):
+        """If every vals[k] is entry lane c_k of one register, vals[idx] is
+        that register's array read at c(idx): lane data never has to be
+        compared bit by bit, only lane indices."""
+        src = None
+        lanes = []
+        for v in vals:
+            if type(v) is int or type(v) is bool:
+                return None
+            hit = self._lane_of.get(v.get_id())
+            if hit is None or not _same(hit[0], v):
+                return None
+            if src is None:
+                src = hit[1]
+            elif not _same(hit[1], src):
+                return None
+            lanes.append(hit[2])
+        if all(c == k for k, c in enumerate(lanes)):
+            at = idx
+        elif all(c == k ^ lanes[0] for k, c in enumerate(lanes)):
+            at = self.xor(idx, lanes[0])
+        else:
+            at = lanes[-1]
+            for k in range(len(lanes) - 2, -1, -1):
+                at = self.ite(self.eq(idx, k), lanes[k], at)
+        ast = z3.Z3_mk_select(_REF, src.as_ast(), _bv(at).as_ast())
+        return _WB(ast) if z3.is_bool(vals[0]) else _W(ast)
 
     def at_most(self, conds, k: int):
         conds = [c for c in conds if c is not False]
