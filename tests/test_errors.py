@@ -173,8 +173,8 @@ def test_vacuous_spec_is_an_error(tmp_path, monkeypatch):
 
 
 def test_bound_ctrl_0_spelling_warns(tmp_path):
-    code, out, err, path = run_file(tmp_path, "v_mov_b32_e32 v1, v0\nv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] bound_ctrl:0\n")
+    code, out, err, path = run_file(tmp_path, "v_mov_b32_e32 v1, v0\ns_nop 1\nv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] bound_ctrl:0\n")
     assert code == 0
     assert err.strip().replace(path, "F") == (
-        "F:7:42: warning: 'bound_ctrl:0' sets the zero-fill bit on GFX8-GFX10 but clears it on GFX11+: "
+        "F:8:42: warning: 'bound_ctrl:0' sets the zero-fill bit on GFX8-GFX10 but clears it on GFX11+: "
         "write 'bound_ctrl:1' or omit it")

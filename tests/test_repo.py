@@ -48,3 +48,9 @@ def test_cli_path_imports_no_heavy_modules():
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == ""
+
+
+def test_targets_doc_is_current():
+    from verify.target import markdown
+
+    assert (ROOT / "docs" / "targets.md").read_text() == markdown(), "run: verify targets --markdown > docs/targets.md"

@@ -139,6 +139,11 @@ class Concrete:
         """vals[idx]; the caller guarantees 0 <= idx < len(vals)."""
         return vals[idx]
 
+    def decide(self, c):
+        """c, or a Python bool when c can be decided without a solver (used
+        to avoid consulting an assumption that cannot matter)."""
+        return c
+
     # ---- introspection used by the engine, never by semantics ----------
     @staticmethod
     def is_const(v) -> bool:

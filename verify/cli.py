@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tg = sub.add_parser("targets", help="the target table")
     tg.add_argument("--json", action="store_true")
+    tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
 
     sp = sub.add_parser("specs", help="the spec library")
     sp.add_argument("--json", action="store_true")
@@ -88,7 +89,7 @@ def _instantiations(low, args):
 def _group(results):
     groups: list[list] = []
     for r in results:
-        key = (r.wave, r.verdict, tuple(sorted(r.assumptions.items())), r.shared_with or r.target)
+        key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target)
         for g in groups:
             if g[0] == key:
                 g[1].append(r)
@@ -146,14 +147,16 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
     for g in _group(results):
         r = g[0]
         names = ", ".join(x.target for x in g)
-        a = ", ".join(f"{k}={v}" for k, v in sorted(r.assumptions.items())) or "none"
         ms = sum(x.seconds for x in g) * 1000
-        print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {a}"
+        print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
               f"  ({len(r.obligations)} obligations, {ms:.0f} ms)", file=out)
-        if args.robust and r.variants:
+        if args.robust and r.variants and len(r.variants) > 1:
             for v in r.variants:
                 va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
-                print(f"    {v['verdict']} under {va}", file=out)
+                print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
+            if r.verdict != "proved":
+                print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
+                      + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
         for o in r.obligations:
             if o.verdict not in ("proved",):
                 print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
@@ -214,8 +217,11 @@ def cmd_list(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_targets(args, out: TextIO, err: TextIO) -> int:
-    from .target import FEATURES, ORDER, TARGETS
+    from .target import FEATURES, ORDER, TARGETS, markdown
 
+    if args.markdown:
+        out.write(markdown())
+        return 0
     if args.json:
         json.dump([{"name": t.name, "gen": t.gen, "family": t.family, "arch": t.arch, "waves": list(t.waves),
                     "features": sorted(t.features), "llvm_cpu": t.llvm_cpu, "note": t.note}

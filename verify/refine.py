@@ -57,10 +57,15 @@ class Result:
     seconds: float = 0.0
     shared_with: str | None = None  # target whose solver run this result reuses
     variants: list[dict] = field(default_factory=list)  # --robust: every variant tried
+    robust_over: list[str] | None = None  # --robust: the assumptions varied
+
+    def assumption_text(self) -> str:
+        if self.robust_over is not None and self.verdict == "proved":
+            return ("every variant of " + ", ".join(self.robust_over)) if self.robust_over else "none consulted"
+        return ", ".join(f"{k}={v}" for k, v in sorted(self.assumptions.items())) or "none"
 
     def scope(self) -> str:
-        a = ", ".join(f"{k}={v}" for k, v in sorted(self.assumptions.items())) or "none"
-        return f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {a}"
+        return f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
 
 
 @dataclass
@@ -114,9 +119,12 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
 
     if wave not in target.waves:
         raise InputError(low.spans.get("waves"), f"{target.name} runs wave{'/'.join(map(str, target.waves))} only, not wave{wave}")
+    from .hazards import check as hazards
+
     warns: list[Warning_] = []
     for ins in low.program:
         warns += OPS[ins.base].check(ins, target, wave)
+    warns += hazards(low.program, target)
     allowed = set()
     for b in low.outputs:
         allowed.update(_names(b.reg))
@@ -300,34 +308,42 @@ def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
 def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
           assume: dict | None = None, robust: bool = False) -> tuple[Result, FeatureLog]:
     """One instantiation; with `robust`, under every variant of every
-    assumption it consults (and those the variants consult in turn)."""
+    assumption it consults (and those the variants consult in turn).
+
+    A robust verdict is proved only if every variant is proved; otherwise
+    it is the worst variant's verdict, with that variant's counterexample.
+    """
     res, flog = prove_one(low, target, wave, timeout, assume)
     if not robust or res.verdict == "error":
         return res, flog
-    tried: dict[tuple, Result] = {tuple(sorted(res.assumptions.items())): res}
+    runs: dict[tuple, Result] = {tuple(sorted(res.assumptions.items())): res}
+    asked: set[tuple] = set(runs)
     frontier = _variant_space(res.assumptions)
     while frontier:
         v = frontier.pop()
         key = tuple(sorted(v.items()))
-        if key in tried:
+        if key in asked:
             continue
+        asked.add(key)
         r, fl = prove_one(low, target, wave, timeout, {**(assume or {}), **v})
         flog.asked.update(fl.asked)
-        tried[tuple(sorted(r.assumptions.items()))] = r
-        tried[key] = r
-        if set(r.assumptions) - set(v):
-            frontier += _variant_space(r.assumptions)
-    runs = list({id(r): r for r in tried.values()}.values())
-    worst = next((r for r in runs if r.verdict == "refuted"), None) or next((r for r in runs if r.verdict != "proved"), None)
-    base = worst or res
-    out = Result(**{**base.__dict__})
-    out.variants = [{"assumptions": r.assumptions, "verdict": r.verdict} for r in runs]
-    names = sorted({k for r in runs for k in r.assumptions})
-    out.assumptions = {k: "*" for k in names}
-    if worst is not None:
-        out.assumptions = dict(worst.assumptions)
-    out.method = base.method + ", robust over " + (", ".join(names) or "no assumption")
-    out.seconds = sum(r.seconds for r in runs)
+        used = tuple(sorted(r.assumptions.items()))
+        if used not in runs:
+            runs[used] = r
+            asked.add(used)
+            if set(r.assumptions) - set(v):
+                frontier += _variant_space(r.assumptions)
+    order = {"refuted": 0, "unknown": 1, "error": 2, "proved": 3}
+    worst = min(runs.values(), key=lambda r: order[r.verdict])
+    out = Result(**{**worst.__dict__})
+    names = sorted({k for r in runs.values() for k in r.assumptions})
+    out.variants = [{"assumptions": r.assumptions, "verdict": r.verdict, "default": r is res}
+                    for r in sorted(runs.values(), key=lambda r: (r is not res, order[r.verdict]))]
+    out.robust_over = names
+    if worst.verdict == "proved":
+        out.assumptions = {k: "*" for k in names}
+    out.method = res.method + ", robust over " + (", ".join(names) or "no assumption")
+    out.seconds = sum(r.seconds for r in runs.values())
     return out, flog
 
 

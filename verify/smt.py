@@ -312,6 +312,16 @@ class Z3(Concrete):
     def bool_value(self, c):
         return self.ite(c, 1, 0)
 
+    def decide(self, c):
+        if type(c) is bool:
+            return c
+        r = z3.simplify(c)
+        if z3.is_true(r):
+            return True
+        if z3.is_false(r):
+            return False
+        return c
+
     def select(self, vals, idx):
         """vals[idx]; a symbolic index reads a z3 array built once per list."""
         if type(idx) is int:

@@ -1,9 +1,9 @@
 import sys
 from pathlib import Path
 
-from . import xor_rows
+from . import xor_rdna, xor_rows
 
-GENERATORS = [xor_rows]
+GENERATORS = [xor_rows, xor_rdna]
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -5,7 +5,7 @@
 ; keeps bit 5 of the reading lane and only the low 5 bits of `lane`.
 ;
 ; @spec     cuda.shfl_idx lane=@lane width=32
-; @targets  gfx9
+; @targets  gfx9, gfx10, gfx11, gfx12
 ; @waves    64
 ; @exec     any
 ; @input    x = v0, lane = v3

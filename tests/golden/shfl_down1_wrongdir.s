@@ -9,4 +9,5 @@
 ; @output   out = v1
 ; @expect   refuted
 v_mov_b32_e32 v1, v0
+s_nop 1
 v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf

@@ -86,6 +86,7 @@ class OpDef:
     encs: dict[str, str] = {"": ""}  # mnemonic suffix -> encoding name
     feature: str | None = None  # target feature the op needs
     schedule_only = False  # changes no value (s_nop, s_waitcnt, ...)
+    unit = "valu"  # valu, salu or ds: which pipeline (hazards depend on it)
 
     def mnemonics(self) -> dict[str, str]:
         return {self.base + suf: enc for suf, enc in self.encs.items()}

@@ -173,6 +173,7 @@ def _swizzle_offset(value: str | None, span: Span) -> int:
 
 class Swizzle(OpDef):
     base = "ds_swizzle_b32"
+    unit = "ds"
     sig = ("vdst", "vgpr")
     arg_names = ("vdst", "vsrc")
     feature = "ds_swizzle"
@@ -262,7 +263,7 @@ def negative_address(m, addr):
     bit 31 set reads 0; otherwise (and by default) never.  [S:permute]"""
     if not m.has("bpermute_rdna_pseudocode"):
         return False
-    neg = m.B.bit(addr, 31)
+    neg = m.B.decide(m.B.bit(addr, 31))
     if neg is False:
         return False
     return neg if m.assume("permute.addr_sign") == "signed" else False
@@ -270,6 +271,7 @@ def negative_address(m, addr):
 
 class Bpermute(OpDef):
     base = "ds_bpermute_b32"
+    unit = "ds"
     sig = ("vdst", "vgpr", "vgpr")
     arg_names = ("vdst", "vaddr", "vdata")
     feature = "ds_permute"

@@ -14,6 +14,7 @@ class Readlane(OpDef):
     """sD = vS[ssel & (W-1)]; ignores EXEC (may read an inactive lane)."""
 
     base = "v_readlane_b32"
+    unit = "valu"
     sig = ("sdst", "vgpr", "ssrc")
     arg_names = ("sdst", "vsrc", "lane")
 
@@ -35,6 +36,7 @@ class Readfirstlane(OpDef):
     """sD = vS[first active lane], lane 0 when EXEC is empty."""
 
     base = "v_readfirstlane_b32"
+    unit = "valu"
     sig = ("sdst", "vgpr")
     arg_names = ("sdst", "vsrc")
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
@@ -53,6 +55,7 @@ class Writelane(OpDef):
     """vD[ssel & (W-1)] = ssrc, even in an inactive lane; others unchanged."""
 
     base = "v_writelane_b32"
+    unit = "valu"
     sig = ("vdst", "ssrc", "ssrc")
     arg_names = ("vdst", "ssrc", "lane")
 
@@ -87,6 +90,7 @@ class Mbcnt(OpDef):
 
     sig = ("vdst", "src", "src")
     arg_names = ("vdst", "mask", "base")
+    unit = "valu"
     encs = {"": "e64", "_e64": "e64"}
 
     def __init__(self, half: str):
@@ -123,6 +127,7 @@ class Permlane64(OpDef):
     wave32: no operation."""
 
     base = "v_permlane64_b32"
+    unit = "valu"
     sig = ("vdst", "vgpr")
     arg_names = ("vdst", "vsrc")
     encs = {"": "", "_e32": "e32"}

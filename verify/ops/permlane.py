@@ -43,6 +43,7 @@ class Permlane16(OpDef):
     form takes the select per lane from a VGPR (low 4 bits)."""
 
     encs = {"": "e64", "_e64": "e64"}
+    unit = "valu"
 
     def __init__(self, x: bool, var: bool):
         self.x = x
@@ -126,6 +127,7 @@ class PermlaneSwap(OpDef):
     arg_names = ("vdst", "vsrc")
     encs = {"": "e32", "_e32": "e32", "_e64": "e64"}
     feature = "permlane_swap"
+    unit = "valu"
 
     def __init__(self, width: int):
         self.width = width

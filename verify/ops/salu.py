@@ -11,6 +11,8 @@ from .base import OpDef, register
 
 
 class Smov(OpDef):
+    unit = "salu"
+
     def __init__(self, bits: int):
         self.bits = bits
         self.base = f"s_mov_b{bits}"
@@ -38,6 +40,8 @@ _SPELLINGS = {"andn2": ("andn2", "and_not1"), "orn2": ("orn2", "or_not1")}
 
 class Saveexec(OpDef):
     """sD = EXEC; EXEC = OP(s0, EXEC); SCC = (EXEC != 0)."""
+
+    unit = "salu"
 
     def __init__(self, op: str, bits: int):
         self.op = _SAVEEXEC[op]
@@ -91,6 +95,7 @@ class Schedule(OpDef):
     """Changes no value: wait states, counters, ALU-delay hints."""
 
     schedule_only = True
+    unit = "salu"
 
     def __init__(self, base: str, feature: str | None = None):
         self.base = base

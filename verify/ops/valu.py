@@ -24,6 +24,8 @@ DPP_ENCS = ("dpp", "e64_dpp")
 class Valu(OpDef):
     """A VOP1 / VOP2 / VOP3-only op defined by its lane function."""
 
+    unit = "valu"
+
     def __init__(self, base: str, nsrc: int, fn: Fn, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True):
         self.base = base
@@ -131,6 +133,7 @@ class Cndmask(OpDef):
     """v_cndmask_b32 vD, src0, src1, mask: D = mask[i] ? src1 : src0."""
 
     base = "v_cndmask_b32"
+    unit = "valu"
     sig = ("vdst", "src", "src", "mask")
     arg_names = ("vdst", "src0", "src1", "mask")
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
@@ -185,6 +188,7 @@ class Cmp(OpDef):
 
     sig = ("maskdst", "src", "src")
     arg_names = ("sdst", "src0", "src1")
+    unit = "valu"
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
 
     def __init__(self, op: str, ty: str):
