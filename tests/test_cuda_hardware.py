@@ -50,3 +50,16 @@ def test_a_known_row_by_hand():
     # __shfl_xor_sync(~0, lane, 1, 4): the hardware swaps neighbours
     assert show("cuda.shfl_xor", "mask=1", "width=4", "--wave", "32")["outputs"]["out"][:4] == [1, 0, 3, 2]
     assert DATA["shfl"]["xor"]["4"]["1"][:4] == [1, 0, 3, 2]
+
+
+def test_reductions_match_h100():
+    """`verify show cuda.reduce_* --wave 32 --input x=... --exec MASK --json` against __reduce_*_sync."""
+    n = 0
+    for rec in DATA["reduce"]:
+        mask = int(rec["mask"], 16)
+        got = show(f"cuda.reduce_{rec['op']}", "--wave", "32", "--exec", rec["mask"],
+                   "--input", "x=" + ",".join(str(v) for v in rec["input"]))
+        want = [v if (mask >> i) & 1 else None for i, v in enumerate(rec["output"])]
+        assert got["outputs"]["out"] == want, rec
+        n += 1
+    assert n == 336

@@ -99,10 +99,24 @@ def instr_text(draw, base):
         return f"s_mov_b32 {draw(st.sampled_from(['s0', 's1', 'exec_lo', 'vcc_lo']))}, {draw(st.one_of(S, CONST))}"
     if base == "s_mov_b64":
         return f"s_mov_b64 {draw(st.sampled_from(['s[0:1]', 'exec', 'vcc']))}, {draw(st.one_of(PAIR, CONST))}"
-    if "_saveexec_" in base:
+    if "_saveexec_" in base or "_saveexec_" in str(OPS.get(base, "")):
         dst = draw(S) if base.endswith("b32") else draw(st.sampled_from(["s[0:1]", "s[2:3]"]))
         src = draw(st.one_of(S, CONST)) if base.endswith("b32") else draw(st.one_of(PAIR, CONST))
         return f"{base} {dst}, {src}"
+    kind = type(OPS[base]).__name__
+    if kind == "Salu2":
+        return f"{draw(st.sampled_from(sorted(OPS[base].mnemonics())))} {draw(S)}, {draw(st.one_of(S, CONST))}, {draw(st.one_of(S, CONST))}"
+    if kind == "Salu2x64":
+        return f"{draw(st.sampled_from(sorted(OPS[base].mnemonics())))} {draw(st.sampled_from(['s[0:1]', 's[2:3]']))}, {draw(st.one_of(PAIR, CONST))}, {draw(st.one_of(PAIR, CONST))}"
+    if kind == "Salu1":
+        dst = draw(st.sampled_from(["s[0:1]", "s[2:3]"])) if OPS[base].dst64 else draw(S)
+        src = draw(st.one_of(PAIR, CONST)) if OPS[base].src64 else draw(st.one_of(S, CONST))
+        return f"{base} {dst}, {src}"
+    if kind == "Bitset":
+        dst = draw(S) if base.endswith("b32") else draw(st.sampled_from(["s[0:1]", "s[2:3]"]))
+        return f"{base} {dst}, {draw(st.one_of(S, CONST))}"
+    if kind == "Saveexec" and draw(st.booleans()):
+        base = draw(st.sampled_from(sorted(OPS[base].mnemonics())))
     if OPS[base].schedule_only:
         return f"{base} null, 0" if base.startswith("s_waitcnt_") else f"{base} 0"
     raise AssertionError(f"no generator for {base}")

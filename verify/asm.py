@@ -274,7 +274,9 @@ def parse_param_value(text: str, span: Span):
         return text[1:-1]
     if text.startswith("@") and re.fullmatch(r"@[A-Za-z_]\w*", text):
         return text
-    v = parse_int(text, span, "an integer, @input or \"expression\"")
+    if re.fullmatch(r"[A-Za-z_]\w*", text):  # a bare word: a string (op=umax)
+        return text
+    v = parse_int(text, span, "an integer, a name, @input or \"expression\"")
     if not -(1 << 31) <= v < (1 << 32):
         raise InputError(span, f"parameter value {text} does not fit in 32 bits")
     return v - (1 << 32) if v >= (1 << 31) else v

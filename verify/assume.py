@@ -126,6 +126,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "ignore",
             "S:permlane-swap",
         ),
+        Assumption(
+            "f32.denormals",
+            "whether f32 VALU ops keep subnormal inputs and results (the MODE register's FP_DENORM field)",
+            {
+                "ieee": "subnormals are kept (LLVM's default f32 denormal mode for AMDGPU compute, 'ieee')",
+                "flush": "subnormal inputs and results are flushed to zero of the same sign",
+            },
+            "ieee",
+            "S:f32",
+        ),
     ]
 }
 

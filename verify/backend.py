@@ -30,11 +30,38 @@ bits masks them itself, so the hardware rule is visible at the op.
 
 from __future__ import annotations
 
+import ctypes
+import math
+import struct
+
 M32 = 0xFFFFFFFF
+QNAN = 0x7FC00000
 
 
 def _s32(a: int) -> int:
     return a - (1 << 32) if a & 0x80000000 else a
+
+
+def f32_value(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits & M32))[0]
+
+
+def f32_bits(x: float) -> int:
+    """Round a double to binary32 (round to nearest even, overflow to inf);
+    any NaN becomes the quiet NaN 0x7fc00000."""
+    if math.isnan(x):
+        return QNAN
+    return struct.unpack("<I", struct.pack("<f", ctypes.c_float(x).value))[0]
+
+
+def f32_is_nan(bits: int) -> bool:
+    return (bits & 0x7F800000) == 0x7F800000 and (bits & 0x7FFFFF) != 0
+
+
+def _f32_key(bits: int) -> tuple:
+    """Total order with -0 below +0 (NaNs excluded by the caller)."""
+    x = f32_value(bits)
+    return (x, 0 if bits & 0x80000000 else 1)
 
 
 class Concrete:
@@ -87,6 +114,34 @@ class Concrete:
 
     def smax(self, a, b):
         return a if _s32(a) >= _s32(b) else b
+
+    # ---- binary32 (IEEE-754, round to nearest even) ---------------------
+    # fadd of two binary32 values computed in binary64 and rounded once is
+    # exact: binary64 has more than 2 * 24 + 2 bits.  fmin/fmax order -0
+    # below +0 and return the other operand when one is NaN.  [S:f32]
+    def fadd(self, a, b):
+        return f32_bits(f32_value(a) + f32_value(b))
+
+    def fmin(self, a, b):
+        if f32_is_nan(a):
+            return b
+        if f32_is_nan(b):
+            return a
+        return a if _f32_key(a) <= _f32_key(b) else b
+
+    def fmax(self, a, b):
+        if f32_is_nan(a):
+            return b
+        if f32_is_nan(b):
+            return a
+        return a if _f32_key(a) >= _f32_key(b) else b
+
+    def fis_nan(self, a):
+        return f32_is_nan(a)
+
+    def feq(self, a, b):
+        """Equal as results: the same bits, or both NaN."""
+        return a == b or (f32_is_nan(a) and f32_is_nan(b))
 
     # ---- comparisons -> conditions ------------------------------------
     def eq(self, a, b):
@@ -195,7 +250,7 @@ class Partial(Concrete):
 
 for _name in (
     "const add sub mul and_ or_ xor not_ shl lshr ashr umin umax smin smax "
-    "eq ne ult ule slt sle not_b bit bool_value"
+    "fadd fmin fmax fis_nan feq eq ne ult ule slt sle not_b bit bool_value"
 ).split():
     setattr(Partial, _name, _partial(getattr(Concrete, _name)))
 del _name

@@ -111,7 +111,14 @@ def overall(results) -> int:
 
 
 def _spec_text(low) -> str:
-    ps = " ".join(f"{k}={v if not isinstance(v, str) or v.startswith('@') else repr(v)}" for k, v in low.params.items())
+    import re
+
+    def show(v):
+        if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
+            return '"' + v + '"'
+        return str(v)
+
+    ps = " ".join(f"{k}={show(v)}" for k, v in low.params.items())
     return f"{low.spec} {ps}".strip()
 
 

@@ -57,6 +57,7 @@ class Result:
     seconds: float = 0.0
     shared_with: str | None = None  # target whose solver run this result reuses
     variants: list[dict] = field(default_factory=list)  # --robust: every variant tried
+    claim: str = ""  # f32: which claim (exact or reassociation)
     robust_over: list[str] | None = None  # --robust: the assumptions varied
 
     def assumption_text(self) -> str:
@@ -65,7 +66,8 @@ class Result:
         return ", ".join(f"{k}={v}" for k, v in sorted(self.assumptions.items())) or "none"
 
     def scope(self) -> str:
-        return f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
+        s = f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
+        return s + (f"; claim: {self.claim}" if self.claim else "")
 
 
 @dataclass
@@ -150,12 +152,30 @@ def _names(reg) -> list[str]:
 
 
 def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
-              assume: dict | None = None, want_cex: bool = True) -> tuple[Result, FeatureLog]:
-    from .smt import SOLVER, Z3, Query
+              assume: dict | None = None, want_cex: bool = True, encoding: str = "auto") -> tuple[Result, FeatureLog]:
+    """encoding: "auto" uses the monoid encoding when the spec combines lanes
+    with one operator (see smt.Z3Monoid), "naive" plain bit-vectors."""
+    from .smt import SOLVER, Z3, NotMonoid, Query, monoid_backend
+    from .spec import spec_monoid
 
     t0 = time.perf_counter()
     assume = dict(assume or {})
-    B = Z3()
+    lib = catalog.speclib()
+    spec_def = lib.get(low.spec, low.spans.get("spec"))
+    monoid = spec_monoid(lib, low.spec, low.params) if encoding != "naive" else None
+    if monoid is not None:
+        try:
+            return _prove_one(low, target, wave, timeout, assume, want_cex, monoid_backend(monoid), spec_def,
+                              f"monoid({monoid})", t0)
+        except NotMonoid as e:
+            if monoid == "fadd":
+                raise InputError(low.spans.get("spec"), str(e)) from None
+    return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0)
+
+
+def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0):
+    from .smt import SOLVER, Query
+
     fresh: dict = {}
 
     def initial(kind, name, lane):
@@ -181,9 +201,20 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
 
     enc = encode(low, target, wave, B, assume, initial, exec_init)
     enc.fresh = fresh
+    f32 = spec_def.value_type == "f32" or low.params.get("op") in ("fadd", "fmin", "fmax")
     res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
-                 assumptions=dict(enc.machine.assumptions_used), method=f"{SOLVER}, QF_BV, exec={low.exec_contract}")
+                 assumptions=dict(enc.machine.assumptions_used),
+                 method=f"{SOLVER}, {enc_name} encoding, exec={low.exec_contract}")
+    if f32:
+        res.claim = ("exact: the same f32 value bit for bit (NaN equals NaN) as the spec's fixed combine tree, "
+                     "for inputs that are not NaN") if enc_name == "bit-vector" else (
+                     "reassociation: the same multiset of f32 summands as the spec, in any order and grouping, "
+                     "for inputs that are not NaN")
     q = Query(timeout)
+    if f32:  # the f32 claims are stated for inputs that are not NaN
+        for vals in enc.inputs.values():
+            for v in vals:
+                q.add(B.not_b(B.fis_nan(v)))
 
     def ask(name: str, cond, bad: str = "") -> str:
         """Is `cond` satisfiable?"""
@@ -256,7 +287,8 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     bad_conds = []
     for name, out in enc.outputs.items():
         sv, sd = enc.spec[name]
-        lanes = [B.and_b(act0[i], sd[i], B.ne(out[i], sv[i])) for i in range(W)]
+        differ = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
+        lanes = [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)]
         oname = f"value({name})"
         r, mism = ask_lanes(oname, lanes)
         if r == "sat":

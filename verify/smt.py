@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import z3
 
-from .backend import Concrete
+from .backend import QNAN, Concrete
 
 SOLVER = f"z3 {z3.get_version_string()}"
 z3.set_param("smt.random_seed", 0)
@@ -36,6 +36,18 @@ def _bv(a):
 
 
 _TRUE, _FALSE = z3.BoolVal(True, CTX), z3.BoolVal(False, CTX)
+_F32 = z3.Float32(CTX)
+_RNE = z3.RNE(CTX)
+
+
+def _fp(a):
+    return z3.fpBVToFP(_bv(a), _F32)
+
+
+def _canon2(a, b):
+    ka = -1 if type(a) is int else a.get_id()
+    kb = -1 if type(b) is int else b.get_id()
+    return (a, b) if (ka, a if type(a) is int else 0) <= (kb, b if type(b) is int else 0) else (b, a)
 _ONE1 = z3.BitVecVal(1, 1, CTX)
 
 
@@ -220,6 +232,10 @@ class Z3(Concrete):
             return a == b
         if _same(a, b):
             return True
+        if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
+            if type(a) is bool and type(b) is bool:
+                return a == b
+            return _WB(z3.Z3_mk_eq(_REF, _bool(a).as_ast(), _bool(b).as_ast()))
         return _cmp(z3.Z3_mk_eq, a, b)
 
     def ne(self, a, b):
@@ -311,6 +327,41 @@ class Z3(Concrete):
 
     def bool_value(self, c):
         return self.ite(c, 1, 0)
+
+    # ---- binary32 ---------------------------------------------------------
+    # fadd is commutative bit for bit when no input is NaN, so its operands
+    # are put in a canonical order: trees that differ only by commutation
+    # become the same term.
+    def fadd(self, a, b):
+        if type(a) is int and type(b) is int:
+            return super().fadd(a, b)
+        a, b = _canon2(a, b)
+        r = z3.fpAdd(_RNE, _fp(a), _fp(b))
+        return self.ite(_WB(z3.Z3_mk_fpa_is_nan(_REF, r.as_ast())), QNAN, z3.fpToIEEEBV(r))
+
+    def _fle(self, a, b):
+        fa, fb = _fp(a), _fp(b)
+        return z3.Or(z3.fpLT(fa, fb), z3.And(z3.fpEQ(fa, fb), z3.Or(z3.fpIsNegative(fa), z3.Not(z3.fpIsNegative(fb)))))
+
+    def fmin(self, a, b):
+        if type(a) is int and type(b) is int:
+            return super().fmin(a, b)
+        return self.ite(self.fis_nan(a), b, self.ite(self.fis_nan(b), a, self.ite(self._fle(a, b), a, b)))
+
+    def fmax(self, a, b):
+        if type(a) is int and type(b) is int:
+            return super().fmax(a, b)
+        return self.ite(self.fis_nan(a), b, self.ite(self.fis_nan(b), a, self.ite(self._fle(b, a), a, b)))
+
+    def fis_nan(self, a):
+        if type(a) is int:
+            return super().fis_nan(a)
+        return z3.fpIsNaN(_fp(a))
+
+    def feq(self, a, b):
+        if type(a) is int and type(b) is int:
+            return super().feq(a, b)
+        return self.or_b(self.eq(a, b), self.and_b(self.fis_nan(a), self.fis_nan(b)))
 
     def decide(self, c):
         if type(c) is bool:
@@ -476,3 +527,233 @@ def is_false(cond) -> bool:
 
 def same(a, b) -> bool:
     return _same(a, b)
+
+
+# ---------------------------------------------------------------------------
+# The monoid encoding for reductions and scans.  [S:monoid-encoding]
+#
+# When a spec combines lanes with one associative, commutative operator OP,
+# every value the lowering computes by moves and OP from lane values is an
+# OP-combination of entry lane values (leaves) plus a constant.  A Bag keeps
+# exactly that: for each leaf its multiplicity (add: mod 2**32, fadd, mul:
+# exact count; xor: parity; and, or, min, max, fmin, fmax: presence) as a
+# term over the EXEC bits, and the constant part.  Two bags over distinct
+# entry lanes denote the same value for every input exactly when their
+# multiplicities and constants agree (docs/semantics.md proves each case), so
+# the solver compares small counters instead of 64 bit-blasted 32-bit
+# min/max trees.  Anything else that touches a bag gets its ordinary value
+# (lowered), so the encoding never changes the meaning of a program.
+
+_MONOID_OPS = {
+    # op: (backend method, identity, absorbing, count kind)
+    "add": ("add", 0, None, "count32"),
+    "mul": ("mul", 1, 0, "countexact"),
+    "xor": ("xor", 0, None, "parity"),
+    "and": ("and_", 0xFFFFFFFF, 0, "presence"),
+    "or": ("or_", 0, 0xFFFFFFFF, "presence"),
+    "umin": ("umin", 0xFFFFFFFF, 0, "presence"),
+    "umax": ("umax", 0, 0xFFFFFFFF, "presence"),
+    "smin": ("smin", 0x7FFFFFFF, 0x80000000, "presence"),
+    "smax": ("smax", 0x80000000, 0x7FFFFFFF, "presence"),
+    "fadd": ("fadd", 0x80000000, None, "countexact"),
+    "fmin": ("fmin", 0x7F800000, None, "presence"),
+    "fmax": ("fmax", 0xFF800000, None, "presence"),
+}
+_COUNT_LIMIT = 1 << 29  # exact counts beyond this could alias: fall back
+
+
+class Bag:
+    __slots__ = ("items", "const", "bound")
+
+    def __init__(self, items: dict, const, bound: int):
+        self.items = items  # ast id -> (leaf term, multiplicity)
+        self.const = const  # int or z3 term
+        self.bound = bound  # upper bound of any multiplicity (Python int)
+
+
+class Z3Monoid(Z3):
+    """Z3 with OP-combinations of lane values kept as Bags."""
+
+    def __init__(self, op: str):
+        super().__init__()
+        self.op = op
+        self.meth, self.ident, self.absorb, self.kind = _MONOID_OPS[op]
+        self._to_bag: dict[int, tuple] = {}
+        base = getattr(Z3, self.meth)
+        self._base_op = lambda a, b: base(self, a, b)
+
+    # -- multiplicities -------------------------------------------------------
+    def _zero(self):
+        return 0 if self.kind in ("count32", "countexact") else False
+
+    def _one(self):
+        return 1 if self.kind in ("count32", "countexact") else True
+
+    def _cadd(self, a, b):
+        if self.kind in ("count32", "countexact"):
+            return Z3.add(self, a, b)
+        if self.kind == "parity":
+            if type(a) is bool and type(b) is bool:
+                return a != b
+            return z3.Xor(_bool(a), _bool(b))
+        return Z3.or_b(self, a, b)
+
+    # -- bags -----------------------------------------------------------------
+    def bag(self, v) -> Bag | None:
+        if isinstance(v, Bag):
+            return v
+        if type(v) is bool:
+            return None
+        if type(v) is int:
+            return Bag({}, v, 0)
+        hit = self._to_bag.get(v.get_id())
+        if hit is not None and _same(hit[0], v):
+            return hit[1]
+        if z3.is_bool(v) or v.sort() != _BV32:
+            return None
+        if z3.is_app_of(v, z3.Z3_OP_ITE):
+            c, a, b = v.children()
+            ba, bb = self.bag(a), self.bag(b)
+            out = self._ite_bag(c, ba, bb) if ba is not None and bb is not None else Bag({v.get_id(): (v, 1 if self.kind in ("count32", "countexact") else True)}, self.ident, 1)
+        else:
+            out = Bag({v.get_id(): (v, self._one())}, self.ident, 1)
+        self._to_bag[v.get_id()] = (v, out)
+        return out
+
+    def _norm(self, b: Bag):
+        if b.bound >= _COUNT_LIMIT and self.kind == "countexact":
+            return self.lower(b)
+        if self.absorb is not None and type(b.const) is int and b.const == self.absorb:
+            return self.absorb
+        if not b.items:
+            return b.const
+        return b
+
+    def _ite_bag(self, c, a: Bag, b: Bag) -> Bag:
+        items = {}
+        zero = self._zero()
+        for k in set(a.items) | set(b.items):
+            ta, ca = a.items.get(k, (None, zero))
+            tb, cb = b.items.get(k, (None, zero))
+            items[k] = (ta if ta is not None else tb, Z3.ite(self, c, ca, cb))
+        return Bag(items, Z3.ite(self, c, a.const, b.const), max(a.bound, b.bound))
+
+    def combine(self, a, b):
+        ba, bb = self.bag(a), self.bag(b)
+        if ba is None or bb is None:
+            return self._base_op(self.lower(a), self.lower(b))
+        items = dict(ba.items)
+        for k, (t, cnt) in bb.items.items():
+            items[k] = (t, self._cadd(items[k][1], cnt)) if k in items else (t, cnt)
+        const = self._base_op(ba.const, bb.const)
+        bound = ba.bound + bb.bound if self.kind == "countexact" else 1
+        return self._norm(Bag(items, const, bound))
+
+    def lower(self, v):
+        """The ordinary value of a bag: its leaves combined with OP."""
+        if not isinstance(v, Bag):
+            return v
+        acc = v.const
+        for _, (t, cnt) in sorted(v.items.items()):
+            if self.kind == "presence":
+                acc = self._base_op(acc, Z3.ite(self, cnt, t, self.ident))
+            elif self.kind == "parity":
+                acc = self._base_op(acc, Z3.ite(self, cnt, t, self.ident))
+            elif self.op == "add":
+                acc = Z3.add(self, acc, Z3.mul(self, t, cnt))
+            elif self.op == "fadd":  # a multiset of f32 summands has no single value
+                raise NotMonoid("an f32 sum is used other than by adding it up; the reassociation "
+                                "claim does not apply (use the exact-tree spec)")
+            else:  # mul: count small and bounded
+                for k in range(1, v.bound + 1):
+                    acc = self._base_op(acc, Z3.ite(self, Z3.ule(self, k, cnt), t, self.ident))
+        return acc
+
+    def _canonical(self, b: Bag) -> bool:
+        return all(self._lane_of.get(k) is not None and _same(self._lane_of[k][0], t)
+                   for k, (t, _) in b.items.items())
+
+    def bag_ne(self, a: Bag, b: Bag):
+        """a and b denote different values for some inputs."""
+        zero = self._zero()
+        diffs = []
+        for k in set(a.items) | set(b.items):
+            ca = a.items.get(k, (None, zero))[1]
+            cb = b.items.get(k, (None, zero))[1]
+            diffs.append(Z3.ne(self, ca, cb) if self.kind in ("count32", "countexact") else Z3.not_b(self, _xnor(ca, cb)))
+        leaves_differ = Z3.or_b(self, *diffs)
+        const_differ = Z3.ne(self, a.const, b.const)
+        if self.absorb is not None:
+            leaves_differ = Z3.and_b(self, leaves_differ, Z3.ne(self, a.const, self.absorb))
+        return Z3.or_b(self, const_differ, leaves_differ)
+
+    # -- the backend protocol ---------------------------------------------------
+    def ite(self, c, a, b):
+        if c is True:
+            return a
+        if c is False:
+            return b
+        if isinstance(a, Bag) or isinstance(b, Bag):
+            ba, bb = self.bag(a), self.bag(b)
+            if ba is not None and bb is not None:
+                return self._norm(self._ite_bag(c, ba, bb))
+            return Z3.ite(self, c, self.lower(a), self.lower(b))
+        return Z3.ite(self, c, a, b)
+
+    def eq(self, a, b):
+        if isinstance(a, Bag) or isinstance(b, Bag):
+            ba, bb = self.bag(a), self.bag(b)
+            if ba is not None and bb is not None and self._canonical(ba) and self._canonical(bb):
+                return Z3.not_b(self, self.bag_ne(ba, bb))
+            return Z3.eq(self, self.lower(a), self.lower(b))
+        return Z3.eq(self, a, b)
+
+    def ne(self, a, b):
+        return self.not_b(self.eq(a, b))
+
+    def feq(self, a, b):
+        if isinstance(a, Bag) or isinstance(b, Bag):
+            return self.eq(a, b)  # same multiset of summands: the reassociation claim
+        return Z3.feq(self, a, b)
+
+    def select(self, vals, idx):
+        if any(isinstance(v, Bag) for v in vals):
+            if type(idx) is int:
+                return vals[idx]
+            vals = [self.lower(v) for v in vals]
+        return Z3.select(self, vals, idx)
+
+
+class NotMonoid(Exception):
+    pass
+
+
+def _xnor(a, b):
+    if type(a) is bool and type(b) is bool:
+        return a == b
+    return _bool(a) == _bool(b)
+
+
+def _lowering(name):
+    base = getattr(Z3, name)
+
+    def method(self, *args):
+        return base(self, *[self.lower(a) for a in args])
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("add sub mul and_ or_ xor not_ shl lshr ashr umin umax smin smax fadd fmin fmax fis_nan "
+              "ult ule slt sle bit bool_value decide").split():
+    setattr(Z3Monoid, _name, _lowering(_name))
+
+
+def _monoid_method(self, a, b):
+    return self.combine(a, b)
+
+
+def monoid_backend(op: str) -> Z3Monoid:
+    B = Z3Monoid(op)
+    setattr(B, _MONOID_OPS[op][0], _monoid_method.__get__(B, Z3Monoid))
+    return B

@@ -63,6 +63,11 @@ from typing import Any
 from .diag import InputError, Span
 
 _M32 = 0xFFFFFFFF
+WAVE = "<wave>"  # a parameter default meaning "the wave size"
+
+
+def _with_wave(params: dict, W: int) -> dict:
+    return {k: (W if v == WAVE else v) for k, v in params.items()}
 
 
 def _s32(v: int) -> int:
@@ -89,6 +94,9 @@ class SpecDef:
     doc: str = ""
     inputs: list[str] = field(default_factory=lambda: ["x"])
     outputs: list[str] = field(default_factory=lambda: ["out"])
+    value_type: str = "u32"  # "f32": outputs compare as floats (NaN equals NaN)
+    funcs: dict = field(default_factory=dict)  # name -> (params, expr)
+    combines: Any = None  # expression naming the operator the spec folds with
 
     @property
     def signature(self) -> str:
@@ -115,6 +123,7 @@ def _parse_expr(text: str, span: Span):
 _ALLOWED = (
     ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Call,
     ast.Name, ast.Constant, ast.Tuple, ast.Attribute, ast.keyword, ast.Load,
+    ast.GeneratorExp, ast.comprehension, ast.Store,
     ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift,
     ast.Invert, ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or,
     ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.In, ast.NotIn,
@@ -180,6 +189,10 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
                     defaults[a.arg] = -d.operand.value
                 elif isinstance(d, ast.Constant) and isinstance(d.value, (int, str)):
                     defaults[a.arg] = d.value
+                elif isinstance(d, ast.Name) and d.id == "wave":
+                    defaults[a.arg] = WAVE  # the wave size, known when evaluated
+                elif isinstance(d, ast.Name):
+                    defaults[a.arg] = d.id  # a bare word is a string
                 else:
                     raise InputError(span, f"default of '{a.arg}' must be a constant")
             cur = SpecDef(name, params, defaults, [], span, " ".join(c for c in comments if c))
@@ -204,6 +217,21 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
             expr = tup.elts[0]
             _check_subset(expr, span.shifted(8))
             cur.body.append(Stmt("require", "", expr, span, tup.elts[1].value))
+            continue
+        m = re.match(r"^type\s+(u32|f32)$", body)
+        if m:
+            cur.value_type = m.group(1)
+            continue
+        m = re.match(r"^combines\s+(.*)$", body)
+        if m:
+            cur.combines = _parse_expr(m.group(1), span.shifted(9))
+            continue
+        m = re.match(r"^([A-Za-z_]\w*)\(([^)]*)\)\s*=\s*(.*)$", body)
+        if m:
+            fargs = [a.strip() for a in m.group(2).split(",") if a.strip()]
+            if not all(re.fullmatch(r"[A-Za-z_]\w*", a) for a in fargs):
+                raise InputError(span, f"bad parameter list in local function {m.group(1)}")
+            cur.funcs[m.group(1)] = (fargs, _parse_expr(m.group(3), span.shifted(body.index(m.group(3)))))
             continue
         m = re.match(r"^(input|output)\s+(.*)$", body)
         if m:
@@ -311,7 +339,7 @@ class SpecLib:
         return out
 
     def group_size(self, spec: SpecDef, params: dict, W: int, span: Span | None = None) -> int:
-        env = {k: v for k, v in params.items() if isinstance(v, int)}
+        env = {k: v for k, v in _with_wave(params, W).items() if isinstance(v, (int, str))}
         env["wave"] = W
         for st in spec.body:
             if st.kind == "lanes":
@@ -327,7 +355,8 @@ class SpecLib:
         raise AssertionError("checked at parse time")
 
     def check_requires(self, spec: SpecDef, params: dict, W: int, span: Span | None = None) -> None:
-        env = {k: v for k, v in params.items() if isinstance(v, int)}
+        params = _with_wave(params, W)
+        env = {k: v for k, v in params.items() if isinstance(v, (int, str)) and not str(v).startswith("@")}
         env["wave"] = W
         for st in spec.body:
             if st.kind != "require":
@@ -351,14 +380,15 @@ class SpecLib:
         (unsigned ints concretely); ``defined`` is a condition per lane.
         """
         spec = self.get(name, span)
-        bound = self.bind(spec, params, spans, span)
+        bound = _with_wave(self.bind(spec, params, spans, span), W)
         for k, v in bound.items():
             if isinstance(v, str) and v.startswith("@") and v[1:] not in inputs:
                 raise InputError((spans or {}).get(k, span), f"parameter {k}={v} names no input (inputs: {', '.join(inputs) or 'none'})")
         for nm in spec.inputs:
             if nm not in inputs:
                 raise InputError(span, f"spec {spec.name} reads input '{nm}', which is not provided")
-        self.check_requires(spec, {k: v for k, v in bound.items() if not isinstance(v, str)}, W, span)
+        self.check_requires(spec, {k: v for k, v in bound.items() if not (isinstance(v, str) and v.startswith("@"))},
+                            W, span)
         n = self.group_size(spec, bound, W, span)
         outs: dict = {o: ([], []) for o in spec.outputs}
         slices: dict = {}
@@ -374,6 +404,8 @@ class SpecLib:
             res = _run_body(ctx)
             for o in spec.outputs:
                 v, d = res[o]
+                if isinstance(v, str):
+                    raise InputError(span, f"spec {spec.name}: output {o} is a string")
                 outs[o][0].append(B.const(v) if isinstance(v, int) else v)
                 outs[o][1].append(d)
         return outs
@@ -384,6 +416,8 @@ def _const_eval(node, env: dict):
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
+        if node.id not in env and node.id == "wave" and "wave" in env:
+            return env["wave"]
         return env[node.id]
     if isinstance(node, ast.Tuple):
         return tuple(_const_eval(e, env) for e in node.elts)
@@ -467,6 +501,8 @@ def _ev(node, ctx: _Ctx, values: dict):
             return ctx.base + ctx.i, True
         if nm == "wave":
             return ctx.W, True
+        if nm == "undefined":
+            return 0, False
         raise InputError(None, f"spec {ctx.spec.name}: unknown name '{nm}'")
     if isinstance(node, ast.BinOp):
         a, da = _ev(node.left, ctx, values)
@@ -505,7 +541,7 @@ def _ev(node, ctx: _Ctx, values: dict):
                 if not isinstance(rnode, ast.Tuple):
                     raise InputError(None, f"spec {ctx.spec.name}: 'in' needs a tuple")
                 opts = [_ev(e, ctx, values)[0] for e in rnode.elts]
-                if _is_c(left) and all(_is_c(o) for o in opts):
+                if isinstance(left, str) or (_is_c(left) and all(_is_c(o) for o in opts)):
                     c = left in opts
                 else:
                     c = B.or_b(*[B.eq(_sym(ctx, left), _sym(ctx, o)) for o in opts])
@@ -514,7 +550,12 @@ def _ev(node, ctx: _Ctx, values: dict):
                 right, dr = left, True
             else:
                 right, dr = _ev(rnode, ctx, values)
-                c = _cmp(ctx, type(op), left, right)
+                if isinstance(left, str) or isinstance(right, str):
+                    if type(op) not in (ast.Eq, ast.NotEq):
+                        raise InputError(None, f"spec {ctx.spec.name}: strings compare only with == and !=")
+                    c = (left == right) == (type(op) is ast.Eq)
+                else:
+                    c = _cmp(ctx, type(op), left, right)
             res = (res and c) if _is_cb(res) and _is_cb(c) else B.and_b(res, c)
             dres = _and_def(B, dres, dr)
             left = right
@@ -617,6 +658,16 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
         return B.and_b(B.ult(j, B.const(ctx.n)), B.select(ctx.active, jj)), dj
     if fname == "lanemap":
         return _lanemap(ctx, node, values)
+    if fname in ctx.spec.funcs:
+        fargs, body = ctx.spec.funcs[fname]
+        if len(node.args) != len(fargs) or node.keywords:
+            raise InputError(None, f"spec {ctx.spec.name}: {fname} takes {len(fargs)} argument(s)")
+        local = dict(values)
+        for a, e in zip(fargs, node.args):
+            local[a] = _ev(e, ctx, values)
+        return _ev(body, ctx, local)
+    if fname in _OPS_BUILTINS:
+        return _ops_builtin(ctx, fname, node, values)
     if fname in _BUILTIN_2:
         if len(node.args) != 2 or node.keywords:
             raise InputError(None, f"spec {ctx.spec.name}: {fname}(a, b) takes two arguments")
@@ -640,8 +691,8 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
         v, d = _ev(kw.value, ctx, values)
         args[kw.arg] = v
         dargs = _and_def(B, dargs, d)
-    bound = ctx.lib.bind(callee, args)
-    consts = {k: v for k, v in bound.items() if _is_c(v)}
+    bound = _with_wave(ctx.lib.bind(callee, args), ctx.W)
+    consts = {k: v for k, v in bound.items() if _is_c(v) or isinstance(v, str)}
     ctx.lib.check_requires(callee, consts, ctx.W)
     n = ctx.lib.group_size(callee, consts, ctx.W)
     if n != ctx.n:
@@ -676,3 +727,128 @@ def _lanemap(ctx: _Ctx, node: ast.Call, values: dict):
     if not 0 <= j < ctx.n:
         raise InputError(None, f"lane map '{text}' sends lane {ctx.base + ctx.i} to {j}, outside its group of {ctx.n} lanes")
     return j, d
+
+
+# ---------------------------------------------------------------------------
+# named operators and folds
+
+# name -> (backend method, identity (32-bit pattern), absorbing element or None)
+OPS: dict[str, tuple[str, int, int | None]] = {
+    "add": ("add", 0, None),
+    "mul": ("mul", 1, 0),
+    "and": ("and_", 0xFFFFFFFF, 0),
+    "or": ("or_", 0, 0xFFFFFFFF),
+    "xor": ("xor", 0, None),
+    "umin": ("umin", 0xFFFFFFFF, 0),
+    "umax": ("umax", 0, 0xFFFFFFFF),
+    "smin": ("smin", 0x7FFFFFFF, 0x80000000),
+    "smax": ("smax", 0x80000000, 0x7FFFFFFF),
+    "fadd": ("fadd", 0x80000000, None),  # -0.0: -0.0 + x == x for every x
+    "fmin": ("fmin", 0x7F800000, None),  # +inf
+    "fmax": ("fmax", 0xFF800000, None),  # -inf
+}
+
+_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "all", "any"}
+
+
+def _opname(ctx: _Ctx, node, values: dict) -> str:
+    v, _ = _ev(node, ctx, values)
+    if not isinstance(v, str) or v not in OPS:
+        raise InputError(None, f"spec {ctx.spec.name}: unknown operator {v!r} (operators: {', '.join(OPS)})")
+    return v
+
+
+def apply_op(B, op: str, a, b):
+    return getattr(B, OPS[op][0])(a, b)
+
+
+def _as_val(ctx: _Ctx, v):
+    if _is_c(v):
+        return ctx.B.const(v)
+    return v
+
+
+def _gen_items(ctx: _Ctx, gen, values: dict):
+    """(element, element defined, condition, condition defined) per j."""
+    if not isinstance(gen, ast.GeneratorExp) or len(gen.generators) != 1:
+        raise InputError(None, f"spec {ctx.spec.name}: expected `EXPR for j in range(a, b) [if COND]`")
+    comp = gen.generators[0]
+    it = comp.iter
+    if not (isinstance(comp.target, ast.Name) and isinstance(it, ast.Call) and _dotted(it.func) == "range"
+            and 1 <= len(it.args) <= 2):
+        raise InputError(None, f"spec {ctx.spec.name}: a fold ranges over `j in range(a, b)`")
+    bounds = [_ev(a, ctx, values)[0] for a in it.args]
+    if not all(_is_c(b) for b in bounds):
+        raise InputError(None, f"spec {ctx.spec.name}: range bounds must be constant per lane")
+    lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+    out = []
+    for j in range(lo, hi):
+        local = dict(values)
+        local[comp.target.id] = (j, True)
+        cond, dc = True, True
+        for f in comp.ifs:
+            c, d = _ev(f, ctx, local)
+            cond = (cond and c) if _is_cb(cond) and _is_cb(c) else ctx.B.and_b(cond, c)
+            dc = _and_def(ctx.B, dc, d)
+        if cond is False:
+            out.append((None, True, False, dc))
+            continue
+        e, de = _ev(gen.elt, ctx, local)
+        out.append((e, de, cond, dc))
+    return out
+
+
+def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict):
+    B = ctx.B
+    if fname == "ident":
+        return OPS[_opname(ctx, node.args[0], values)][1], True
+    if fname == "combine":
+        op = _opname(ctx, node.args[0], values)
+        (a, da), (b, db) = (_ev(x, ctx, values) for x in node.args[1:3])
+        return apply_op(B, op, _as_val(ctx, a), _as_val(ctx, b)), _and_def(B, da, db)
+    if fname in ("all", "any"):
+        items = _gen_items(ctx, node.args[0], values)
+        conds, d = [], True
+        for e, de, c, dc in items:
+            if c is False:
+                continue
+            d = _and_def(B, d, dc, de if c is True else B.or_b(B.not_b(c), de))
+            conds.append(e if c is True else (B.or_b(B.not_b(c), e) if fname == "all" else B.and_b(c, e)))
+        return (B.and_b(*conds) if fname == "all" else B.or_b(*conds)), d
+    op = _opname(ctx, node.args[0], values)
+    ident = B.const(OPS[op][1])
+    elems, d = [], True
+    for e, de, c, dc in _gen_items(ctx, node.args[1], values):
+        if c is False:
+            elems.append(ident)
+            continue
+        ev = _as_val(ctx, e)
+        elems.append(ev if c is True else B.ite(c, ev, ident))
+        d = _and_def(B, d, dc, de if c is True else B.or_b(B.not_b(c), de))
+    if not elems:
+        return ident, d
+    if fname == "fold":  # left to right in ascending j
+        acc = elems[0]
+        for e in elems[1:]:
+            acc = apply_op(B, op, acc, e)
+        return acc, d
+    # fold_tree: a balanced pairwise tree over the elements (adjacent pairs first)
+    while len(elems) > 1:
+        nxt = [apply_op(B, op, elems[k], elems[k + 1]) for k in range(0, len(elems) - 1, 2)]
+        if len(elems) % 2:
+            nxt.append(elems[-1])
+        elems = nxt
+    return elems[0], d
+
+
+def spec_monoid(lib: "SpecLib", name: str, params: dict) -> str | None:
+    """The operator a spec combines lanes with (its `combines` line), if any."""
+    spec = lib.get(name)
+    if spec.combines is None:
+        return None
+    env = dict(lib.bind(spec, params))
+    try:
+        op = _const_eval(spec.combines, env)
+    except KeyError:
+        return None
+    return op if op in OPS else None

@@ -67,6 +67,9 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_permlane_swap", "permlane swaps need 2 wait states after a VGPR write", "S:hazards"),
         Feature("hazard_sgpr_wait_alu", "a VALU SGPR write before readlane/writelane/permlane needs s_wait_alu", "S:hazards"),
+        Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
+        Feature("salu_gfx12_names", "the GFX12 SALU spelling s_add_co_i32", "S:salu"),
+        Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
         Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
     ]
 }
@@ -90,7 +93,7 @@ class Target:
 
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select"}
-_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute"}
+_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
 _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane"}
@@ -98,13 +101,13 @@ _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap"}
 _GFX10 = {
     "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_fi", "dpp8", "bound_ctrl_legacy", "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
-    "permlane16", "add_nc_u32", "wave32", "waitcnt_split",
+    "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names",
 }
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
-                                              "add_u32_nocarry"}
+                                              "add_u32_nocarry", "salu_gfx11_names"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
-    "hazard_sgpr_wait_alu"}
+    "hazard_sgpr_wait_alu", "salu_gfx12_names"}
 
 
 def _mk(names, gen, family, arch, waves, feats, llvm_cpu=None, note=""):

@@ -144,8 +144,14 @@ class OpDef:
         return mods
 
     # ---- legality -----------------------------------------------------
+    # mnemonic -> feature, for spellings that only some generations accept
+    alias_features: dict[str, str] = {}
+
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         """Raise InputError if `ins` is illegal on target/wave; return warnings."""
+        af = self.alias_features.get(ins.mnemonic)
+        if af and not target.has(af):
+            raise InputError(ins.span, f"the spelling {ins.mnemonic} is not available on {target.name}: {needs_text(af)}")
         if self.feature and not target.has(self.feature):
             raise InputError(ins.span, f"{ins.mnemonic} is not available on {target.name}: {needs_text(self.feature)}")
         for kind, op, k in zip(self.sig_for(ins.enc), ins.operands, range(99)):

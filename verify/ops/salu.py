@@ -58,6 +58,10 @@ class Saveexec(OpDef):
         out.update({a: "" for a in self.alt})
         return out
 
+    @property
+    def alias_features(self) -> dict[str, str]:
+        return {a: "salu_gfx11_names" for a in self.alt}
+
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         warns = super().check(ins, target, wave)
         if self.bits == 64 and wave == 32:
@@ -116,3 +120,212 @@ for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
                                                  "bvhcnt", "expcnt")]:
     register(Schedule(_name, _feat))
+
+
+# ---------------------------------------------------------------------------
+# scalar ALU on lane values read out of VGPRs (reductions' final steps) and on
+# lane masks.  SCC is set as the ISA says for each op.  [S:salu]
+
+
+def _popcount(B, a):
+    acc = B.const(0)
+    for k in range(32):
+        acc = B.add(acc, B.ite(B.bit(a, k), B.const(1), B.const(0)))
+    return acc
+
+
+def _ff1(B, lo, hi=None):
+    """Index of the lowest set bit, 0xffffffff when there is none."""
+    res = B.const(0xFFFFFFFF)
+    bits = [(lo, k, k) for k in range(32)] + ([(hi, k, 32 + k) for k in range(32)] if hi is not None else [])
+    for word, k, pos in reversed(bits):
+        res = B.ite(B.bit(word, k), B.const(pos), res)
+    return res
+
+
+def _one_literal(ins: Instr) -> None:
+    """An SALU instruction has one 32-bit literal slot.  [S:salu]"""
+    from ..diag import InputError
+    from ..ir import Imm
+    from .base import is_inline_constant
+
+    lits = [(k, op.value) for k, op in enumerate(ins.operands) if isinstance(op, Imm) and not is_inline_constant(op.value)]
+    if len({v for _, v in lits}) > 1:
+        raise InputError(ins.operand_span(lits[1][0]), "only one unique literal constant is allowed")
+
+
+class Salu2(OpDef):
+    """s_<op>_b32/_u32/_i32 sD, s0, s1 (32-bit)."""
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        _one_literal(ins)
+        return warns
+
+    unit = "salu"
+    sig = ("sdst", "ssrc", "ssrc")
+    arg_names = ("sdst", "ssrc0", "ssrc1")
+
+    def __init__(self, base, fn, scc, alias=None):
+        self.base, self.fn, self.scc = base, fn, scc
+        self.alias = alias  # (spelling, feature) another generation uses
+
+    def mnemonics(self) -> dict[str, str]:
+        out = {self.base: ""}
+        if self.alias:
+            out[self.alias[0]] = ""
+        return out
+
+    @property
+    def alias_features(self) -> dict[str, str]:
+        return {self.alias[0]: self.alias[1]} if self.alias else {}
+
+    def execute(self, ins: Instr, m) -> None:
+        B = m.B
+        dst, a, b = ins.operands
+        x, y = m.scalar(a), m.scalar(b)
+        r = self.fn(B, x, y)
+        m.write_scalar(dst, r)
+        if self.scc is not None:
+            m.scc = self.scc(B, x, y, r)
+
+    def defs(self, ins: Instr) -> list[str]:
+        return super().defs(ins) + ["scc"]
+
+
+class Salu2x64(OpDef):
+    """s_<bitwise>_b64 sD, s0, s1: each half; SCC = result != 0."""
+
+    unit = "salu"
+    sig = ("sdst64", "ssrc64", "ssrc64")
+    arg_names = ("sdst", "ssrc0", "ssrc1")
+
+    def __init__(self, base, fn, alias=None):
+        self.base, self.fn = base, fn
+        self.alias = alias
+
+    mnemonics = Salu2.mnemonics
+    alias_features = Salu2.alias_features
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        _one_literal(ins)
+        return warns
+
+    def execute(self, ins: Instr, m) -> None:
+        B = m.B
+        dst, a, b = ins.operands
+        (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
+        lo, hi = self.fn(B, al, bl), self.fn(B, ah, bh)
+        m.write_scalar64(dst, lo, hi)
+        m.scc = B.or_b(B.ne(lo, B.const(0)), B.ne(hi, B.const(0)))
+
+    def defs(self, ins: Instr) -> list[str]:
+        return super().defs(ins) + ["scc"]
+
+
+class Salu1(OpDef):
+    """One-source scalar ops: s_not, s_ff1/s_ctz, s_bcnt1 (32/64-bit source)."""
+
+    unit = "salu"
+
+    def __init__(self, base, fn, src64=False, dst64=False, scc=None, feature=None):
+        self.base, self.fn, self.src64, self.dst64, self.scc = base, fn, src64, dst64, scc
+        self.feature = feature
+        self.sig = ("sdst64" if dst64 else "sdst", "ssrc64" if src64 else "ssrc")
+        self.arg_names = ("sdst", "ssrc0")
+
+    def execute(self, ins: Instr, m) -> None:
+        B = m.B
+        dst, a = ins.operands
+        src = m.scalar64(a) if self.src64 else (m.scalar(a),)
+        r = self.fn(B, *src)
+        if self.dst64:
+            m.write_scalar64(dst, *r)
+            if self.scc:
+                m.scc = B.or_b(B.ne(r[0], B.const(0)), B.ne(r[1], B.const(0)))
+        else:
+            m.write_scalar(dst, r)
+            if self.scc:
+                m.scc = B.ne(r, B.const(0))
+
+    def defs(self, ins: Instr) -> list[str]:
+        return super().defs(ins) + (["scc"] if self.scc else [])
+
+
+class Bitset(OpDef):
+    """s_bitset0/1_b32/_b64 sD, s0: clear/set bit s0[4:0] (b64: [5:0]) of sD."""
+
+    unit = "salu"
+
+    def __init__(self, value: int, bits: int):
+        self.value, self.bits = value, bits
+        self.base = f"s_bitset{value}_b{bits}"
+        self.sig = ("sdst" if bits == 32 else "sdst64", "ssrc")
+        self.arg_names = ("sdst", "ssrc0")
+
+    def execute(self, ins: Instr, m) -> None:
+        B = m.B
+        dst, a = ins.operands
+        pos = B.and_(m.scalar(a), B.const(self.bits - 1))
+        words = [m.s(n) for n in dst.names]
+        out = []
+        for h, w in enumerate(words):
+            shift = B.sub(pos, B.const(32 * h))
+            inside = B.and_b(B.ule(B.const(32 * h), pos), B.ult(pos, B.const(32 * h + 32)))
+            mask = B.ite(inside, B.shl(B.const(1), shift), B.const(0))
+            out.append(B.or_(w, mask) if self.value else B.and_(w, B.not_(mask)))
+        for n, v in zip(dst.names, out):
+            m.set_s(n, v)
+
+    def uses(self, ins: Instr) -> list[str]:
+        return super().uses(ins) + list(ins.operands[0].names)
+
+
+def _cmp_scc(op):
+    return lambda B, x, y, r: op(B, x, y)
+
+
+_S2 = [
+    ("s_add_u32", lambda B, x, y: B.add(x, y), lambda B, x, y, r: B.ult(r, x)),
+    ("s_sub_u32", lambda B, x, y: B.sub(x, y), lambda B, x, y, r: B.ult(x, y)),
+    ("s_add_i32", lambda B, x, y: B.add(x, y),
+     lambda B, x, y, r: B.and_b(B.eq(B.bit(x, 31), B.bit(y, 31)), B.ne(B.bit(r, 31), B.bit(x, 31))),
+     ("s_add_co_i32", "salu_gfx12_names")),
+    ("s_sub_i32", lambda B, x, y: B.sub(x, y),
+     lambda B, x, y, r: B.and_b(B.ne(B.bit(x, 31), B.bit(y, 31)), B.ne(B.bit(r, 31), B.bit(x, 31)))),
+    ("s_mul_i32", lambda B, x, y: B.mul(x, y), None),
+    ("s_min_u32", lambda B, x, y: B.umin(x, y), _cmp_scc(lambda B, x, y: B.ult(x, y))),
+    ("s_max_u32", lambda B, x, y: B.umax(x, y), _cmp_scc(lambda B, x, y: B.ult(y, x))),
+    ("s_min_i32", lambda B, x, y: B.smin(x, y), _cmp_scc(lambda B, x, y: B.slt(x, y))),
+    ("s_max_i32", lambda B, x, y: B.smax(x, y), _cmp_scc(lambda B, x, y: B.slt(y, x))),
+    ("s_and_b32", lambda B, x, y: B.and_(x, y), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_or_b32", lambda B, x, y: B.or_(x, y), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_xor_b32", lambda B, x, y: B.xor(x, y), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_andn2_b32", lambda B, x, y: B.and_(x, B.not_(y)), lambda B, x, y, r: B.ne(r, B.const(0)),
+     ("s_and_not1_b32", "salu_gfx11_names")),
+    ("s_lshl_b32", lambda B, x, y: B.shl(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_lshr_b32", lambda B, x, y: B.lshr(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
+]
+_S64 = [
+    ("s_and_b64", lambda B, x, y: B.and_(x, y)),
+    ("s_or_b64", lambda B, x, y: B.or_(x, y)),
+    ("s_xor_b64", lambda B, x, y: B.xor(x, y)),
+    ("s_andn2_b64", lambda B, x, y: B.and_(x, B.not_(y)), ("s_and_not1_b64", "salu_gfx11_names")),
+]
+for _row in _S2:
+    register(Salu2(*_row))
+for _row in _S64:
+    register(Salu2x64(*_row))
+for _op in [
+    Salu1("s_not_b32", lambda B, a: B.not_(a), scc=True),
+    Salu1("s_not_b64", lambda B, lo, hi: (B.not_(lo), B.not_(hi)), src64=True, dst64=True, scc=True),
+    Salu1("s_ff1_i32_b32", lambda B, a: _ff1(B, a), feature="salu_gfx9_names"),
+    Salu1("s_ff1_i32_b64", lambda B, lo, hi: _ff1(B, lo, hi), src64=True, feature="salu_gfx9_names"),
+    Salu1("s_ctz_i32_b32", lambda B, a: _ff1(B, a), feature="salu_gfx11_names"),
+    Salu1("s_ctz_i32_b64", lambda B, lo, hi: _ff1(B, lo, hi), src64=True, feature="salu_gfx11_names"),
+    Salu1("s_bcnt1_i32_b32", lambda B, a: _popcount(B, a), scc=True),
+    Salu1("s_bcnt1_i32_b64", lambda B, lo, hi: B.add(_popcount(B, lo), _popcount(B, hi)), src64=True, scc=True),
+    Bitset(0, 32), Bitset(0, 64), Bitset(1, 32), Bitset(1, 64),
+]:
+    register(_op)

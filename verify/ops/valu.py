@@ -125,6 +125,36 @@ VALU_OPS = [
     Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31)))),
 ]
 
+
+
+class ValuF32(Valu):
+    """v_add_f32 / v_min_f32 / v_max_f32: binary32, round to nearest even;
+    subnormals pass unless assumption f32.denormals=flush (no NEG/ABS source
+    modifiers yet).  [S:f32]"""
+
+    def __init__(self, base: str, op: str):
+        super().__init__(base, 2, None)
+        self.op = op
+
+    def execute(self, ins: Instr, m) -> None:
+        flush = m.assume("f32.denormals") == "flush"
+        B = m.B
+        op = getattr(B, self.op)
+
+        def ftz(a):
+            return B.ite(B.eq(B.and_(a, B.const(0x7F800000)), B.const(0)), B.and_(a, B.const(0x80000000)), a)
+
+        self.fn = (lambda B_, a, b: ftz(op(ftz(a), ftz(b)))) if flush else (lambda B_, a, b: op(a, b))
+        super().execute(ins, m)
+
+
+VALU_OPS += [
+    ValuF32("v_add_f32", "fadd"),
+    ValuF32("v_min_f32", "fmin"),
+    ValuF32("v_max_f32", "fmax"),
+    Valu("v_mul_lo_u32", 2, lambda B, a, b: B.mul(a, b), vop3_only=True),
+]
+
 for _op in VALU_OPS:
     register(_op)
 
