@@ -103,18 +103,68 @@ def replay(low, target, wave, assume, mask: int, vals: dict):
     return encode(low, target, wave, Concrete(), assume, initial, exec_init, trace=True)
 
 
-def _mismatches(enc) -> list[tuple[str, int]]:
+def _mismatches(enc, feq: bool = False) -> list[tuple[str, int]]:
+    B = enc.machine.B
     out = []
     for name, vals in enc.outputs.items():
         sv, sd = enc.spec[name]
         for i in range(enc.machine.W):
-            if enc.act0[i] and sd[i] and vals[i] != sv[i]:
+            same = B.feq(vals[i], sv[i]) if feq else vals[i] == sv[i]
+            if enc.act0[i] and sd[i] and not same:
                 out.append((name, i))
     return out
 
 
+def concrete_counterexample(low, target, wave, assume, mask: int, vals: dict) -> "Counterexample":
+    """A counterexample from a concrete failing state, with active lanes
+    dropped greedily while the failure persists."""
+    def fails(m):
+        return bool(_mismatches(replay(low, target, wave, assume, m, vals), feq=True))
+
+    if low.exec_contract != "full":
+        for i in reversed(range(wave)):
+            if (mask >> i) & 1 and mask & ~(1 << i) and fails(mask & ~(1 << i)):
+                mask &= ~(1 << i)
+    enc = replay(low, target, wave, assume, mask, vals)
+    rows = [r for r in _rows(low, enc, vals, False, feq=True)]
+    labels = {reg_key(b.reg): b.name for b in low.inputs}
+    keep = set(labels) | {r.actual_src.split("[")[0] for r in rows if r.actual_src.endswith("@entry")}
+    shown = {k: v for k, v in vals.items() if k in keep}
+    return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows)
+
+
 def _exec_changed(enc) -> bool:
     return enc.machine.exec_pair() != enc.exec0
+
+
+# the value that makes one lane's presence or multiplicity visible, per operator
+_WITNESS = {"add": 1, "xor": 1, "mul": 3, "umax": 0xFFFFFFFF, "umin": 0, "smax": 0x7FFFFFFF,
+            "smin": 0x80000000, "and": 0, "or": 0xFFFFFFFF, "fadd": 0x3F800000, "fmin": 0xFF800000,
+            "fmax": 0x7F800000}
+
+
+def _monoid_witness(low, enc_sym, op: str, mask: int, fails):
+    """Inputs at the identity except one lane at the witness value."""
+    from .spec import OPS
+
+    ident = OPS[op][1]
+    base: dict = {"scc": False}
+    for name, t in enc_sym.fresh.items():
+        base[name] = [ident] * len(t) if isinstance(t, list) else ident
+    if fails(base):
+        return base
+    inputs = [reg_key(b.reg) for b in low.inputs if reg_key(b.reg) in base]
+    lanes = sorted(range(enc_sym.machine.W), key=lambda i: (not (mask >> i) & 1, i))
+    for name in inputs + [n for n in base if n not in inputs and n != "scc"]:
+        if not isinstance(base[name], list):
+            continue
+        for i in lanes:
+            trial = dict(base)
+            trial[name] = list(base[name])
+            trial[name][i] = _WITNESS[op]
+            if fails(trial):
+                return trial
+    return None
 
 
 def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counterexample:
@@ -162,8 +212,13 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
         return bool(_mismatches(e)) if is_value else _exec_changed(e)
 
     tag_vals, _ = _tags(low, enc_sym)
+    monoid = getattr(B, "op", None)
     if fails(tag_vals):
         vals, tagged = tag_vals, True
+    elif monoid is not None and is_value and (hit := _monoid_witness(low, enc_sym, monoid, mask, fails)):
+        # the monoid encoding compares multiplicities, so its model says nothing
+        # about values: build the witness its exactness argument names
+        vals, tagged = hit, False
     else:
         q.push()  # small values, then lane tags for every register that allows it
         for name, t in enc_sym.fresh.items():
@@ -273,11 +328,17 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int) -> tuple[list[str], 
     return chain, source, responsible
 
 
-def _rows(low, enc, vals: dict, tagged: bool) -> list[Row]:
+def _rows(low, enc, vals: dict, tagged: bool, feq: bool = False) -> list[Row]:
+    from . import catalog
+    from .spec import spec_monoid
+
+    # a value names its lane only for data movement: a sum can equal a tag
+    combines = spec_monoid(catalog.speclib(), low.spec, low.params) is not None
     names = _value_names(low, vals) if tagged else {}
+    exp_names = {} if combines else names
     rows = []
     out_regs = {b.name: b.reg for b in low.outputs}
-    for name, i in _mismatches(enc):
+    for name, i in _mismatches(enc, feq):
         exp = enc.spec[name][0][i] & M32
         act = enc.outputs[name][i] & M32
         reg = out_regs[name]
@@ -286,7 +347,7 @@ def _rows(low, enc, vals: dict, tagged: bool) -> list[Row]:
             chain, src, resp = _scalar_chain(enc.machine.trace, regname)
         else:
             chain, src, resp = trace_lane(low, enc.machine.trace, regname, i)
-        rows.append(Row(name, i, exp, names.get(exp, ""), act, src if src else names.get(act, ""), resp, chain))
+        rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return rows
 
 

@@ -164,6 +164,8 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
             if r.verdict != "proved":
                 print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
                       + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
+        if r.claim:
+            print(f"    claim: {r.claim}", file=out)
         for o in r.obligations:
             if o.verdict not in ("proved",):
                 print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)

@@ -283,9 +283,21 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         res.verdict = "error"
         res.seconds = time.perf_counter() - t0
         return res, enc.machine.target
-    # 3. values
+    # 3. values.  An exact f32 claim first gets a concrete search: the solver
+    # is hopeless at finding a rounding difference between two 32-leaf float
+    # trees, and any concrete mismatch is a refutation that replays.
     bad_conds = []
+    found = _f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" else None
+    if found is not None:
+        from .cex import concrete_counterexample
+
+        res.obligations.append(Obligation(f"value({found[0]})", "refuted",
+                                          "an active lane differs from the spec (found by concrete search)"))
+        res.cex = concrete_counterexample(low, target, wave, assume, found[1], found[2])
+        res.method += ", concrete search"
     for name, out in enc.outputs.items():
+        if found is not None:
+            break
         sv, sd = enc.spec[name]
         differ = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
         lanes = [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)]
@@ -308,12 +320,41 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         res.obligations.append(Obligation("exec", "proved", "EXEC is restored"))
     verdicts = {o.verdict for o in res.obligations}
     res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
-    if res.verdict == "refuted" and want_cex:
+    if res.verdict == "refuted" and want_cex and res.cex is None:
         from .cex import find_counterexample
 
         res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
     res.seconds = time.perf_counter() - t0
     return res, enc.machine.target
+
+
+def _f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc, trials: int = 300):
+    """Random non-NaN f32 inputs under random EXEC masks: (output, mask,
+    register values) of the first state where an active lane differs."""
+    import random
+
+    from .backend import f32_bits
+    from .cex import _mismatches, replay
+
+    rnd = random.Random(0)
+    full = (1 << wave) - 1
+
+    def value():
+        k = rnd.random()
+        if k < 0.05:
+            return rnd.choice([0, 0x80000000, 0x3F800000, 0x7F800000, 0xFF800000])
+        return f32_bits(rnd.uniform(-1, 1) * 10.0 ** rnd.randint(-8, 8))
+
+    regs = {n: t for n, t in enc.fresh.items()}
+    for k in range(trials):
+        mask = full if low.exec_contract == "full" or k % 3 == 0 else rnd.getrandbits(wave) | 1
+        vals = {n: ([value() for _ in range(wave)] if isinstance(t, list) else rnd.getrandbits(32))
+                for n, t in regs.items()}
+        e = replay(low, target, wave, assume, mask, vals)
+        bad = [(o, i) for o, i in _mismatches(e, feq=True)]
+        if bad:
+            return bad[0][0], mask, vals
+    return None
 
 
 def _vacuity_witness(low: Lowering, target: Target, wave: int, assume: dict) -> dict:

@@ -611,6 +611,8 @@ class Z3Monoid(Z3):
             return hit[1]
         if z3.is_bool(v) or v.sort() != _BV32:
             return None
+        if z3.is_bv_value(v):
+            return Bag({}, v.as_long(), 0)
         if z3.is_app_of(v, z3.Z3_OP_ITE):
             c, a, b = v.children()
             ba, bb = self.bag(a), self.bag(b)

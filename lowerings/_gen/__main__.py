@@ -1,9 +1,9 @@
 import sys
 from pathlib import Path
 
-from . import xor_rdna, xor_rows
+from . import scans, xor_rdna, xor_rows
 
-GENERATORS = [xor_rows, xor_rdna]
+GENERATORS = [xor_rows, xor_rdna, scans]
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -91,6 +91,16 @@ class Valu(OpDef):
             res = [fn(B, a) for a in srcs[0]]
         else:
             res = [fn(B, a, b) for a, b in zip(srcs[0], srcs[1])]
+        if m.step is not None and self.base != "v_mov_b32":
+            from ..machine import LaneEvent
+
+            other = operand_text(ins.operands[2]) if self.nsrc == 2 else ""
+            for i, ev in list(m.step.pending.items()):
+                rhs = f" and {other}[{i}]" if other and other[0] == "v" else (f" and {other}" if other else "")
+                if ev.status == "written" and ev.src is not None:
+                    m.step.pending[i] = LaneEvent("written", None, f"= {self.base} of {ev.src[0]}[{ev.src[1]}]{rhs}")
+                elif ev.status == "zero":  # the op still runs, on a zero src0
+                    m.step.pending[i] = LaneEvent("written", None, f"= {self.base} of 0 ({ev.why}){rhs}")
         m.write_v(dst.index, res, en)
 
     def uses(self, ins: Instr) -> list[str]:
