@@ -312,7 +312,7 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int) -> tuple[list[str], 
         if ev.status == "written":
             chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}")
             source = f"computed at {_line(step)}"
-            responsible = responsible or f"{_at(step)}: {ev.why or 'computes it'}"
+            responsible = responsible or f"{_at(step)}: {reg}[{lane}] {ev.why or 'computed'}"
             break
         if ev.status == "zero":
             chain.append(f"{where}: {reg}[{lane}] = 0 ({ev.why})")

@@ -287,7 +287,10 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     # is hopeless at finding a rounding difference between two 32-leaf float
     # trees, and any concrete mismatch is a refutation that replays.
     bad_conds = []
-    found = _f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" else None
+    differ = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
+    folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
+                 for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
+    found = _f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded else None
     if found is not None:
         from .cex import concrete_counterexample
 
@@ -299,7 +302,6 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         if found is not None:
             break
         sv, sd = enc.spec[name]
-        differ = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
         lanes = [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)]
         oname = f"value({name})"
         r, mism = ask_lanes(oname, lanes)

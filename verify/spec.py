@@ -67,7 +67,7 @@ WAVE = "<wave>"  # a parameter default meaning "the wave size"
 
 
 def _with_wave(params: dict, W: int) -> dict:
-    return {k: (W if v == WAVE else v) for k, v in params.items()}
+    return {k: (W if isinstance(v, str) and v == WAVE else v) for k, v in params.items()}
 
 
 def _s32(v: int) -> int:

@@ -27,6 +27,8 @@ OPS = {
     "and": ("v_and_b32", "v_and_b32", "-1", "s_and_b32"),
     "or": ("v_or_b32", "v_or_b32", "0", "s_or_b32"),
     "xor": ("v_xor_b32", "v_xor_b32", "0", "s_xor_b32"),
+    # VOP3 only: no DPP form, so each step moves with DPP into v2 first
+    "mul": ("v_mul_lo_u32", "v_mul_lo_u32", "1", "s_mul_i32"),
 }
 DPP = "row_mask:0xf bank_mask:0xf"
 
@@ -62,20 +64,29 @@ class Gen:
     def leave(self) -> None:
         self.emit(f"s_mov_{self.b} {self.exec}, {self.save}")
 
+    def step(self, ctrl: str, src: str = "v1") -> None:
+        """v1 = OP(src gathered by ctrl, v1); lanes with no valid source keep v1."""
+        if self.op != "mul":
+            self.dpp(f"{self.valu}_dpp v1, {src}, v1 {ctrl}")
+            return
+        self.emit(f"v_mov_b32_e32 v4, {self.ident}")  # no DPP on VOP3: gather into v4 (identity where invalid)
+        self.dpp(f"v_mov_b32_dpp v4, {src} {ctrl}")
+        self.emit("v_mul_lo_u32 v1, v1, v4")
+
     def scan_rows(self) -> None:
         for k in (1, 2, 4, 8):
-            self.dpp(f"{self.valu}_dpp v1, v1, v1 row_shr:{k} {DPP}")
+            self.step(f"row_shr:{k} {DPP}")
 
     def join_rows(self) -> None:
         if not self.rdna:
-            self.dpp(f"{self.valu}_dpp v1, v1, v1 row_bcast:15 row_mask:0xa bank_mask:0xf")
-            self.dpp(f"{self.valu}_dpp v1, v1, v1 row_bcast:31 row_mask:0xc bank_mask:0xf")
+            self.step("row_bcast:15 row_mask:0xa bank_mask:0xf")
+            self.step("row_bcast:31 row_mask:0xc bank_mask:0xf")
             return
-        self.emit("v_permlanex16_b32 v2, v1, -1, -1",
-                  f"{self.valu}_dpp v1, v2, v1 quad_perm:[0,1,2,3] row_mask:0xa bank_mask:0xf")
+        self.emit("v_permlanex16_b32 v2, v1, -1, -1")
+        self.step("quad_perm:[0,1,2,3] row_mask:0xa bank_mask:0xf", "v2")
         if self.wave == 64:
-            self.emit("v_readlane_b32 s2, v1, 31", "v_mov_b32_e32 v2, s2",
-                      f"{self.valu}_dpp v1, v2, v1 quad_perm:[0,1,2,3] row_mask:0xc bank_mask:0xf")
+            self.emit("v_readlane_b32 s2, v1, 31", "v_mov_b32_e32 v2, s2")
+            self.step("quad_perm:[0,1,2,3] row_mask:0xc bank_mask:0xf", "v2")
 
     def shift_right(self) -> None:
         """v2 = v1 moved up one lane, identity in lane 0."""
@@ -97,7 +108,7 @@ class Gen:
 
     def butterfly_rows(self) -> None:
         for ctrl in ("quad_perm:[1,0,3,2]", "quad_perm:[2,3,0,1]", "row_half_mirror", "row_mirror"):
-            self.dpp(f"{self.valu}_dpp v1, v1, v1 {ctrl} {DPP}")
+            self.step(f"{ctrl} {DPP}")
 
 
 def header(desc: list[str], spec: str, targets: str, wave: int, out: str, clobbers: str) -> list[str]:
@@ -127,7 +138,7 @@ def files() -> dict[str, str]:
         # inclusive scan
         g = Gen(op, rdna, wave)
         g.enter(), g.scan_rows(), g.join_rows(), g.leave()
-        clob = f"v2, v3, {sv}, s2" if rdna else f"v3, {sv}"
+        clob = f"v2, v3, v4, {sv}, s2" if rdna else f"v3, v4, {sv}"
         out[f"scan/{name('scan', op, rdna, wave)}.s"] = "\n".join(header(
             [f"{name('scan', op, rdna, wave)}: inclusive {op} scan over the active lanes ({where}),",
              "as LLVM's atomic optimizer builds it (DPP strategy)."],
@@ -163,5 +174,5 @@ def files() -> dict[str, str]:
             [f"{name('reduce_all', op, rdna, wave)}: the {op} of the active lanes in every lane ({where}):",
              "a butterfly inside each row (ACO: quad_perm, row_half_mirror, row_mirror), rows joined by",
              "readlane and SALU ops, the total broadcast back."],
-            f"red.reduce_all op={op} over=active", targets, wave, "v1", f"v3, {sv}, s4, s5") + g.lines) + "\n"
+            f"red.reduce_all op={op} over=active", targets, wave, "v1", f"v3, v4, {sv}, s4, s5") + g.lines) + "\n"
     return out

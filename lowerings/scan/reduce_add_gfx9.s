@@ -8,7 +8,7 @@
 ; @exec     any
 ; @input    x = v0
 ; @output   out = s4
-; @clobbers v1, v3, s[0:1], s4
+; @clobbers v1, v3, v4, s[0:1], s4
 s_or_saveexec_b64 s[0:1], -1
 v_cndmask_b32_e64 v1, 0, v0, s[0:1]
 s_nop 1

@@ -9,7 +9,7 @@
 ; @exec     any
 ; @input    x = v0
 ; @output   out = v1
-; @clobbers v3, s[0:1], s4, s5
+; @clobbers v3, v4, s[0:1], s4, s5
 s_or_saveexec_b64 s[0:1], -1
 v_mov_b32_e32 v3, 0x80000000
 v_cndmask_b32_e64 v1, v3, v0, s[0:1]

@@ -9,7 +9,7 @@
 ; @exec     any
 ; @input    x = v0
 ; @output   out = v1
-; @clobbers v3, s0, s4, s5
+; @clobbers v3, v4, s0, s4, s5
 s_or_saveexec_b32 s0, -1
 v_cndmask_b32_e64 v1, 0, v0, s0
 v_max_u32_dpp v1, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf

@@ -8,7 +8,7 @@
 ; @exec     any
 ; @input    x = v0
 ; @output   out = s4
-; @clobbers v1, v2, v3, s0, s2, s4
+; @clobbers v1, v2, v3, v4, s0, s2, s4
 s_or_saveexec_b32 s0, -1
 v_mov_b32_e32 v3, 0x80000000
 v_cndmask_b32_e64 v1, v3, v0, s0

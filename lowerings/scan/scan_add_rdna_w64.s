@@ -8,7 +8,7 @@
 ; @exec     any
 ; @input    x = v0
 ; @output   out = v1
-; @clobbers v2, v3, s[0:1], s2
+; @clobbers v2, v3, v4, s[0:1], s2
 s_or_saveexec_b64 s[0:1], -1
 v_cndmask_b32_e64 v1, 0, v0, s[0:1]
 v_add_nc_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf

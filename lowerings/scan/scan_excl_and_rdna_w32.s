@@ -8,7 +8,7 @@
 ; @exec     any
 ; @input    x = v0
 ; @output   out = v2
-; @clobbers v1, v2, v3, s0, s2, s3
+; @clobbers v1, v2, v3, v4, s0, s2, s3
 s_or_saveexec_b32 s0, -1
 v_cndmask_b32_e64 v1, -1, v0, s0
 v_and_b32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf
