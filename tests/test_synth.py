@@ -108,7 +108,8 @@ def test_output_file_records_the_command_and_proves(tmp_path):
     (["--target", "gfx900", "--wave", "64", "--components", "dpp16,magic"],
      "error: --components: unknown component 'magic' (known: copy, dpp16, dpp8, swizzle, permlane16, permlanex16, "
      "permlane64, swap, readlane, wwm, bpermute)"),
-    (["--target", "gfx1100", "--wave", "64", "--target", "gfx900"], "error: the targets use different cost models"),
+    (["--target", "all", "--wave", "64"], "error: the targets use different cost models (gcn, rdna): "
+                                          "synthesise GCN/CDNA and RDNA targets separately"),
 ])
 def test_errors(argv, message):
     code, out, err = cli(*XOR5, *argv)
