@@ -163,8 +163,9 @@ class Goal:
         lib = catalog.speclib()
         sdef = lib.get(spec)
         if sdef.inputs != ["x"] or any(isinstance(v, str) for v in params.values()):
-            raise InputError(None, f"synthesis needs a spec with the one input x and constant parameters; "
-                                   f"{spec} reads {', '.join(sdef.inputs)}")
+            bad = [f"{k}={v}" for k, v in params.items() if isinstance(v, str)]
+            raise InputError(None, f"synthesis needs a spec with the one input x and integer parameters; "
+                                   + (f"got {', '.join(bad)}" if bad else f"{spec} reads {', '.join(sdef.inputs)}"))
         if len(sdef.outputs) != 1:
             raise InputError(None, f"synthesis needs a spec with one output; {spec} has {', '.join(sdef.outputs)}")
         self.output = sdef.outputs[0]
