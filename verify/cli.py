@@ -51,6 +51,22 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("--json", action="store_true")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
 
+    sy = sub.add_parser("synth", help="synthesise the cheapest proven lowering of a spec, or the table of them")
+    sy.add_argument("spec", nargs="?", metavar="SPEC")
+    sy.add_argument("params", nargs="*", metavar="PARAM=VALUE")
+    sy.add_argument("--target", metavar="GFX", help="a target or family; components common to all of them are used")
+    sy.add_argument("--wave", type=int, choices=(32, 64))
+    sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any")
+    sy.add_argument("--max-ops", type=int, default=2, metavar="N", help="components per program (default 2)")
+    sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
+    sy.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation")
+    sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
+    sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
+    sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
+    sy.add_argument("--targets", metavar="LIST", help="--table: only these table columns (families, comma-separated)")
+    sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
+    sy.add_argument("--json", action="store_true")
+
     sp = sub.add_parser("specs", help="the spec library")
     sp.add_argument("--json", action="store_true")
     return p
@@ -402,7 +418,152 @@ def _show_lowering(args, out, err) -> int:
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
+# ---------------------------------------------------------------------------
+# verify synth
+
+
+def cmd_synth(args, out: TextIO, err: TextIO) -> int:
+    from . import target as T
+    from .asm import parse_param_value
+    from .diag import Span
+
+    if args.table:
+        from .synth.table import cmd_table
+
+        return cmd_table(args, out, err)
+    if not args.spec:
+        raise InputError(None, "verify synth: give a SPEC (see `verify specs`) or --table")
+    if not args.target or not args.wave:
+        raise InputError(None, "verify synth: --target and --wave are required")
+    if args.max_ops < 1:
+        raise InputError(None, "--max-ops must be at least 1")
+    from .synth import synthesize
+    from .synth.components import parse_components
+
+    params = {}
+    for it in args.params:
+        if "=" not in it:
+            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
+        k, v = it.split("=", 1)
+        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
+    targets = T.resolve(args.target)
+    classes = parse_components(args.components)
+    name = "synth"
+    if args.output:
+        from pathlib import Path
+
+        name = Path(args.output).stem
+    cmd = " ".join(["verify synth", args.spec] + [f"{k}={v}" for k, v in params.items()] +
+                   ["--target", args.target, "--wave", str(args.wave), "--exec", args.exec_contract,
+                    "--max-ops", str(args.max_ops)] + (["--components", args.components] if args.components else []))
+    o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
+                   [args.target], cmd, args.timeout, args.time_limit, survey=True)
+    wrote = None
+    if args.output and o.text is not None:
+        from pathlib import Path
+
+        from .synth.emit import reverify
+
+        Path(args.output).write_text(o.text)
+        _, res, warns = reverify(args.output, Path(args.output).read_text(), targets, args.wave, args.timeout)
+        if warns or any(r.verdict != "proved" for r in res):
+            raise VerifyError(f"{args.output}: re-verification failed")
+        wrote = args.output
+    code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
+    if args.json:
+        json.dump(_synth_json(o, wrote), out, indent=2)
+        out.write("\n")
+        return code
+    _synth_text(o, wrote, out)
+    return code
+
+
+def _synth_body(o) -> list[str]:
+    from .asm import print_instr
+
+    return [print_instr(i, o.targets[0]) for i in o.best.program(o.wave)] if o.best else []
+
+
+def _synth_json(o, wrote) -> dict:
+    from .synth.cost import folded_cost
+
+    return {
+        "spec": {"name": o.spec, "params": o.params},
+        "targets": [t.name for t in o.targets],
+        "wave": o.wave,
+        "exec": o.exec_contract,
+        "verdict": o.verdict,
+        "cost": o.cost,
+        "folded_cost": folded_cost(o.best.program(o.wave), o.model, o.wave) if o.best else None,
+        "cost_model": o.model.name,
+        "lowering": _synth_body(o),
+        "is_baseline": o.best_is_baseline,
+        "claim": o.claim(),
+        "optimal": o.best is not None and o.exhaustive,
+        "exhaustive": o.exhaustive,
+        "max_ops": o.max_ops,
+        "components": o.classes,
+        "component_counts": o.n_components,
+        "baseline": None if o.baseline is None else {"cost": o.baseline.cost,
+                                                      "lowering": [l for l in o.baseline_text.splitlines() if not l.startswith(";")]},
+        "baseline_note": o.baseline_note,
+        "reach": {"flow": o.reach.flow_ok, "permutation": o.reach.is_perm, "in_group": o.reach.in_group,
+                  "group_order": o.reach.group_order, "messages": o.reach.lines("the lane map")},
+        "single_ops": [{"class": c, "lowering": t, "cost": k} for c, t, k in o.single_ops],
+        "single_tried": o.single_tried,
+        "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict, "scope": r.scope()} for r in o.results],
+        "stats": {"candidates": o.stats.candidates, "states": o.stats.states, "tests": o.stats.masks,
+                  "restarts": o.stats.restarts, "proofs": o.stats.verified, "seconds": round(o.seconds, 3)},
+        "file": wrote,
+        "text": o.text,
+    }
+
+
+def _synth_text(o, wrote, out) -> None:
+    from .synth.cost import folded_cost
+
+    spec = f"{o.spec} {' '.join(f'{k}={v}' for k, v in o.params.items())}".strip()
+    print(f"synth {spec} for {', '.join(t.name for t in o.targets)} wave{o.wave} under exec={o.exec_contract}", file=out)
+    for line in o.reach.lines(f"the lane map of {spec}"):
+        print(f"  {line}", file=out)
+    if o.best is not None:
+        f = folded_cost(o.best.program(o.wave), o.model, o.wave)
+        what = " (the ds_bpermute baseline)" if o.best_is_baseline else ""
+        print(f"  cost {o.best.cost}{what}; cost model {o.model.name}, estimated cycles"
+              + (f"; {f} with the last DPP move folded into its consumer" if f is not None else ""), file=out)
+        for line in _synth_body(o):
+            print(f"    {line}", file=out)
+        groups: dict = {}
+        for r in o.results:
+            groups.setdefault(r.assumption_text(), []).append(r.target)
+        for a, ts in groups.items():
+            print(f"  proved for {', '.join(ts)} wave{o.wave} under exec={o.exec_contract}; assumptions: {a}"
+                  " (re-read from the lowering text)", file=out)
+    print(f"  {o.claim()}", file=out)
+    if o.baseline is not None and not o.best_is_baseline:
+        print(f"  ds_bpermute baseline: cost {o.baseline.cost}", file=out)
+    elif o.baseline is None and o.baseline_note:
+        print(f"  ds_bpermute baseline: none ({o.baseline_note})", file=out)
+    if o.single_tried:
+        proved = {}
+        for c, t, k in o.single_ops:
+            proved.setdefault(c, []).append((t, k))
+        for cls, n in o.single_tried.items():
+            if cls in proved:
+                t, k = min(proved[cls], key=lambda x: x[1])
+                print(f"  single {cls} ops: {len(proved[cls])} of {n} do it, cheapest cost {k}: {t}", file=out)
+            else:
+                print(f"  single {cls} ops: none of {n} does it", file=out)
+    st = o.stats
+    print(f"  searched {st.candidates} candidate programs ({st.states} states) on {st.masks} EXEC tests"
+          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs; "
+          f"{o.seconds:.1f} s", file=out)
+    if wrote:
+        print(f"  wrote {wrote} (re-read and proved)", file=out)
+
+
 COMMANDS = {
+    "synth": cmd_synth,
     "lowering": cmd_lowering,
     "list": cmd_list,
     "show": cmd_show,

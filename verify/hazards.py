@@ -106,33 +106,57 @@ def _wait_states(ins: Instr) -> int:
     return 1
 
 
+def _findings(program: list[Instr], k: int, rules: list[Rule]):
+    """(rule, producer index, wait states already between) for each rule
+    whose consumer is program[k] and whose producer is too close (or, for
+    an s_wait_alu rule, not separated by one)."""
+    cons = program[k]
+    for rule in rules:
+        reads = rule.consumer(cons)
+        if not reads:
+            continue
+        waited = 0
+        for j in range(k - 1, -1, -1):
+            prod = program[j]
+            if rule.producer(prod) & reads:
+                if rule.waits == 0:
+                    if not any(program[x].base == "s_wait_alu" for x in range(j + 1, k)):
+                        yield rule, j, waited
+                elif waited < rule.waits:
+                    yield rule, j, waited
+                break
+            waited += _wait_states(prod)
+            if rule.waits and waited >= rule.waits:
+                break
+
+
+def needed(program: list[Instr], k: int, target: Target) -> tuple[int, bool]:
+    """What must be inserted before program[k]: (wait states, whether an
+    s_wait_alu is needed).  Synthesis uses it to write hazard-free code."""
+    rules = [r for r in RULES if target.has(r.feature)]
+    waits, alu = 0, False
+    for rule, _, waited in _findings(program, k, rules):
+        if rule.waits == 0:
+            alu = True
+        else:
+            waits = max(waits, rule.waits - waited)
+    return waits, alu
+
+
 def check(program: list[Instr], target: Target) -> list[Warning_]:
     warns: list[Warning_] = []
     rules = [r for r in RULES if target.has(r.feature)]
     for k, cons in enumerate(program):
-        for rule in rules:
-            reads = rule.consumer(cons)
-            if not reads:
-                continue
-            waited = 0
-            for j in range(k - 1, -1, -1):
-                prod = program[j]
-                hit = rule.producer(prod) & reads
-                if hit:
-                    need = rule.waits
-                    where = needs_text(rule.feature).removesuffix(" only")
-                    regs = ", ".join(sorted(hit))
-                    head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
-                            f"{cons.mnemonic} reads it")
-                    if need == 0:
-                        if not any(program[x].base == "s_wait_alu" for x in range(j + 1, k)):
-                            warns.append(Warning_(cons.span, f"{head} with no s_wait_alu between ({rule.what})"))
-                    elif waited < need:
-                        warns.append(Warning_(cons.span, f"{head} {waited} wait state{'s' * (waited != 1)} later; "
-                                                         f"{rule.what} needs {need}: insert s_nop {need - waited - 1}"))
-                    break
-                waited += _wait_states(prod)
-                if rule.waits and waited >= rule.waits:
-                    break
+        for rule, j, waited in _findings(program, k, rules):
+            prod = program[j]
+            need = rule.waits
+            where = needs_text(rule.feature).removesuffix(" only")
+            regs = ", ".join(sorted(rule.producer(prod) & rule.consumer(cons)))
+            head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
+                    f"{cons.mnemonic} reads it")
+            if need == 0:
+                warns.append(Warning_(cons.span, f"{head} with no s_wait_alu between ({rule.what})"))
+            else:
+                warns.append(Warning_(cons.span, f"{head} {waited} wait state{'s' * (waited != 1)} later; "
+                                                 f"{rule.what} needs {need}: insert s_nop {need - waited - 1}"))
     return warns
-

@@ -1,0 +1,289 @@
+"""Synthesis: the cheapest proven lowering of a spec on a target.
+
+``components`` lists the target's data-movement primitives (from the target
+table, as text); ``concrete`` derives their lane maps by running the
+ordinary machine on lane-tagged registers and evaluates the spec the same
+way; ``search`` enumerates sequences cheapest first under ``cost``'s model
+and hands every program that meets the spec on the tests to the checker
+(``verify.refine``), through a lowering file written and re-read as text
+(``emit``); ``reach`` says, with sympy, when the spec's lane map cannot be
+reached at all; ``baseline`` is the ds_bpermute lowering a compiler emits by
+default; ``table`` builds the table of them all.
+
+This package owns no notion of correctness: a result is what the checker
+proved, about the text this package wrote.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..diag import InputError
+from . import baseline as _baseline
+from .components import CLASSES, build, parse_components
+from .cost import folded_cost, model_for, program_cost
+from .emit import render, reverify
+from .search import Candidate, Searcher, check_on_tests, wrapper
+
+DEFAULT_MAX_OPS = 2
+
+
+@dataclass
+class Outcome:
+    spec: str
+    params: dict
+    targets: list  # Target objects
+    target_names: list[str]  # as the user wrote them (for @targets)
+    wave: int
+    exec_contract: str
+    max_ops: int
+    classes: list[str]
+    model: object
+    best: Candidate | None = None
+    best_is_baseline: bool = False
+    text: str | None = None  # the lowering file
+    results: list = field(default_factory=list)  # the checker's results for `text`
+    exhaustive: bool = True
+    baseline: Candidate | None = None
+    baseline_text: str | None = None
+    baseline_note: str = ""
+    reach: object = None
+    stats: object = None
+    single_ops: list = field(default_factory=list)  # (class, text, cost) of proved single-op lowerings
+    single_tried: dict = field(default_factory=dict)  # class -> single-op candidates compared
+    unknown: list = field(default_factory=list)  # candidates the checker could not decide
+    n_components: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def cost(self) -> int | None:
+        return None if self.best is None else self.best.cost
+
+    @property
+    def verdict(self) -> str:
+        if self.best is not None:
+            return "proved"
+        return "unknown" if self.unknown else "none"
+
+    def claim(self) -> str:
+        scope = f"within these components and {self.max_ops} op{'s' * (self.max_ops != 1)}"
+        if self.best is not None:
+            if self.exhaustive:
+                return f"optimal: no lowering cheaper than {self.best.cost} exists {scope}"
+            return (f"best found: cost {self.best.cost}; the search stopped (time limit) before it had tried "
+                    f"every cheaper program {scope}")
+        if self.reach is not None and not self.reach.flow_ok:
+            return "unreachable: no sequence of these components, of any length, does it"
+        if self.exhaustive:
+            return f"no lowering exists {scope}" + ("" if self.unknown else "")
+        return f"none found: the search stopped (time limit) {scope}"
+
+
+def _wwm_cost(model, wave):
+    from .search import _instr
+
+    e, l = wrapper(wave)
+    return sum(model.of(_instr(t).base, 0, wave) for t in e + l)
+
+
+def synthesize(spec: str, params: dict, targets, wave: int, exec_contract: str = "any",
+               max_ops: int = DEFAULT_MAX_OPS, classes: list[str] | None = None, name: str = "synth",
+               target_names: list[str] | None = None, command: str = "", timeout: float = 30.0,
+               time_limit: float | None = None, survey: bool = False, masks: list[int] | None = None,
+               shared: dict | None = None) -> Outcome:
+    from .. import catalog
+    from .concrete import default_masks
+    from .reach import analyse
+
+    t_start = time.perf_counter()
+    classes = parse_components(None) if classes is None else classes
+    if not targets:
+        raise InputError(None, "synthesis needs a target")
+    for t in targets:
+        if wave not in t.waves:
+            raise InputError(None, f"{t.name} runs wave{'/'.join(map(str, t.waves))} only, not wave{wave}")
+    models = {model_for(t).name for t in targets}
+    if len(models) > 1:
+        raise InputError(None, f"the targets use different cost models ({', '.join(sorted(models))}): "
+                               "synthesise GCN/CDNA and RDNA targets separately")
+    model = model_for(targets[0])
+    lib = catalog.speclib()
+    sdef = lib.get(spec)
+    bound = lib.bind(sdef, params)
+    lib.check_requires(sdef, {k: v for k, v in bound.items() if isinstance(v, int)}, wave)
+    out = Outcome(spec, params, targets, target_names or [t.name for t in targets], wave, exec_contract,
+                  max_ops, classes, model)
+    comps = build(targets, wave, [c for c in classes if c in CLASSES])
+    masks = masks or default_masks(wave)
+
+    def header(kind: str, cand_cost: int, extra: list[str]) -> list[str]:
+        return [f"{name}: {kind} lowering of {spec} {' '.join(f'{k}={v}' for k, v in params.items())}".rstrip()
+                + f" on {', '.join(out.target_names)} wave{wave}.",
+                f"generated by: {command}" if command else "generated by: verify synth",
+                f"cost: {cand_cost} (cost model {model.name}: estimated cycles; docs/synthesis.md)"] + extra
+
+    # the ds_bpermute baseline: an upper bound and the table's reference
+    if "bpermute" in classes:
+        lines = _baseline.body(spec, params, wave)
+        if lines is None:
+            out.baseline_note = "no ds_bpermute template for this spec"
+        else:
+            from .search import _instr
+
+            prog = [_instr(t) for t in lines]
+            cost = program_cost(prog, model, wave)
+            text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
+                          header("ds_bpermute baseline", cost, []))
+            try:
+                _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout)
+            except InputError as e:
+                res, warns = [], [str(e)]
+            if res and all(r.verdict == "proved" for r in res) and not warns:
+                out.baseline = Candidate(False, [], prog, cost)
+                out.baseline_text = text
+            else:
+                bad = next((r for r in res if r.verdict != "proved"), None)
+                out.baseline_note = (f"the ds_bpermute baseline is {bad.verdict} for {bad.target} wave{wave}"
+                                     if bad else f"the ds_bpermute baseline is illegal: {warns[0]}")
+
+    def verify_cb(searcher: Searcher, cand: Candidate) -> bool:
+        if not check_on_tests(cand, searcher):
+            return False
+        prog = cand.program(wave)
+        text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
+                      header("cheapest proven", cand.cost, []))
+        try:
+            _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout)
+        except InputError:
+            return False
+        searcher.stats.verified += 1
+        if warns:
+            return False
+        refuted = next((r for r in res if r.verdict == "refuted"), None)
+        if refuted is not None:
+            if refuted.cex is not None and not cand.wwm:
+                raise _restart(refuted.cex.exec_mask)
+            return False
+        if any(r.verdict != "proved" for r in res):
+            out.unknown.append(cand)
+            return False
+        return True
+
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    searcher = Searcher(comps, targets, wave, exec_contract, model, masks, max_ops, "wwm" in classes,
+                        spec, params, verify_cb, deadline, shared)
+    out.n_components = {}
+    for c in searcher.ctx[False].comps:
+        out.n_components[c.cls] = out.n_components.get(c.cls, 0) + 1
+
+    # reachability, before the search (lane maps under EXEC = all lanes)
+    ctx = searcher.ctx.get(True) or searcher.ctx[False]
+    goal = searcher.goal.get(True) or searcher.goal[False]
+    sp = ctx.space
+    W = wave
+    maps, perms = [], []
+    for c, mp in zip(ctx.comps, ctx.maps):
+        lanes = []
+        regs = set()
+        for i in range(W):
+            p = mp[i]
+            if p == 0:
+                lanes.append(None)
+                continue
+            reg, lane = divmod(p - 1, sp.K * W)[0], (p - 1) % W
+            regs.add(reg)
+            lanes.append(lane)
+        maps.append(lanes)
+        perms.append(regs == {c.src})
+    target_map = goal.full_map
+    gcache = (shared if shared is not None else {}).setdefault("groups", {})
+    out.reach = analyse(maps, perms, target_map, gcache)
+    if out.baseline is not None:
+        out.reach.flow_ok = True  # ds_bpermute reaches every lane it is proved to
+
+    incumbent = out.baseline.cost if out.baseline is not None else float("inf")
+    if out.reach.flow_ok:
+        best, exhaustive = searcher.run(incumbent)
+    else:
+        best, exhaustive = None, True
+    out.stats = searcher.stats
+    out.exhaustive = exhaustive
+    if best is not None:
+        out.best = best
+        prog = best.program(wave)
+        claim_kind = "cheapest proven"
+        out.text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
+                          header(claim_kind, best.cost, []))
+    elif out.baseline is not None:
+        out.best = out.baseline
+        out.best_is_baseline = True
+        out.text = out.baseline_text
+    if out.text is not None:
+        # the header records the claim; then the file is re-read and re-proved
+        out.text = _with_claim(out.text, out)
+        _, res, warns = reverify(f"{name}.s", out.text, targets, wave, timeout)
+        out.results = res
+        if warns or any(r.verdict != "proved" for r in res):
+            raise AssertionError("a synthesised lowering failed re-verification from its text")
+    if survey:
+        _survey(out, searcher, name, timeout)
+    out.seconds = time.perf_counter() - t_start
+    return out
+
+
+def _with_claim(text: str, out: Outcome) -> str:
+    lines = text.split("\n")
+    k = next(i for i, l in enumerate(lines) if l.startswith("; cost:"))
+    extra = [f"; {out.claim()}",
+             f"; components: {', '.join(f'{k} ({v})' for k, v in out.n_components.items())}"
+             + (", ds_bpermute baseline" if "bpermute" in out.classes else "")
+             + f"; programs of at most {out.max_ops} components"
+             + (", optionally in whole-wave mode" if "wwm" in out.classes else "")
+             + f"; exec={out.exec_contract}"]
+    if out.best_is_baseline:
+        extra.append("; (this is the ds_bpermute baseline: no cheaper program was found)")
+    f = folded_cost(out.best.program(out.wave), out.model, out.wave) if out.best else None
+    if f is not None:
+        extra.append(f"; folded: {f} when the last DPP move is folded into the VALU op that consumes the result")
+    return "\n".join(lines[:k + 1] + extra + lines[k + 1:])
+
+
+def _restart(mask):
+    from .search import Restart
+
+    return Restart(mask)
+
+
+def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None:
+    """Every single-component program (in and out of whole-wave mode):
+    which classes were tried, and the ones the checker proves."""
+    from .search import Step
+
+    seen = set()
+    for wwm in ([False, True] if True in searcher.ctx else [False]):
+        ctx, goal = searcher.ctx[wwm], searcher.goal[wwm]
+        for ci, comp in enumerate(ctx.comps):
+            if comp.dst != 1:
+                continue
+            out.single_tried[comp.cls] = out.single_tried.get(comp.cls, 0) + (0 if wwm else 1)
+            st = ctx.getters[ci](ctx.init)
+            from .concrete import apply
+
+            st = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
+            if not goal.met(st) or (comp.cls, comp.label, comp.src) in seen:
+                continue
+            body, add = searcher.extend((), comp)
+            cost = add + (_wwm_cost(out.model, out.wave) if wwm else 0)
+            cand = Candidate(wwm, [Step(comp)], list(body), cost)
+            if not check_on_tests(cand, searcher):
+                continue
+            prog = cand.program(out.wave)
+            text = render(name, out.spec, out.params, out.target_names, out.wave, out.exec_contract, prog,
+                          out.targets[0], [name])
+            _, res, warns = reverify(f"{name}.s", text, out.targets, out.wave, timeout)
+            if not warns and all(r.verdict == "proved" for r in res):
+                seen.add((comp.cls, comp.label, comp.src))
+                out.single_ops.append((comp.cls, "; ".join(
+                    __import__("verify.asm", fromlist=["print_instr"]).print_instr(i, out.targets[0]) for i in prog),
+                    cost))

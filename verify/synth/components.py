@@ -1,0 +1,257 @@
+"""Components: the target's data-movement primitives, as instruction text.
+
+Every component is one or a few instructions that move a whole register
+(src) into another (dst): a DPP16 move with one control, a DPP8 move, a
+ds_swizzle pattern, a permlane with one select, permlane64, an in-place
+gfx950 swap, a readlane broadcast, a plain copy.  They are built as text,
+parsed by the ordinary parser and checked by the ordinary legality rules
+(``OpDef.check``) on every requested target, so a component exists exactly
+when the target table says so; their meaning comes from ``verify.ops`` by
+concrete execution (``concrete.py``), never from this module.
+
+Registers: the input x is v0 (never written), the output v1, one scratch
+VGPR v2; SGPRs s2/s3 hold permlane selects and readlane values.
+
+>>> from verify import target as T
+>>> cs = build([T.get("gfx900")], 64, ["dpp16"])
+>>> sum(1 for c in cs if c.cls == "dpp16" and c.dst == 1 and c.src == 0)
+309
+>>> sorted({c.cls for c in build([T.get("gfx1100")], 32)})
+['copy', 'dpp16', 'dpp8', 'permlane16', 'permlanex16', 'readlane', 'swizzle']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from ..asm import parse_instr
+from ..diag import InputError, Span
+from ..ir import Instr
+from ..ops import OPS
+from ..ops.dpp import CONTROLS
+
+X, OUT, TMP = 0, 1, 2
+VREGS = (X, OUT, TMP)
+
+# component classes, in search order (ties in cost go to the earlier class)
+CLASSES = {
+    "copy": "v_mov_b32 vD, vS (a plain copy, e.g. to give a later move an old value to keep)",
+    "dpp16": "v_mov_b32_dpp with every DPP16 control the target has (full masks; the last move may take any row/bank mask)",
+    "dpp8": "v_mov_b32_dpp dpp8:[...] with the selects xor m, rotate k, broadcast l, shift up/down d (GFX10+)",
+    "swizzle": "ds_swizzle_b32 bitmask (every and/or/xor), FFT and rotate (mask 0) patterns, reading v0 or v2",
+    "permlane16": "v_permlane16_b32 with the row selects xor m, rotate k, broadcast l, shift up/down d",
+    "permlanex16": "v_permlanex16_b32 with the row selects xor m, rotate k, broadcast l",
+    "permlane64": "v_permlane64_b32 (GFX11+, wave64)",
+    "swap": "v_permlane16_swap_b32 / v_permlane32_swap_b32 in place (gfx950)",
+    "readlane": "v_readlane_b32 s2, vS, L + v_mov_b32 vD, s2 (broadcast lane L to the wave)",
+}
+# the wrapper and the baseline are named too, for --components
+EXTRA = {
+    "wwm": "whole-wave wrapper: s_or_saveexec -1 ... s_mov exec (the body runs with every lane on)",
+    "bpermute": "the ds_bpermute baseline: lane id (v_mbcnt), address arithmetic, ds_bpermute_b32",
+}
+DEFAULT = list(CLASSES) + list(EXTRA)
+
+
+@dataclass
+class Component:
+    cls: str
+    label: str  # the distinguishing parameter, as written
+    dst: int
+    src: int
+    lines: tuple[str, ...]
+    instrs: tuple[Instr, ...]
+    sregs: tuple[str, ...] = ()  # scalar registers it writes (clobbers)
+    maskable: bool = False  # a DPP16 move: may take a row/bank mask as the last step
+
+    def text(self) -> str:
+        return "; ".join(self.lines)
+
+
+def parse_components(text: str | None) -> list[str]:
+    if text is None:
+        return list(DEFAULT)
+    names = [w.strip() for w in text.split(",") if w.strip()]
+    known = list(CLASSES) + list(EXTRA)
+    for n in names:
+        if n not in known:
+            raise InputError(None, f"--components: unknown component '{n}' (known: {', '.join(known)})")
+    return names
+
+
+def _v(n: int) -> str:
+    return f"v{n}"
+
+
+def _quad_text(sel) -> str:
+    return "quad_perm:[" + ",".join(map(str, sel)) + "]"
+
+
+def _dpp16_controls():
+    for name, (feat, vk) in CONTROLS.items():
+        if vk == "quad":
+            for sel in product(range(4), repeat=4):
+                yield feat, _quad_text(sel)
+        elif vk == "flag":
+            yield feat, name
+        elif vk == "1":
+            yield feat, f"{name}:1"
+        elif vk == "1..15":
+            for n in range(1, 16):
+                yield feat, f"{name}:{n}"
+        elif vk == "0..15":
+            for n in range(16):
+                yield feat, f"{name}:{n}"
+        elif vk == "15|31":
+            yield feat, f"{name}:15"
+            yield feat, f"{name}:31"
+
+
+def _families(n: int, keep_own: bool = True, x: bool = False):
+    """Lane-select families inside a group of n lanes: (label, sel)."""
+    out = []
+    for m in range(0 if x else 1, n):
+        out.append((f"xor {m}", [p ^ m for p in range(n)]))
+    for k in range(1, n):
+        out.append((f"rotate {k}", [(p + k) % n for p in range(n)]))
+    for l in range(n):
+        out.append((f"broadcast {l}", [l] * n))
+    if keep_own and not x:
+        for d in range(1, n):
+            out.append((f"down {d}", [p + d if p + d < n else p for p in range(n)]))
+            out.append((f"up {d}", [p - d if p >= d else p for p in range(n)]))
+    seen, uniq = set(), []
+    for label, sel in out:
+        if tuple(sel) not in seen:
+            seen.add(tuple(sel))
+            uniq.append((label, sel))
+    return uniq
+
+
+def _swizzle_offsets(fft_rotate: bool):
+    for bits in product("01pi", repeat=5):
+        a = o = x = 0
+        for k, ch in enumerate(bits):
+            bit = 1 << (4 - k)
+            if ch == "1":
+                o |= bit
+            elif ch == "p":
+                a |= bit
+            elif ch == "i":
+                a |= bit
+                x |= bit
+        if bits == tuple("ppppp"):
+            continue  # the identity
+        yield f'BITMASK_PERM,"{"".join(bits)}"', a | o << 5 | x << 10
+    if fft_rotate:
+        for n in range(32):
+            yield f"FFT,{n}", 0xE000 | n
+        for d in (0, 1):
+            for r in range(1, 32):
+                yield f"ROTATE,{d},{r}", 0xC000 | d << 10 | r << 5
+
+
+def _sel_words(sel: list[int]) -> tuple[int, int]:
+    s0 = sum(sel[p] << (4 * p) for p in range(8))
+    s1 = sum(sel[8 + p] << (4 * p) for p in range(8))
+    return s0, s1
+
+
+def _raw(targets, wave, classes):
+    """(cls, label, dst, src, lines, sregs, maskable) before legality."""
+    has = lambda f: all(t.has(f) for t in targets)  # noqa: E731
+    out = []
+    if "copy" in classes:
+        for d, s in product((OUT, TMP), VREGS):
+            if d != s:
+                out.append(("copy", "copy", d, s, (f"v_mov_b32_e32 {_v(d)}, {_v(s)}",), (), False))
+    if "dpp16" in classes:
+        for feat, ctrl in _dpp16_controls():
+            if not has(feat):
+                continue
+            for d, s in product((OUT, TMP), VREGS):
+                out.append(("dpp16", ctrl, d, s,
+                            (f"v_mov_b32_dpp {_v(d)}, {_v(s)} {ctrl} row_mask:0xf bank_mask:0xf",), (), True))
+    if "dpp8" in classes and has("dpp8"):
+        for label, sel in _families(8):
+            for d, s in product((OUT, TMP), VREGS):
+                out.append(("dpp8", label, d, s,
+                            (f"v_mov_b32_dpp {_v(d)}, {_v(s)} dpp8:[{','.join(map(str, sel))}]",), (), False))
+    if "swizzle" in classes and has("ds_swizzle"):
+        for label, off in _swizzle_offsets(has("swizzle_fft_rotate")):
+            for d, s in product((OUT, TMP), (X, TMP)):
+                if d != s:
+                    out.append(("swizzle", label, d, s,
+                                (f"ds_swizzle_b32 {_v(d)}, {_v(s)} offset:{off:#x}", "s_waitcnt lgkmcnt(0)"), (), False))
+    for cls, x in (("permlane16", False), ("permlanex16", True)):
+        if cls in classes and has("permlane16"):
+            for label, sel in _families(16, x=x):
+                s0, s1 = _sel_words(sel)
+                for d, s in product((OUT, TMP), (X, TMP)):
+                    if d == s:
+                        continue
+                    mn = f"v_permlane{'x' if x else ''}16_b32"
+                    out.append((cls, label, d, s, (f"{mn} {_v(d)}, {_v(s)}, {s0:#x}, {s1:#x}",), (), False))
+                    out.append((cls, label, d, s, (f"s_mov_b32 s2, {s0:#x}", f"{mn} {_v(d)}, {_v(s)}, s2, {s1:#x}"),
+                                ("s2",), False))
+                    out.append((cls, label, d, s, (f"s_mov_b32 s2, {s0:#x}", f"s_mov_b32 s3, {s1:#x}",
+                                                   f"{mn} {_v(d)}, {_v(s)}, s2, s3"), ("s2", "s3"), False))
+    if "permlane64" in classes and has("permlane64") and wave == 64:
+        for d, s in product((OUT, TMP), (X, TMP)):
+            if d != s:
+                out.append(("permlane64", "permlane64", d, s, (f"v_permlane64_b32 {_v(d)}, {_v(s)}",), (), False))
+    if "swap" in classes and has("permlane_swap"):
+        for w in (16, 32):
+            if w == 32 and wave != 64:
+                continue
+            for d in (OUT, TMP):
+                out.append(("swap", f"permlane{w}_swap", d, d, (f"v_permlane{w}_swap_b32_e32 {_v(d)}, {_v(d)}",),
+                            (), False))
+    if "readlane" in classes:
+        for lane in range(wave):
+            for d, s in product((OUT, TMP), (X, TMP)):
+                if d != s:
+                    out.append(("readlane", f"lane {lane}", d, s,
+                                (f"v_readlane_b32 s2, {_v(s)}, {lane}", f"v_mov_b32_e32 {_v(d)}, s2"), ("s2",), False))
+    return out
+
+
+def build(targets, wave: int, classes: list[str] | None = None) -> list[Component]:
+    """Every component legal (and warning-free) on every target, for one
+    wave size.  Where several spellings of one component are legal (permlane
+    selects as literals or SGPRs) only the first, cheapest one is kept."""
+    classes = list(CLASSES) if classes is None else classes
+    comps: list[Component] = []
+    seen: set = set()
+    for cls, label, d, s, lines, sregs, maskable in _raw(targets, wave, classes):
+        key = (cls, label, d, s)
+        if key in seen:
+            continue
+        try:
+            instrs = tuple(parse_instr(t, Span("<synth>", k + 1)) for k, t in enumerate(lines))
+            ok = True
+            for t in targets:
+                for ins in instrs:
+                    if OPS[ins.base].check(ins, t, wave):
+                        ok = False
+        except InputError:
+            ok = False
+        if not ok:
+            continue
+        seen.add(key)
+        comps.append(Component(cls, label, d, s, lines, instrs, sregs, maskable))
+    return comps
+
+
+def last_dpp_foldable(program) -> bool:
+    """Is the last value-changing instruction a full-mask DPP16/DPP8 move
+    (which LLVM's GCNDPPCombine can fold into the VALU op consuming it)?"""
+    body = [i for i in program if not OPS[i.base].schedule_only and not i.base.startswith("s_")]
+    if not body:
+        return False
+    last = body[-1]
+    if last.base != "v_mov_b32" or last.enc != "dpp":
+        return False
+    d = dict(last.mods)
+    return "dpp8" in d or (d.get("row_mask") == 0xF and d.get("bank_mask") == 0xF)

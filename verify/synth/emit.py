@@ -1,0 +1,75 @@
+"""Write a synthesised program as a lowering file, re-read it from text and
+re-verify it with the checker (``verify.refine``): synthesis keeps no notion
+of correctness of its own.
+"""
+
+from __future__ import annotations
+
+from ..asm import load_lowering, print_instr
+from ..ir import VReg
+from ..ops import OPS
+from ..refine import check_lowering, static_checks
+
+
+def _fmt_params(params: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+def clobbers_of(program, outputs=("v1",), inputs=("v0",)) -> list[str]:
+    regs: list[str] = []
+    for ins in program:
+        for r in OPS[ins.base].defs(ins):
+            if r in outputs or r in ("exec_lo", "exec_hi", "scc") or r in regs:
+                continue
+            regs.append(r)
+    # print SGPR pairs as pairs
+    out, k = [], 0
+    names = sorted(regs, key=lambda r: (r[0] != "v", r.startswith("vcc"), int(r[1:]) if r[1:].isdigit() else 0, r))
+    while k < len(names):
+        r = names[k]
+        if r.startswith("s") and r[1:].isdigit() and int(r[1:]) % 2 == 0 and f"s{int(r[1:]) + 1}" in names:
+            out.append(f"s[{r[1:]}:{int(r[1:]) + 1}]")
+            names.remove(f"s{int(r[1:]) + 1}")
+        elif r in ("vcc_lo",) and "vcc_hi" in names:
+            out.append("vcc")
+            names.remove("vcc_hi")
+        else:
+            out.append(r)
+        k += 1
+    return out
+
+
+def render(name: str, spec: str, params: dict, target_names: list[str], wave: int, exec_contract: str,
+           program, target, comments: list[str]) -> str:
+    """Lowering-file text: comment lines, the header, the canonical program."""
+    body = [print_instr(ins, target) for ins in program]
+    clob = clobbers_of(program)
+    lines = [f"; {c}" if c else ";" for c in comments]
+    lines += [
+        ";",
+        f"; @spec     {spec} {_fmt_params(params)}".rstrip(),
+        f"; @targets  {', '.join(target_names)}",
+        f"; @waves    {wave}",
+        f"; @exec     {exec_contract}",
+        "; @input    x = v0",
+        "; @output   out = v1",
+    ]
+    if clob:
+        lines.append(f"; @clobbers {', '.join(clob)}")
+    return "\n".join(lines + body) + "\n"
+
+
+def reverify(path: str, text: str, targets, wave: int, timeout: float = 30.0):
+    """Parse `text` as the lowering file `path` and prove it for every
+    target: (lowering, results, warnings).  Every result must be proved and
+    warnings empty for the synthesis to stand."""
+    low = load_lowering(path, text)
+    warns = []
+    for t in targets:
+        warns += static_checks(low, t, wave)
+    results = check_lowering(low, targets, [wave], timeout)
+    return low, results, warns
+
+
+def uses_vreg(program, n: int) -> bool:
+    return any(isinstance(o, VReg) and o.index == n for ins in program for o in ins.operands)

@@ -1,0 +1,508 @@
+"""Cheapest-first search over sequences of components.
+
+The search space (the *sketch*) is: at most N components in sequence,
+optionally all inside one whole-wave wrapper (``s_or_saveexec -1`` ...
+``s_mov exec``); every DPP16 move has full row/bank masks except the last
+instruction, which may take any mask (the search derives the smallest mask
+that could work, which works iff any mask does); the hazard waits the
+target needs (``s_nop``, ``s_wait_alu``) are inserted and paid for.
+
+It is a uniform-cost search: states are the lane-tagged register contents
+under every test EXEC mask (plus the hazard-relevant tail of the program),
+two programs reaching the same state are the same for every continuation,
+so the cheaper is kept.  A program that reaches the goal on the tests is
+run whole through the machine, then written as a lowering and proved by
+``verify.refine``; if the proof finds a counterexample, its EXEC mask
+becomes a new test and the search starts again (counterexample-guided), so
+the first proved program is the cheapest in the sketch.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from ..asm import parse_instr
+from ..diag import Span
+from ..hazards import needed
+from ..ops import OPS
+from .components import OUT, TMP, X, Component
+from .concrete import Goal, NotMovement, Space, apply, component_map, run
+
+_INF = float("inf")
+
+
+def _instr(text: str):
+    return parse_instr(text, Span("<synth>", 1))
+
+
+@dataclass
+class Step:
+    comp: Component
+    mask: tuple[int, int] | None = None  # (row_mask, bank_mask) when not full
+
+    def lines(self) -> list[str]:
+        if self.mask is None:
+            return list(self.comp.lines)
+        rm, bm = self.mask
+        return [self.comp.lines[0].replace("row_mask:0xf bank_mask:0xf", f"row_mask:{rm:#x} bank_mask:{bm:#x}")]
+
+
+@dataclass
+class Candidate:
+    wwm: bool
+    steps: list[Step]
+    body: list  # instructions of the steps with the hazard waits, without the wrapper
+    cost: int
+
+    def program(self, wave: int) -> list:
+        if not self.wwm:
+            return list(self.body)
+        return [_instr(t) for t in wrapper(wave)[0]] + list(self.body) + [_instr(t) for t in wrapper(wave)[1]]
+
+    def describe(self) -> str:
+        parts = [s.comp.cls + ("" if s.mask is None else "+mask") for s in self.steps]
+        return (" in whole-wave mode: " if self.wwm else ": ") + ", ".join(parts)
+
+
+def wrapper(wave: int) -> tuple[list[str], list[str]]:
+    if wave == 64:
+        return ["s_or_saveexec_b64 s[0:1], -1"], ["s_mov_b64 exec, s[0:1]"]
+    return ["s_or_saveexec_b32 s0, -1"], ["s_mov_b32 exec_lo, s0"]
+
+
+@dataclass
+class Stats:
+    candidates: int = 0  # programs whose output was compared with the goal
+    states: int = 0
+    expanded: int = 0
+    verified: int = 0  # programs proved or refuted by the checker
+    restarts: int = 0
+    masks: int = 0
+    seconds: float = 0.0
+    by_ops: dict = field(default_factory=dict)  # ops -> candidates compared
+
+
+class Restart(Exception):
+    def __init__(self, mask: int):
+        self.mask = mask
+
+
+class Context:
+    """Components with their lane maps on one space (one wrapper mode).
+    In whole-wave mode every lane is on, so one test (all lanes) says
+    everything; its maps are the first test's maps of the plain context."""
+
+    def __init__(self, comps: list[Component], targets, wave: int, masks: list[int], wwm: bool,
+                 plain: "Context | None" = None):
+        self.targets = targets
+        self.wave = wave
+        self.wwm = wwm
+        self.space = Space(wave, masks)
+        self.comps: list[Component] = []
+        self.maps: list[tuple] = []
+        self.getters = []
+        seen: dict = {}
+        t0 = targets[0]
+        W, K = wave, len(masks)
+        if plain is not None:
+            pK = plain.space.K
+            source = []
+            for c, mp in zip(plain.comps, plain.maps):
+                m0 = []
+                for p in mp[:W]:
+                    if p == 0:
+                        m0.append(0)
+                    else:
+                        r, rest = divmod(p - 1, pK * W)
+                        m0.append(1 + r * W + rest)
+                source.append((c, tuple(m0)))
+        else:
+            source = [(c, None) for c in comps]
+        for c, m0 in source:
+            try:
+                if m0 is None:
+                    m0 = component_map(c, self.space, t0, wwm, blocks={0})
+            except NotMovement:
+                continue
+            a, e = self.space.region(c.dst)
+            if m0 == tuple(range(a, a + W)):
+                continue  # changes nothing
+            try:
+                mp = m0 + (component_map(c, self.space, t0, wwm, blocks=set(range(1, K))) if K > 1 else ())
+            except NotMovement:
+                continue
+            key = (c.dst, mp)
+            if key in seen:
+                continue  # the same effect as an earlier (no dearer: classes are in cost order) component
+            seen[key] = c
+            self.comps.append(c)
+            self.maps.append(mp)
+            self.getters.append(itemgetter(*mp))
+        self.init = self.space.initial()
+
+
+class Searcher:
+    def __init__(self, comps, targets, wave, exec_contract, model, masks, max_ops, allow_wwm,
+                 goal_spec, params, verify_cb, deadline=None, shared: dict | None = None):
+        # contexts and the root's children depend on the components and the
+        # tests, not on the goal: a table shares them between its entries
+        self.shared = {} if shared is None else shared
+        self.comps_all = comps
+        self.targets = targets
+        self.wave = wave
+        self.exec_contract = exec_contract
+        self.model = model
+        self.max_ops = max_ops
+        self.allow_wwm = allow_wwm and exec_contract == "any"
+        self.spec, self.params = goal_spec, params
+        self.verify_cb = verify_cb
+        self.deadline = deadline
+        self.hazardous = any(f.startswith("hazard_") for t in targets for f in t.features)
+        self.stats = Stats()
+        full = (1 << wave) - 1
+        self.masks = [full] if exec_contract == "full" else list(masks)
+        self._nop_cache: dict = {}
+        self._ext_cache: dict = self.shared.setdefault("ext", {})
+        self._sig_cache: dict = self.shared.setdefault("sig", {})
+        self._mask_index: dict = {}
+        self._index: dict = {}
+        self._care: dict = {}
+        self._build()
+
+    def _build(self):
+        key = ("ctx", tuple(self.masks), self.allow_wwm)
+        if key not in self.shared:
+            ctx = {False: Context(self.comps_all, self.targets, self.wave, self.masks, False)}
+            if self.allow_wwm:
+                full = (1 << self.wave) - 1
+                ctx[True] = Context(self.comps_all, self.targets, self.wave, [full], True, ctx[False])
+            self.shared[key] = ctx
+        self.ctx = self.shared[key]
+        self.goal = {w: Goal(self.spec, self.params, c.space) for w, c in self.ctx.items()}
+        self.stats.masks = len(self.masks)
+
+    # ---- costs and hazards -------------------------------------------------
+    def wrapper_cost(self) -> tuple[int, int]:
+        enter, leave = wrapper(self.wave)
+        return (sum(self.model.of(_instr(t).base, 0, self.wave) for t in enter),
+                sum(self.model.of(_instr(t).base, 0, self.wave) for t in leave))
+
+    def extend(self, body: tuple, comp: Component, lines: list[str] | None = None):
+        """The body with comp appended, hazard waits inserted; and the cost
+        added.  Hazards look back a few instructions only, so the result is
+        cached on the body's tail."""
+        key = (self.signature(body), id(comp), None if lines is None else tuple(lines))
+        hit = self._ext_cache.get(key)
+        if hit is not None:
+            return body + hit[0], hit[1]
+        prog = list(body)
+        add = 0
+        instrs = comp.instrs if lines is None else [_instr(t) for t in lines]
+        for ins in instrs:
+            if self.hazardous:
+                prog.append(ins)
+                k = len(prog) - 1
+                waits, alu = 0, False
+                for t in self.targets:
+                    w, a = needed(prog, k, t)
+                    waits, alu = max(waits, w), alu or a
+                prog.pop()
+                if alu:
+                    prog.append(self._wait("s_wait_alu depctr_va_sdst(0)"))
+                    add += self.model.of("s_wait_alu", 0, self.wave)
+                if waits:
+                    prog.append(self._wait(f"s_nop {waits - 1}"))
+                    add += self.model.of("s_nop", waits - 1, self.wave)
+            prog.append(ins)
+            key2 = ins.base + ("_dpp" if ins.enc == "dpp" else "")
+            add += self.model.of(key2, 0, self.wave)
+        self._ext_cache[key] = (tuple(prog[len(body):]), add)
+        return tuple(prog), add
+
+    def _wait(self, text):
+        ins = self._nop_cache.get(text)
+        if ins is None:
+            ins = self._nop_cache[text] = _instr(text)
+        return ins
+
+    def signature(self, body: tuple):
+        """What the hazard rules can see of the program's end: the last five
+        instructions' names, encodings, texts (s_nop N) and registers written."""
+        if not self.hazardous:
+            return ()
+        out = []
+        for i in body[-5:]:
+            h = self._sig_cache.get(id(i))
+            if h is None:
+                h = self._sig_cache[id(i)] = (i.base, i.enc, i.text if i.base == "s_nop" else "",
+                                              tuple(OPS[i.base].defs(i)), i)
+            out.append(h[:4])
+        return tuple(out)
+
+    # ---- the search --------------------------------------------------------
+    def run(self, incumbent: float = _INF):
+        """Search; returns (best candidate or None, exhaustive?)."""
+        while True:
+            try:
+                return self._ucs(incumbent)
+            except Restart as r:
+                self.stats.restarts += 1
+                if r.mask in self.masks or self.stats.restarts > 8:
+                    raise RuntimeError("counterexample-guided search did not converge") from None
+                self.masks.append(r.mask)
+                self._mask_index = {}
+                self._build()
+
+    def _final_index(self, wwm: bool):
+        """Final-step lookup: the components writing v1, by the positions
+        their probe lanes read.  The probes are two lanes the goal
+        constrains in the first test whose values travel farthest, so a
+        component can be the last step only if both its probe lanes read
+        positions holding the wanted values."""
+        hit = self._index.get(wwm)
+        if hit is not None:
+            return hit
+        ctx, goal = self.ctx[wwm], self.goal[wwm]
+        a, _ = ctx.space.region(OUT)
+        W = ctx.space.W
+        first = [k for k, p in enumerate(goal.care) if p - a < W]
+        src = {k: goal.vals[k] - ctx.init[ctx.space.pos(X, 0, 0)] for k in first}
+
+        def dist(k):
+            return abs(src[k] - goal.lanes[k])
+
+        k0 = max(first, key=lambda k: (dist(k), -k))
+        rest = [k for k in first if goal.lanes[k] >> 4 != goal.lanes[k0] >> 4] or [k for k in first if k != k0] or [k0]
+        k1 = max(rest, key=lambda k: (dist(k), -k))
+        probes = []
+        for k in (k0, k1):
+            off = goal.care[k] - a
+            idx: dict = {}
+            for ci, c in enumerate(ctx.comps):
+                if c.dst == OUT:
+                    idx.setdefault(ctx.maps[ci][off], []).append(ci)
+            probes.append((goal.vals[k], list(idx.items())))
+        hit = self._index[wwm] = probes
+        return hit
+
+    def _care_getter(self, wwm: bool, ci: int):
+        g = self._care.get((wwm, ci))
+        if g is None:
+            ctx, goal = self.ctx[wwm], self.goal[wwm]
+            a, _ = ctx.space.region(OUT)
+            mp = ctx.maps[ci]
+            sel = [mp[p - a] for p in goal.care]
+            g = self._care[(wwm, ci)] = itemgetter(*sel) if len(sel) > 1 else (lambda s, q=sel[0]: (s[q],))
+        return g
+
+    def _ucs(self, incumbent):
+        t0 = time.perf_counter()
+        best: Candidate | None = None
+        best_cost = incumbent
+        enter, leave = self.wrapper_cost() if self.allow_wwm else (0, 0)
+        heap = []
+        seq = 0
+        self._index, self._care = {}, {}
+        base = {}
+        order = {}
+        for wwm in ([False, True] if self.allow_wwm else [False]):
+            ctx = self.ctx[wwm]
+            heap.append((enter if wwm else 0, seq, wwm, 0, ctx.init, (), ()))
+            seq += 1
+            base[wwm] = [self.extend((), c)[1] for c in ctx.comps]
+            order[wwm] = sorted(range(len(ctx.comps)), key=lambda ci: base[wwm][ci])
+        heapq.heapify(heap)
+        visited: dict = {}
+        exhaustive = True
+        mask_cache: dict = {}
+        while heap:
+            cost, _, wwm, nops, state, body, steps = heapq.heappop(heap)
+            tail = leave if wwm else 0
+            if cost + tail >= best_cost:
+                break
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                exhaustive = False
+                break
+            self.stats.expanded += 1
+            ctx, goal = self.ctx[wwm], self.goal[wwm]
+            last = nops + 1 >= self.max_ops
+            if nops == 0 and not last:
+                best, best_cost, seq = self._expand_root(wwm, heap, seq, best, best_cost, tail)
+                continue
+            if last:
+                (w0, i0), (w1, i1) = self._final_index(wwm)
+                c1 = {ci for q, cis in i1 if state[q] == w1 for ci in cis}
+                cands = [ci for q, cis in i0 if state[q] == w0 for ci in cis if ci in c1]
+                if nops > 0:
+                    cands += self._mask_candidates(wwm, state, mask_cache)
+            else:
+                cands = order[wwm]
+            done = set()
+            for ci in cands:
+                if ci in done:
+                    continue
+                done.add(ci)
+                comp = ctx.comps[ci]
+                if cost + base[wwm][ci] + tail >= best_cost:
+                    if last:
+                        continue
+                    break  # `order` is by cost
+                nbody, add = self.extend(body, comp)
+                c2 = cost + add
+                if c2 + tail >= best_cost:
+                    continue
+                if comp.dst == OUT:
+                    self.stats.candidates += 1
+                    self.stats.by_ops[nops + 1] = self.stats.by_ops.get(nops + 1, 0) + 1
+                    cand = None
+                    new = self._care_getter(wwm, ci)(state)
+                    if new == goal.vals:
+                        cand = Candidate(wwm, list(steps) + [Step(comp)], list(nbody), c2 + tail)
+                    elif comp.maskable and nops > 0:
+                        m = self._infer_mask(goal, state, new, mask_cache)
+                        if m is not None:
+                            step = Step(comp, m)
+                            nb2, add2 = self.extend(body, comp, step.lines())
+                            cand = Candidate(wwm, list(steps) + [step], list(nb2), cost + add2 + tail)
+                    if cand is not None and cand.cost < best_cost and self.verify_cb(self, cand):
+                        best, best_cost = cand, cand.cost
+                        if c2 + tail >= best_cost:
+                            continue
+                if last:
+                    continue
+                st2 = apply(state, comp.dst, ctx.getters[ci], ctx.space)
+                key = (wwm, st2, self.signature(nbody))
+                if visited.get(key, _INF) <= c2:
+                    continue
+                visited[key] = c2
+                self.stats.states += 1
+                heapq.heappush(heap, (c2, seq, wwm, nops + 1, st2, nbody, tuple(steps) + (Step(comp),)))
+                seq += 1
+        self.stats.seconds += time.perf_counter() - t0
+        return best, exhaustive
+
+    def _root_children(self, wwm: bool):
+        """The one-component programs (cost, component, state, body), once
+        per set of components and tests."""
+        key = ("root", tuple(self.masks), wwm)
+        hit = self.shared.get(key)
+        if hit is None:
+            ctx = self.ctx[wwm]
+            enter = self.wrapper_cost()[0] if wwm else 0
+            seen: dict = {}
+            for ci, comp in enumerate(ctx.comps):
+                nbody, add = self.extend((), comp)
+                st2 = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
+                k = (st2, self.signature(nbody))
+                if k in seen and seen[k][0] <= enter + add:
+                    continue
+                seen[k] = (enter + add, ci, st2, nbody)
+            hit = self.shared[key] = sorted(seen.values(), key=lambda t: (t[0], t[1]))
+        return hit
+
+    def _expand_root(self, wwm, heap, seq, best, best_cost, tail):
+        ctx, goal = self.ctx[wwm], self.goal[wwm]
+        self.stats.expanded += 1
+        for c2, ci, st2, nbody in self._root_children(wwm):
+            if c2 + tail >= best_cost:
+                break
+            comp = ctx.comps[ci]
+            if comp.dst == OUT:
+                self.stats.candidates += 1
+                self.stats.by_ops[1] = self.stats.by_ops.get(1, 0) + 1
+                if self._care_getter(wwm, ci)(ctx.init) == goal.vals:
+                    cand = Candidate(wwm, [Step(comp)], list(nbody), c2 + tail)
+                    if self.verify_cb(self, cand):
+                        best, best_cost = cand, cand.cost
+                        continue
+            self.stats.states += 1
+            heapq.heappush(heap, (c2, seq, wwm, 1, st2, nbody, (Step(comp),)))
+            seq += 1
+        return best, best_cost, seq
+
+    def _mask_candidates(self, wwm: bool, state: tuple, cache: dict) -> list[int]:
+        """DPP16 moves into v1 that could fix, under a mask, the lanes of v1
+        that are wrong before them: those whose reads at the first and the
+        last such lane give the wanted values.  None when the lanes wrong
+        before cover every row and bank (the mask would be full)."""
+        ctx, goal = self.ctx[wwm], self.goal[wwm]
+        hit = self._mask_info(goal, state, cache)
+        if hit[0] is None:
+            return []
+        bad = hit[5]
+        a, _ = ctx.space.region(OUT)
+        out = None
+        for k in (bad[0], bad[-1]):
+            off = goal.care[k] - a
+            idx = self._mask_index.get((wwm, off))
+            if idx is None:
+                idx = self._mask_index[(wwm, off)] = {}
+                for ci, c in enumerate(ctx.comps):
+                    if c.dst == OUT and c.maskable:
+                        idx.setdefault(ctx.maps[ci][off], []).append(ci)
+            want = goal.vals[k]
+            got = {ci for q, cis in idx.items() if state[q] == want for ci in cis}
+            out = got if out is None else out & got
+            if not out:
+                return []
+        return sorted(out)
+
+    def _mask_info(self, goal: Goal, before: tuple, cache: dict):
+        hit = cache.get(before)
+        if hit is None:
+            old = goal.getter(before)
+            bad = [k for k, (a, b) in enumerate(zip(old, goal.vals)) if a != b]
+            hit = (None,)
+            if bad and len(bad) < len(old):
+                lanes = {goal.lanes[k] for k in bad}
+                rows = sorted({i >> 4 for i in lanes})
+                banks = sorted({(i >> 2) & 3 for i in lanes})
+                cover = [k for k, i in enumerate(goal.lanes) if (i >> 4) in rows and ((i >> 2) & 3) in banks]
+                if len(cover) < len(old):
+                    sel = itemgetter(*bad) if len(bad) > 1 else (lambda t, k=bad[0]: (t[k],))
+                    csel = itemgetter(*cover) if len(cover) > 1 else (lambda t, k=cover[0]: (t[k],))
+                    rm = sum(1 << r for r in rows)
+                    bm = sum(1 << b for b in banks)
+                    hit = (sel, sel(goal.vals), csel, csel(goal.vals), (rm, bm), bad)
+            cache[before] = hit
+        return hit
+
+    def _infer_mask(self, goal: Goal, before: tuple, new: tuple, cache: dict):
+        """The smallest row/bank mask under which the last DPP move, merged
+        with the old output, meets the goal on every test; None if no mask
+        does.  A lane wrong before must be right after, so the mask covers
+        the rows and banks of the lanes wrong before; every lane it covers
+        must be right after (the masks gate only the destination,
+        assumption dpp.mask_scope=dest); so if any mask works this one does.
+        `new` is the move's output at the goal's lanes."""
+        hit = self._mask_info(goal, before, cache)
+        if hit[0] is None:
+            return None
+        sel, want, csel, cwant, m, _ = hit
+        if sel(new) != want or csel(new) != cwant:
+            return None
+        return m
+
+
+def check_on_tests(cand: Candidate, searcher: Searcher) -> bool:
+    """Run the whole program (wrapper and waits included) through the
+    machine under every test EXEC mask and compare with the spec."""
+    space = searcher.ctx[False].space
+    goal = searcher.goal[False]
+    prog = cand.program(searcher.wave)
+    st = list(space.initial())
+    for t in searcher.targets:
+        for b, mask in enumerate(space.masks):
+            m = run(prog, t, searcher.wave, mask)
+            for i, v in enumerate(m.v(OUT)):
+                space.decode(v, b)  # a tagged lane or 0, nothing else
+                st[space.pos(OUT, b, i)] = v
+        if not goal.met(tuple(st)):
+            return False
+    return True
+
+
+__all__ = ["Searcher", "Candidate", "Step", "check_on_tests", "wrapper", "X", "TMP"]

@@ -1,0 +1,267 @@
+"""The table of cheapest proven lowerings: common shuffles x target
+families x wave sizes, beside the ds_bpermute baseline.
+
+``verify synth --table`` synthesises every entry (the columns in parallel),
+writes the lowering files under ``lowerings/synth/`` (one file per distinct
+program, shared by the columns it wins in; the test suite proves every one),
+``docs/synthesis-table.json`` (the index) and ``docs/synthesis-table.md``.
+``--check`` does not search: it checks that the Markdown is the rendering of
+the index, that the index and the files agree, and re-synthesises a small
+sample, which must reproduce its files byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from .. import catalog
+from .. import target as T
+from ..diag import InputError
+
+ROOT = catalog.ROOT
+LOW_DIR = ROOT / "lowerings" / "synth"
+INDEX = ROOT / "docs" / "synthesis-table.json"
+MD = ROOT / "docs" / "synthesis-table.md"
+MAX_OPS = 2
+
+# Columns: a family alias (targets whose relevant features agree, see
+# verify/target.py) and a wave size.  The gfx9 column uses the components
+# common to gfx900-gfx950 (row_newbcast of gfx90a+ and the gfx950 swaps are
+# left to `verify synth --target gfx950`).
+ALL_COLUMNS = [("gfx8", 64), ("gfx9", 64), ("gfx10", 32), ("gfx10", 64), ("gfx11", 32), ("gfx11", 64),
+               ("gfx12", 32), ("gfx12", 64)]
+# The checked-in table uses every column but only ROWS (time: see
+# docs/synthesis.md, "The table"); setting ROWS = ALL_ROWS widens it.
+COLUMNS = ALL_COLUMNS
+
+# Rows: the shuffles a CUDA/HIP compiler lowers most (on the 32-lane warp).
+ALL_ROWS = ([("cuda.shfl_xor", {"mask": m, "width": 32}) for m in range(1, 32)]
+        + [(f"cuda.shfl_{k}", {"delta": d, "width": 32}) for k in ("up", "down") for d in range(1, 17)]
+        + [("cuda.shfl_idx", {"lane": l, "width": w}) for w, l in ((32, 0), (32, 15), (32, 31), (16, 0), (16, 5),
+                                                                     (16, 15))])
+ROWS = ([("cuda.shfl_xor", {"mask": m, "width": 32}) for m in range(1, 8)]
+        + [(f"cuda.shfl_{k}", {"delta": 1, "width": 32}) for k in ("up", "down")]
+        + [("cuda.shfl_idx", {"lane": 0, "width": 32})])
+
+SAMPLE = [(("cuda.shfl_xor", {"mask": 5, "width": 32}), ("gfx9", 64)),
+          (("cuda.shfl_xor", {"mask": 5, "width": 32}), ("gfx11", 32))]
+
+
+def row_name(spec: str, params: dict) -> str:
+    kind = spec.split(".")[1].replace("shfl_", "")
+    p = next(v for k, v in params.items() if k != "width")
+    return f"syn_{kind}{p}_w{params['width']}"
+
+
+def _column(args):
+    fam, wave, rows, shared_masks = args
+    from . import synthesize
+
+    targets = T.resolve(fam)
+    shared: dict = {}
+    out = []
+    for spec, params in rows:
+        t0 = time.perf_counter()
+        o = synthesize(spec, params, targets, wave, "any", MAX_OPS, None, row_name(spec, params), [fam],
+                       _command(spec, params, fam, wave), shared=shared)
+        dt = time.perf_counter() - t0
+        out.append({
+            "spec": spec, "params": params, "family": fam, "wave": wave,
+            "verdict": o.verdict, "cost": o.cost, "is_baseline": o.best_is_baseline,
+            "baseline": None if o.baseline is None else o.baseline.cost,
+            "claim": o.claim(), "text": o.text, "seconds": round(dt, 3),
+            "summary": _summary(o),
+        })
+    return out
+
+
+def _command(spec, params, fam, wave) -> str:
+    return (f"verify synth {spec} {' '.join(f'{k}={v}' for k, v in params.items())} --target {fam} "
+            f"--wave {wave} --exec any --max-ops {MAX_OPS}")
+
+
+def _summary(o) -> str:
+    if o.best is None:
+        return "none"
+    if o.best_is_baseline:
+        return "ds_bpermute"
+    parts = []
+    for s in o.best.steps:
+        parts.append(s.comp.cls + ("(masked)" if s.mask else ""))
+    return " + ".join(parts) + (" in wwm" if o.best.wwm else "")
+
+
+def _retarget(text: str, name: str, families: list[str]) -> str:
+    """A winning program's text with the file name and the families it
+    serves (its header was written for one column)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("; @targets"):
+            line = f"; @targets  {', '.join(families)}"
+        out.append(line)
+    first = out[0].split(":", 1)
+    out[0] = f"; {name}:" + first[1].split(" on ")[0] + f" on {', '.join(families)}."
+    return "\n".join(out) + "\n"
+
+
+def build(columns=None, jobs: int = 2, out=None) -> list[dict]:
+    """Synthesise every entry; returns the index rows (with texts)."""
+    cols = columns or COLUMNS
+    work = [(fam, wave, ROWS, None) for fam, wave in cols]
+    if jobs > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_column, work, chunksize=1)
+    else:
+        results = [_column(w) for w in work]
+    return [e for col in results for e in col]
+
+
+def write(entries: list[dict]) -> tuple[list[dict], dict[str, str]]:
+    """Group winners into files; return the index and {relative path: text}."""
+    files: dict[str, str] = {}
+    index = []
+    by_row: dict = {}
+    for e in entries:
+        by_row.setdefault(row_name(e["spec"], e["params"]), []).append(e)
+    for name, es in by_row.items():
+        groups: list[list] = []  # [program text body, wave, [entries]]
+        for e in es:
+            if e["text"] is None:
+                continue
+            body = "\n".join(l for l in e["text"].splitlines() if not l.startswith(";"))
+            for g in groups:
+                if g[0] == body and g[1] == e["wave"]:
+                    g[2].append(e)
+                    break
+            else:
+                groups.append([body, e["wave"], [e]])
+        for k, (body, wave, ges) in enumerate(groups):
+            fname = name + ("" if k == 0 else "_" + "bcdefghijklmnop"[k - 1])
+            rel = f"synth/{fname}.s"
+            files[rel] = _retarget(ges[0]["text"], fname, [g["family"] for g in ges])
+            for g in ges:
+                g["file"] = rel
+    for e in entries:
+        index.append({k: v for k, v in e.items() if k != "text"} | {"file": e.get("file")})
+    return index, files
+
+
+def markdown(index: list[dict]) -> str:
+    cols = []
+    for e in index:
+        c = (e["family"], e["wave"])
+        if c not in cols:
+            cols.append(c)
+    rows: dict = {}
+    for e in index:
+        rows.setdefault((e["spec"], json.dumps(e["params"])), {})[(e["family"], e["wave"])] = e
+    lines = [
+        "# Cheapest proven lowerings",
+        "",
+        "Generated by `verify synth --table` (verify/synth/table.py); do not edit.  Each cell: the cost of the "
+        "cheapest lowering found and proved (estimated cycles, [synthesis.md](synthesis.md#cost-model)), what it "
+        "is made of, and, after the slash, the cost of the ds_bpermute baseline (`-`: none is proved there).  "
+        "Every search was exhaustive for programs of at most "
+        f"{MAX_OPS} components below the baseline's cost, so each entry is optimal in that scope (the claim in "
+        "its file's header says so).  `wwm`: in whole-wave mode; `(masked)`: a row/bank-masked DPP move.  "
+        "Files: `lowerings/<file>` (the catalogue proves every one).",
+        "",
+        "| shuffle | " + " | ".join(f"{f} w{w}" for f, w in cols) + " |",
+        "|---|" + "---|" * len(cols),
+    ]
+    for (spec, ps), cells in rows.items():
+        params = json.loads(ps)
+        label = f"`{spec} {' '.join(f'{k}={v}' for k, v in params.items())}`"
+        out = []
+        for c in cols:
+            e = cells.get(c)
+            if e is None or e["cost"] is None:
+                out.append("none / " + ("-" if e is None or e["baseline"] is None else str(e["baseline"])))
+                continue
+            base = "-" if e["baseline"] is None else str(e["baseline"])
+            out.append(f"**{e['cost']}** {e['summary']} / {base}<br>`{Path(e['file']).stem}`")
+        lines.append(f"| {label} | " + " | ".join(out) + " |")
+    total = sum(e["seconds"] for e in index)
+    lines += ["", f"{len(index)} entries, {len(cols)} columns, {len({e['file'] for e in index if e['file']})} "
+                  "lowering files.", ""]
+    _ = total
+    return "\n".join(lines)
+
+
+def cmd_table(args, out, err) -> int:
+    cols = COLUMNS
+    if args.targets:
+        want = [w.strip() for w in args.targets.split(",") if w.strip()]
+        cols = [c for c in ALL_COLUMNS if c[0] in want]
+        if not cols:
+            raise InputError(None, f"--targets: no table column for {args.targets} "
+                                   f"(columns: {', '.join(sorted({c[0] for c in COLUMNS}))})")
+    if args.check:
+        problems = check()
+        for p in problems:
+            print(p, file=err)
+        if not problems:
+            print(f"synthesis table current: {MD.relative_to(ROOT)}, {INDEX.relative_to(ROOT)}, "
+                  f"{LOW_DIR.relative_to(ROOT)}/", file=out)
+        return 1 if problems else 0
+    t0 = time.perf_counter()
+    entries = build(cols)
+    index, files = write(entries)
+    if args.targets and INDEX.exists():  # keep the other columns
+        old = json.loads(INDEX.read_text())
+        keep = [e for e in old if (e["family"], e["wave"]) not in cols]
+        index = keep + index
+        for e in keep:
+            if e.get("file"):
+                files.setdefault(e["file"], (ROOT / "lowerings" / e["file"]).read_text())
+    LOW_DIR.mkdir(parents=True, exist_ok=True)
+    for p in LOW_DIR.glob("*.s"):
+        if f"synth/{p.name}" not in files:
+            p.unlink()
+    for rel, text in files.items():
+        (ROOT / "lowerings" / rel).write_text(text)
+    INDEX.write_text(json.dumps(index, indent=1) + "\n")
+    MD.write_text(markdown(index))
+    print(f"wrote {len(index)} entries, {len(files)} lowering files in {time.perf_counter() - t0:.1f} s", file=out)
+    return 0
+
+
+def check(sample: bool = True) -> list[str]:
+    """Staleness, without a long search: the Markdown renders the index, the
+    index's files exist (and no others), and the sample re-synthesises to
+    the same text."""
+    from . import synthesize
+
+    problems = []
+    if not INDEX.exists():
+        return [f"{INDEX}: missing: run `verify synth --table`"]
+    index = json.loads(INDEX.read_text())
+    if not MD.exists() or MD.read_text() != markdown(index):
+        problems.append(f"{MD.relative_to(ROOT)}: stale: run `verify synth --table`")
+    named = {e["file"] for e in index if e.get("file")}
+    present = {f"synth/{p.name}" for p in LOW_DIR.glob("*.s")}
+    for f in sorted(named - present):
+        problems.append(f"lowerings/{f}: missing")
+    for f in sorted(present - named):
+        problems.append(f"lowerings/{f}: not in the table index")
+    if sample:
+        for (spec, params), (fam, wave) in SAMPLE:
+            e = next((e for e in index if e["spec"] == spec and e["params"] == params and e["family"] == fam
+                      and e["wave"] == wave), None)
+            if e is None:
+                problems.append(f"sample {spec} {params} {fam} w{wave}: not in the index")
+                continue
+            o = synthesize(spec, params, T.resolve(fam), wave, "any", MAX_OPS, None, row_name(spec, params), [fam],
+                           _command(spec, params, fam, wave))
+            if o.cost != e["cost"]:
+                problems.append(f"sample {spec} {params} {fam} w{wave}: cost {o.cost}, the table says {e['cost']}")
+                continue
+            text = (ROOT / "lowerings" / e["file"]).read_text()
+            body = [l for l in text.splitlines() if not l.startswith(";")]
+            if o.text is None or [l for l in o.text.splitlines() if not l.startswith(";")] != body:
+                problems.append(f"lowerings/{e['file']}: re-synthesis gives a different program")
+    return problems
