@@ -189,6 +189,10 @@ class Concrete:
     def bool_value(self, c):
         return 1 if c else 0
 
+    def popcount(self, conds):
+        """How many of the conditions hold (a value)."""
+        return sum(1 for c in conds if c)
+
     # ---- lane selection -----------------------------------------------
     def select(self, vals, idx):
         """vals[idx]; the caller guarantees 0 <= idx < len(vals)."""
@@ -246,6 +250,9 @@ class Partial(Concrete):
 
     def from_bits(self, bits):
         return None if any(b is None for b in bits) else Concrete.from_bits(self, bits)
+
+    def popcount(self, conds):
+        return None if any(c is None for c in conds) else Concrete.popcount(self, conds)
 
 
 for _name in (

@@ -72,8 +72,9 @@ def _model_values(q, enc) -> tuple[int, dict]:
     vals["scc"] = False
     if enc.exec_bits:
         mask = sum(1 << i for i, b in enumerate(enc.exec_bits) if q.truth(b))
-    else:
-        mask = (1 << enc.machine.W) - 1
+    else:  # a fixed contract: all lanes, or the mask `verify asm --exec` gives
+        lo, hi = enc.exec0
+        mask = (lo | (hi << 32)) if isinstance(lo, int) and isinstance(hi, int) else (1 << enc.machine.W) - 1
     return mask, vals
 
 

@@ -47,6 +47,17 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT")
     sh.add_argument("--json", action="store_true")
 
+    am = sub.add_parser("asm", help="check real compiler output (a .s file) against specs")
+    am.add_argument("file", metavar="FILE.s")
+    am.add_argument("--function", metavar="NAME")
+    am.add_argument("--lines", metavar="A-B")
+    am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
+    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the file's wavefront size")
+    am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
+    am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR")
+    am.add_argument("--timeout", type=float, default=30.0, metavar="S")
+    am.add_argument("--json", action="store_true")
+
     tg = sub.add_parser("targets", help="the target table")
     tg.add_argument("--json", action="store_true")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
@@ -562,7 +573,112 @@ def _synth_text(o, wrote, out) -> None:
         print(f"  wrote {wrote} (re-read and proved)", file=out)
 
 
+def _detect(text: str, pattern: str):
+    import re
+
+    m = re.search(pattern, text)
+    return m.group(1) if m else None
+
+
+def cmd_asm(args, out: TextIO, err: TextIO) -> int:
+    from pathlib import Path
+
+    from . import target as T
+    from .asmcheck import function_lines, lowering_for, parse_assertion, parse_lines, read, select_region
+    from .cex import render
+    from .refine import prove_exec, prove_one, static_checks
+
+    if not args.asserts:
+        raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
+    try:
+        text = Path(args.file).read_text()
+    except OSError as e:
+        raise InputError(None, f"cannot read {args.file}: {e.strerror}") from None
+    tname = args.target or _detect(text, r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)')
+    if not tname:
+        raise InputError(None, f"{args.file}: no .amdgcn_target; give --target")
+    tgt = T.get(tname)
+    wave = args.wave
+    if wave is None:  # the kernel descriptor, else the lane-mask registers the code uses
+        import re
+
+        ws = _detect(text, r"\.amdhsa_wavefront_size32\s+(\d)")
+        if len(tgt.waves) == 1:
+            wave = tgt.waves[0]
+        elif ws is not None:
+            wave = 32 if ws == "1" else 64
+        elif re.search(r"\b(vcc_lo|exec_lo)\b|saveexec_b32", text):
+            wave = 32
+        elif re.search(r"\b(vcc|exec)\b|saveexec_b64|s\[\d+:\d+\]", text):
+            wave = 64
+        else:
+            raise InputError(None, f"{args.file}: cannot tell the wave size; give --wave")
+    if wave not in tgt.waves:
+        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
+    exec_contract = "any"
+    if args.exec:
+        exec_contract = f"{_exec_mask(args.exec, wave):#x}"
+    asserts = [parse_assertion(a) for a in args.asserts]
+    lines = function_lines(read(args.file, text), args.function, args.file)
+    region = select_region(args.file, lines, parse_lines(args.lines) if args.lines else None, args.function)
+    results = []
+    for a in asserts:
+        if a.kind == "exec":
+            from .ir import Lowering
+
+            low = Lowering(f"{Path(args.file).name}", args.file, "", {}, [], [], exec_contract, [], [], None,
+                           region.program)
+            r = prove_exec(low, tgt, wave, a.exec_rhs, args.timeout)
+        else:
+            low = lowering_for(region, a, exec_contract)
+            warns = static_checks(low, tgt, wave)
+            r, _ = prove_one(low, tgt, wave, args.timeout)
+            r.warnings = warns
+        results.append((a, low, r))
+    seen = set()
+    for _, _, r in results:
+        for w in r.warnings:
+            if str(w) not in seen:
+                seen.add(str(w))
+                print(str(w), file=err)
+    code = overall([r for _, _, r in results])
+    inputs = sorted({n for _, low, _ in results for n in []})
+    if args.json:
+        json.dump({
+            "file": args.file, "function": args.function, "target": tgt.name, "wave": wave, "exec": exec_contract,
+            "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
+            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": "unknown"}
+                             for i in region.opaque] +
+                            [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": "input"}
+                             for i in region.hoisted],
+            "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
+            "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
+                            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
+                            "counterexample": r.cex.to_json() if r.cex is not None else None}
+                           for a, _, r in results],
+        }, out, indent=2)
+        out.write("\n")
+        return code
+    print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {tgt.name} "
+          f"wave{wave}, exec={exec_contract}", file=out)
+    for i in region.hoisted:
+        print(f"  not modelled, its result taken as an input: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
+    for i in region.opaque:
+        print(f"  not modelled (its result is unknown): line {i.line}: {i.text.split(';')[0].strip()}", file=out)
+    for a, low, r in results:
+        print(f"  {r.verdict:<8} {a.text}  ({r.seconds * 1000:.0f} ms)", file=out)
+        for o in r.obligations:
+            if o.verdict not in ("proved",):
+                print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
+        if r.cex is not None and a.kind == "spec":
+            for line in render(r.cex, low):
+                print(line, file=out)
+    del inputs
+    return code
+
+
 COMMANDS = {
+    "asm": cmd_asm,
     "synth": cmd_synth,
     "lowering": cmd_lowering,
     "list": cmd_list,

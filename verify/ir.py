@@ -119,3 +119,4 @@ class Lowering:
     spans: dict[str, Span] = field(default_factory=dict)
     param_spans: dict[str, Span] = field(default_factory=dict)
     expect: str | None = None  # documented expected verdict for test fixtures
+    check_exec: bool = True  # the "EXEC restored" obligation (off for `verify asm` regions)

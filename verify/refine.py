@@ -127,6 +127,8 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     for ins in low.program:
         warns += OPS[ins.base].check(ins, target, wave)
     warns += hazards(low.program, target)
+    if low.clobbers is None:  # compiler output: no clobber contract
+        return warns
     allowed = set()
     for b in low.outputs:
         allowed.update(_names(b.reg))
@@ -192,6 +194,9 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     def exec_init(m):
         if low.exec_contract == "full":
             m.set_exec_mask((1 << wave) - 1)
+            return []
+        if low.exec_contract.startswith("0x"):
+            m.set_exec_mask(int(low.exec_contract, 16))
             return []
         bits = B.fresh_lanes("exec", wave, cond=True)
         lo, hi = m.from_lane_bits(bits)
@@ -263,7 +268,7 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     act0, W = enc.act0, wave
     witness = _vacuity_witness(low, target, wave, assume)
     if witness["contract"]:
-        res.obligations.append(Obligation("contract", "proved", "EXEC = all lanes is admitted"))
+        res.obligations.append(Obligation("contract", "proved", "the contract admits an EXEC mask with an active lane"))
     else:
         r = ask("contract", B.or_b(*act0))
         if r in ("sat", "unsat"):
@@ -313,12 +318,12 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     # 4. exec restored
     lo1, hi1 = enc.machine.exec_pair()
     lo0, hi0 = enc.exec0
-    changed = B.or_b(B.ne(lo1, lo0), B.ne(hi1, hi0) if W == 64 else False)
+    changed = B.or_b(B.ne(lo1, lo0), B.ne(hi1, hi0) if W == 64 else False) if low.check_exec else False
     r = ask("exec", changed, "refuted")
     if r == "sat":
         res.obligations.append(Obligation("exec", "refuted", "EXEC at the end differs from EXEC at entry"))
         bad_conds.append(("exec", changed))
-    elif r == "unsat":
+    elif r == "unsat" and low.check_exec:
         res.obligations.append(Obligation("exec", "proved", "EXEC is restored"))
     verdicts = {o.verdict for o in res.obligations}
     res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
@@ -367,12 +372,91 @@ def _vacuity_witness(low: Lowering, target: Target, wave: int, assume: dict) -> 
     def initial(kind, name, lane):
         return False if kind == "scc" else (lane if lane is not None else 0)
 
+    mask = int(low.exec_contract, 16) if low.exec_contract.startswith("0x") else (1 << wave) - 1
+
     def exec_init(m):
-        m.set_exec_mask((1 << wave) - 1)
+        m.set_exec_mask(mask)
         return []
 
     enc = encode(low, target, wave, Concrete(), assume, initial, exec_init)
-    return {"contract": True, "defined": any(d for o in enc.spec.values() for d in o[1])}
+    return {"contract": mask != 0, "defined": any(a and d for o in enc.spec.values() for a, d in zip(enc.act0, o[1]))}
+
+
+def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: float = DEFAULT_TIMEOUT,
+               assume: dict | None = None) -> Result:
+    """EXEC at the end of `low.program` against EXEC at entry: "exec" (the
+    same mask) or "first_lane" (only the lowest lane active at entry)."""
+    from .smt import SOLVER, Z3, Query
+
+    t0 = time.perf_counter()
+    B = Z3()
+    fresh: dict = {}
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            if name not in fresh:
+                fresh[name] = B.fresh_lanes(name, wave)
+            return fresh[name][lane]
+        t = B.fresh(name)
+        fresh[name] = t
+        return t
+
+    m = Machine(B, wave, initial, FeatureLog(target), dict(assume or {}))
+    if low.exec_contract.startswith("0x"):
+        m.set_exec_mask(int(low.exec_contract, 16))
+    else:
+        bits = B.fresh_lanes("exec", wave, cond=True)
+        lo, hi = m.from_lane_bits(bits)
+        m.set_s("exec_lo", lo)
+        m.set_s("exec_hi", hi if wave == 64 else 0)
+    m.scc = initial("scc", "scc", None)
+    act0 = m.actives()
+    m.run(low.program)
+    act1 = m.actives()
+    if mode == "exec":
+        want = act0
+    else:
+        seen = False
+        want = []
+        for a in act0:  # lane i is the first active lane: active, and no lower lane is
+            want.append(B.and_b(a, B.not_b(seen)) if seen is not False else a)
+            seen = B.or_b(seen, a)
+    lanes = [B.ne(B.bool_value(a), B.bool_value(w)) for a, w in zip(act1, want)]
+    res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
+                 assumptions=dict(m.assumptions_used), method=f"{SOLVER}, bit-vector encoding, per-lane")
+    q = Query(timeout)
+    r = "unsat"
+    for c in lanes:  # one lane at a time: the joint question is much harder
+        if c is False:
+            continue
+        q.push()
+        q.add(c)
+        r1 = q.check()
+        if r1 == "sat":
+            r = "sat"
+            break
+        q.pop()
+        if r1 == "unknown":
+            r = "unknown"
+    name = "exec" if mode == "exec" else "exec(first_lane)"
+    if r == "unsat":
+        res.obligations.append(Obligation(name, "proved", "EXEC at the end is as asserted"))
+    elif r == "unknown":
+        res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
+        res.verdict = "unknown"
+    else:
+        from .cex import Counterexample
+
+        mask0 = sum(1 << i for i, a in enumerate(act0) if q.truth(a))
+        mask1 = sum(1 << i for i, a in enumerate(act1) if q.truth(a))
+        want_mask = sum(1 << i for i, a in enumerate(want) if q.truth(a))
+        res.obligations.append(Obligation(name, "refuted", f"EXEC at the end is {mask1:#x}, expected {want_mask:#x}"))
+        res.verdict = "refuted"
+        res.cex = Counterexample(name, wave, mask0, {}, {}, False, [], mask1)
+    res.seconds = time.perf_counter() - t0
+    return res
 
 
 def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:

@@ -328,6 +328,17 @@ class Z3(Concrete):
     def bool_value(self, c):
         return self.ite(c, 1, 0)
 
+    def popcount(self, conds):
+        """Counted in 8 bits (at most 64 conditions), then widened: a 32-bit
+        adder chain per lane is far harder for the solver."""
+        fixed = sum(1 for c in conds if c is True)
+        rest = [c for c in conds if type(c) is not bool]
+        if not rest:
+            return fixed
+        one8, zero8 = z3.BitVecVal(1, 8, CTX), z3.BitVecVal(0, 8, CTX)
+        total = z3.Sum([z3.If(c, one8, zero8) for c in rest] + [z3.BitVecVal(fixed, 8, CTX)])
+        return z3.ZeroExt(24, total)
+
     # ---- binary32 ---------------------------------------------------------
     # fadd is commutative bit for bit when no input is NaN, so its operands
     # are put in a canonical order: trees that differ only by commutation
@@ -747,7 +758,7 @@ def _lowering(name):
 
 
 for _name in ("add sub mul and_ or_ xor not_ shl lshr ashr umin umax smin smax fadd fmin fmax fis_nan "
-              "ult ule slt sle bit bool_value decide").split():
+              "ult ule slt sle bit bool_value decide popcount").split():
     setattr(Z3Monoid, _name, _lowering(_name))
 
 

@@ -106,15 +106,11 @@ class Mbcnt(OpDef):
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         mask, base = m.read(s0), m.read(s1)
-        one, zero = B.const(1), B.const(0)
         out = []
         for i in range(W):
             # bits of the 64-bit thread mask (1 << i) - 1 that fall in this half
             below = max(0, min(32, i - 32)) if self.hi else min(32, i)
-            acc = base[i]
-            for k in range(below):
-                acc = B.add(acc, B.ite(B.bit(mask[i], k), one, zero))
-            out.append(acc)
+            out.append(B.add(base[i], B.popcount([B.bit(mask[i], k) for k in range(below)])))
         en = m.actives()
         if m.step is not None:
             for i in range(W):

@@ -128,10 +128,7 @@ for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("
 
 
 def _popcount(B, a):
-    acc = B.const(0)
-    for k in range(32):
-        acc = B.add(acc, B.ite(B.bit(a, k), B.const(1), B.const(0)))
-    return acc
+    return B.popcount([B.bit(a, k) for k in range(32)])
 
 
 def _ff1(B, lo, hi=None):

@@ -1,0 +1,127 @@
+"""`verify asm` on LLVM's own output, compiled at test time with llvmlite:
+the atomic optimizer's DPP scan for a divergent `atomicrmw add`, and HIP's
+__shfl_xor as its header writes it; one-token mutations are refuted."""
+
+import re
+
+import pytest
+
+from helpers import cli, cli_json
+
+llvmlite = pytest.importorskip("llvmlite")
+
+from llvm.kernels import atomic_kernel, atomic_registers, hip_shfl_xor  # noqa: E402
+
+ATOMIC = [("gfx90a", 64), ("gfx942", 64), ("gfx950", 64), ("gfx1030", 32), ("gfx1030", 64),
+          ("gfx1100", 32), ("gfx1100", 64), ("gfx1200", 32), ("gfx1200", 64)]
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+@pytest.mark.parametrize("cpu, wave", ATOMIC, ids=[f"{c}-w{w}" for c, w in ATOMIC])
+def test_atomic_optimizer_scan(tmp_path, cpu, wave):
+    text = atomic_kernel(cpu, wave)
+    assert "_dpp" in text  # the DPP strategy really ran
+    x, total, scan = atomic_registers(text)
+    path = write(tmp_path, f"{cpu}.s", text)
+    code, js, err = cli_json("asm", path, "--assert", f"{total} == reduce_add({x})",
+                             "--assert", f"{scan} == exclusive_add({x})")
+    assert code == 0, (err, js)
+    assert js["target"] == cpu and js["wave"] == wave
+    assert [a["verdict"] for a in js["assertions"]] == ["proved", "proved"]
+
+
+@pytest.mark.parametrize("cpu, wave", [("gfx1100", 32), ("gfx942", 64)])
+def test_atomic_optimizer_elects_the_first_active_lane(tmp_path, cpu, wave):
+    ex = "exec_lo" if wave == 32 else "exec"
+    path = write(tmp_path, "k.s", atomic_kernel(cpu, wave))
+    code, js, err = cli_json("asm", path, "--assert", f"{ex} == first_lane({ex})")
+    assert code == 0, err
+
+
+def mutate(text: str, old: str, new: str, count: int = 1) -> str:
+    assert old in text, old
+    return text.replace(old, new, count)
+
+
+MUTANTS = {
+    "row_mask": ("gfx1100", 32, lambda t: mutate(t, "quad_perm:[0,1,2,3] row_mask:0xa", "quad_perm:[0,1,2,3] row_mask:0xf")),
+    "row_shr": ("gfx1100", 32, lambda t: mutate(t, "row_shr:2 ", "row_shr:3 ")),
+    "permlanex16_select": ("gfx1030", 32, lambda t: mutate(t, "v_permlanex16_b32 v2, v1, -1, -1", "v_permlanex16_b32 v2, v1, 0, -1")),
+    "readlane_lane": ("gfx1100", 32, lambda t: re.sub(r"(v_readlane_b32 s\d+, v\d+), 31", r"\1, 30", t, count=1)),
+    "row_bcast_mask": ("gfx942", 64, lambda t: mutate(t, "row_bcast:15 row_mask:0xa", "row_bcast:15 row_mask:0xf")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MUTANTS))
+def test_one_token_mutations_are_refuted(tmp_path, kind):
+    cpu, wave, fn = MUTANTS[kind]
+    text = atomic_kernel(cpu, wave)
+    x, total, scan = atomic_registers(text)
+    path = write(tmp_path, "m.s", fn(text))
+    code, js, err = cli_json("asm", path, "--assert", f"{total} == reduce_add({x})",
+                             "--assert", f"{scan} == exclusive_add({x})")
+    assert code == 1, (kind, err)
+    bad = [a for a in js["assertions"] if a["verdict"] == "refuted"]
+    assert bad and all(a["counterexample"]["lanes"] for a in bad)
+
+
+def test_exec_restore_mutation_is_refuted(tmp_path):
+    text = atomic_kernel("gfx1100", 32)
+    restore = re.search(r"s_mov_b32 exec_lo, (s\d+)", text)
+    path = write(tmp_path, "m.s", text.replace(restore.group(0), "s_mov_b32 exec_lo, -1", 1))
+    code, js, err = cli_json("asm", path, "--assert", "exec_lo == first_lane(exec_lo)")
+    assert code == 1
+    assert js["assertions"][0]["obligations"][0]["detail"].startswith("EXEC at the end is")
+
+
+HIP = [("gfx942", 64, 1, 64), ("gfx942", 64, 32, 64), ("gfx942", 64, 5, 16),
+       ("gfx1030", 32, 16, 32), ("gfx1030", 64, 5, 64), ("gfx1100", 32, 1, 32), ("gfx1100", 64, 31, 64),
+       ("gfx1200", 64, 32, 64), ("gfx1200", 32, 3, 8)]
+
+
+@pytest.mark.parametrize("cpu, wave, mask, width", HIP, ids=[f"{c}-w{w}-m{m}-x{x}" for c, w, m, x in HIP])
+def test_hip_shfl_xor(tmp_path, cpu, wave, mask, width):
+    path = write(tmp_path, "h.s", hip_shfl_xor(cpu, wave, mask, width))
+    code, js, err = cli_json("asm", path, "--assert", f"v0 == hip.shfl_xor(v0, mask={mask}, width={width})")
+    assert code == 0, (err, js)
+
+
+@pytest.mark.parametrize("cpu", ["gfx1030", "gfx1100"])
+def test_hip_shfl_xor_crossing_halves_is_wrong_on_rdna_wave64(tmp_path, cpu):
+    """ds_bpermute reaches only its own 32-lane half in wave64 on GFX10/GFX11
+    (assumption permute.wave64_half), so HIP's header __shfl_xor(v, 32)
+    returns the lane's own half: refuted, with lanes 0 and 32 in the table."""
+    path = write(tmp_path, "h.s", hip_shfl_xor(cpu, 64, 32, 64))
+    code, js, err = cli_json("asm", path, "--assert", "v0 == hip.shfl_xor(v0, mask=32, width=64)")
+    assert code == 1
+    cex = js["assertions"][0]["counterexample"]
+    assert cex["active_lanes"] == [0, 32]
+    assert {l["lane"]: l["expected_from"] for l in cex["lanes"]} == {0: "x[32]", 32: "x[0]"}
+    assert cex["lanes"][0]["responsible"].split(": ")[0].endswith("ds_bpermute_b32")
+
+
+def test_text_output_lists_unmodelled_instructions(tmp_path):
+    text = atomic_kernel("gfx942", 64)
+    x, total, scan = atomic_registers(text)
+    path = write(tmp_path, "k.s", text)
+    code, out, err = cli("asm", path, "--assert", f"{total} == reduce_add({x})")
+    assert code == 0
+    assert re.search(r"not modelled, its result taken as an input: line \d+: global_load_dword", out)
+    assert re.search(rf"proved\s+{total} == reduce_add\({x}\)", out)
+
+
+def test_asm_errors(tmp_path):
+    path = write(tmp_path, "k.s", atomic_kernel("gfx1100", 32))
+    code, out, err = cli("asm", path)
+    assert code == 2 and err.strip() == "error: verify asm needs at least one --assert 'REG == SPEC(...)'"
+    code, out, err = cli("asm", path, "--assert", "v1 = reduce_add(v0)")
+    assert code == 2 and "cannot parse assertion" in err
+    code, out, err = cli("asm", path, "--assert", "v1 == nosuch(v0)")
+    assert code == 2 and err.strip() == "--assert:1:1: error: unknown spec 'nosuch'"
+    code, out, err = cli("asm", path, "--lines", "9-3", "--assert", "v1 == reduce_add(v0)")
+    assert code == 2 and "--lines expects A-B with A <= B" in err

@@ -1,0 +1,352 @@
+"""`verify asm`: check real compiler output (AMDGPU assembly as llc prints it)
+against specs.
+
+A whole `.s` file is read; directives, labels, comments and metadata are
+skipped.  A straight-line region is taken: `--lines A-B`, or by default the
+span from the first instruction that writes EXEC, moves data across lanes or
+computes a lane id (v_mbcnt) to the last such instruction in the same basic
+block.  Registers read before they are written in the region are inputs;
+EXEC at entry is symbolic unless `--exec` fixes it.  An instruction outside
+the modelled set gives its destinations fresh unknown values and is listed,
+so nothing is silently ignored.
+
+An assertion compares a register at the END of the region with a spec
+applied to registers at the START:
+
+    v1 == cuda.shfl_xor(v0, mask=5, width=16)   lanes active at entry
+    s6 == reduce_add(v4)                         a scalar, against every active lane
+    v3 == exclusive_add(v4)
+    v1 == hip.shfl(v0, lane=v2)                  a register as a per-lane parameter
+    exec == exec                                 EXEC restored
+    exec == first_lane(exec)                     EXEC is the first lane active at entry
+
+Each assertion is checked by the same engine as `verify lowering`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .asm import Line, parse_operand, split_line, strip_comment
+from .diag import InputError, Span
+from .ir import Binding, Instr, Lowering, SReg, VReg
+from .ops import MNEMONICS, OPS
+from .ops.base import OpDef, reg_names
+
+CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
+NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_write|ds_store|s_store|s_buffer_store|"
+                     r"exp|s_barrier|s_sendmsg|s_dcache|s_icache|s_wait|s_setreg|s_ttracedata|s_code_end|"
+                     r"buffer_wbinvl|buffer_gl|global_wb|global_inv|s_set)")
+
+
+class Opaque(OpDef):
+    """An instruction verify does not model: its destination gets fresh
+    unknown values (per line, so two runs agree), nothing else changes."""
+
+    unit = "valu"
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        ops = []
+        spans = []
+        for text, span in line.operands:
+            try:
+                ops.append(parse_operand(text, span))
+            except InputError:
+                ops.append(None)  # an operand form we do not parse (memory offsets, ...)
+            spans.append(span)
+        mods = tuple(sorted((k, v) for k, v, _ in line.mods))
+        return Instr(line.mnemonic, line.mnemonic, tuple(ops), mods, "opaque", line.span, tuple(spans), (), line.text)
+
+    def dest(self, ins: Instr):
+        if not ins.operands or NO_DEST.match(ins.mnemonic) or CONTROL.match(ins.mnemonic):
+            return None
+        if "atomic" in ins.mnemonic and not any(k in ("glc", "sc0") for k, _ in ins.mods):
+            return None
+        d = ins.operands[0]
+        return d if isinstance(d, (VReg, SReg)) else None
+
+    def check(self, ins, target, wave):
+        return []
+
+    def defs(self, ins: Instr) -> list[str]:
+        d = self.dest(ins)
+        return reg_names(d) if d is not None else []
+
+    def uses(self, ins: Instr) -> list[str]:
+        out = []
+        for op in ins.operands[1:] if self.dest(ins) is not None else ins.operands:
+            if op is not None:
+                out += reg_names(op)
+        return out
+
+    def execute(self, ins: Instr, m) -> None:
+        d = self.dest(ins)
+        if d is None:
+            return
+        if isinstance(d, VReg):
+            for k in range(d.count):
+                name = f"v{d.index + k}@{ins.line}"
+                vals = [m.initial("v", name, i) for i in range(m.W)]
+                m.inputs_read.append(name)
+                m.vregs[d.index + k] = vals
+        else:
+            for n in d.names:
+                m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
+
+    def print(self, ins: Instr, target=None) -> str:
+        return ins.text.split(";")[0].strip()
+
+
+_OPAQUE: dict[str, Opaque] = {}
+
+
+def parse_line(text: str, span: Span) -> Instr:
+    line = split_line(text, span)
+    hit = MNEMONICS.get(line.mnemonic)
+    if hit is None:
+        op = _OPAQUE.setdefault(line.mnemonic, Opaque(line.mnemonic))
+        OPS.setdefault(line.mnemonic, op)  # so the machine can run it
+        return op.parse(line, "opaque")
+    opdef, enc = hit
+    return opdef.parse(line, enc)
+
+
+@dataclass
+class AsmLine:
+    lineno: int
+    text: str
+    kind: str  # "instr", "label", "directive"
+    ins: Instr | None = None
+
+
+def read(path: str, text: str | None = None) -> list[AsmLine]:
+    if text is None:
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            raise InputError(None, f"cannot read {path}: {e.strerror}") from None
+    out: list[AsmLine] = []
+    in_meta = False
+    for k, raw in enumerate(text.splitlines(), 1):
+        body = strip_comment(raw).strip()
+        if not body:
+            continue
+        if body.startswith(".amdgpu_metadata") or body == "---":
+            in_meta = True
+            continue
+        if body.startswith(".end_amdgpu_metadata") or body == "...":
+            in_meta = False
+            continue
+        if in_meta:
+            continue
+        if body.endswith(":") and " " not in body:
+            out.append(AsmLine(k, body[:-1], "label"))
+        elif body.startswith("."):
+            out.append(AsmLine(k, body, "directive"))
+        elif re.match(r"^[a-z][a-z0-9_]*(\s|$)", body):
+            out.append(AsmLine(k, raw, "instr"))
+    return out
+
+
+def function_lines(lines: list[AsmLine], name: str | None, path: str) -> list[AsmLine]:
+    funcs: dict[str, int] = {}
+    for k, ln in enumerate(lines):
+        if ln.kind == "label" and not ln.text.startswith(".L"):
+            funcs.setdefault(ln.text, k)
+    if name is None:
+        if not funcs:
+            return lines
+        name = next(iter(funcs))
+    if name not in funcs:
+        raise InputError(None, f"{path}: no function '{name}' (functions: {', '.join(funcs) or 'none'})")
+    start = funcs[name] + 1
+    end = len(lines)
+    for k in range(start, len(lines)):
+        ln = lines[k]
+        if (ln.kind == "label" and not ln.text.startswith(".L")) or \
+                (ln.kind == "label" and ln.text.startswith(".Lfunc_end")) or \
+                (ln.kind == "directive" and ln.text.startswith(".size")):
+            end = k
+            break
+    return lines[start:end]
+
+
+def _lane_aware(ins: Instr) -> bool:
+    op = OPS[ins.base]
+    if isinstance(op, Opaque):
+        return False
+    if {"exec_lo", "exec_hi"} & set(op.defs(ins)):
+        return True
+    if ins.enc in ("dpp", "e64_dpp") or ins.base.startswith(("ds_swizzle", "ds_bpermute", "ds_permute",
+                                                              "v_permlane", "v_readlane", "v_readfirstlane",
+                                                              "v_writelane", "v_mbcnt")):
+        return True
+    return False
+
+
+@dataclass
+class Region:
+    path: str
+    function: str | None
+    program: list[Instr]
+    first: int
+    last: int
+    opaque: list[Instr] = field(default_factory=list)
+    hoisted: list[Instr] = field(default_factory=list)  # results taken as inputs
+
+
+def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] | None, fname: str | None) -> Region:
+    body = [ln for ln in lines]
+    for ln in body:
+        if ln.kind == "instr":
+            ln.ins = parse_line(ln.text, Span(path, ln.lineno, 1))
+    if line_range is not None:
+        a, b = line_range
+        sel = [ln for ln in body if a <= ln.lineno <= b]
+        if not any(ln.kind == "instr" for ln in sel):
+            raise InputError(None, f"{path}: no instruction in lines {a}-{b}")
+        for ln in sel:
+            if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+                raise InputError(Span(path, ln.lineno, 1),
+                                 f"lines {a}-{b} are not straight-line code: "
+                                 f"{'label ' + ln.text if ln.kind == 'label' else ln.ins.mnemonic} at line {ln.lineno}")
+        prog = [ln.ins for ln in sel if ln.ins is not None]
+    else:
+        idx = [k for k, ln in enumerate(body) if ln.ins is not None and _lane_aware(ln.ins)]
+        if not idx:
+            raise InputError(None, f"{path}: no instruction writes EXEC, moves data across lanes or computes a "
+                                   f"lane id; give the region with --lines A-B")
+        start = idx[0]
+        end = start
+        for k in range(start + 1, len(body)):
+            ln = body[k]
+            if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+                break
+            if ln.ins is not None and _lane_aware(ln.ins):
+                end = k
+        prog = [ln.ins for ln in body[start:end + 1] if ln.ins is not None]
+    # An unmodelled instruction that nothing earlier in the region touches can
+    # be moved to the region's start: its result is then simply an input
+    # (e.g. the global_load of the value a scan reads).
+    kept: list[Instr] = []
+    hoisted: list[Instr] = []
+    for k, ins in enumerate(prog):
+        op = OPS[ins.base]
+        if isinstance(op, Opaque):
+            mine = set(op.defs(ins)) | set(op.uses(ins))
+            earlier = set()
+            for e in kept:
+                earlier |= set(OPS[e.base].defs(e)) | set(OPS[e.base].uses(e))
+            if not (mine & earlier):
+                hoisted.append(ins)
+                continue
+        kept.append(ins)
+    opaque = [i for i in kept if isinstance(OPS[i.base], Opaque)]
+    return Region(path, fname, kept, prog[0].line, prog[-1].line, opaque, hoisted)
+
+
+# ---------------------------------------------------------------------------
+# assertions
+
+
+@dataclass
+class Assertion:
+    text: str
+    kind: str  # "spec" or "exec"
+    lhs: object = None
+    spec: str = ""
+    params: dict = field(default_factory=dict)
+    args: list = field(default_factory=list)  # positional input registers
+    reg_params: dict = field(default_factory=dict)  # param -> register (per-lane)
+    exec_rhs: str = ""  # "exec" or "first_lane"
+
+
+def _dotted(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        b = _dotted(node.value)
+        return None if b is None else f"{b}.{node.attr}"
+    return None
+
+
+def _reg(name: str, span: Span):
+    return parse_operand(name, span)
+
+
+def parse_assertion(text: str) -> Assertion:
+    span = Span("--assert", 1, 1)
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as e:
+        raise InputError(span.shifted((e.offset or 1) - 1), f"cannot parse assertion '{text}': {e.msg}") from None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)
+            and isinstance(tree.left, ast.Name)):
+        raise InputError(span, f"an assertion is REGISTER == SPEC(...), got '{text}'")
+    lhs_name = tree.left.id
+    rhs = tree.comparators[0]
+    if lhs_name in ("exec", "exec_lo"):
+        if isinstance(rhs, ast.Name) and rhs.id == lhs_name:
+            return Assertion(text, "exec", _reg(lhs_name, span), exec_rhs="exec")
+        if isinstance(rhs, ast.Call) and _dotted(rhs.func) == "first_lane" and len(rhs.args) == 1 \
+                and isinstance(rhs.args[0], ast.Name) and rhs.args[0].id == lhs_name:
+            return Assertion(text, "exec", _reg(lhs_name, span), exec_rhs="first_lane")
+        raise InputError(span, f"an EXEC assertion is '{lhs_name} == {lhs_name}' or '{lhs_name} == first_lane({lhs_name})'")
+    lhs = _reg(lhs_name, span)
+    if not isinstance(rhs, ast.Call) or _dotted(rhs.func) is None:
+        raise InputError(span, f"the right side of '{text}' must be a spec call, e.g. cuda.shfl_xor(v0, mask=5)")
+    a = Assertion(text, "spec", lhs, _dotted(rhs.func))
+    for arg in rhs.args:
+        if not isinstance(arg, ast.Name):
+            raise InputError(span, f"spec inputs are registers, got '{ast.unparse(arg)}'")
+        a.args.append(_reg(arg.id, span))
+    for kw in rhs.keywords:
+        v = kw.value
+        if isinstance(v, ast.Constant) and isinstance(v.value, (int, str)):
+            a.params[kw.arg] = v.value
+        elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant):
+            a.params[kw.arg] = -v.operand.value
+        elif isinstance(v, ast.Name) and re.fullmatch(r"[vs]\d+", v.id):
+            a.reg_params[kw.arg] = _reg(v.id, span)
+        elif isinstance(v, ast.Name):
+            a.params[kw.arg] = v.id  # a bare word: op=add
+        else:
+            raise InputError(span, f"parameter {kw.arg} must be a constant or a register, got '{ast.unparse(v)}'")
+    return a
+
+
+def lowering_for(region: Region, a: Assertion, exec_contract: str) -> Lowering:
+    """The region and one assertion as a Lowering for the checker."""
+    from . import catalog
+
+    span = Span("--assert", 1, 1)
+    lib = catalog.speclib()
+    spec = lib.get(a.spec, span)
+    if len(a.args) != len(spec.inputs):
+        raise InputError(span, f"{a.spec} takes {len(spec.inputs)} input register(s) ({', '.join(spec.inputs)}), "
+                               f"got {len(a.args)}")
+    inputs = [Binding(n, r, span) for n, r in zip(spec.inputs, a.args)]
+    params = dict(a.params)
+    for p, r in a.reg_params.items():
+        params[p] = f"@{p}"
+        inputs.append(Binding(p, r, span))
+    outputs = [Binding(spec.outputs[0], a.lhs, span)]
+    low = Lowering(f"{Path(region.path).name}:{region.first}-{region.last}", region.path, a.spec, params, [], [],
+                   exec_contract, inputs, outputs, None, region.program,
+                   spans={"spec": span, "exec": span}, param_spans={})
+    low.check_exec = False
+    return low
+
+
+def parse_lines(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d+)-(\d+)", text.strip())
+    if not m or int(m.group(1)) > int(m.group(2)):
+        raise InputError(None, f"--lines expects A-B with A <= B, got '{text}'")
+    return int(m.group(1)), int(m.group(2))
+
