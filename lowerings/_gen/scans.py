@@ -175,4 +175,27 @@ def files() -> dict[str, str]:
              "a butterfly inside each row (ACO: quad_perm, row_half_mirror, row_mirror), rows joined by",
              "readlane and SALU ops, the total broadcast back."],
             f"red.reduce_all op={op} over=active", targets, wave, "v1", f"v3, v4, {sv}, s4, s5") + g.lines) + "\n"
+        # ACO's p_reduce: the in-row butterfly, then rows joined as ACO does it
+        g = Gen(op, rdna, wave)
+        g.enter(), g.butterfly_rows()
+        if not rdna:  # GFX8/9: row_bcast:15 into rows 1, 3; row_bcast:31 into rows 2, 3; lane 63 has it all
+            g.step("row_bcast:15 row_mask:0xa bank_mask:0xf")
+            g.step("row_bcast:31 row_mask:0xc bank_mask:0xf")
+            g.readlane("s4", 63)
+        else:  # GFX10+: every lane adds lane 0 of the other row (permlanex16 sel 0, 0), then readlane
+            g.emit("v_permlanex16_b32 v2, v1, 0, 0")
+            if op == "mul":
+                g.emit("v_mul_lo_u32 v1, v1, v2")
+            else:
+                g.emit(f"{g.valu}_e32 v1, v2, v1")
+            g.emit("v_readlane_b32 s4, v1, 0")
+            if wave == 64:
+                g.emit("v_readlane_b32 s5, v1, 32", f"{g.salu} s4, s4, s5")
+        g.leave()
+        nm = name("reduce_aco", op, rdna, wave)
+        out[f"scan/{nm}.s"] = "\n".join(header(
+            [f"{nm}: the {op} of the active lanes into an SGPR ({where}) as Mesa ACO reduces:",
+             "quad_perm, row_half_mirror, row_mirror, then " +
+             ("row_bcast:15/31 and lane 63." if not rdna else "permlanex16 (lane 0 of the other row) and readlane.")],
+            f"red.reduce_all op={op} over=active", targets, wave, "s4", f"v1, v2, v3, v4, {sv}, s4, s5") + g.lines) + "\n"
     return out
