@@ -30,16 +30,21 @@ def assemble(text: str, cpu: str, wave: int, gen: int) -> set[int]:
     return {int(m.group(1)) for m in re.finditer(r"<stdin>:(\d+):\d+: error", r.stderr)}
 
 
-def random_lines(n: int, seed: int) -> list[str]:
-    import warnings
-
-    from hypothesis.errors import NonInteractiveExampleWarning
+def random_lines(n: int, seed: int, derandomize: bool = True) -> list[str]:
+    """n random instructions over every op, the same ones on every run."""
+    from hypothesis import given, settings
 
     rnd = random.Random(seed)
-    bases = sorted(OPS)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NonInteractiveExampleWarning)
-        return [instr_text(rnd.choice(bases)).example() for _ in range(n)]
+    bases = [rnd.choice(sorted(OPS)) for _ in range(n)]
+    out: list[str] = []
+
+    @settings(max_examples=1, derandomize=derandomize, database=None, deadline=None)
+    @given(st.data())
+    def draw(data):
+        out[:] = [data.draw(instr_text(b)) for b in bases]
+
+    draw()
+    return out
 
 
 @pytest.mark.parametrize("tname", CHECK_TARGETS)

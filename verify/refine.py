@@ -175,10 +175,9 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0)
 
 
-def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0):
-    from .smt import SOLVER, Query
-
-    fresh: dict = {}
+def symbolic_initial(B, wave: int, fresh: dict):
+    """Registers read before written become unknowns (recorded in `fresh`):
+    a VGPR's lanes are reads of one unknown array, an SGPR one value."""
 
     def initial(kind, name, lane):
         if kind == "scc":
@@ -190,6 +189,15 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         t = B.fresh(name)
         fresh[name] = t
         return t
+
+    return initial
+
+
+def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0):
+    from .smt import SOLVER, Query
+
+    fresh: dict = {}
+    initial = symbolic_initial(B, wave, fresh)
 
     def exec_init(m):
         if low.exec_contract == "full":
@@ -391,17 +399,7 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     t0 = time.perf_counter()
     B = Z3()
     fresh: dict = {}
-
-    def initial(kind, name, lane):
-        if kind == "scc":
-            return B.fresh_bool("scc")
-        if kind == "v":
-            if name not in fresh:
-                fresh[name] = B.fresh_lanes(name, wave)
-            return fresh[name][lane]
-        t = B.fresh(name)
-        fresh[name] = t
-        return t
+    initial = symbolic_initial(B, wave, fresh)
 
     m = Machine(B, wave, initial, FeatureLog(target), dict(assume or {}))
     if low.exec_contract.startswith("0x"):

@@ -18,6 +18,7 @@ from ..asm import parse_int
 from ..diag import InputError, Span
 from ..ir import Instr
 from .base import OpDef, int_mod, register
+from .ds import Bpermute, lane_of_address
 
 
 def permlane_src(i: int, sel0: int, sel1: int, x: bool) -> int:
@@ -179,37 +180,21 @@ class PermlaneSwap(OpDef):
             m.write_v(reg.index, vals, en)
 
 
-class BpermuteFi(OpDef):
+class BpermuteFi(Bpermute):
     """ds_bpermute_fi_b32 (GFX12): ds_bpermute that also reads inactive lanes."""
 
     base = "ds_bpermute_fi_b32"
-    sig = ("vdst", "vgpr", "vgpr")
-    arg_names = ("vdst", "vaddr", "vdata")
     feature = "ds_bpermute_fi"
 
-    def mod_parsers(self, enc: str) -> dict:
-        return {"offset": int_mod(0, 0xFFFF, "offset")}
-
-    def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        mods.setdefault("offset", 0)
-        return mods
-
-    def print_mods(self, ins: Instr, target) -> str:
-        o = ins.mod("offset")
-        return f"offset:{o}" if o else ""
-
     def execute(self, ins: Instr, m) -> None:
-        from .ds import lane_of_address
-
         B, W = m.B, m.W
-        dst, addr_reg, data_reg = ins.operands
+        dst, _, data_reg = ins.operands
         data = m.v(data_reg.index)
-        off = B.const(ins.mod("offset"))
-        addr = m.v(addr_reg.index)
         act = m.actives()
+        addrs = self.addresses(ins, m)
         out = []
         for i in range(W):
-            k = lane_of_address(m, i, B.add(addr[i], off))
+            k = lane_of_address(m, i, addrs[i])
             out.append(B.select(data, k))
             if m.step is not None:
                 m.note(i, "written" if act[i] else "kept", (data_reg.text, k) if act[i] else None,

@@ -37,13 +37,12 @@ ALL_COLUMNS = [("gfx8", 64), ("gfx9", 64), ("gfx10", 32), ("gfx10", 64), ("gfx11
 COLUMNS = ALL_COLUMNS
 
 # Rows: the shuffles a CUDA/HIP compiler lowers most (on the 32-lane warp).
-ALL_ROWS = ([("cuda.shfl_xor", {"mask": m, "width": 32}) for m in range(1, 32)]
-        + [(f"cuda.shfl_{k}", {"delta": d, "width": 32}) for k in ("up", "down") for d in range(1, 17)]
-        + [("cuda.shfl_idx", {"lane": l, "width": w}) for w, l in ((32, 0), (32, 15), (32, 31), (16, 0), (16, 5),
-                                                                     (16, 15))])
-ROWS = ([("cuda.shfl_xor", {"mask": m, "width": 32}) for m in range(1, 8)]
-        + [(f"cuda.shfl_{k}", {"delta": 1, "width": 32}) for k in ("up", "down")]
-        + [("cuda.shfl_idx", {"lane": 0, "width": 32})])
+ALL_ROWS = ([("cuda.shfl_xor", {"mask": m, "width": w}) for w in (32, 16, 8, 4, 2) for m in range(1, w)]
+            + [(f"cuda.shfl_{k}", {"delta": d, "width": w}) for w in (32, 16, 8) for k in ("up", "down")
+               for d in range(1, w // 2 + 1)]
+            + [("cuda.shfl_idx", {"lane": l, "width": w}) for w, l in ((32, 0), (32, 15), (32, 31), (16, 0), (16, 5),
+                                                                         (16, 15), (8, 0), (8, 7), (4, 0), (4, 3))])
+ROWS = ALL_ROWS
 
 SAMPLE = [(("cuda.shfl_xor", {"mask": 5, "width": 32}), ("gfx9", 64)),
           (("cuda.shfl_xor", {"mask": 5, "width": 32}), ("gfx11", 32))]
