@@ -337,6 +337,14 @@ def cmd_show(args, out: TextIO, err: TextIO) -> int:
         return _show_spec(args, lib, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
+    try:
+        catalog.find_lowering(args.name)
+    except InputError:
+        import difflib
+
+        close = difflib.get_close_matches(args.name, list(lib.specs) + [p.stem for p in catalog.lowering_files()], n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
+        raise InputError(None, f"no spec or lowering named '{args.name}'{hint}") from None
     return _show_lowering(args, out, err)
 
 
