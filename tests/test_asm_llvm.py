@@ -113,6 +113,9 @@ def test_text_output_lists_unmodelled_instructions(tmp_path):
     assert code == 0
     assert re.search(r"not modelled, its result taken as an input: line \d+: global_load_dword", out)
     assert re.search(rf"proved\s+{total} == reduce_add\({x}\)", out)
+    # unmodelled instructions never join the registry of modelled ones
+    from verify.ops import OPS
+    assert "global_load_dword" not in OPS and not any(b.startswith("global_") for b in OPS)
 
 
 def test_asm_errors(tmp_path):

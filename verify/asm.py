@@ -394,6 +394,6 @@ def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
 
 
 def print_instr(ins: Instr, target=None) -> str:
-    from .ops import OPS
+    from .ops.base import op_of
 
-    return OPS[ins.base].print(ins, target)
+    return op_of(ins.base).print(ins, target)

@@ -33,8 +33,8 @@ from pathlib import Path
 from .asm import Line, parse_operand, split_line, strip_comment
 from .diag import InputError, Span
 from .ir import Binding, Instr, Lowering, SReg, VReg
-from .ops import MNEMONICS, OPS
-from .ops.base import OpDef, reg_names
+from .ops import MNEMONICS
+from .ops.base import UNMODELLED, OpDef, op_of, reg_names
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
 NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_write|ds_store|s_store|s_buffer_store|"
@@ -103,15 +103,11 @@ class Opaque(OpDef):
         return ins.text.split(";")[0].strip()
 
 
-_OPAQUE: dict[str, Opaque] = {}
-
-
 def parse_line(text: str, span: Span) -> Instr:
     line = split_line(text, span)
     hit = MNEMONICS.get(line.mnemonic)
     if hit is None:
-        op = _OPAQUE.setdefault(line.mnemonic, Opaque(line.mnemonic))
-        OPS.setdefault(line.mnemonic, op)  # so the machine can run it
+        op = UNMODELLED.setdefault(line.mnemonic, Opaque(line.mnemonic))
         return op.parse(line, "opaque")
     opdef, enc = hit
     return opdef.parse(line, enc)
@@ -178,7 +174,7 @@ def function_lines(lines: list[AsmLine], name: str | None, path: str) -> list[As
 
 
 def _lane_aware(ins: Instr) -> bool:
-    op = OPS[ins.base]
+    op = op_of(ins.base)
     if isinstance(op, Opaque):
         return False
     if {"exec_lo", "exec_hi"} & set(op.defs(ins)):
@@ -237,17 +233,17 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     kept: list[Instr] = []
     hoisted: list[Instr] = []
     for k, ins in enumerate(prog):
-        op = OPS[ins.base]
+        op = op_of(ins.base)
         if isinstance(op, Opaque):
             mine = set(op.defs(ins)) | set(op.uses(ins))
             earlier = set()
             for e in kept:
-                earlier |= set(OPS[e.base].defs(e)) | set(OPS[e.base].uses(e))
+                earlier |= set(op_of(e.base).defs(e)) | set(op_of(e.base).uses(e))
             if not (mine & earlier):
                 hoisted.append(ins)
                 continue
         kept.append(ins)
-    opaque = [i for i in kept if isinstance(OPS[i.base], Opaque)]
+    opaque = [i for i in kept if isinstance(op_of(i.base), Opaque)]
     return Region(path, fname, kept, prog[0].line, prog[-1].line, opaque, hoisted)
 
 

@@ -198,10 +198,10 @@ class Machine:
 
     # ---- running ------------------------------------------------------
     def run(self, program: list[Instr]) -> None:
-        from .ops import OPS
+        from .ops.base import op_of
 
         for k, ins in enumerate(program):
-            opdef = OPS[ins.base]
+            opdef = op_of(ins.base)
             if self.trace is not None:
                 self.step = Step(k, ins)
                 self.trace.append(self.step)

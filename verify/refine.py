@@ -117,7 +117,7 @@ def encode(low: Lowering, target: Target, wave: int, B, assume: dict, initial, e
 
 def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     """Legality on the target, wave size, and the clobber contract."""
-    from .ops import OPS
+    from .ops.base import op_of
 
     if wave not in target.waves:
         raise InputError(low.spans.get("waves"), f"{target.name} runs wave{'/'.join(map(str, target.waves))} only, not wave{wave}")
@@ -125,7 +125,7 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
 
     warns: list[Warning_] = []
     for ins in low.program:
-        warns += OPS[ins.base].check(ins, target, wave)
+        warns += op_of(ins.base).check(ins, target, wave)
     warns += hazards(low.program, target)
     if low.clobbers is None:  # compiler output: no clobber contract
         return warns
@@ -136,7 +136,7 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
         allowed.update(_names(c))
     allowed.update({"exec_lo", "exec_hi", "scc"})  # EXEC must be restored: an obligation
     for ins in low.program:
-        for r in OPS[ins.base].defs(ins):
+        for r in op_of(ins.base).defs(ins):
             if r not in allowed:
                 raise InputError(ins.span, f"{ins.mnemonic} writes {r}, which is neither an @output nor listed in @clobbers")
     for b in low.inputs:

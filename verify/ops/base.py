@@ -248,6 +248,15 @@ def reg_names(op) -> list[str]:
 
 OPS: dict[str, OpDef] = {}
 MNEMONICS: dict[str, tuple[OpDef, str]] = {}
+# instructions verify does not model, met in compiler output (verify asm):
+# kept apart from OPS, which holds only modelled instructions
+UNMODELLED: dict[str, OpDef] = {}
+
+
+def op_of(base: str) -> OpDef:
+    """The OpDef of an instruction's base name, modelled or not."""
+    op = OPS.get(base)
+    return op if op is not None else UNMODELLED[base]
 
 
 def register(op: OpDef) -> OpDef:
