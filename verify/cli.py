@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from .diag import InputError, VerifyError
@@ -32,7 +33,25 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds (default 30)")
     lo.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
     lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
+    lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--json", action="store_true")
+
+    pv = sub.add_parser("prove", help="prove lowerings and write their proof records (proofs/)")
+    pv.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
+    pv.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    pv.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
+    pv.add_argument("--smt2", metavar="DIR", help="prove everything named and write every obligation to DIR as SMT-LIB 2")
+
+    ck = sub.add_parser("check", help="fail unless every proof record is current and proved (the CI gate)")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
+    ck.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    ck.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    ck.add_argument("--shard", metavar="I/N", help="check only the I-th of N parts of the lowerings (1 <= I <= N)")
+    ck.add_argument("--json", action="store_true", help="a JSON report on stdout")
+    ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
+    ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
 
     ls = sub.add_parser("list", help="the catalogue of lowerings")
     ls.add_argument("--json", action="store_true")
@@ -158,7 +177,7 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     low = catalog.load(args.name)
     targets, waves, notes = _instantiations(low, args)
-    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust)
+    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
     seen = set()
     for r in results:
         for w in r.warnings:
@@ -173,6 +192,10 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         o = next(o for o in r.obligations if o.verdict == "error")
         span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
         raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
+    if args.smt2:
+        from .gate import smt2_files
+
+        _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
         json.dump(_results_json(low, results, code), out, indent=2)
         out.write("\n")
@@ -226,6 +249,70 @@ def _results_json(low, results, code) -> dict:
             for r in results
         ],
     }
+
+
+def _write_files(directory: str, files: dict[str, str]) -> None:
+    d = Path(directory)
+    try:
+        for name, text in files.items():
+            p = d / name
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+    except OSError as e:
+        raise InputError(None, f"cannot write {e.filename}: {e.strerror}") from None
+
+
+# ---------------------------------------------------------------------------
+# verify prove / check: proof records and the CI gate
+
+
+def _jobs(n: int) -> int:
+    if n < 1:
+        raise InputError(None, f"--jobs must be at least 1, got {n}")
+    return n
+
+
+def cmd_prove(args, out: TextIO, err: TextIO) -> int:
+    from . import gate
+
+    report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
+    for w in report.warnings:
+        print(w, file=err)
+    if args.smt2:
+        files = {}
+        for path, runs in report.smt2.items():
+            from .proofs import locate
+
+            rel = locate(Path(path))[1].with_suffix("")
+            for name, text in gate.smt2_files(rel.name, runs).items():
+                files[str(rel.parent / name)] = text
+        _write_files(args.smt2, files)
+    for line in report.lines():
+        print(line, file=out)
+    print(report.summary(), file=out)
+    return report.exit_code()
+
+
+def cmd_check(args, out: TextIO, err: TextIO) -> int:
+    from . import gate
+    from .proofs import write_atomic
+
+    shard = gate.parse_shard(args.shard) if args.shard else None
+    jobs = _jobs(args.jobs)
+    report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
+    if args.junit:
+        try:
+            write_atomic(Path(args.junit), report.junit())
+        except OSError as e:
+            raise InputError(None, f"cannot write {args.junit}: {e.strerror}") from None
+    if args.json:
+        json.dump(report.to_json(), out, indent=2)
+        out.write("\n")
+    else:
+        for line in report.lines():
+            print(line, file=out)
+        print(report.summary(), file=out)
+    return report.exit_code()
 
 
 # ---------------------------------------------------------------------------
@@ -689,6 +776,8 @@ COMMANDS = {
     "asm": cmd_asm,
     "synth": cmd_synth,
     "lowering": cmd_lowering,
+    "prove": cmd_prove,
+    "check": cmd_check,
     "list": cmd_list,
     "show": cmd_show,
     "targets": cmd_targets,
