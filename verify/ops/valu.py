@@ -87,10 +87,7 @@ class Valu(OpDef):
                     else:
                         m.note(i, "written", why=f"computed by {ins.mnemonic}")
         fn = self.fn
-        if self.nsrc == 1:
-            res = [fn(B, a) for a in srcs[0]]
-        else:
-            res = [fn(B, a, b) for a, b in zip(srcs[0], srcs[1])]
+        res = [fn(B, *xs) for xs in zip(*srcs)]
         if m.step is not None and self.base != "v_mov_b32":
             from ..machine import LaneEvent
 
@@ -111,6 +108,17 @@ class Valu(OpDef):
 
     def print_mods(self, ins: Instr, target) -> str:
         return dpp.print_mods(ins, target) if ins.enc in DPP_ENCS else ""
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, *srcs = ins.operands
+        if not callable(self.fn):
+            E.unsupported("it has no integer lane function to spell")
+        if ins.enc in DPP_ENCS:
+            if self.base != "v_mov_b32":
+                E.unsupported("only v_mov_b32 takes DPP in emitted code (the intrinsics are moves)")
+            E.set(dst, dpp.emit_mov(ins, E, E.get(srcs[0]), dst))
+            return
+        E.set(dst, self.fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
 
 
 VALU_OPS = [
@@ -133,6 +141,13 @@ VALU_OPS = [
     Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31)))),
     Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31)))),
     Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31)))),
+    # GFX9's three-source VOP3 ops, which LLVM fuses address arithmetic into
+    Valu("v_add3_u32", 3, lambda B, a, b, c: B.add(B.add(a, b), c), "valu_3src", vop3_only=True),
+    Valu("v_lshl_add_u32", 3, lambda B, a, b, c: B.add(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),
+    Valu("v_add_lshl_u32", 3, lambda B, a, b, c: B.shl(B.add(a, b), B.and_(c, B.const(31))), "valu_3src", vop3_only=True),
+    Valu("v_and_or_b32", 3, lambda B, a, b, c: B.or_(B.and_(a, b), c), "valu_3src", vop3_only=True),
+    Valu("v_lshl_or_b32", 3, lambda B, a, b, c: B.or_(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),
+    Valu("v_or3_b32", 3, lambda B, a, b, c: B.or_(B.or_(a, b), c), "valu_3src", vop3_only=True),
 ]
 
 
@@ -209,6 +224,10 @@ class Cndmask(OpDef):
                            why=f"{operand_text(mask)}[{i}]={int(bool(sel[i]))} selects {operand_text(pick)}")
         m.write_v(dst.index, [B.ite(c, y, x) for c, x, y in zip(sel, a, b)], en)
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, s0, s1, mask = ins.operands
+        E.set(dst, E.ite(E.get_mask(mask), E.get(s1), E.get(s0)))
+
 
 register(Cndmask())
 
@@ -257,6 +276,10 @@ class Cmp(OpDef):
         bits = [B.and_b(m.active(i), self.op(B, a[i], b[i], self.signed)) for i in range(W)]
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, s0, s1 = ins.operands
+        E.set_mask(dst, self.op(E, E.get(s0), E.get(s1), self.signed))
 
 
 for _op in CMP_OPS:
