@@ -234,6 +234,41 @@ def check(ins, target: Target, wave: int) -> list[Warning_]:
     return warns
 
 
+def ctrl_code(ctrl: tuple) -> int:
+    """The 9-bit DPP_CTRL field (SIDefines DppCtrl; checked with llvm-mc 22).
+
+    >>> [hex(ctrl_code(c)) for c in [("quad_perm", (2, 3, 0, 1)), ("row_shr", 1), ("row_half_mirror", None),
+    ...                               ("row_bcast", 31), ("row_share", 5), ("row_xmask", 5), ("wave_ror", 1)]]
+    ['0x4e', '0x111', '0x141', '0x143', '0x155', '0x165', '0x13c']
+    """
+    kind, n = ctrl
+    if kind == "quad_perm":
+        return n[0] | n[1] << 2 | n[2] << 4 | n[3] << 6
+    fixed = {"wave_shl": 0x130, "wave_rol": 0x134, "wave_shr": 0x138, "wave_ror": 0x13C,
+             "row_mirror": 0x140, "row_half_mirror": 0x141}
+    if kind in fixed:
+        return fixed[kind]
+    if kind == "row_bcast":
+        return 0x142 if n == 15 else 0x143
+    base = {"row_shl": 0x100, "row_shr": 0x110, "row_ror": 0x120, "row_share": 0x150,
+            "row_newbcast": 0x150, "row_xmask": 0x160}  # gfx90a reuses row_share's codes
+    return base[kind] + n
+
+
+def emit_mov(ins, E, src, dst):
+    """v_mov_b32 with DPP as llvm.amdgcn.update.dpp (old = the destination,
+    kept where a lane is not written) or llvm.amdgcn.mov.dpp8."""
+    d = dict(ins.mods)
+    if d.get("fi"):
+        E.unsupported("fi:1 has no operand in llvm.amdgcn.update.dpp or llvm.amdgcn.mov.dpp8")
+    if "dpp8" in d:
+        sel = sum(s << (3 * k) for k, s in enumerate(d["dpp8"]))
+        return E.call("llvm.amdgcn.mov.dpp8.i32", "__builtin_amdgcn_mov_dpp8", [src, sel], imm=(1,))
+    bc = bound_ctrl_bit(d["bound_ctrl"], E.target.has("bound_ctrl_legacy"))
+    return E.call("llvm.amdgcn.update.dpp.i32", "__builtin_amdgcn_update_dpp",
+                  [E.get(dst), src, ctrl_code(d["ctrl"]), d["row_mask"], d["bank_mask"], bc], imm=(2, 3, 4, 5))
+
+
 # ---------------------------------------------------------------------------
 # semantics
 
