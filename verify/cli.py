@@ -53,6 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
 
+    em = sub.add_parser("emit", help="GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof")
+    em.add_argument("name", metavar="NAME|PATH")
+    em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
+    em.add_argument("--wave", type=int, choices=(32, 64), required=True)
+    em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm")
+    em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    em.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
+
     ls = sub.add_parser("list", help="the catalogue of lowerings")
     ls.add_argument("--json", action="store_true")
 
@@ -313,6 +321,82 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
             print(line, file=out)
         print(report.summary(), file=out)
     return report.exit_code()
+
+
+# ---------------------------------------------------------------------------
+# verify emit
+
+
+def _refusal(low, t, wave: int) -> str | None:
+    """Why `low` may not be emitted for (t, wave), or None if a current
+    record proves it."""
+    from . import proofs
+
+    if (t.name, wave) not in proofs.instantiations(low):
+        return (f"{low.name} does not declare {t.name} wave{wave} (targets: {', '.join(low.targets)}; "
+                f"waves: {', '.join(map(str, low.waves))}), so nothing proves it there")
+    try:
+        state, rf, rec = proofs.current_proof(low, t.name, wave)
+    except InputError as e:
+        if e.span is not None:
+            raise
+        return f"it has no proof record: {e.message}"
+    from .catalog import display_path
+
+    rf, lp = display_path(rf), display_path(low.path)
+    if state == "proved":
+        return None
+    if state == "missing":
+        return f"there is no proof record for {t.name} wave{wave} in {rf}; run: verify prove {lp}"
+    if state.startswith("stale"):
+        return f"its proof record in {rf} is {state}; run: verify prove {lp}"
+    failing = ", ".join(o["name"] for o in rec["obligations"] if o["verdict"] != "proved")
+    return f"it is {state} for {t.name} wave{wave} ({rf}: {failing})"
+
+
+def cmd_emit(args, out: TextIO, err: TextIO) -> int:
+    from . import catalog, emit, proofs
+    from . import target as T
+
+    low = catalog.load(args.name)
+    ts = T.resolve(args.target)
+    if len(ts) != 1:
+        raise InputError(None, f"--target {args.target} names {len(ts)} targets; emit needs one (e.g. --target {ts[0].name})")
+    t, wave = ts[0], args.wave
+    why = _refusal(low, t, wave)
+    if why:
+        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: {why}", file=err)
+        return EXIT_REFUTED
+    h = proofs.hashes(low)
+    header = [f"{low.name}: {proofs.spec_call(low)} for {t.name} wave{wave} under exec={low.exec_contract}",
+              f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
+              f"spec {h['spec']}, semantics {h['semantics']}, {h['solver']}); emitted by verify emit"]
+    text = emit.emit(low, t, wave, args.format, header)
+    if args.format in ("llvm", "hip"):
+        ir = text if args.format == "llvm" else emit.emit(low, t, wave, "llvm", header)
+        rv = emit.reverify(ir, low, t, wave, args.timeout)
+        if rv.verdict != "proved":
+            what = rv.detail if rv.verdict == "error" else f"the code LLVM makes is {rv.verdict} ({rv.detail})"
+            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: LLVM changed the meaning: {what}",
+                  file=err)
+            return EXIT_REFUTED
+        print(f"note: the code LLVM makes from this {'IR' if args.format == 'llvm' else 'HIP (as LLVM IR)'} for "
+              f"{t.name} wave{wave} ({len(rv.body)} instructions) is proved to refine {proofs.spec_call(low)}",
+              file=err)
+    else:
+        back = emit.same_program(text, low, t)
+        if back:
+            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the printed assembly differs "
+                  f"from the proved program ({back})", file=err)
+            return EXIT_REFUTED
+    if args.output:
+        try:
+            proofs.write_atomic(Path(args.output), text)
+        except OSError as e:
+            raise InputError(None, f"cannot write {args.output}: {e.strerror}") from None
+    else:
+        out.write(text)
+    return EXIT_PROVED
 
 
 # ---------------------------------------------------------------------------
@@ -778,6 +862,7 @@ COMMANDS = {
     "lowering": cmd_lowering,
     "prove": cmd_prove,
     "check": cmd_check,
+    "emit": cmd_emit,
     "list": cmd_list,
     "show": cmd_show,
     "targets": cmd_targets,
