@@ -110,8 +110,16 @@ def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0, smt2: b
     for r in out:
         if "error" in r:
             sp, msg = r["error"]
-            raise InputError(Span(*sp) if sp else None, msg)
+            raise _shown(InputError(Span(*sp) if sp else None, msg))
     return {r["path"]: r for r in out}
+
+
+def _shown(e: InputError) -> InputError:
+    """The error with its path as the user would write it (work is done on
+    absolute paths: worker processes need not share our directory)."""
+    if e.span is None or e.span.path.startswith("<"):
+        return e
+    return InputError(Span(_disp(e.span.path), e.span.line, e.span.col), e.message)
 
 
 # ---------------------------------------------------------------------------
@@ -297,10 +305,13 @@ def _plan(paths: list[Path]) -> list[_Plan]:
 
     plans = []
     for p in paths:
-        low = load_lowering(p)
-        rf = proofs.record_file(p)
-        d = proofs.load(rf)
-        plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {}, proofs.hashes(low)))
+        try:
+            low = load_lowering(p)
+            rf = proofs.record_file(p)
+            d = proofs.load(rf)
+            plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {}, proofs.hashes(low)))
+        except InputError as e:
+            raise _shown(e) from None
     return plans
 
 

@@ -550,6 +550,15 @@ def smt2_benchmark(cond, context: list = (), comments: list[str] = ()) -> str:
     return "\n".join(head + lines) + "\n"
 
 
+def check_smt2(text: str, timeout_s: float = 30.0) -> str:
+    """z3's answer ("sat", "unsat", "unknown") to an SMT-LIB benchmark, such
+    as one written by --smt2, asked the way Query asks."""
+    s = _tactic().solver()
+    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.add(z3.parse_smt2_string(text, ctx=CTX))
+    return str(s.check())
+
+
 def is_false(cond) -> bool:
     return cond is False
 
