@@ -220,6 +220,8 @@ class Emitter:
     def add(self, a, b):
         if isinstance(a, int) and isinstance(b, int):
             return (a + b) & M32
+        if b == 0 or a == 0:
+            return a if b == 0 else b
         return self._bin("add", a, b)
 
     def sub(self, a, b):
@@ -236,11 +238,15 @@ class Emitter:
     def or_(self, a, b):
         if isinstance(a, int) and isinstance(b, int):
             return a | b
+        if b == 0 or a == 0:
+            return a if b == 0 else b
         return self._bin("or", a, b)
 
     def xor(self, a, b):
         if isinstance(a, int) and isinstance(b, int):
             return a ^ b
+        if b == 0 or a == 0:
+            return a if b == 0 else b
         return self._bin("xor", a, b)
 
     def not_(self, a):
