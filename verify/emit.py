@@ -55,6 +55,9 @@ class Unsupported(InputError):
     pass
 
 
+ENTRY_EXEC = "entry-exec"  # get_mask's answer for the EXEC saved by s_or_saveexec, read in whole-wave mode
+
+
 class Emitter:
     """Shared machinery; LLVMEmitter and HIPEmitter spell it.
 
@@ -100,8 +103,10 @@ class Emitter:
         raise Unsupported(ins.span if ins is not None else None, f"cannot emit {what} as {self.fmt}: {why}")
 
     # ---- registers ----------------------------------------------------------
-    def get(self, op):
-        """An operand's value: an int for a constant, else a Val."""
+    def get(self, op, raw: bool = False):
+        """An operand's value: an int for a constant, else a Val.  In
+        whole-wave mode a per-lane value from before the region is given
+        a value in the inactive lanes (set.inactive), unless `raw`."""
         if isinstance(op, Imm):
             return op.value & M32
         if isinstance(op, SReg) and op.count != 1:
@@ -124,7 +129,9 @@ class Emitter:
             w = self.strict_wwm(v, key)
             w.uniform, w.small = v.uniform, v.small
             v = self.regs[key] = w
-        if self.region and isinstance(v, Val) and not v.uniform and v.region != self.region:
+        if raw and key in self.wrapped and self.regs.get(key) is self.wrapped[key][0]:
+            return self.wrapped[key][1]
+        if self.region and not raw and isinstance(v, Val) and not v.uniform and v.region != self.region:
             # a per-lane value entering whole-wave mode: its inactive lanes are
             # arbitrary in the assembly; set.inactive gives them a value
             w = self.set_inactive(v, key)
@@ -142,8 +149,14 @@ class Emitter:
         self.regs[key] = val
 
     def get_mask(self, op):
+        """A lane mask: an i1 from v_cmp, or ENTRY_EXEC for the EXEC mask
+        whole-wave mode saved (read inside the region)."""
         key = op.names[0]
         v = self.regs.get(key)
+        if v == "saved-exec":
+            if not self.region or tuple(op.names) != tuple(self.saved[:self.wave // 32]):
+                self.unsupported(f"{op.text} holds the saved EXEC mask, readable only whole, in whole-wave mode")
+            return ENTRY_EXEC
         if not (isinstance(v, bool) or isinstance(v, Val) and v.ty == "i1"):
             self.unsupported(f"the lane mask {op.text} must come from a v_cmp in the same program")
         return v
@@ -183,6 +196,17 @@ class Emitter:
         self.region = 0
         self.saved = None
 
+    def lane_bit(self, mask: int):
+        """An i1: bit `lane` of the constant `mask`, from the lane index
+        (LLVMEmitter uses llvm.amdgcn.inverse.ballot instead)."""
+        lane = self.lane_id()
+        k = self.and_(lane, 31)
+        bit = self.and_(self.lshr(mask & M32, k), 1)
+        if self.wave == 64:
+            hi = self.and_(self.lshr(mask >> 32, k), 1)
+            bit = self.ite(self.ne(self.and_(lane, 32), 0), hi, bit)
+        return self.ne(bit, 0)
+
     def lane_id(self):
         """This lane's index: mbcnt_hi(-1, mbcnt_lo(-1, 0)) ([S:mbcnt])."""
         if self.lane is None:
@@ -206,9 +230,9 @@ class Emitter:
             raise Unsupported(self.low.spans.get("spec"), f"cannot emit {self.low.name} as {self.fmt}: "
                                                           "only lowerings with one output can be emitted")
         out = self.low.outputs[0]
-        if not isinstance(out.reg, VReg):
-            raise Unsupported(out.span, f"cannot emit {self.low.name} as {self.fmt}: the output must be a VGPR")
-        self.result = self.get(out.reg)
+        if isinstance(out.reg, SReg) and out.reg.count != 1:
+            raise Unsupported(out.span, f"cannot emit {self.low.name} as {self.fmt}: the output is one 32-bit register")
+        self.result = self.get(out.reg)  # an SGPR output is returned like a VGPR one, in every lane
 
     # ---- the backend protocol (values) -------------------------------------------
     def const(self, n: int):
@@ -273,6 +297,20 @@ class Emitter:
         if isinstance(a, int) and isinstance(n, int):
             return _s32(a) >> min(n, 31) & M32
         return self._bin("ashr", a, n if self._small(n) else self.umin(n, 31))
+
+    def bit(self, a, k):
+        self.unsupported("bit-level lane functions have no spelling here")
+
+    from_bits = bit
+
+    def fadd(self, a, b):
+        return self._float("fadd", a, b)
+
+    def fmin(self, a, b):
+        return self._float("minimumnum", a, b)
+
+    def fmax(self, a, b):
+        return self._float("maximumnum", a, b)
 
     def umin(self, a, b):
         return self._minmax("umin", a, b)
@@ -379,6 +417,30 @@ class LLVMEmitter(Emitter):
             return a if c else b
         return self.new(f"select i1 {c.text}, {self.t(a)}, {self.t(b)}", uniform=self._uni(c, a, b))
 
+    def lane_bit(self, mask: int):
+        ty = f"i{self.wave}"
+        name = f"llvm.amdgcn.inverse.ballot.{ty}"
+        self.declare(name, f"declare i1 @{name}({ty})")
+        v = mask if mask < 1 << (self.wave - 1) else mask - (1 << self.wave)
+        return self.new(f"call i1 @{name}({ty} {v})", "i1", hint="written")
+
+    def _float(self, op, a, b):
+        """binary32 on the i32 bits: fadd, or llvm.minimumnum/maximumnum
+        (-0 below +0, a NaN loses), as the f32 semantics say ([S:f32])."""
+        fa, fb = (self.new(f"bitcast {self.t(x)} to float", hint="f") for x in (a, b))
+        if op == "fadd":
+            r = self.new(f"fadd float {fa.text}, {fb.text}", hint="f")
+        else:
+            self.declare(f"llvm.{op}.f32", f"declare float @llvm.{op}.f32(float, float)")
+            r = self.new(f"call float @llvm.{op}.f32(float {fa.text}, float {fb.text})", hint="f")
+        return self.new(f"bitcast float {r.text} to i32")
+
+    def entry_select(self, active, inactive) -> Val:
+        """The value of `active` in the lanes EXEC had on entry to
+        whole-wave mode, `inactive` in the others."""
+        self.declare("llvm.amdgcn.set.inactive.i32", "declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)")
+        return self.new(f"call i32 @llvm.amdgcn.set.inactive.i32({self.t(active)}, {self.t(inactive)})")
+
     def call(self, name: str, hip: str, args: list, imm: tuple[int, ...] = (), ret: str = "i32",
              uniform: bool = False, hint: str | None = None) -> Val:
         """`name` is the LLVM intrinsic; arguments are ints, bools or Vals;
@@ -463,6 +525,12 @@ class HIPEmitter(Emitter):
         if isinstance(c, bool):
             return a if c else b
         return self.new(f"{c.text} ? {self.c(a)} : {self.c(b)}")
+
+    def _float(self, op, a, b):
+        if op != "fadd":
+            self.unsupported("f32 min/max have no HIP spelling here (use --format llvm)")
+        return self.new(f"__builtin_bit_cast(unsigned, __builtin_bit_cast(float, {self.c(a)}) + "
+                        f"__builtin_bit_cast(float, {self.c(b)}))")
 
     def call(self, name, hip, args, imm=(), ret="i32", uniform=False, hint=None) -> Val:
         if hip is None:
@@ -625,6 +693,44 @@ def function_body(asm_text: str, name: str) -> list[tuple[int, str]]:
     return out
 
 
+def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """GFX11+ dual issue (``v_dual_X ... :: v_dual_Y ...``) as two plain
+    VOP2/VOP1 lines.  Both halves read their sources before either writes;
+    LLVM pairs only independent instructions, and the order is chosen so that
+    neither reads what the other writes (else an error).
+
+    >>> split_vopd([(3, "v_dual_mov_b32 v2, 0 :: v_dual_cndmask_b32 v3, v1, v4")])
+    [(3, 'v_mov_b32_e32 v2, 0'), (3, 'v_cndmask_b32_e32 v3, v1, v4, vcc_lo')]
+    """
+    from .asm import parse_instr, strip_comment
+    from .diag import Span
+    from .ops import OPS
+
+    out = []
+    for n, text in lines:
+        body = strip_comment(text)
+        if "::" not in body:
+            out.append((n, text))
+            continue
+        halves = []
+        for h in body.split("::"):
+            mn, _, ops = h.strip().partition(" ")
+            if not mn.startswith("v_dual_"):
+                raise InputError(Span("<llvm>", n, 1), f"cannot read the dual-issue line '{body.strip()}'")
+            base = "v_" + mn[len("v_dual_"):]
+            halves.append(f"{base}_e32 {ops.strip()}" + (", vcc_lo" if base == "v_cndmask_b32" else ""))
+        x, y = (parse_instr(h, Span("<llvm>", n, 1)) for h in halves)
+        dx, dy = set(OPS[x.base].defs(x)), set(OPS[y.base].defs(y))
+        ux, uy = set(OPS[x.base].uses(x)), set(OPS[y.base].uses(y))
+        if not dx & uy:
+            out += [(n, halves[0]), (n, halves[1])]
+        elif not dy & ux:
+            out += [(n, halves[1]), (n, halves[0])]
+        else:
+            raise InputError(Span("<llvm>", n, 1), f"the halves of '{body.strip()}' depend on each other")
+    return out
+
+
 def compiled_lowering(asm_text: str, low: Lowering, target, wave: int, path: str = "<llvm>") -> Lowering:
     """The compiled entry point as a lowering with the same spec and EXEC
     contract: inputs in v0, v1, ... (the calling convention), the result in
@@ -636,7 +742,7 @@ def compiled_lowering(asm_text: str, low: Lowering, target, wave: int, path: str
     from .ir import Binding
     from .ops import OPS
 
-    body = function_body(asm_text, ENTRY)
+    body = split_vopd(function_body(asm_text, ENTRY))
     prog = parse_program(body, path)
     ins = [Binding(b.name, VReg(k), b.span) for k, b in enumerate(low.inputs)]
     outs = [Binding(low.outputs[0].name, VReg(0), low.outputs[0].span)]

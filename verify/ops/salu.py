@@ -138,7 +138,7 @@ class Schedule(OpDef):
 for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (32, 64)]:
     register(_op)
 for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
-                     ("s_delay_alu", "delay_alu")] + \
+                     ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr")] + \
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
                                                  "bvhcnt", "expcnt")]:
@@ -211,6 +211,10 @@ class Salu2(OpDef):
 
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, a, b = ins.operands  # SCC is not emitted: no op reads it
+        E.set(dst, self.fn(E, E.get(a), E.get(b)))
 
 
 class Salu2x64(OpDef):
