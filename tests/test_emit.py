@@ -136,12 +136,17 @@ def test_hip_and_asm_formats(proved):
 def test_ops_without_a_spelling_are_input_errors(tmp_path):
     f = tmp_path / "addpp.s"
     f.write_text("; @spec cuda.shfl_up delta=1 width=16\n; @targets gfx9\n; @waves 64\n; @input x = v0\n"
-                 "; @output out = v1\nv_mov_b32_e32 v1, v0\nv_add_u32_dpp v1, v0, v1 row_shr:1\n")
+                 "; @output out = v1\n; @clobbers v2\nv_mov_b32_e32 v2, 0\nv_add_u32_dpp v1, v0, v2 row_shr:1\n")
     low = load_lowering(f)
     with pytest.raises(emit.Unsupported) as e:
         emit.emit(low, T.get("gfx900"), 64, "llvm", [])
-    assert str(e.value) == (f"{f}:7:1: error: cannot emit v_add_u32_dpp as LLVM IR: only v_mov_b32 takes DPP in "
-                            "emitted code (the intrinsics are moves)")
+    assert str(e.value) == (f"{f}:8:1: error: cannot emit v_add_u32_dpp as LLVM IR: outside whole-wave mode and "
+                            "without bound_ctrl, a lane whose DPP source is inactive keeps its old value, which no "
+                            "intrinsic expresses")
+    # with the destination as src1, add's identity 0 keeps the unwritten lanes: LLVM's own pattern
+    f.write_text(f.read_text().replace("v0, v2 row_shr:1", "v0, v1 row_shr:1").replace("v_mov_b32_e32 v2, 0", "v_mov_b32_e32 v1, v0"))
+    ir = emit.emit(load_lowering(f), T.get("gfx900"), 64, "llvm", [])
+    assert "call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 273, i32 15, i32 15, i1 false)" in ir
 
 
 def test_catalogue_emits_compiles_and_reverifies_for_every_target():

@@ -253,6 +253,11 @@ class Emitter:
             return (a - b) & M32
         return self._bin("sub", a, b)
 
+    def mul(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return (a * b) & M32
+        return self._bin("mul", a, b)
+
     def and_(self, a, b):
         if isinstance(a, int) and isinstance(b, int):
             return a & b
@@ -469,7 +474,7 @@ class LLVMEmitter(Emitter):
 # ---------------------------------------------------------------------------
 # HIP
 
-_C_OP = {"add": "+", "sub": "-", "and": "&", "or": "|", "xor": "^", "shl": "<<", "lshr": ">>"}
+_C_OP = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "lshr": ">>"}
 _C_CMP = {"eq": "==", "ne": "!=", "ult": "<", "ule": "<=", "slt": "<", "sle": "<="}
 
 
@@ -668,31 +673,6 @@ def compile_ir(ir: str, target, wave: int) -> str:
     return tm.emit_assembly(mod)
 
 
-def function_body(asm_text: str, name: str) -> list[tuple[int, str]]:
-    """The instructions of function `name` in llc's output, with their line
-    numbers: from its label to the end of its straight-line body."""
-    lines = asm_text.splitlines()
-    try:
-        start = next(k for k, ln in enumerate(lines) if ln.split(";")[0].strip() == f"{name}:")
-    except StopIteration:
-        raise InputError(None, f"no function {name} in the compiled assembly") from None
-    out = []
-    for k in range(start + 1, len(lines)):
-        s = lines[k].split(";")[0].strip()
-        if "-- End function" in lines[k] or "return to shader part epilog" in lines[k] or s.startswith(".Lfunc_end"):
-            break
-        if not s or s.startswith(".") or s.endswith(":"):
-            if s.endswith(":") and not s.startswith(".L"):
-                break
-            if s.endswith(":"):
-                raise InputError(None, f"the compiled code of {name} is not straight-line (label '{s}')")
-            continue
-        if s in ("s_endpgm", "s_setpc_b64 s[30:31]"):
-            break
-        out.append((k + 1, lines[k]))
-    return out
-
-
 def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """GFX11+ dual issue (``v_dual_X ... :: v_dual_Y ...``) as two plain
     VOP2/VOP1 lines.  Both halves read their sources before either writes;
@@ -732,29 +712,35 @@ def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def compiled_lowering(asm_text: str, low: Lowering, target, wave: int, path: str = "<llvm>") -> Lowering:
-    """The compiled entry point as a lowering with the same spec and EXEC
-    contract: inputs in v0, v1, ... (the calling convention), the result in
-    v0, every other register it writes a clobber.
+    """The compiled entry point as a lowering, through `verify asm`'s reader
+    (verify/asmcheck.py): the whole function body is the region, and the
+    assertion is the lowering's spec with its inputs in v0, v1, ... (the
+    calling convention) and the result in v0.  Dual-issue lines are split
+    first (asmcheck would take them as unmodelled); an instruction verify does
+    not model is an error rather than an unknown value.  Unlike a `verify asm`
+    region, the compiled code must also restore EXEC."""
+    from . import asmcheck, catalog
 
-    This is the region extraction ``verify asm`` (issue 5) generalises; it
-    knows only what llc prints for :func:`check_module`."""
-    from .asm import parse_program
-    from .ir import Binding
-    from .ops import OPS
-
-    body = split_vopd(function_body(asm_text, ENTRY))
-    prog = parse_program(body, path)
-    ins = [Binding(b.name, VReg(k), b.span) for k, b in enumerate(low.inputs)]
-    outs = [Binding(low.outputs[0].name, VReg(0), low.outputs[0].span)]
-    written: set[str] = set()
-    for i in prog:
-        written.update(OPS[i.base].defs(i))
-    written -= {"v0", "exec_lo", "exec_hi", "scc"}
-    clobbers = []
-    for r in sorted(written):
-        clobbers.append(VReg(int(r[1:])) if re.fullmatch(r"v\d+", r) else SReg((r,), r))
-    return Lowering(low.name + ".compiled", path, low.spec, low.params, [target.name], [wave], low.exec_contract,
-                    ins, outs, clobbers, prog, spans=low.spans, param_spans=low.param_spans)
+    text = "\n".join(t for _, t in split_vopd(list(enumerate(asm_text.splitlines(), 1))))
+    lines = asmcheck.function_lines(asmcheck.read(path, text), ENTRY, path)
+    instrs = [ln for ln in lines if ln.kind == "instr"]
+    if not instrs:
+        raise InputError(None, f"no instructions in the compiled {ENTRY}")
+    region = asmcheck.select_region(path, lines, (instrs[0].lineno, instrs[-1].lineno), ENTRY)
+    if region.opaque or region.hoisted:
+        names = sorted({i.mnemonic for i in region.opaque + region.hoisted})
+        raise InputError(None, f"LLVM's code uses instructions verify does not model: {', '.join(names)}")
+    spec = catalog.speclib().get(low.spec, low.spans.get("spec"))
+    reg = {b.name: VReg(k) for k, b in enumerate(low.inputs)}
+    a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0), low.spec,
+                           params={k: v for k, v in low.params.items() if not (isinstance(v, str) and v.startswith("@"))},
+                           args=[reg[n] for n in spec.inputs],
+                           reg_params={k: reg[v[1:]] for k, v in low.params.items()
+                                       if isinstance(v, str) and v.startswith("@")})
+    clow = asmcheck.lowering_for(region, a, low.exec_contract)
+    clow.check_exec = True
+    clow.name = low.name + " (compiled)"
+    return clow
 
 
 @dataclass
