@@ -275,7 +275,7 @@ class Report:
 def _failing(rec: dict) -> list[str]:
     """The obligations a record does not prove: 'value(out)' when refuted,
     with the reason when unknown."""
-    return [o["name"] if o["verdict"] == "refuted" else f"{o['name']}: {o['verdict']}: {o['detail']}"
+    return [o["name"] if o["verdict"] == "refuted" else f"{o['name']}: {o['verdict']}: {o.get('detail', '')}"
             for o in rec["obligations"] if o["verdict"] != "proved"]
 
 

@@ -264,7 +264,9 @@ def make_record(res, now: dict) -> dict:
         "wave": res.wave,
         "exec": res.exec_contract,
         "verdict": res.verdict,
-        "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in res.obligations],
+        # the detail says why only where an obligation is not proved
+        "obligations": [{"name": o.name, "verdict": o.verdict, **({"detail": o.detail} if o.verdict != "proved" else {})}
+                        for o in res.obligations],
         "assumptions": dict(sorted(res.assumptions.items())),
         "method": method,
         "shared_with": res.shared_with,
