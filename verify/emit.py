@@ -774,3 +774,34 @@ def emit(low: Lowering, target, wave: int, fmt: str, header: list[str]) -> str:
 def default_output(low: Lowering, target, wave: int, fmt: str) -> str:
     ext = {"llvm": ".ll", "hip": ".hip", "asm": ".s"}[fmt]
     return str(Path(f"{low.name}.{target.name}.w{wave}{ext}"))
+
+
+def selfcheck(path: str, timeout: float = 30.0) -> tuple[int, list[str]]:
+    """Emit one lowering as LLVM IR for every (target, wave) it declares,
+    compile each, and prove the compiled code; targets whose compiled
+    programs are the same share a proof.  Returns (instantiations, problems).
+    No proof record is consulted: this checks emission itself (the tests and
+    benchmarks/bench_check.py run it over the catalogue)."""
+    from . import target as T
+    from .asm import load_lowering
+    from .proofs import instantiations
+    from .refine import check_lowering
+
+    low = load_lowering(path)
+    groups: dict = {}
+    problems: list[str] = []
+    insts = instantiations(low)
+    for t, w in insts:
+        tgt = T.get(t)
+        try:
+            ir = llvm_ir(low, tgt, w, [])
+            clow = compiled_lowering(compile_ir(check_module(ir, low), tgt, w), low, tgt, w)
+        except InputError as e:
+            problems.append(f"{low.name} {t} wave{w}: {e}")
+            continue
+        groups.setdefault((w, tuple(i.text.strip() for i in clow.program)), []).append((tgt, clow))
+    for (w, _), items in groups.items():
+        for r in check_lowering(items[0][1], [t for t, _ in items], [w], timeout):
+            if r.verdict != "proved":
+                problems.append(f"{low.name} {r.target} wave{w}: the compiled code is {r.verdict}")
+    return len(insts), problems
