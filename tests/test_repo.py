@@ -54,3 +54,14 @@ def test_targets_doc_is_current():
     from verify.target import markdown
 
     assert (ROOT / "docs" / "targets.md").read_text() == markdown(), "run: verify targets --markdown > docs/targets.md"
+
+
+def test_proof_records_are_current():
+    """The CI gate: `verify check` passes on the repository's own lowerings.
+    Current records are trusted by their hashes, so this proves nothing; after
+    any change to a lowering, a spec or the semantics, run `verify prove`."""
+    from helpers import cli
+
+    code, out, err = cli("check", str(ROOT / "lowerings"))
+    assert code == 0, out + err
+    assert out.endswith("; 0 lowerings proved in this run\n"), out

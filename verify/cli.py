@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from .diag import InputError, VerifyError
@@ -32,7 +33,33 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds (default 30)")
     lo.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
     lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
+    lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--json", action="store_true")
+
+    pv = sub.add_parser("prove", help="prove lowerings and write their proof records (proofs/)")
+    pv.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
+    pv.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    pv.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
+    pv.add_argument("--smt2", metavar="DIR", help="prove everything named and write every obligation to DIR as SMT-LIB 2")
+
+    ck = sub.add_parser("check", help="fail unless every proof record is current and proved (the CI gate)")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
+    ck.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    ck.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    ck.add_argument("--shard", metavar="I/N", help="check only the I-th of N parts of the lowerings (1 <= I <= N)")
+    ck.add_argument("--json", action="store_true", help="a JSON report on stdout")
+    ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
+    ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
+
+    em = sub.add_parser("emit", help="GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof")
+    em.add_argument("name", metavar="NAME|PATH")
+    em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
+    em.add_argument("--wave", type=int, choices=(32, 64), required=True)
+    em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm")
+    em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    em.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
 
     ls = sub.add_parser("list", help="the catalogue of lowerings")
     ls.add_argument("--json", action="store_true")
@@ -158,7 +185,7 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     low = catalog.load(args.name)
     targets, waves, notes = _instantiations(low, args)
-    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust)
+    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
     seen = set()
     for r in results:
         for w in r.warnings:
@@ -173,6 +200,10 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         o = next(o for o in r.obligations if o.verdict == "error")
         span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
         raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
+    if args.smt2:
+        from .gate import smt2_files
+
+        _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
         json.dump(_results_json(low, results, code), out, indent=2)
         out.write("\n")
@@ -226,6 +257,146 @@ def _results_json(low, results, code) -> dict:
             for r in results
         ],
     }
+
+
+def _write_files(directory: str, files: dict[str, str]) -> None:
+    d = Path(directory)
+    try:
+        for name, text in files.items():
+            p = d / name
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+    except OSError as e:
+        raise InputError(None, f"cannot write {e.filename}: {e.strerror}") from None
+
+
+# ---------------------------------------------------------------------------
+# verify prove / check: proof records and the CI gate
+
+
+def _jobs(n: int) -> int:
+    if n < 1:
+        raise InputError(None, f"--jobs must be at least 1, got {n}")
+    return n
+
+
+def cmd_prove(args, out: TextIO, err: TextIO) -> int:
+    from . import gate
+
+    report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
+    for w in report.warnings:
+        print(w, file=err)
+    if args.smt2:
+        files = {}
+        for path, runs in report.smt2.items():
+            from .proofs import locate
+
+            rel = locate(Path(path))[1].with_suffix("")
+            for name, text in gate.smt2_files(rel.name, runs).items():
+                files[str(rel.parent / name)] = text
+        _write_files(args.smt2, files)
+    for line in report.lines():
+        print(line, file=out)
+    print(report.summary(), file=out)
+    return report.exit_code()
+
+
+def cmd_check(args, out: TextIO, err: TextIO) -> int:
+    from . import gate
+    from .proofs import write_atomic
+
+    shard = gate.parse_shard(args.shard) if args.shard else None
+    jobs = _jobs(args.jobs)
+    report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
+    if args.junit:
+        try:
+            write_atomic(Path(args.junit), report.junit())
+        except OSError as e:
+            raise InputError(None, f"cannot write {args.junit}: {e.strerror}") from None
+    if args.json:
+        json.dump(report.to_json(), out, indent=2)
+        out.write("\n")
+    else:
+        for line in report.lines():
+            print(line, file=out)
+        print(report.summary(), file=out)
+    return report.exit_code()
+
+
+# ---------------------------------------------------------------------------
+# verify emit
+
+
+def _refusal(low, t, wave: int) -> str | None:
+    """Why `low` may not be emitted for (t, wave), or None if a current
+    record proves it."""
+    from . import proofs
+
+    if (t.name, wave) not in proofs.instantiations(low):
+        return (f"{low.name} does not declare {t.name} wave{wave} (targets: {', '.join(low.targets)}; "
+                f"waves: {', '.join(map(str, low.waves))}), so nothing proves it there")
+    try:
+        state, rf, rec = proofs.current_proof(low, t.name, wave)
+    except InputError as e:
+        if e.span is not None:
+            raise
+        return f"it has no proof record: {e.message}"
+    from .catalog import display_path
+
+    rf, lp = display_path(rf), display_path(low.path)
+    if state == "proved":
+        return None
+    if state == "missing":
+        return f"there is no proof record for {t.name} wave{wave} in {rf}; run: verify prove {lp}"
+    if state.startswith("stale"):
+        return f"its proof record in {rf} is {state}; run: verify prove {lp}"
+    failing = ", ".join(o["name"] for o in rec["obligations"] if o["verdict"] != "proved")
+    return f"it is {state} for {t.name} wave{wave} ({rf}: {failing})"
+
+
+def cmd_emit(args, out: TextIO, err: TextIO) -> int:
+    from . import catalog, emit, proofs
+    from . import target as T
+
+    low = catalog.load(args.name)
+    ts = T.resolve(args.target)
+    if len(ts) != 1:
+        raise InputError(None, f"--target {args.target} names {len(ts)} targets; emit needs one (e.g. --target {ts[0].name})")
+    t, wave = ts[0], args.wave
+    why = _refusal(low, t, wave)
+    if why:
+        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: {why}", file=err)
+        return EXIT_REFUTED
+    h = proofs.hashes(low)
+    header = [f"{low.name}: {proofs.spec_call(low)} for {t.name} wave{wave} under exec={low.exec_contract}",
+              f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
+              f"spec {h['spec']}, semantics {h['semantics']}, {h['solver']}); emitted by verify emit"]
+    text = emit.emit(low, t, wave, args.format, header)
+    if args.format in ("llvm", "hip"):
+        ir = text if args.format == "llvm" else emit.emit(low, t, wave, "llvm", header)
+        rv = emit.reverify(ir, low, t, wave, args.timeout)
+        if rv.verdict != "proved":
+            what = rv.detail if rv.verdict == "error" else f"the code LLVM makes is {rv.verdict} ({rv.detail})"
+            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: LLVM changed the meaning: {what}",
+                  file=err)
+            return EXIT_REFUTED
+        print(f"note: the code LLVM makes from this {'IR' if args.format == 'llvm' else 'HIP (as LLVM IR)'} for "
+              f"{t.name} wave{wave} ({len(rv.body)} instructions) is proved to refine {proofs.spec_call(low)}",
+              file=err)
+    else:
+        back = emit.same_program(text, low, t)
+        if back:
+            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the printed assembly differs "
+                  f"from the proved program ({back})", file=err)
+            return EXIT_REFUTED
+    if args.output:
+        try:
+            proofs.write_atomic(Path(args.output), text)
+        except OSError as e:
+            raise InputError(None, f"cannot write {args.output}: {e.strerror}") from None
+    else:
+        out.write(text)
+    return EXIT_PROVED
 
 
 # ---------------------------------------------------------------------------
@@ -689,6 +860,9 @@ COMMANDS = {
     "asm": cmd_asm,
     "synth": cmd_synth,
     "lowering": cmd_lowering,
+    "prove": cmd_prove,
+    "check": cmd_check,
+    "emit": cmd_emit,
     "list": cmd_list,
     "show": cmd_show,
     "targets": cmd_targets,

@@ -59,6 +59,7 @@ class Result:
     variants: list[dict] = field(default_factory=list)  # --robust: every variant tried
     claim: str = ""  # f32: which claim (exact or reassociation)
     robust_over: list[str] | None = None  # --robust: the assumptions varied
+    smt2: dict[str, str] = field(default_factory=dict)  # obligation -> SMT-LIB text (when asked)
 
     def assumption_text(self) -> str:
         if self.robust_over is not None and self.verdict == "proved":
@@ -154,10 +155,12 @@ def _names(reg) -> list[str]:
 
 
 def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
-              assume: dict | None = None, want_cex: bool = True, encoding: str = "auto") -> tuple[Result, FeatureLog]:
+              assume: dict | None = None, want_cex: bool = True, encoding: str = "auto",
+              smt2: bool = False) -> tuple[Result, FeatureLog]:
     """encoding: "auto" uses the monoid encoding when the spec combines lanes
-    with one operator (see smt.Z3Monoid), "naive" plain bit-vectors."""
-    from .smt import SOLVER, Z3, NotMonoid, Query, monoid_backend
+    with one operator (see smt.Z3Monoid), "naive" plain bit-vectors.
+    smt2: also keep every obligation as SMT-LIB text (Result.smt2)."""
+    from .smt import Z3, NotMonoid, monoid_backend
     from .spec import spec_monoid
 
     t0 = time.perf_counter()
@@ -168,11 +171,11 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     if monoid is not None:
         try:
             return _prove_one(low, target, wave, timeout, assume, want_cex, monoid_backend(monoid), spec_def,
-                              f"monoid({monoid})", t0)
+                              f"monoid({monoid})", t0, smt2)
         except NotMonoid as e:
             if monoid == "fadd":
                 raise InputError(low.spans.get("spec"), str(e)) from None
-    return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0)
+    return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0, smt2)
 
 
 def symbolic_initial(B, wave: int, fresh: dict):
@@ -193,8 +196,8 @@ def symbolic_initial(B, wave: int, fresh: dict):
     return initial
 
 
-def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0):
-    from .smt import SOLVER, Query
+def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0, smt2=False):
+    from .smt import SOLVER, Query, smt2_benchmark
 
     fresh: dict = {}
     initial = symbolic_initial(B, wave, fresh)
@@ -228,6 +231,13 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         for vals in enc.inputs.values():
             for v in vals:
                 q.add(B.not_b(B.fis_nan(v)))
+
+    def export(name: str, cond, proved_if: str) -> None:
+        """Every obligation as a stand-alone SMT-LIB question (--smt2)."""
+        res.smt2[name] = smt2_benchmark(cond, q.assertions, [
+            f"verify obligation {name}: {low.name} ({low.spec}) for {target.name} wave{wave} under exec={low.exec_contract}",
+            f"assumptions: {', '.join(f'{k}={v}' for k, v in sorted(res.assumptions.items())) or 'none'}",
+            f"{proved_if} means the obligation holds; made with {SOLVER}"])
 
     def ask(name: str, cond, bad: str = "") -> str:
         """Is `cond` satisfiable?"""
@@ -275,6 +285,9 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     # lanes on (every contract admits it) and lane-numbered inputs.
     act0, W = enc.act0, wave
     witness = _vacuity_witness(low, target, wave, assume)
+    if smt2:
+        export("contract", B.or_b(*act0), "sat")
+        export("defined", B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])]), "sat")
     if witness["contract"]:
         res.obligations.append(Obligation("contract", "proved", "the contract admits an EXEC mask with an active lane"))
     else:
@@ -317,6 +330,8 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         sv, sd = enc.spec[name]
         lanes = [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)]
         oname = f"value({name})"
+        if smt2:
+            export(oname, B.or_b(*lanes), "unsat")
         r, mism = ask_lanes(oname, lanes)
         if r == "sat":
             res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec"))
@@ -327,6 +342,8 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     lo1, hi1 = enc.machine.exec_pair()
     lo0, hi0 = enc.exec0
     changed = B.or_b(B.ne(lo1, lo0), B.ne(hi1, hi0) if W == 64 else False) if low.check_exec else False
+    if smt2:
+        export("exec", changed, "unsat")
     r = ask("exec", changed, "refuted")
     if r == "sat":
         res.obligations.append(Obligation("exec", "refuted", "EXEC at the end differs from EXEC at entry"))
@@ -463,14 +480,14 @@ def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
 
 
 def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
-          assume: dict | None = None, robust: bool = False) -> tuple[Result, FeatureLog]:
+          assume: dict | None = None, robust: bool = False, smt2: bool = False) -> tuple[Result, FeatureLog]:
     """One instantiation; with `robust`, under every variant of every
     assumption it consults (and those the variants consult in turn).
 
     A robust verdict is proved only if every variant is proved; otherwise
     it is the worst variant's verdict, with that variant's counterexample.
     """
-    res, flog = prove_one(low, target, wave, timeout, assume)
+    res, flog = prove_one(low, target, wave, timeout, assume, smt2=smt2)
     if not robust or res.verdict == "error":
         return res, flog
     runs: dict[tuple, Result] = {tuple(sorted(res.assumptions.items())): res}
@@ -505,7 +522,7 @@ def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIM
 
 
 def check_lowering(low: Lowering, targets: list[Target], waves: list[int], timeout: float = DEFAULT_TIMEOUT,
-                   assume: dict | None = None, robust: bool = False) -> list[Result]:
+                   assume: dict | None = None, robust: bool = False, smt2: bool = False) -> list[Result]:
     """Every (target, wave) instantiation.  Targets whose consulted features
     agree with a proved run share its solver run (recorded in shared_with)."""
     results: list[Result] = []
@@ -521,7 +538,7 @@ def check_lowering(low: Lowering, targets: list[Target], waves: list[int], timeo
                 r.target, r.warnings, r.shared_with, r.seconds = t.name, warns, r0.target, 0.0
                 results.append(r)
                 continue
-            r, fl = prove(low, t, wave, timeout, assume, robust)
+            r, fl = prove(low, t, wave, timeout, assume, robust, smt2)
             r.warnings = warns
             done.append((r, fl))
             results.append(r)

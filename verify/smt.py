@@ -532,6 +532,33 @@ class Query:
         return s.to_smt2()
 
 
+def smt2_benchmark(cond, context: list = (), comments: list[str] = ()) -> str:
+    """`cond` as a stand-alone SMT-LIB 2 benchmark: ``; comments``, the
+    declarations, the `context` assertions (e.g. inputs that are not NaN),
+    the condition and ``(check-sat)``.  ``sat`` means the condition can hold
+    in the context.  Registers and EXEC are arrays (bit-vector indices,
+    bit-vector or Boolean elements), so the logic is declared as ``ALL``;
+    the text is deterministic for a given term."""
+    s = z3.Solver(ctx=CTX)
+    s.add(*context)
+    if cond is not True:
+        s.add(z3.BoolVal(False, CTX) if cond is False else cond)
+    body = s.to_smt2()
+    # z3 opens with "; benchmark generated from python API" and a status line
+    lines = [ln for ln in body.splitlines() if not ln.startswith("; benchmark generated")]
+    head = [f"; {c}" for c in comments] + ["(set-logic ALL)"]
+    return "\n".join(head + lines) + "\n"
+
+
+def check_smt2(text: str, timeout_s: float = 30.0) -> str:
+    """z3's answer ("sat", "unsat", "unknown") to an SMT-LIB benchmark, such
+    as one written by --smt2, asked the way Query asks."""
+    s = _tactic().solver()
+    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.add(z3.parse_smt2_string(text, ctx=CTX))
+    return str(s.check())
+
+
 def is_false(cond) -> bool:
     return cond is False
 

@@ -71,6 +71,9 @@ FEATURES: dict[str, Feature] = {
         Feature("salu_gfx12_names", "the GFX12 SALU spelling s_add_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
         Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
+        Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
+        Feature("bitop3", "v_bitop3_b32 (any bitwise function of three sources, by truth table)", "S:valu"),
+        Feature("waitcnt_depctr", "s_waitcnt_depctr", "S:salu"),
     ]
 }
 
@@ -94,14 +97,14 @@ class Target:
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
-_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry"}
+_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane"}
-_GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap"}
+_GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
     "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_fi", "dpp8", "bound_ctrl_legacy", "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
-    "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names",
+    "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
 }
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names"}

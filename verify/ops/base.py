@@ -219,6 +219,12 @@ class OpDef:
                 out += reg_names(op)
         return out
 
+    # ---- emission (verify/emit.py) ----------------------------------------
+    def emit(self, ins: Instr, E) -> None:
+        """Spell `ins` on an emitter E (LLVM IR or HIP): read operands with
+        E.get, write results with E.set, intrinsics through E.call."""
+        E.unsupported("verify has no intrinsic or builtin spelling for it")
+
     # ---- printing -------------------------------------------------------
     def print(self, ins: Instr, target: Target | None = None) -> str:
         ops = ", ".join(operand_text(o) for o in ins.operands)

@@ -234,6 +234,117 @@ def check(ins, target: Target, wave: int) -> list[Warning_]:
     return warns
 
 
+def ctrl_code(ctrl: tuple) -> int:
+    """The 9-bit DPP_CTRL field (SIDefines DppCtrl; checked with llvm-mc 22).
+
+    >>> [hex(ctrl_code(c)) for c in [("quad_perm", (2, 3, 0, 1)), ("row_shr", 1), ("row_half_mirror", None),
+    ...                               ("row_bcast", 31), ("row_share", 5), ("row_xmask", 5), ("wave_ror", 1)]]
+    ['0x4e', '0x111', '0x141', '0x143', '0x155', '0x165', '0x13c']
+    """
+    kind, n = ctrl
+    if kind == "quad_perm":
+        return n[0] | n[1] << 2 | n[2] << 4 | n[3] << 6
+    fixed = {"wave_shl": 0x130, "wave_rol": 0x134, "wave_shr": 0x138, "wave_ror": 0x13C,
+             "row_mirror": 0x140, "row_half_mirror": 0x141}
+    if kind in fixed:
+        return fixed[kind]
+    if kind == "row_bcast":
+        return 0x142 if n == 15 else 0x143
+    base = {"row_shl": 0x100, "row_shr": 0x110, "row_ror": 0x120, "row_share": 0x150,
+            "row_newbcast": 0x150, "row_xmask": 0x160}  # gfx90a reuses row_share's codes
+    return base[kind] + n
+
+
+def emit_mov(ins, E, src, dst, old=None):
+    """v_mov_b32 with DPP as llvm.amdgcn.update.dpp (old = the destination,
+    kept where a lane is not written, unless `old` is given) or
+    llvm.amdgcn.mov.dpp8."""
+    d = dict(ins.mods)
+    if d.get("fi"):
+        E.unsupported("fi:1 has no operand in llvm.amdgcn.update.dpp or llvm.amdgcn.mov.dpp8")
+    if "dpp8" in d:
+        sel = sum(s << (3 * k) for k, s in enumerate(d["dpp8"]))
+        return E.call("llvm.amdgcn.mov.dpp8.i32", "__builtin_amdgcn_mov_dpp8", [src, sel], imm=(1,))
+    bc = bound_ctrl_bit(d["bound_ctrl"], E.target.has("bound_ctrl_legacy"))
+    return E.call("llvm.amdgcn.update.dpp.i32", "__builtin_amdgcn_update_dpp",
+                  [E.get(dst) if old is None else old, src, ctrl_code(d["ctrl"]), d["row_mask"], d["bank_mask"], bc],
+                  imm=(2, 3, 4, 5))
+
+
+def written_lanes(ins, W: int, bc: bool) -> int:
+    """Bit i set if lane i of a DPP ALU op writes its destination when every
+    lane is active (whole-wave mode): rows and banks enabled and a source in
+    range, or bound_ctrl.  [S:dpp-lane-rule]
+
+    >>> hex(written_lanes(type("I", (), {"mods": (("bank_mask", 15), ("bound_ctrl", None), ("ctrl", ("row_shr", 1)),
+    ...                                             ("fi", 0), ("row_mask", 15))})(), 32, False))
+    '0xfffefffe'
+    """
+    d = dict(ins.mods)
+    if "dpp8" in d:
+        return (1 << W) - 1
+    m = 0
+    for i in range(W):
+        masked_in = (d["row_mask"] >> (i >> 4)) & 1 and (d["bank_mask"] >> ((i >> 2) & 3)) & 1
+        if masked_in and (bc or src_lane(d["ctrl"], i, W) is not None):
+            m |= 1 << i
+    return m
+
+
+def emit_alu(ins, E, fn, srcs: list, dst):
+    """A VALU op with DPP on src0: the move as an intrinsic, then the op.
+    Lanes the instruction does not write keep the destination: when the
+    destination is src1 and the op has a left identity e, the move's `old`
+    is e (so the op gives the destination back); otherwise a select on the
+    lane index, faithful where the written lanes depend on the lane only:
+    in whole-wave mode (every source active), with bound_ctrl (an invalid
+    source reads 0) or with DPP8 (an inactive source reads 0)."""
+    d = dict(ins.mods)
+    if d.get("fi"):
+        E.unsupported("fi:1 has no operand in llvm.amdgcn.update.dpp or llvm.amdgcn.mov.dpp8")
+    bc = "dpp8" not in d and bound_ctrl_bit(d["bound_ctrl"], E.target.has("bound_ctrl_legacy"))
+    m = written_lanes(ins, E.wave, bc)
+    full = m == (1 << E.wave) - 1
+    ident = None if full or len(srcs) != 2 or ins.operands[2] != dst else left_identity(fn)
+    if ident is not None:
+        # dst = op(moved, dst) and op(e, y) = y: moving e into the lanes the
+        # instruction does not write leaves them as they were (LLVM's own
+        # atomic-optimizer pattern, which its DPP combiner folds back)
+        moved = emit_mov(ins, E, srcs[0], None, old=ident)
+        return fn(E, moved, srcs[1])
+    if not (E.region or bc or "dpp8" in d):
+        E.unsupported("outside whole-wave mode and without bound_ctrl, a lane whose DPP source is inactive keeps "
+                      "its old value, which no intrinsic expresses")
+    old = E.get(dst)
+    moved = emit_mov(ins, E, srcs[0], dst)
+    r = fn(E, moved, *srcs[1:])
+    if not full:
+        r = E.ite(E.lane_bit(m), r, old)
+    return r
+
+
+_IDENTITY_CANDIDATES = (0, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x7F800000, 0xFF800000)
+_identities: dict = {}
+
+
+def left_identity(fn):
+    """A constant e with fn(e, y) = y for every 32-bit y, proved by the
+    solver, or None."""
+    if fn not in _identities:
+        from ..smt import Query, Z3
+
+        B = Z3()
+        y = B.fresh("y")
+        _identities[fn] = None
+        for e in _IDENTITY_CANDIDATES:
+            q = Query(5.0)
+            q.add(B.ne(fn(B, e, y), y))
+            if q.check() == "unsat":
+                _identities[fn] = e
+                break
+    return _identities[fn]
+
+
 # ---------------------------------------------------------------------------
 # semantics
 

@@ -222,6 +222,11 @@ class Swizzle(OpDef):
         fr = target.has("swizzle_fft_rotate") if target is not None else True
         return "offset:" + print_swizzle(o, fr)
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, src = ins.operands
+        E.set(dst, E.call("llvm.amdgcn.ds.swizzle", "__builtin_amdgcn_ds_swizzle",
+                          [E.get(src), ins.mod("offset")], imm=(1,)))
+
 
 register(Swizzle())
 
@@ -293,6 +298,13 @@ class Bpermute(OpDef):
         addr = m.v(ins.operands[1].index)
         return [B.add(a, off) for a in addr]
 
+    intrinsic = ("llvm.amdgcn.ds.bpermute", "__builtin_amdgcn_ds_bpermute")
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, addr, data = ins.operands
+        a = E.add(E.get(addr), ins.mod("offset"))  # the offset is added to the address  [S:permute]
+        E.set(dst, E.call(*self.intrinsic, [a, E.get(data)]))
+
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
@@ -314,6 +326,7 @@ class Permute(Bpermute):
     active lanes nobody targets read 0.  [S:permute]"""
 
     base = "ds_permute_b32"
+    intrinsic = ("llvm.amdgcn.ds.permute", "__builtin_amdgcn_ds_permute")
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W

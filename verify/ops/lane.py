@@ -31,6 +31,11 @@ class Readlane(OpDef):
         idx = B.and_(m.scalar(sel), B.const(m.W - 1))
         m.write_scalar(dst, B.select(m.v(src.index), idx))
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, src, sel = ins.operands
+        lane = E.and_(E.get(sel), E.wave - 1)
+        E.set(dst, E.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [E.get(src), lane], uniform=True))
+
 
 class Readfirstlane(OpDef):
     """sD = vS[first active lane], lane 0 when EXEC is empty."""
@@ -49,6 +54,11 @@ class Readfirstlane(OpDef):
         for k in reversed(range(m.W)):  # the lowest active lane wins
             res = B.ite(m.active(k), v[k], res)
         m.write_scalar(dst, res)
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, src = ins.operands
+        E.set(dst, E.call("llvm.amdgcn.readfirstlane.i32", "__builtin_amdgcn_readfirstlane", [E.get(src)],
+                          uniform=True))
 
 
 class Writelane(OpDef):
@@ -84,6 +94,11 @@ class Writelane(OpDef):
     def uses(self, ins: Instr) -> list[str]:
         return super().uses(ins) + [ins.operands[0].text]
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, val, sel = ins.operands
+        lane = E.and_(E.get(sel), E.wave - 1)
+        E.set(dst, E.call("llvm.amdgcn.writelane.i32", "__builtin_amdgcn_writelane", [E.get(val), lane, E.get(dst)]))
+
 
 class Mbcnt(OpDef):
     """D = popcount(S0 & lanes-below-i, low or high 32 bits) + S1."""
@@ -117,6 +132,11 @@ class Mbcnt(OpDef):
                 m.note(i, "written" if en[i] else "kept", why="lane count" if en[i] else f"lane {i} inactive")
         m.write_v(dst.index, out, en)
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, s0, s1 = ins.operands
+        half = "hi" if self.hi else "lo"
+        E.set(dst, E.call(f"llvm.amdgcn.mbcnt.{half}", f"__builtin_amdgcn_mbcnt_{half}", [E.get(s0), E.get(s1)]))
+
 
 class Permlane64(OpDef):
     """wave64: D[i] = S[i ^ 32] for active i, reading inactive lanes too;
@@ -142,6 +162,12 @@ class Permlane64(OpDef):
                 else:
                     m.note(i, "kept", why=f"lane {i} inactive")
         m.write_v(dst.index, [v[i ^ 32] for i in range(m.W)], en)
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, src = ins.operands
+        if E.wave == 32:
+            return  # no operation: the destination keeps its value
+        E.set(dst, E.call("llvm.amdgcn.permlane64.i32", "__builtin_amdgcn_permlane64", [E.get(src)]))
 
 
 for _op in (Readlane(), Readfirstlane(), Writelane(), Mbcnt("lo"), Mbcnt("hi"), Permlane64()):

@@ -119,6 +119,17 @@ class Permlane16(OpDef):
                     m.note(i, "kept", why=f"source lane {jj} inactive and fi/bound_ctrl are off")
         m.write_v(dst.index, out, en)
 
+    def emit(self, ins: Instr, E) -> None:
+        fi, bc = ins.mod("op_sel")
+        dst, src = ins.operands[0], ins.operands[1]
+        x = "x" if self.x else ""
+        sels = [E.get(o) for o in ins.operands[2:]]
+        name = f"permlane{x}16.var" if self.var else f"permlane{x}16.i32"
+        hip = f"__builtin_amdgcn_permlane{x}16" + ("_var" if self.var else "")
+        n = 2 + len(sels)
+        E.set(dst, E.call(f"llvm.amdgcn.{name}", hip, [E.get(dst), E.get(src), *sels, bool(fi), bool(bc)],
+                          imm=(n, n + 1)))
+
 
 class PermlaneSwap(OpDef):
     """gfx950: both operands are read and written.
@@ -179,6 +190,21 @@ class PermlaneSwap(OpDef):
                         m.note(i, "kept", why="not exchanged" if i not in notes else "lane inactive")
             m.write_v(reg.index, vals, en)
 
+    def emit(self, ins: Instr, E) -> None:
+        d, s = ins.operands
+        r = E.call(f"llvm.amdgcn.permlane{self.width}.swap", f"__builtin_amdgcn_permlane{self.width}_swap",
+                   [E.get(d), E.get(s), bool(ins.mod("fi", 0)), bool(ins.mod("bound_ctrl", 0))], imm=(2, 3),
+                   ret="pair", hint="swap")
+        new_d, new_s = E.part(r, 0, d.text), E.part(r, 1, s.text)
+        if d != s:
+            E.set(d, new_d)
+            E.set(s, new_s)
+            return
+        # one register: the lanes of vD's side of each pair (odd rows for 16,
+        # the high half for 32) take the first result, the others the second
+        side = E.ne(E.and_(E.lane_id(), self.width), 0)
+        E.set(d, E.ite(side, new_d, new_s))
+
 
 class BpermuteFi(Bpermute):
     """ds_bpermute_fi_b32 (GFX12): ds_bpermute that also reads inactive lanes."""
@@ -200,6 +226,11 @@ class BpermuteFi(Bpermute):
                 m.note(i, "written" if act[i] else "kept", (data_reg.text, k) if act[i] else None,
                        "" if act[i] else f"lane {i} inactive")
         m.write_v(dst.index, out, act)
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, addr, data = ins.operands
+        a = E.add(E.get(addr), ins.mod("offset"))
+        E.set(dst, E.call("llvm.amdgcn.ds.bpermute.fi.b32", "__builtin_amdgcn_ds_bpermute_fi_b32", [a, E.get(data)]))
 
 
 for _op in (Permlane16(False, False), Permlane16(True, False), Permlane16(False, True), Permlane16(True, True),

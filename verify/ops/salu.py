@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from ..diag import Warning_
-from ..ir import Instr
+from ..ir import Imm, Instr
 from ..target import Target
 from .base import OpDef, register
 
@@ -26,6 +26,17 @@ class Smov(OpDef):
         else:
             m.write_scalar64(dst, *m.scalar64(src))
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, src = ins.operands
+        if dst.names[0] == "exec_lo":
+            if self.bits != E.wave:  # the whole mask, or it is not a restore
+                E.unsupported(f"in wave{E.wave} EXEC is restored with s_mov_b{E.wave}")
+            E.end_wwm(src)  # leaves whole-wave mode  [S:wwm]
+        elif self.bits == 64:
+            E.unsupported("64-bit scalar values other than the saved EXEC mask")
+        else:
+            E.set(dst, E.get(src))
+
 
 _SAVEEXEC = {
     "and": lambda B, s, e: B.and_(s, e),
@@ -45,6 +56,7 @@ class Saveexec(OpDef):
 
     def __init__(self, op: str, bits: int):
         self.op = _SAVEEXEC[op]
+        self.opname = op
         self.bits = bits
         names = _SPELLINGS.get(op, (op,))
         self.base = f"s_{names[0]}_saveexec_b{bits}"
@@ -88,6 +100,14 @@ class Saveexec(OpDef):
             m.set_s("exec_hi", hi)
             m.scc = B.or_b(B.ne(lo, B.const(0)), B.ne(hi, B.const(0)))
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, src = ins.operands
+        if self.opname == "or" and self.bits == E.wave and isinstance(src, Imm) and src.value == 0xFFFFFFFF:
+            E.begin_wwm(dst)  # every lane on, the old EXEC saved  [S:wwm]
+        else:
+            E.unsupported(f"only whole-wave mode (s_or_saveexec_b{E.wave} SDST, -1 ... s_mov_b{E.wave} exec, SDST) "
+                          "changes EXEC in emitted code")
+
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + (["exec_lo"] if self.bits == 32 else ["exec_lo", "exec_hi"]) + ["scc"]
 
@@ -108,6 +128,9 @@ class Schedule(OpDef):
     def execute(self, ins: Instr, m) -> None:
         return
 
+    def emit(self, ins: Instr, E) -> None:
+        return  # the compiler inserts its own waits and wait states
+
     def print(self, ins: Instr, target=None) -> str:
         return ins.text.split(";")[0].strip() or ins.mnemonic
 
@@ -115,7 +138,7 @@ class Schedule(OpDef):
 for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (32, 64)]:
     register(_op)
 for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
-                     ("s_delay_alu", "delay_alu")] + \
+                     ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr")] + \
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
                                                  "bvhcnt", "expcnt")]:
@@ -188,6 +211,10 @@ class Salu2(OpDef):
 
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, a, b = ins.operands  # SCC is not emitted: no op reads it
+        E.set(dst, self.fn(E, E.get(a), E.get(b)))
 
 
 class Salu2x64(OpDef):

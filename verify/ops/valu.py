@@ -87,10 +87,7 @@ class Valu(OpDef):
                     else:
                         m.note(i, "written", why=f"computed by {ins.mnemonic}")
         fn = self.fn
-        if self.nsrc == 1:
-            res = [fn(B, a) for a in srcs[0]]
-        else:
-            res = [fn(B, a, b) for a, b in zip(srcs[0], srcs[1])]
+        res = [fn(B, *xs) for xs in zip(*srcs)]
         if m.step is not None and self.base != "v_mov_b32":
             from ..machine import LaneEvent
 
@@ -111,6 +108,21 @@ class Valu(OpDef):
 
     def print_mods(self, ins: Instr, target) -> str:
         return dpp.print_mods(ins, target) if ins.enc in DPP_ENCS else ""
+
+    def lane_fn(self):
+        """The lane function emission spells (the one execute runs)."""
+        return self.fn
+
+    def emit(self, ins: Instr, E) -> None:
+        fn = self.lane_fn()
+        dst, *srcs = ins.operands
+        if ins.enc in DPP_ENCS:
+            if self.base == "v_mov_b32":
+                E.set(dst, dpp.emit_mov(ins, E, E.get(srcs[0]), dst))
+            else:
+                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst))
+            return
+        E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
 
 
 VALU_OPS = [
@@ -133,6 +145,18 @@ VALU_OPS = [
     Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31)))),
     Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31)))),
     Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31)))),
+    # GFX9's three-source VOP3 ops, which LLVM fuses address arithmetic into
+    Valu("v_add3_u32", 3, lambda B, a, b, c: B.add(B.add(a, b), c), "valu_3src", vop3_only=True),
+    Valu("v_lshl_add_u32", 3, lambda B, a, b, c: B.add(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),
+    Valu("v_add_lshl_u32", 3, lambda B, a, b, c: B.shl(B.add(a, b), B.and_(c, B.const(31))), "valu_3src", vop3_only=True),
+    Valu("v_and_or_b32", 3, lambda B, a, b, c: B.or_(B.and_(a, b), c), "valu_3src", vop3_only=True),
+    Valu("v_lshl_or_b32", 3, lambda B, a, b, c: B.or_(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),
+    Valu("v_or3_b32", 3, lambda B, a, b, c: B.or_(B.or_(a, b), c), "valu_3src", vop3_only=True),
+    Valu("v_max3_i32", 3, lambda B, a, b, c: B.smax(B.smax(a, b), c), vop3_only=True),
+    Valu("v_max3_u32", 3, lambda B, a, b, c: B.umax(B.umax(a, b), c), vop3_only=True),
+    Valu("v_min3_i32", 3, lambda B, a, b, c: B.smin(B.smin(a, b), c), vop3_only=True),
+    Valu("v_min3_u32", 3, lambda B, a, b, c: B.umin(B.umin(a, b), c), vop3_only=True),
+    Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)])),
 ]
 
 
@@ -157,8 +181,62 @@ class ValuF32(Valu):
         self.fn = (lambda B_, a, b: ftz(op(ftz(a), ftz(b)))) if flush else (lambda B_, a, b: op(a, b))
         super().execute(ins, m)
 
+    def lane_fn(self):
+        # the default assumption (f32.denormals: subnormals pass), the one records are made under
+        return lambda E, a, b: getattr(E, self.op)(a, b)
+
+
+class Bitop3(Valu):
+    """v_bitop3_b32 vD, s0, s1, s2 bitop3:TT: bit i of vD is
+    TT[{s0[i], s1[i], s2[i]}] (s0 the high index bit).  [S:valu]
+
+    >>> from verify.backend import Concrete
+    >>> f = Bitop3.table(0x80); g = Bitop3.table(0xFE); h = Bitop3.table(0xF0)
+    >>> f(Concrete(), 0b1100, 0b1010, 0b1111), g(Concrete(), 0b1100, 0b1010, 0), h(Concrete(), 5, 6, 7)
+    (8, 14, 5)
+    """
+
+    def __init__(self):
+        super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True)
+
+    def mod_parsers(self, enc: str) -> dict:
+        from .base import int_mod
+
+        return {"bitop3": int_mod(0, 255, "bitop3")}
+
+    def finish_mods(self, mods: dict, line, enc: str) -> dict:
+        mods.setdefault("bitop3", 0)
+        return mods
+
+    def print_mods(self, ins: Instr, target) -> str:
+        t = ins.mod("bitop3")
+        return f"bitop3:{t:#x}" if t else ""
+
+    @staticmethod
+    def table(tt: int):
+        def fn(B, a, b, c):
+            acc = B.const(0)
+            for k in range(8):
+                if (tt >> k) & 1:
+                    term = B.const(0xFFFFFFFF)
+                    for src, bit in ((a, (k >> 2) & 1), (b, (k >> 1) & 1), (c, k & 1)):
+                        term = B.and_(term, src if bit else B.not_(src))
+                    acc = B.or_(acc, term)
+            return acc
+
+        return fn
+
+    def execute(self, ins: Instr, m) -> None:
+        self.fn = self.table(ins.mod("bitop3"))
+        super().execute(ins, m)
+
+    def emit(self, ins: Instr, E) -> None:
+        self.fn = self.table(ins.mod("bitop3"))
+        super().emit(ins, E)
+
 
 VALU_OPS += [
+    Bitop3(),
     ValuF32("v_add_f32", "fadd"),
     ValuF32("v_min_f32", "fmin"),
     ValuF32("v_max_f32", "fmax"),
@@ -209,6 +287,14 @@ class Cndmask(OpDef):
                            why=f"{operand_text(mask)}[{i}]={int(bool(sel[i]))} selects {operand_text(pick)}")
         m.write_v(dst.index, [B.ite(c, y, x) for c, x, y in zip(sel, a, b)], en)
 
+    def emit(self, ins: Instr, E) -> None:
+        dst, s0, s1, mask = ins.operands
+        c = E.get_mask(mask)
+        if c == "entry-exec":  # in whole-wave mode, on the saved EXEC: set.inactive's meaning  [S:wwm]
+            E.set(dst, E.entry_select(E.get(s1, raw=True), E.get(s0, raw=True)))
+        else:
+            E.set(dst, E.ite(c, E.get(s1), E.get(s0)))
+
 
 register(Cndmask())
 
@@ -257,6 +343,10 @@ class Cmp(OpDef):
         bits = [B.and_b(m.active(i), self.op(B, a[i], b[i], self.signed)) for i in range(W)]
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
+
+    def emit(self, ins: Instr, E) -> None:
+        dst, s0, s1 = ins.operands
+        E.set_mask(dst, self.op(E, E.get(s0), E.get(s1), self.signed))
 
 
 for _op in CMP_OPS:

@@ -1,0 +1,161 @@
+"""`verify emit`: refused without a current proof; LLVM IR that llvmlite
+compiles for every catalogue lowering and target, whose compiled code is
+proved again; HIP and assembly output; LLVM changing the meaning is caught."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import cli
+from verify import catalog, emit, proofs
+from verify import target as T
+from verify.asm import load_lowering
+
+ROOT = Path(__file__).resolve().parent.parent
+LOW = ROOT / "lowerings"
+llvmlite = pytest.importorskip("llvmlite", reason="compiling LLVM IR needs llvmlite")
+
+
+@pytest.fixture
+def proved(tmp_path, monkeypatch):
+    """A tree with xor5 proved and the refuted XOR-5 recorded as refuted."""
+    (tmp_path / "lowerings").mkdir()
+    shutil.copy(LOW / "xor5.s", tmp_path / "lowerings/xor5.s")
+    shutil.copy(ROOT / "tests/golden/xor5_plain.s", tmp_path / "lowerings/xor5_plain.s")
+    monkeypatch.chdir(tmp_path)
+    assert cli("prove")[0] == 1  # xor5_plain is refuted
+    return tmp_path
+
+
+def test_refuted_unproven_stale_and_undeclared_are_refused(proved):
+    code, out, err = cli("emit", "lowerings/xor5_plain.s", "--target", "gfx900", "--wave", "64")
+    assert (code, out) == (1, "")
+    assert err == ("error: refusing to emit xor5_plain for gfx900 wave64: it is refuted for gfx900 wave64 "
+                   "(proofs/xor5_plain.proof: value(out))\n")
+    shutil.copy(LOW / "shift/shfl_up1_row.s", proved / "lowerings/shfl_up1_row.s")
+    code, out, err = cli("emit", "lowerings/shfl_up1_row.s", "--target", "gfx900", "--wave", "64")
+    assert (code, out) == (1, "")
+    assert err == ("error: refusing to emit shfl_up1_row for gfx900 wave64: there is no proof record for gfx900 "
+                   "wave64 in proofs/shfl_up1_row.proof; run: verify prove lowerings/shfl_up1_row.s\n")
+    f = proved / "lowerings/xor5.s"
+    f.write_text(f.read_text().replace("s_nop 1", "s_nop 2"))
+    code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx942", "--wave", "64", "-o", "x.ll")
+    assert (code, out) == (1, "") and not (proved / "x.ll").exists()
+    assert err == ("error: refusing to emit xor5 for gfx942 wave64: its proof record in proofs/xor5.proof is stale "
+                   "(lowering changed); run: verify prove lowerings/xor5.s\n")
+    code, _, err = cli("emit", "lowerings/xor5.s", "--target", "gfx1100", "--wave", "64")
+    assert code == 1 and err == ("error: refusing to emit xor5 for gfx1100 wave64: xor5 does not declare gfx1100 "
+                                 "wave64 (targets: gfx9; waves: 64), so nothing proves it there\n")
+    code, _, err = cli("emit", str(ROOT / "tests/golden/xor5_noexec.s"), "--target", "gfx900", "--wave", "64")
+    assert code == 1 and "it has no proof record:" in err and "is not inside a lowerings/ directory" in err
+    code, _, err = cli("emit", "lowerings/xor5.s", "--target", "gfx9", "--wave", "64")
+    assert code == 2 and err == "error: --target gfx9 names 8 targets; emit needs one (e.g. --target gfx900)\n"
+
+
+def test_emit_llvm_ir_compiles_and_reverifies(proved):
+    code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx942", "--wave", "64", "-o", "xor5.ll")
+    assert (code, out) == (0, ""), err
+    assert err == ("note: the code LLVM makes from this IR for gfx942 wave64 (10 instructions) is proved to refine "
+                   "cuda.shfl_xor mask=5 width=16\n")
+    ir = (proved / "xor5.ll").read_text()
+    body = ir[ir.index("define"):ir.index("}")]
+    assert body.splitlines() == [
+        "define i32 @xor5(i32 %x) #0 {",
+        "entry:",
+        "  %v0_wwm = call i32 @llvm.amdgcn.set.inactive.i32(i32 %x, i32 0)",
+        "  %v2_entry = freeze i32 poison",
+        "  %v2 = call i32 @llvm.amdgcn.update.dpp.i32(i32 %v2_entry, i32 %v0_wwm, i32 321, i32 15, i32 15, i1 false)",
+        "  %v1_entry = freeze i32 poison",
+        "  %v1 = call i32 @llvm.amdgcn.update.dpp.i32(i32 %v1_entry, i32 %v2, i32 78, i32 15, i32 15, i1 false)",
+        "  %v1_1 = call i32 @llvm.amdgcn.strict.wwm.i32(i32 %v1)",
+        "  ret i32 %v1_1",
+    ]
+    assert ir.splitlines()[0] == "; xor5: cuda.shfl_xor mask=5 width=16 for gfx942 wave64 under exec=any"
+    assert 'attributes #0 = { alwaysinline convergent nounwind "target-cpu"="gfx942" "target-features"="+wavefrontsize64" }' in ir
+    # the module as written compiles on its own, for the HSA triple
+    low = load_lowering(proved / "lowerings/xor5.s")
+    text = emit.compile_ir(ir, T.get("gfx942"), 64)
+    assert "v_mov_b32_dpp" in text and "row_half_mirror" in text
+
+
+def test_llvm_changing_the_meaning_is_refused(proved, monkeypatch):
+    real = emit.llvm_ir
+
+    def miscompiled(low, target, wave, header):  # as if LLVM had swapped the quad_perm
+        return real(low, target, wave, header).replace("i32 78,", "i32 27,")
+
+    monkeypatch.setattr(emit, "llvm_ir", miscompiled)
+    monkeypatch.setitem(emit.FORMATS, "llvm", miscompiled)
+    code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx900", "--wave", "64", "-o", "x.ll")
+    assert (code, out) == (1, "") and not (proved / "x.ll").exists()
+    assert err == ("error: refusing to emit xor5 for gfx900 wave64: LLVM changed the meaning: the code LLVM makes is "
+                   "refuted (value(out): refuted)\n")
+
+
+def test_hip_and_asm_formats(proved):
+    code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx900", "--wave", "64", "--format", "hip")
+    assert (code, out) == (2, "")
+    assert err == ("lowerings/xor5.s:22:1: error: cannot emit s_or_saveexec_b64 as HIP: whole-wave mode has no HIP "
+                   "builtin (use --format llvm: llvm.amdgcn.set.inactive and llvm.amdgcn.strict.wwm)\n")
+    code, out, err = cli("emit", "xor1_xmask", "--target", "gfx1100", "--wave", "32", "--format", "hip")
+    assert code == 0, err
+    assert out.splitlines()[2:] == [
+        "// Compile for --offload-arch=gfx1100 (wave32 is the default there)",
+        "#include <hip/hip_runtime.h>",
+        "",
+        "__device__ inline unsigned xor1_xmask(unsigned x) {",
+        "    unsigned v1_entry = __builtin_nondeterministic_value(0u);",
+        "    unsigned v1 = __builtin_amdgcn_update_dpp(v1_entry, x, 0x161u, 0xfu, 0xfu, false);",
+        "    return v1;",
+        "}",
+    ]
+    code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx950", "--wave", "64", "--format", "asm", "-o", "x.s")
+    assert (code, out, err) == (0, "", "")
+    text = (proved / "x.s").read_text()
+    assert text.splitlines()[3:] == [
+        "; @spec     cuda.shfl_xor mask=5 width=16",
+        "; @targets  gfx950",
+        "; @waves    64",
+        "; @exec     any",
+        "; @input    x = v0",
+        "; @output   out = v1",
+        "; @clobbers v2, s[0:1]",
+        "s_or_saveexec_b64 s[0:1], -1",
+        "v_mov_b32_dpp v2, v0 row_half_mirror row_mask:0xf bank_mask:0xf",
+        "s_nop 1",
+        "v_mov_b32_dpp v1, v2 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf",
+        "s_mov_b64 exec, s[0:1]",
+    ]
+    code, out, _ = cli("lowering", "x.s")  # the emitted assembly is itself a lowering that proves
+    assert code == 0 and "proved for gfx950 wave64" in out
+
+
+def test_ops_without_a_spelling_are_input_errors(tmp_path):
+    f = tmp_path / "addpp.s"
+    f.write_text("; @spec cuda.shfl_up delta=1 width=16\n; @targets gfx9\n; @waves 64\n; @input x = v0\n"
+                 "; @output out = v1\n; @clobbers v2\nv_mov_b32_e32 v2, 0\nv_add_u32_dpp v1, v0, v2 row_shr:1\n")
+    low = load_lowering(f)
+    with pytest.raises(emit.Unsupported) as e:
+        emit.emit(low, T.get("gfx900"), 64, "llvm", [])
+    assert str(e.value) == (f"{f}:8:1: error: cannot emit v_add_u32_dpp as LLVM IR: outside whole-wave mode and "
+                            "without bound_ctrl, a lane whose DPP source is inactive keeps its old value, which no "
+                            "intrinsic expresses")
+    # with the destination as src1, add's identity 0 keeps the unwritten lanes: LLVM's own pattern
+    f.write_text(f.read_text().replace("v0, v2 row_shr:1", "v0, v1 row_shr:1").replace("v_mov_b32_e32 v2, 0", "v_mov_b32_e32 v1, v0"))
+    ir = emit.emit(load_lowering(f), T.get("gfx900"), 64, "llvm", [])
+    assert "call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 273, i32 15, i32 15, i1 false)" in ir
+
+
+def test_catalogue_emits_compiles_and_reverifies_for_every_target():
+    """Every catalogue lowering, every (target, wave) it declares: emitted IR
+    compiles with llvmlite and the compiled code proves against the spec
+    (emit.selfcheck, in two worker processes)."""
+    import multiprocessing
+
+    files = [str(p) for p in catalog.lowering_files()]
+    ctx = multiprocessing.get_context("forkserver")
+    with ctx.Pool(2) as pool:
+        results = pool.map(emit.selfcheck, files, chunksize=1)
+    assert sum(n for n, _ in results) == sum(len(proofs.instantiations(load_lowering(p))) for p in files)
+    assert [p for _, ps in results for p in ps] == []

@@ -1,0 +1,285 @@
+"""Proof records, `verify prove` and `verify check` (the CI gate): record
+text, staleness by hashes, exit codes, messages, JSON and JUnit reports,
+--jobs and --shard.  Each test builds a small tree of its own in tmp_path,
+so only a few lowerings are ever proved here."""
+
+import json
+import shutil
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from helpers import cli
+from verify import proofs
+from verify.asm import load_lowering
+
+ROOT = Path(__file__).resolve().parent.parent
+LOW = ROOT / "lowerings"
+
+
+def tree(tmp_path, monkeypatch, *files: tuple[str, Path]) -> Path:
+    """tmp_path/lowerings/<rel> copies of the given lowerings; cwd there."""
+    for rel, src in files:
+        dst = tmp_path / "lowerings" / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src, dst)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def small(tmp_path, monkeypatch):
+    """xor5 (8 gfx9 targets, one shared solver run) and the wave64 half swap on gfx950."""
+    return tree(tmp_path, monkeypatch, ("xor5.s", LOW / "xor5.s"),
+                ("permlane/xor32_permlane32_swap.s", LOW / "permlane" / "xor32_permlane32_swap.s"))
+
+
+def test_record_text_is_exactly_this(small):
+    code, out, err = cli("prove")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "proofs/permlane/xor32_permlane32_swap.proof: 1 record: 1 proved",
+        "proofs/xor5.proof: 8 records: 8 proved",
+        "prove: 2 lowerings, 9 records: 9 proved, 0 refuted, 0 unknown; 2 lowerings proved in this run",
+    ]
+    low = load_lowering(small / "lowerings/permlane/xor32_permlane32_swap.s")
+    h = proofs.hashes(low)
+    solver = h["solver"]
+    assert (small / "proofs/permlane/xor32_permlane32_swap.proof").read_text() == f"""\
+{{
+  "lowering": "lowerings/permlane/xor32_permlane32_swap.s",
+  "records": [
+    {{
+      "assumptions": {{"permlane_swap.exec": "ignore"}},
+      "exec": "any",
+      "hashes": {{"lowering": "{h['lowering']}", "semantics": "{h['semantics']}", "solver": "{solver}", "spec": "{h['spec']}"}},
+      "method": "{solver}, bit-vector encoding, exec=any",
+      "obligations": [
+        {{"name": "contract", "verdict": "proved"}},
+        {{"name": "defined", "verdict": "proved"}},
+        {{"name": "value(out)", "verdict": "proved"}},
+        {{"name": "exec", "verdict": "proved"}}
+      ],
+      "shared_with": null,
+      "target": "gfx950",
+      "verdict": "proved",
+      "wave": 64
+    }}
+  ],
+  "schema": 1,
+  "spec": "cuda64.shfl_xor mask=32 width=64"
+}}
+"""
+    recs = proofs.load(small / "proofs/xor5.proof")["records"]
+    assert list(recs) == [(t, 64) for t in ("gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950")]
+    assert recs[("gfx900", 64)]["shared_with"] is None and recs[("gfx906", 64)]["shared_with"] == "gfx900"
+    # proving again changes nothing and proves nothing
+    before = (small / "proofs/xor5.proof").read_text()
+    code, out, _ = cli("prove")
+    assert code == 0 and out.splitlines()[-1].endswith("; 0 lowerings proved in this run")
+    assert (small / "proofs/xor5.proof").read_text() == before
+
+
+def test_current_tree_passes_and_proves_nothing(small):
+    assert cli("prove")[0] == 0
+    code, out, err = cli("check")
+    assert (code, err) == (0, "")
+    assert out == "check: 2 lowerings, 9 records: 9 proved, 0 refuted, 0 unknown; 0 lowerings proved in this run\n"
+
+
+def test_one_changed_token_is_stale_until_proved_again(small):
+    assert cli("prove")[0] == 0
+    f = small / "lowerings/xor5.s"
+    text = f.read_text()
+    # whitespace and comments are not tokens of the lowering: still current
+    f.write_text(text.replace("s_nop 1", "s_nop    1   ; two wait states").replace("; xor5:", ";   xor5 (edited):"))
+    assert cli("check")[0] == 0
+    f.write_text(text.replace("s_nop 1", "s_nop 2"))
+    code, out, _ = cli("check")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == ("proofs/xor5.proof: gfx900 wave64: stale (lowering changed); re-proved now: proved; "
+                        "run: verify prove lowerings/xor5.s")
+    assert len(lines) == 9 and all(ln.startswith("proofs/xor5.proof: gfx9") for ln in lines[:8])
+    assert lines[-1] == ("check: 2 lowerings, 9 records: 1 proved, 0 refuted, 0 unknown, 8 stale; "
+                         "1 lowering proved in this run")
+    code, out, _ = cli("prove")
+    assert code == 0 and out.splitlines()[0] == "proofs/xor5.proof: 8 records: 8 proved"
+    assert cli("check")[0] == 0
+
+
+def test_a_changed_token_that_breaks_it_says_refuted(small):
+    assert cli("prove")[0] == 0
+    f = small / "lowerings/xor5.s"
+    f.write_text(f.read_text().replace("quad_perm:[2,3,0,1]", "quad_perm:[3,2,1,0]"))
+    code, out, _ = cli("check", "lowerings/xor5.s")
+    assert code == 1
+    assert out.splitlines()[0] == ("proofs/xor5.proof: gfx900 wave64: stale (lowering changed); re-proved now: "
+                                   "refuted (value(out)); run: verify prove lowerings/xor5.s")
+
+
+def test_spec_and_semantics_changes_make_records_stale(small, monkeypatch):
+    assert cli("prove")[0] == 0
+    monkeypatch.setattr(proofs, "semantics_id", lambda: "r999-0000000000000000")
+    code, out, _ = cli("check", "lowerings/permlane")
+    assert code == 1 and "stale (semantics changed)" in out.splitlines()[0]
+    monkeypatch.setattr(proofs, "spec_hash", lambda low: "changed")
+    monkeypatch.setattr(proofs, "solver_id", lambda: "z3 0.0.1")
+    code, out, _ = cli("check", "lowerings/permlane")
+    assert out.splitlines()[0].startswith("proofs/permlane/xor32_permlane32_swap.proof: gfx950 wave64: "
+                                          "stale (spec changed, semantics changed, solver changed)")
+
+
+def test_spec_hash_follows_called_specs_and_ignores_comments():
+    from verify import catalog
+
+    lib = catalog.speclib()
+    assert proofs.spec_closure(lib, "cuda.shfl_xor") == ["cuda.shfl_xor", "warp.bfly"]
+    src = proofs.spec_source(lib, "warp.bfly")
+    assert src.splitlines()[0] == "spec warp.bfly(b, c, n):" and "#" not in src
+
+
+def test_missing_refuted_and_orphan_records_fail(small):
+    shutil.copy(ROOT / "tests/golden/xor5_plain.s", small / "lowerings/xor5_plain.s")
+    code, out, _ = cli("check", "lowerings/xor5_plain.s")
+    assert code == 1
+    assert out.splitlines()[0] == ("proofs/xor5_plain.proof: gfx900 wave64: missing; proved now: refuted (value(out)); "
+                                   "run: verify prove lowerings/xor5_plain.s")
+    code, out, _ = cli("prove")
+    assert code == 1  # a refuted lowering is recorded as refuted
+    assert "proofs/xor5_plain.proof: 8 records: 8 refuted (gfx900 wave64, gfx906 wave64" in out
+    code, out, _ = cli("check")
+    assert code == 1
+    assert out.splitlines()[0] == "proofs/xor5_plain.proof: gfx900 wave64: refuted (value(out))"
+    assert out.splitlines()[-1] == ("check: 3 lowerings, 17 records: 9 proved, 8 refuted, 0 unknown; "
+                                    "0 lowerings proved in this run")
+    # a record nobody declares any more, and a record file without a lowering
+    (small / "lowerings/xor5_plain.s").unlink()
+    f = small / "lowerings/xor5.s"
+    f.write_text(f.read_text().replace("@targets  gfx9", "@targets  gfx900"))
+    code, out, _ = cli("check")
+    assert code == 1
+    assert out.splitlines() == [
+        "proofs/xor5.proof: gfx906 wave64: orphan: lowerings/xor5.s does not declare gfx906 wave64; "
+        "run: verify prove lowerings/xor5.s",
+        *[f"proofs/xor5.proof: {t} wave64: orphan: lowerings/xor5.s does not declare {t} wave64; "
+          "run: verify prove lowerings/xor5.s" for t in ("gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950")],
+        "proofs/xor5_plain.proof: orphan: there is no lowering lowerings/xor5_plain.s; delete the record",
+        "check: 2 lowerings, 9 records: 2 proved, 0 refuted, 0 unknown, 8 orphan; 0 lowerings proved in this run",
+    ]
+    code, out, _ = cli("prove")
+    assert "proofs/xor5_plain.proof: removed (no lowering lowerings/xor5_plain.s)" in out
+    assert not (small / "proofs/xor5_plain.proof").exists()
+    assert list(proofs.load(small / "proofs/xor5.proof")["records"]) == [("gfx900", 64)]
+    assert cli("check")[0] == 0
+
+
+def test_unknown_fails_with_3_unless_allowed(tmp_path, monkeypatch):
+    tree(tmp_path, monkeypatch, ("shfl_down_var.s", LOW / "shuffle" / "shfl_down_var.s"))
+    f = tmp_path / "lowerings/shfl_down_var.s"
+    f.write_text(f.read_text().replace("@targets  gfx9", "@targets  gfx900"))
+    code, out, _ = cli("prove", "--timeout", "0.001")
+    assert code == 3 and "1 record: 1 unknown (gfx900 wave64)" in out
+    code, out, _ = cli("check")
+    assert code == 3
+    assert out.splitlines()[0].startswith("proofs/shfl_down_var.proof: gfx900 wave64: unknown (value(out): unknown: solver:")
+    code, out, _ = cli("check", "--allow-unknown")
+    assert code == 0 and out.splitlines()[0].endswith("(allowed by --allow-unknown)")
+
+
+def test_json_and_junit_reports(small):
+    assert cli("prove")[0] == 0
+    shutil.copy(ROOT / "tests/golden/xor5_plain.s", small / "lowerings/xor5_plain.s")
+    code, out, _ = cli("check", "--json", "--junit", "report.xml")
+    assert code == 1
+    js = json.loads(out)
+    assert js["exit"] == 1 and js["summary"] == {"proved": 9, "missing": 8}
+    rec = next(r for r in js["records"] if r["lowering"] == "lowerings/xor5_plain.s")
+    assert rec == {"record": "proofs/xor5_plain.proof", "lowering": "lowerings/xor5_plain.s", "target": "gfx900",
+                   "wave": 64, "status": "missing", "verdict": None, "reasons": [], "reproved": "refuted",
+                   "failing": ["value(out)"], "problem": "missing"}
+    root = ET.parse(small / "report.xml").getroot()
+    assert root.tag == "testsuites" and root.get("name") == "verify check"
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("17", "8", "0", "0")
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert set(suites) == {"lowerings/permlane/xor32_permlane32_swap.s", "lowerings/xor5.s", "lowerings/xor5_plain.s"}
+    bad = suites["lowerings/xor5_plain.s"]
+    assert (bad.get("tests"), bad.get("failures")) == ("8", "8")
+    case = bad.find("testcase")
+    assert (case.get("classname"), case.get("name"), case.get("file")) == (
+        "lowerings/xor5_plain.s", "gfx900 wave64", "proofs/xor5_plain.proof")
+    fail = case.find("failure")
+    assert fail.get("type") == "missing" and fail.get("message").startswith("proofs/xor5_plain.proof: gfx900 wave64: missing")
+    ok = suites["lowerings/xor5.s"].findall("testcase")
+    assert len(ok) == 8 and all(list(c) == [] for c in ok)
+
+
+def test_jobs_and_shards(small):
+    shutil.copy(LOW / "shift/shfl_up1_row.s", small / "lowerings/shfl_up1_row.s")
+    code, out, err = cli("prove", "--jobs", "2")
+    assert code == 0, err
+    assert out.splitlines()[-1] == ("prove: 3 lowerings, 17 records: 17 proved, 0 refuted, 0 unknown; "
+                                    "3 lowerings proved in this run")
+    serial = {p: p.read_text() for p in (small / "proofs").rglob("*.proof")}
+    assert cli("prove", "--force")[0] == 0  # the same records, in one process
+    assert {p: p.read_text() for p in (small / "proofs").rglob("*.proof")} == serial
+    # the lowerings in path order: permlane/xor32_permlane32_swap.s, shfl_up1_row.s, xor5.s
+    counts = []
+    for i in (1, 2):
+        code, out, _ = cli("check", "--shard", f"{i}/2", "--jobs", "2", "--full")
+        assert code == 0
+        counts.append(out.splitlines()[-1])
+    assert counts == [
+        "check: 2 lowerings, shard 1/2, 9 records: 9 proved, 0 refuted, 0 unknown; 2 lowerings proved in this run",
+        "check: 1 lowering, shard 2/2, 8 records: 8 proved, 0 refuted, 0 unknown; 1 lowering proved in this run",
+    ]
+    assert cli("check", "--shard", "3/2")[2] == "error: --shard 3/2: I must be between 1 and N\n"
+    assert cli("check", "--jobs", "0")[2] == "error: --jobs must be at least 1, got 0\n"
+
+
+def test_full_check_catches_a_hand_edited_verdict(small):
+    assert cli("prove", "lowerings/permlane")[0] == 0
+    f = small / "proofs/permlane/xor32_permlane32_swap.proof"
+    f.write_text(f.read_text().replace('"name": "exec", "verdict": "proved"', '"name": "exec", "verdict": "refuted"'))
+    assert cli("check", "lowerings/permlane")[0] == 0  # hashes unchanged: trusted
+    code, out, _ = cli("check", "lowerings/permlane", "--full")
+    assert code == 1
+    assert out.splitlines()[0] == ("proofs/permlane/xor32_permlane32_swap.proof: gfx950 wave64: differs from a fresh "
+                                   "proof (obligations); run: verify prove lowerings/permlane/xor32_permlane32_swap.s")
+
+
+def test_input_errors_are_one_line_and_write_nothing(small):
+    f = small / "lowerings/xor5.s"
+    f.write_text(f.read_text().replace("row_half_mirror", "row_bcast:15").replace("@targets  gfx9", "@targets  gfx9, gfx11"))
+    code, out, err = cli("prove")
+    assert code == 2 and out == ""
+    assert err.startswith("lowerings/xor5.s:") and err.count("\n") == 1
+    assert "row_bcast:15 is not available on gfx1100" in err
+    assert not (small / "proofs").exists()
+    (small / "proofs").mkdir()
+    (small / "proofs/xor5.proof").write_text("{not json")
+    code, _, err = cli("check", "lowerings/xor5.s")
+    assert code == 2 and err == "proofs/xor5.proof:1:2: error: not a proof record: Expecting property name enclosed in double quotes\n"
+    assert cli("check", "nowhere")[2] == "error: no such file or directory: nowhere\n"
+
+
+def test_smt2_export(small, tmp_path):
+    out_dir = tmp_path / "smt"
+    code, _, err = cli("prove", "lowerings/permlane", "--smt2", str(out_dir))
+    assert code == 0, err
+    names = sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*.smt2"))
+    assert names == [f"permlane/xor32_permlane32_swap.gfx950.w64.{o}.smt2" for o in ("contract", "defined", "exec", "value-out")]
+    text = (out_dir / "permlane/xor32_permlane32_swap.gfx950.w64.value-out.smt2").read_text()
+    assert text.splitlines()[0] == ("; verify obligation value(out): xor32_permlane32_swap (cuda64.shfl_xor) "
+                                    "for gfx950 wave64 under exec=any")
+    assert "; unsat means the obligation holds" in text.splitlines()[2]
+    assert "(set-logic ALL)" in text and text.rstrip().endswith("(check-sat)")
+    from verify import smt
+
+    assert smt.check_smt2(text) == "unsat"  # z3 reads the file back and agrees
+    code, _, _ = cli("lowering", "lowerings/xor5.s", "--smt2", str(tmp_path / "one"))
+    files = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert len(files) == 32 and files[0] == "xor5.gfx900.w64.contract.smt2"
+    assert (tmp_path / "one/xor5.gfx906.w64.exec.smt2").read_text().startswith(
+        "; gfx906 wave64 shares the solver run of gfx900: the same question\n")

@@ -1,0 +1,807 @@
+"""GPU code from a proved lowering: LLVM IR, HIP or assembly.
+
+The program is translated instruction by instruction through each op's
+``emit`` hook (verify/ops): cross-lane instructions become their amdgcn
+intrinsics (``llvm.amdgcn.update.dpp``, ``mov.dpp8``, ``ds.swizzle``,
+``ds.bpermute``, ``permlane16/x16/64``, ``permlane32.swap``, ``readlane``,
+``writelane``, ``mbcnt``, ...) or HIP's ``__builtin_amdgcn_*``; plain ALU
+ops reuse their semantic functions, run on this module's emitters as a
+backend (the same ``fn(B, a, b)`` that the proofs run on z3).  Registers
+become SSA values; a register read before anything wrote it is an input if
+the header binds it and an arbitrary fixed value (``freeze poison``)
+otherwise.  Whole-wave mode (``s_or_saveexec ..., -1`` ...
+``s_mov exec, ...``) becomes ``llvm.amdgcn.set.inactive`` on the values
+entering the region and ``llvm.amdgcn.strict.wwm`` on the values leaving
+it.  Nothing here decides what is correct: the LLVM IR is compiled with
+llvmlite and the assembly LLVM makes is proved again against the same spec
+(:func:`reverify`).
+
+An instruction or pattern that has no faithful spelling is an error naming
+its line, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .diag import InputError
+from .ir import Imm, Instr, Lowering, SReg, VReg
+
+M32 = 0xFFFFFFFF
+
+
+def _s32(v: int) -> int:
+    v &= M32
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+@dataclass
+class Val:
+    """An emitted value: its text, type, whether it is the same in every
+    lane, whether it is known to be below 32, and the whole-wave region it
+    was made in (0: none)."""
+
+    text: str
+    ty: str = "i32"  # i32 | i1 | pair (a two-result intrinsic)
+    uniform: bool = False
+    small: bool = False
+    region: int = 0
+    leaving: bool = False  # made in whole-wave mode, read after it: strict.wwm on first read
+
+
+class Unsupported(InputError):
+    pass
+
+
+ENTRY_EXEC = "entry-exec"  # get_mask's answer for the EXEC saved by s_or_saveexec, read in whole-wave mode
+
+
+class Emitter:
+    """Shared machinery; LLVMEmitter and HIPEmitter spell it.
+
+    The value methods (add, xor, shl, ult, ite, ...) follow the backend
+    protocol of verify/backend.py, so an op's semantic function can be run
+    on an emitter; constants fold as on the concrete backend."""
+
+    fmt = ""
+
+    def __init__(self, low: Lowering, target, wave: int):
+        self.low = low
+        self.target = target
+        self.wave = wave
+        self.lines: list[str] = []
+        self.regs: dict[str, object] = {}
+        self.inputs: list[tuple[str, str]] = []  # (parameter name, register)
+        self.region = 0  # current whole-wave region, 0 outside
+        self.nregions = 0
+        self.saved: tuple[str, ...] | None = None
+        self.wrapped: dict[str, tuple[Val, Val]] = {}  # register -> (its value in the region, before)
+        self.lane = None
+        self.names: dict[str, int] = {}
+        self.ins: Instr | None = None
+        self.uses: set[str] = set()
+        for b in low.inputs:
+            if not isinstance(b.reg, VReg):
+                raise Unsupported(b.span, f"cannot emit {low.name} as {self.fmt}: only VGPR inputs can be emitted, "
+                                          f"not '{b.name} = {b.reg.text}'")
+            self.inputs.append((b.name, b.reg.text))
+            self.regs[b.reg.text] = Val(self._param(b.name))
+
+    # ---- names ------------------------------------------------------------
+    def fresh(self, hint: str) -> str:
+        hint = re.sub(r"\W", "_", hint)
+        n = self.names.get(hint, 0)
+        self.names[hint] = n + 1
+        return f"{hint}_{n}" if n else hint
+
+    # ---- errors -----------------------------------------------------------
+    def unsupported(self, why: str, ins: Instr | None = None):
+        ins = ins or self.ins
+        what = ins.mnemonic if ins is not None else self.low.name
+        raise Unsupported(ins.span if ins is not None else None, f"cannot emit {what} as {self.fmt}: {why}")
+
+    # ---- registers ----------------------------------------------------------
+    def get(self, op, raw: bool = False):
+        """An operand's value: an int for a constant, else a Val.  In
+        whole-wave mode a per-lane value from before the region is given
+        a value in the inactive lanes (set.inactive), unless `raw`."""
+        if isinstance(op, Imm):
+            return op.value & M32
+        if isinstance(op, SReg) and op.count != 1:
+            self.unsupported(f"64-bit scalar operand '{op.text}'")
+        key = op.text if isinstance(op, VReg) else op.names[0]
+        if key in ("exec_lo", "exec_hi"):
+            self.unsupported("EXEC is read as a value; only whole-wave mode (s_or_saveexec ..., -1 ... s_mov exec, ...) "
+                             "can be emitted")
+        v = self.regs.get(key)
+        if v == "saved-exec":
+            self.unsupported(f"{key} holds the saved EXEC mask, which has no value in the emitted code")
+        if v == "dead-mask":
+            self.unsupported(f"the lane mask in {key} was made in whole-wave mode and is read after it")
+        if v is None:
+            v = self.regs[key] = self.arbitrary(key, uniform=isinstance(op, SReg))
+            v.region = self.region
+        if isinstance(v, Val) and v.ty == "i1":
+            self.unsupported(f"{key} holds a lane mask (from v_cmp); only v_cndmask_b32 can read it")
+        if isinstance(v, Val) and v.leaving:
+            w = self.strict_wwm(v, key)
+            w.uniform, w.small = v.uniform, v.small
+            v = self.regs[key] = w
+        if raw and key in self.wrapped and self.regs.get(key) is self.wrapped[key][0]:
+            return self.wrapped[key][1]
+        if self.region and not raw and isinstance(v, Val) and not v.uniform and v.region != self.region:
+            # a per-lane value entering whole-wave mode: its inactive lanes are
+            # arbitrary in the assembly; set.inactive gives them a value
+            w = self.set_inactive(v, key)
+            w.region = self.region
+            self.wrapped[key] = (w, v)
+            self.regs[key] = v = w
+        return v
+
+    def set(self, op, val) -> None:
+        key = op.text if isinstance(op, VReg) else op.names[0]
+        if key in ("exec_lo", "exec_hi"):
+            self.unsupported("EXEC is written other than by the whole-wave-mode pattern")
+        if isinstance(val, Val):
+            val = replace(val, region=self.region, uniform=val.uniform or isinstance(op, SReg))
+        self.regs[key] = val
+
+    def get_mask(self, op):
+        """A lane mask: an i1 from v_cmp, or ENTRY_EXEC for the EXEC mask
+        whole-wave mode saved (read inside the region)."""
+        key = op.names[0]
+        v = self.regs.get(key)
+        if v == "saved-exec":
+            if not self.region or tuple(op.names) != tuple(self.saved[:self.wave // 32]):
+                self.unsupported(f"{op.text} holds the saved EXEC mask, readable only whole, in whole-wave mode")
+            return ENTRY_EXEC
+        if not (isinstance(v, bool) or isinstance(v, Val) and v.ty == "i1"):
+            self.unsupported(f"the lane mask {op.text} must come from a v_cmp in the same program")
+        return v
+
+    def set_mask(self, op, val) -> None:
+        if isinstance(val, Val):
+            val = replace(val, region=self.region)
+        self.regs[op.names[0]] = val
+
+    # ---- whole-wave mode ------------------------------------------------------
+    def begin_wwm(self, save: SReg) -> None:
+        if self.region or self.nregions:
+            self.unsupported("more than one whole-wave-mode region (a value written in one would have to survive "
+                             "in the inactive lanes until the next)")
+        self.nregions += 1
+        self.region = self.nregions
+        self.saved = save.names
+        for n in save.names:
+            self.regs[n] = "saved-exec"
+
+    def end_wwm(self, src) -> None:
+        if not self.region:
+            self.unsupported("EXEC is written outside the whole-wave-mode pattern")
+        if not isinstance(src, SReg) or src.names != self.saved[:len(src.names)] or any(
+                self.regs.get(n) != "saved-exec" for n in src.names):
+            self.unsupported("EXEC is restored from something other than the mask s_or_saveexec saved")
+        for key, (w, orig) in self.wrapped.items():
+            if self.regs.get(key) is w:  # only read in the region: the value from before it
+                self.regs[key] = orig
+        self.wrapped = {}
+        for key, v in list(self.regs.items()):
+            if isinstance(v, Val) and v.region == self.region:
+                if v.ty == "i1":
+                    self.regs[key] = "dead-mask"
+                elif v.ty == "i32":
+                    self.regs[key] = replace(v, region=0, leaving=True)
+        self.region = 0
+        self.saved = None
+
+    def lane_bit(self, mask: int):
+        """An i1: bit `lane` of the constant `mask`, from the lane index
+        (LLVMEmitter uses llvm.amdgcn.inverse.ballot instead)."""
+        lane = self.lane_id()
+        k = self.and_(lane, 31)
+        bit = self.and_(self.lshr(mask & M32, k), 1)
+        if self.wave == 64:
+            hi = self.and_(self.lshr(mask >> 32, k), 1)
+            bit = self.ite(self.ne(self.and_(lane, 32), 0), hi, bit)
+        return self.ne(bit, 0)
+
+    def lane_id(self):
+        """This lane's index: mbcnt_hi(-1, mbcnt_lo(-1, 0)) ([S:mbcnt])."""
+        if self.lane is None:
+            lo = self.call("llvm.amdgcn.mbcnt.lo", "__builtin_amdgcn_mbcnt_lo", [M32, 0], hint="lane")
+            self.lane = lo if self.wave == 32 else self.call("llvm.amdgcn.mbcnt.hi", "__builtin_amdgcn_mbcnt_hi",
+                                                             [M32, lo], hint="lane")
+            self.lane.small = False
+        return self.lane
+
+    # ---- the program ------------------------------------------------------
+    def run(self) -> None:
+        from .ops import OPS
+
+        for ins in self.low.program:
+            self.ins = ins
+            OPS[ins.base].emit(ins, self)
+        self.ins = None
+        if self.region:
+            self.unsupported("whole-wave mode is never left (EXEC is not restored)")
+        if len(self.low.outputs) != 1:
+            raise Unsupported(self.low.spans.get("spec"), f"cannot emit {self.low.name} as {self.fmt}: "
+                                                          "only lowerings with one output can be emitted")
+        out = self.low.outputs[0]
+        if isinstance(out.reg, SReg) and out.reg.count != 1:
+            raise Unsupported(out.span, f"cannot emit {self.low.name} as {self.fmt}: the output is one 32-bit register")
+        self.result = self.get(out.reg)  # an SGPR output is returned like a VGPR one, in every lane
+
+    # ---- the backend protocol (values) -------------------------------------------
+    def const(self, n: int):
+        return n & M32
+
+    def _bin(self, op: str, a, b, small: bool = False) -> Val:
+        raise NotImplementedError
+
+    def add(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return (a + b) & M32
+        if b == 0 or a == 0:
+            return a if b == 0 else b
+        return self._bin("add", a, b)
+
+    def sub(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return (a - b) & M32
+        return self._bin("sub", a, b)
+
+    def mul(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return (a * b) & M32
+        return self._bin("mul", a, b)
+
+    def and_(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a & b
+        k = b if isinstance(b, int) else a if isinstance(a, int) else None
+        return self._bin("and", a, b, small=k is not None and k < 32)
+
+    def or_(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a | b
+        if b == 0 or a == 0:
+            return a if b == 0 else b
+        return self._bin("or", a, b)
+
+    def xor(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a ^ b
+        if b == 0 or a == 0:
+            return a if b == 0 else b
+        return self._bin("xor", a, b)
+
+    def not_(self, a):
+        return ~a & M32 if isinstance(a, int) else self._bin("xor", a, M32)
+
+    def _small(self, n) -> bool:
+        return (isinstance(n, int) and n < 32) or (isinstance(n, Val) and n.small)
+
+    def shl(self, a, n):
+        if isinstance(a, int) and isinstance(n, int):
+            return (a << n) & M32 if n < 32 else 0
+        if self._small(n):
+            return self._bin("shl", a, n)
+        return self.ite(self.ult(n, 32), self._bin("shl", a, self.and_(n, 31)), 0)
+
+    def lshr(self, a, n):
+        if isinstance(a, int) and isinstance(n, int):
+            return a >> n if n < 32 else 0
+        if self._small(n):
+            return self._bin("lshr", a, n)
+        return self.ite(self.ult(n, 32), self._bin("lshr", a, self.and_(n, 31)), 0)
+
+    def ashr(self, a, n):
+        if isinstance(a, int) and isinstance(n, int):
+            return _s32(a) >> min(n, 31) & M32
+        return self._bin("ashr", a, n if self._small(n) else self.umin(n, 31))
+
+    def bit(self, a, k):
+        self.unsupported("bit-level lane functions have no spelling here")
+
+    from_bits = bit
+
+    def fadd(self, a, b):
+        return self._float("fadd", a, b)
+
+    def fmin(self, a, b):
+        return self._float("minimumnum", a, b)
+
+    def fmax(self, a, b):
+        return self._float("maximumnum", a, b)
+
+    def umin(self, a, b):
+        return self._minmax("umin", a, b)
+
+    def umax(self, a, b):
+        return self._minmax("umax", a, b)
+
+    def smin(self, a, b):
+        return self._minmax("smin", a, b)
+
+    def smax(self, a, b):
+        return self._minmax("smax", a, b)
+
+    def eq(self, a, b):
+        return self._cmp("eq", a, b)
+
+    def ne(self, a, b):
+        return self._cmp("ne", a, b)
+
+    def ult(self, a, b):
+        return self._cmp("ult", a, b)
+
+    def ule(self, a, b):
+        return self._cmp("ule", a, b)
+
+    def slt(self, a, b):
+        return self._cmp("slt", a, b)
+
+    def sle(self, a, b):
+        return self._cmp("sle", a, b)
+
+
+# ---------------------------------------------------------------------------
+# LLVM IR
+
+_PRED = {"eq": "eq", "ne": "ne", "ult": "ult", "ule": "ule", "slt": "slt", "sle": "sle"}
+_PYCMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "ult": lambda a, b: a < b,
+          "ule": lambda a, b: a <= b, "slt": lambda a, b: _s32(a) < _s32(b), "sle": lambda a, b: _s32(a) <= _s32(b)}
+_MINMAX = {"umin": lambda a, b: min(a, b), "umax": lambda a, b: max(a, b),
+           "smin": lambda a, b: a if _s32(a) <= _s32(b) else b, "smax": lambda a, b: a if _s32(a) >= _s32(b) else b}
+
+
+class LLVMEmitter(Emitter):
+    fmt = "LLVM IR"
+
+    def __init__(self, low, target, wave):
+        self.decls: dict[str, str] = {}
+        super().__init__(low, target, wave)
+
+    def _param(self, name: str) -> str:
+        return "%" + name
+
+    def t(self, v) -> str:
+        """A value as an operand: 'i32 %x', 'i32 5', 'i1 true'."""
+        if isinstance(v, bool):
+            return f"i1 {'true' if v else 'false'}"
+        if isinstance(v, int):
+            return f"i32 {_s32(v)}"
+        return f"{v.ty} {v.text}"
+
+    def new(self, rhs: str, ty: str = "i32", hint: str | None = None, **kw) -> Val:
+        name = "%" + self.fresh(hint or (self.ins.operands[0].text if self.ins and self.ins.operands else "t"))
+        self.lines.append(f"  {name} = {rhs}")
+        return Val(name, ty, **kw)
+
+    def declare(self, name: str, sig: str) -> None:
+        self.decls[name] = sig
+
+    def arbitrary(self, key: str, uniform: bool) -> Val:
+        # a register nothing wrote: some value, fixed but unknown
+        return self.new("freeze i32 poison", hint=f"{key}.entry", uniform=uniform)
+
+    def set_inactive(self, v: Val, key: str) -> Val:
+        self.declare("llvm.amdgcn.set.inactive.i32", "declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)")
+        return self.new(f"call i32 @llvm.amdgcn.set.inactive.i32({self.t(v)}, i32 0)", hint=f"{key}.wwm")
+
+    def strict_wwm(self, v: Val, key: str) -> Val:
+        self.declare("llvm.amdgcn.strict.wwm.i32", "declare i32 @llvm.amdgcn.strict.wwm.i32(i32)")
+        return self.new(f"call i32 @llvm.amdgcn.strict.wwm.i32({self.t(v)})", hint=key)
+
+    def _bin(self, op, a, b, small=False):
+        return self.new(f"{op} i32 {self._o(a)}, {self._o(b)}", small=small, uniform=self._uni(a, b))
+
+    def _o(self, v) -> str:
+        return str(_s32(v)) if isinstance(v, int) and not isinstance(v, bool) else (
+            ("true" if v else "false") if isinstance(v, bool) else v.text)
+
+    def _uni(self, *vs) -> bool:
+        return all(not isinstance(v, Val) or v.uniform for v in vs)
+
+    def _minmax(self, op, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return _MINMAX[op](a, b)
+        self.declare(f"llvm.{op}.i32", f"declare i32 @llvm.{op}.i32(i32, i32)")
+        return self.new(f"call i32 @llvm.{op}.i32({self.t(a)}, {self.t(b)})", uniform=self._uni(a, b))
+
+    def _cmp(self, op, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return _PYCMP[op](a, b)
+        return self.new(f"icmp {_PRED[op]} i32 {self._o(a)}, {self._o(b)}", "i1", hint="cond", uniform=self._uni(a, b))
+
+    def ite(self, c, a, b):
+        if isinstance(c, bool):
+            return a if c else b
+        return self.new(f"select i1 {c.text}, {self.t(a)}, {self.t(b)}", uniform=self._uni(c, a, b))
+
+    def lane_bit(self, mask: int):
+        ty = f"i{self.wave}"
+        name = f"llvm.amdgcn.inverse.ballot.{ty}"
+        self.declare(name, f"declare i1 @{name}({ty})")
+        v = mask if mask < 1 << (self.wave - 1) else mask - (1 << self.wave)
+        return self.new(f"call i1 @{name}({ty} {v})", "i1", hint="written")
+
+    def _float(self, op, a, b):
+        """binary32 on the i32 bits: fadd, or llvm.minimumnum/maximumnum
+        (-0 below +0, a NaN loses), as the f32 semantics say ([S:f32])."""
+        fa, fb = (self.new(f"bitcast {self.t(x)} to float", hint="f") for x in (a, b))
+        if op == "fadd":
+            r = self.new(f"fadd float {fa.text}, {fb.text}", hint="f")
+        else:
+            self.declare(f"llvm.{op}.f32", f"declare float @llvm.{op}.f32(float, float)")
+            r = self.new(f"call float @llvm.{op}.f32(float {fa.text}, float {fb.text})", hint="f")
+        return self.new(f"bitcast float {r.text} to i32")
+
+    def entry_select(self, active, inactive) -> Val:
+        """The value of `active` in the lanes EXEC had on entry to
+        whole-wave mode, `inactive` in the others."""
+        self.declare("llvm.amdgcn.set.inactive.i32", "declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)")
+        return self.new(f"call i32 @llvm.amdgcn.set.inactive.i32({self.t(active)}, {self.t(inactive)})")
+
+    def call(self, name: str, hip: str, args: list, imm: tuple[int, ...] = (), ret: str = "i32",
+             uniform: bool = False, hint: str | None = None) -> Val:
+        """`name` is the LLVM intrinsic; arguments are ints, bools or Vals;
+        positions in `imm` are immediate (immarg) operands."""
+        sig = ", ".join(("i1" if isinstance(a, bool) else "i32" if isinstance(a, int) else a.ty)
+                        + (" immarg" if k in imm else "") for k, a in enumerate(args))
+        rty = "{i32, i32}" if ret == "pair" else ret
+        self.declare(name, f"declare {rty} @{name}({sig})")
+        return self.new(f"call {rty} @{name}({', '.join(self.t(a) for a in args)})", ret, uniform=uniform, hint=hint)
+
+    def part(self, pair: Val, k: int, hint: str) -> Val:
+        return self.new(f"extractvalue {{i32, i32}} {pair.text}, {k}", hint=hint)
+
+    # ---- the module ---------------------------------------------------------
+    def function(self, name: str) -> list[str]:
+        params = ", ".join(f"i32 %{p}" for p, _ in self.inputs)
+        return [f"define i32 @{name}({params}) #0 {{", "entry:", *self.lines,
+                f"  ret {self.t(self.result)}", "}"]
+
+    def attributes(self, extra: str = "") -> str:
+        feats = f"+wavefrontsize{self.wave}"
+        return (f'attributes #0 = {{ {extra}convergent nounwind "target-cpu"="{self.target.llvm_cpu}" '
+                f'"target-features"="{feats}" }}')
+
+
+# ---------------------------------------------------------------------------
+# HIP
+
+_C_OP = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^", "shl": "<<", "lshr": ">>"}
+_C_CMP = {"eq": "==", "ne": "!=", "ult": "<", "ule": "<=", "slt": "<", "sle": "<="}
+
+
+class HIPEmitter(Emitter):
+    fmt = "HIP"
+
+    def _param(self, name: str) -> str:
+        return name
+
+    def c(self, v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int):
+            return f"{v:#x}u" if v > 9 else f"{v}u"
+        return v.text
+
+    def new(self, expr: str, ty: str = "i32", hint: str | None = None, **kw) -> Val:
+        name = self.fresh(hint or (self.ins.operands[0].text if self.ins and self.ins.operands else "t"))
+        cty = {"i32": "unsigned", "i1": "bool", "pair": "auto"}[ty]
+        self.lines.append(f"    {cty} {name} = {expr};")
+        return Val(name, ty, **kw)
+
+    def arbitrary(self, key: str, uniform: bool) -> Val:
+        return self.new("__builtin_nondeterministic_value(0u)", hint=f"{key}_entry", uniform=uniform)
+
+    def set_inactive(self, v: Val, key: str) -> Val:
+        self.unsupported("whole-wave mode has no HIP builtin (use --format llvm: llvm.amdgcn.set.inactive and "
+                         "llvm.amdgcn.strict.wwm)")
+
+    strict_wwm = set_inactive
+
+    def begin_wwm(self, save):
+        self.set_inactive(None, "")
+
+    def _bin(self, op, a, b, small=False):
+        return self.new(f"{self.c(a)} {_C_OP[op]} {self.c(b)}" if op != "ashr"
+                        else f"(unsigned)((int){self.c(a)} >> {self.c(b)})", small=small)
+
+    def _minmax(self, op, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return _MINMAX[op](a, b)
+        cast = "(int)" if op[0] == "s" else ""
+        cmp = "<" if op[1:] == "min" else ">"
+        return self.new(f"{cast}{self.c(a)} {cmp} {cast}{self.c(b)} ? {self.c(a)} : {self.c(b)}")
+
+    def _cmp(self, op, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return _PYCMP[op](a, b)
+        cast = "(int)" if op[0] == "s" else ""
+        return self.new(f"{cast}{self.c(a)} {_C_CMP[op]} {cast}{self.c(b)}", "i1", hint="cond")
+
+    def ite(self, c, a, b):
+        if isinstance(c, bool):
+            return a if c else b
+        return self.new(f"{c.text} ? {self.c(a)} : {self.c(b)}")
+
+    def _float(self, op, a, b):
+        if op != "fadd":
+            self.unsupported("f32 min/max have no HIP spelling here (use --format llvm)")
+        return self.new(f"__builtin_bit_cast(unsigned, __builtin_bit_cast(float, {self.c(a)}) + "
+                        f"__builtin_bit_cast(float, {self.c(b)}))")
+
+    def call(self, name, hip, args, imm=(), ret="i32", uniform=False, hint=None) -> Val:
+        if hip is None:
+            self.unsupported(f"{name} has no clang builtin")
+        return self.new(f"{hip}({', '.join(self.c(a) for a in args)})", ret, uniform=uniform, hint=hint)
+
+    def part(self, pair: Val, k: int, hint: str) -> Val:
+        return self.new(f"{pair.text}[{k}]", hint=hint)
+
+    def function(self, name: str) -> list[str]:
+        params = ", ".join(f"unsigned {p}" for p, _ in self.inputs)
+        return [f"__device__ inline unsigned {name}({params}) {{", *self.lines, f"    return {self.c(self.result)};",
+                "}"]
+
+
+# ---------------------------------------------------------------------------
+# the formats
+
+
+def _ident(name: str) -> str:
+    return re.sub(r"\W", "_", name)
+
+
+def llvm_ir(low: Lowering, target, wave: int, header: list[str]) -> str:
+    e = LLVMEmitter(low, target, wave)
+    e.run()
+    out = [f"; {h}" for h in header] + ['target triple = "amdgcn-amd-amdhsa"', ""]
+    out += e.function(_ident(low.name)) + [""]
+    out += [e.decls[k] for k in sorted(e.decls)] + [""]
+    out.append(e.attributes("alwaysinline "))
+    return "\n".join(out) + "\n"
+
+
+def hip(low: Lowering, target, wave: int, header: list[str]) -> str:
+    e = HIPEmitter(low, target, wave)
+    e.run()
+    out = [f"// {h}" for h in header]
+    out += [f"// Compile for --offload-arch={target.llvm_cpu}"
+            + (" with -mwavefrontsize64" if wave == 64 and target.gen >= 10 else "")
+            + (" (wave32 is the default there)" if wave == 32 else ""), "#include <hip/hip_runtime.h>", ""]
+    out += e.function(_ident(low.name))
+    return "\n".join(out) + "\n"
+
+
+def asm(low: Lowering, target, wave: int, header: list[str]) -> str:
+    """The lowering itself, printed canonically for the target: a lowering
+    file that verify and llvm-mc both read."""
+    from .asm import operand_text, print_instr
+    from .proofs import spec_call
+
+    def binds(bs):
+        return ", ".join(f"{b.name} = {operand_text(b.reg)}" for b in bs)
+
+    out = [f"; {h}" for h in header] + [
+        ";",
+        f"; @spec     {spec_call(low)}",
+        f"; @targets  {target.name}",
+        f"; @waves    {wave}",
+        f"; @exec     {low.exec_contract}",
+    ]
+    if low.inputs:
+        out.append(f"; @input    {binds(low.inputs)}")
+    out.append(f"; @output   {binds(low.outputs)}")
+    if low.clobbers:
+        out.append(f"; @clobbers {', '.join(operand_text(c) for c in low.clobbers)}")
+    out += [print_instr(ins, target) for ins in low.program]
+    return "\n".join(out) + "\n"
+
+
+FORMATS = {"llvm": llvm_ir, "hip": hip, "asm": asm}
+
+
+def same_program(text: str, low: Lowering, target) -> str | None:
+    """None if the emitted assembly reads back as the proved lowering (for
+    `target`), else what differs."""
+    from .asm import load_lowering, print_instr
+    from .proofs import canonical_lowering
+
+    back = load_lowering("<emitted>", text)
+    a = [print_instr(i, target) for i in low.program]
+    b = [print_instr(i, target) for i in back.program]
+    if a != b:
+        k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        return f"instruction {k + 1}"
+    head = [ln for ln in canonical_lowering(low).splitlines() if not ln.startswith(("v_", "s_", "ds_"))]
+    head2 = [ln for ln in canonical_lowering(back).splitlines() if not ln.startswith(("v_", "s_", "ds_"))]
+    return None if head == head2 else "the header"
+
+
+# ---------------------------------------------------------------------------
+# LLVM: compile, and prove the compiled code again
+
+ENTRY = "__verify_entry"
+
+
+def check_module(ir: str, low: Lowering) -> str:
+    """The emitted IR as a compute-shader entry point that calls (and, at
+    -O2, inlines) the emitted function: inputs arrive in v0, v1, ... and the
+    result leaves in v0, with no callee-saved register spills around it, and
+    LLVM must still assume any EXEC at entry (a partial wave).  The amdpal
+    triple is the one that accepts shader entry points."""
+    name = _ident(low.name)
+    params = ", ".join(f"i32 %{b.name}" for b in low.inputs)
+    args = ", ".join(f"i32 %{b.name}" for b in low.inputs)
+    text = ir.replace('target triple = "amdgcn-amd-amdhsa"', 'target triple = "amdgcn-amd-amdpal"')
+    return text + "\n".join([
+        "",
+        f"define amdgpu_cs float @{ENTRY}({params}) #0 {{",
+        f"  %r = call i32 @{name}({args})",
+        "  %f = bitcast i32 %r to float",
+        "  ret float %f",
+        "}",
+    ]) + "\n"
+
+
+def compile_ir(ir: str, target, wave: int) -> str:
+    """AMDGPU assembly for the module, at -O2, through llvmlite's LLVM."""
+    try:
+        import llvmlite.binding as llvm
+    except ImportError:  # pragma: no cover - llvmlite is a test dependency
+        raise InputError(None, "compiling LLVM IR needs llvmlite (pip install llvmlite)") from None
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    triple = "amdgcn-amd-amdpal" if "amdgcn-amd-amdpal" in ir else "amdgcn-amd-amdhsa"
+    try:
+        mod = llvm.parse_assembly(ir)
+        mod.verify()
+    except RuntimeError as e:
+        raise InputError(None, f"LLVM rejects the emitted IR: {str(e).strip().splitlines()[0]}") from None
+    tm = llvm.Target.from_triple(triple).create_target_machine(
+        cpu=target.llvm_cpu, features=f"+wavefrontsize{wave}", opt=2)
+    pto = llvm.create_pipeline_tuning_options(speed_level=2)
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    return tm.emit_assembly(mod)
+
+
+def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """GFX11+ dual issue (``v_dual_X ... :: v_dual_Y ...``) as two plain
+    VOP2/VOP1 lines.  Both halves read their sources before either writes;
+    LLVM pairs only independent instructions, and the order is chosen so that
+    neither reads what the other writes (else an error).
+
+    >>> split_vopd([(3, "v_dual_mov_b32 v2, 0 :: v_dual_cndmask_b32 v3, v1, v4")])
+    [(3, 'v_mov_b32_e32 v2, 0'), (3, 'v_cndmask_b32_e32 v3, v1, v4, vcc_lo')]
+    """
+    from .asm import parse_instr, strip_comment
+    from .diag import Span
+    from .ops import OPS
+
+    out = []
+    for n, text in lines:
+        body = strip_comment(text)
+        if "::" not in body:
+            out.append((n, text))
+            continue
+        halves = []
+        for h in body.split("::"):
+            mn, _, ops = h.strip().partition(" ")
+            if not mn.startswith("v_dual_"):
+                raise InputError(Span("<llvm>", n, 1), f"cannot read the dual-issue line '{body.strip()}'")
+            base = "v_" + mn[len("v_dual_"):]
+            halves.append(f"{base}_e32 {ops.strip()}" + (", vcc_lo" if base == "v_cndmask_b32" else ""))
+        x, y = (parse_instr(h, Span("<llvm>", n, 1)) for h in halves)
+        dx, dy = set(OPS[x.base].defs(x)), set(OPS[y.base].defs(y))
+        ux, uy = set(OPS[x.base].uses(x)), set(OPS[y.base].uses(y))
+        if not dx & uy:
+            out += [(n, halves[0]), (n, halves[1])]
+        elif not dy & ux:
+            out += [(n, halves[1]), (n, halves[0])]
+        else:
+            raise InputError(Span("<llvm>", n, 1), f"the halves of '{body.strip()}' depend on each other")
+    return out
+
+
+def compiled_lowering(asm_text: str, low: Lowering, target, wave: int, path: str = "<llvm>") -> Lowering:
+    """The compiled entry point as a lowering, through `verify asm`'s reader
+    (verify/asmcheck.py): the whole function body is the region, and the
+    assertion is the lowering's spec with its inputs in v0, v1, ... (the
+    calling convention) and the result in v0.  Dual-issue lines are split
+    first (asmcheck would take them as unmodelled); an instruction verify does
+    not model is an error rather than an unknown value.  Unlike a `verify asm`
+    region, the compiled code must also restore EXEC."""
+    from . import asmcheck, catalog
+
+    text = "\n".join(t for _, t in split_vopd(list(enumerate(asm_text.splitlines(), 1))))
+    lines = asmcheck.function_lines(asmcheck.read(path, text), ENTRY, path)
+    instrs = [ln for ln in lines if ln.kind == "instr"]
+    if not instrs:
+        raise InputError(None, f"no instructions in the compiled {ENTRY}")
+    region = asmcheck.select_region(path, lines, (instrs[0].lineno, instrs[-1].lineno), ENTRY)
+    if region.opaque or region.hoisted:
+        names = sorted({i.mnemonic for i in region.opaque + region.hoisted})
+        raise InputError(None, f"LLVM's code uses instructions verify does not model: {', '.join(names)}")
+    spec = catalog.speclib().get(low.spec, low.spans.get("spec"))
+    reg = {b.name: VReg(k) for k, b in enumerate(low.inputs)}
+    a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0), low.spec,
+                           params={k: v for k, v in low.params.items() if not (isinstance(v, str) and v.startswith("@"))},
+                           args=[reg[n] for n in spec.inputs],
+                           reg_params={k: reg[v[1:]] for k, v in low.params.items()
+                                       if isinstance(v, str) and v.startswith("@")})
+    clow = asmcheck.lowering_for(region, a, low.exec_contract)
+    clow.check_exec = True
+    clow.name = low.name + " (compiled)"
+    return clow
+
+
+@dataclass
+class Reverified:
+    verdict: str
+    asm: str  # the compiled assembly (whole module)
+    body: list[str] = field(default_factory=list)  # the instructions proved
+    detail: str = ""
+
+
+def reverify(ir: str, low: Lowering, target, wave: int, timeout: float = 30.0) -> Reverified:
+    """Compile `ir` for the target and prove the compiled code against the
+    lowering's spec for (target, wave)."""
+    from .refine import check_lowering
+
+    asm_text = compile_ir(check_module(ir, low), target, wave)
+    try:
+        clow = compiled_lowering(asm_text, low, target, wave)
+        (res,) = check_lowering(clow, [target], [wave], timeout)
+    except InputError as e:
+        return Reverified("error", asm_text, [], f"the compiled code cannot be checked: {e.message}")
+    body = [i.text for i in clow.program]
+    bad = [f"{o.name}: {o.verdict}" for o in res.obligations if o.verdict != "proved"]
+    return Reverified(res.verdict, asm_text, body, "; ".join(bad))
+
+
+def emit(low: Lowering, target, wave: int, fmt: str, header: list[str]) -> str:
+    return FORMATS[fmt](low, target, wave, header)
+
+
+def default_output(low: Lowering, target, wave: int, fmt: str) -> str:
+    ext = {"llvm": ".ll", "hip": ".hip", "asm": ".s"}[fmt]
+    return str(Path(f"{low.name}.{target.name}.w{wave}{ext}"))
+
+
+def selfcheck(path: str, timeout: float = 30.0) -> tuple[int, list[str]]:
+    """Emit one lowering as LLVM IR for every (target, wave) it declares,
+    compile each, and prove the compiled code; targets whose compiled
+    programs are the same share a proof.  Returns (instantiations, problems).
+    No proof record is consulted: this checks emission itself (the tests and
+    benchmarks/bench_check.py run it over the catalogue)."""
+    from . import target as T
+    from .asm import load_lowering
+    from .proofs import instantiations
+    from .refine import check_lowering
+
+    low = load_lowering(path)
+    groups: dict = {}
+    problems: list[str] = []
+    insts = instantiations(low)
+    for t, w in insts:
+        tgt = T.get(t)
+        try:
+            ir = llvm_ir(low, tgt, w, [])
+            clow = compiled_lowering(compile_ir(check_module(ir, low), tgt, w), low, tgt, w)
+        except InputError as e:
+            problems.append(f"{low.name} {t} wave{w}: {e}")
+            continue
+        groups.setdefault((w, tuple(i.text.strip() for i in clow.program)), []).append((tgt, clow))
+    for (w, _), items in groups.items():
+        for r in check_lowering(items[0][1], [t for t, _ in items], [w], timeout):
+            if r.verdict != "proved":
+                problems.append(f"{low.name} {r.target} wave{w}: the compiled code is {r.verdict}")
+    return len(insts), problems

@@ -1,0 +1,443 @@
+"""Proving and checking whole trees of lowerings against their proof
+records: what ``verify prove`` and ``verify check`` run.
+
+Work is done per lowering (all its (target, wave) instantiations together,
+so targets with the same semantics share a solver run, see refine.py), in
+worker processes when ``jobs > 1``: each process has its own z3 context.
+Nothing is written until every proof of the run has finished, and nothing
+at all when one of them hits an input error.  Records are read, compared
+and rendered by proofs.py; this module prints nothing.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+from . import proofs
+from .diag import InputError, Span
+
+# ---------------------------------------------------------------------------
+# what to look at
+
+
+def default_paths() -> list[str]:
+    """`lowerings/` in the current directory, else the built-in catalogue."""
+    from .catalog import ROOT
+
+    here = Path("lowerings")
+    return [str(here)] if here.is_dir() else [str(ROOT / "lowerings")]
+
+
+def _skipped(base: Path, p: Path) -> bool:
+    return any(part.startswith(("_", ".")) for part in p.relative_to(base).parts)
+
+
+def collect(paths: list[str]) -> tuple[list[Path], list[Path]]:
+    """Lowering files named by `paths` (files or directories), sorted, and
+    the proofs/ directories that mirror the directories among them (where a
+    record without a lowering is an orphan)."""
+    files: dict[str, Path] = {}
+    scopes: list[Path] = []
+    for arg in paths or default_paths():
+        p = Path(arg)
+        if p.is_file():
+            if p.suffix != ".s":
+                raise InputError(None, f"{arg}: not a lowering (.s) file")
+            proofs.locate(p)
+            files[str(p.resolve())] = p.resolve()
+        elif p.is_dir():
+            d = p.resolve()
+            base = d if d.name == "lowerings" else next((q for q in d.parents if q.name == "lowerings"), None)
+            if base is None:
+                if not (d / "lowerings").is_dir():
+                    raise InputError(None, f"{arg}: no lowerings/ directory here")
+                d = base = d / "lowerings"
+            for f in sorted(d.rglob("*.s")):
+                if not _skipped(base, f):
+                    files[str(f)] = f
+            scopes.append(base.parent / "proofs" / d.relative_to(base))
+        else:
+            raise InputError(None, f"no such file or directory: {arg}")
+    return [files[k] for k in sorted(files)], scopes
+
+
+# ---------------------------------------------------------------------------
+# proving (in worker processes)
+
+
+def _prove_file(job: tuple[str, float, bool]) -> dict:
+    """Prove every instantiation one lowering declares; plain data out."""
+    from . import target as T
+    from .asm import load_lowering
+    from .refine import check_lowering
+
+    path, timeout, smt2 = job
+    try:
+        low = load_lowering(path)
+        now = proofs.hashes(low)
+        results = check_lowering(low, T.resolve_all(low.targets, low.spans.get("targets")), low.waves, timeout,
+                                 smt2=smt2)
+        for r in results:
+            if r.verdict == "error":
+                o = next(o for o in r.obligations if o.verdict == "error")
+                span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
+                raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
+        warnings = sorted({str(w) for r in results for w in r.warnings})
+        return {"path": path, "records": [proofs.make_record(r, now) for r in results], "warnings": warnings,
+                "smt2": {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results} if smt2 else {}}
+    except InputError as e:
+        sp = e.span
+        return {"path": path, "error": (None if sp is None else (sp.path, sp.line, sp.col), e.message)}
+
+
+def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0, smt2: bool = False) -> dict[str, dict]:
+    """{path: worker result} for every lowering file; raises the first
+    input error (in path order) after all of them have finished."""
+    work = [(str(p), timeout, smt2) for p in paths]
+    if jobs <= 1 or len(work) <= 1:
+        out = [_prove_file(w) for w in work]
+    else:
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            ctx.set_forkserver_preload(["verify.gate", "verify.refine", "verify.smt"])
+        with ctx.Pool(min(jobs, len(work))) as pool:
+            out = pool.map(_prove_file, work, chunksize=1)
+    for r in out:
+        if "error" in r:
+            sp, msg = r["error"]
+            raise _shown(InputError(Span(*sp) if sp else None, msg))
+    return {r["path"]: r for r in out}
+
+
+def _shown(e: InputError) -> InputError:
+    """The error with its path as the user would write it (work is done on
+    absolute paths: worker processes need not share our directory)."""
+    if e.span is None or e.span.path.startswith("<"):
+        return e
+    return InputError(Span(_disp(e.span.path), e.span.line, e.span.col), e.message)
+
+
+# ---------------------------------------------------------------------------
+# the outcome, one entry per record
+
+
+@dataclass
+class Entry:
+    record: str  # the record file, as displayed
+    lowering: str  # the lowering file, as displayed
+    target: str | None  # None: the whole file (an orphan file)
+    wave: int | None
+    status: str  # current | stale | missing | orphan | differs | written | removed
+    verdict: str | None = None  # the record's verdict (written: the new one)
+    reasons: list[str] = field(default_factory=list)
+    reproved: str | None = None  # check: the verdict a proof gives now
+    failing: list[str] = field(default_factory=list)  # obligations not proved
+
+    @property
+    def where(self) -> str:
+        return self.record if self.target is None else f"{self.record}: {self.target} wave{self.wave}"
+
+    def problem(self, allow_unknown: bool = False) -> str | None:
+        """None if this entry passes `verify check`, else why not."""
+        if self.status in ("current", "written"):
+            if self.verdict == "proved" or (self.verdict == "unknown" and allow_unknown):
+                return None
+            return self.verdict
+        if self.status in ("removed",):
+            return None
+        return self.status
+
+
+@dataclass
+class Report:
+    command: str
+    entries: list[Entry]
+    lowerings: int
+    reproved: list[str]  # lowering files proved in this run
+    warnings: list[str] = field(default_factory=list)
+    allow_unknown: bool = False
+    shard: tuple[int, int] | None = None
+    smt2: dict = field(default_factory=dict)  # lowering path -> {target.wWAVE: (shared_with, {obligation: text})}
+
+    def exit_code(self) -> int:
+        probs = [e.problem(self.allow_unknown) for e in self.entries]
+        if any(p not in (None, "unknown") for p in probs):
+            return 1
+        return 3 if "unknown" in probs else 0
+
+    def counts(self) -> dict:
+        c: dict[str, int] = {}
+        for e in self.entries:
+            k = e.verdict if e.status in ("current", "written") else e.status
+            c[k or e.status] = c.get(k or e.status, 0) + 1
+        return c
+
+    def lines(self) -> list[str]:
+        """One line per problem (check) or per lowering written (prove)."""
+        out = []
+        if self.command == "prove":
+            by_file: dict[str, list[Entry]] = {}
+            for e in self.entries:
+                if e.status in ("written", "removed"):
+                    by_file.setdefault(e.record, []).append(e)
+            for rec, es in by_file.items():
+                if es[0].status == "removed" and es[0].target is None:
+                    out.append(f"{rec}: removed (no lowering {es[0].lowering})")
+                    continue
+                written = [e for e in es if e.status == "written"]
+                vs: dict[str, list[str]] = {}
+                for e in written:
+                    vs.setdefault(e.verdict, []).append(f"{e.target} wave{e.wave}")
+                parts = [f"{len(v)} {k}" + ("" if k == "proved" else f" ({', '.join(v)})") for k, v in vs.items()]
+                gone = [f"{e.target} wave{e.wave}" for e in es if e.status == "removed"]
+                if gone:
+                    parts.append(f"removed {', '.join(gone)}")
+                out.append(f"{rec}: {len(written)} record{'s' * (len(written) != 1)}: " + ", ".join(parts))
+            return out
+        for e in self.entries:
+            p = e.problem(self.allow_unknown)
+            if p is None and not (e.verdict == "unknown" and e.status == "current"):
+                continue
+            out.append(self._line(e))
+        return out
+
+    def _line(self, e: Entry) -> str:
+        fail = f" ({'; '.join(e.failing)})" if e.failing else ""
+        hint = f"; run: verify prove {e.lowering}"
+        if e.status == "current":
+            allowed = " (allowed by --allow-unknown)" if e.verdict == "unknown" and self.allow_unknown else ""
+            return f"{e.where}: {e.verdict}{fail}{allowed}"
+        if e.status == "stale":
+            return f"{e.where}: stale ({', '.join(e.reasons)}); re-proved now: {e.reproved}{fail}{hint}"
+        if e.status == "missing":
+            return f"{e.where}: missing; proved now: {e.reproved}{fail}{hint}"
+        if e.status == "differs":
+            return f"{e.where}: differs from a fresh proof ({', '.join(e.reasons)}){hint}"
+        if e.status == "orphan":
+            if e.target is None:
+                return f"{e.where}: orphan: there is no lowering {e.lowering}; delete the record"
+            return f"{e.where}: orphan: {e.lowering} does not declare {e.target} wave{e.wave}{hint}"
+        return f"{e.where}: {e.status}"
+
+    def summary(self) -> str:
+        c = self.counts()
+        order = ["proved", "refuted", "unknown", "stale", "missing", "orphan", "differs", "removed"]
+        parts = [f"{c.get(k, 0)} {k}" for k in order if c.get(k) or k in ("proved", "refuted", "unknown")]
+        nrec = sum(1 for e in self.entries if e.target is not None and e.status != "removed")
+        shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
+        return (f"{self.command}: {self.lowerings} lowering{'s' * (self.lowerings != 1)}{shard}, {nrec} records: "
+                + ", ".join(parts) + f"; {len(self.reproved)} lowering{'s' * (len(self.reproved) != 1)} proved in this run")
+
+    def to_json(self) -> dict:
+        return {"command": self.command, "exit": self.exit_code(), "summary": self.counts(),
+                "lowerings": self.lowerings, "proved_in_this_run": self.reproved,
+                "shard": list(self.shard) if self.shard else None,
+                "records": [{**asdict(e), "problem": e.problem(self.allow_unknown)} for e in self.entries]}
+
+    def junit(self) -> str:
+        """JUnit XML: a test suite per lowering, a test case per record."""
+        suites: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            suites.setdefault(e.lowering, []).append(e)
+        root = ET.Element("testsuites", name=f"verify {self.command}")
+        tot = {"tests": 0, "failures": 0, "skipped": 0}
+        for low, es in suites.items():
+            s = ET.SubElement(root, "testsuite", name=low)
+            n = {"tests": 0, "failures": 0, "skipped": 0}
+            for e in es:
+                tc = ET.SubElement(s, "testcase", classname=low, name=e.target and f"{e.target} wave{e.wave}" or "record file",
+                                   file=e.record)
+                n["tests"] += 1
+                p = e.problem(self.allow_unknown)
+                if p is not None:
+                    f = ET.SubElement(tc, "failure", type=p, message=self._line(e))
+                    f.text = self._line(e)
+                    n["failures"] += 1
+                elif e.verdict == "unknown":
+                    ET.SubElement(tc, "skipped", message=self._line(e))
+                    n["skipped"] += 1
+            for k, v in n.items():
+                s.set(k, str(v))
+                tot[k] += v
+            s.set("errors", "0")
+        for k, v in tot.items():
+            root.set(k, str(v))
+        root.set("errors", "0")
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _failing(rec: dict) -> list[str]:
+    """The obligations a record does not prove: 'value(out)' when refuted,
+    with the reason when unknown."""
+    return [o["name"] if o["verdict"] == "refuted" else f"{o['name']}: {o['verdict']}: {o.get('detail', '')}"
+            for o in rec["obligations"] if o["verdict"] != "proved"]
+
+
+# ---------------------------------------------------------------------------
+# the two commands
+
+
+@dataclass
+class _Plan:
+    path: Path
+    low: object
+    record_file: Path
+    expected: list[tuple[str, int]]
+    stored: dict  # (target, wave) -> record
+    now: dict
+
+    def state(self, key) -> tuple[str, list[str]]:
+        rec = self.stored.get(key)
+        if rec is None:
+            return "missing", []
+        reasons = proofs.stale_reasons(rec["hashes"], self.now)
+        return ("stale", reasons) if reasons else ("current", [])
+
+
+def _plan(paths: list[Path]) -> list[_Plan]:
+    from .asm import load_lowering
+
+    plans = []
+    for p in paths:
+        try:
+            low = load_lowering(p)
+            rf = proofs.record_file(p)
+            d = proofs.load(rf)
+            plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {}, proofs.hashes(low)))
+        except InputError as e:
+            raise _shown(e) from None
+    return plans
+
+
+def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
+    have = {str(proofs.record_file(f)) for f in files}
+    out = []
+    for d in scopes:
+        if d.is_dir():
+            out += [p for p in sorted(d.rglob("*" + proofs.SUFFIX)) if str(p.resolve()) not in have]
+    return sorted(set(out))
+
+
+def _disp(p) -> str:
+    from .catalog import display_path
+
+    return display_path(p)
+
+
+def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False) -> Report:
+    """Write a current record for every instantiation of every lowering in
+    `paths`, proving only lowerings whose records are not all current
+    (everything with `force`); remove records that no lowering declares."""
+    files, scopes = collect(paths)
+    plans = _plan(files)
+    todo = [pl for pl in plans if force or smt2 or any(pl.state(k)[0] != "current" for k in pl.expected)]
+    done = prove_files([pl.path for pl in todo], jobs, timeout, smt2)
+    entries: list[Entry] = []
+    writes: list[tuple[Path, str]] = []
+    for pl in plans:
+        rec_d, low_d = _disp(pl.record_file), _disp(pl.path)
+        res = done.get(str(pl.path))
+        extra = sorted(set(pl.stored) - set(pl.expected), key=proofs.key_order)
+        if res is not None:
+            recs = res["records"]
+            writes.append((pl.record_file, proofs.render(proofs.repo_path(pl.path), proofs.spec_call(pl.low), recs)))
+            entries += [Entry(rec_d, low_d, r["target"], r["wave"], "written", r["verdict"], failing=_failing(r))
+                        for r in recs]
+        else:
+            keep = [pl.stored[k] for k in pl.expected]
+            if extra:
+                writes.append((pl.record_file, proofs.render(proofs.repo_path(pl.path), proofs.spec_call(pl.low), keep)))
+            entries += [Entry(rec_d, low_d, r["target"], r["wave"], "current", r["verdict"], failing=_failing(r))
+                        for r in keep]
+        entries += [Entry(rec_d, low_d, t, w, "removed") for t, w in extra]
+    orphans = _orphan_files(scopes, files)
+    for f in orphans:
+        entries.append(Entry(_disp(f), _disp(proofs.lowering_of(f)), None, None, "removed"))
+    for f, text in writes:
+        proofs.write_atomic(f, text)
+    for f in orphans:
+        f.unlink()
+    warnings = sorted({w for r in done.values() for w in r["warnings"]})
+    return Report("prove", entries, len(plans), [_disp(Path(p)) for p in done], warnings,
+                  smt2={p: r["smt2"] for p, r in done.items()})
+
+
+def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[int, int] | None = None,
+          full: bool = False, allow_unknown: bool = False) -> Report:
+    """Compare every record with what it should be now: current records are
+    trusted (their hashes say nothing changed); lowerings with a stale or
+    missing record (every lowering with `full`) are proved again, to say
+    what the verdict is now.  Writes nothing."""
+    all_files, scopes = collect(paths)
+    files = all_files
+    if shard:
+        i, n = shard
+        files = [f for k, f in enumerate(all_files) if k % n == i - 1]
+    plans = _plan(files)
+    todo = [pl for pl in plans if full or any(pl.state(k)[0] != "current" for k in pl.expected)]
+    done = prove_files([pl.path for pl in todo], jobs, timeout)
+    entries: list[Entry] = []
+    for pl in plans:
+        rec_d, low_d = _disp(pl.record_file), _disp(pl.path)
+        res = done.get(str(pl.path))
+        fresh = {(r["target"], r["wave"]): r for r in res["records"]} if res else {}
+        for key in pl.expected:
+            state, reasons = pl.state(key)
+            rec = pl.stored.get(key)
+            new = fresh.get(key)
+            if state == "current" and new is not None and new != rec:
+                diff = sorted(k for k in new if new[k] != rec.get(k))
+                entries.append(Entry(rec_d, low_d, key[0], key[1], "differs", rec["verdict"], diff, new["verdict"],
+                                     _failing(new)))
+            elif state == "current":
+                entries.append(Entry(rec_d, low_d, key[0], key[1], "current", rec["verdict"], failing=_failing(rec)))
+            else:
+                entries.append(Entry(rec_d, low_d, key[0], key[1], state, rec and rec["verdict"], reasons,
+                                     new and new["verdict"], _failing(new) if new else []))
+        for key in sorted(set(pl.stored) - set(pl.expected), key=proofs.key_order):
+            entries.append(Entry(rec_d, low_d, key[0], key[1], "orphan", pl.stored[key]["verdict"]))
+    if not shard or shard[0] == 1:
+        for f in _orphan_files(scopes, all_files):
+            entries.append(Entry(_disp(f), _disp(proofs.lowering_of(f)), None, None, "orphan"))
+    return Report("check", entries, len(plans), [_disp(Path(p)) for p in done],
+                  sorted({w for r in done.values() for w in r["warnings"]}), allow_unknown, shard)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """'I/N' with 1 <= I <= N.
+
+    >>> parse_shard("2/4")
+    (2, 4)
+    """
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise InputError(None, f"--shard expects I/N (e.g. 1/4), got '{text}'") from None
+    if not 1 <= i <= n:
+        raise InputError(None, f"--shard {text}: I must be between 1 and N")
+    return i, n
+
+
+def cpu_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def smt2_files(stem: str, runs: dict) -> dict[str, str]:
+    """File name -> SMT-LIB text for every obligation of every instantiation:
+    ``STEM.TARGET.wWAVE.OBLIGATION.smt2``.  `runs` maps ``TARGET.wWAVE`` to
+    (the target whose solver run it shares or None, {obligation: text})."""
+    out = {}
+    for inst, (shared, texts) in runs.items():
+        for name, text in texts.items():
+            safe = name.replace("(", "-").replace(")", "")
+            if shared:
+                t, w = inst.split(".w")
+                text = f"; {t} wave{w} shares the solver run of {shared}: the same question\n" + text
+            out[f"{stem}.{inst}.{safe}.smt2"] = text
+    return out
