@@ -54,3 +54,12 @@ def test_targets_doc_is_current():
     from verify.target import markdown
 
     assert (ROOT / "docs" / "targets.md").read_text() == markdown(), "run: verify targets --markdown > docs/targets.md"
+
+
+def test_ci_runs_the_readme_commands():
+    """.ci/run installs and tests exactly as the README's first two code blocks say."""
+    blocks = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(), re.S)
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "verify lowering xor5 --wave 64" in blocks[0]
+    assert "pytest" in blocks[1]
+    assert blocks[0] in ci and blocks[1] in ci
