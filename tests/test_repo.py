@@ -65,3 +65,12 @@ def test_proof_records_are_current():
     code, out, err = cli("check", str(ROOT / "lowerings"))
     assert code == 0, out + err
     assert out.endswith("; 0 lowerings proved in this run\n"), out
+
+
+def test_ci_runs_the_readme_commands():
+    """.ci/run installs and tests exactly as the README's first two code blocks say."""
+    blocks = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(), re.S)
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "verify lowering xor5 --wave 64" in blocks[0]
+    assert "pytest" in blocks[1]
+    assert blocks[0] in ci and blocks[1] in ci
