@@ -89,7 +89,8 @@ def test_bank_mask_mutant_witness():
     assert cex["lanes"][0]["lane"] == 8 and "bank_mask" in cex["lanes"][0]["responsible"]
 
 
-def test_every_wave64_reduction_uses_the_monoid_encoding_and_is_fast():
+def test_every_wave64_reduction_uses_the_monoid_encoding():
+    """(Their times are measured by benchmarks/bench_reductions.py, not here.)"""
     for p in catalog.lowering_files():
         low = load_lowering(p)
         if not low.spec.startswith("red.") or 64 not in low.waves or "tree" in low.spec:
@@ -99,7 +100,6 @@ def test_every_wave64_reduction_uses_the_monoid_encoding_and_is_fast():
         t = resolve_all(low.targets)[0]
         r, _ = prove_one(low, t, 64)
         assert r.verdict == "proved" and "monoid" in r.method, (p.name, r.method)
-        assert r.seconds < 2.0, (p.name, r.seconds)
 
 
 def test_f32_exact_tree_vs_reassociation():
