@@ -28,10 +28,11 @@ MAX_OPS = 2
 
 # Columns: a family alias (targets whose relevant features agree, see
 # verify/target.py) and a wave size.  The gfx9 column uses the components
-# common to gfx900-gfx950 (row_newbcast of gfx90a+ and the gfx950 swaps are
-# left to `verify synth --target gfx950`).
+# common to gfx900-gfx950; the cdna2 (gfx90a), cdna3 (gfx940-gfx942) and
+# gfx950 columns add what those have beyond it (row_newbcast; the gfx950
+# permlane swaps).
 ALL_COLUMNS = [("gfx8", 64), ("gfx9", 64), ("gfx10", 32), ("gfx10", 64), ("gfx11", 32), ("gfx11", 64),
-               ("gfx12", 32), ("gfx12", 64)]
+               ("gfx12", 32), ("gfx12", 64), ("cdna2", 64), ("cdna3", 64), ("gfx950", 64)]
 # The checked-in table uses every column and every row (time: see
 # docs/synthesis.md, "The table"); narrowing ROWS gives a quicker table.
 COLUMNS = ALL_COLUMNS
@@ -209,14 +210,16 @@ def cmd_table(args, out, err) -> int:
         return 1 if problems else 0
     t0 = time.perf_counter()
     entries = build(cols)
-    index, files = write(entries)
-    if args.targets and INDEX.exists():  # keep the other columns
+    if args.targets and INDEX.exists():
+        # keep the other columns' entries (their programs read back from their
+        # files) and group everything again in column order, as a full run does
         old = json.loads(INDEX.read_text())
         keep = [e for e in old if (e["family"], e["wave"]) not in cols]
-        index = keep + index
         for e in keep:
-            if e.get("file"):
-                files.setdefault(e["file"], (ROOT / "lowerings" / e["file"]).read_text())
+            e["text"] = (ROOT / "lowerings" / e["file"]).read_text() if e.get("file") else None
+        order = {c: k for k, c in enumerate(ALL_COLUMNS)}
+        entries = sorted(keep + entries, key=lambda e: order[(e["family"], e["wave"])])
+    index, files = write(entries)
     LOW_DIR.mkdir(parents=True, exist_ok=True)
     for p in LOW_DIR.glob("*.s"):
         if f"synth/{p.name}" not in files:
