@@ -74,3 +74,28 @@ def test_ci_runs_the_readme_commands():
     assert "verify lowering xor5 --wave 64" in blocks[0]
     assert "pytest" in blocks[1]
     assert blocks[0] in ci and blocks[1] in ci
+
+
+def test_every_catalogue_directory_is_installed():
+    """An ordinary (non-editable) install carries the built-in catalogue:
+    every directory of specs/, lowerings/ and proofs/ is a data-files entry."""
+    text = (ROOT / "pyproject.toml").read_text()
+    listed = dict(re.findall(r'^"share/verify/([\w/]+)" = \["([\w/]+)/\*\.\w+"\]$', text, re.M))
+    assert all(k == v for k, v in listed.items()), listed
+    want = set()
+    for top, ext in (("specs", "spec"), ("lowerings", "s"), ("proofs", "proof")):
+        for p in (ROOT / top).rglob(f"*.{ext}"):
+            rel = p.parent.relative_to(ROOT)
+            if not any(part.startswith(("_", ".")) for part in rel.parts):
+                want.add(rel.as_posix())
+    assert want == set(listed), (sorted(want - set(listed)), sorted(set(listed) - want))
+
+
+def test_builtin_catalogue_is_found_under_share_when_installed(tmp_path):
+    from verify.catalog import _builtin_root
+
+    site = tmp_path / "lib" / "site-packages"  # where the package would be
+    (site / "verify").mkdir(parents=True)
+    (tmp_path / "share" / "verify" / "specs").mkdir(parents=True)
+    assert _builtin_root(site, (str(tmp_path),)) == tmp_path / "share" / "verify"
+    assert _builtin_root(ROOT, (str(tmp_path),)) == ROOT  # a checkout uses its own

@@ -1,7 +1,9 @@
 """Where specs and lowerings live, and how a NAME finds its file.
 
 The built-in catalogue is the project's ``specs/`` and ``lowerings/``
-directories.  ``VERIFY_PATH`` (``os.pathsep``-separated directories, each
+directories (with ``proofs/`` beside them): in a source checkout or an
+editable install, next to the package; in an ordinary install, under
+``<prefix>/share/verify``, where pyproject.toml's data-files put them.  ``VERIFY_PATH`` (``os.pathsep``-separated directories, each
 holding ``specs/`` and/or ``lowerings/``) adds a team's own catalogue in
 front of it.
 """
@@ -9,13 +11,25 @@ front of it.
 from __future__ import annotations
 
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
 from .diag import InputError
 from .ir import Lowering
 
-ROOT = Path(__file__).resolve().parent.parent
+def _builtin_root(src: Path | None = None, prefixes: tuple = ()) -> Path:
+    src = src or Path(__file__).resolve().parent.parent
+    if (src / "specs").is_dir():
+        return src
+    for prefix in dict.fromkeys(prefixes or (sys.prefix, sys.exec_prefix, sys.base_prefix)):
+        shared = Path(prefix) / "share" / "verify"
+        if (shared / "specs").is_dir():
+            return shared
+    return src
+
+
+ROOT = _builtin_root()
 
 
 def roots() -> list[Path]:
