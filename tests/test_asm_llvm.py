@@ -128,3 +128,24 @@ def test_asm_errors(tmp_path):
     assert code == 2 and err.strip() == "--assert:1:1: error: unknown spec 'nosuch'"
     code, out, err = cli("asm", path, "--lines", "9-3", "--assert", "v1 == reduce_add(v0)")
     assert code == 2 and "--lines expects A-B with A <= B" in err
+
+
+def test_asm_takes_assumptions_and_robust(tmp_path):
+    """HIP's __shfl_xor(v, 16) at width 32 on gfx1100 wave64: ds_bpermute in
+    the upper half is right only if an address selects within the lane's own
+    32-lane half (permute.wave64_half=own, the default).  --robust lists both
+    readings and says the verdict depends on it; --assume picks one, and the
+    verdict's scope line names it."""
+    path = write(tmp_path, "h.s", hip_shfl_xor("gfx1100", 64, 16, 32))
+    claim = "v0 == hip.shfl_xor(v0, mask=16, width=32)"
+    code, out, err = cli("asm", path, "--assert", claim)
+    assert code == 0 and "assumptions: permute.addr_sign=bits, permute.wave64_half=own" in out, out + err
+    code, out, err = cli("asm", path, "--assert", claim, "--robust")
+    assert code == 1, out + err
+    assert re.search(r"proved\s+under permute.addr_sign=bits, permute.wave64_half=own \(the defaults\)", out), out
+    assert re.search(r"refuted\s+under permute.addr_sign=bits, permute.wave64_half=low\n", out), out
+    assert "the verdict depends on an unsettled behaviour" in out
+    code, out, err = cli("asm", path, "--assert", claim, "--assume", "permute.wave64_half=low")
+    assert code == 1, out + err
+    assert "for gfx1100 wave64 under exec=any, assumptions: permute.addr_sign=bits, permute.wave64_half=low" in out
+    assert re.search(r"^\s+32\s.*line \d+ ds_bpermute_b32", out, re.M), out

@@ -2,6 +2,7 @@
 hazards, bound_ctrl's two spellings, published ISA example tables, and
 `--robust` showing a dependence on an unsettled behaviour."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,11 @@ def test_permlanex16_wave32_rotation_example():
              "v_permlanex16_b32 v1, v0, s0, s1 op_sel:[1,0]"]
     m = simulate(lines, "gfx1100", 32, 0xFFFFFFFF, {"v0": list(range(32))})
     assert m.v(1) == [(i + 1) % 32 for i in range(32)]
+
+
+def test_robust_says_when_every_variant_is_refuted():
+    code, out, err = cli("lowering", str(GOLDEN / "xor5_plain.s"), "--robust", "--target", "gfx900")
+    assert code == 1
+    assert re.search(r"refuted\s+under dpp.inactive_src=bound_ctrl \(the defaults\)\n\s+refuted\s+under dpp.inactive_src=zero\n"
+                     r"\s+refuted under every variant: the verdict does not depend on these assumptions\n", out), out
+    assert "depends on an unsettled behaviour" not in out

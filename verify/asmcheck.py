@@ -42,9 +42,17 @@ NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_w
                      r"buffer_wbinvl|buffer_gl|global_wb|global_inv|s_set)")
 
 
+# Unmodelled VALU ops whose second operand is a destination (a carry-out or
+# VOP3b scalar result, printed explicitly by LLVM: `v_add_co_u32 v5, vcc, ...`).
+SECOND_DEST = re.compile(r"^v_(\w+_co_\w*|addc_\w+|subb_\w+|subbrev_\w+|div_scale_\w+|mad_u64_u32\w*|mad_i64_i32\w*)$")
+
+
 class Opaque(OpDef):
-    """An instruction verify does not model: its destination gets fresh
-    unknown values (per line, so two runs agree), nothing else changes."""
+    """An instruction verify does not model.  Everything it may write gets
+    fresh unknown values (per line, so two runs agree): its destination
+    operand(s) as LLVM prints them, a second scalar destination of carry-out
+    and VOP3b ops, and EXEC for the ops that write it implicitly (v_cmpx,
+    *exec* SALU ops).  Stores, barriers, messages and waits write nothing."""
 
     unit = "valu"
 
@@ -63,41 +71,61 @@ class Opaque(OpDef):
         mods = tuple(sorted((k, v) for k, v, _ in line.mods))
         return Instr(line.mnemonic, line.mnemonic, tuple(ops), mods, "opaque", line.span, tuple(spans), (), line.text)
 
-    def dest(self, ins: Instr):
-        if not ins.operands or NO_DEST.match(ins.mnemonic) or CONTROL.match(ins.mnemonic):
-            return None
-        if "atomic" in ins.mnemonic and not any(k in ("glc", "sc0") for k, _ in ins.mods):
-            return None
-        d = ins.operands[0]
-        return d if isinstance(d, (VReg, SReg)) else None
+    def dests(self, ins: Instr) -> list:
+        """The register operands the instruction may write."""
+        m = ins.mnemonic
+        if not ins.operands or NO_DEST.match(m) or CONTROL.match(m):
+            return []
+        if "atomic" in m and not any(k in ("glc", "sc0") for k, _ in ins.mods):
+            return []
+        first = ins.operands[0]
+        out = []
+        if m.startswith("v_cmpx"):
+            # GFX9 `v_cmpx_* s[0:1], a, b` also writes s[0:1]; GFX10+ writes only EXEC
+            if isinstance(first, SReg):
+                out.append(first)
+        elif isinstance(first, (VReg, SReg)):
+            out.append(first)
+        if len(ins.operands) > 2 and SECOND_DEST.match(m) and isinstance(ins.operands[1], SReg):
+            out.append(ins.operands[1])
+        return out
+
+    def writes_exec(self, ins: Instr) -> bool:
+        m = ins.mnemonic
+        return (m.startswith("v_cmpx") or (m.startswith("s_") and "exec" in m)) and not NO_DEST.match(m)
 
     def check(self, ins, target, wave):
         return []
 
     def defs(self, ins: Instr) -> list[str]:
-        d = self.dest(ins)
-        return reg_names(d) if d is not None else []
-
-    def uses(self, ins: Instr) -> list[str]:
-        out = []
-        for op in ins.operands[1:] if self.dest(ins) is not None else ins.operands:
-            if op is not None:
-                out += reg_names(op)
+        out = [n for d in self.dests(ins) for n in reg_names(d)]
+        if self.writes_exec(ins):
+            out += [n for n in ("exec_lo", "exec_hi") if n not in out]
         return out
 
+    def uses(self, ins: Instr) -> list[str]:
+        mine = [id(d) for d in self.dests(ins)]
+        out = []
+        for op in ins.operands:
+            if op is not None and id(op) not in mine:
+                out += reg_names(op)
+        return out + (["exec_lo", "exec_hi"] if self.writes_exec(ins) else [])
+
     def execute(self, ins: Instr, m) -> None:
-        d = self.dest(ins)
-        if d is None:
-            return
-        if isinstance(d, VReg):
-            for k in range(d.count):
-                name = f"v{d.index + k}@{ins.line}"
-                vals = [m.initial("v", name, i) for i in range(m.W)]
-                m.inputs_read.append(name)
-                m.vregs[d.index + k] = vals
-        else:
-            for n in d.names:
-                m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
+        for d in self.dests(ins):
+            if isinstance(d, VReg):
+                for k in range(d.count):
+                    name = f"v{d.index + k}@{ins.line}"
+                    vals = [m.initial("v", name, i) for i in range(m.W)]
+                    m.inputs_read.append(name)
+                    m.vregs[d.index + k] = vals
+            else:
+                for n in d.names:
+                    m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
+        if self.writes_exec(ins):
+            for n in ("exec_lo", "exec_hi") if m.W == 64 else ("exec_lo",):
+                if not any(n in d.names for d in self.dests(ins) if isinstance(d, SReg)):
+                    m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
 
     def print(self, ins: Instr, target=None) -> str:
         return ins.text.split(";")[0].strip()
@@ -176,7 +204,7 @@ def function_lines(lines: list[AsmLine], name: str | None, path: str) -> list[As
 def _lane_aware(ins: Instr) -> bool:
     op = op_of(ins.base)
     if isinstance(op, Opaque):
-        return False
+        return op.writes_exec(ins)
     if {"exec_lo", "exec_hi"} & set(op.defs(ins)):
         return True
     if ins.enc in ("dpp", "e64_dpp") or ins.base.startswith(("ds_swizzle", "ds_bpermute", "ds_permute",
@@ -234,7 +262,7 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     hoisted: list[Instr] = []
     for k, ins in enumerate(prog):
         op = op_of(ins.base)
-        if isinstance(op, Opaque):
+        if isinstance(op, Opaque) and not op.writes_exec(ins):
             mine = set(op.defs(ins)) | set(op.uses(ins))
             earlier = set()
             for e in kept:

@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--wave", type=int, choices=(32, 64), help="default: the file's wavefront size")
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR")
+    am.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
+    am.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
     am.add_argument("--timeout", type=float, default=30.0, metavar="S")
     am.add_argument("--json", action="store_true")
 
@@ -215,13 +217,8 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         ms = sum(x.seconds for x in g) * 1000
         print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
               f"  ({len(r.obligations)} obligations, {ms:.0f} ms)", file=out)
-        if args.robust and r.variants and len(r.variants) > 1:
-            for v in r.variants:
-                va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
-                print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
-            if r.verdict != "proved":
-                print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
-                      + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
+        if args.robust:
+            _print_variants(r, out)
         if r.claim:
             print(f"    claim: {r.claim}", file=out)
         for o in r.obligations:
@@ -231,6 +228,20 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
             for line in render(r.cex, low):
                 print(line, file=out)
     return code
+
+
+def _print_variants(r, out) -> None:
+    """A robust verdict's per-variant verdicts, when there was a choice."""
+    if not r.variants or len(r.variants) < 2:
+        return
+    for v in r.variants:
+        va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
+        print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
+    if r.verdict != "proved" and any(v["verdict"] == "proved" for v in r.variants):
+        print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
+              + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
+    elif r.verdict != "proved" and len({v["verdict"] for v in r.variants}) == 1:
+        print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
 
 
 def _results_json(low, results, code) -> dict:
@@ -764,9 +775,12 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
 
     from . import target as T
     from .asmcheck import function_lines, lowering_for, parse_assertion, parse_lines, read, select_region
+    from .ops.base import op_of
     from .cex import render
-    from .refine import prove_exec, prove_one, static_checks
+    from .assume import parse_assume
+    from .refine import prove, prove_exec, static_checks
 
+    assume = parse_assume(args.assume)
     if not args.asserts:
         raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
     try:
@@ -807,13 +821,19 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
 
             low = Lowering(f"{Path(args.file).name}", args.file, "", {}, [], [], exec_contract, [], [], None,
                            region.program)
-            r = prove_exec(low, tgt, wave, a.exec_rhs, args.timeout)
+            r = prove_exec(low, tgt, wave, a.exec_rhs, args.timeout, assume)
         else:
             low = lowering_for(region, a, exec_contract)
             warns = static_checks(low, tgt, wave)
-            r, _ = prove_one(low, tgt, wave, args.timeout)
+            r, _ = prove(low, tgt, wave, args.timeout, assume, args.robust)
             r.warnings = warns
         results.append((a, low, r))
+    for a, _, r in results:
+        if r.verdict == "error":
+            o = next((o for o in r.obligations if o.verdict == "error"), None)
+            what = f"--exec {args.exec}" if args.exec else "the region"
+            raise InputError(None, f"{args.file}: {a.text}: vacuous for {tgt.name} wave{wave} under {what}: "
+                                   f"{o.detail if o else 'no active lane'}")
     seen = set()
     for _, _, r in results:
         for w in r.warnings:
@@ -821,15 +841,15 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
                 seen.add(str(w))
                 print(str(w), file=err)
     code = overall([r for _, _, r in results])
-    inputs = sorted({n for _, low, _ in results for n in []})
     if args.json:
         json.dump({
             "file": args.file, "function": args.function, "target": tgt.name, "wave": wave, "exec": exec_contract,
             "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
-            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": "unknown"}
-                             for i in region.opaque] +
-                            [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": "input"}
-                             for i in region.hoisted],
+            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(),
+                              "result": ("none" if not op_of(i.base).defs(i) else
+                                         "input" if i in region.hoisted else "unknown"),
+                              "writes": op_of(i.base).defs(i)}
+                             for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line)],
             "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
             "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
                             "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
@@ -840,19 +860,22 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
         return code
     print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {tgt.name} "
           f"wave{wave}, exec={exec_contract}", file=out)
-    for i in region.hoisted:
-        print(f"  not modelled, its result taken as an input: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
-    for i in region.opaque:
-        print(f"  not modelled (its result is unknown): line {i.line}: {i.text.split(';')[0].strip()}", file=out)
+    for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line):
+        what = ("writes no register" if not op_of(i.base).defs(i) else
+                "its result taken as an input" if i in region.hoisted else
+                "what it writes is unknown: " + ", ".join(op_of(i.base).defs(i)))
+        print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
     for a, low, r in results:
         print(f"  {r.verdict:<8} {a.text}  ({r.seconds * 1000:.0f} ms)", file=out)
+        print(f"    for {r.scope()}", file=out)
+        if args.robust:
+            _print_variants(r, out)
         for o in r.obligations:
             if o.verdict not in ("proved",):
                 print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
         if r.cex is not None and a.kind == "spec":
             for line in render(r.cex, low):
                 print(line, file=out)
-    del inputs
     return code
 
 
