@@ -147,7 +147,7 @@ def run(text_lines, target, wave, backend, init_vals, exec_mask, assume_):
             return init_vals["scc"]
         return init_vals[f"{name}[{lane}]" if kind == "v" else name]
 
-    m = Machine(backend, wave, initial, FeatureLog(target), assume_)
+    m = Machine(backend, wave, initial, FeatureLog(target), assume_, waits=False)  # each op's own semantics
     if backend.symbolic:
         bits = [backend.fresh_bool(f"exec[{i}]") for i in range(wave)]
         lo, hi = m.from_lane_bits(bits)

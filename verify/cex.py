@@ -306,6 +306,13 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int) -> tuple[list[str], 
             break
         k = step.index
         where = f"{_line(step)} ({print_instr(step.instr)})"
+        if ev.status == "written" and ev.src is not None and ev.src[0] in step.stale:
+            why = (f"reads {ev.src[0]} before the DS result from line {step.stale[ev.src[0]]} has returned "
+                   f"(no wait covers it): an unknown value")
+            chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}], which it {why}")
+            source = f"unknown ({ev.src[0]} read early)"
+            responsible = responsible or f"{_at(step)}: {why}"
+            break
         if ev.status == "written" and ev.src is not None:
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
             reg, lane = ev.src

@@ -17,18 +17,18 @@ from .target import Target, needs_text
 EXEC = {"exec_lo", "exec_hi"}
 
 
-def _ops():
-    from .ops import OPS
+def _op(ins: Instr):
+    from .ops.base import op_of
 
-    return OPS
+    return op_of(ins.base)
 
 
 def _defs(ins: Instr) -> set[str]:
-    return set(_ops()[ins.base].defs(ins))
+    return set(_op(ins).defs(ins))
 
 
 def _is_valu(ins: Instr) -> bool:
-    return _ops()[ins.base].unit == "valu"
+    return _op(ins).unit == "valu"
 
 
 def _is_dpp(ins: Instr) -> bool:
@@ -36,7 +36,7 @@ def _is_dpp(ins: Instr) -> bool:
 
 
 def _vgprs_read(ins: Instr) -> set[str]:
-    return {r for r in _ops()[ins.base].uses(ins) if r.startswith("v")}
+    return {r for r in _op(ins).uses(ins) if r.startswith("v")}
 
 
 def _lane_select(ins: Instr) -> set[str]:

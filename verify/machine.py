@@ -49,6 +49,8 @@ class Step:
     # (register, lane) -> event; lane is None for a scalar register
     events: dict[tuple[str, int | None], LaneEvent] = field(default_factory=dict)
     pending: dict[int, LaneEvent] = field(default_factory=dict)
+    # VGPRs this instruction read before a DS result for them returned -> that DS line
+    stale: dict[str, int] = field(default_factory=dict)
 
 
 class Machine:
@@ -60,7 +62,10 @@ class Machine:
         target: FeatureLog | None = None,
         assumptions: dict[str, str] | None = None,
         trace: bool = False,
+        waits: bool = True,
     ):
+        from .waits import Outstanding
+
         self.B = B
         self.W = wave
         self.initial = initial
@@ -73,6 +78,11 @@ class Machine:
         self.assumptions_used: dict[str, str] = {}
         self.trace: list[Step] | None = [] if trace else None
         self.step: Step | None = None
+        # DS results not yet covered by a wait (None: not tracked, as in the
+        # synthesiser's single-component runs)  [S:waitcnt]
+        self.waits = Outstanding() if waits else None
+        self.line: int | None = None
+        self.cur: Instr | None = None
 
     # ---- assumptions --------------------------------------------------
     def assume(self, name: str) -> str:
@@ -90,6 +100,20 @@ class Machine:
 
     # ---- registers ----------------------------------------------------
     def v(self, n: int) -> list:
+        if self.waits is not None:
+            line = self.waits.pending(n)
+            if line is not None:  # read before the DS result has returned: unknown  [S:waitcnt]
+                if self.step is not None:
+                    self.step.stale[f"v{n}"] = line
+                return self._unknown_v(n, f"v{n}@{self.line}(before the wait for line {line})")
+        return self._v(n)
+
+    def _unknown_v(self, n: int, name: str) -> list:
+        if name not in self.inputs_read:
+            self.inputs_read.append(name)
+        return [self.initial("v", name, i) for i in range(self.W)]
+
+    def _v(self, n: int) -> list:
         vals = self.vregs.get(n)
         if vals is None:
             name = f"v{n}"
@@ -112,9 +136,23 @@ class Machine:
             self.step.events[(name, None)] = LaneEvent("written")
 
     def write_v(self, n: int, vals: list, enable: list) -> None:
-        old = self.v(n)
+        old = self._v(n)
         ite = self.B.ite
         self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
+        if self.waits is not None and self.waits.pending(n) is not None:
+            from .waits import lgkm_kind
+
+            if self.cur is not None and lgkm_kind(self.cur) == "ds":
+                self.waits.forget(n)  # LDS results land in issue order: this one wins
+                return
+            # overwritten while a DS result for it is in flight: either may land last  [S:waitcnt]
+            line = self.waits.pending(n)
+            self.waits.forget(n)
+            self.vregs[n] = self._unknown_v(n, f"v{n}@{self.line}(races the DS result of line {line})")
+            if self.step is not None:
+                for i in range(self.W):
+                    self.step.events[(f"v{n}", i)] = LaneEvent(
+                        "written", why=f"unknown: overwritten while the DS result of line {line} was in flight")
         if self.step is not None:
             name = f"v{n}"
             for i, e in enumerate(enable):
@@ -205,5 +243,14 @@ class Machine:
             if self.trace is not None:
                 self.step = Step(k, ins)
                 self.trace.append(self.step)
+            self.line, self.cur = ins.line, ins
             opdef.execute(ins, self)
+            if self.waits is not None:
+                self.waits.step(ins)
         self.step = None
+        self.cur = None
+
+    def land_all(self) -> None:
+        """Every outstanding result has returned (the code after the region waits)."""
+        if self.waits is not None:
+            self.waits.queue = []

@@ -93,6 +93,23 @@ def binding_values(m: Machine, reg) -> list:
     raise TypeError(reg)
 
 
+def _note_outstanding(m: Machine, low: Lowering) -> None:
+    """For counterexamples: an output whose DS result is still in flight at
+    the end reads as unknown; say so as a last trace step."""
+    from .machine import LaneEvent, Step
+
+    step = None
+    for b in low.outputs:
+        if isinstance(b.reg, VReg) and m.waits.pending(b.reg.index) is not None:
+            line = m.waits.pending(b.reg.index)
+            step = step or Step(len(m.trace), low.program[-1])
+            for i in range(m.W):
+                step.events[(f"v{b.reg.index}", i)] = LaneEvent(
+                    "written", why=f"unknown at the end: the DS result of line {line} is still in flight (no wait)")
+    if step is not None:
+        m.trace.append(step)
+
+
 def encode(low: Lowering, target: Target, wave: int, B, assume: dict, initial, exec_init, trace: bool = False) -> Encoding:
     """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC."""
     m = Machine(B, wave, initial, FeatureLog(target), assume, trace=trace)
@@ -102,6 +119,10 @@ def encode(low: Lowering, target: Target, wave: int, B, assume: dict, initial, e
     exec0 = m.exec_pair()
     inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
     m.run(low.program)
+    if low.clobbers is None:  # a region of compiler output: the code after it waits
+        m.land_all()
+    elif m.waits is not None and m.trace is not None and low.program:
+        _note_outstanding(m, low)
     outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
     lib = catalog.speclib()
     spec_def = lib.get(low.spec, low.spans.get("spec"))
@@ -128,6 +149,10 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     for ins in low.program:
         warns += op_of(ins.base).check(ins, target, wave)
     warns += hazards(low.program, target)
+    from . import waits
+
+    outs = [] if low.clobbers is None else [b.reg.index for b in low.outputs if isinstance(b.reg, VReg)]
+    warns += waits.check(low.program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i), outs)
     if low.clobbers is None:  # compiler output: no clobber contract
         return warns
     allowed = set()

@@ -116,7 +116,9 @@ class Saveexec(OpDef):
 
 
 class Schedule(OpDef):
-    """Changes no value: wait states, counters, ALU-delay hints."""
+    """Changes no value: wait states, counters, ALU-delay hints.  The waits
+    for LDS results (s_waitcnt lgkmcnt, s_wait_dscnt) are followed by the
+    machine (verify/waits.py)."""
 
     schedule_only = True
     unit = "salu"
@@ -141,7 +143,7 @@ for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("
                      ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr")] + \
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
-                                                 "bvhcnt", "expcnt")]:
+                                                 "bvhcnt", "expcnt", "loadcnt_dscnt", "storecnt_dscnt")]:
     register(Schedule(_name, _feat))
 
 

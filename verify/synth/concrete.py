@@ -81,7 +81,8 @@ def run(instrs, target, wave: int, mask: int, base: int = TAG_BASE, wwm: bool = 
     def initial(kind, name, lane):
         return False if kind == "scc" else 0
 
-    m = Machine(Concrete(), wave, initial, FeatureLog(target), assume or {})
+    # waits=False: components run alone, without the wait their wrapper adds
+    m = Machine(Concrete(), wave, initial, FeatureLog(target), assume or {}, waits=False)
     for r in VREGS:
         m.vregs[r] = [base * (r + 1) + i for i in range(wave)]
     m.set_exec_mask(((1 << wave) - 1) if wwm else mask)

@@ -1,0 +1,108 @@
+"""DS results arrive late: reading or overwriting a ds_swizzle/ds_bpermute
+destination before the s_waitcnt lgkmcnt / s_wait_dscnt that covers it gives
+an unknown value (a refutation naming the read) and a warning naming both
+lines.  [S:waitcnt]"""
+
+import re
+
+from helpers import cli, cli_json
+from verify.ir import Instr
+from verify.waits import Outstanding
+
+HEAD = """; @spec     cuda.shfl_xor mask=16 width=32
+; @targets  {t}
+; @waves    {w}
+; @exec     any
+; @input    x = v0
+; @output   out = v1
+; @clobbers v2
+"""
+
+
+def lowering(tmp_path, body, t="gfx9", w=64):
+    p = tmp_path / "k.s"
+    p.write_text(HEAD.format(t=t, w=w) + body)
+    return str(p)
+
+
+def test_a_read_before_the_wait_is_refuted_and_named(tmp_path):
+    path = lowering(tmp_path, "ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)\n"
+                              "v_mov_b32_e32 v1, v2\n"
+                              "s_waitcnt lgkmcnt(0)\n")
+    code, out, err = cli("lowering", path)
+    assert code == 1
+    assert "k.s:9:1: warning: v_mov_b32_e32 reads v2 before the DS result from line 8 has returned" in err
+    row = next(l for l in out.splitlines() if re.match(r"\s+0\s", l))
+    assert "unknown (v2 read early)" in row and "line 9 v_mov_b32_e32: reads v2 before the DS result from line 8" in row
+
+
+def test_the_wait_in_between_proves_it(tmp_path):
+    path = lowering(tmp_path, "ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)\n"
+                              "s_waitcnt lgkmcnt(0)\n"
+                              "v_mov_b32_e32 v1, v2\n")
+    code, out, err = cli("lowering", path)
+    assert code == 0 and "DS result" not in err, out + err
+
+
+def test_lgkmcnt_n_covers_all_but_the_n_newest(tmp_path):
+    # the older swizzle (v2) is covered by lgkmcnt(1), the newer (v1) only by the final wait
+    ok = ("ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)\n"
+          "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,16)\n"
+          "s_waitcnt lgkmcnt(1)\n"
+          "v_mov_b32_e32 v1, v2\n")
+    code, out, err = cli("lowering", lowering(tmp_path, ok))
+    # v_mov overwrites v1 while its swizzle is in flight: which lands last is unknown
+    assert code == 1 and "v_mov_b32_e32 overwrites v1 before the DS result from line 9 has returned" in err
+    ok = ok.replace("s_waitcnt lgkmcnt(1)\nv_mov_b32_e32 v1, v2\n", "s_waitcnt lgkmcnt(1)\nv_mov_b32_e32 v2, v2\ns_waitcnt lgkmcnt(0)\n")
+    code, out, err = cli("lowering", lowering(tmp_path, ok))
+    assert code == 0 and "DS result" not in err, out + err
+
+
+def test_an_output_outstanding_at_the_end(tmp_path):
+    path = lowering(tmp_path, "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,16)\n")
+    code, out, err = cli("lowering", path)
+    assert code == 1 and "v1, an output, is the DS result from line 8, still outstanding at the end" in err
+
+
+def test_gfx12_waits_for_dscnt(tmp_path):
+    body = ("v_mbcnt_lo_u32_b32 v2, -1, 0\n"
+            "v_xor_b32_e32 v2, 16, v2\n"
+            "v_lshlrev_b32_e32 v2, 2, v2\n"
+            "ds_bpermute_b32 v1, v2, v0\n")
+    code, _, err = cli("lowering", lowering(tmp_path, body, "gfx1200", 32))
+    assert code == 1 and "still outstanding at the end" in err
+    for wait in ("s_wait_dscnt 0x0", "s_wait_loadcnt_dscnt 0x0"):
+        code, out, err = cli("lowering", lowering(tmp_path, body + wait + "\n", "gfx1200", 32))
+        assert code == 0, out + err
+    code, _, err = cli("lowering", lowering(tmp_path, body + "s_wait_loadcnt 0x0\n", "gfx1200", 32))
+    assert code == 1  # the wrong counter
+
+
+def test_scalar_loads_in_flight_leave_only_lgkmcnt_0():
+    def ins(m, line):
+        from verify.asmcheck import parse_line
+        from verify.diag import Span
+
+        return parse_line(m, Span("t", line))
+
+    q = Outstanding()
+    q.step(ins("ds_swizzle_b32 v2, v0 offset:0x401f", 1))
+    q.step(ins("s_load_dword s4, s[0:1], 0x0", 2))
+    q.step(ins("s_waitcnt lgkmcnt(1)", 3))
+    assert q.pending(2) == 1  # the scalar load may have returned first
+    q.step(ins("s_waitcnt lgkmcnt(0)", 4))
+    assert q.pending(2) is None
+    assert isinstance(ins("s_waitcnt lgkmcnt(0)", 5), Instr)
+
+
+def test_asm_region_ending_at_the_ds_op_takes_the_result_as_landed(tmp_path):
+    """`verify asm`'s default region ends at the last cross-lane instruction;
+    the wait after it belongs to the code that uses the result."""
+    text = ('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n\t.text\nf:\n'
+            "\tv_mbcnt_lo_u32_b32 v1, -1, 0\n\tv_xor_b32_e32 v1, 1, v1\n\tv_lshlrev_b32_e32 v1, 2, v1\n"
+            "\tds_bpermute_b32 v0, v1, v0\n\ts_waitcnt lgkmcnt(0)\n\ts_setpc_b64 s[30:31]\n")
+    p = tmp_path / "k.s"
+    p.write_text(text)
+    code, js, err = cli_json("asm", str(p), "--exec", "0xffffffff", "--assert", "v0 == cuda.shfl_xor(v0, mask=1, width=32)")
+    assert code == 0, (js, err)
+    assert js["region"]["last_line"] == 7
