@@ -89,7 +89,8 @@ def test_llvm_changing_the_meaning_is_refused(proved, monkeypatch):
     monkeypatch.setitem(emit.FORMATS, "llvm", miscompiled)
     code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx900", "--wave", "64", "-o", "x.ll")
     assert (code, out) == (1, "") and not (proved / "x.ll").exists()
-    assert err == ("error: refusing to emit xor5 for gfx900 wave64: LLVM changed the meaning: the code LLVM makes is "
+    assert err == ("error: refusing to emit xor5 for gfx900 wave64: the lowering is proved, but LLVM changed the meaning: "
+                   "the code LLVM makes is "
                    "refuted (value(out): refuted)\n")
 
 

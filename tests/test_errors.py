@@ -178,3 +178,32 @@ def test_bound_ctrl_0_spelling_warns(tmp_path):
     assert err.strip().replace(path, "F") == (
         "F:8:42: warning: 'bound_ctrl:0' sets the zero-fill bit on GFX8-GFX10 but clears it on GFX11+: "
         "write 'bound_ctrl:1' or omit it")
+
+
+def test_text_where_a_number_is_needed(tmp_path):
+    header = HEADER.replace("mask=1 width=16", "mask=abc width=16")
+    assert one_error(tmp_path, "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n", header) == \
+        "F:1:27: error: spec cuda.shfl_xor: parameter mask=abc must be an integer (or @input for a per-lane value)"
+    code, out, err = cli("show", "cuda.shfl_xor", "mask=abc")
+    assert (code, out) == (2, "") and err == \
+        "error: spec cuda.shfl_xor: parameter mask=abc must be an integer (or @input for a per-lane value)\n"
+
+
+def test_unknown_operator_points_at_the_parameter(tmp_path):
+    header = HEADER.replace("cuda.shfl_xor mask=1 width=16", "red.reduce_all op=foo")
+    assert one_error(tmp_path, "v_mov_b32 v1, v0\n", header).startswith(
+        "F:1:28: error: spec red.reduce_all: unknown operator 'foo' (operators: add, mul,")
+
+
+def test_bytes_that_are_not_utf8(tmp_path):
+    p = tmp_path / "t.s"
+    p.write_bytes(HEADER.encode() + b"v_mov_b32 v1, v0 ; caf\xe9\n")
+    code, out, err = cli("lowering", str(p))
+    assert (code, out) == (2, "") and err == f"{p}:6:23: error: not UTF-8 text (byte 0xe9)\n"
+
+
+def test_a_target_without_the_feature_says_so_before_the_wave():
+    """xor1_dpp8 declares gfx10+ in wave32 and wave64; --target gfx900 (wave64
+    only) must name the missing feature, not the wave."""
+    code, out, err = cli("lowering", "xor1_dpp8", "--target", "gfx900")
+    assert code == 2 and err.endswith("xor1_dpp8.s:11:22: error: dpp8 is not available on gfx900: GFX10+ only\n")

@@ -238,15 +238,51 @@ def test_jobs_and_shards(small):
     assert cli("check", "--jobs", "0")[2] == "error: --jobs must be at least 1, got 0\n"
 
 
-def test_full_check_catches_a_hand_edited_verdict(small):
+def test_a_record_that_contradicts_itself_is_rejected(small):
+    """A hand edit that makes a verdict disagree with its obligations (or
+    leaves a refutation's detail on a 'proved' obligation) is a corrupt file:
+    one line, exit 2, even though its hashes are current."""
     assert cli("prove", "lowerings/permlane")[0] == 0
     f = small / "proofs/permlane/xor32_permlane32_swap.proof"
-    f.write_text(f.read_text().replace('"name": "exec", "verdict": "proved"', '"name": "exec", "verdict": "refuted"'))
+    good = f.read_text()
+    f.write_text(good.replace('"name": "exec", "verdict": "proved"', '"name": "exec", "verdict": "refuted"'))
+    code, out, err = cli("check", "lowerings/permlane")
+    assert (code, out) == (2, "")
+    assert err == ("proofs/permlane/xor32_permlane32_swap.proof:1:1: error: not a proof record: the record for "
+                   "gfx950 wave64 contradicts itself: verdict proved but its obligations make it refuted "
+                   "(re-prove it: verify prove --force)\n")
+
+
+def test_a_refutation_edited_into_a_proof_is_caught_and_never_emitted(small):
+    low = small / "lowerings/xor5.s"
+    low.write_text(low.read_text().replace("row_mask:0xf", "row_mask:0xe", 1))
+    assert cli("prove", "lowerings/xor5.s")[0] == 1
+    rec = small / "proofs/xor5.proof"
+    forged = rec.read_text().replace('"refuted"', '"proved"')
+    rec.write_text(forged)
+    code, _, err = cli("check", "lowerings/xor5.s")
+    assert code == 2 and "a proved obligation carries a refutation's detail" in err
+    # a careful forger drops the details too: the hashes say current, so only
+    # --full (the nightly job) notices, and emit, which proves again
+    import re as _re
+    rec.write_text(_re.sub(r'"detail": "[^"]*", ', "", forged))
+    assert cli("check", "lowerings/xor5.s")[0] == 0
+    assert cli("check", "lowerings/xor5.s", "--full")[0] == 1
+    code, out, err = cli("emit", "lowerings/xor5.s", "--target", "gfx942", "--wave", "64", "--format", "asm")
+    assert (code, out) == (1, "")
+    assert err == ("error: refusing to emit xor5 for gfx942 wave64: it is refuted there now, although its proof "
+                   "record says proved (the record is wrong; run: verify prove --force lowerings/xor5.s)\n")
+
+
+def test_full_check_catches_a_hand_edited_record(small):
+    assert cli("prove", "lowerings/permlane")[0] == 0
+    f = small / "proofs/permlane/xor32_permlane32_swap.proof"
+    f.write_text(f.read_text().replace('"method": "z3', '"method": "hand-edited, z3'))
     assert cli("check", "lowerings/permlane")[0] == 0  # hashes unchanged: trusted
     code, out, _ = cli("check", "lowerings/permlane", "--full")
     assert code == 1
     assert out.splitlines()[0] == ("proofs/permlane/xor32_permlane32_swap.proof: gfx950 wave64: differs from a fresh "
-                                   "proof (obligations); run: verify prove lowerings/permlane/xor32_permlane32_swap.s")
+                                   "proof (method); run: verify prove lowerings/permlane/xor32_permlane32_swap.s")
 
 
 def test_input_errors_are_one_line_and_write_nothing(small):

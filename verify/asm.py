@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diag import InputError, Span
+from .diag import InputError, Span, read_source
 from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 
 NUM_VGPRS = 256
@@ -321,10 +321,7 @@ def _bindings(text: str, span: Span, key: str) -> list[Binding]:
 def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
     path = str(path)
     if text is None:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            raise InputError(None, f"cannot read {path}: {e.strerror}") from None
+        text = read_source(path)
     header: dict[str, tuple[str, Span]] = {}
     inputs: list[Binding] = []
     outputs: list[Binding] = []

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .asm import Line, parse_operand, split_line, strip_comment
-from .diag import InputError, Span
+from .diag import InputError, Span, read_source
 from .ir import Binding, Instr, Lowering, SReg, VReg
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
@@ -151,10 +151,7 @@ class AsmLine:
 
 def read(path: str, text: str | None = None) -> list[AsmLine]:
     if text is None:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            raise InputError(None, f"cannot read {path}: {e.strerror}") from None
+        text = read_source(path)
     out: list[AsmLine] = []
     in_meta = False
     for k, raw in enumerate(text.splitlines(), 1):

@@ -134,6 +134,8 @@ def _instantiations(low, args):
         waves = [args.wave]
     else:
         waves = list(low.waves)
+        if args.target:  # only the declared waves the named targets run
+            waves = [w for w in waves if any(w in t.waves for t in targets)] or waves
     if args.target and args.wave:
         bad = [t.name for t in targets if args.wave not in t.waves]
         if bad and len(bad) == len(targets):
@@ -378,6 +380,16 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
     if why:
         print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: {why}", file=err)
         return EXIT_REFUTED
+    # the record says proved; prove it again (milliseconds) rather than trust
+    # a file anyone can edit
+    from .refine import prove_one
+
+    again, _ = prove_one(low, t, wave, args.timeout)
+    if again.verdict != "proved":
+        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: it is {again.verdict} there now, although "
+              f"its proof record says proved (the record is wrong; run: verify prove --force "
+              f"{catalog.display_path(low.path)})", file=err)
+        return EXIT_REFUTED
     h = proofs.hashes(low)
     header = [f"{low.name}: {proofs.spec_call(low)} for {t.name} wave{wave} under exec={low.exec_contract}",
               f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
@@ -388,7 +400,8 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
         rv = emit.reverify(ir, low, t, wave, args.timeout)
         if rv.verdict != "proved":
             what = rv.detail if rv.verdict == "error" else f"the code LLVM makes is {rv.verdict} ({rv.detail})"
-            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: LLVM changed the meaning: {what}",
+            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the lowering is proved, but LLVM "
+                  f"changed the meaning: {what}",
                   file=err)
             return EXIT_REFUTED
         print(f"note: the code LLVM makes from this {'IR' if args.format == 'llvm' else 'HIP (as LLVM IR)'} for "
@@ -783,10 +796,9 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     if not args.asserts:
         raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
-    try:
-        text = Path(args.file).read_text()
-    except OSError as e:
-        raise InputError(None, f"cannot read {args.file}: {e.strerror}") from None
+    from .diag import read_source
+
+    text = read_source(args.file)
     tname = args.target or _detect(text, r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)')
     if not tname:
         raise InputError(None, f"{args.file}: no .amdgcn_target; give --target")

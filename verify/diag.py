@@ -34,6 +34,23 @@ class VerifyError(Exception):
     """Root of every error this package raises on purpose."""
 
 
+def read_source(path) -> str:
+    """A text file, or an InputError naming the file (and the position of a
+    byte that is not UTF-8)."""
+    from pathlib import Path
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(None, f"cannot read {path}: {e.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise InputError(Span(str(path), line, col), f"not UTF-8 text (byte {data[e.start]:#04x})") from None
+
+
 class InputError(VerifyError):
     """Bad input: a malformed file, unknown name, illegal control, bad value."""
 

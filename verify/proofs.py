@@ -39,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import SEMANTICS_REVISION
-from .diag import InputError, Span
+from .diag import InputError, Span, read_source
 from .ir import Lowering
 
 SCHEMA = 1
@@ -157,7 +157,7 @@ def spec_closure(lib, name: str) -> list[str]:
 
 @lru_cache(maxsize=64)
 def _lines(path: str) -> tuple[str, ...]:
-    return tuple(Path(path).read_text().splitlines())
+    return tuple(read_source(path).splitlines())
 
 
 def spec_source(lib, name: str) -> str:
@@ -300,6 +300,27 @@ def render(lowering: str, spec: str, records: list[dict]) -> str:
 _RECORD_KEYS = {"target", "wave", "exec", "verdict", "obligations", "assumptions", "method", "shared_with", "hashes"}
 
 
+_ORDER = ("error", "refuted", "unknown")  # as refine.py decides a verdict
+
+
+def _inconsistent(r: dict) -> str | None:
+    """Why a record cannot be what the prover wrote (a hand edit), or None.
+    The verdict is the obligations' (error before refuted before unknown,
+    else proved) and only an obligation that is not proved carries a detail."""
+    obs = r.get("obligations")
+    if not isinstance(obs, list) or not obs or not all(isinstance(o, dict) and "verdict" in o for o in obs):
+        return "no obligations"
+    vs = [o["verdict"] for o in obs]
+    if any(v not in ("proved",) + _ORDER for v in vs) or r.get("verdict") not in ("proved",) + _ORDER:
+        return "an unknown verdict"
+    want = next((v for v in _ORDER if v in vs), "proved")
+    if r["verdict"] != want:
+        return f"verdict {r['verdict']} but its obligations make it {want}"
+    if any(o["verdict"] == "proved" and o.get("detail") for o in obs):
+        return "a proved obligation carries a refutation's detail"
+    return None
+
+
 def parse(text: str, path: str) -> dict:
     """A record file -> {"lowering", "spec", "records": {(target, wave): record}}."""
     try:
@@ -322,19 +343,18 @@ def parse(text: str, path: str) -> dict:
         key = (r["target"], r["wave"])
         if key in out:
             bad(f"two records for {key[0]} wave{key[1]}")
+        why = _inconsistent(r)
+        if why:
+            bad(f"the record for {key[0]} wave{key[1]} contradicts itself: {why} (re-prove it: verify prove --force)")
         out[key] = r
     return {"lowering": d.get("lowering"), "spec": d.get("spec"), "records": out}
 
 
 def load(path: Path) -> dict | None:
     """The parsed record file, or None when there is none."""
-    try:
-        text = Path(path).read_text()
-    except FileNotFoundError:
+    if not Path(path).exists():
         return None
-    except OSError as e:
-        raise InputError(None, f"cannot read {path}: {e.strerror}") from None
-    return parse(text, str(path))
+    return parse(read_source(path), str(path))
 
 
 def write_atomic(path: Path, text: str) -> None:

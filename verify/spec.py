@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diag import InputError, Span
+from .diag import InputError, Span, read_source
 
 _M32 = 0xFFFFFFFF
 WAVE = "<wave>"  # a parameter default meaning "the wave size"
@@ -306,7 +306,7 @@ class SpecLib:
         specs: dict[str, SpecDef] = {}
         for d in dirs:
             for p in sorted(Path(d).glob("*.spec")):
-                for name, s in parse_specs(p.read_text(), str(p)).items():
+                for name, s in parse_specs(read_source(p), str(p)).items():
                     if name in specs:
                         raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
                     specs[name] = s
@@ -401,7 +401,22 @@ class SpecLib:
                 else:
                     env[k] = v
             ctx = _Ctx(self, spec, B, W, n, base, lane - base, env, inputs, active, spec.name, slices)
-            res = _run_body(ctx)
+            try:
+                res = _run_body(ctx)
+            except InputError as e:
+                if e.span is None and "unknown operator" in e.message:
+                    bad = next((k for k, v in bound.items() if isinstance(v, str) and not v.startswith("@")
+                                and v not in _OP_NAMES), None)
+                    raise InputError((spans or {}).get(bad, span), e.message) from None
+                raise
+            except (TypeError, AttributeError):
+                # a parameter given as text where the spec computes with a number
+                texts = [k for k, v in bound.items() if isinstance(v, str) and not v.startswith("@")]
+                if not texts:
+                    raise
+                k = texts[0]
+                raise InputError((spans or {}).get(k, span), f"spec {spec.name}: parameter {k}={bound[k]} must be "
+                                                             f"an integer (or @input for a per-lane value)") from None
             for o in spec.outputs:
                 v, d = res[o]
                 if isinstance(v, str):
@@ -749,6 +764,7 @@ OPS: dict[str, tuple[str, int, int | None]] = {
 }
 
 _OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "all", "any"}
+_OP_NAMES = OPS
 
 
 def _opname(ctx: _Ctx, node, values: dict) -> str:
