@@ -99,6 +99,7 @@ def test_exec_not_restored():
     assert cex["obligation"] == "exec"
     assert [o["verdict"] for o in r["obligations"]] == ["proved", "proved", "proved", "refuted"]
     assert cex["exec_final"] == "0xffffffffffffffff"
+    assert cex["active_lanes"] == [0]  # the smallest wave with an active lane, not EXEC = 0
 
 
 def test_text_counterexample_is_a_lane_table():

@@ -175,6 +175,14 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
     found = False
     bits = enc_sym.exec_bits
     if bits:
+        # a wave with an active lane, when there is one: EXEC = 0 shows no lane
+        q.push()
+        q.add(B.or_b(*bits))
+        if q.check() == "sat":
+            q.pop()
+            q.add(B.or_b(*bits))
+        else:
+            q.pop()
         for k in range(1, wave + 1):  # fewest active lanes
             q.push()
             q.add(B.at_most(bits, k))

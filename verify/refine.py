@@ -489,6 +489,13 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     else:
         from .cex import Counterexample
 
+        some = [a for a in act0 if a is not False and a is not True]
+        if some:  # prefer a wave with an active lane: EXEC = 0 at entry shows nothing
+            q.push()
+            q.add(B.or_b(*some))
+            if q.check() != "sat":
+                q.pop()
+                q.check()
         mask0 = sum(1 << i for i, a in enumerate(act0) if q.truth(a))
         mask1 = sum(1 << i for i, a in enumerate(act1) if q.truth(a))
         want_mask = sum(1 << i for i, a in enumerate(want) if q.truth(a))
