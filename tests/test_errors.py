@@ -207,3 +207,15 @@ def test_a_target_without_the_feature_says_so_before_the_wave():
     only) must name the missing feature, not the wave."""
     code, out, err = cli("lowering", "xor1_dpp8", "--target", "gfx900")
     assert code == 2 and err.endswith("xor1_dpp8.s:11:22: error: dpp8 is not available on gfx900: GFX10+ only\n")
+
+
+@pytest.mark.parametrize("macro", ["swizzle(FFT,1)", "swizzle(ROTATE,1,3)"])
+def test_gfx8_has_no_fft_or_rotate_swizzle_macro(tmp_path, macro):
+    """llvm-mc-22 -mcpu=gfx803 rejects these spellings ("FFT mode swizzle not
+    supported on this GPU"); the raw offset assembles and only warns."""
+    header = HEADER.replace("gfx9", "gfx8")
+    mode = macro[8:].split(",")[0]
+    assert one_error(tmp_path, f"ds_swizzle_b32 v1, v0 offset:{macro}\ns_waitcnt lgkmcnt(0)\n", header) == \
+        f"F:6:23: error: swizzle({mode},...) is not available on gfx803: GFX9+ only"
+    code, out, err, path = run_file(tmp_path, "ds_swizzle_b32 v1, v0 offset:0xe001\ns_waitcnt lgkmcnt(0)\n", header)
+    assert code in (0, 1) and "selects FFT mode on GFX9+, but gfx803 has no FFT mode" in err

@@ -188,6 +188,10 @@ class Swizzle(OpDef):
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         warns = super().check(ins, target, wave)
         o = ins.mod("offset")
+        spelled = re.search(r"swizzle\(\s*(FFT|ROTATE)\b", ins.text, re.I)
+        if spelled and not target.has("swizzle_fft_rotate"):  # as llvm-mc: "FFT mode swizzle not supported"
+            raise InputError(ins.mod_span("offset"), f"swizzle({spelled.group(1).upper()},...) is not available on "
+                                                     f"{target.name}: {needs_text('swizzle_fft_rotate')}")
         if o >= 0xC000 and not target.has("swizzle_fft_rotate"):
             mode = "FFT" if o >= 0xE000 else "rotate"
             warns.append(Warning_(ins.mod_span("offset"),
