@@ -205,3 +205,17 @@ def test_robust_says_when_every_variant_is_refuted():
     assert re.search(r"refuted\s+under dpp.inactive_src=bound_ctrl \(the defaults\)\n\s+refuted\s+under dpp.inactive_src=zero\n"
                      r"\s+refuted under every variant: the verdict does not depend on these assumptions\n", out), out
     assert "depends on an unsettled behaviour" not in out
+
+
+def test_row_xmask_on_gfx10_depends_on_an_open_question():
+    """Reference question 11: ACO avoids row_share/row_xmask on GFX10.
+    --robust shows the GFX10 proof depends on it; GFX11 never consults it."""
+    code, js, _ = cli_json("lowering", "xor5_xmask", "--target", "gfx1030", "--wave", "32", "--robust")
+    r = js["results"][0]
+    assert code == 1 and r["verdict"] == "refuted"
+    assert {(v["assumptions"]["dpp.row_share_gfx10"], v["verdict"]) for v in r["variants"]} >= {
+        ("works", "proved"), ("unreliable", "refuted")}
+    code, js, _ = cli_json("lowering", "xor5_xmask", "--target", "gfx1100", "--wave", "32", "--robust")
+    assert code == 0 and "dpp.row_share_gfx10" not in js["results"][0]["assumptions"]
+    code, js, _ = cli_json("lowering", "xor5_xmask", "--target", "gfx1030", "--wave", "32")
+    assert code == 0 and js["results"][0]["assumptions"]["dpp.row_share_gfx10"] == "works"

@@ -56,6 +56,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:dpp-mask-scope",
         ),
         Assumption(
+            "dpp.row_share_gfx10",
+            "DPP row_share/row_xmask on GFX10 (ACO emits them only on GFX11+, for a reason it does not give)",
+            {
+                "works": "as the RDNA1/RDNA2 ISA guides document them, and as LLVM emits row_xmask on GFX10",
+                "unreliable": "their result is unknown on GFX10 (ACO's choice read as a hardware quirk)",
+            },
+            "works",
+            "S:dpp-ctrl",
+        ),
+        Assumption(
             "swizzle.rotate_wrap",
             "ds_swizzle rotate mode: does the rotated lane wrap inside 32 lanes",
             {

@@ -108,7 +108,11 @@ class Machine:
                 return self._unknown_v(n, f"v{n}@{self.line}(before the wait for line {line})")
         return self._v(n)
 
-    def _unknown_v(self, n: int, name: str) -> list:
+    def unknown_lanes(self, name: str) -> list:
+        """W fresh unknown values, an input named `name` (a counterexample shows it)."""
+        return self._unknown_v(None, name)
+
+    def _unknown_v(self, n: int | None, name: str) -> list:
         if name not in self.inputs_read:
             self.inputs_read.append(name)
         return [self.initial("v", name, i) for i in range(self.W)]

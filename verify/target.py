@@ -39,6 +39,7 @@ FEATURES: dict[str, Feature] = {
         Feature("dpp_row_share", "DPP16 row_share", "S:dpp-ctrl"),
         Feature("dpp_row_newbcast", "DPP16 row_newbcast", "S:dpp-ctrl"),
         Feature("dpp_row_xmask", "DPP16 row_xmask", "S:dpp-ctrl"),
+        Feature("dpp_row_share_gfx10", "row_share/row_xmask as GFX10 has them (ACO avoids them there)", "S:dpp-ctrl"),
         Feature("dpp_fi", "DPP fi bit (fetch inactive lanes)", "S:dpp-lane-rule"),
         Feature("dpp8", "DPP8 lane selects", "S:dpp8"),
         Feature("vop3_dpp", "DPP on VOP3 encodings (_e64_dpp)", "S:dpp-encoding"),
@@ -102,11 +103,12 @@ _GFX90A = _GFX9 | {"dpp_row_newbcast"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
-    "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_fi", "dpp8", "bound_ctrl_legacy", "vop3_literal", "constant_bus_2",
+    "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_row_share_gfx10", "dpp_fi", "dpp8", "bound_ctrl_legacy",
+    "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
 }
-_GFX11 = (_GFX10 - {"bound_ctrl_legacy"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
+_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",

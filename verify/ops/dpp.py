@@ -381,6 +381,11 @@ def gather(m, ins, src: list, src_name: str) -> tuple[list, list]:
 
     mask_scope: str | None = None if not full_masks else "dest"
     inactive_rule: str | None = None
+    unknown = None
+    if ctrl[0] in ("row_share", "row_xmask") and m.has("dpp_row_share_gfx10"):
+        # documented for GFX10, avoided there by ACO: an open question  [S:dpp-ctrl]
+        if m.assume("dpp.row_share_gfx10") == "unreliable":
+            unknown = m.unknown_lanes(f"{src_name}@{m.line}({ctrl[0]} on GFX10)")
     for i in range(W):
         masked_in = lane_masked_in(i)
         j = src_lane(ctrl, i, W)
@@ -410,6 +415,10 @@ def gather(m, ins, src: list, src_name: str) -> tuple[list, list]:
         if m.step is not None:
             _note(m, i, act[i], masked_in, j, valid, zero_write, src_name,
                   "bound_ctrl zero-fill" if bc else "inactive source reads 0 (assumption dpp.inactive_src=zero)")
+        if unknown is not None:
+            a[i] = unknown[i]
+            if m.step is not None and act[i] is not False and masked_in:
+                m.note(i, "written", why=f"unknown: {ctrl[0]} on GFX10 under dpp.row_share_gfx10=unreliable")
     return a, en
 
 
