@@ -219,3 +219,20 @@ def test_gfx8_has_no_fft_or_rotate_swizzle_macro(tmp_path, macro):
         f"F:6:23: error: swizzle({mode},...) is not available on gfx803: GFX9+ only"
     code, out, err, path = run_file(tmp_path, "ds_swizzle_b32 v1, v0 offset:0xe001\ns_waitcnt lgkmcnt(0)\n", header)
     assert code in (0, 1) and "selects FFT mode on GFX9+, but gfx803 has no FFT mode" in err
+
+
+def test_header_names_twice(tmp_path):
+    body = "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+    assert one_error(tmp_path, body, HEADER.replace("@targets  gfx9", "@targets  gfx900, gfx900")) == \
+        "F:2:21: error: @targets names gfx900 twice"
+    assert one_error(tmp_path, body, HEADER.replace("@waves    64", "@waves    64 64")) == \
+        "F:3:16: error: @waves names 64 twice"
+    assert one_error(tmp_path, body, HEADER + "; @input    x = v2\n") == \
+        "F:6:13: error: 'x' is bound twice (@input/@output)"
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "soon"])
+def test_timeout_must_be_positive(value):
+    code, out, err = cli("lowering", "xor5", "--timeout", value)
+    assert (code, out) == (2, "") and err.startswith("error: verify lowering: argument --timeout: ") and \
+        err.count("\n") == 1

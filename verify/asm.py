@@ -362,7 +362,11 @@ def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
     spec_text, sspan = header["spec"]
     spec, params, pspans = parse_spec_call(spec_text, sspan)
     tgt_text, tspan = header["targets"]
-    targets = [w for w, _ in _split_params(tgt_text.replace(",", " "), tspan)]
+    targets = []
+    for w, off in _split_params(tgt_text.replace(",", " "), tspan):
+        if w in targets:
+            raise InputError(tspan.shifted(off), f"@targets names {w} twice")
+        targets.append(w)
     if not targets:
         raise InputError(tspan, "@targets is empty")
     waves: list[int] = []
@@ -372,7 +376,14 @@ def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
         n = parse_int(w, ws, "a wave size (32 or 64)")
         if n not in (32, 64):
             raise InputError(ws, f"wave size must be 32 or 64, got {n}")
+        if n in waves:
+            raise InputError(ws, f"@waves names {n} twice")
         waves.append(n)
+    seen: dict = {}
+    for b in inputs + outputs:
+        if b.name in seen:
+            raise InputError(b.span, f"'{b.name}' is bound twice (@input/@output)")
+        seen[b.name] = b
     exec_contract = "any"
     if "exec" in header:
         exec_contract, espan = header["exec"]

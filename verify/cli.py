@@ -22,6 +22,17 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(None, f"{self.prog}: {message}")
 
 
+def _seconds(text: str) -> float:
+    """A solver timeout: a positive number of seconds."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got '{text}'") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"a timeout must be a positive number of seconds, got {text}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
@@ -30,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("name", metavar="NAME|PATH")
     lo.add_argument("--wave", type=int, choices=(32, 64))
     lo.add_argument("--target", metavar="GFX", help="a target or family (default: every declared target)")
-    lo.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds (default 30)")
+    lo.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation, seconds (default 30)")
     lo.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
     lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
@@ -39,14 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
     pv = sub.add_parser("prove", help="prove lowerings and write their proof records (proofs/)")
     pv.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
     pv.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    pv.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    pv.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
     pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
     pv.add_argument("--smt2", metavar="DIR", help="prove everything named and write every obligation to DIR as SMT-LIB 2")
 
     ck = sub.add_parser("check", help="fail unless every proof record is current and proved (the CI gate)")
     ck.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
     ck.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    ck.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    ck.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
     ck.add_argument("--shard", metavar="I/N", help="check only the I-th of N parts of the lowerings (1 <= I <= N)")
     ck.add_argument("--json", action="store_true", help="a JSON report on stdout")
     ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
@@ -59,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     em.add_argument("--wave", type=int, choices=(32, 64), required=True)
     em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
-    em.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
+    em.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
 
     ls = sub.add_parser("list", help="the catalogue of lowerings")
     ls.add_argument("--json", action="store_true")
@@ -84,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR")
     am.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
     am.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
-    am.add_argument("--timeout", type=float, default=30.0, metavar="S")
+    am.add_argument("--timeout", type=_seconds, default=30.0, metavar="S")
     am.add_argument("--json", action="store_true")
 
     tg = sub.add_parser("targets", help="the target table")
@@ -99,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any")
     sy.add_argument("--max-ops", type=int, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
-    sy.add_argument("--timeout", type=float, default=30.0, metavar="S", help="solver timeout per obligation")
+    sy.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
