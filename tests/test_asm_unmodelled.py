@@ -76,3 +76,22 @@ def test_stores_write_nothing_and_every_verdict_states_its_scope(tmp_path):
     assert code == 0, out
     assert "not modelled, writes no register: line 6: global_store_b32 v[2:3], v1, off" in out
     assert re.search(r"proved\s+v4 == .*\n    for gfx1100 wave32 under exec=any, assumptions: \S", out), out
+
+
+def test_a_refutation_points_at_the_copy_after_the_default_region(tmp_path):
+    """The default region ends at the last EXEC write; LLVM's final copy of
+    the result comes after it.  The refutation says where, and --lines with
+    that line proves it."""
+    text = HEAD + """\ts_or_saveexec_b32 s0, -1
+\tv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+\ts_mov_b32 exec_lo, s0
+\tv_mov_b32_e32 v0, v1
+\ts_setpc_b64 s[30:31]
+"""
+    path = write(tmp_path, text)
+    claim = "v0 == cuda.shfl_xor(v0, mask=1, width=32)"
+    code, out, _ = cli("asm", path, "--assert", claim)
+    assert code == 1
+    assert out.rstrip().endswith("note: v0 is written again at line 7, after the region (lines 4-6); "
+                                 "--lines 4-7 includes it")
+    assert cli("asm", path, "--assert", claim, "--lines", "4-7")[0] == 0

@@ -899,7 +899,30 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
         if r.cex is not None and a.kind == "spec":
             for line in render(r.cex, low):
                 print(line, file=out)
+        if r.verdict == "refuted" and a.kind == "spec" and not args.lines:
+            later = _written_after(lines, region.last, a.lhs)
+            if later is not None:
+                print(f"    note: {a.lhs.text} is written again at line {later}, after the region (lines "
+                      f"{region.first}-{region.last}); --lines {region.first}-{later} includes it", file=out)
     return code
+
+
+def _written_after(lines, last: int, reg):
+    """The first line after `last`, in the same straight-line block, whose
+    instruction writes `reg` (the default region may stop before the copy
+    that delivers the result)."""
+    from .asmcheck import CONTROL
+    from .ops.base import op_of, reg_names
+
+    want = set(reg_names(reg))
+    for ln in lines:
+        if ln.lineno <= last:
+            continue
+        if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+            return None
+        if ln.ins is not None and want & set(op_of(ln.ins.base).defs(ln.ins)):
+            return ln.lineno
+    return None
 
 
 COMMANDS = {
