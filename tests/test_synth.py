@@ -148,3 +148,34 @@ def test_table_files_do_not_clash_with_the_catalogue():
     assert len(stems) == len(set(stems))
     assert all(p.stem.startswith("syn_") for p in (ROOT / "lowerings" / "synth").glob("*.s"))
     assert len(catalog.lowering_files()) == len(stems)
+
+
+def test_table_check_catches_an_edited_file_or_cost(tmp_path, monkeypatch):
+    """Every file's program is the one the table found (by digest) and costs
+    what the index says; a file serving several entries is named once."""
+    import json
+    import shutil
+
+    from verify.synth import table
+
+    (tmp_path / "docs").mkdir()
+    for name in ("synthesis-table.json", "synthesis-table.md"):
+        shutil.copy(ROOT / "docs" / name, tmp_path / "docs" / name)
+    shutil.copytree(ROOT / "lowerings" / "synth", tmp_path / "lowerings" / "synth")
+    monkeypatch.setattr(table, "ROOT", tmp_path)
+    monkeypatch.setattr(table, "LOW_DIR", tmp_path / "lowerings" / "synth")
+    monkeypatch.setattr(table, "INDEX", tmp_path / "docs" / "synthesis-table.json")
+    monkeypatch.setattr(table, "MD", tmp_path / "docs" / "synthesis-table.md")
+    assert table.check(sample=False) == []
+    f = tmp_path / "lowerings" / "synth" / "syn_xor5_w32_c.s"
+    good = f.read_text()
+    f.write_text(good.replace("row_xmask:5", "row_xmask:4"))  # same cost, wrong lanes
+    assert table.check(sample=False) == ["lowerings/synth/syn_xor5_w32_c.s: its program is not the one the table "
+                                         "found (edited?): run `verify synth --table`"]
+    f.write_text(good)
+    index = json.loads(table.INDEX.read_text())
+    e = next(e for e in index if e["file"] == "synth/syn_xor5_w32_c.s")
+    e["cost"] += 1
+    table.INDEX.write_text(json.dumps(index))
+    assert f"lowerings/synth/syn_xor5_w32_c.s: costs {e['cost'] - 1} on {e['family']} wave{e['wave']}, " \
+           f"the table says {e['cost']}" in table.check(sample=False)

@@ -120,6 +120,15 @@ def build(columns=None, jobs: int = 2, out=None) -> list[dict]:
     return [e for col in results for e in col]
 
 
+def program_digest(text: str) -> str:
+    """A short hash of a lowering file's instructions (comments and blank lines
+    left out): the index records it, so any edit of a program shows."""
+    import hashlib
+
+    body = "\n".join(l.split(";")[0].strip() for l in text.splitlines() if l.split(";")[0].strip())
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
 def write(entries: list[dict]) -> tuple[list[dict], dict[str, str]]:
     """Group winners into files; return the index and {relative path: text}."""
     files: dict[str, str] = {}
@@ -146,7 +155,9 @@ def write(entries: list[dict]) -> tuple[list[dict], dict[str, str]]:
             for g in ges:
                 g["file"] = rel
     for e in entries:
-        index.append({k: v for k, v in e.items() if k != "text"} | {"file": e.get("file")})
+        f = e.get("file")
+        index.append({k: v for k, v in e.items() if k not in ("text", "program")} | {"file": f}
+                     | {"program": program_digest(files[f]) if f else None})
     return index, files
 
 
@@ -234,8 +245,9 @@ def cmd_table(args, out, err) -> int:
 
 def check(sample: bool = True) -> list[str]:
     """Staleness, without a long search: the Markdown renders the index, the
-    index's files exist (and no others), and the sample re-synthesises to
-    the same text."""
+    index's files exist (and no others), each file implements its entries'
+    shuffle at their cost, and the sample re-synthesises to the same text.
+    (Each file is proved by the catalogue tests and `verify check`.)"""
     from . import synthesize
 
     problems = []
@@ -250,6 +262,34 @@ def check(sample: bool = True) -> list[str]:
         problems.append(f"lowerings/{f}: missing")
     for f in sorted(present - named):
         problems.append(f"lowerings/{f}: not in the table index")
+    # every file: its program, its spec call and its cost are what the index says
+    from ..asm import load_lowering
+    from .cost import model_for, program_cost
+
+    loaded: dict = {}
+    for e in index:
+        f = e.get("file")
+        if not f or f in sorted(named - present):
+            continue
+        if f not in loaded:
+            try:
+                loaded[f] = load_lowering(ROOT / "lowerings" / f)
+            except InputError as err:
+                problems.append(str(err))
+                loaded[f] = None
+        low = loaded[f]
+        if low is None:
+            continue
+        if low.spec != e["spec"] or {k: v for k, v in low.params.items()} != e["params"]:
+            problems.append(f"lowerings/{f}: implements {low.spec} {low.params}, the table says {e['spec']} {e['params']}")
+            continue
+        if e.get("program") != program_digest((ROOT / "lowerings" / f).read_text()):
+            problems.append(f"lowerings/{f}: its program is not the one the table found (edited?): "
+                            f"run `verify synth --table`")
+            continue
+        c = program_cost(low.program, model_for(T.resolve(e["family"])[0]), e["wave"])
+        if c != e["cost"]:
+            problems.append(f"lowerings/{f}: costs {c} on {e['family']} wave{e['wave']}, the table says {e['cost']}")
     if sample:
         for (spec, params), (fam, wave) in SAMPLE:
             e = next((e for e in index if e["spec"] == spec and e["params"] == params and e["family"] == fam
@@ -266,4 +306,4 @@ def check(sample: bool = True) -> list[str]:
             body = [l for l in text.splitlines() if not l.startswith(";")]
             if o.text is None or [l for l in o.text.splitlines() if not l.startswith(";")] != body:
                 problems.append(f"lowerings/{e['file']}: re-synthesis gives a different program")
-    return problems
+    return list(dict.fromkeys(problems))  # a file serving several entries is named once
