@@ -119,3 +119,14 @@ def test_assume_variant_is_used():
     assert code == 0 and js["results"][0]["assumptions"] == {"dpp.inactive_src": "zero"}
     code, out, err = cli("lowering", "xor1", "--assume", "dpp.inactive_src=maybe")
     assert code == 2 and "has no variant 'maybe'" in err
+
+
+def test_whole_wave_lowering_notes_the_inactive_lanes_it_changes():
+    code, out, _ = cli("lowering", "xor5", "--wave", "64")
+    assert code == 0
+    assert out.splitlines()[2] == ("    note: it may change v1, v2 in lanes inactive at entry (whole-wave mode): "
+                                   "correct only where the caller keeps nothing live in those lanes")
+    code, js, _ = cli_json("lowering", "xor1")
+    assert code == 0 and all(r["writes_inactive"] == [] for r in js["results"])
+    code, js, _ = cli_json("lowering", "xor5")
+    assert code == 0 and all(r["writes_inactive"] == ["v1", "v2"] for r in js["results"])

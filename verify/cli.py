@@ -158,7 +158,7 @@ def _instantiations(low, args):
 def _group(results):
     groups: list[list] = []
     for r in results:
-        key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target)
+        key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target, tuple(r.writes_inactive))
         for g in groups:
             if g[0] == key:
                 g[1].append(r)
@@ -234,6 +234,9 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
             _print_variants(r, out)
         if r.claim:
             print(f"    claim: {r.claim}", file=out)
+        if r.writes_inactive:
+            print(f"    note: it may change {', '.join(r.writes_inactive)} in lanes inactive at entry (whole-wave "
+                  f"mode): correct only where the caller keeps nothing live in those lanes", file=out)
         for o in r.obligations:
             if o.verdict not in ("proved",):
                 print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
@@ -277,6 +280,7 @@ def _results_json(low, results, code) -> dict:
                 "method": r.method,
                 "shared_with": r.shared_with,
                 "variants": r.variants,
+                "writes_inactive": r.writes_inactive,
             }
             for r in results
         ],

@@ -60,6 +60,9 @@ class Result:
     claim: str = ""  # f32: which claim (exact or reassociation)
     robust_over: list[str] | None = None  # --robust: the assumptions varied
     smt2: dict[str, str] = field(default_factory=dict)  # obligation -> SMT-LIB text (when asked)
+    # registers (outputs, clobbers) whose lanes inactive at entry the lowering
+    # can change (whole-wave mode): information, not an obligation
+    writes_inactive: list[str] = field(default_factory=list)
 
     def assumption_text(self) -> str:
         if self.robust_over is not None and self.verdict == "proved":
@@ -377,12 +380,54 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         res.obligations.append(Obligation("exec", "proved", "EXEC is restored"))
     verdicts = {o.verdict for o in res.obligations}
     res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
+    if res.verdict == "proved" and low.exec_contract != "full" and low.clobbers is not None:
+        res.writes_inactive = _writes_inactive(low, enc, fresh)
     if res.verdict == "refuted" and want_cex and res.cex is None:
         from .cex import find_counterexample
 
         res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
     res.seconds = time.perf_counter() - t0
     return res, enc.machine.target
+
+
+def _writes_inactive(low: Lowering, enc, fresh: dict) -> list[str]:
+    """Output and clobbered VGPRs the lowering changes in a lane that was
+    inactive at entry, shown by one concrete run (EXEC = lane 0 only, every
+    register lane-numbered; no solver): whole-wave code does.  A caller that
+    keeps live values in those lanes (the other side of a branch) loses them.
+    An empty list is no proof that no lane is ever changed."""
+    from .backend import Concrete
+    from .ops.base import reg_names
+
+    names: list[str] = []
+    for reg in [b.reg for b in low.outputs] + list(low.clobbers):
+        if isinstance(reg, VReg):
+            names += [n for n in reg_names(reg) if n not in names]
+    W = enc.machine.W
+    tags = {k: j for j, k in enumerate(sorted(fresh))}
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return False
+        return (((tags.get(name, 99) + 1) << 16) | lane) & 0xFFFFFFFF
+
+    def exec_init(m):
+        m.set_exec_mask(1)
+        return []
+
+    try:
+        conc = encode(low, enc.machine.target.target, W, Concrete(), dict(enc.machine.assumptions_used), initial,
+                      exec_init)
+    except InputError:
+        return []
+    out = []
+    for n in names:
+        if n not in fresh:
+            continue  # never read: never written either (a write reads the old lanes)
+        start = [initial("v", n, i) for i in range(W)]
+        if conc.machine._v(int(n[1:]))[1:] != start[1:]:
+            out.append(n)
+    return out
 
 
 def _f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc, trials: int = 300):
