@@ -219,3 +219,15 @@ def test_row_xmask_on_gfx10_depends_on_an_open_question():
     assert code == 0 and "dpp.row_share_gfx10" not in js["results"][0]["assumptions"]
     code, js, _ = cli_json("lowering", "xor5_xmask", "--target", "gfx1030", "--wave", "32")
     assert code == 0 and js["results"][0]["assumptions"]["dpp.row_share_gfx10"] == "works"
+
+
+def test_quadrants_cross_half_shuffle_on_gfx10():
+    """Quadrants' own sequence needs v_permlane64_b32, which GFX10 lacks: an
+    error at the instruction.  The GFX10 form (halves swapped by readlane/
+    writelane) proves, under the same half-wave reading of ds_bpermute."""
+    code, out, err = cli("lowering", "quadrants_shuffle", "--target", "gfx1030", "--wave", "64")
+    assert code == 2 and "error: v_permlane64_b32 is not available on gfx1030: GFX11+ only" in err
+    code, js, _ = cli_json("lowering", "quadrants_shuffle_gfx10")
+    assert code == 0
+    assert {r["target"] for r in js["results"]} >= {"gfx1010", "gfx1030"}
+    assert all(r["assumptions"] == {"permute.wave64_half": "own"} for r in js["results"])
