@@ -127,7 +127,7 @@ def test_asm_errors(tmp_path):
     code, out, err = cli("asm", path, "--assert", "v1 = reduce_add(v0)")
     assert code == 2 and "cannot parse assertion" in err
     code, out, err = cli("asm", path, "--assert", "v1 == nosuch(v0)")
-    assert code == 2 and err.strip() == "--assert:1:1: error: unknown spec 'nosuch'"
+    assert code == 2 and err.strip() == "--assert:1:7: error: unknown spec 'nosuch'"
     code, out, err = cli("asm", path, "--lines", "9-3", "--assert", "v1 == reduce_add(v0)")
     assert code == 2 and "--lines expects A-B with A <= B" in err
 

@@ -95,3 +95,16 @@ def test_a_refutation_points_at_the_copy_after_the_default_region(tmp_path):
     assert out.rstrip().endswith("note: v0 is written again at line 7, after the region (lines 4-6); "
                                  "--lines 4-7 includes it")
     assert cli("asm", path, "--assert", claim, "--lines", "4-7")[0] == 0
+
+
+def test_assertion_errors_point_into_the_assertion(tmp_path):
+    path = write(tmp_path, CMPX)
+    for claim, want in [
+        ("v1 == cuda.shfl_xor(v0, mask=1, wdth=32)",
+         "--assert:1:33: error: spec cuda.shfl_xor has no parameter 'wdth' (parameters: mask, width)"),
+        ("v1 == cuda.shfl_xr(v0, mask=1)", "--assert:1:7: error: unknown spec 'cuda.shfl_xr' (did you mean 'cuda.shfl_xor'?)"),
+        ("v1 == cuda.shfl_xor(v0, mask=1+1)",
+         "--assert:1:30: error: parameter mask must be a constant or a register, got '1 + 1'"),
+    ]:
+        code, out, err = cli("asm", path, "--assert", claim)
+        assert (code, out, err) == (2, "", want + "\n")

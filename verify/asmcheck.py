@@ -285,6 +285,8 @@ class Assertion:
     params: dict = field(default_factory=dict)
     args: list = field(default_factory=list)  # positional input registers
     reg_params: dict = field(default_factory=dict)  # param -> register (per-lane)
+    param_spans: dict = field(default_factory=dict)  # param -> its column in the --assert text
+    spec_span: Span | None = None
     exec_rhs: str = ""  # "exec" or "first_lane"
 
 
@@ -303,6 +305,11 @@ def _reg(name: str, span: Span):
 
 def parse_assertion(text: str) -> Assertion:
     span = Span("--assert", 1, 1)
+    lead = len(text) - len(text.lstrip())
+
+    def at(node) -> Span:  # the column of a part of the assertion text
+        return span.shifted(getattr(node, "col_offset", 0) + lead)
+
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as e:
@@ -319,26 +326,28 @@ def parse_assertion(text: str) -> Assertion:
                 and isinstance(rhs.args[0], ast.Name) and rhs.args[0].id == lhs_name:
             return Assertion(text, "exec", _reg(lhs_name, span), exec_rhs="first_lane")
         raise InputError(span, f"an EXEC assertion is '{lhs_name} == {lhs_name}' or '{lhs_name} == first_lane({lhs_name})'")
-    lhs = _reg(lhs_name, span)
+    lhs = _reg(lhs_name, at(tree.left))
     if not isinstance(rhs, ast.Call) or _dotted(rhs.func) is None:
-        raise InputError(span, f"the right side of '{text}' must be a spec call, e.g. cuda.shfl_xor(v0, mask=5)")
+        raise InputError(at(rhs), f"the right side of '{text}' must be a spec call, e.g. cuda.shfl_xor(v0, mask=5)")
     a = Assertion(text, "spec", lhs, _dotted(rhs.func))
+    a.spec_span = at(rhs)
     for arg in rhs.args:
         if not isinstance(arg, ast.Name):
-            raise InputError(span, f"spec inputs are registers, got '{ast.unparse(arg)}'")
-        a.args.append(_reg(arg.id, span))
+            raise InputError(at(arg), f"spec inputs are registers, got '{ast.unparse(arg)}'")
+        a.args.append(_reg(arg.id, at(arg)))
     for kw in rhs.keywords:
         v = kw.value
+        a.param_spans[kw.arg] = at(kw)
         if isinstance(v, ast.Constant) and isinstance(v.value, (int, str)):
             a.params[kw.arg] = v.value
         elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant):
             a.params[kw.arg] = -v.operand.value
         elif isinstance(v, ast.Name) and re.fullmatch(r"[vs]\d+", v.id):
-            a.reg_params[kw.arg] = _reg(v.id, span)
+            a.reg_params[kw.arg] = _reg(v.id, at(v))
         elif isinstance(v, ast.Name):
             a.params[kw.arg] = v.id  # a bare word: op=add
         else:
-            raise InputError(span, f"parameter {kw.arg} must be a constant or a register, got '{ast.unparse(v)}'")
+            raise InputError(at(v), f"parameter {kw.arg} must be a constant or a register, got '{ast.unparse(v)}'")
     return a
 
 
@@ -346,7 +355,7 @@ def lowering_for(region: Region, a: Assertion, exec_contract: str) -> Lowering:
     """The region and one assertion as a Lowering for the checker."""
     from . import catalog
 
-    span = Span("--assert", 1, 1)
+    span = a.spec_span or Span("--assert", 1, 1)
     lib = catalog.speclib()
     spec = lib.get(a.spec, span)
     if len(a.args) != len(spec.inputs):
@@ -360,7 +369,7 @@ def lowering_for(region: Region, a: Assertion, exec_contract: str) -> Lowering:
     outputs = [Binding(spec.outputs[0], a.lhs, span)]
     low = Lowering(f"{Path(region.path).name}:{region.first}-{region.last}", region.path, a.spec, params, [], [],
                    exec_contract, inputs, outputs, None, region.program,
-                   spans={"spec": span, "exec": span}, param_spans={})
+                   spans={"spec": span, "exec": span}, param_spans=dict(a.param_spans))
     low.check_exec = False
     return low
 
