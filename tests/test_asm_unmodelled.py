@@ -55,7 +55,7 @@ def test_v_cmpx_writes_exec(tmp_path):
     assert code == 1
     assert [a["verdict"] for a in js["assertions"]] == ["refuted", "proved"]
     assert js["not_modelled"] == [{"line": 5, "instruction": "v_cmpx_eq_u32_e32 0, v5", "result": "unknown",
-                                   "writes": ["exec_lo", "exec_hi"]}]
+                                   "writes": ["exec_lo"]}]
     cex = js["assertions"][0]["counterexample"]
     assert "inactive" in cex["lanes"][0]["responsible"]
     # the default region starts at the v_cmpx: it writes EXEC

@@ -868,14 +868,18 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
                 seen.add(str(w))
                 print(str(w), file=err)
     code = overall([r for _, _, r in results])
+
+    def writes(i) -> list[str]:  # what an unmodelled instruction may write, in this wave size
+        return [r for r in op_of(i.base).defs(i) if not (wave == 32 and r in ("exec_hi", "vcc_hi"))]
+
     if args.json:
         json.dump({
             "file": args.file, "function": args.function, "target": tgt.name, "wave": wave, "exec": exec_contract,
             "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
             "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(),
-                              "result": ("none" if not op_of(i.base).defs(i) else
+                              "result": ("none" if not writes(i) else
                                          "input" if i in region.hoisted else "unknown"),
-                              "writes": op_of(i.base).defs(i)}
+                              "writes": writes(i)}
                              for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line)],
             "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
             "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
@@ -888,9 +892,9 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
     print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {tgt.name} "
           f"wave{wave}, exec={exec_contract}", file=out)
     for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line):
-        what = ("writes no register" if not op_of(i.base).defs(i) else
+        what = ("writes no register" if not writes(i) else
                 "its result taken as an input" if i in region.hoisted else
-                "what it writes is unknown: " + ", ".join(op_of(i.base).defs(i)))
+                "what it writes is unknown: " + ", ".join(writes(i)))
         print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
     for a, low, r in results:
         print(f"  {r.verdict:<8} {a.text}  ({r.seconds * 1000:.0f} ms)", file=out)
