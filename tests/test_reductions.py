@@ -141,3 +141,12 @@ def test_gcn3_scan_over_all_lanes():
                  [l for l in catalog.find_lowering("scan_add_gcn3").read_text().splitlines() if l and not l.startswith(";")],
                  "gfx900", 64, (1 << 64) - 1, {"v0": x})
     assert m.v(1) == [sum(x[: i + 1]) for i in range(64)]
+
+
+def test_a_computation_reading_an_inactive_lane_says_so():
+    """The missing-identity mutant: lane 1's scan step reads lane 0, inactive
+    at entry and never filled with the identity; the step-by-step says so."""
+    code, out, _ = cli("lowering", str(GOLDEN / "reductions" / "scan_umax_rdna_w64_noident.s"), "--target", "gfx1030")
+    assert code == 1
+    assert ("line 14 (v_max_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf): v1[1] = v_max_u32 of v1[0] "
+            "and v1[1] (lane 0 inactive at entry)") in out

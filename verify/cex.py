@@ -11,6 +11,7 @@ printed counterexample.  This module decides nothing about correctness.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .asm import print_instr
@@ -291,8 +292,19 @@ def _at(step: Step) -> str:
     return f"line {step.instr.line} {step.instr.mnemonic}"
 
 
-def trace_lane(low, trace: list[Step], reg: str, lane: int) -> tuple[list[str], str, str]:
-    """Follow where (reg, lane)'s final value came from.
+def _inactive_note(why: str, active: list | None) -> str:
+    """' (lanes 0, 3 inactive at entry)' when a computation read such lanes."""
+    if not active:
+        return ""
+    lanes = sorted({int(j) for _, j in re.findall(r"\b(v\d+)\[(\d+)\]", why) if not active[int(j)]})
+    if not lanes:
+        return ""
+    return f" (lane{'s' if len(lanes) > 1 else ''} {', '.join(map(str, lanes))} inactive at entry)"
+
+
+def trace_lane(low, trace: list[Step], reg: str, lane: int, active: list | None = None) -> tuple[list[str], str, str]:
+    """Follow where (reg, lane)'s final value came from.  `active`: the lanes
+    active at entry, to point out computations that read an inactive lane.
 
     Returns (chain of explanations, source label, responsible step text)."""
     chain: list[str] = []
@@ -326,7 +338,7 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int) -> tuple[list[str], 
             reg, lane = ev.src
             continue
         if ev.status == "written":
-            chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}")
+            chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}{_inactive_note(ev.why, active)}")
             source = f"computed at {_line(step)}"
             responsible = responsible or f"{_at(step)}: {reg}[{lane}] {ev.why or 'computed'}"
             break
@@ -362,7 +374,7 @@ def _rows(low, enc, vals: dict, tagged: bool, feq: bool = False) -> list[Row]:
         if not isinstance(reg, VReg):
             chain, src, resp = _scalar_chain(enc.machine.trace, regname)
         else:
-            chain, src, resp = trace_lane(low, enc.machine.trace, regname, i)
+            chain, src, resp = trace_lane(low, enc.machine.trace, regname, i, [bool(a) for a in enc.act0])
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return rows
 
