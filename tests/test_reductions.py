@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli_json, simulate
+from helpers import cli, cli_json, simulate
 from verify import catalog
 from verify.asm import load_lowering
 from verify.refine import prove_one
