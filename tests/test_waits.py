@@ -5,6 +5,8 @@ lines.  [S:waitcnt]"""
 
 import re
 
+import pytest
+
 from helpers import cli, cli_json
 from verify.ir import Instr
 from verify.waits import Outstanding
@@ -106,3 +108,48 @@ def test_asm_region_ending_at_the_ds_op_takes_the_result_as_landed(tmp_path):
     code, js, err = cli_json("asm", str(p), "--exec", "0xffffffff", "--assert", "v0 == cuda.shfl_xor(v0, mask=1, width=32)")
     assert code == 0, (js, err)
     assert js["region"]["last_line"] == 7
+
+
+ASM_HEAD = '\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"\n\t.text\nf:\n'
+
+
+def asm_file(tmp_path, body):
+    p = tmp_path / "k.s"
+    p.write_text(ASM_HEAD + body + "\ts_setpc_b64 s[30:31]\n")
+    return str(p)
+
+
+@pytest.mark.parametrize("load, reg", [("ds_read_b64 v[2:3], v1", "v3"),       # every register of the range
+                                       ("ds_add_rtn_u32 v3, v1, v0", "v3")])  # returning atomics too
+def test_unmodelled_lds_results_land_late_too(tmp_path, load, reg):
+    path = asm_file(tmp_path, f"\tv_mov_b32_e32 v1, 0\n\t{load}\n\tv_mov_b32_e32 v5, {reg}\n\ts_waitcnt lgkmcnt(0)\n"
+                              f"\tv_xor_b32_e32 v8, v5, {reg}\n\tv_add_nc_u32_e32 v9, v0, v8\n")
+    code, out, err = cli("asm", path, "--wave", "32", "--lines", "4-9",
+                         "--assert", "v9 == cuda.shfl_xor(v0, mask=0, width=32)")
+    assert code == 1 and f"v_mov_b32_e32 reads {reg} before the DS result from line 5 has returned" in err
+
+
+def test_an_lds_load_is_not_hoisted_out_of_its_wait(tmp_path):
+    path = asm_file(tmp_path, "\tds_read_b32 v0, v1\n\tv_mov_b32_e32 v3, v0\n\ts_waitcnt lgkmcnt(0)\n"
+                              "\tds_swizzle_b32 v2, v3 offset:swizzle(SWAP,16)\n\ts_waitcnt lgkmcnt(0)\n")
+    code, out, err = cli("asm", path, "--wave", "32", "--lines", "4-8",
+                         "--assert", "v2 == cuda.shfl_xor(v0, mask=16, width=32)")
+    assert code == 1 and "not modelled, what it writes is unknown: v0: line 4: ds_read_b32 v0, v1" in out
+    assert "v_mov_b32_e32 reads v0 before the DS result from line 4 has returned" in err
+
+
+@pytest.mark.parametrize("wait, covers", [("s_waitcnt lgkmcnt(0x0)", True), ("s_waitcnt vmcnt(0) lgkmcnt(0)", True),
+                                          ("s_waitcnt_lgkmcnt null, 0x0", True), ("s_waitcnt 0", True),
+                                          ("s_waitcnt_lgkmcnt s0, 0", False),  # an SGPR adds to the count
+                                          ("s_waitcnt vmcnt(0)", False), ("s_waitcnt 0xf00", False)])
+def test_wait_spellings(tmp_path, wait, covers):
+    body = "ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)\n" + wait + "\nv_mov_b32_e32 v1, v2\n"
+    code, out, err = cli("lowering", lowering(tmp_path, body, "gfx10", 32))
+    assert (code == 0) == covers, out + err
+
+
+def test_gfx10_v_cmpx_reads_its_first_operand(tmp_path):
+    """`v_cmpx_gt_u32_e32 s1, v5` on GFX10+ writes EXEC only; s1 is a source."""
+    path = asm_file(tmp_path, "\tv_cmpx_gt_u32_e32 s1, v5\n")
+    code, js, _ = cli_json("asm", path, "--wave", "32", "--lines", "4-4", "--assert", "exec_lo == exec_lo")
+    assert js["not_modelled"][0]["writes"] == ["exec_lo"]

@@ -35,6 +35,7 @@ from .diag import InputError, Span, read_source
 from .ir import Binding, Instr, Lowering, SReg, VReg
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
+from .waits import lgkm_kind
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
 NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_write|ds_store|s_store|s_buffer_store|"
@@ -81,8 +82,9 @@ class Opaque(OpDef):
         first = ins.operands[0]
         out = []
         if m.startswith("v_cmpx"):
-            # GFX9 `v_cmpx_* s[0:1], a, b` also writes s[0:1]; GFX10+ writes only EXEC
-            if isinstance(first, SReg):
+            # GFX9 `v_cmpx_* s[0:1], a, b` (or vcc) also writes its first operand;
+            # GFX10+ `v_cmpx_* a, b` writes only EXEC, and `a` is a source
+            if len(ins.operands) == 3 and isinstance(first, SReg):
                 out.append(first)
         elif isinstance(first, (VReg, SReg)):
             out.append(first)
@@ -259,7 +261,8 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     hoisted: list[Instr] = []
     for k, ins in enumerate(prog):
         op = op_of(ins.base)
-        if isinstance(op, Opaque) and not op.writes_exec(ins):
+        if isinstance(op, Opaque) and not op.writes_exec(ins) and lgkm_kind(ins) is None:
+            # (an LDS or scalar load stays in place: its result lands late)
             mine = set(op.defs(ins)) | set(op.uses(ins))
             earlier = set()
             for e in kept:

@@ -143,6 +143,14 @@ class Machine:
         old = self._v(n)
         ite = self.B.ite
         self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
+        if self.step is not None:
+            name = f"v{n}"
+            for i, e in enumerate(enable):
+                ev = self.step.pending.get(i)
+                if ev is None or (ev.status != "kept") != bool(e):
+                    ev = LaneEvent("written", why=f"computed by {self.step.instr.mnemonic}") if e else LaneEvent("kept", why="not written")
+                self.step.events[(name, i)] = ev
+            self.step.pending = {}
         if self.waits is not None and self.waits.pending(n) is not None:
             from .waits import lgkm_kind
 
@@ -157,14 +165,6 @@ class Machine:
                 for i in range(self.W):
                     self.step.events[(f"v{n}", i)] = LaneEvent(
                         "written", why=f"unknown: overwritten while the DS result of line {line} was in flight")
-        if self.step is not None:
-            name = f"v{n}"
-            for i, e in enumerate(enable):
-                ev = self.step.pending.get(i)
-                if ev is None or (ev.status != "kept") != bool(e):
-                    ev = LaneEvent("written", why=f"computed by {self.step.instr.mnemonic}") if e else LaneEvent("kept", why="not written")
-                self.step.events[(name, i)] = ev
-            self.step.pending = {}
 
     # ---- operands -----------------------------------------------------
     def read(self, op) -> list:

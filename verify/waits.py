@@ -22,12 +22,15 @@ from .diag import Warning_
 from .ir import Instr, VReg
 
 _LGKM_OTHER = re.compile(r"^(s_load|s_buffer_load|s_memtime|s_memrealtime|s_scratch_load|s_atc_probe|s_dcache)")
-_NAMED = re.compile(r"lgkmcnt\((\d+)\)")
+_NAMED = re.compile(r"lgkmcnt(?:_sat)?\(\s*(0x[0-9a-fA-F]+|\d+)\s*\)")
+# DS operations that return a VGPR (the others' first operand is an address)
+_DS_RETURNS = re.compile(r"^ds_(read|load|swizzle|permute|bpermute|consume|append|ordered_count|gws_sema_release_all)|"
+                         r"^ds_\w*_rtn")
 
 
 def lgkm_kind(ins: Instr) -> str | None:
-    """"ds" for an LDS operation that returns a VGPR result, "other" for
-    another LGKM-counted operation, None for the rest."""
+    """"ds" for an LDS operation, "other" for another LGKM-counted operation
+    (scalar memory), None for the rest."""
     m = ins.mnemonic
     if m.startswith("ds_"):
         return "ds"
@@ -36,36 +39,43 @@ def lgkm_kind(ins: Instr) -> str | None:
     return None
 
 
-def ds_dest(ins: Instr) -> int | None:
+def ds_dests(ins: Instr) -> tuple[int, ...]:
+    """The VGPRs a DS operation's result lands in (all of a v[a:b] range)."""
     d = ins.operands[0] if ins.operands else None
-    if isinstance(d, VReg) and not re.match(r"^ds_(write|store|add|sub|inc|dec|and|or|xor|min|max|cmpst|nop|gws)", ins.mnemonic):
-        return d.index
-    return None
+    if isinstance(d, VReg) and _DS_RETURNS.match(ins.mnemonic):
+        return tuple(range(d.index, d.index + d.count))
+    return ()
 
 
-def _last_int(text: str) -> int | None:
-    parts = text.replace(",", " ").split()
+def _count(text: str) -> int | None:
+    """The wait's count, when the operand is exactly one integer literal."""
     try:
-        return int(parts[-1], 0) if len(parts) > 1 else None
+        return int(text.strip(), 0)
     except ValueError:
         return None
 
 
 def wait_of(ins: Instr) -> tuple[str, int] | None:
-    """("lgkm", N) or ("ds", N) for a wait instruction; None otherwise.  A raw
-    s_waitcnt immediate, and the count of a combined s_wait_*_dscnt, are
-    understood only when 0 (every counter at 0)."""
+    """("lgkm", N) or ("ds", N) for a wait instruction; None otherwise (read as
+    no wait for LDS, never as a wait that is not there).  A raw s_waitcnt
+    immediate, and the count of a combined s_wait_*_dscnt, are understood
+    only when 0 (every counter); s_waitcnt_lgkmcnt only with `null` (an SGPR
+    there adds its value to the count)."""
     m, text = ins.mnemonic, ins.text.split(";")[0].strip()
+    rest = text[len(m):].strip()
     if m == "s_waitcnt":
-        hit = _NAMED.search(text)
-        if hit:
-            return ("lgkm", int(hit.group(1)))
-        return ("lgkm", 0) if _last_int(text) == 0 else None
-    n = _last_int(text)
+        hits = _NAMED.findall(rest)
+        if hits:
+            return ("lgkm", int(hits[0], 0))
+        return ("lgkm", 0) if _count(rest) == 0 else None
+    if m == "s_waitcnt_lgkmcnt":
+        parts = [p.strip() for p in rest.split(",")]
+        if len(parts) == 2 and parts[0] == "null" and _count(parts[1]) is not None:
+            return ("lgkm", _count(parts[1]))
+        return None
+    n = _count(rest)
     if n is None:
         return None
-    if m == "s_waitcnt_lgkmcnt":
-        return ("lgkm", n)
     if m == "s_wait_dscnt":
         return ("ds", n)
     if m in ("s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt"):
@@ -75,28 +85,28 @@ def wait_of(ins: Instr) -> tuple[str, int] | None:
 
 @dataclass
 class Outstanding:
-    """LGKM-counted operations in issue order: (kind, VGPR index or None, line)."""
+    """LGKM-counted operations in issue order: (kind, destination VGPRs, line)."""
 
     queue: list = field(default_factory=list)
 
     def pending(self, vgpr: int) -> int | None:
         """The line of the DS operation whose result v{vgpr} still awaits."""
-        for kind, reg, line in self.queue:
-            if kind == "ds" and reg == vgpr:
+        for kind, regs, line in self.queue:
+            if kind == "ds" and vgpr in regs:
                 return line
         return None
 
     def forget(self, vgpr: int) -> None:
-        self.queue = [(k, None if r == vgpr else r, ln) for k, r, ln in self.queue]
+        self.queue = [(k, tuple(r for r in regs if r != vgpr), ln) for k, regs, ln in self.queue]
 
     def issue(self, ins: Instr) -> None:
         kind = lgkm_kind(ins)
         if kind is None:
             return
-        reg = ds_dest(ins) if kind == "ds" else None
-        if reg is not None:
-            self.forget(reg)  # LDS results land in order: the newer one wins
-        self.queue.append((kind, reg, ins.line))
+        regs = ds_dests(ins) if kind == "ds" else ()
+        for r in regs:
+            self.forget(r)  # LDS results land in order: the newer one wins
+        self.queue.append((kind, regs, ins.line))
 
     def wait(self, counter: str, n: int) -> None:
         q = self.queue
@@ -127,7 +137,7 @@ def check(program: list[Instr], uses, defs, final_reads: list[int] = ()) -> list
         for r in sorted(set(uses(ins)) | set(defs(ins))):
             if r.startswith("v") and r[1:].isdigit():
                 line = q.pending(int(r[1:]))
-                if line is not None and not (lgkm_kind(ins) == "ds" and ds_dest(ins) == int(r[1:]) and r not in uses(ins)):
+                if line is not None and not (lgkm_kind(ins) == "ds" and int(r[1:]) in ds_dests(ins) and r not in uses(ins)):
                     verb = "reads" if r in uses(ins) else "overwrites"
                     out.append(Warning_(ins.span, f"{ins.mnemonic} {verb} {r} before the DS result from line {line} "
                                                   f"has returned (no s_waitcnt lgkmcnt / s_wait_dscnt covers it): "
