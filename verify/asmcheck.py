@@ -35,6 +35,7 @@ from .diag import InputError, Span, read_source
 from .ir import Binding, Instr, Lowering, SReg, VReg
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
+from .spec import _dotted
 from .waits import lgkm_kind
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
@@ -291,15 +292,6 @@ class Assertion:
     param_spans: dict = field(default_factory=dict)  # param -> its column in the --assert text
     spec_span: Span | None = None
     exec_rhs: str = ""  # "exec" or "first_lane"
-
-
-def _dotted(node) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        b = _dotted(node.value)
-        return None if b is None else f"{b}.{node.attr}"
-    return None
 
 
 def _reg(name: str, span: Span):

@@ -83,6 +83,16 @@ def src_lane(ctrl: tuple, i: int, W: int) -> int | None:
     raise AssertionError(kind)
 
 
+def masks_enable(row_mask: int, bank_mask: int, i: int) -> bool:
+    """Whether row_mask and bank_mask enable lane i: its row (16 lanes) and
+    its bank (lane bits [3:2]) both set.  [S:dpp-mask-scope]
+
+    >>> [masks_enable(0b0010, 0b0001, i) for i in (0, 16, 19, 20)]
+    [False, True, True, False]
+    """
+    return bool((row_mask >> (i >> 4)) & 1 and (bank_mask >> ((i >> 2) & 3)) & 1)
+
+
 def dpp8_src_lane(sel: tuple, i: int) -> int:
     """DPP8: lane i reads lane (i & ~7) | sel[i & 7]; never out of range.
 
@@ -285,8 +295,7 @@ def written_lanes(ins, W: int, bc: bool) -> int:
         return (1 << W) - 1
     m = 0
     for i in range(W):
-        masked_in = (d["row_mask"] >> (i >> 4)) & 1 and (d["bank_mask"] >> ((i >> 2) & 3)) & 1
-        if masked_in and (bc or src_lane(d["ctrl"], i, W) is not None):
+        if masks_enable(d["row_mask"], d["bank_mask"], i) and (bc or src_lane(d["ctrl"], i, W) is not None):
             m |= 1 << i
     return m
 
@@ -377,7 +386,7 @@ def gather(m, ins, src: list, src_name: str) -> tuple[list, list]:
     full_masks = rmask == 0xF and bmask == 0xF
 
     def lane_masked_in(k: int) -> bool:
-        return bool((rmask >> (k >> 4)) & 1 and (bmask >> ((k >> 2) & 3)) & 1)
+        return masks_enable(rmask, bmask, k)
 
     mask_scope: str | None = None if not full_masks else "dest"
     inactive_rule: str | None = None

@@ -309,6 +309,8 @@ class Bpermute(OpDef):
         a = E.add(E.get(addr), ins.mod("offset"))  # the offset is added to the address  [S:permute]
         E.set(dst, E.call(*self.intrinsic, [a, E.get(data)]))
 
+    reads_inactive = False  # ds_bpermute_fi_b32 (GFX12) also reads inactive lanes
+
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
@@ -318,7 +320,9 @@ class Bpermute(OpDef):
         out = []
         for i in range(W):
             k = lane_of_address(m, i, addrs[i])
-            ok = B.and_b(B.select(act, k), B.not_b(negative_address(m, addrs[i])))
+            ok = B.not_b(negative_address(m, addrs[i]))
+            if not self.reads_inactive:
+                ok = B.and_b(B.select(act, k), ok)
             out.append(B.ite(ok, B.select(data, k), B.const(0)))
             if m.step is not None:
                 _note_read(m, i, act[i], ok, data_reg.text, k)

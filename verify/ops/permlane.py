@@ -211,21 +211,7 @@ class BpermuteFi(Bpermute):
 
     base = "ds_bpermute_fi_b32"
     feature = "ds_bpermute_fi"
-
-    def execute(self, ins: Instr, m) -> None:
-        B, W = m.B, m.W
-        dst, _, data_reg = ins.operands
-        data = m.v(data_reg.index)
-        act = m.actives()
-        addrs = self.addresses(ins, m)
-        out = []
-        for i in range(W):
-            k = lane_of_address(m, i, addrs[i])
-            out.append(B.select(data, k))
-            if m.step is not None:
-                m.note(i, "written" if act[i] else "kept", (data_reg.text, k) if act[i] else None,
-                       "" if act[i] else f"lane {i} inactive")
-        m.write_v(dst.index, out, act)
+    reads_inactive = True
 
     def emit(self, ins: Instr, E) -> None:
         dst, addr, data = ins.operands

@@ -30,6 +30,7 @@ from ..diag import InputError, Span
 from ..ir import Instr
 from ..ops import OPS
 from ..ops.dpp import CONTROLS
+from ..ops.ds import swizzle_macro
 
 X, OUT, TMP = 0, 1, 2
 VREGS = (X, OUT, TMP)
@@ -130,26 +131,19 @@ def _families(n: int, keep_own: bool = True, x: bool = False):
 
 
 def _swizzle_offsets(fft_rotate: bool):
+    """Every swizzle pattern as (LLVM macro arguments, offset), encoded by the
+    one macro encoder (ops/ds.py)."""
     for bits in product("01pi", repeat=5):
-        a = o = x = 0
-        for k, ch in enumerate(bits):
-            bit = 1 << (4 - k)
-            if ch == "1":
-                o |= bit
-            elif ch == "p":
-                a |= bit
-            elif ch == "i":
-                a |= bit
-                x |= bit
         if bits == tuple("ppppp"):
             continue  # the identity
-        yield f'BITMASK_PERM,"{"".join(bits)}"', a | o << 5 | x << 10
+        args = f'BITMASK_PERM,"{"".join(bits)}"'
+        yield args, swizzle_macro(args)
     if fft_rotate:
         for n in range(32):
-            yield f"FFT,{n}", 0xE000 | n
+            yield f"FFT,{n}", swizzle_macro(f"FFT,{n}")
         for d in (0, 1):
             for r in range(1, 32):
-                yield f"ROTATE,{d},{r}", 0xC000 | d << 10 | r << 5
+                yield f"ROTATE,{d},{r}", swizzle_macro(f"ROTATE,{d},{r}")
 
 
 def _sel_words(sel: list[int]) -> tuple[int, int]:

@@ -28,6 +28,7 @@ from ..asm import parse_instr
 from ..diag import Span
 from ..hazards import needed
 from ..ops import OPS
+from ..ops.dpp import masks_enable
 from .components import OUT, TMP, X, Component
 from .concrete import Goal, NotMovement, Space, apply, component_map, run
 
@@ -458,14 +459,12 @@ class Searcher:
             hit = (None,)
             if bad and len(bad) < len(old):
                 lanes = {goal.lanes[k] for k in bad}
-                rows = sorted({i >> 4 for i in lanes})
-                banks = sorted({(i >> 2) & 3 for i in lanes})
-                cover = [k for k, i in enumerate(goal.lanes) if (i >> 4) in rows and ((i >> 2) & 3) in banks]
+                rm = sum({1 << (i >> 4) for i in lanes})
+                bm = sum({1 << ((i >> 2) & 3) for i in lanes})
+                cover = [k for k, i in enumerate(goal.lanes) if masks_enable(rm, bm, i)]
                 if len(cover) < len(old):
                     sel = itemgetter(*bad) if len(bad) > 1 else (lambda t, k=bad[0]: (t[k],))
                     csel = itemgetter(*cover) if len(cover) > 1 else (lambda t, k=cover[0]: (t[k],))
-                    rm = sum(1 << r for r in rows)
-                    bm = sum(1 << b for b in banks)
                     hit = (sel, sel(goal.vals), csel, csel(goal.vals), (rm, bm), bad)
             cache[before] = hit
         return hit
