@@ -46,6 +46,7 @@ NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_w
 
 # Unmodelled VALU ops whose second operand is a destination (a carry-out or
 # VOP3b scalar result, printed explicitly by LLVM: `v_add_co_u32 v5, vcc, ...`).
+# [S:asm-unmodelled]
 SECOND_DEST = re.compile(r"^v_(\w+_co_\w*|addc_\w+|subb_\w+|subbrev_\w+|div_scale_\w+|mad_u64_u32\w*|mad_i64_i32\w*)$")
 
 
