@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from verify import smt
-from verify.backend import PROTOCOLS, Arith, Backend, Concrete, Partial, Symbolic, members
+from verify.backend import (
+    PROTOCOLS,
+    Arith,
+    Backend,
+    Concrete,
+    Partial,
+    Symbolic,
+    members,
+)
 from verify.emit import Emitter, HIPEmitter, LLVMEmitter
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -38,7 +38,8 @@ from __future__ import annotations
 import ctypes
 import math
 import struct
-from typing import Any, Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 M32 = 0xFFFFFFFF
 QNAN = 0x7FC00000
@@ -270,10 +271,10 @@ class Concrete:
         return ashr32(a, n)
 
     def umin(self, a: int, b: int) -> int:
-        return a if a <= b else b
+        return min(a, b)
 
     def umax(self, a: int, b: int) -> int:
-        return a if a >= b else b
+        return max(a, b)
 
     def smin(self, a: int, b: int) -> int:
         return smin32(a, b)
@@ -407,10 +408,10 @@ class Partial:
         return None if a is None or n is None else ashr32(a, n)
 
     def umin(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
-        return None if a is None or b is None else (a if a <= b else b)
+        return None if a is None or b is None else min(a, b)
 
     def umax(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
-        return None if a is None or b is None else (a if a >= b else b)
+        return None if a is None or b is None else max(a, b)
 
     def smin(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
         return None if a is None or b is None else smin32(a, b)

@@ -23,9 +23,10 @@ its line, never a guess.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .diag import InputError
 from .ir import Imm, Instr, Lowering, SReg, VReg

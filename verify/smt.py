@@ -10,12 +10,27 @@ ints and bools); z3 objects never leave this module except as opaque terms.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import z3
 
-from .backend import (QNAN, ashr32, bits_value, f32_is_nan, fadd32, feq32, fmax32, fmin32, lshr32, shl32, sle32,
-                      slt32, smax32, smin32)
+from .backend import (
+    QNAN,
+    ashr32,
+    bits_value,
+    f32_is_nan,
+    fadd32,
+    feq32,
+    fmax32,
+    fmin32,
+    lshr32,
+    shl32,
+    sle32,
+    slt32,
+    smax32,
+    smin32,
+)
 from .identities import FOLDS
 
 SOLVER = f"z3 {z3.get_version_string()}"
