@@ -1,16 +1,21 @@
 """The backend protocol every semantic function is written against.
 
 Instruction semantics (verify/ops) and spec evaluation (verify/spec.py) never
-touch Python operators on lane values; they call a backend.  The same code
-then runs
+touch Python operators on lane values; they call a backend.  The protocol is
+written out below (:class:`Arith`, :class:`Backend`, :class:`Symbolic`) and
+each backend implements all of it itself, none inheriting another's
+arithmetic.  The same code then runs
 
 * concretely, on Python ints (:class:`Concrete`): the simulator behind
   ``verify show``, counterexample replay and synthesis pruning;
 * with unknowns (:class:`Partial`): ``verify show`` when a register holds no
   known value, which then shows as ``null``;
-* symbolically, on z3 bit-vectors (``verify.smt.Z3``, the only z3 user),
-  which folds constant operands through this class so lane-index
-  arithmetic stays concrete.
+* symbolically, on z3 bit-vectors (``verify.smt.Z3`` and its monoid
+  encoding ``verify.smt.Z3Monoid``, the only z3 users), folding constant
+  operands through the pure functions of this module so lane-index
+  arithmetic stays concrete;
+* as text (``verify.emit.Emitter``): an instruction's lane function, which
+  uses only :class:`Arith`, spelled as LLVM IR or HIP.
 
 Values are 32-bit (ints in ``[0, 2**32)`` concretely); conditions are
 booleans.  Shift amounts are full 32-bit values: an op that uses only the low
@@ -33,9 +38,101 @@ from __future__ import annotations
 import ctypes
 import math
 import struct
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 M32 = 0xFFFFFFFF
 QNAN = 0x7FC00000
+
+Value = Any  # a 32-bit value: an int concretely, a term symbolically, None when unknown
+Cond = Any  # a condition: a bool concretely, a term symbolically, None when unknown
+
+
+# ---------------------------------------------------------------------------
+# the protocol
+
+
+@runtime_checkable
+class Arith(Protocol):
+    """What an instruction's lane function (``fn(B, *srcs)`` in verify/ops)
+    may call: 32-bit and binary32 arithmetic, comparisons, ``ite`` and bits.
+    The emitters implement exactly this much."""
+
+    def const(self, n: int) -> Value: ...
+    def add(self, a: Value, b: Value) -> Value: ...
+    def sub(self, a: Value, b: Value) -> Value: ...
+    def mul(self, a: Value, b: Value) -> Value: ...
+    def and_(self, a: Value, b: Value) -> Value: ...
+    def or_(self, a: Value, b: Value) -> Value: ...
+    def xor(self, a: Value, b: Value) -> Value: ...
+    def not_(self, a: Value) -> Value: ...
+    def shl(self, a: Value, n: Value) -> Value: ...
+    def lshr(self, a: Value, n: Value) -> Value: ...
+    def ashr(self, a: Value, n: Value) -> Value: ...
+    def umin(self, a: Value, b: Value) -> Value: ...
+    def umax(self, a: Value, b: Value) -> Value: ...
+    def smin(self, a: Value, b: Value) -> Value: ...
+    def smax(self, a: Value, b: Value) -> Value: ...
+    def fadd(self, a: Value, b: Value) -> Value: ...
+    def fmin(self, a: Value, b: Value) -> Value: ...
+    def fmax(self, a: Value, b: Value) -> Value: ...
+    def eq(self, a: Value, b: Value) -> Cond: ...
+    def ne(self, a: Value, b: Value) -> Cond: ...
+    def ult(self, a: Value, b: Value) -> Cond: ...
+    def ule(self, a: Value, b: Value) -> Cond: ...
+    def slt(self, a: Value, b: Value) -> Cond: ...
+    def sle(self, a: Value, b: Value) -> Cond: ...
+    def ite(self, c: Cond, a: Value, b: Value) -> Value: ...
+    def bit(self, a: Value, k: int) -> Cond: ...
+    def from_bits(self, bits: Sequence[Cond]) -> Value: ...
+
+
+@runtime_checkable
+class Backend(Arith, Protocol):
+    """Everything the machine (verify/machine.py), the ops, the spec
+    interpreter (verify/spec.py), the checker and counterexample code call on
+    the backend of a run."""
+
+    symbolic: bool
+
+    def fis_nan(self, a: Value) -> Cond: ...
+    def feq(self, a: Value, b: Value) -> Cond: ...
+    def and_b(self, *cs: Cond) -> Cond: ...
+    def or_b(self, *cs: Cond) -> Cond: ...
+    def not_b(self, c: Cond) -> Cond: ...
+    def bool_value(self, c: Cond) -> Value: ...
+    def popcount(self, conds: Sequence[Cond]) -> Value: ...
+    def select(self, vals: Sequence[Any], idx: Value) -> Any: ...
+    def decide(self, c: Cond) -> Cond: ...
+    def fresh(self, name: str) -> Value: ...
+
+
+@runtime_checkable
+class Symbolic(Backend, Protocol):
+    """A backend whose unknowns a solver reasons about (verify/smt.py): the
+    checker's initial state and counterexample search also use these."""
+
+    def fresh_bool(self, name: str) -> Cond: ...
+    def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list[Any]: ...
+    def at_most(self, conds: Sequence[Cond], k: int) -> Cond: ...
+
+
+PROTOCOLS: tuple[type, ...] = (Arith, Backend, Symbolic)
+
+
+def members(proto: type) -> list[str]:
+    """The names a protocol class requires, its bases' included."""
+    out: list[str] = []
+    for cls in reversed(proto.__mro__):
+        if cls in PROTOCOLS:
+            for name in list(vars(cls).get("__annotations__", {})) + list(vars(cls)):
+                if not name.startswith("_") and name not in out:
+                    out.append(name)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# pure functions on Python ints (the concrete meaning; the backends use them)
 
 
 def _s32(a: int) -> int:
@@ -43,7 +140,7 @@ def _s32(a: int) -> int:
 
 
 def f32_value(bits: int) -> float:
-    return struct.unpack("<f", struct.pack("<I", bits & M32))[0]
+    return float(struct.unpack("<f", struct.pack("<I", bits & M32))[0])
 
 
 def f32_bits(x: float) -> int:
@@ -51,17 +148,87 @@ def f32_bits(x: float) -> int:
     any NaN becomes the quiet NaN 0x7fc00000."""
     if math.isnan(x):
         return QNAN
-    return struct.unpack("<I", struct.pack("<f", ctypes.c_float(x).value))[0]
+    return int(struct.unpack("<I", struct.pack("<f", ctypes.c_float(x).value))[0])
 
 
 def f32_is_nan(bits: int) -> bool:
     return (bits & 0x7F800000) == 0x7F800000 and (bits & 0x7FFFFF) != 0
 
 
-def _f32_key(bits: int) -> tuple:
+def _f32_key(bits: int) -> tuple[float, int]:
     """Total order with -0 below +0 (NaNs excluded by the caller)."""
     x = f32_value(bits)
     return (x, 0 if bits & 0x80000000 else 1)
+
+
+def shl32(a: int, n: int) -> int:
+    return (a << n) & M32 if n < 32 else 0
+
+
+def lshr32(a: int, n: int) -> int:
+    return a >> n if n < 32 else 0
+
+
+def ashr32(a: int, n: int) -> int:
+    return (_s32(a) >> min(n, 31)) & M32
+
+
+def smin32(a: int, b: int) -> int:
+    return a if _s32(a) <= _s32(b) else b
+
+
+def smax32(a: int, b: int) -> int:
+    return a if _s32(a) >= _s32(b) else b
+
+
+def slt32(a: int, b: int) -> bool:
+    return _s32(a) < _s32(b)
+
+
+def sle32(a: int, b: int) -> bool:
+    return _s32(a) <= _s32(b)
+
+
+# binary32 (IEEE-754, round to nearest even): fadd of two binary32 values
+# computed in binary64 and rounded once is exact: binary64 has more than
+# 2 * 24 + 2 bits.  fmin/fmax order -0 below +0 and return the other operand
+# when one is NaN.  [S:f32]
+def fadd32(a: int, b: int) -> int:
+    return f32_bits(f32_value(a) + f32_value(b))
+
+
+def fmin32(a: int, b: int) -> int:
+    if f32_is_nan(a):
+        return b
+    if f32_is_nan(b):
+        return a
+    return a if _f32_key(a) <= _f32_key(b) else b
+
+
+def fmax32(a: int, b: int) -> int:
+    if f32_is_nan(a):
+        return b
+    if f32_is_nan(b):
+        return a
+    return a if _f32_key(a) >= _f32_key(b) else b
+
+
+def feq32(a: int, b: int) -> bool:
+    """Equal as results: the same bits, or both NaN."""
+    return a == b or (f32_is_nan(a) and f32_is_nan(b))
+
+
+def bits_value(bits: Sequence[bool]) -> int:
+    """Bits (LSB first, at most 32) -> a value."""
+    v = 0
+    for k, b in enumerate(bits):
+        if b:
+            v |= 1 << k
+    return v
+
+
+# ---------------------------------------------------------------------------
+# the backends
 
 
 class Concrete:
@@ -70,159 +237,133 @@ class Concrete:
     symbolic = False
 
     # ---- values -------------------------------------------------------
-    def const(self, n: int):
+    def const(self, n: int) -> int:
         return n & M32
 
-    def add(self, a, b):
+    def add(self, a: int, b: int) -> int:
         return (a + b) & M32
 
-    def sub(self, a, b):
+    def sub(self, a: int, b: int) -> int:
         return (a - b) & M32
 
-    def mul(self, a, b):
+    def mul(self, a: int, b: int) -> int:
         return (a * b) & M32
 
-    def and_(self, a, b):
+    def and_(self, a: int, b: int) -> int:
         return a & b
 
-    def or_(self, a, b):
+    def or_(self, a: int, b: int) -> int:
         return a | b
 
-    def xor(self, a, b):
+    def xor(self, a: int, b: int) -> int:
         return a ^ b
 
-    def not_(self, a):
+    def not_(self, a: int) -> int:
         return ~a & M32
 
-    def shl(self, a, n):
-        return (a << n) & M32 if n < 32 else 0
+    def shl(self, a: int, n: int) -> int:
+        return shl32(a, n)
 
-    def lshr(self, a, n):
-        return a >> n if n < 32 else 0
+    def lshr(self, a: int, n: int) -> int:
+        return lshr32(a, n)
 
-    def ashr(self, a, n):
-        return (_s32(a) >> min(n, 31)) & M32
+    def ashr(self, a: int, n: int) -> int:
+        return ashr32(a, n)
 
-    def umin(self, a, b):
-        return a if a <= b else b
+    def umin(self, a: int, b: int) -> int:
+        return min(a, b)
 
-    def umax(self, a, b):
-        return a if a >= b else b
+    def umax(self, a: int, b: int) -> int:
+        return max(a, b)
 
-    def smin(self, a, b):
-        return a if _s32(a) <= _s32(b) else b
+    def smin(self, a: int, b: int) -> int:
+        return smin32(a, b)
 
-    def smax(self, a, b):
-        return a if _s32(a) >= _s32(b) else b
+    def smax(self, a: int, b: int) -> int:
+        return smax32(a, b)
 
-    # ---- binary32 (IEEE-754, round to nearest even) ---------------------
-    # fadd of two binary32 values computed in binary64 and rounded once is
-    # exact: binary64 has more than 2 * 24 + 2 bits.  fmin/fmax order -0
-    # below +0 and return the other operand when one is NaN.  [S:f32]
-    def fadd(self, a, b):
-        return f32_bits(f32_value(a) + f32_value(b))
+    # ---- binary32 -------------------------------------------------------
+    def fadd(self, a: int, b: int) -> int:
+        return fadd32(a, b)
 
-    def fmin(self, a, b):
-        if f32_is_nan(a):
-            return b
-        if f32_is_nan(b):
-            return a
-        return a if _f32_key(a) <= _f32_key(b) else b
+    def fmin(self, a: int, b: int) -> int:
+        return fmin32(a, b)
 
-    def fmax(self, a, b):
-        if f32_is_nan(a):
-            return b
-        if f32_is_nan(b):
-            return a
-        return a if _f32_key(a) >= _f32_key(b) else b
+    def fmax(self, a: int, b: int) -> int:
+        return fmax32(a, b)
 
-    def fis_nan(self, a):
+    def fis_nan(self, a: int) -> bool:
         return f32_is_nan(a)
 
-    def feq(self, a, b):
+    def feq(self, a: int, b: int) -> bool:
         """Equal as results: the same bits, or both NaN."""
-        return a == b or (f32_is_nan(a) and f32_is_nan(b))
+        return feq32(a, b)
 
     # ---- comparisons -> conditions ------------------------------------
-    def eq(self, a, b):
+    def eq(self, a: int, b: int) -> bool:
         return a == b
 
-    def ne(self, a, b):
+    def ne(self, a: int, b: int) -> bool:
         return a != b
 
-    def ult(self, a, b):
+    def ult(self, a: int, b: int) -> bool:
         return a < b
 
-    def ule(self, a, b):
+    def ule(self, a: int, b: int) -> bool:
         return a <= b
 
-    def slt(self, a, b):
-        return _s32(a) < _s32(b)
+    def slt(self, a: int, b: int) -> bool:
+        return slt32(a, b)
 
-    def sle(self, a, b):
-        return _s32(a) <= _s32(b)
+    def sle(self, a: int, b: int) -> bool:
+        return sle32(a, b)
 
     # ---- conditions ---------------------------------------------------
-    def ite(self, c, a, b):
+    def ite(self, c: bool, a: Any, b: Any) -> Any:
         return a if c else b
 
-    def and_b(self, *cs):
+    def and_b(self, *cs: bool) -> bool:
         return all(cs)
 
-    def or_b(self, *cs):
+    def or_b(self, *cs: bool) -> bool:
         return any(cs)
 
-    def not_b(self, c):
+    def not_b(self, c: bool) -> bool:
         return not c
 
-    def bit(self, a, k: int):
+    def bit(self, a: int, k: int) -> bool:
         return (a >> k) & 1 == 1
 
-    def from_bits(self, bits):
+    def from_bits(self, bits: Sequence[bool]) -> int:
         """Bits (LSB first, at most 32) -> a value."""
-        v = 0
-        for k, b in enumerate(bits):
-            if b:
-                v |= 1 << k
-        return v
+        return bits_value(bits)
 
-    def bool_value(self, c):
+    def bool_value(self, c: bool) -> int:
         return 1 if c else 0
 
-    def popcount(self, conds):
+    def popcount(self, conds: Sequence[bool]) -> int:
         """How many of the conditions hold (a value)."""
         return sum(1 for c in conds if c)
 
     # ---- lane selection -----------------------------------------------
-    def select(self, vals, idx):
+    def select(self, vals: Sequence[Any], idx: int) -> Any:
         """vals[idx]; the caller guarantees 0 <= idx < len(vals)."""
         return vals[idx]
 
-    def decide(self, c):
+    def decide(self, c: bool) -> bool:
         """c, or a Python bool when c can be decided without a solver (used
         to avoid consulting an assumption that cannot matter)."""
         return c
 
-    # ---- introspection used by the engine, never by semantics ----------
-    @staticmethod
-    def is_const(v) -> bool:
-        return type(v) is int or type(v) is bool
-
-    def fresh(self, name: str):
+    def fresh(self, name: str) -> int:
         raise TypeError("the concrete backend has no unknowns")
 
 
-def _partial(method):
-    def wrapped(self, *args):
-        if any(a is None for a in args):
-            return None
-        return method(self, *args)
-
-    wrapped.__name__ = method.__name__
-    return wrapped
+MaybeInt = int | None
+MaybeBool = bool | None
 
 
-class Partial(Concrete):
+class Partial:
     """Concrete with unknowns: ``None`` is a value (or condition) not known.
 
     Used by ``verify show`` for registers nobody initialised; anything
@@ -230,34 +371,126 @@ class Partial(Concrete):
     on it.
     """
 
-    def ite(self, c, a, b):
+    symbolic = False
+
+    # ---- values -------------------------------------------------------
+    def const(self, n: int) -> int:
+        return n & M32
+
+    def add(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else (a + b) & M32
+
+    def sub(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else (a - b) & M32
+
+    def mul(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else (a * b) & M32
+
+    def and_(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else a & b
+
+    def or_(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else a | b
+
+    def xor(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else a ^ b
+
+    def not_(self, a: MaybeInt) -> MaybeInt:
+        return None if a is None else ~a & M32
+
+    def shl(self, a: MaybeInt, n: MaybeInt) -> MaybeInt:
+        return None if a is None or n is None else shl32(a, n)
+
+    def lshr(self, a: MaybeInt, n: MaybeInt) -> MaybeInt:
+        return None if a is None or n is None else lshr32(a, n)
+
+    def ashr(self, a: MaybeInt, n: MaybeInt) -> MaybeInt:
+        return None if a is None or n is None else ashr32(a, n)
+
+    def umin(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else min(a, b)
+
+    def umax(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else max(a, b)
+
+    def smin(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else smin32(a, b)
+
+    def smax(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else smax32(a, b)
+
+    # ---- binary32 -------------------------------------------------------
+    def fadd(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else fadd32(a, b)
+
+    def fmin(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else fmin32(a, b)
+
+    def fmax(self, a: MaybeInt, b: MaybeInt) -> MaybeInt:
+        return None if a is None or b is None else fmax32(a, b)
+
+    def fis_nan(self, a: MaybeInt) -> MaybeBool:
+        return None if a is None else f32_is_nan(a)
+
+    def feq(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else feq32(a, b)
+
+    # ---- comparisons -> conditions ------------------------------------
+    def eq(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else a == b
+
+    def ne(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else a != b
+
+    def ult(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else a < b
+
+    def ule(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else a <= b
+
+    def slt(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else slt32(a, b)
+
+    def sle(self, a: MaybeInt, b: MaybeInt) -> MaybeBool:
+        return None if a is None or b is None else sle32(a, b)
+
+    # ---- conditions ---------------------------------------------------
+    def ite(self, c: MaybeBool, a: Any, b: Any) -> Any:
         if c is None:
             return a if a == b else None
         return a if c else b
 
-    def and_b(self, *cs):
+    def and_b(self, *cs: MaybeBool) -> MaybeBool:
         if any(c is False for c in cs):
             return False
         return None if any(c is None for c in cs) else True
 
-    def or_b(self, *cs):
+    def or_b(self, *cs: MaybeBool) -> MaybeBool:
         if any(c is True for c in cs):
             return True
         return None if any(c is None for c in cs) else False
 
-    def select(self, vals, idx):
+    def not_b(self, c: MaybeBool) -> MaybeBool:
+        return None if c is None else not c
+
+    def bit(self, a: MaybeInt, k: int) -> MaybeBool:
+        return None if a is None else (a >> k) & 1 == 1
+
+    def from_bits(self, bits: Sequence[MaybeBool]) -> MaybeInt:
+        return None if any(b is None for b in bits) else bits_value([bool(b) for b in bits])
+
+    def bool_value(self, c: MaybeBool) -> MaybeInt:
+        return None if c is None else (1 if c else 0)
+
+    def popcount(self, conds: Sequence[MaybeBool]) -> MaybeInt:
+        return None if any(c is None for c in conds) else sum(1 for c in conds if c)
+
+    # ---- lane selection -----------------------------------------------
+    def select(self, vals: Sequence[Any], idx: MaybeInt) -> Any:
         return None if idx is None else vals[idx]
 
-    def from_bits(self, bits):
-        return None if any(b is None for b in bits) else Concrete.from_bits(self, bits)
+    def decide(self, c: MaybeBool) -> MaybeBool:
+        return c
 
-    def popcount(self, conds):
-        return None if any(c is None for c in conds) else Concrete.popcount(self, conds)
-
-
-for _name in (
-    "const add sub mul and_ or_ xor not_ shl lshr ashr umin umax smin smax "
-    "fadd fmin fmax fis_nan feq eq ne ult ule slt sle not_b bit bool_value"
-).split():
-    setattr(Partial, _name, _partial(getattr(Concrete, _name)))
-del _name
+    def fresh(self, name: str) -> MaybeInt:
+        raise TypeError("the partial backend has no named unknowns (None is unknown)")

@@ -23,8 +23,10 @@ its line, never a guess.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from .diag import InputError
 from .ir import Imm, Instr, Lowering, SReg, VReg
@@ -61,9 +63,10 @@ ENTRY_EXEC = "entry-exec"  # get_mask's answer for the EXEC saved by s_or_saveex
 class Emitter:
     """Shared machinery; LLVMEmitter and HIPEmitter spell it.
 
-    The value methods (add, xor, shl, ult, ite, ...) follow the backend
-    protocol of verify/backend.py, so an op's semantic function can be run
-    on an emitter; constants fold as on the concrete backend."""
+    The value methods (add, xor, shl, ult, ite, ...) implement
+    verify.backend.Arith, the part of the backend protocol an op's lane
+    function uses, so the lane function can be run on an emitter; constants
+    fold as on the concrete backend."""
 
     fmt = ""
 
@@ -306,7 +309,8 @@ class Emitter:
     def bit(self, a, k):
         self.unsupported("bit-level lane functions have no spelling here")
 
-    from_bits = bit
+    def from_bits(self, bits: Sequence[Any]) -> Any:
+        self.unsupported("bit-level lane functions have no spelling here")
 
     def fadd(self, a, b):
         return self._float("fadd", a, b)
@@ -346,6 +350,9 @@ class Emitter:
 
     def sle(self, a, b):
         return self._cmp("sle", a, b)
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        raise NotImplementedError  # spelled by LLVMEmitter and HIPEmitter
 
 
 # ---------------------------------------------------------------------------

@@ -51,7 +51,8 @@ SUFFIX = ".proof"
 # output), counterexamples (cex.py), hazards (warnings only), the CLI.
 SEMANTIC_SOURCES = (
     "verify/ops/*.py", "verify/machine.py", "verify/spec.py", "verify/refine.py",
-    "verify/target.py", "verify/assume.py", "verify/backend.py", "verify/smt.py", "verify/waits.py",
+    "verify/target.py", "verify/assume.py", "verify/backend.py", "verify/identities.py", "verify/smt.py",
+    "verify/waits.py",
 )
 
 _PKG_ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,28 @@ ints and bools); z3 objects never leave this module except as opaque terms.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import z3
 
-from .backend import QNAN, Concrete
+from .backend import (
+    QNAN,
+    ashr32,
+    bits_value,
+    f32_is_nan,
+    fadd32,
+    feq32,
+    fmax32,
+    fmin32,
+    lshr32,
+    shl32,
+    sle32,
+    slt32,
+    smax32,
+    smin32,
+)
+from .identities import FOLDS
 
 SOLVER = f"z3 {z3.get_version_string()}"
 z3.set_param("smt.random_seed", 0)
@@ -25,7 +44,7 @@ _BV32 = z3.BitVecSort(32, CTX)
 _CONSTS: dict[int, z3.BitVecRef] = {}
 
 
-def _bv(a):
+def _bv(a: Any) -> Any:
     """A value as a z3 term (constants cached)."""
     if type(a) is int:
         c = _CONSTS.get(a)
@@ -40,18 +59,18 @@ _F32 = z3.Float32(CTX)
 _RNE = z3.RNE(CTX)
 
 
-def _fp(a):
+def _fp(a: Any) -> Any:
     return z3.fpBVToFP(_bv(a), _F32)
 
 
-def _canon2(a, b):
+def _canon2(a: Any, b: Any) -> tuple[Any, Any]:
     ka = -1 if type(a) is int else a.get_id()
     kb = -1 if type(b) is int else b.get_id()
     return (a, b) if (ka, a if type(a) is int else 0) <= (kb, b if type(b) is int else 0) else (b, a)
 _ONE1 = z3.BitVecVal(1, 1, CTX)
 
 
-def _bool(c):
+def _bool(c: Any) -> Any:
     # constants are module-level objects: a temporary wrapper could be freed
     # (and its AST released) before the API call that uses its pointer
     if c is True:
@@ -61,15 +80,15 @@ def _bool(c):
     return c
 
 
-def _W(ast):
+def _W(ast: Any) -> Any:
     return z3.BitVecRef(ast, CTX)
 
 
-def _WB(ast):
+def _WB(ast: Any) -> Any:
     return z3.BoolRef(ast, CTX)
 
 
-def _arr(terms):
+def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
     n = len(terms)
     arr = (z3.Ast * n)()
     for k, t in enumerate(terms):
@@ -77,7 +96,7 @@ def _arr(terms):
     return arr, n
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     if a is b:
         return True
     ta, tb = type(a), type(b)
@@ -86,23 +105,26 @@ def _same(a, b) -> bool:
     return z3.Z3_is_eq_ast(_REF, a.as_ast(), b.as_ast())
 
 
-def _bin(mk, a, b):
+def _bin(mk: Any, a: Any, b: Any) -> Any:
     return _W(mk(_REF, _bv(a).as_ast(), _bv(b).as_ast()))
 
 
-def _cmp(mk, a, b):
+def _cmp(mk: Any, a: Any, b: Any) -> Any:
     return _WB(mk(_REF, _bv(a).as_ast(), _bv(b).as_ast()))
 
 
-class Z3(Concrete):
+class Z3:
+    """The backend protocol (verify/backend.py, :class:`~verify.backend.Symbolic`)
+    on z3 terms; constant operands fold to Python ints."""
+
     symbolic = True
 
-    def __init__(self):
-        self._bits: dict[int, tuple] = {}
-        self._arrays: dict[int, tuple] = {}
-        self._lane_of: dict[int, tuple] = {}  # ast id -> (term, register array, lane)
+    def __init__(self) -> None:
+        self._bits: dict[int, tuple[Any, ...]] = {}
+        self._arrays: dict[int, tuple[Any, ...]] = {}
+        self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
 
-    def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list:
+    def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list[Any]:
         """A register's entry lanes (or EXEC's bits, cond=True) as reads of
         one unknown array, so that a read at a symbolic lane is a read of
         that array (see select)."""
@@ -116,18 +138,17 @@ class Z3(Concrete):
         return lanes
 
     # ---- fresh unknowns -------------------------------------------------
-    def fresh(self, name: str):
+    def fresh(self, name: str) -> Any:
         return z3.BitVec(name, 32, CTX)
 
-    def fresh_bool(self, name: str):
+    def fresh_bool(self, name: str) -> Any:
         return z3.Bool(name, CTX)
 
-    @staticmethod
-    def is_const(v) -> bool:
-        return type(v) is int or type(v) is bool
-
     # ---- values -----------------------------------------------------------
-    def add(self, a, b):
+    def const(self, n: int) -> int:
+        return n & 0xFFFFFFFF
+
+    def add(self, a: Any, b: Any) -> Any:
         if type(a) is int:
             if type(b) is int:
                 return (a + b) & 0xFFFFFFFF
@@ -137,19 +158,19 @@ class Z3(Concrete):
             return a
         return _bin(z3.Z3_mk_bvadd, a, b)
 
-    def sub(self, a, b):
+    def sub(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return (a - b) & 0xFFFFFFFF
         if type(b) is int and b == 0:
             return a
         return _bin(z3.Z3_mk_bvsub, a, b)
 
-    def mul(self, a, b):
+    def mul(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return (a * b) & 0xFFFFFFFF
         return _bin(z3.Z3_mk_bvmul, a, b)
 
-    def and_(self, a, b):
+    def and_(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a & b
         if type(a) is int:
@@ -161,7 +182,7 @@ class Z3(Concrete):
                 return a
         return _bin(z3.Z3_mk_bvand, a, b)
 
-    def or_(self, a, b):
+    def or_(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a | b
         if type(a) is int:
@@ -173,7 +194,7 @@ class Z3(Concrete):
                 return b
         return _bin(z3.Z3_mk_bvor, a, b)
 
-    def xor(self, a, b):
+    def xor(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a ^ b
         if type(b) is int and b == 0:
@@ -182,52 +203,52 @@ class Z3(Concrete):
             return b
         return _bin(z3.Z3_mk_bvxor, a, b)
 
-    def not_(self, a):
+    def not_(self, a: Any) -> Any:
         if type(a) is int:
             return ~a & 0xFFFFFFFF
         return _W(z3.Z3_mk_bvnot(_REF, a.as_ast()))
 
-    def shl(self, a, n):
+    def shl(self, a: Any, n: Any) -> Any:
         if type(a) is int and type(n) is int:
-            return super().shl(a, n)
+            return shl32(a, n)
         if type(n) is int and n == 0:
             return a
         return _bin(z3.Z3_mk_bvshl, a, n)
 
-    def lshr(self, a, n):
+    def lshr(self, a: Any, n: Any) -> Any:
         if type(a) is int and type(n) is int:
-            return super().lshr(a, n)
+            return lshr32(a, n)
         if type(n) is int and n == 0:
             return a
         return _bin(z3.Z3_mk_bvlshr, a, n)
 
-    def ashr(self, a, n):
+    def ashr(self, a: Any, n: Any) -> Any:
         if type(a) is int and type(n) is int:
-            return super().ashr(a, n)
+            return ashr32(a, n)
         return _bin(z3.Z3_mk_bvashr, a, n)
 
-    def umin(self, a, b):
+    def umin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return min(a, b)
         return self.ite(self.ule(a, b), a, b)
 
-    def umax(self, a, b):
+    def umax(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return max(a, b)
         return self.ite(self.ule(b, a), a, b)
 
-    def smin(self, a, b):
+    def smin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().smin(a, b)
+            return smin32(a, b)
         return self.ite(self.sle(a, b), a, b)
 
-    def smax(self, a, b):
+    def smax(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().smax(a, b)
+            return smax32(a, b)
         return self.ite(self.sle(b, a), a, b)
 
     # ---- comparisons ------------------------------------------------------
-    def eq(self, a, b):
+    def eq(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a == b
         if _same(a, b):
@@ -238,31 +259,31 @@ class Z3(Concrete):
             return _WB(z3.Z3_mk_eq(_REF, _bool(a).as_ast(), _bool(b).as_ast()))
         return _cmp(z3.Z3_mk_eq, a, b)
 
-    def ne(self, a, b):
+    def ne(self, a: Any, b: Any) -> Any:
         return self.not_b(self.eq(a, b))
 
-    def ult(self, a, b):
+    def ult(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a < b
         return _cmp(z3.Z3_mk_bvult, a, b)
 
-    def ule(self, a, b):
+    def ule(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a <= b
         return _cmp(z3.Z3_mk_bvule, a, b)
 
-    def slt(self, a, b):
+    def slt(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().slt(a, b)
+            return slt32(a, b)
         return _cmp(z3.Z3_mk_bvslt, a, b)
 
-    def sle(self, a, b):
+    def sle(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().sle(a, b)
+            return sle32(a, b)
         return _cmp(z3.Z3_mk_bvsle, a, b)
 
     # ---- conditions -------------------------------------------------------
-    def ite(self, c, a, b):
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
         if c is True:
             return a
         if c is False:
@@ -273,7 +294,7 @@ class Z3(Concrete):
             return _WB(z3.Z3_mk_ite(_REF, c.as_ast(), _bool(a).as_ast(), _bool(b).as_ast()))
         return _W(z3.Z3_mk_ite(_REF, c.as_ast(), _bv(a).as_ast(), _bv(b).as_ast()))
 
-    def and_b(self, *cs):
+    def and_b(self, *cs: Any) -> Any:
         rest = []
         for c in cs:
             if c is False:
@@ -287,7 +308,7 @@ class Z3(Concrete):
         arr, n = _arr(rest)
         return _WB(z3.Z3_mk_and(_REF, n, arr))
 
-    def or_b(self, *cs):
+    def or_b(self, *cs: Any) -> Any:
         rest = []
         for c in cs:
             if c is True:
@@ -301,12 +322,12 @@ class Z3(Concrete):
         arr, n = _arr(rest)
         return _WB(z3.Z3_mk_or(_REF, n, arr))
 
-    def not_b(self, c):
+    def not_b(self, c: Any) -> Any:
         if type(c) is bool:
             return not c
         return _WB(z3.Z3_mk_not(_REF, c.as_ast()))
 
-    def bit(self, a, k: int):
+    def bit(self, a: Any, k: int) -> Any:
         if type(a) is int:
             return (a >> k) & 1 == 1
         hit = self._bits.get(a.get_id())
@@ -315,20 +336,20 @@ class Z3(Concrete):
         ext = _W(z3.Z3_mk_extract(_REF, k, k, a.as_ast()))
         return _WB(z3.Z3_mk_eq(_REF, ext.as_ast(), _ONE1.as_ast()))
 
-    def from_bits(self, bits):
+    def from_bits(self, bits: Sequence[Any]) -> Any:
         bits = list(bits) + [False] * (32 - len(bits))
         if all(type(b) is bool for b in bits):
-            return super().from_bits(bits)
+            return bits_value(bits)
         one, zero = z3.BitVecVal(1, 1, CTX), z3.BitVecVal(0, 1, CTX)
         parts = [z3.If(b, one, zero) if type(b) is not bool else (one if b else zero) for b in reversed(bits)]
         v = z3.Concat(*parts)
         self._bits[v.get_id()] = (v, tuple(bits))
         return v
 
-    def bool_value(self, c):
+    def bool_value(self, c: Any) -> Any:
         return self.ite(c, 1, 0)
 
-    def popcount(self, conds):
+    def popcount(self, conds: Sequence[Any]) -> Any:
         """Counted in 8 bits (at most 64 conditions), then widened: a 32-bit
         adder chain per lane is far harder for the solver."""
         fixed = sum(1 for c in conds if c is True)
@@ -343,38 +364,38 @@ class Z3(Concrete):
     # fadd is commutative bit for bit when no input is NaN, so its operands
     # are put in a canonical order: trees that differ only by commutation
     # become the same term.
-    def fadd(self, a, b):
+    def fadd(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().fadd(a, b)
+            return fadd32(a, b)
         a, b = _canon2(a, b)
         r = z3.fpAdd(_RNE, _fp(a), _fp(b))
         return self.ite(_WB(z3.Z3_mk_fpa_is_nan(_REF, r.as_ast())), QNAN, z3.fpToIEEEBV(r))
 
-    def _fle(self, a, b):
+    def _fle(self, a: Any, b: Any) -> Any:
         fa, fb = _fp(a), _fp(b)
         return z3.Or(z3.fpLT(fa, fb), z3.And(z3.fpEQ(fa, fb), z3.Or(z3.fpIsNegative(fa), z3.Not(z3.fpIsNegative(fb)))))
 
-    def fmin(self, a, b):
+    def fmin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().fmin(a, b)
+            return fmin32(a, b)
         return self.ite(self.fis_nan(a), b, self.ite(self.fis_nan(b), a, self.ite(self._fle(a, b), a, b)))
 
-    def fmax(self, a, b):
+    def fmax(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().fmax(a, b)
+            return fmax32(a, b)
         return self.ite(self.fis_nan(a), b, self.ite(self.fis_nan(b), a, self.ite(self._fle(b, a), a, b)))
 
-    def fis_nan(self, a):
+    def fis_nan(self, a: Any) -> Any:
         if type(a) is int:
-            return super().fis_nan(a)
+            return f32_is_nan(a)
         return z3.fpIsNaN(_fp(a))
 
-    def feq(self, a, b):
+    def feq(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return super().feq(a, b)
+            return feq32(a, b)
         return self.or_b(self.eq(a, b), self.and_b(self.fis_nan(a), self.fis_nan(b)))
 
-    def decide(self, c):
+    def decide(self, c: Any) -> Any:
         if type(c) is bool:
             return c
         r = z3.simplify(c)
@@ -384,7 +405,7 @@ class Z3(Concrete):
             return False
         return c
 
-    def select(self, vals, idx):
+    def select(self, vals: Sequence[Any], idx: Any) -> Any:
         """vals[idx]; a symbolic index reads a z3 array built once per list."""
         if type(idx) is int:
             return vals[idx]
@@ -405,11 +426,11 @@ class Z3(Concrete):
         ast = z3.Z3_mk_select(_REF, hit[1].as_ast(), _bv(idx).as_ast())
         return _WB(ast) if hit[2] else _W(ast)
 
-    def _as_read(self, vals, idx):
+    def _as_read(self, vals: Sequence[Any], idx: Any) -> Any:
         """If every vals[k] is entry lane c_k of one register, vals[idx] is
         that register's array read at c(idx): lane data never has to be
         compared bit by bit, only lane indices."""
-        src = None
+        src: Any = None
         lanes = []
         for v in vals:
             if type(v) is int or type(v) is bool:
@@ -433,7 +454,7 @@ class Z3(Concrete):
         ast = z3.Z3_mk_select(_REF, src.as_ast(), _bv(at).as_ast())
         return _WB(ast) if z3.is_bool(vals[0]) else _W(ast)
 
-    def at_most(self, conds, k: int):
+    def at_most(self, conds: Sequence[Any], k: int) -> Any:
         conds = [c for c in conds if c is not False]
         if any(c is True for c in conds):
             k -= sum(1 for c in conds if c is True)
@@ -582,62 +603,57 @@ def same(a, b) -> bool:
 # min/max trees.  Anything else that touches a bag gets its ordinary value
 # (lowered), so the encoding never changes the meaning of a program.
 
-_MONOID_OPS = {
-    # op: (backend method, identity, absorbing, count kind)
-    "add": ("add", 0, None, "count32"),
-    "mul": ("mul", 1, 0, "countexact"),
-    "xor": ("xor", 0, None, "parity"),
-    "and": ("and_", 0xFFFFFFFF, 0, "presence"),
-    "or": ("or_", 0, 0xFFFFFFFF, "presence"),
-    "umin": ("umin", 0xFFFFFFFF, 0, "presence"),
-    "umax": ("umax", 0, 0xFFFFFFFF, "presence"),
-    "smin": ("smin", 0x7FFFFFFF, 0x80000000, "presence"),
-    "smax": ("smax", 0x80000000, 0x7FFFFFFF, "presence"),
-    "fadd": ("fadd", 0x80000000, None, "countexact"),
-    "fmin": ("fmin", 0x7F800000, None, "presence"),
-    "fmax": ("fmax", 0xFF800000, None, "presence"),
-}
 _COUNT_LIMIT = 1 << 29  # exact counts beyond this could alias: fall back
 
 
 class Bag:
     __slots__ = ("items", "const", "bound")
 
-    def __init__(self, items: dict, const, bound: int):
+    def __init__(self, items: dict[int, tuple[Any, Any]], const: Any, bound: int):
         self.items = items  # ast id -> (leaf term, multiplicity)
         self.const = const  # int or z3 term
         self.bound = bound  # upper bound of any multiplicity (Python int)
 
 
-class Z3Monoid(Z3):
-    """Z3 with OP-combinations of lane values kept as Bags."""
+class Z3Monoid:
+    """The backend protocol with OP-combinations of lane values kept as Bags.
+
+    Every operation is written out: OP combines bags; anything else gets the
+    ordinary values (lowered) and is asked of a plain :class:`Z3` backend,
+    which also holds the register arrays and caches."""
+
+    symbolic = True
 
     def __init__(self, op: str):
-        super().__init__()
+        self.z = Z3()
         self.op = op
-        self.meth, self.ident, self.absorb, self.kind = _MONOID_OPS[op]
-        self._to_bag: dict[int, tuple] = {}
-        base = getattr(Z3, self.meth)
-        self._base_op = lambda a, b: base(self, a, b)
+        row = FOLDS[op]
+        assert row.identity is not None and row.count is not None
+        self.meth: str = row.method
+        self.ident: int = row.identity
+        self.absorb: int | None = row.absorbing
+        self.kind: str = row.count
+        self._to_bag: dict[int, tuple[Any, Bag]] = {}
+        self._base_op = getattr(self.z, self.meth)
 
     # -- multiplicities -------------------------------------------------------
-    def _zero(self):
+    def _zero(self) -> Any:
         return 0 if self.kind in ("count32", "countexact") else False
 
-    def _one(self):
+    def _one(self) -> Any:
         return 1 if self.kind in ("count32", "countexact") else True
 
-    def _cadd(self, a, b):
+    def _cadd(self, a: Any, b: Any) -> Any:
         if self.kind in ("count32", "countexact"):
-            return Z3.add(self, a, b)
+            return self.z.add(a, b)
         if self.kind == "parity":
             if type(a) is bool and type(b) is bool:
                 return a != b
             return z3.Xor(_bool(a), _bool(b))
-        return Z3.or_b(self, a, b)
+        return self.z.or_b(a, b)
 
     # -- bags -----------------------------------------------------------------
-    def bag(self, v) -> Bag | None:
+    def bag(self, v: Any) -> Bag | None:
         if isinstance(v, Bag):
             return v
         if type(v) is bool:
@@ -660,7 +676,7 @@ class Z3Monoid(Z3):
         self._to_bag[v.get_id()] = (v, out)
         return out
 
-    def _norm(self, b: Bag):
+    def _norm(self, b: Bag) -> Any:
         if b.bound >= _COUNT_LIMIT and self.kind == "countexact":
             return self.lower(b)
         if self.absorb is not None and type(b.const) is int and b.const == self.absorb:
@@ -669,16 +685,16 @@ class Z3Monoid(Z3):
             return b.const
         return b
 
-    def _ite_bag(self, c, a: Bag, b: Bag) -> Bag:
+    def _ite_bag(self, c: Any, a: Bag, b: Bag) -> Bag:
         items = {}
         zero = self._zero()
         for k in set(a.items) | set(b.items):
             ta, ca = a.items.get(k, (None, zero))
             tb, cb = b.items.get(k, (None, zero))
-            items[k] = (ta if ta is not None else tb, Z3.ite(self, c, ca, cb))
-        return Bag(items, Z3.ite(self, c, a.const, b.const), max(a.bound, b.bound))
+            items[k] = (ta if ta is not None else tb, self.z.ite(c, ca, cb))
+        return Bag(items, self.z.ite(c, a.const, b.const), max(a.bound, b.bound))
 
-    def combine(self, a, b):
+    def combine(self, a: Any, b: Any) -> Any:
         ba, bb = self.bag(a), self.bag(b)
         if ba is None or bb is None:
             return self._base_op(self.lower(a), self.lower(b))
@@ -689,46 +705,155 @@ class Z3Monoid(Z3):
         bound = ba.bound + bb.bound if self.kind == "countexact" else 1
         return self._norm(Bag(items, const, bound))
 
-    def lower(self, v):
+    def lower(self, v: Any) -> Any:
         """The ordinary value of a bag: its leaves combined with OP."""
         if not isinstance(v, Bag):
             return v
         acc = v.const
         for _, (t, cnt) in sorted(v.items.items()):
             if self.kind == "presence":
-                acc = self._base_op(acc, Z3.ite(self, cnt, t, self.ident))
+                acc = self._base_op(acc, self.z.ite(cnt, t, self.ident))
             elif self.kind == "parity":
-                acc = self._base_op(acc, Z3.ite(self, cnt, t, self.ident))
+                acc = self._base_op(acc, self.z.ite(cnt, t, self.ident))
             elif self.op == "add":
-                acc = Z3.add(self, acc, Z3.mul(self, t, cnt))
+                acc = self.z.add(acc, self.z.mul(t, cnt))
             elif self.op == "fadd":  # a multiset of f32 summands has no single value
                 raise NotMonoid("an f32 sum is used other than by adding it up; the reassociation "
                                 "claim does not apply (use the exact-tree spec)")
             else:  # mul: count small and bounded
                 for k in range(1, v.bound + 1):
-                    acc = self._base_op(acc, Z3.ite(self, Z3.ule(self, k, cnt), t, self.ident))
+                    acc = self._base_op(acc, self.z.ite(self.z.ule(k, cnt), t, self.ident))
         return acc
 
     def _canonical(self, b: Bag) -> bool:
-        return all(self._lane_of.get(k) is not None and _same(self._lane_of[k][0], t)
-                   for k, (t, _) in b.items.items())
+        lane_of = self.z._lane_of
+        return all(lane_of.get(k) is not None and _same(lane_of[k][0], t) for k, (t, _) in b.items.items())
 
-    def bag_ne(self, a: Bag, b: Bag):
+    def bag_ne(self, a: Bag, b: Bag) -> Any:
         """a and b denote different values for some inputs."""
         zero = self._zero()
         diffs = []
         for k in set(a.items) | set(b.items):
             ca = a.items.get(k, (None, zero))[1]
             cb = b.items.get(k, (None, zero))[1]
-            diffs.append(Z3.ne(self, ca, cb) if self.kind in ("count32", "countexact") else Z3.not_b(self, _xnor(ca, cb)))
-        leaves_differ = Z3.or_b(self, *diffs)
-        const_differ = Z3.ne(self, a.const, b.const)
+            diffs.append(self.z.ne(ca, cb) if self.kind in ("count32", "countexact") else self.z.not_b(_xnor(ca, cb)))
+        leaves_differ = self.z.or_b(*diffs)
+        const_differ = self.z.ne(a.const, b.const)
         if self.absorb is not None:
-            leaves_differ = Z3.and_b(self, leaves_differ, Z3.ne(self, a.const, self.absorb))
-        return Z3.or_b(self, const_differ, leaves_differ)
+            leaves_differ = self.z.and_b(leaves_differ, self.z.ne(a.const, self.absorb))
+        return self.z.or_b(const_differ, leaves_differ)
 
     # -- the backend protocol ---------------------------------------------------
-    def ite(self, c, a, b):
+    # unknowns and conditions: as on Z3 (conditions are never bags)
+    def fresh(self, name: str) -> Any:
+        return self.z.fresh(name)
+
+    def fresh_bool(self, name: str) -> Any:
+        return self.z.fresh_bool(name)
+
+    def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list[Any]:
+        return self.z.fresh_lanes(name, n, cond)
+
+    def at_most(self, conds: Sequence[Any], k: int) -> Any:
+        return self.z.at_most(conds, k)
+
+    def const(self, n: int) -> int:
+        return n & 0xFFFFFFFF
+
+    def and_b(self, *cs: Any) -> Any:
+        return self.z.and_b(*cs)
+
+    def or_b(self, *cs: Any) -> Any:
+        return self.z.or_b(*cs)
+
+    def not_b(self, c: Any) -> Any:
+        return self.z.not_b(c)
+
+    def from_bits(self, bits: Sequence[Any]) -> Any:
+        return self.z.from_bits(bits)
+
+    def popcount(self, conds: Sequence[Any]) -> Any:
+        return self.z.popcount(conds)
+
+    def decide(self, c: Any) -> Any:
+        return self.z.decide(self.lower(c))
+
+    def bool_value(self, c: Any) -> Any:
+        return self.z.bool_value(self.lower(c))
+
+    # the operations OP may be: combine when it is OP, else lower
+    def add(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "add" else self.z.add(self.lower(a), self.lower(b))
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "mul" else self.z.mul(self.lower(a), self.lower(b))
+
+    def and_(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "and_" else self.z.and_(self.lower(a), self.lower(b))
+
+    def or_(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "or_" else self.z.or_(self.lower(a), self.lower(b))
+
+    def xor(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "xor" else self.z.xor(self.lower(a), self.lower(b))
+
+    def umin(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "umin" else self.z.umin(self.lower(a), self.lower(b))
+
+    def umax(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "umax" else self.z.umax(self.lower(a), self.lower(b))
+
+    def smin(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "smin" else self.z.smin(self.lower(a), self.lower(b))
+
+    def smax(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "smax" else self.z.smax(self.lower(a), self.lower(b))
+
+    def fadd(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "fadd" else self.z.fadd(self.lower(a), self.lower(b))
+
+    def fmin(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "fmin" else self.z.fmin(self.lower(a), self.lower(b))
+
+    def fmax(self, a: Any, b: Any) -> Any:
+        return self.combine(a, b) if self.meth == "fmax" else self.z.fmax(self.lower(a), self.lower(b))
+
+    # everything else sees ordinary values
+    def sub(self, a: Any, b: Any) -> Any:
+        return self.z.sub(self.lower(a), self.lower(b))
+
+    def not_(self, a: Any) -> Any:
+        return self.z.not_(self.lower(a))
+
+    def shl(self, a: Any, n: Any) -> Any:
+        return self.z.shl(self.lower(a), self.lower(n))
+
+    def lshr(self, a: Any, n: Any) -> Any:
+        return self.z.lshr(self.lower(a), self.lower(n))
+
+    def ashr(self, a: Any, n: Any) -> Any:
+        return self.z.ashr(self.lower(a), self.lower(n))
+
+    def ult(self, a: Any, b: Any) -> Any:
+        return self.z.ult(self.lower(a), self.lower(b))
+
+    def ule(self, a: Any, b: Any) -> Any:
+        return self.z.ule(self.lower(a), self.lower(b))
+
+    def slt(self, a: Any, b: Any) -> Any:
+        return self.z.slt(self.lower(a), self.lower(b))
+
+    def sle(self, a: Any, b: Any) -> Any:
+        return self.z.sle(self.lower(a), self.lower(b))
+
+    def fis_nan(self, a: Any) -> Any:
+        return self.z.fis_nan(self.lower(a))
+
+    def bit(self, a: Any, k: int) -> Any:
+        return self.z.bit(self.lower(a), k)
+
+    # bag-aware
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
         if c is True:
             return a
         if c is False:
@@ -737,63 +862,42 @@ class Z3Monoid(Z3):
             ba, bb = self.bag(a), self.bag(b)
             if ba is not None and bb is not None:
                 return self._norm(self._ite_bag(c, ba, bb))
-            return Z3.ite(self, c, self.lower(a), self.lower(b))
-        return Z3.ite(self, c, a, b)
+            return self.z.ite(c, self.lower(a), self.lower(b))
+        return self.z.ite(c, a, b)
 
-    def eq(self, a, b):
+    def eq(self, a: Any, b: Any) -> Any:
         if isinstance(a, Bag) or isinstance(b, Bag):
             ba, bb = self.bag(a), self.bag(b)
             if ba is not None and bb is not None and self._canonical(ba) and self._canonical(bb):
-                return Z3.not_b(self, self.bag_ne(ba, bb))
-            return Z3.eq(self, self.lower(a), self.lower(b))
-        return Z3.eq(self, a, b)
+                return self.z.not_b(self.bag_ne(ba, bb))
+            return self.z.eq(self.lower(a), self.lower(b))
+        return self.z.eq(a, b)
 
-    def ne(self, a, b):
+    def ne(self, a: Any, b: Any) -> Any:
         return self.not_b(self.eq(a, b))
 
-    def feq(self, a, b):
+    def feq(self, a: Any, b: Any) -> Any:
         if isinstance(a, Bag) or isinstance(b, Bag):
             return self.eq(a, b)  # same multiset of summands: the reassociation claim
-        return Z3.feq(self, a, b)
+        return self.z.feq(a, b)
 
-    def select(self, vals, idx):
+    def select(self, vals: Sequence[Any], idx: Any) -> Any:
         if any(isinstance(v, Bag) for v in vals):
             if type(idx) is int:
                 return vals[idx]
             vals = [self.lower(v) for v in vals]
-        return Z3.select(self, vals, idx)
+        return self.z.select(vals, idx)
 
 
 class NotMonoid(Exception):
     pass
 
 
-def _xnor(a, b):
+def _xnor(a: Any, b: Any) -> Any:
     if type(a) is bool and type(b) is bool:
         return a == b
     return _bool(a) == _bool(b)
 
 
-def _lowering(name):
-    base = getattr(Z3, name)
-
-    def method(self, *args):
-        return base(self, *[self.lower(a) for a in args])
-
-    method.__name__ = name
-    return method
-
-
-for _name in ("add sub mul and_ or_ xor not_ shl lshr ashr umin umax smin smax fadd fmin fmax fis_nan "
-              "ult ule slt sle bit bool_value decide popcount").split():
-    setattr(Z3Monoid, _name, _lowering(_name))
-
-
-def _monoid_method(self, a, b):
-    return self.combine(a, b)
-
-
 def monoid_backend(op: str) -> Z3Monoid:
-    B = Z3Monoid(op)
-    setattr(B, _MONOID_OPS[op][0], _monoid_method.__get__(B, Z3Monoid))
-    return B
+    return Z3Monoid(op)

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from .diag import InputError, Span, read_source
+from .identities import FOLDS
 
 _M32 = 0xFFFFFFFF
 WAVE = "<wave>"  # a parameter default meaning "the wave size"
@@ -747,20 +748,10 @@ def _lanemap(ctx: _Ctx, node: ast.Call, values: dict):
 # ---------------------------------------------------------------------------
 # named operators and folds
 
-# name -> (backend method, identity (32-bit pattern), absorbing element or None)
+# name -> (backend method, identity (32-bit pattern), absorbing element or None),
+# from the one table of identities (verify/identities.py)
 OPS: dict[str, tuple[str, int, int | None]] = {
-    "add": ("add", 0, None),
-    "mul": ("mul", 1, 0),
-    "and": ("and_", 0xFFFFFFFF, 0),
-    "or": ("or_", 0, 0xFFFFFFFF),
-    "xor": ("xor", 0, None),
-    "umin": ("umin", 0xFFFFFFFF, 0),
-    "umax": ("umax", 0, 0xFFFFFFFF),
-    "smin": ("smin", 0x7FFFFFFF, 0x80000000),
-    "smax": ("smax", 0x80000000, 0x7FFFFFFF),
-    "fadd": ("fadd", 0x80000000, None),  # -0.0: -0.0 + x == x for every x
-    "fmin": ("fmin", 0x7F800000, None),  # +inf
-    "fmax": ("fmax", 0xFF800000, None),  # -inf
+    name: (op.method, op.identity, op.absorbing) for name, op in FOLDS.items() if op.identity is not None
 }
 
 _OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "all", "any"}

@@ -300,10 +300,11 @@ def written_lanes(ins, W: int, bc: bool) -> int:
     return m
 
 
-def emit_alu(ins, E, fn, srcs: list, dst):
+def emit_alu(ins, E, fn, srcs: list, dst, left_identity: int | None):
     """A VALU op with DPP on src0: the move as an intrinsic, then the op.
     Lanes the instruction does not write keep the destination: when the
-    destination is src1 and the op has a left identity e, the move's `old`
+    destination is src1 and the op declares an exact left identity e
+    (fn(e, y) == y for every y; verify/identities.py), the move's `old`
     is e (so the op gives the destination back); otherwise a select on the
     lane index, faithful where the written lanes depend on the lane only:
     in whole-wave mode (every source active), with bound_ctrl (an invalid
@@ -314,7 +315,7 @@ def emit_alu(ins, E, fn, srcs: list, dst):
     bc = "dpp8" not in d and bound_ctrl_bit(d["bound_ctrl"], E.target.has("bound_ctrl_legacy"))
     m = written_lanes(ins, E.wave, bc)
     full = m == (1 << E.wave) - 1
-    ident = None if full or len(srcs) != 2 or ins.operands[2] != dst else left_identity(fn)
+    ident = None if full or len(srcs) != 2 or ins.operands[2] != dst else left_identity
     if ident is not None:
         # dst = op(moved, dst) and op(e, y) = y: moving e into the lanes the
         # instruction does not write leaves them as they were (LLVM's own
@@ -330,28 +331,6 @@ def emit_alu(ins, E, fn, srcs: list, dst):
     if not full:
         r = E.ite(E.lane_bit(m), r, old)
     return r
-
-
-_IDENTITY_CANDIDATES = (0, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x7F800000, 0xFF800000)
-_identities: dict = {}
-
-
-def left_identity(fn):
-    """A constant e with fn(e, y) = y for every 32-bit y, proved by the
-    solver, or None."""
-    if fn not in _identities:
-        from ..smt import Query, Z3
-
-        B = Z3()
-        y = B.fresh("y")
-        _identities[fn] = None
-        for e in _IDENTITY_CANDIDATES:
-            q = Query(5.0)
-            q.add(B.ne(fn(B, e, y), y))
-            if q.check() == "unsat":
-                _identities[fn] = e
-                break
-    return _identities[fn]
 
 
 # ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Callable
 
 from ..asm import operand_text
 from ..diag import InputError, Warning_
+from ..identities import exact_left, exact_right
 from ..ir import Instr, VReg
 from ..target import Target, needs_text
 from . import dpp
@@ -27,10 +28,13 @@ class Valu(OpDef):
     unit = "valu"
 
     def __init__(self, base: str, nsrc: int, fn: Fn, feature: str | None = None,
-                 vop3_only: bool = False, dpp_ok: bool = True):
+                 vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None):
         self.base = base
         self.nsrc = nsrc
         self.fn = fn
+        # e with fn(e, y) == y bit for bit (two sources), from verify/identities.py:
+        # DPP emission moves it into the lanes the instruction does not write
+        self.left_identity = left_identity
         self.feature = feature
         self.vop3_only = vop3_only
         self.sig = ("vdst",) + ("src",) * nsrc
@@ -120,7 +124,7 @@ class Valu(OpDef):
             if self.base == "v_mov_b32":
                 E.set(dst, dpp.emit_mov(ins, E, E.get(srcs[0]), dst))
             else:
-                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst))
+                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst, self.left_identity))
             return
         E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
 
@@ -128,23 +132,23 @@ class Valu(OpDef):
 VALU_OPS = [
     Valu("v_mov_b32", 1, lambda B, a: a),
     Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
-    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry"),
+    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add")),
     Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry"),
-    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry"),
-    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32"),
+    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry", left_identity=exact_right("sub")),
+    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32", left_identity=exact_left("add")),
     Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32"),
-    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32"),
-    Valu("v_and_b32", 2, lambda B, a, b: B.and_(a, b)),
-    Valu("v_or_b32", 2, lambda B, a, b: B.or_(a, b)),
-    Valu("v_xor_b32", 2, lambda B, a, b: B.xor(a, b)),
-    Valu("v_min_u32", 2, lambda B, a, b: B.umin(a, b)),
-    Valu("v_max_u32", 2, lambda B, a, b: B.umax(a, b)),
-    Valu("v_min_i32", 2, lambda B, a, b: B.smin(a, b)),
-    Valu("v_max_i32", 2, lambda B, a, b: B.smax(a, b)),
+    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32", left_identity=exact_right("sub")),
+    Valu("v_and_b32", 2, lambda B, a, b: B.and_(a, b), left_identity=exact_left("and")),
+    Valu("v_or_b32", 2, lambda B, a, b: B.or_(a, b), left_identity=exact_left("or")),
+    Valu("v_xor_b32", 2, lambda B, a, b: B.xor(a, b), left_identity=exact_left("xor")),
+    Valu("v_min_u32", 2, lambda B, a, b: B.umin(a, b), left_identity=exact_left("umin")),
+    Valu("v_max_u32", 2, lambda B, a, b: B.umax(a, b), left_identity=exact_left("umax")),
+    Valu("v_min_i32", 2, lambda B, a, b: B.smin(a, b), left_identity=exact_left("smin")),
+    Valu("v_max_i32", 2, lambda B, a, b: B.smax(a, b), left_identity=exact_left("smax")),
     # shifts take the amount from src0's low 5 bits ("rev" forms)
-    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31)))),
-    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31)))),
-    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31)))),
+    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31))), left_identity=exact_right("shl")),
+    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31))), left_identity=exact_right("lshr")),
+    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31))), left_identity=exact_right("ashr")),
     # GFX9's three-source VOP3 ops, which LLVM fuses address arithmetic into
     Valu("v_add3_u32", 3, lambda B, a, b, c: B.add(B.add(a, b), c), "valu_3src", vop3_only=True),
     Valu("v_lshl_add_u32", 3, lambda B, a, b, c: B.add(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),
@@ -167,7 +171,7 @@ class ValuF32(Valu):
     modifiers yet).  [S:f32]"""
 
     def __init__(self, base: str, op: str):
-        super().__init__(base, 2, None)
+        super().__init__(base, 2, None, left_identity=exact_left(op))
         self.op = op
 
     def execute(self, ins: Instr, m) -> None:
