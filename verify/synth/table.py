@@ -39,14 +39,14 @@ Row = tuple[str, dict[str, Any]]  # (spec, parameters)
 # common to gfx900-gfx950; the cdna2 (gfx90a), cdna3 (gfx940-gfx942) and
 # gfx950 columns add what those have beyond it (row_newbcast; the gfx950
 # permlane swaps).
-ALL_COLUMNS: list[tuple[str, int]] = [("gfx8", 64), ("gfx9", 64), ("gfx10", 32), ("gfx10", 64), ("gfx11", 32), ("gfx11", 64),
+ALL_COLUMNS = [("gfx8", 64), ("gfx9", 64), ("gfx10", 32), ("gfx10", 64), ("gfx11", 32), ("gfx11", 64),
                ("gfx12", 32), ("gfx12", 64), ("cdna2", 64), ("cdna3", 64), ("gfx950", 64)]
 # The checked-in table uses every column and every row (time: see
 # docs/synthesis.md, "The table"); narrowing ROWS gives a quicker table.
 COLUMNS = ALL_COLUMNS
 
 # Rows: the shuffles a CUDA/HIP compiler lowers most (on the 32-lane warp).
-ALL_ROWS: list[Row] = ([("cuda.shfl_xor", {"mask": m, "width": w}) for w in (32, 16, 8, 4, 2) for m in range(1, w)]
+ALL_ROWS = ([("cuda.shfl_xor", {"mask": m, "width": w}) for w in (32, 16, 8, 4, 2) for m in range(1, w)]
             + [(f"cuda.shfl_{k}", {"delta": d, "width": w}) for w in (32, 16, 8) for k in ("up", "down")
                for d in range(1, w // 2 + 1)]
             + [("cuda.shfl_idx", {"lane": l, "width": w}) for w, l in ((32, 0), (32, 15), (32, 31), (16, 0), (16, 5),
