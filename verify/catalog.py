@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .diag import InputError
 from .ir import Lowering
 
-def _builtin_root(src: Path | None = None, prefixes: tuple = ()) -> Path:
+if TYPE_CHECKING:
+    from .spec import SpecLib
+
+
+def _builtin_root(src: Path | None = None, prefixes: tuple[str, ...] = ()) -> Path:
     src = src or Path(__file__).resolve().parent.parent
     if (src / "specs").is_dir():
         return src
@@ -45,14 +50,14 @@ def lowering_dirs() -> list[Path]:
     return [r / "lowerings" for r in roots() if (r / "lowerings").is_dir()]
 
 
-@lru_cache(maxsize=None)
-def _speclib(key: tuple):
+@cache
+def _speclib(key: tuple[str, ...]) -> SpecLib:
     from .spec import SpecLib
 
     return SpecLib.from_dirs([Path(k) for k in key])
 
 
-def speclib():
+def speclib() -> SpecLib:
     return _speclib(tuple(str(d) for d in spec_dirs()))
 
 

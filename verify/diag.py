@@ -12,6 +12,7 @@ Every user-facing input problem is raised as :class:`InputError` carrying a
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 
@@ -26,7 +27,7 @@ class Span:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
 
-    def shifted(self, dcol: int) -> "Span":
+    def shifted(self, dcol: int) -> Span:
         return Span(self.path, self.line, self.col + dcol)
 
 
@@ -34,7 +35,7 @@ class VerifyError(Exception):
     """Root of every error this package raises on purpose."""
 
 
-def read_source(path) -> str:
+def read_source(path: str | os.PathLike[str]) -> str:
     """A text file, or an InputError naming the file (and the position of a
     byte that is not UTF-8)."""
     from pathlib import Path

@@ -51,8 +51,15 @@ class Imm:
 
 Operand = VReg | SReg | Imm
 
+# A lane value and a lane condition, as code generic over backends sees them:
+# concretely an ``int`` (32-bit pattern) and a ``bool``; on the solver backend
+# (verify/smt.py) z3 terms, which are untyped here; on the partial backend
+# also None (unknown).  Hence ``Any``: the aliases document, they do not check.
+Value = Any
+Cond = Any
 
-def reg_key(reg) -> str:
+
+def reg_key(reg: VReg | SReg) -> str:
     """The state key of a register operand: 'v3', 's4', 'exec_lo', ..."""
     return reg.text if isinstance(reg, VReg) else reg.names[0]
 

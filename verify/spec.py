@@ -56,18 +56,20 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .diag import InputError, Span, read_source
 from .identities import FOLDS
+from .ir import Cond, Value
 
 _M32 = 0xFFFFFFFF
 WAVE = "<wave>"  # a parameter default meaning "the wave size"
 
 
-def _with_wave(params: dict, W: int) -> dict:
+def _with_wave(params: dict[str, Any], W: int) -> dict[str, Any]:
     return {k: (W if isinstance(v, str) and v == WAVE else v) for k, v in params.items()}
 
 
@@ -96,7 +98,7 @@ class SpecDef:
     inputs: list[str] = field(default_factory=lambda: ["x"])
     outputs: list[str] = field(default_factory=lambda: ["out"])
     value_type: str = "u32"  # "f32": outputs compare as floats (NaN equals NaN)
-    funcs: dict = field(default_factory=dict)  # name -> (params, expr)
+    funcs: dict[str, tuple[list[str], ast.expr]] = field(default_factory=dict)  # name -> (params, expr)
     combines: Any = None  # expression naming the operator the spec folds with
 
     @property
@@ -111,7 +113,7 @@ class SpecDef:
 _HEAD_RE = re.compile(r"^spec\s+([A-Za-z_][\w.]*)\s*\((.*)\)\s*:\s*$")
 
 
-def _parse_expr(text: str, span: Span):
+def _parse_expr(text: str, span: Span) -> ast.expr:
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
@@ -131,16 +133,16 @@ _ALLOWED = (
 )
 
 
-def _check_subset(node, span: Span) -> None:
+def _check_subset(node: ast.AST, span: Span) -> None:
     for n in ast.walk(node):
         if not isinstance(n, _ALLOWED):
             col = getattr(n, "col_offset", 0)
             raise InputError(span.shifted(col), f"'{type(n).__name__}' is not part of the spec notation")
-        if isinstance(n, ast.Constant) and not isinstance(n.value, (int, str)) or isinstance(n, ast.Constant) and isinstance(n.value, bool):
+        if (isinstance(n, ast.Constant) and not isinstance(n.value, (int, str))) or (isinstance(n, ast.Constant) and isinstance(n.value, bool)):
             raise InputError(span.shifted(n.col_offset), f"constant {n.value!r} is not part of the spec notation")
 
 
-def _dotted(node) -> str | None:
+def _dotted(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
@@ -180,13 +182,14 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
             if name in specs:
                 raise InputError(span, f"spec '{name}' defined twice")
             try:
-                fn = ast.parse(f"def _({m.group(2)}): pass").body[0]
+                fn = cast(ast.FunctionDef, ast.parse(f"def _({m.group(2)}): pass").body[0])
             except SyntaxError:
                 raise InputError(span.shifted(raw.index("(") + 1), "bad parameter list") from None
             params = [a.arg for a in fn.args.args]
             defaults: dict[str, Any] = {}
             for a, d in zip(fn.args.args[len(fn.args.args) - len(fn.args.defaults):], fn.args.defaults):
-                if isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant):
+                if (isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant)
+                        and isinstance(d.operand.value, int)):
                     defaults[a.arg] = -d.operand.value
                 elif isinstance(d, ast.Constant) and isinstance(d.value, (int, str)):
                     defaults[a.arg] = d.value
@@ -272,20 +275,20 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
 
 @dataclass
 class _Ctx:
-    lib: "SpecLib"
+    lib: SpecLib
     spec: SpecDef
-    B: Any
+    B: Any  # the backend (verify/backend.py)
     W: int
     n: int  # group size
     base: int  # first lane of the group
     i: int  # lane within the group
-    env: dict
-    inputs: dict  # name -> list of W values
-    active: list  # W conditions
+    env: dict[str, Any]
+    inputs: dict[str, list[Value]]  # name -> list of W values
+    active: list[Cond]  # W conditions
     caller: str
-    slices: dict = field(default_factory=dict)  # shared: (name, base) -> group's lanes
+    slices: dict[tuple[str | None, int], list[Any]] = field(default_factory=dict)  # shared: (name, base) -> group's lanes
 
-    def group(self, name: str | None) -> list:
+    def group(self, name: str | None) -> list[Any]:
         key = (name, self.base)
         g = self.slices.get(key)
         if g is None:
@@ -299,11 +302,11 @@ class SpecLib:
         self.specs = specs
 
     @classmethod
-    def from_text(cls, text: str, path: str = "<spec>") -> "SpecLib":
+    def from_text(cls, text: str, path: str = "<spec>") -> SpecLib:
         return cls(parse_specs(text, path))
 
     @classmethod
-    def from_dirs(cls, dirs: list[Path]) -> "SpecLib":
+    def from_dirs(cls, dirs: list[Path]) -> SpecLib:
         specs: dict[str, SpecDef] = {}
         for d in dirs:
             for p in sorted(Path(d).glob("*.spec")):
@@ -324,9 +327,10 @@ class SpecLib:
         return s
 
     # -- parameters -----------------------------------------------------
-    def bind(self, spec: SpecDef, params: dict, spans: dict | None = None, span: Span | None = None) -> dict:
+    def bind(self, spec: SpecDef, params: dict[str, Any], spans: dict[str, Span] | None = None,
+             span: Span | None = None) -> dict[str, Any]:
         spans = spans or {}
-        out = {}
+        out: dict[str, Any] = {}
         for k in params:
             if k not in spec.params:
                 raise InputError(spans.get(k, span), f"spec {spec.name} has no parameter '{k}' (parameters: {', '.join(spec.params) or 'none'})")
@@ -339,13 +343,13 @@ class SpecLib:
                 raise InputError(span, f"spec {spec.name} needs parameter '{p}' ({spec.signature})")
         return out
 
-    def group_size(self, spec: SpecDef, params: dict, W: int, span: Span | None = None) -> int:
+    def group_size(self, spec: SpecDef, params: dict[str, Any], W: int, span: Span | None = None) -> int:
         env = {k: v for k, v in _with_wave(params, W).items() if isinstance(v, (int, str))}
         env["wave"] = W
         for st in spec.body:
             if st.kind == "lanes":
                 try:
-                    n = _const_eval(st.expr, env)
+                    n: int = _const_eval(st.expr, env)
                 except KeyError as e:
                     raise InputError(st.span, f"'lanes' must depend only on constant parameters, not {e.args[0]}") from None
                 if n not in (1, 2, 4, 8, 16, 32, 64):
@@ -355,7 +359,7 @@ class SpecLib:
                 return n
         raise AssertionError("checked at parse time")
 
-    def check_requires(self, spec: SpecDef, params: dict, W: int, span: Span | None = None) -> None:
+    def check_requires(self, spec: SpecDef, params: dict[str, Any], W: int, span: Span | None = None) -> None:
         params = _with_wave(params, W)
         env = {k: v for k, v in params.items() if isinstance(v, (int, str)) and not str(v).startswith("@")}
         env["wave"] = W
@@ -372,8 +376,9 @@ class SpecLib:
                 raise InputError(span, f"{spec.name}: {st.message}" + (f" ({vals})" if vals else ""))
 
     # -- evaluation -------------------------------------------------------
-    def evaluate(self, name: str, params: dict, B, W: int, inputs: dict, active: list,
-                 spans: dict | None = None, span: Span | None = None) -> dict:
+    def evaluate(self, name: str, params: dict[str, Any], B: Any, W: int, inputs: dict[str, list[Value]],
+                 active: list[Cond], spans: dict[str, Span] | None = None,
+                 span: Span | None = None) -> dict[str, tuple[list[Value], list[Cond]]]:
         """Evaluate spec `name` on a wave: {output: (values[W], defined[W])}.
 
         `inputs` maps input names to W values; a parameter given as
@@ -391,11 +396,11 @@ class SpecLib:
         self.check_requires(spec, {k: v for k, v in bound.items() if not (isinstance(v, str) and v.startswith("@"))},
                             W, span)
         n = self.group_size(spec, bound, W, span)
-        outs: dict = {o: ([], []) for o in spec.outputs}
-        slices: dict = {}
+        outs: dict[str, tuple[list[Value], list[Cond]]] = {o: ([], []) for o in spec.outputs}
+        slices: dict[tuple[str | None, int], list[Any]] = {}
         for lane in range(W):
             base = lane - lane % n
-            env = {}
+            env: dict[str, Any] = {}
             for k, v in bound.items():
                 if isinstance(v, str) and v.startswith("@"):
                     env[k] = inputs[v[1:]][lane]
@@ -408,7 +413,7 @@ class SpecLib:
                 if e.span is None and "unknown operator" in e.message:
                     bad = next((k for k, v in bound.items() if isinstance(v, str) and not v.startswith("@")
                                 and v not in _OP_NAMES), None)
-                    raise InputError((spans or {}).get(bad, span), e.message) from None
+                    raise InputError((spans or {}).get(bad, span) if bad is not None else span, e.message) from None
                 raise
             except (TypeError, AttributeError):
                 # a parameter given as text where the spec computes with a number
@@ -427,7 +432,7 @@ class SpecLib:
         return outs
 
 
-def _const_eval(node, env: dict):
+def _const_eval(node: ast.AST, env: dict[str, Any]) -> Any:
     """Evaluate a parameter-only expression with Python ints."""
     if isinstance(node, ast.Constant):
         return node.value
@@ -458,52 +463,58 @@ def _const_eval(node, env: dict):
     raise KeyError(ast.unparse(node))
 
 
-_PYBIN = {
+_PYBIN: dict[type[ast.operator], Callable[[int, int], int]] = {
     ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
     ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
     ast.LShift: lambda a, b: a << (b & 31) if 0 <= b < 32 else 0, ast.RShift: lambda a, b: a >> min(b, 31) if b >= 0 else 0,
 }
-_PYCMP = {
+_PYCMP: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
     ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
 
 
-def _run_body(ctx: _Ctx) -> dict:
-    values: dict = {}
+# what evaluating an expression gives: (value, defined), where value is an
+# int, a bool or a str (a constant parameter) or a backend term, and defined
+# is True, False or a backend condition
+_Res = tuple[Any, Cond]
+
+
+def _run_body(ctx: _Ctx) -> dict[str, _Res]:
+    values: dict[str, _Res] = {}
     for st in ctx.spec.body:
         if st.kind == "let":
             values[st.name] = _ev(st.expr, ctx, values)
     return values
 
 
-def _is_c(v) -> bool:
+def _is_c(v: object) -> bool:
     return type(v) is int
 
 
-def _is_cb(v) -> bool:
+def _is_cb(v: object) -> bool:
     return type(v) is bool
 
 
-def _sym(ctx: _Ctx, v):
+def _sym(ctx: _Ctx, v: Any) -> Value:
     return ctx.B.const(v) if _is_c(v) else v
 
 
-def _and_def(B, *ds):
-    ds = [d for d in ds if d is not True]
-    if not ds:
+def _and_def(B: Any, *ds: Cond) -> Cond:
+    rest = [d for d in ds if d is not True]
+    if not rest:
         return True
-    if any(d is False for d in ds):
+    if any(d is False for d in rest):
         return False
-    return ds[0] if len(ds) == 1 else B.and_b(*ds)
+    return rest[0] if len(rest) == 1 else B.and_b(*rest)
 
 
-def _ev(node, ctx: _Ctx, values: dict):
+def _ev(node: ast.AST, ctx: _Ctx, values: dict[str, _Res]) -> _Res:
     """-> (value, defined).  value: int | bool | backend term."""
     B = ctx.B
     if isinstance(node, ast.Constant):
-        return (node.value if isinstance(node.value, str) else _s32(node.value)), True
+        return (node.value if isinstance(node.value, str) else _s32(cast(int, node.value))), True  # ints: _check_subset
     if isinstance(node, ast.Name):
         nm = node.id
         if nm in values:
@@ -538,7 +549,7 @@ def _ev(node, ctx: _Ctx, values: dict):
         return a, da
     if isinstance(node, ast.BoolOp):
         is_and = isinstance(node.op, ast.And)
-        acc, dacc = (True if is_and else False), True
+        acc, dacc = is_and, True
         for sub in node.values:
             v, d = _ev(sub, ctx, values)
             dacc = _and_def(B, dacc, d)
@@ -552,8 +563,8 @@ def _ev(node, ctx: _Ctx, values: dict):
     if isinstance(node, ast.Compare):
         left, dl = _ev(node.left, ctx, values)
         res, dres = True, dl
-        for op, rnode in zip(node.ops, node.comparators):
-            if isinstance(op, (ast.In, ast.NotIn)):
+        for cop, rnode in zip(node.ops, node.comparators):
+            if isinstance(cop, (ast.In, ast.NotIn)):
                 if not isinstance(rnode, ast.Tuple):
                     raise InputError(None, f"spec {ctx.spec.name}: 'in' needs a tuple")
                 opts = [_ev(e, ctx, values)[0] for e in rnode.elts]
@@ -561,17 +572,17 @@ def _ev(node, ctx: _Ctx, values: dict):
                     c = left in opts
                 else:
                     c = B.or_b(*[B.eq(_sym(ctx, left), _sym(ctx, o)) for o in opts])
-                if isinstance(op, ast.NotIn):
+                if isinstance(cop, ast.NotIn):
                     c = (not c) if _is_cb(c) else B.not_b(c)
                 right, dr = left, True
             else:
                 right, dr = _ev(rnode, ctx, values)
                 if isinstance(left, str) or isinstance(right, str):
-                    if type(op) not in (ast.Eq, ast.NotEq):
+                    if type(cop) not in (ast.Eq, ast.NotEq):
                         raise InputError(None, f"spec {ctx.spec.name}: strings compare only with == and !=")
-                    c = (left == right) == (type(op) is ast.Eq)
+                    c = (left == right) == (type(cop) is ast.Eq)
                 else:
-                    c = _cmp(ctx, type(op), left, right)
+                    c = _cmp(ctx, type(cop), left, right)
             res = (res and c) if _is_cb(res) and _is_cb(c) else B.and_b(res, c)
             dres = _and_def(B, dres, dr)
             left = right
@@ -598,7 +609,7 @@ def _ev(node, ctx: _Ctx, values: dict):
     raise InputError(None, f"spec {ctx.spec.name}: unsupported expression {ast.unparse(node)}")
 
 
-def _read(ctx: _Ctx, name: str, j, dj):
+def _read(ctx: _Ctx, name: str, j: Any, dj: Cond) -> _Res:
     B, n = ctx.B, ctx.n
     vec, act = ctx.group(name), ctx.group(None)
     if _is_c(j):
@@ -613,7 +624,7 @@ def _read(ctx: _Ctx, name: str, j, dj):
     return B.select(full, jj), _and_def(B, dj, in_range, B.select(ctx.active, jj))
 
 
-def _binop(ctx: _Ctx, op, a, b):
+def _binop(ctx: _Ctx, op: type[ast.operator], a: Any, b: Any) -> Any:
     B = ctx.B
     if _is_c(a) and _is_c(b):
         return _s32(_PYBIN[op](a, b))
@@ -637,7 +648,7 @@ def _binop(ctx: _Ctx, op, a, b):
     raise AssertionError(op)
 
 
-def _cmp(ctx: _Ctx, op, a, b):
+def _cmp(ctx: _Ctx, op: type[ast.cmpop], a: Any, b: Any) -> Cond:
     B = ctx.B
     if _is_c(a) and _is_c(b):
         return _PYCMP[op](a, b)
@@ -660,7 +671,7 @@ def _cmp(ctx: _Ctx, op, a, b):
 _BUILTIN_2 = {"ult", "ule", "umin", "umax", "smin", "smax"}
 
 
-def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
+def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res]) -> _Res:
     B = ctx.B
     if fname == "active":
         if len(node.args) != 1 or node.keywords:
@@ -699,11 +710,13 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
     if fname is None or fname not in ctx.lib.specs:
         raise InputError(None, f"spec {ctx.spec.name}: unknown function '{fname}'")
     callee = ctx.lib.specs[fname]
-    args: dict = {}
+    args: dict[str, Any] = {}
     dargs = True
     if node.args:
         raise InputError(None, f"spec {ctx.spec.name}: call {fname} with keyword arguments (name=value)")
     for kw in node.keywords:
+        if kw.arg is None:  # f(**x)
+            raise InputError(None, f"spec {ctx.spec.name}: call {fname} with keyword arguments (name=value)")
         v, d = _ev(kw.value, ctx, values)
         args[kw.arg] = v
         dargs = _and_def(B, dargs, d)
@@ -722,7 +735,7 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict):
 _LANEMAP_CACHE: dict[str, Any] = {}
 
 
-def _lanemap(ctx: _Ctx, node: ast.Call, values: dict):
+def _lanemap(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
     """lanemap(src): evaluate the string parameter `src` as a lane expression
     in i (also lane, wave); it must name a lane inside the group."""
     if len(node.args) != 1 or node.keywords:
@@ -758,24 +771,24 @@ _OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "all", "any"}
 _OP_NAMES = OPS
 
 
-def _opname(ctx: _Ctx, node, values: dict) -> str:
+def _opname(ctx: _Ctx, node: ast.AST, values: dict[str, _Res]) -> str:
     v, _ = _ev(node, ctx, values)
     if not isinstance(v, str) or v not in OPS:
         raise InputError(None, f"spec {ctx.spec.name}: unknown operator {v!r} (operators: {', '.join(OPS)})")
     return v
 
 
-def apply_op(B, op: str, a, b):
+def apply_op(B: Any, op: str, a: Value, b: Value) -> Value:
     return getattr(B, OPS[op][0])(a, b)
 
 
-def _as_val(ctx: _Ctx, v):
+def _as_val(ctx: _Ctx, v: Any) -> Value:
     if _is_c(v):
         return ctx.B.const(v)
     return v
 
 
-def _gen_items(ctx: _Ctx, gen, values: dict):
+def _gen_items(ctx: _Ctx, gen: ast.AST, values: dict[str, _Res]) -> list[tuple[Any, Cond, Cond, Cond]]:
     """(element, element defined, condition, condition defined) per j."""
     if not isinstance(gen, ast.GeneratorExp) or len(gen.generators) != 1:
         raise InputError(None, f"spec {ctx.spec.name}: expected `EXPR for j in range(a, b) [if COND]`")
@@ -805,7 +818,7 @@ def _gen_items(ctx: _Ctx, gen, values: dict):
     return out
 
 
-def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict):
+def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res]) -> _Res:
     B = ctx.B
     if fname == "ident":
         return OPS[_opname(ctx, node.args[0], values)][1], True
@@ -848,7 +861,7 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict):
     return elems[0], d
 
 
-def spec_monoid(lib: "SpecLib", name: str, params: dict) -> str | None:
+def spec_monoid(lib: SpecLib, name: str, params: dict[str, Any]) -> str | None:
     """The operator a spec combines lanes with (its `combines` line), if any."""
     spec = lib.get(name)
     if spec.combines is None:

@@ -18,6 +18,7 @@ section "Targets" ([S:targets]).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .diag import InputError, Span
@@ -115,7 +116,16 @@ _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "hazard_sgpr_wait_alu", "salu_gfx12_names"}
 
 
-def _mk(names, gen, family, arch, waves, feats, llvm_cpu=None, note=""):
+def _mk(
+    names: list[str],
+    gen: int,
+    family: str,
+    arch: str,
+    waves: tuple[int, ...],
+    feats: set[str],
+    llvm_cpu: str | None = None,
+    note: str = "",
+) -> list[Target]:
     return [
         Target(n, gen, family, arch, waves, frozenset(feats), llvm_cpu or n, note)
         for n in names
@@ -172,7 +182,7 @@ ALIASES: dict[str, list[str]] = {
 }
 
 # Named target groups used to phrase "needs ..." in messages.
-_GROUP_LABELS = [
+_GROUP_LABELS: list[tuple[str, Callable[[Target], bool]]] = [
     ("GFX8/9 family", lambda t: t.gen <= 9),
     ("GFX9 family and GFX11+", lambda t: t.gen == 9 or t.gen >= 11),
     ("GFX9 family", lambda t: t.gen == 9),

@@ -18,13 +18,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..diag import InputError
+from .. import catalog
+from ..asm import print_instr
+from ..diag import InputError, Warning_
+from ..refine import Result
+from ..target import Target
 from . import baseline as _baseline
 from .components import CLASSES, build, parse_components
-from .cost import folded_cost, model_for, program_cost
+from .concrete import apply, default_masks
+from .cost import CostModel, folded_cost, model_for, program_cost
 from .emit import render, reverify
-from .search import Candidate, Searcher, check_on_tests, wrapper
+from .reach import Reach, analyse
+from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, wrapper
 
 DEFAULT_MAX_OPS = 2
 
@@ -32,28 +39,28 @@ DEFAULT_MAX_OPS = 2
 @dataclass
 class Outcome:
     spec: str
-    params: dict
-    targets: list  # Target objects
+    params: dict[str, Any]
+    targets: list[Target]
     target_names: list[str]  # as the user wrote them (for @targets)
     wave: int
     exec_contract: str
     max_ops: int
     classes: list[str]
-    model: object
+    model: CostModel
     best: Candidate | None = None
     best_is_baseline: bool = False
     text: str | None = None  # the lowering file
-    results: list = field(default_factory=list)  # the checker's results for `text`
+    results: list[Result] = field(default_factory=list)  # the checker's results for `text`
     exhaustive: bool = True
     baseline: Candidate | None = None
     baseline_text: str | None = None
     baseline_note: str = ""
-    reach: object = None
-    stats: object = None
-    single_ops: list = field(default_factory=list)  # (class, text, cost) of proved single-op lowerings
-    single_tried: dict = field(default_factory=dict)  # class -> single-op candidates compared
-    unknown: list = field(default_factory=list)  # candidates the checker could not decide
-    n_components: dict = field(default_factory=dict)
+    reach: Reach | None = None  # set by synthesize
+    stats: Stats | None = None  # set by synthesize
+    single_ops: list[tuple[str, str, int]] = field(default_factory=list)  # (class, text, cost) of proved single-op lowerings
+    single_tried: dict[str, int] = field(default_factory=dict)  # class -> single-op candidates compared
+    unknown: list[Candidate] = field(default_factory=list)  # candidates the checker could not decide
+    n_components: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
@@ -76,26 +83,20 @@ class Outcome:
         if self.reach is not None and not self.reach.flow_ok:
             return "unreachable: no sequence of these components, of any length, does it"
         if self.exhaustive:
-            return f"no lowering exists {scope}" + ("" if self.unknown else "")
+            return f"no lowering exists {scope}"
         return f"none found: the search stopped (time limit) {scope}"
 
 
-def _wwm_cost(model, wave):
-    from .search import _instr
-
+def _wwm_cost(model: CostModel, wave: int) -> int:
     e, l = wrapper(wave)
     return sum(model.of(_instr(t).base, 0, wave) for t in e + l)
 
 
-def synthesize(spec: str, params: dict, targets, wave: int, exec_contract: str = "any",
+def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: int, exec_contract: str = "any",
                max_ops: int = DEFAULT_MAX_OPS, classes: list[str] | None = None, name: str = "synth",
                target_names: list[str] | None = None, command: str = "", timeout: float = 30.0,
                time_limit: float | None = None, survey: bool = False, masks: list[int] | None = None,
-               shared: dict | None = None) -> Outcome:
-    from .. import catalog
-    from .concrete import default_masks
-    from .reach import analyse
-
+               shared: dict[Any, Any] | None = None) -> Outcome:
     t_start = time.perf_counter()
     classes = parse_components(None) if classes is None else classes
     if not targets:
@@ -129,12 +130,12 @@ def synthesize(spec: str, params: dict, targets, wave: int, exec_contract: str =
         if lines is None:
             out.baseline_note = "no ds_bpermute template for this spec"
         else:
-            from .search import _instr
-
             prog = [_instr(t) for t in lines]
             cost = program_cost(prog, model, wave)
             text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
                           header("ds_bpermute baseline", cost, []))
+            res: list[Result]
+            warns: list[Warning_] | list[str]
             try:
                 _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout)
             except InputError as e:
@@ -182,10 +183,11 @@ def synthesize(spec: str, params: dict, targets, wave: int, exec_contract: str =
     goal = searcher.goal.get(True) or searcher.goal[False]
     sp = ctx.space
     W = wave
-    maps, perms = [], []
+    maps: list[list[int | None]] = []
+    perms: list[bool] = []
     for c, mp in zip(ctx.comps, ctx.maps):
-        lanes = []
-        regs = set()
+        lanes: list[int | None] = []
+        regs: set[int] = set()
         for i in range(W):
             p = mp[i]
             if p == 0:
@@ -249,18 +251,14 @@ def _with_claim(text: str, out: Outcome) -> str:
     return "\n".join(lines[:k + 1] + extra + lines[k + 1:])
 
 
-def _restart(mask):
-    from .search import Restart
-
+def _restart(mask: int) -> Restart:
     return Restart(mask)
 
 
 def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None:
     """Every single-component program (in and out of whole-wave mode):
     which classes were tried, and the ones the checker proves."""
-    from .search import Step
-
-    seen = set()
+    seen: set[tuple[str, str, int]] = set()
     for wwm in ([False, True] if True in searcher.ctx else [False]):
         ctx, goal = searcher.ctx[wwm], searcher.goal[wwm]
         for ci, comp in enumerate(ctx.comps):
@@ -268,8 +266,6 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
                 continue
             out.single_tried[comp.cls] = out.single_tried.get(comp.cls, 0) + (0 if wwm else 1)
             st = ctx.getters[ci](ctx.init)
-            from .concrete import apply
-
             st = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
             if not goal.met(st) or (comp.cls, comp.label, comp.src) in seen:
                 continue
@@ -285,5 +281,5 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
             if not warns and all(r.verdict == "proved" for r in res):
                 seen.add((comp.cls, comp.label, comp.src))
                 out.single_ops.append((comp.cls, "; ".join(
-                    __import__("verify.asm", fromlist=["print_instr"]).print_instr(i, out.targets[0]) for i in prog),
+                    print_instr(i, out.targets[0]) for i in prog),
                     cost))

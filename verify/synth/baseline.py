@@ -16,7 +16,9 @@ True
 
 from __future__ import annotations
 
-FAMILIES = {
+from typing import Any
+
+FAMILIES: dict[str, tuple[str, str, int | None]] = {
     "cuda.shfl_xor": ("xor", "mask", 32), "cuda64.shfl_xor": ("xor", "mask", 64),
     "cuda.shfl_down": ("down", "delta", 32), "cuda64.shfl_down": ("down", "delta", 64),
     "cuda.shfl_up": ("up", "delta", 32), "cuda64.shfl_up": ("up", "delta", 64),
@@ -25,7 +27,7 @@ FAMILIES = {
 }
 
 
-def body(spec: str, params: dict, wave: int) -> list[str] | None:
+def body(spec: str, params: dict[str, Any], wave: int) -> list[str] | None:
     """Assembly lines (input v0, output v1, scratch v3-v5, vcc), or None."""
     fam = FAMILIES.get(spec)
     if fam is None:

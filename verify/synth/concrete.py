@@ -24,17 +24,26 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from operator import itemgetter
+from typing import Any
 
 from .. import catalog
 from ..backend import Concrete
-from ..diag import InputError
+from ..diag import InputError, Span
+from ..ir import Instr
 from ..machine import Machine
-from ..target import FeatureLog
-from .components import OUT, VREGS
+from ..target import FeatureLog, Target
+from .components import OUT, VREGS, Component
 
 TAG_BASE = 0x1000
 TAG_ALT = 0x80000  # the second tag set of the data-independence guard
+
+# a state: every register's lanes under every test, flattened over a Space
+State = tuple[int, ...]
+# a component's effect on a state: the new values of its destination region
+# (an operator.itemgetter over the state)
+Getter = Callable[[State], tuple[int, ...]]
 
 
 class NotMovement(Exception):
@@ -67,7 +76,7 @@ class Space:
             return self.pos(reg, block, lane)
         raise NotMovement(val)
 
-    def initial(self) -> tuple:
+    def initial(self) -> State:
         st = [0] * self.size
         for r in VREGS:
             for b in range(self.K):
@@ -76,9 +85,10 @@ class Space:
         return tuple(st)
 
 
-def run(instrs, target, wave: int, mask: int, base: int = TAG_BASE, wwm: bool = False, assume=None) -> Machine:
+def run(instrs: Iterable[Instr], target: Target, wave: int, mask: int, base: int = TAG_BASE, wwm: bool = False,
+        assume: dict[str, str] | None = None) -> Machine:
     """Run instructions on lane-tagged registers under EXEC = mask."""
-    def initial(kind, name, lane):
+    def initial(kind: str, name: str, lane: int | None) -> int | bool:
         return False if kind == "scc" else 0
 
     # waits=False: components run alone, without the wait their wrapper adds
@@ -90,7 +100,7 @@ def run(instrs, target, wave: int, mask: int, base: int = TAG_BASE, wwm: bool = 
     return m
 
 
-def _decoder(space: Space, block: int, base: int) -> dict:
+def _decoder(space: Space, block: int, base: int) -> dict[int, int]:
     d = {0: 0}
     for r in VREGS:
         for i in range(space.W):
@@ -98,13 +108,14 @@ def _decoder(space: Space, block: int, base: int) -> dict:
     return d
 
 
-def component_map(comp, space: Space, target, wwm: bool, blocks=None) -> tuple:
+def component_map(comp: Component, space: Space, target: Target, wwm: bool,
+                  blocks: set[int] | None = None) -> tuple[int, ...]:
     """For every test block, the source position of each lane of comp.dst.
     Under the first test (all lanes) the map is derived twice, from two
     tag sets, which must agree (data independence)."""
     W = space.W
-    out = []
-    dec = space.__dict__.setdefault("_dec", {})
+    out: list[int] = []
+    dec: dict[tuple[int, int], dict[int, int]] = space.__dict__.setdefault("_dec", {})
     for b, mask in enumerate(space.masks):
         if blocks is not None and b not in blocks:
             continue
@@ -134,7 +145,15 @@ def component_map(comp, space: Space, target, wwm: bool, blocks=None) -> tuple:
     return tuple(out)
 
 
-def apply(state: tuple, dst: int, getter, space: Space) -> tuple:
+def getter(positions: list[int]) -> Getter:
+    """The values at `positions`, as a tuple (also for one position)."""
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    p = positions[0]
+    return lambda s: (s[p],)
+
+
+def apply(state: State, dst: int, getter: Getter, space: Space) -> State:
     a, e = space.region(dst)
     return state[:a] + getter(state) + state[e:]
 
@@ -160,12 +179,12 @@ def default_masks(wave: int, n_random: int = 2, seed: int = 0) -> list[int]:
 class Goal:
     """The spec's expected output on the tagged input under each test."""
 
-    def __init__(self, spec: str, params: dict, space: Space, spans=None):
+    def __init__(self, spec: str, params: dict[str, Any], space: Space, spans: dict[str, Span] | None = None):
         lib = catalog.speclib()
         sdef = lib.get(spec)
         if sdef.inputs != ["x"] or any(isinstance(v, str) for v in params.values()):
             bad = [f"{k}={v}" for k, v in params.items() if isinstance(v, str)]
-            raise InputError(None, f"synthesis needs a spec with the one input x and integer parameters; "
+            raise InputError(None, "synthesis needs a spec with the one input x and integer parameters; "
                                    + (f"got {', '.join(bad)}" if bad else f"{spec} reads {', '.join(sdef.inputs)}"))
         if len(sdef.outputs) != 1:
             raise InputError(None, f"synthesis needs a spec with one output; {spec} has {', '.join(sdef.outputs)}")
@@ -195,9 +214,9 @@ class Goal:
         # the decoded source position (a tag of x, never 0 for a shuffle)
         init = space.initial()
         self.vals = tuple(init[p] for p in vals)
-        self.getter = itemgetter(*self.care) if len(self.care) > 1 else (lambda s, p=self.care[0]: (s[p],))
+        self.getter = getter(self.care)
         if not self.care:
             raise InputError(None, f"{spec} is undefined in every lane under every test: nothing to synthesise")
 
-    def met(self, state: tuple) -> bool:
+    def met(self, state: State) -> bool:
         return self.getter(state) == self.vals

@@ -19,7 +19,11 @@ table*.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from ..ir import Instr
+from ..target import Target
 
 # instruction classes (the rows of the table); every mnemonic synthesis can
 # emit maps to one of them
@@ -46,9 +50,9 @@ VALU_CLASSES = {"valu", "dpp", "readlane", "writelane", "permlane", "permlane_sw
 class CostModel:
     name: str
     what: str
-    cycles: dict  # class -> cycles
+    cycles: dict[str, int]  # class -> cycles
     wave64_valu_passes: int = 1  # RDNA issues a wave64 VALU op as two wave32 halves
-    notes: dict = field(default_factory=dict)  # class -> source / estimate note
+    notes: dict[str, str] = field(default_factory=dict)  # class -> source / estimate note
 
     def of(self, mnemonic: str, n: int = 0, wave: int = 64) -> int:
         cls = CLASS_OF[mnemonic]
@@ -95,11 +99,11 @@ MODELS: dict[str, CostModel] = {
 }
 
 
-def model_for(target) -> CostModel:
+def model_for(target: Target) -> CostModel:
     return MODELS["gcn" if target.gen <= 9 else "rdna"]
 
 
-def program_cost(program, model: CostModel, wave: int) -> int:
+def program_cost(program: Iterable[Instr], model: CostModel, wave: int) -> int:
     """Sum of the instructions' costs (``s_nop N`` counts N + 1 wait states)."""
     total = 0
     for ins in program:
@@ -112,7 +116,7 @@ def program_cost(program, model: CostModel, wave: int) -> int:
     return total
 
 
-def folded_cost(program, model: CostModel, wave: int) -> int | None:
+def folded_cost(program: list[Instr], model: CostModel, wave: int) -> int | None:
     """The cost if the final DPP move is folded into the VALU op consuming
     the result (LLVM GCNDPPCombine folds a full-mask DPP move); None if the
     last instruction is not such a move."""

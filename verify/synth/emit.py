@@ -5,17 +5,22 @@ of correctness of its own.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from ..asm import load_lowering, print_instr
-from ..ir import VReg
+from ..diag import Warning_
+from ..ir import Instr, Lowering, VReg
 from ..ops import OPS
-from ..refine import check_lowering, static_checks
+from ..refine import Result, check_lowering, static_checks
+from ..target import Target
 
 
-def _fmt_params(params: dict) -> str:
+def _fmt_params(params: dict[str, Any]) -> str:
     return " ".join(f"{k}={v}" for k, v in params.items())
 
 
-def clobbers_of(program, outputs=("v1",), inputs=("v0",)) -> list[str]:
+def clobbers_of(program: Iterable[Instr], outputs: Sequence[str] = ("v1",), inputs: Sequence[str] = ("v0",)) -> list[str]:
     regs: list[str] = []
     for ins in program:
         for r in OPS[ins.base].defs(ins):
@@ -39,8 +44,8 @@ def clobbers_of(program, outputs=("v1",), inputs=("v0",)) -> list[str]:
     return out
 
 
-def render(name: str, spec: str, params: dict, target_names: list[str], wave: int, exec_contract: str,
-           program, target, comments: list[str]) -> str:
+def render(name: str, spec: str, params: dict[str, Any], target_names: list[str], wave: int, exec_contract: str,
+           program: list[Instr], target: Target, comments: list[str]) -> str:
     """Lowering-file text: comment lines, the header, the canonical program."""
     body = [print_instr(ins, target) for ins in program]
     clob = clobbers_of(program)
@@ -59,17 +64,18 @@ def render(name: str, spec: str, params: dict, target_names: list[str], wave: in
     return "\n".join(lines + body) + "\n"
 
 
-def reverify(path: str, text: str, targets, wave: int, timeout: float = 30.0):
+def reverify(path: str, text: str, targets: list[Target], wave: int,
+             timeout: float = 30.0) -> tuple[Lowering, list[Result], list[Warning_]]:
     """Parse `text` as the lowering file `path` and prove it for every
     target: (lowering, results, warnings).  Every result must be proved and
     warnings empty for the synthesis to stand."""
     low = load_lowering(path, text)
-    warns = []
+    warns: list[Warning_] = []
     for t in targets:
         warns += static_checks(low, t, wave)
     results = check_lowering(low, targets, [wave], timeout)
     return low, results, warns
 
 
-def uses_vreg(program, n: int) -> bool:
+def uses_vreg(program: Iterable[Instr], n: int) -> bool:
     return any(isinstance(o, VReg) and o.index == n for ins in program for o in ins.operands)

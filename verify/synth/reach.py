@@ -26,6 +26,7 @@ Only synthesis imports this module (and so sympy).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 
 @dataclass
@@ -36,11 +37,12 @@ class Reach:
     in_group: bool | None = None
     group_order: int | None = None
     n_generators: int = 0
-    orbits: list = field(default_factory=list)
+    orbits: list[list[int]] = field(default_factory=list)
 
     def lines(self, label: str) -> list[str]:
         out = []
         if not self.flow_ok:
+            assert self.blocked is not None  # set with flow_ok = False
             i, j = self.blocked
             out.append(f"unreachable: lane {i} needs lane {j}'s value, and no sequence of these components "
                        f"moves data from lane {j} to lane {i}")
@@ -54,7 +56,7 @@ class Reach:
         return out
 
 
-def _orbit_text(orbits) -> str:
+def _orbit_text(orbits: list[list[int]]) -> str:
     if all(len(o) == len(orbits[0]) and o == list(range(o[0], o[0] + len(o))) for o in orbits) and len(orbits) > 1:
         return f"{len(orbits)} blocks of {len(orbits[0])} consecutive lanes"
     if len(orbits) == 1:
@@ -63,7 +65,7 @@ def _orbit_text(orbits) -> str:
 
 
 def analyse(maps: list[list[int | None]], perm_flags: list[bool] | list[list[bool]], target: list[int | None],
-            cache: dict | None = None) -> Reach:
+            cache: dict[tuple[tuple[int | None, ...], ...], Any] | None = None) -> Reach:
     """maps: per component, dst lane i reads lane maps[c][i] (None: no lane);
     perm_flags: per component, True (or a list of all True) when it is a
     whole-wave permutation; target: lane i must read target[i] (None: any)."""
@@ -90,14 +92,14 @@ def analyse(maps: list[list[int | None]], perm_flags: list[bool] | list[list[boo
             r.flow_ok = False
             r.blocked = (i, j)
             break
-    is_perm = all(t is not None for t in target) and sorted(target) == list(range(W))
+    is_perm = all(t is not None for t in target) and sorted(cast("list[int]", target)) == list(range(W))
     r.is_perm = is_perm
     gens = []
-    for m, ok in zip(maps, perm_flags):
-        ok = all(ok) if isinstance(ok, list) else ok
-        if ok and all(j is not None for j in m) and sorted(m) == list(range(W)) and m != list(range(W)):
-            if m not in gens:
-                gens.append(m)
+    for m, flag in zip(maps, perm_flags):
+        ok = all(flag) if isinstance(flag, list) else flag
+        if (ok and all(j is not None for j in m) and sorted(cast("list[int]", m)) == list(range(W))
+                and m != list(range(W)) and m not in gens):
+            gens.append(m)
     r.n_generators = len(gens)
     from sympy.combinatorics import Permutation, PermutationGroup
 

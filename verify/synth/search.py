@@ -21,21 +21,36 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from ..asm import parse_instr
 from ..diag import Span
 from ..hazards import needed
+from ..ir import Instr
 from ..ops import OPS
 from ..ops.dpp import masks_enable
-from .components import OUT, TMP, X, Component
-from .concrete import Goal, NotMovement, Space, apply, component_map, run
+from ..target import Target
+from .components import OUT, TMP, Component, X
+from .concrete import Getter, Goal, NotMovement, Space, State, apply, component_map, getter, run
+from .cost import CostModel
 
 _INF = float("inf")
 
+# what the hazard rules can see of a program's end (Searcher.signature)
+Sig = tuple[tuple[str, str, str, tuple[str, ...]], ...]
+# the probes of the final-step lookup (Searcher._final_index): per probe lane,
+# the wanted value and (position read, components reading it) pairs
+Probes = list[tuple[int, list[tuple[int, list[int]]]]]
+# what _mask_info knows about the state before the last move: (None,), or
+# (wrong-lane getter, their wanted values, covered-lane getter, their wanted
+# values, (row_mask, bank_mask), wrong lanes)
+MaskInfo = tuple[Any, ...]
 
-def _instr(text: str):
+
+def _instr(text: str) -> Instr:
     return parse_instr(text, Span("<synth>", 1))
 
 
@@ -55,10 +70,10 @@ class Step:
 class Candidate:
     wwm: bool
     steps: list[Step]
-    body: list  # instructions of the steps with the hazard waits, without the wrapper
+    body: list[Instr]  # instructions of the steps with the hazard waits, without the wrapper
     cost: int
 
-    def program(self, wave: int) -> list:
+    def program(self, wave: int) -> list[Instr]:
         if not self.wwm:
             return list(self.body)
         return [_instr(t) for t in wrapper(wave)[0]] + list(self.body) + [_instr(t) for t in wrapper(wave)[1]]
@@ -83,7 +98,7 @@ class Stats:
     restarts: int = 0
     masks: int = 0
     seconds: float = 0.0
-    by_ops: dict = field(default_factory=dict)  # ops -> candidates compared
+    by_ops: dict[int, int] = field(default_factory=dict)  # ops -> candidates compared
 
 
 class Restart(Exception):
@@ -96,30 +111,30 @@ class Context:
     In whole-wave mode every lane is on, so one test (all lanes) says
     everything; its maps are the first test's maps of the plain context."""
 
-    def __init__(self, comps: list[Component], targets, wave: int, masks: list[int], wwm: bool,
-                 plain: "Context | None" = None):
+    def __init__(self, comps: list[Component], targets: list[Target], wave: int, masks: list[int], wwm: bool,
+                 plain: Context | None = None):
         self.targets = targets
         self.wave = wave
         self.wwm = wwm
         self.space = Space(wave, masks)
         self.comps: list[Component] = []
-        self.maps: list[tuple] = []
-        self.getters = []
-        seen: dict = {}
+        self.maps: list[tuple[int, ...]] = []
+        self.getters: list[Getter] = []
+        seen: dict[tuple[int, tuple[int, ...]], Component] = {}
         t0 = targets[0]
         W, K = wave, len(masks)
         if plain is not None:
             pK = plain.space.K
-            source = []
+            source: list[tuple[Component, tuple[int, ...] | None]] = []
             for c, mp in zip(plain.comps, plain.maps):
-                m0 = []
+                row: list[int] = []
                 for p in mp[:W]:
                     if p == 0:
-                        m0.append(0)
+                        row.append(0)
                     else:
                         r, rest = divmod(p - 1, pK * W)
-                        m0.append(1 + r * W + rest)
-                source.append((c, tuple(m0)))
+                        row.append(1 + r * W + rest)
+                source.append((c, tuple(row)))
         else:
             source = [(c, None) for c in comps]
         for c, m0 in source:
@@ -128,7 +143,7 @@ class Context:
                     m0 = component_map(c, self.space, t0, wwm, blocks={0})
             except NotMovement:
                 continue
-            a, e = self.space.region(c.dst)
+            a, _ = self.space.region(c.dst)
             if m0 == tuple(range(a, a + W)):
                 continue  # changes nothing
             try:
@@ -145,12 +160,19 @@ class Context:
         self.init = self.space.initial()
 
 
+# a node of the search: (cost, tie-break sequence number, whole-wave mode?,
+# components so far, state, body, steps)
+_Node = tuple[int, int, bool, int, State, tuple[Instr, ...], tuple[Step, ...]]
+
+
 class Searcher:
-    def __init__(self, comps, targets, wave, exec_contract, model, masks, max_ops, allow_wwm,
-                 goal_spec, params, verify_cb, deadline=None, shared: dict | None = None):
+    def __init__(self, comps: list[Component], targets: list[Target], wave: int, exec_contract: str,
+                 model: CostModel, masks: list[int], max_ops: int, allow_wwm: bool, goal_spec: str,
+                 params: dict[str, Any], verify_cb: Callable[[Searcher, Candidate], bool],
+                 deadline: float | None = None, shared: dict[Any, Any] | None = None):
         # contexts and the root's children depend on the components and the
         # tests, not on the goal: a table shares them between its entries
-        self.shared = {} if shared is None else shared
+        self.shared: dict[Any, Any] = {} if shared is None else shared
         self.comps_all = comps
         self.targets = targets
         self.wave = wave
@@ -165,15 +187,16 @@ class Searcher:
         self.stats = Stats()
         full = (1 << wave) - 1
         self.masks = [full] if exec_contract == "full" else list(masks)
-        self._nop_cache: dict = {}
-        self._ext_cache: dict = self.shared.setdefault("ext", {})
-        self._sig_cache: dict = self.shared.setdefault("sig", {})
-        self._mask_index: dict = {}
-        self._index: dict = {}
-        self._care: dict = {}
+        self._nop_cache: dict[str, Instr] = {}
+        self._ext_cache: dict[tuple[Sig, int, tuple[str, ...] | None], tuple[tuple[Instr, ...], int]] = (
+            self.shared.setdefault("ext", {}))
+        self._sig_cache: dict[int, tuple[str, str, str, tuple[str, ...], Instr]] = self.shared.setdefault("sig", {})
+        self._mask_index: dict[tuple[bool, int], dict[int, list[int]]] = {}
+        self._index: dict[bool, Probes] = {}
+        self._care: dict[tuple[bool, int], Getter] = {}
         self._build()
 
-    def _build(self):
+    def _build(self) -> None:
         key = ("ctx", tuple(self.masks), self.allow_wwm)
         if key not in self.shared:
             ctx = {False: Context(self.comps_all, self.targets, self.wave, self.masks, False)}
@@ -181,7 +204,7 @@ class Searcher:
                 full = (1 << self.wave) - 1
                 ctx[True] = Context(self.comps_all, self.targets, self.wave, [full], True, ctx[False])
             self.shared[key] = ctx
-        self.ctx = self.shared[key]
+        self.ctx: dict[bool, Context] = self.shared[key]
         self.goal = {w: Goal(self.spec, self.params, c.space) for w, c in self.ctx.items()}
         self.stats.masks = len(self.masks)
 
@@ -191,7 +214,8 @@ class Searcher:
         return (sum(self.model.of(_instr(t).base, 0, self.wave) for t in enter),
                 sum(self.model.of(_instr(t).base, 0, self.wave) for t in leave))
 
-    def extend(self, body: tuple, comp: Component, lines: list[str] | None = None):
+    def extend(self, body: tuple[Instr, ...], comp: Component,
+               lines: list[str] | None = None) -> tuple[tuple[Instr, ...], int]:
         """The body with comp appended, hazard waits inserted; and the cost
         added.  Hazards look back a few instructions only, so the result is
         cached on the body's tail."""
@@ -223,18 +247,18 @@ class Searcher:
         self._ext_cache[key] = (tuple(prog[len(body):]), add)
         return tuple(prog), add
 
-    def _wait(self, text):
+    def _wait(self, text: str) -> Instr:
         ins = self._nop_cache.get(text)
         if ins is None:
             ins = self._nop_cache[text] = _instr(text)
         return ins
 
-    def signature(self, body: tuple):
+    def signature(self, body: tuple[Instr, ...]) -> Sig:
         """What the hazard rules can see of the program's end: the last five
         instructions' names, encodings, texts (s_nop N) and registers written."""
         if not self.hazardous:
             return ()
-        out = []
+        out: list[tuple[str, str, str, tuple[str, ...]]] = []
         for i in body[-5:]:
             h = self._sig_cache.get(id(i))
             if h is None:
@@ -244,7 +268,7 @@ class Searcher:
         return tuple(out)
 
     # ---- the search --------------------------------------------------------
-    def run(self, incumbent: float = _INF):
+    def run(self, incumbent: float = _INF) -> tuple[Candidate | None, bool]:
         """Search; returns (best candidate or None, exhaustive?)."""
         while True:
             try:
@@ -257,7 +281,7 @@ class Searcher:
                 self._mask_index = {}
                 self._build()
 
-    def _final_index(self, wwm: bool):
+    def _final_index(self, wwm: bool) -> Probes:
         """Final-step lookup: the components writing v1, by the positions
         their probe lanes read.  The probes are two lanes the goal
         constrains in the first test whose values travel farthest, so a
@@ -272,16 +296,16 @@ class Searcher:
         first = [k for k, p in enumerate(goal.care) if p - a < W]
         src = {k: goal.vals[k] - ctx.init[ctx.space.pos(X, 0, 0)] for k in first}
 
-        def dist(k):
+        def dist(k: int) -> int:
             return abs(src[k] - goal.lanes[k])
 
         k0 = max(first, key=lambda k: (dist(k), -k))
         rest = [k for k in first if goal.lanes[k] >> 4 != goal.lanes[k0] >> 4] or [k for k in first if k != k0] or [k0]
         k1 = max(rest, key=lambda k: (dist(k), -k))
-        probes = []
+        probes: Probes = []
         for k in (k0, k1):
             off = goal.care[k] - a
-            idx: dict = {}
+            idx: dict[int, list[int]] = {}
             for ci, c in enumerate(ctx.comps):
                 if c.dst == OUT:
                     idx.setdefault(ctx.maps[ci][off], []).append(ci)
@@ -289,26 +313,26 @@ class Searcher:
         hit = self._index[wwm] = probes
         return hit
 
-    def _care_getter(self, wwm: bool, ci: int):
+    def _care_getter(self, wwm: bool, ci: int) -> Getter:
         g = self._care.get((wwm, ci))
         if g is None:
             ctx, goal = self.ctx[wwm], self.goal[wwm]
             a, _ = ctx.space.region(OUT)
             mp = ctx.maps[ci]
             sel = [mp[p - a] for p in goal.care]
-            g = self._care[(wwm, ci)] = itemgetter(*sel) if len(sel) > 1 else (lambda s, q=sel[0]: (s[q],))
+            g = self._care[(wwm, ci)] = getter(sel)
         return g
 
-    def _ucs(self, incumbent):
+    def _ucs(self, incumbent: float) -> tuple[Candidate | None, bool]:
         t0 = time.perf_counter()
         best: Candidate | None = None
         best_cost = incumbent
         enter, leave = self.wrapper_cost() if self.allow_wwm else (0, 0)
-        heap = []
+        heap: list[_Node] = []
         seq = 0
         self._index, self._care = {}, {}
-        base = {}
-        order = {}
+        base: dict[bool, list[int]] = {}
+        order: dict[bool, list[int]] = {}
         for wwm in ([False, True] if self.allow_wwm else [False]):
             ctx = self.ctx[wwm]
             heap.append((enter if wwm else 0, seq, wwm, 0, ctx.init, (), ()))
@@ -316,9 +340,9 @@ class Searcher:
             base[wwm] = [self.extend((), c)[1] for c in ctx.comps]
             order[wwm] = sorted(range(len(ctx.comps)), key=lambda ci: base[wwm][ci])
         heapq.heapify(heap)
-        visited: dict = {}
+        visited: dict[tuple[bool, State, Sig], int] = {}
         exhaustive = True
-        mask_cache: dict = {}
+        mask_cache: dict[State, MaskInfo] = {}
         while heap:
             cost, _, wwm, nops, state, body, steps = heapq.heappop(heap)
             tail = leave if wwm else 0
@@ -358,7 +382,7 @@ class Searcher:
                 if comp.dst == OUT:
                     self.stats.candidates += 1
                     self.stats.by_ops[nops + 1] = self.stats.by_ops.get(nops + 1, 0) + 1
-                    cand = None
+                    cand: Candidate | None = None
                     new = self._care_getter(wwm, ci)(state)
                     if new == goal.vals:
                         cand = Candidate(wwm, list(steps) + [Step(comp)], list(nbody), c2 + tail)
@@ -385,7 +409,7 @@ class Searcher:
         self.stats.seconds += time.perf_counter() - t0
         return best, exhaustive
 
-    def _root_children(self, wwm: bool):
+    def _root_children(self, wwm: bool) -> list[tuple[int, int, State, tuple[Instr, ...]]]:
         """The one-component programs (cost, component, state, body), once
         per set of components and tests."""
         key = ("root", tuple(self.masks), wwm)
@@ -393,7 +417,7 @@ class Searcher:
         if hit is None:
             ctx = self.ctx[wwm]
             enter = self.wrapper_cost()[0] if wwm else 0
-            seen: dict = {}
+            seen: dict[tuple[State, Sig], tuple[int, int, State, tuple[Instr, ...]]] = {}
             for ci, comp in enumerate(ctx.comps):
                 nbody, add = self.extend((), comp)
                 st2 = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
@@ -404,7 +428,8 @@ class Searcher:
             hit = self.shared[key] = sorted(seen.values(), key=lambda t: (t[0], t[1]))
         return hit
 
-    def _expand_root(self, wwm, heap, seq, best, best_cost, tail):
+    def _expand_root(self, wwm: bool, heap: list[_Node], seq: int, best: Candidate | None, best_cost: float,
+                     tail: int) -> tuple[Candidate | None, float, int]:
         ctx, goal = self.ctx[wwm], self.goal[wwm]
         self.stats.expanded += 1
         for c2, ci, st2, nbody in self._root_children(wwm):
@@ -424,7 +449,7 @@ class Searcher:
             seq += 1
         return best, best_cost, seq
 
-    def _mask_candidates(self, wwm: bool, state: tuple, cache: dict) -> list[int]:
+    def _mask_candidates(self, wwm: bool, state: State, cache: dict[State, MaskInfo]) -> list[int]:
         """DPP16 moves into v1 that could fix, under a mask, the lanes of v1
         that are wrong before them: those whose reads at the first and the
         last such lane give the wanted values.  None when the lanes wrong
@@ -435,7 +460,7 @@ class Searcher:
             return []
         bad = hit[5]
         a, _ = ctx.space.region(OUT)
-        out = None
+        out: set[int] | None = None
         for k in (bad[0], bad[-1]):
             off = goal.care[k] - a
             idx = self._mask_index.get((wwm, off))
@@ -449,10 +474,11 @@ class Searcher:
             out = got if out is None else out & got
             if not out:
                 return []
+        assert out is not None  # the loop ran
         return sorted(out)
 
-    def _mask_info(self, goal: Goal, before: tuple, cache: dict):
-        hit = cache.get(before)
+    def _mask_info(self, goal: Goal, before: State, cache: dict[State, MaskInfo]) -> MaskInfo:
+        hit: MaskInfo | None = cache.get(before)
         if hit is None:
             old = goal.getter(before)
             bad = [k for k, (a, b) in enumerate(zip(old, goal.vals)) if a != b]
@@ -463,13 +489,13 @@ class Searcher:
                 bm = sum({1 << ((i >> 2) & 3) for i in lanes})
                 cover = [k for k, i in enumerate(goal.lanes) if masks_enable(rm, bm, i)]
                 if len(cover) < len(old):
-                    sel = itemgetter(*bad) if len(bad) > 1 else (lambda t, k=bad[0]: (t[k],))
-                    csel = itemgetter(*cover) if len(cover) > 1 else (lambda t, k=cover[0]: (t[k],))
+                    sel, csel = getter(bad), getter(cover)
                     hit = (sel, sel(goal.vals), csel, csel(goal.vals), (rm, bm), bad)
             cache[before] = hit
         return hit
 
-    def _infer_mask(self, goal: Goal, before: tuple, new: tuple, cache: dict):
+    def _infer_mask(self, goal: Goal, before: State, new: tuple[int, ...],
+                    cache: dict[State, MaskInfo]) -> tuple[int, int] | None:
         """The smallest row/bank mask under which the last DPP move, merged
         with the old output, meets the goal on every test; None if no mask
         does.  A lane wrong before must be right after, so the mask covers
@@ -480,6 +506,7 @@ class Searcher:
         hit = self._mask_info(goal, before, cache)
         if hit[0] is None:
             return None
+        m: tuple[int, int]
         sel, want, csel, cwant, m, _ = hit
         if sel(new) != want or csel(new) != cwant:
             return None

@@ -12,19 +12,27 @@ sample, which must reproduce its files byte for byte.
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any, TextIO
 
 from .. import catalog
 from .. import target as T
 from ..diag import InputError
+from ..ir import Lowering
+from . import Outcome, synthesize
 
 ROOT = catalog.ROOT
 LOW_DIR = ROOT / "lowerings" / "synth"
 INDEX = ROOT / "docs" / "synthesis-table.json"
 MD = ROOT / "docs" / "synthesis-table.md"
 MAX_OPS = 2
+
+# an entry of the index (docs/synthesis-table.json), as JSON
+Entry = dict[str, Any]
+Row = tuple[str, dict[str, Any]]  # (spec, parameters)
 
 # Columns: a family alias (targets whose relevant features agree, see
 # verify/target.py) and a wave size.  The gfx9 column uses the components
@@ -49,18 +57,16 @@ SAMPLE = [(("cuda.shfl_xor", {"mask": 5, "width": 32}), ("gfx9", 64)),
           (("cuda.shfl_xor", {"mask": 5, "width": 32}), ("gfx11", 32))]
 
 
-def row_name(spec: str, params: dict) -> str:
+def row_name(spec: str, params: dict[str, Any]) -> str:
     kind = spec.split(".")[1].replace("shfl_", "")
     p = next(v for k, v in params.items() if k != "width")
     return f"syn_{kind}{p}_w{params['width']}"
 
 
-def _column(args):
-    fam, wave, rows, shared_masks = args
-    from . import synthesize
-
+def _column(args: tuple[str, int, list[Row], None]) -> list[Entry]:
+    fam, wave, rows, _ = args
     targets = T.resolve(fam)
-    shared: dict = {}
+    shared: dict[Any, Any] = {}
     out = []
     for spec, params in rows:
         t0 = time.perf_counter()
@@ -77,12 +83,12 @@ def _column(args):
     return out
 
 
-def _command(spec, params, fam, wave) -> str:
+def _command(spec: str, params: dict[str, Any], fam: str, wave: int) -> str:
     return (f"verify synth {spec} {' '.join(f'{k}={v}' for k, v in params.items())} --target {fam} "
             f"--wave {wave} --exec any --max-ops {MAX_OPS}")
 
 
-def _summary(o) -> str:
+def _summary(o: Outcome) -> str:
     if o.best is None:
         return "none"
     if o.best_is_baseline:
@@ -106,10 +112,10 @@ def _retarget(text: str, name: str, families: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def build(columns=None, jobs: int = 2, out=None) -> list[dict]:
+def build(columns: list[tuple[str, int]] | None = None, jobs: int = 2, out: TextIO | None = None) -> list[Entry]:
     """Synthesise every entry; returns the index rows (with texts)."""
     cols = columns or COLUMNS
-    work = [(fam, wave, ROWS, None) for fam, wave in cols]
+    work: list[tuple[str, int, list[Row], None]] = [(fam, wave, ROWS, None) for fam, wave in cols]
     if jobs > 1:
         import multiprocessing as mp
 
@@ -129,15 +135,15 @@ def program_digest(text: str) -> str:
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
-def write(entries: list[dict]) -> tuple[list[dict], dict[str, str]]:
+def write(entries: list[Entry]) -> tuple[list[Entry], dict[str, str]]:
     """Group winners into files; return the index and {relative path: text}."""
     files: dict[str, str] = {}
     index = []
-    by_row: dict = {}
+    by_row: dict[str, list[Entry]] = {}
     for e in entries:
         by_row.setdefault(row_name(e["spec"], e["params"]), []).append(e)
     for name, es in by_row.items():
-        groups: list[list] = []  # [program text body, wave, [entries]]
+        groups: list[tuple[str, int, list[Entry]]] = []  # (program text body, wave, [entries])
         for e in es:
             if e["text"] is None:
                 continue
@@ -147,13 +153,13 @@ def write(entries: list[dict]) -> tuple[list[dict], dict[str, str]]:
                     g[2].append(e)
                     break
             else:
-                groups.append([body, e["wave"], [e]])
-        for k, (body, wave, ges) in enumerate(groups):
+                groups.append((body, e["wave"], [e]))
+        for k, (_, _, ges) in enumerate(groups):
             fname = name + ("" if k == 0 else "_" + "bcdefghijklmnop"[k - 1])
             rel = f"synth/{fname}.s"
             files[rel] = _retarget(ges[0]["text"], fname, [g["family"] for g in ges])
-            for g in ges:
-                g["file"] = rel
+            for ge in ges:
+                ge["file"] = rel
     for e in entries:
         f = e.get("file")
         index.append({k: v for k, v in e.items() if k not in ("text", "program")} | {"file": f}
@@ -161,13 +167,13 @@ def write(entries: list[dict]) -> tuple[list[dict], dict[str, str]]:
     return index, files
 
 
-def markdown(index: list[dict]) -> str:
-    cols = []
+def markdown(index: list[Entry]) -> str:
+    cols: list[tuple[str, int]] = []
     for e in index:
         c = (e["family"], e["wave"])
         if c not in cols:
             cols.append(c)
-    rows: dict = {}
+    rows: dict[tuple[str, str], dict[tuple[str, int], Entry]] = {}
     for e in index:
         rows.setdefault((e["spec"], json.dumps(e["params"])), {})[(e["family"], e["wave"])] = e
     lines = [
@@ -189,12 +195,12 @@ def markdown(index: list[dict]) -> str:
         label = f"`{spec} {' '.join(f'{k}={v}' for k, v in params.items())}`"
         out = []
         for c in cols:
-            e = cells.get(c)
-            if e is None or e["cost"] is None:
-                out.append("none / " + ("-" if e is None or e["baseline"] is None else str(e["baseline"])))
+            cell = cells.get(c)
+            if cell is None or cell["cost"] is None:
+                out.append("none / " + ("-" if cell is None or cell["baseline"] is None else str(cell["baseline"])))
                 continue
-            base = "-" if e["baseline"] is None else str(e["baseline"])
-            out.append(f"**{e['cost']}** {e['summary']} / {base}<br>`{Path(e['file']).stem}`")
+            base = "-" if cell["baseline"] is None else str(cell["baseline"])
+            out.append(f"**{cell['cost']}** {cell['summary']} / {base}<br>`{Path(cell['file']).stem}`")
         lines.append(f"| {label} | " + " | ".join(out) + " |")
     total = sum(e["seconds"] for e in index)
     lines += ["", f"{len(index)} entries, {len(cols)} columns, {len({e['file'] for e in index if e['file']})} "
@@ -203,7 +209,7 @@ def markdown(index: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def cmd_table(args, out, err) -> int:
+def cmd_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cols = COLUMNS
     if args.targets:
         want = [w.strip() for w in args.targets.split(",") if w.strip()]
@@ -213,8 +219,8 @@ def cmd_table(args, out, err) -> int:
                                    f"(columns: {', '.join(sorted({c[0] for c in COLUMNS}))})")
     if args.check:
         problems = check()
-        for p in problems:
-            print(p, file=err)
+        for problem in problems:
+            print(problem, file=err)
         if not problems:
             print(f"synthesis table current: {MD.relative_to(ROOT)}, {INDEX.relative_to(ROOT)}, "
                   f"{LOW_DIR.relative_to(ROOT)}/", file=out)
@@ -248,8 +254,6 @@ def check(sample: bool = True) -> list[str]:
     index's files exist (and no others), each file implements its entries'
     shuffle at their cost, and the sample re-synthesises to the same text.
     (Each file is proved by the catalogue tests and `verify check`.)"""
-    from . import synthesize
-
     problems = []
     if not INDEX.exists():
         return [f"{INDEX}: missing: run `verify synth --table`"]
@@ -266,7 +270,7 @@ def check(sample: bool = True) -> list[str]:
     from ..asm import load_lowering
     from .cost import model_for, program_cost
 
-    loaded: dict = {}
+    loaded: dict[str, Lowering | None] = {}
     for e in index:
         f = e.get("file")
         if not f or f in sorted(named - present):
