@@ -51,11 +51,13 @@ def main() -> None:
         work = Path(d)
         shutil.copytree(ROOT / "lowerings", work / "lowerings")
         shutil.copytree(ROOT / "proofs", work / "proofs")
+        shutil.copy(ROOT / "proofs.lock", work / "proofs.lock")
         saved = work / "proofs.saved"
         shutil.copytree(work / "proofs", saved)
 
         def no_records():
             shutil.rmtree(work / "proofs", ignore_errors=True)
+            (work / "proofs.lock").unlink(missing_ok=True)
 
         rows = [
             (f"check --jobs {args.jobs}, warm (all current)", [EXE, "check", "--jobs", str(args.jobs)], None),

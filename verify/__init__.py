@@ -6,6 +6,7 @@ for every EXEC mask its contract admits, per target and wave size.
 
 __version__ = "0.1.0"
 
-# Bumped whenever the meaning of an instruction or a spec changes; proof
-# records carry it so that a semantics change makes old proofs stale.
+# Bumped to make every proof record stale without a source change (e.g. when
+# the meaning of an instruction or a spec changes outside verify/); the core
+# line of proofs.lock carries it (verify/revisions.py).
 SEMANTICS_REVISION = 1

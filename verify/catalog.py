@@ -1,11 +1,12 @@
 """Where specs and lowerings live, and how a NAME finds its file.
 
 The built-in catalogue is the project's ``specs/`` and ``lowerings/``
-directories (with ``proofs/`` beside them): in a source checkout or an
-editable install, next to the package; in an ordinary install, under
-``<prefix>/share/verify``, where pyproject.toml's data-files put them.  ``VERIFY_PATH`` (``os.pathsep``-separated directories, each
+directories (with ``proofs/`` and ``proofs.lock`` beside them): in a source
+checkout or an editable install, next to the package; in an ordinary
+install, under ``<prefix>/share/verify``, where pyproject.toml's data-files
+put them.  ``VERIFY_PATH`` (``os.pathsep``-separated directories, each
 holding ``specs/`` and/or ``lowerings/``) adds a team's own catalogue in
-front of it.
+front of it; its records are its own ``proofs/`` and ``proofs.lock``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,20 @@ ROOT = _builtin_root()
 def roots() -> list[Path]:
     extra = [Path(p) for p in os.environ.get("VERIFY_PATH", "").split(os.pathsep) if p]
     return extra + [ROOT]
+
+
+LOCK = "proofs.lock"
+
+
+def lock_file(root: Path) -> Path:
+    """The lock file of the catalogue at `root` (the directory holding
+    lowerings/ and proofs/): the revisions its records were proved under."""
+    return Path(root) / LOCK
+
+
+def lock_files() -> list[Path]:
+    """The lock file of every catalogue on the search path that has records."""
+    return [lock_file(r) for r in roots() if (r / "proofs").is_dir()]
 
 
 def spec_dirs() -> list[Path]:

@@ -383,7 +383,7 @@ def _refusal(low, t, wave: int) -> str | None:
 
 
 def cmd_emit(args, out: TextIO, err: TextIO) -> int:
-    from . import catalog, emit, proofs
+    from . import catalog, emit, proofs, revisions
     from . import target as T
 
     low = catalog.load(args.name)
@@ -408,7 +408,7 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
     h = proofs.hashes(low)
     header = [f"{low.name}: {proofs.spec_call(low)} for {t.name} wave{wave} under exec={low.exec_contract}",
               f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
-              f"spec {h['spec']}, semantics {h['semantics']}, {h['solver']}); emitted by verify emit"]
+              f"spec {h['spec']}, checker {revisions.current()['core']}, {h['solver']}); emitted by verify emit"]
     text = emit.emit(low, t, wave, args.format, header)
     if args.format in ("llvm", "hip"):
         ir = text if args.format == "llvm" else emit.emit(low, t, wave, "llvm", header)

@@ -2,11 +2,17 @@
 records: what ``verify prove`` and ``verify check`` run.
 
 Work is done per lowering (all its (target, wave) instantiations together,
-so targets with the same semantics share a solver run, see refine.py), in
-worker processes when ``jobs > 1``: each process has its own z3 context.
-Nothing is written until every proof of the run has finished, and nothing
-at all when one of them hits an input error.  Records are read, compared
-and rendered by proofs.py; this module prints nothing.
+so targets with the same semantics share a solver run and a record, see
+refine.py), in worker processes when ``jobs > 1``: each process has its own
+z3 context.  Nothing is written until every proof of the run has finished,
+and nothing at all when one of them hits an input error.  Records are read,
+compared and rendered by proofs.py, the lock by revisions.py; this module
+prints nothing.
+
+A line of ``proofs.lock`` belongs to the whole catalogue: when the checker
+or an op changed, ``prove`` re-proves every record of the catalogue that
+depends on it, wherever it is, then writes the lock with today's revisions.
+A record file whose re-proof gives the same records keeps its bytes.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from . import proofs
+from . import proofs, revisions
 from .diag import InputError, Span
 
 # ---------------------------------------------------------------------------
@@ -87,7 +93,7 @@ def _prove_file(job: tuple[str, float, bool]) -> dict:
                 span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
                 raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
         warnings = sorted({str(w) for r in results for w in r.warnings})
-        return {"path": path, "records": [proofs.make_record(r, now) for r in results], "warnings": warnings,
+        return {"path": path, "records": proofs.make_records(results, now), "warnings": warnings,
                 "smt2": {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results} if smt2 else {}}
     except InputError as e:
         sp = e.span
@@ -163,6 +169,8 @@ class Report:
     allow_unknown: bool = False
     shard: tuple[int, int] | None = None
     smt2: dict = field(default_factory=dict)  # lowering path -> {target.wWAVE: (shared_with, {obligation: text})}
+    record_counts: dict[str, int] = field(default_factory=dict)  # record file -> records in it
+    unchanged: set[str] = field(default_factory=set)  # prove: record files re-proved to the same bytes
 
     def exit_code(self) -> int:
         probs = [e.problem(self.allow_unknown) for e in self.entries]
@@ -197,7 +205,12 @@ class Report:
                 gone = [f"{e.target} wave{e.wave}" for e in es if e.status == "removed"]
                 if gone:
                     parts.append(f"removed {', '.join(gone)}")
-                out.append(f"{rec}: {len(written)} record{'s' * (len(written) != 1)}: " + ", ".join(parts))
+                n = self.record_counts.get(rec, 0)
+                head = f"{n} record{'s' * (n != 1)}"
+                if written:
+                    head = f"{len(written)} instantiation{'s' * (len(written) != 1)} in {head}"
+                same = " (unchanged)" if rec in self.unchanged else ""
+                out.append(f"{rec}: {head}: " + ", ".join(parts) + same)
             return out
         for e in self.entries:
             p = e.problem(self.allow_unknown)
@@ -228,9 +241,11 @@ class Report:
         c = self.counts()
         order = ["proved", "refuted", "unknown", "stale", "missing", "orphan", "differs", "removed"]
         parts = [f"{c.get(k, 0)} {k}" for k in order if c.get(k) or k in ("proved", "refuted", "unknown")]
-        nrec = sum(1 for e in self.entries if e.target is not None and e.status != "removed")
+        ninst = sum(1 for e in self.entries if e.target is not None and e.status != "removed")
+        nrec = sum(self.record_counts.values())
         shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
-        return (f"{self.command}: {self.lowerings} lowering{'s' * (self.lowerings != 1)}{shard}, {nrec} records: "
+        return (f"{self.command}: {self.lowerings} lowering{'s' * (self.lowerings != 1)}{shard}, "
+                f"{ninst} instantiation{'s' * (ninst != 1)} in {nrec} record{'s' * (nrec != 1)}: "
                 + ", ".join(parts) + f"; {len(self.reproved)} lowering{'s' * (len(self.reproved) != 1)} proved in this run")
 
     def to_json(self) -> dict:
@@ -290,29 +305,55 @@ class _Plan:
     record_file: Path
     expected: list[tuple[str, int]]
     stored: dict  # (target, wave) -> record
+    records: list[dict]  # the records of the file, each once
     now: dict
+    root: Path  # the catalogue: the directory holding lowerings/, proofs/ and proofs.lock
+    lock: dict[str, str] | None  # its proofs.lock
 
     def state(self, key) -> tuple[str, list[str]]:
         rec = self.stored.get(key)
         if rec is None:
             return "missing", []
-        reasons = proofs.stale_reasons(rec["hashes"], self.now)
+        reasons = proofs.stale_reasons(rec, self.now, self.lock)
         return ("stale", reasons) if reasons else ("current", [])
 
+    def depends(self, lines: set[str]) -> bool:
+        """Does a record of this lowering depend on one of these lock lines?"""
+        return bool(lines) and any("core" in lines or lines & set(r["ops"]) for r in self.records)
 
-def _plan(paths: list[Path]) -> list[_Plan]:
+
+def _plan(paths: list[Path], old_ok: bool = False, locks: dict | None = None) -> list[_Plan]:
     from .asm import load_lowering
 
+    locks = {} if locks is None else locks
     plans = []
     for p in paths:
         try:
             low = load_lowering(p)
             rf = proofs.record_file(p)
-            d = proofs.load(rf)
-            plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {}, proofs.hashes(low)))
+            d = proofs.load(rf, old_ok)
+            root = proofs.locate(p)[0].parent
+            if root not in locks:
+                locks[root] = revisions.load_lock(proofs.lock_path(p))
+            plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {},
+                               d["list"] if d else [], proofs.hashes(low), root, locks[root]))
         except InputError as e:
             raise _shown(e) from None
     return plans
+
+
+def _dependents(plans: list[_Plan], locks: dict) -> list[_Plan]:
+    """The lowerings outside `plans`, in the catalogues they belong to, with a
+    record that depends on a lock line that is not today's revision."""
+    have = {str(pl.path) for pl in plans}
+    out: list[_Plan] = []
+    for root in sorted({pl.root for pl in plans}):
+        stale = revisions.stale_lines(locks[root])
+        if not stale:
+            continue
+        others = [f for f in collect([str(root / "lowerings")])[0] if str(f) not in have]
+        out += [pl for pl in _plan(others, True, locks) if pl.depends(stale)]
+    return out
 
 
 def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
@@ -333,28 +374,45 @@ def _disp(p) -> str:
 def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False) -> Report:
     """Write a current record for every instantiation of every lowering in
     `paths`, proving only lowerings whose records are not all current
-    (everything with `force`); remove records that no lowering declares."""
+    (everything with `force`), and every lowering of their catalogues whose
+    records depend on a changed lock line; remove records that no lowering
+    declares; write each catalogue's proofs.lock."""
+    from .catalog import lock_file
+
     files, scopes = collect(paths)
-    plans = _plan(files)
+    locks: dict = {}
+    plans = _plan(files, True, locks)
+    plans = sorted(plans + _dependents(plans, locks), key=lambda pl: str(pl.path))
     todo = [pl for pl in plans if force or smt2 or any(pl.state(k)[0] != "current" for k in pl.expected)]
     done = prove_files([pl.path for pl in todo], jobs, timeout, smt2)
     entries: list[Entry] = []
     writes: list[tuple[Path, str]] = []
+    counts: dict[str, int] = {}
+    unchanged: set[str] = set()
     for pl in plans:
         rec_d, low_d = _disp(pl.record_file), _disp(pl.path)
         res = done.get(str(pl.path))
         extra = sorted(set(pl.stored) - set(pl.expected), key=proofs.key_order)
         if res is not None:
             recs = res["records"]
-            writes.append((pl.record_file, proofs.render(proofs.repo_path(pl.path), proofs.spec_call(pl.low), recs)))
-            entries += [Entry(rec_d, low_d, r["target"], r["wave"], "written", r["verdict"], failing=_failing(r))
-                        for r in recs]
+            entries += [Entry(rec_d, low_d, t, r["wave"], "written", r["verdict"], failing=_failing(r))
+                        for r in sorted(recs, key=proofs.record_order) for t in r["targets"]]
         else:
-            keep = [pl.stored[k] for k in pl.expected]
-            if extra:
-                writes.append((pl.record_file, proofs.render(proofs.repo_path(pl.path), proofs.spec_call(pl.low), keep)))
-            entries += [Entry(rec_d, low_d, r["target"], r["wave"], "current", r["verdict"], failing=_failing(r))
-                        for r in keep]
+            want = set(pl.expected)
+            recs = []
+            for r in pl.records:
+                ts = [t for t in r["targets"] if (t, r["wave"]) in want]
+                if ts:
+                    recs.append(r if ts == r["targets"] else {**r, "targets": ts})
+            entries += [Entry(rec_d, low_d, k[0], k[1], "current", pl.stored[k]["verdict"],
+                              failing=_failing(pl.stored[k])) for k in pl.expected]
+        if res is not None or extra:
+            text = proofs.render(proofs.repo_path(pl.path), proofs.spec_call(pl.low), recs)
+            if pl.record_file.exists() and pl.record_file.read_text() == text:
+                unchanged.add(rec_d)
+            else:
+                writes.append((pl.record_file, text))
+        counts[rec_d] = len(recs)
         entries += [Entry(rec_d, low_d, t, w, "removed") for t, w in extra]
     orphans = _orphan_files(scopes, files)
     for f in orphans:
@@ -363,9 +421,14 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
         proofs.write_atomic(f, text)
     for f in orphans:
         f.unlink()
+    lock_text = revisions.render_lock(revisions.current())
+    for root in sorted({pl.root for pl in plans}):
+        lf = lock_file(root)
+        if (root / "proofs").is_dir() and (not lf.exists() or lf.read_text() != lock_text):
+            proofs.write_atomic(lf, lock_text)
     warnings = sorted({w for r in done.values() for w in r["warnings"]})
     return Report("prove", entries, len(plans), [_disp(Path(p)) for p in done], warnings,
-                  smt2={p: r["smt2"] for p, r in done.items()})
+                  smt2={p: r["smt2"] for p, r in done.items()}, record_counts=counts, unchanged=unchanged)
 
 
 def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[int, int] | None = None,
@@ -383,10 +446,13 @@ def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[i
     todo = [pl for pl in plans if full or any(pl.state(k)[0] != "current" for k in pl.expected)]
     done = prove_files([pl.path for pl in todo], jobs, timeout)
     entries: list[Entry] = []
+    counts: dict[str, int] = {}
     for pl in plans:
         rec_d, low_d = _disp(pl.record_file), _disp(pl.path)
+        if pl.records:
+            counts[rec_d] = len(pl.records)
         res = done.get(str(pl.path))
-        fresh = {(r["target"], r["wave"]): r for r in res["records"]} if res else {}
+        fresh = {(t, r["wave"]): r for r in res["records"] for t in r["targets"]} if res else {}
         for key in pl.expected:
             state, reasons = pl.state(key)
             rec = pl.stored.get(key)
@@ -406,7 +472,8 @@ def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[i
         for f in _orphan_files(scopes, all_files):
             entries.append(Entry(_disp(f), _disp(proofs.lowering_of(f)), None, None, "orphan"))
     return Report("check", entries, len(plans), [_disp(Path(p)) for p in done],
-                  sorted({w for r in done.values() for w in r["warnings"]}), allow_unknown, shard)
+                  sorted({w for r in done.values() for w in r["warnings"]}), allow_unknown, shard,
+                  record_counts=counts)
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -83,6 +83,9 @@ class Machine:
         self.waits = Outstanding() if waits else None
         self.line: int | None = None
         self.cur: Instr | None = None
+        # the ops executed (registry names), as FeatureLog records the
+        # features consulted: a proof record depends on these
+        self.ops_run: set[str] = set()
 
     # ---- assumptions --------------------------------------------------
     def assume(self, name: str) -> str:
@@ -244,6 +247,7 @@ class Machine:
 
         for k, ins in enumerate(program):
             opdef = op_of(ins.base)
+            self.ops_run.add(opdef.base)
             if self.trace is not None:
                 self.step = Step(k, ins)
                 self.trace.append(self.step)

@@ -1,10 +1,12 @@
 """Proof records: their schema, canonical hashing and staleness.
 
 ``proofs/`` mirrors ``lowerings/``: the lowering ``lowerings/xor/xor5.s``
-has its records in ``proofs/xor/xor5.proof``, one record per (target, wave)
-it declares.  A record is a small JSON object with sorted keys and no
-timings: the verdict, every obligation, the assumptions and method, and the
-hashes it was made from:
+has its records in ``proofs/xor/xor5.proof``.  A record is a small JSON
+object with sorted keys and no timings, for the (target, wave)
+instantiations that one solver run proved: ``targets`` (the targets whose
+consulted features agreed, see refine.check_lowering) and ``wave``, the
+verdict, every obligation, the assumptions and method, the ``ops`` the run
+executed (registry names, sorted) and the hashes it was made from:
 
 * ``lowering``: the lowering's canonical text (the spec call, the EXEC
   contract, the bindings and the program as the canonical printer writes
@@ -13,49 +15,37 @@ hashes it was made from:
   must exist;
 * ``spec``: the definitions of the spec the lowering names and of every spec
   it calls, whitespace and comments removed;
-* ``semantics``: ``verify.SEMANTICS_REVISION`` and a hash of the sources
-  that give instructions and specs their meaning (:data:`SEMANTIC_SOURCES`,
-  comments and blank lines removed);
 * ``solver``: the solver and its version, e.g. ``z3 4.15.4``.
 
-A record is *current* when all four match what they are now; anything else
-is *stale*.  This module never calls the solver: the checker (refine.py)
-makes the results, the batch runner (gate.py) decides what to re-prove.
+The source revisions a record was proved under are not in it: they are one
+line each in ``proofs.lock`` beside ``proofs/`` (verify/revisions.py), the
+checker's (``core``) and each op's.  A record is *current* when its three
+hashes match what they are now and the lock's ``core`` line and the line of
+every op it lists are the current revisions; anything else is *stale*.  So a
+refactor changes the lock, never a record; a record changes only when what
+is proved does.  This module never calls the solver: the checker
+(refine.py) makes the results, the batch runner (gate.py) decides what to
+re-prove and writes the lock.
 
 >>> canonical_params({"mask": 5, "width": 16, "src": "i ^ 5", "lane": "@lane"})
 'lane=@lane mask=5 src="i ^ 5" width=16'
->>> strip_py_comments("x = 1  # one\\n\\n# gone\\ny = '#kept'\\n")
-"x = 1\\ny = '#kept'"
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
-import tokenize
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from . import SEMANTICS_REVISION
+from . import revisions
 from .diag import InputError, Span, read_source
 from .ir import Lowering
 
-SCHEMA = 1
+SCHEMA = 2
 SUFFIX = ".proof"
-
-# The modules that give a lowering and a spec their meaning.  Any edit to
-# them (other than to comments and blank lines) makes every record stale.
-# Not included: the parser and printer (asm.py; the lowering hash covers its
-# output), counterexamples (cex.py), hazards (warnings only), the CLI.
-SEMANTIC_SOURCES = (
-    "verify/ops/*.py", "verify/machine.py", "verify/spec.py", "verify/refine.py",
-    "verify/target.py", "verify/assume.py", "verify/backend.py", "verify/identities.py", "verify/smt.py",
-    "verify/waits.py",
-)
-
-_PKG_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _h(text: str) -> str:
@@ -64,36 +54,6 @@ def _h(text: str) -> str:
 
 # ---------------------------------------------------------------------------
 # hashes
-
-
-def strip_py_comments(src: str) -> str:
-    """Python source without comments, trailing blanks and blank lines."""
-    drop: dict[int, int] = {}  # line -> column where a comment starts
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-            if tok.type == tokenize.COMMENT:
-                drop[tok.start[0]] = tok.start[1]
-    except (tokenize.TokenError, SyntaxError):  # not valid Python: hash it as it is
-        drop = {}
-    out = []
-    for n, line in enumerate(src.replace("\r\n", "\n").split("\n"), 1):
-        if n in drop:
-            line = line[:drop[n]]
-        line = line.rstrip()
-        if line:
-            out.append(line)
-    return "\n".join(out)
-
-
-@lru_cache(maxsize=None)
-def semantics_id() -> str:
-    """``r<SEMANTICS_REVISION>-<hash of the semantic sources>``."""
-    parts = []
-    for pattern in SEMANTIC_SOURCES:
-        for p in sorted(_PKG_ROOT.glob(pattern)):
-            rel = p.relative_to(_PKG_ROOT).as_posix()
-            parts.append(f"== {rel}\n{strip_py_comments(p.read_text())}\n")
-    return f"r{SEMANTICS_REVISION}-{_h(''.join(parts))}"
 
 
 def solver_id() -> str:
@@ -189,17 +149,34 @@ def spec_hash(low: Lowering) -> str:
 
 
 def hashes(low: Lowering) -> dict[str, str]:
-    return {"lowering": lowering_hash(low), "spec": spec_hash(low), "semantics": semantics_id(),
-            "solver": solver_id()}
+    return {"lowering": lowering_hash(low), "spec": spec_hash(low), "solver": solver_id()}
 
 
-def stale_reasons(recorded: dict, now: dict) -> list[str]:
-    """What changed since a record was made ([] when it is current).
+def stale_reasons(rec: dict[str, Any], now: dict[str, str], lock: dict[str, str] | None,
+                  revs: dict[str, str] | None = None) -> list[str]:
+    """What changed since a record was made ([] when it is current): its
+    hashes against `now` (:func:`hashes`), and the revisions `lock` names for
+    the core and for every op the record lists against `revs` (by default
+    :func:`revisions.current`).
 
-    >>> stale_reasons({"lowering": "a", "spec": "b"}, {"lowering": "a", "spec": "c"})
-    ['spec changed']
+    >>> rec = {"hashes": {"lowering": "a", "spec": "b", "solver": "z3"}, "ops": ["v_mov_b32", "v_or_b32"]}
+    >>> now = {"lowering": "a", "spec": "c", "solver": "z3"}
+    >>> stale_reasons(rec, now, {"core": "r1-0", "v_mov_b32": "1", "v_or_b32": "2"},
+    ...               {"core": "r1-0", "v_mov_b32": "1", "v_or_b32": "3", "v_not_b32": "4"})
+    ['spec changed', 'op v_or_b32 changed']
     """
-    return [f"{k} changed" for k in ("lowering", "spec", "semantics", "solver") if recorded.get(k) != now.get(k)]
+    h = rec["hashes"]
+    out = [f"{k} changed" for k in ("lowering", "spec") if h.get(k) != now.get(k)]
+    if lock is None:
+        out.append("no proofs.lock")
+    else:
+        revs = revisions.current() if revs is None else revs
+        if lock.get("core") != revs["core"]:
+            out.append("checker changed")
+        out += [f"op {o} changed" for o in rec["ops"] if lock.get(o) is None or lock.get(o) != revs.get(o)]
+    if h.get("solver") != now.get("solver"):
+        out.append("solver changed")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -219,6 +196,13 @@ def record_file(lowering_path: Path) -> Path:
     """lowerings/a/b.s -> proofs/a/b.proof (next to lowerings/)."""
     base, rel = locate(lowering_path)
     return base.parent / "proofs" / rel.with_suffix(SUFFIX)
+
+
+def lock_path(lowering_path: Path) -> Path:
+    """lowerings/a/b.s -> proofs.lock (next to lowerings/ and proofs/)."""
+    from .catalog import lock_file
+
+    return lock_file(locate(lowering_path)[0].parent)
 
 
 def lowering_of(record_path: Path) -> Path:
@@ -257,11 +241,22 @@ def key_order(key: tuple[str, int]) -> tuple:
 # the record text
 
 
-def make_record(res, now: dict) -> dict:
-    """A record from a refine.Result and the hashes it was proved under."""
+def make_records(results: list[Any], now: dict[str, str]) -> list[dict[str, Any]]:
+    """The records of one lowering from its refine.Results and the hashes it
+    was proved under: targets that share a solver run share one record."""
+    groups: dict[tuple[int, str], list[Any]] = {}
+    for r in results:
+        groups.setdefault((r.wave, r.shared_with or r.target), []).append(r)
+    return [make_record(rs, now) for rs in groups.values()]
+
+
+def make_record(rs: list[Any], now: dict[str, str]) -> dict[str, Any]:
+    """A record from the refine.Results of one solver run (the same result,
+    one per target)."""
+    res = rs[0]
     method = res.method.replace(", per-lane", "")  # a timing artefact, not a method
     return {
-        "target": res.target,
+        "targets": sorted({r.target for r in rs}, key=lambda t: key_order((t, res.wave))),
         "wave": res.wave,
         "exec": res.exec_contract,
         "verdict": res.verdict,
@@ -270,15 +265,19 @@ def make_record(res, now: dict) -> dict:
                         for o in res.obligations],
         "assumptions": dict(sorted(res.assumptions.items())),
         "method": method,
-        "shared_with": res.shared_with,
+        "ops": sorted(res.ops),
         "hashes": dict(now),
     }
 
 
-def render(lowering: str, spec: str, records: list[dict]) -> str:
+def record_order(r: dict[str, Any]) -> tuple[Any, ...]:
+    return key_order((r["targets"][0], r["wave"]))
+
+
+def render(lowering: str, spec: str, records: list[dict[str, Any]]) -> str:
     """The text of a record file: deterministic, sorted keys, one obligation
     per line."""
-    recs = sorted(records, key=lambda r: key_order((r["target"], r["wave"])))
+    recs = sorted(records, key=record_order)
     out = ["{", f'  "lowering": {json.dumps(lowering)},', '  "records": [']
     for k, r in enumerate(recs):
         out.append("    {")
@@ -298,13 +297,14 @@ def render(lowering: str, spec: str, records: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-_RECORD_KEYS = {"target", "wave", "exec", "verdict", "obligations", "assumptions", "method", "shared_with", "hashes"}
+_RECORD_KEYS = {"targets", "wave", "exec", "verdict", "obligations", "assumptions", "method", "ops", "hashes"}
+_HASH_KEYS = {"lowering", "spec", "solver"}
 
 
 _ORDER = ("error", "refuted", "unknown")  # as refine.py decides a verdict
 
 
-def _inconsistent(r: dict) -> str | None:
+def _inconsistent(r: dict[str, Any]) -> str | None:
     """Why a record cannot be what the prover wrote (a hand edit), or None.
     The verdict is the obligations' (error before refuted before unknown,
     else proved) and only an obligation that is not proved carries a detail."""
@@ -322,40 +322,67 @@ def _inconsistent(r: dict) -> str | None:
     return None
 
 
-def parse(text: str, path: str) -> dict:
-    """A record file -> {"lowering", "spec", "records": {(target, wave): record}}."""
+class OldSchema(InputError):
+    """A record file in an older format (verify prove rewrites it)."""
+
+
+def parse(text: str, path: str) -> dict[str, Any]:
+    """A record file -> {"lowering", "spec", "records": {(target, wave):
+    record}, "list": [record, ...]} (a record shared by several targets is
+    one object under each of their keys)."""
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(Span(path, e.lineno, e.colno), f"not a proof record: {e.msg}") from None
 
-    def bad(msg: str):
+    def bad(msg: str) -> None:
         raise InputError(Span(path, 1, 1), f"not a proof record: {msg}")
 
+    if isinstance(d, dict) and isinstance(d.get("schema"), int) and 0 < d["schema"] < SCHEMA:
+        raise OldSchema(Span(path, 1, 1), f"not a proof record: schema {d['schema']} is an older format "
+                                          f"(this verify reads {SCHEMA}); run: verify prove")
     if not isinstance(d, dict) or d.get("schema") != SCHEMA:
         bad(f"expected a JSON object with \"schema\": {SCHEMA}")
     recs = d.get("records")
     if not isinstance(recs, list):
         bad("\"records\" must be a list")
-    out: dict[tuple[str, int], dict] = {}
+    out: dict[tuple[str, int], dict[str, Any]] = {}
     for r in recs:
         if not isinstance(r, dict) or set(r) != _RECORD_KEYS:
             bad(f"each record has exactly the keys {', '.join(sorted(_RECORD_KEYS))}")
-        key = (r["target"], r["wave"])
-        if key in out:
-            bad(f"two records for {key[0]} wave{key[1]}")
+        ts, w = r["targets"], r["wave"]
+        if not (isinstance(ts, list) and ts and all(isinstance(t, str) for t in ts) and len(set(ts)) == len(ts)
+                and isinstance(w, int)):
+            bad("each record names its targets (a list of distinct names) and its wave (a number)")
+        where = f"{', '.join(ts)} wave{w}"
+        ops = r["ops"]
+        if not (isinstance(ops, list) and all(isinstance(o, str) for o in ops) and ops == sorted(set(ops))):
+            bad(f"the record for {where} must list its ops sorted, each once")
+        h = r["hashes"]
+        if not (isinstance(h, dict) and set(h) == _HASH_KEYS and all(isinstance(v, str) for v in h.values())):
+            bad(f"the hashes of the record for {where} are exactly {', '.join(sorted(_HASH_KEYS))}")
+        for t in ts:
+            if (t, w) in out:
+                bad(f"two records for {t} wave{w}")
         why = _inconsistent(r)
         if why:
-            bad(f"the record for {key[0]} wave{key[1]} contradicts itself: {why} (re-prove it: verify prove --force)")
-        out[key] = r
-    return {"lowering": d.get("lowering"), "spec": d.get("spec"), "records": out}
+            bad(f"the record for {where} contradicts itself: {why} (re-prove it: verify prove --force)")
+        for t in ts:
+            out[(t, w)] = r
+    return {"lowering": d.get("lowering"), "spec": d.get("spec"), "records": out, "list": list(recs)}
 
 
-def load(path: Path) -> dict | None:
-    """The parsed record file, or None when there is none."""
+def load(path: Path, old_ok: bool = False) -> dict[str, Any] | None:
+    """The parsed record file, or None when there is none (or, with
+    `old_ok`, when it is in an older format: verify prove replaces it)."""
     if not Path(path).exists():
         return None
-    return parse(read_source(path), str(path))
+    try:
+        return parse(read_source(path), str(path))
+    except OldSchema:
+        if old_ok:
+            return None
+        raise
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -374,7 +401,7 @@ def current_proof(low: Lowering, target: str, wave: int) -> tuple[str, str, dict
     rec = None if d is None else d["records"].get((target, wave))
     if rec is None:
         return "missing", str(f), None
-    reasons = stale_reasons(rec["hashes"], hashes(low))
+    reasons = stale_reasons(rec, hashes(low), revisions.load_lock(lock_path(Path(low.path))))
     if reasons:
         return "stale (" + ", ".join(reasons) + ")", str(f), rec
     return rec["verdict"], str(f), rec

@@ -63,6 +63,7 @@ class Result:
     # registers (outputs, clobbers) whose lanes inactive at entry the lowering
     # can change (whole-wave mode): information, not an obligation
     writes_inactive: list[str] = field(default_factory=list)
+    ops: list[str] = field(default_factory=list)  # the ops the run executed (Machine.ops_run), sorted
 
     def assumption_text(self) -> str:
         if self.robust_over is not None and self.verdict == "proved":
@@ -248,7 +249,8 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     f32 = spec_def.value_type == "f32" or low.params.get("op") in ("fadd", "fmin", "fmax")
     res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
                  assumptions=dict(enc.machine.assumptions_used),
-                 method=f"{SOLVER}, {enc_name} encoding, exec={low.exec_contract}")
+                 method=f"{SOLVER}, {enc_name} encoding, exec={low.exec_contract}",
+                 ops=sorted(enc.machine.ops_run))
     if f32:
         res.claim = ("exact: the same f32 value bit for bit (NaN equals NaN) as the spec's fixed combine tree, "
                      "for inputs that are not NaN") if enc_name == "bit-vector" else (
