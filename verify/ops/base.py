@@ -172,10 +172,6 @@ def int_modifier(name: str, lo: int, hi: int, default: int | None = None,
     return Mod(name, int_mod(lo, hi, name), range(lo, hi + 1), default, fmt)
 
 
-def flag_modifier(name: str) -> Mod:
-    return Mod(name, flag_mod, (True,))
-
-
 class Modifiers:
     """The modifiers one encoding of an op accepts, and how they combine.
 
@@ -234,8 +230,10 @@ class OpDef:
     # default region of `verify asm` is drawn around such instructions
     moves_lanes = False
     # hazards it is the consumer of (hazards.RULES rows name these roles):
-    # "lane_select" (an SGPR lane select), "readlane" (reads a lane chosen
-    # by EXEC or a select), "readlane_vgpr", "permlane_swap", "sgpr_select"
+    # "dpp" (a DPP read; per instruction, see roles()), "lane_select" (an SGPR
+    # lane select), "readlane" (reads a lane chosen by EXEC or a select),
+    # "readlane_vgpr" (v_readlane's VGPR), "permlane_swap", "sgpr_select"
+    # (SGPR operands a VALU write needs an s_wait_alu before, GFX12)
     hazard_roles: frozenset[str] = frozenset()
     # counted by s_waitcnt lgkmcnt: "ds" (an LDS operation; GFX12 s_wait_dscnt)
     # or "other" (scalar memory); None: not counted
