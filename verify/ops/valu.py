@@ -115,6 +115,28 @@ class Valu(OpDef):
         E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
 
 
+def _field_mask(B: Any, width: Any) -> Any:
+    """(1 << width[4:0]) - 1: the low width bits (none for width 0)."""
+    return B.sub(B.shl(B.const(1), B.and_(width, B.const(31))), B.const(1))
+
+
+def _bfe_i32(B: Any, a: Any, offset: Any, width: Any) -> Any:
+    """v_bfe_i32: the field (arithmetic shift, then width bits), sign-extended
+    from its top bit, as (t ^ s) - s with s = that bit: 0 for width 0.
+    [S:bfe]
+
+    >>> from verify.backend import Concrete
+    >>> B = Concrete()
+    >>> [hex(_bfe_i32(B, 0x000000F0, 4, w)) for w in (0, 3, 4, 5)]
+    ['0x0', '0xffffffff', '0xffffffff', '0xf']
+    >>> hex(_bfe_i32(B, 0x80000000, 28, 8)), hex(_bfe_i32(B, 0x12345678, 36, 8))
+    ('0xfffffff8', '0x67')
+    """
+    t = B.and_(B.ashr(a, B.and_(offset, B.const(31))), _field_mask(B, width))
+    s = B.lshr(B.shl(B.const(1), B.and_(width, B.const(31))), B.const(1))
+    return B.sub(B.xor(t, s), s)
+
+
 VALU_OPS = [
     Valu("v_mov_b32", 1, lambda B, a: a, components=("copy", "dpp16", "dpp8")),
     Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
@@ -147,6 +169,9 @@ VALU_OPS = [
     Valu("v_min3_i32", 3, lambda B, a, b, c: B.smin(B.smin(a, b), c), vop3_only=True),
     Valu("v_min3_u32", 3, lambda B, a, b, c: B.umin(B.umin(a, b), c), vop3_only=True),
     Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)])),
+    # bit-field extract: S1[4:0] the offset, S2[4:0] the width  [S:bfe]
+    Valu("v_bfe_u32", 3, lambda B, a, b, c: B.and_(B.lshr(a, B.and_(b, B.const(31))), _field_mask(B, c)), vop3_only=True),
+    Valu("v_bfe_i32", 3, _bfe_i32, vop3_only=True),
 ]
 
 
