@@ -1,9 +1,11 @@
 """Each instruction's semantics, run concretely and symbolically, agree.
 
-For random instructions of EVERY registered op (the test fails if an op has
-no generator), random register contents and random EXEC masks, the concrete
-backend's result equals the z3 backend's result evaluated at the same
-inputs, for every register and lane.
+For random instructions of EVERY registered op, random register contents
+and random EXEC masks, the concrete backend's result equals the z3
+backend's result evaluated at the same inputs, for every register and lane.
+The instructions are drawn from each op's declaration (mnemonics, operand
+signature, modifiers with every value they declare), so a new op or a new
+modifier value is drawn without touching this file.
 """
 
 import zlib
@@ -19,8 +21,6 @@ from verify.backend import Concrete
 from verify.diag import InputError, Span
 from verify.machine import Machine
 from verify.ops import OPS
-from verify.ops.dpp import CONTROLS
-from verify.ops.valu import VALU_OPS, CMP_OPS
 from verify.target import FeatureLog, get
 
 TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
@@ -29,105 +29,71 @@ S = st.sampled_from(["s0", "s1", "s2", "s3"])
 PAIR = st.sampled_from(["s[0:1]", "s[2:3]", "vcc"])
 CONST = st.sampled_from(["0", "1", "-1", "5", "31", "32", "64", "0x3ff", "-16", "0x80000000"])
 SRC = st.one_of(V, S, CONST)
+MASK = {64: PAIR, 32: st.sampled_from(["s0", "s1", "vcc_lo"]), None: st.one_of(PAIR, S)}
+# operands by signature kind (verify/ops/base.py), and the most constrained
+# choice of each, which every encoding's extra operand rules accept (a VGPR
+# where DPP or VOP2 needs one, vcc where VOP2/VOPC implies it)
+KINDS = {
+    "vdst": V, "vgpr": V, "src": SRC,
+    "sdst": st.sampled_from(["s0", "s1", "s2", "s3", "exec_lo", "vcc_lo"]),
+    "sdst64": st.sampled_from(["s[0:1]", "s[2:3]", "exec", "vcc"]),
+    "ssrc": st.one_of(S, CONST, st.sampled_from(["0x76543210", "0xfedcba98"])),  # + permlane selects
+    "ssrc64": st.one_of(PAIR, CONST),
+}
+STRICT = {"src": V, "mask": {64: "vcc", 32: "vcc_lo", None: "vcc"}}
+
+
+def _kind(kind: str, wave, strict: bool):
+    if kind in ("mask", "maskdst"):
+        return st.just(STRICT["mask"][wave]) if strict else MASK[wave]
+    return STRICT[kind] if strict and kind in STRICT else KINDS[kind]
 
 
 @st.composite
-def dpp_mods(draw):
-    kind = draw(st.sampled_from(sorted(CONTROLS) + ["dpp8"]))
-    if kind == "dpp8":
-        sel = draw(st.lists(st.integers(0, 7), min_size=8, max_size=8))
-        return "dpp8:[" + ",".join(map(str, sel)) + "]" + draw(st.sampled_from(["", " fi:1"]))
-    vk = CONTROLS[kind][1]
-    if vk == "quad":
-        c = "quad_perm:[" + ",".join(str(draw(st.integers(0, 3))) for _ in range(4)) + "]"
-    elif vk == "flag":
-        c = kind
-    elif vk == "1":
-        c = f"{kind}:1"
-    elif vk == "15|31":
-        c = f"{kind}:{draw(st.sampled_from([15, 31]))}"
-    elif vk == "1..15":
-        c = f"{kind}:{draw(st.integers(1, 15))}"
-    else:
-        c = f"{kind}:{draw(st.integers(0, 15))}"
-    rm, bm = draw(st.integers(0, 15)), draw(st.integers(0, 15))
-    extra = draw(st.sampled_from(["", " bound_ctrl:1", " bound_ctrl:0", " fi:1"]))
-    return f"{c} row_mask:{rm:#x} bank_mask:{bm:#x}{extra}"
+def modifier_text(draw, mods, target=None):
+    """Modifiers as an op declares them (verify/ops/base.py Modifiers): one of
+    `one_of` when there is such a group, then each other modifier it allows,
+    or not; a value is drawn from all the values the modifier declares."""
+    def value(m):
+        return m.values[draw(st.integers(0, len(m.values) - 1))]
+
+    chosen = []
+    if mods.one_of:
+        chosen.append(mods.mods[draw(st.sampled_from(mods.one_of))])
+    ruled_out = {x for m in chosen for x in mods.excludes.get(m.name, ())}
+    for m in mods:
+        if m.name not in mods.one_of and m.name not in ruled_out and draw(st.booleans()):
+            chosen.append(m)
+    return " ".join(m.text(value(m), target) for m in chosen)
 
 
 @st.composite
-def instr_text(draw, base):
+def instr_text(draw, base, wave=None, target=None):
+    """An instruction of op `base`, drawn from its declaration: a mnemonic
+    (encoding) it registers, operands by its signature, modifiers by its
+    modifier declarations.  Where an op's own operand rule rejects the first
+    draw (DPP and VOP2 want a VGPR, VOPC/v_cndmask _e32 vcc), the operands
+    are drawn again from the most constrained choice of each kind."""
     op = OPS[base]
-    if base in {o.base for o in VALU_OPS}:
-        enc = draw(st.sampled_from(sorted(op.encs)))
-        suffix = enc
-        srcs = [draw(SRC) for _ in range(op.nsrc)]
-        if op.encs[enc] in ("e32", "dpp") and op.nsrc == 2:
-            srcs[1] = draw(V)
-        if op.encs[enc] in ("dpp", "e64_dpp"):
-            srcs[0] = draw(V)
-            return f"{base}{suffix} {draw(V)}, {', '.join(srcs)} {draw(dpp_mods())}"
-        return f"{base}{suffix} {draw(V)}, {', '.join(srcs)}"
-    if base == "v_cndmask_b32":
-        return f"v_cndmask_b32_e64 {draw(V)}, {draw(SRC)}, {draw(SRC)}, {draw(PAIR)}"
-    if base.startswith("v_cmp_"):
-        return f"{base}_e64 {draw(PAIR)}, {draw(SRC)}, {draw(SRC)}"
-    if base == "ds_swizzle_b32":
-        return f"ds_swizzle_b32 {draw(V)}, {draw(V)} offset:{draw(st.integers(0, 0xFFFF)):#x}"
-    if base in ("ds_bpermute_b32", "ds_permute_b32"):
-        return f"{base} {draw(V)}, {draw(V)}, {draw(V)} offset:{draw(st.integers(0, 0xFFFF))}"
-    if base == "v_readlane_b32":
-        return f"v_readlane_b32 {draw(S)}, {draw(V)}, {draw(st.one_of(S, CONST))}"
-    if base == "v_readfirstlane_b32":
-        return f"v_readfirstlane_b32 {draw(S)}, {draw(V)}"
-    if base == "v_writelane_b32":
-        return f"v_writelane_b32 {draw(V)}, {draw(st.one_of(S, CONST))}, {draw(st.one_of(S, CONST))}"
-    if base.startswith("v_mbcnt_"):
-        return f"{base} {draw(V)}, {draw(SRC)}, {draw(SRC)}"
-    if base.startswith("v_permlane") and base.endswith("16_b32"):
-        op_sel = draw(st.sampled_from(["", " op_sel:[1,0]", " op_sel:[0,1]", " op_sel:[1,1]"]))
-        sel = st.one_of(S, CONST, st.sampled_from(["0x76543210", "0xfedcba98"]))
-        return f"{base} {draw(V)}, {draw(V)}, {draw(sel)}, {draw(sel)}{op_sel}"
-    if base.endswith("16_var_b32"):
-        op_sel = draw(st.sampled_from(["", " op_sel:[1,0]", " op_sel:[0,1]"]))
-        return f"{base} {draw(V)}, {draw(V)}, {draw(V)}{op_sel}"
-    if base.endswith("_swap_b32"):
-        return f"{base} {draw(V)}, {draw(V)}"
-    if base == "ds_bpermute_fi_b32":
-        return f"{base} {draw(V)}, {draw(V)}, {draw(V)} offset:{draw(st.integers(0, 0xFFFF))}"
-    if base == "v_permlane64_b32":
-        return f"v_permlane64_b32 {draw(V)}, {draw(V)}"
-    if base == "s_mov_b32":
-        return f"s_mov_b32 {draw(st.sampled_from(['s0', 's1', 'exec_lo', 'vcc_lo']))}, {draw(st.one_of(S, CONST))}"
-    if base == "s_mov_b64":
-        return f"s_mov_b64 {draw(st.sampled_from(['s[0:1]', 'exec', 'vcc']))}, {draw(st.one_of(PAIR, CONST))}"
-    if "_saveexec_" in base or "_saveexec_" in str(OPS.get(base, "")):
-        dst = draw(S) if base.endswith("b32") else draw(st.sampled_from(["s[0:1]", "s[2:3]"]))
-        src = draw(st.one_of(S, CONST)) if base.endswith("b32") else draw(st.one_of(PAIR, CONST))
-        return f"{base} {dst}, {src}"
-    kind = type(OPS[base]).__name__
-    if kind == "Salu2":
-        return f"{draw(st.sampled_from(sorted(OPS[base].mnemonics())))} {draw(S)}, {draw(st.one_of(S, CONST))}, {draw(st.one_of(S, CONST))}"
-    if kind == "Salu2x64":
-        return f"{draw(st.sampled_from(sorted(OPS[base].mnemonics())))} {draw(st.sampled_from(['s[0:1]', 's[2:3]']))}, {draw(st.one_of(PAIR, CONST))}, {draw(st.one_of(PAIR, CONST))}"
-    if kind == "Salu1":
-        dst = draw(st.sampled_from(["s[0:1]", "s[2:3]"])) if OPS[base].dst64 else draw(S)
-        src = draw(st.one_of(PAIR, CONST)) if OPS[base].src64 else draw(st.one_of(S, CONST))
-        return f"{base} {dst}, {src}"
-    if kind == "Bitset":
-        dst = draw(S) if base.endswith("b32") else draw(st.sampled_from(["s[0:1]", "s[2:3]"]))
-        return f"{base} {dst}, {draw(st.one_of(S, CONST))}"
-    if kind == "Saveexec" and draw(st.booleans()):
-        base = draw(st.sampled_from(sorted(OPS[base].mnemonics())))
-    if OPS[base].schedule_only:
-        return f"{base} null, 0" if base.startswith("s_waitcnt_") and base != "s_waitcnt_depctr" else f"{base} 0"
-    raise AssertionError(f"no generator for {base}")
+    mnemonic, enc = draw(st.sampled_from(sorted(op.mnemonics().items())))
+    if op.schedule_only:
+        return f"{mnemonic} {op.operands}"
+    mods = draw(modifier_text(op.modifiers(enc), target))
+    for strict in (False, True):
+        ops = ", ".join(draw(_kind(kind, wave, strict)) for kind in op.sig_for(enc))
+        text = " ".join(x for x in (mnemonic, ops, mods) if x)
+        try:
+            parse_instr(text, Span("t", 1))
+        except InputError:
+            continue
+        return text
+    raise AssertionError(f"no parseable {base} from its declaration: {text}")
 
 
 @given(st.data())
 @settings_one
 def test_every_op_has_a_generator(data):
-    for base in OPS:  # the generator raises AssertionError for an op it does not know
+    for base in OPS:  # the generator raises AssertionError for an op it cannot spell
         text = data.draw(instr_text(base))
         assert parse_instr(text, Span("t", 1)).base == base
 
@@ -186,7 +152,7 @@ def programs(draw):
     t = get(tname)
     wave = draw(st.sampled_from(list(t.waves)))
     bases = draw(st.lists(st.sampled_from(sorted(OPS)), min_size=1, max_size=3))
-    return t, wave, [draw(instr_text(b)) for b in bases]
+    return t, wave, [draw(instr_text(b, wave, t)) for b in bases]
 
 
 @settings(max_examples=250)
@@ -194,7 +160,6 @@ def programs(draw):
 def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
     t, wave, lines = prog
     exec_mask &= (1 << wave) - 1
-    from verify.ops import lookup
     from verify.refine import static_checks  # noqa: F401
 
     try:
@@ -237,7 +202,7 @@ def test_each_op_agrees(base, data, exec_mask, seed):
     tname = data.draw(st.sampled_from([n for n in TARGETS if feat is None or get(n).has(feat)] or TARGETS))
     t = get(tname)
     wave = data.draw(st.sampled_from(list(t.waves)))
-    line = data.draw(instr_text(base))
+    line = data.draw(instr_text(base, wave, t))
     try:
         ins = parse_instr(line, Span("t", 1))
         OPS[ins.base].check(ins, t, wave)

@@ -48,6 +48,12 @@ NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_w
 # VOP3b scalar result, printed explicitly by LLVM: `v_add_co_u32 v5, vcc, ...`).
 # [S:asm-unmodelled]
 SECOND_DEST = re.compile(r"^v_(\w+_co_\w*|addc_\w+|subb_\w+|subbrev_\w+|div_scale_\w+|mad_u64_u32\w*|mad_i64_i32\w*)$")
+# Unmodelled operations counted by s_waitcnt lgkmcnt besides LDS (ds_*): scalar
+# memory.  [S:waitcnt]
+LGKM_OTHER = re.compile(r"^(s_load|s_buffer_load|s_memtime|s_memrealtime|s_scratch_load|s_atc_probe|s_dcache)")
+# DS operations that return a VGPR (the others' first operand is an address)
+DS_RETURNS = re.compile(r"^ds_(read|load|swizzle|permute|bpermute|consume|append|ordered_count|gws_sema_release_all)|"
+                        r"^ds_\w*_rtn")
 
 
 class Opaque(OpDef):
@@ -61,6 +67,9 @@ class Opaque(OpDef):
 
     def __init__(self, base: str):
         self.base = base
+        # the roles the wait tracker reads, from the mnemonic (nothing else is known of it)
+        self.wait_counter = "ds" if base.startswith("ds_") else "other" if LGKM_OTHER.match(base) else None
+        self.lds_return = bool(DS_RETURNS.match(base))
 
     def parse(self, line: Line, enc: str) -> Instr:
         ops = []
@@ -203,16 +212,12 @@ def function_lines(lines: list[AsmLine], name: str | None, path: str) -> list[As
 
 
 def _lane_aware(ins: Instr) -> bool:
+    """Writes EXEC, or moves data across lanes / computes a lane id (the op's
+    declared role)."""
     op = op_of(ins.base)
     if isinstance(op, Opaque):
         return op.writes_exec(ins)
-    if {"exec_lo", "exec_hi"} & set(op.defs(ins)):
-        return True
-    if ins.enc in ("dpp", "e64_dpp") or ins.base.startswith(("ds_swizzle", "ds_bpermute", "ds_permute",
-                                                              "v_permlane", "v_readlane", "v_readfirstlane",
-                                                              "v_writelane", "v_mbcnt")):
-        return True
-    return False
+    return bool({"exec_lo", "exec_hi"} & set(op.defs(ins))) or op.moves_lanes_in(ins)
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """Hazards the hardware does not interlock, reported as warnings naming both
 instructions.  One table; each rule says which targets it applies to (a
 target feature), what the producer and the consumer are, and how many wait
-states must separate them.  A wait state is one instruction in between;
-``s_nop N`` counts N + 1.  [S:hazards]
+states must separate them.  Producers are named by pipeline and consumers
+by a hazard role that each op declares (``OpDef.hazard_roles``), so a new
+instruction takes part by declaring its role.  A wait state is one
+instruction in between; ``s_nop N`` counts N + 1.  [S:hazards]
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ from typing import Callable
 
 from .diag import Warning_
 from .ir import Instr, SReg
+from .ops.base import OpDef, op_of
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
 
 
-def _op(ins: Instr):
-    from .ops.base import op_of
-
+def _op(ins: Instr) -> OpDef:
     return op_of(ins.base)
 
 
@@ -31,8 +32,16 @@ def _is_valu(ins: Instr) -> bool:
     return _op(ins).unit == "valu"
 
 
-def _is_dpp(ins: Instr) -> bool:
-    return ins.enc in ("dpp", "e64_dpp")
+def _vgprs_written(ins: Instr) -> set[str]:
+    return {r for r in _defs(ins) if r.startswith("v")}
+
+
+def _sgprs_written(ins: Instr) -> set[str]:
+    return {r for r in _defs(ins) if not r.startswith("v")}
+
+
+def _exec_written(ins: Instr) -> set[str]:
+    return _defs(ins) & EXEC
 
 
 def _vgprs_read(ins: Instr) -> set[str]:
@@ -40,9 +49,8 @@ def _vgprs_read(ins: Instr) -> set[str]:
 
 
 def _lane_select(ins: Instr) -> set[str]:
-    if ins.base in ("v_readlane_b32", "v_writelane_b32") and isinstance(ins.operands[2], SReg):
-        return set(ins.operands[2].names)
-    return set()
+    sel = ins.operands[2]
+    return set(sel.names) if isinstance(sel, SReg) else set()
 
 
 def _scalars_read(ins: Instr) -> set[str]:
@@ -55,43 +63,45 @@ def _scalars_read(ins: Instr) -> set[str]:
 
 @dataclass(frozen=True)
 class Rule:
+    """A producer (an instruction of pipeline `unit`, any when None, and the
+    registers it writes that matter), a consumer (an instruction playing
+    hazard role `role`, declared on its op, and the registers it reads that
+    matter), and the wait states between them."""
+
     name: str
     feature: str
-    producer: Callable[[Instr], set[str]]  # registers it writes that matter
-    consumer: Callable[[Instr], set[str]]  # registers it reads that matter
+    unit: str | None  # the producer's pipeline
+    writes: Callable[[Instr], set[str]]
+    role: str  # the consumer's hazard role (OpDef.hazard_roles)
+    reads: Callable[[Instr], set[str]]
     waits: int  # wait states needed; 0 means "an s_wait_alu must come between"
     what: str
 
+    def producer(self, ins: Instr) -> set[str]:
+        """Registers `ins` writes that matter, if it can produce this hazard."""
+        return self.writes(ins) if self.unit is None or _op(ins).unit == self.unit else set()
+
+    def consumer(self, ins: Instr) -> set[str]:
+        """Registers `ins` reads that matter, if it can suffer this hazard."""
+        return self.reads(ins) if self.role in _op(ins).roles(ins) else set()
+
 
 RULES = [
-    Rule("dpp-vgpr", "hazard_dpp",
-         lambda p: {r for r in _defs(p) if r.startswith("v")},
-         lambda c: _vgprs_read(c) if _is_dpp(c) else set(), 2,
+    Rule("dpp-vgpr", "hazard_dpp", None, _vgprs_written, "dpp", _vgprs_read, 2,
          "a DPP read of a VGPR written by the previous instructions"),
-    Rule("dpp-exec", "hazard_dpp",
-         lambda p: (_defs(p) & EXEC) if _is_valu(p) else set(),
-         lambda c: EXEC if _is_dpp(c) else set(), 5,
+    Rule("dpp-exec", "hazard_dpp", "valu", _exec_written, "dpp", lambda c: EXEC, 5,
          "DPP after a VALU write of EXEC"),
-    Rule("lane-select", "hazard_lane_select",
-         lambda p: {r for r in _defs(p) if not r.startswith("v")} if _is_valu(p) else set(),
-         _lane_select, 4,
+    Rule("lane-select", "hazard_lane_select", "valu", _sgprs_written, "lane_select", _lane_select, 4,
          "v_readlane/v_writelane lane select written by a VALU instruction"),
-    Rule("readlane-exec", "hazard_gfx94_readlane",
-         lambda p: (_defs(p) & EXEC) if _is_valu(p) else set(),
-         lambda c: EXEC if c.base in ("v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32") else set(), 4,
+    Rule("readlane-exec", "hazard_gfx94_readlane", "valu", _exec_written, "readlane", lambda c: EXEC, 4,
          "readlane/writelane after a VALU write of EXEC"),
-    Rule("readlane-vgpr", "hazard_gfx94_readlane",
-         lambda p: {r for r in _defs(p) if r.startswith("v")} if _is_valu(p) else set(),
-         lambda c: {c.operands[1].text} if c.base == "v_readlane_b32" else set(), 1,
+    Rule("readlane-vgpr", "hazard_gfx94_readlane", "valu", _vgprs_written, "readlane_vgpr",
+         lambda c: {c.operands[1].text}, 1,
          "v_readlane of a VGPR the previous VALU instruction wrote"),
-    Rule("permlane-swap", "hazard_permlane_swap",
-         lambda p: {r for r in _defs(p) if r.startswith("v")} if _is_valu(p) else set(),
-         lambda c: _vgprs_read(c) if c.base.endswith("_swap_b32") else set(), 2,
+    Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
-    Rule("sgpr-wait-alu", "hazard_sgpr_wait_alu",
-         lambda p: {r for r in _defs(p) if not r.startswith("v") and r != "scc"} if _is_valu(p) else set(),
-         lambda c: _scalars_read(c) if c.base in ("v_readlane_b32", "v_writelane_b32", "v_permlane16_b32",
-                                                   "v_permlanex16_b32") else set(), 0,
+    Rule("sgpr-wait-alu", "hazard_sgpr_wait_alu", "valu", lambda p: _sgprs_written(p) - {"scc"},
+         "sgpr_select", _scalars_read, 0,
          "a VALU SGPR write read by readlane/writelane/permlane"),
 ]
 

@@ -22,8 +22,9 @@ read out of thin air.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, NamedTuple
 
 from .diag import InputError
 from .ir import Imm, Instr, SReg, VReg
@@ -40,6 +41,30 @@ class LaneEvent:
     status: str  # "written", "kept", "zero"
     src: tuple[str, int] | None = None  # (register, lane) the value came from
     why: str = ""
+
+
+class Read(NamedTuple):
+    """What one destination lane of a gather does.  [S:dpp-lane-rule]
+
+    It reads source lane `lane` (an int, a backend value for a lane chosen
+    at run time, or :data:`OUT_OF_RANGE`); the read gives that lane's value
+    when `valid`, else 0.  The lane is written when `writes` (EXEC, row and
+    bank masks: whatever the instruction enables) and either the read is
+    valid or `zero_fill` (an invalid read still writes its 0).
+    """
+
+    lane: Any
+    valid: Any = True
+    writes: Any = True
+    zero_fill: Any = True
+
+
+class _OutOfRange:
+    def __repr__(self) -> str:
+        return "OUT_OF_RANGE"
+
+
+OUT_OF_RANGE = _OutOfRange()  # a Read's source lane that does not exist (reads 0)
 
 
 @dataclass
@@ -235,6 +260,83 @@ class Machine:
         lo = self.B.from_bits(bits[:32])
         hi = self.B.from_bits(bits[32:]) if self.W == 64 else self.B.const(0)
         return lo, hi
+
+    # ---- gathers ------------------------------------------------------
+    def gather(self, dst: VReg | None, src: VReg, reads: Iterable[Read], data: list[Any] | None = None, *,
+               zero: str = "reads 0", off: str = "", excluded: str = "") -> tuple[list[Any], list[Any]]:
+        """The one cross-lane primitive: lane i of `dst` gets `src` at the
+        i-th Read's lane (0 where that read is not valid), written where the
+        Read says.  `data` is src's lane values when the caller already read
+        them.  Returns (values, enables); writes dst unless it is None (the
+        values then feed an ALU op).  `reads` may be a generator: each
+        lane's value is built as its Read arrives, interleaved with the
+        caller's own work as it always was (the solver sees the same terms
+        in the same order).
+
+        The trace notes, in one vocabulary: "lane i inactive"; `excluded`
+        (why an enabled-by-EXEC lane is not written, e.g. row/bank masks);
+        "<source lane j is inactive | its source lane is out of range>" then
+        ": <zero>" when it still writes 0, or " and <off>" when it does not.
+
+        >>> from verify.backend import Concrete
+        >>> m = Machine(Concrete(), 4, initial=lambda kind, name, lane: 0)
+        >>> m.set_exec_mask(0b0111)
+        >>> m.write_v(0, [10, 11, 12, 13], [True] * 4)
+        >>> act = m.actives()
+        >>> vals, en = m.gather(VReg(1), VReg(0), [Read(j, act[j], act[i]) for i, j in enumerate((3, 0, 1, 2))])
+        >>> vals, en, m.v(1)
+        ([0, 10, 11, 12], [True, True, True, False], [0, 10, 11, 0])
+        """
+        B = self.B
+        vals = self.v(src.index) if data is None else data
+        out: list[Any] = []
+        en: list[Any] = []
+        seen: list[Read] = []
+        for r in reads:
+            seen.append(r)
+            if r.lane is OUT_OF_RANGE:
+                out.append(B.const(0))
+            else:
+                out.append(B.ite(r.valid, B.select(vals, r.lane), B.const(0)))
+            en.append(B.and_b(r.writes, B.or_b(r.valid, r.zero_fill)))
+        if self.step is not None:
+            for i, r in enumerate(seen):
+                self._note_read(i, r, en[i], src.text, zero, off, excluded)
+        if dst is not None:
+            self.write_v(dst.index, out, en)
+        return out, en
+
+    def _note_read(self, i: int, r: Read, written: Any, src: str, zero: str, off: str, excluded: str) -> None:
+        j = r.lane
+        if written and r.valid:
+            self.note(i, "written", (src, j) if isinstance(j, int) else None)
+            return
+        if not written and not self.active(i):
+            self.note(i, "kept", why=f"lane {i} inactive")
+            return
+        if not r.writes:
+            self.note(i, "kept", why=excluded.format(i=i))
+            return
+        cause = "its source lane is out of range" if j is OUT_OF_RANGE else f"source lane {j} is inactive"
+        if written:
+            self.note(i, "zero", why=f"{cause}: {zero}")
+        else:
+            self.note(i, "kept", why=f"{cause} and {off}")
+
+    def note_lanes(self, enable: list[Any], why: str = "", src: str | None = None,
+                   kept: str = "lane {i} inactive") -> None:
+        """Trace notes of a lane-wise write (nothing crosses lanes): each
+        enabled lane is written, from lane i of `src` when given, else
+        `why`; the others keep their value (`kept`)."""
+        if self.step is None:
+            return
+        for i, e in enumerate(enable):
+            if not e:
+                self.note(i, "kept", why=kept.format(i=i))
+            elif src is not None:
+                self.note(i, "written", (src, i))
+            else:
+                self.note(i, "written", why=why)
 
     # ---- tracing ------------------------------------------------------
     def note(self, lane: int, status: str, src: tuple[str, int] | None = None, why: str = "") -> None:

@@ -20,29 +20,22 @@ from dataclasses import dataclass, field
 
 from .diag import Warning_
 from .ir import Instr, VReg
+from .ops.base import op_of
 
-_LGKM_OTHER = re.compile(r"^(s_load|s_buffer_load|s_memtime|s_memrealtime|s_scratch_load|s_atc_probe|s_dcache)")
 _NAMED = re.compile(r"lgkmcnt(?:_sat)?\(\s*(0x[0-9a-fA-F]+|\d+)\s*\)")
-# DS operations that return a VGPR (the others' first operand is an address)
-_DS_RETURNS = re.compile(r"^ds_(read|load|swizzle|permute|bpermute|consume|append|ordered_count|gws_sema_release_all)|"
-                         r"^ds_\w*_rtn")
 
 
 def lgkm_kind(ins: Instr) -> str | None:
     """"ds" for an LDS operation, "other" for another LGKM-counted operation
-    (scalar memory), None for the rest."""
-    m = ins.mnemonic
-    if m.startswith("ds_"):
-        return "ds"
-    if _LGKM_OTHER.match(m):
-        return "other"
-    return None
+    (scalar memory), None for the rest: the op's declared ``wait_counter``."""
+    return op_of(ins.base).wait_counter
 
 
 def ds_dests(ins: Instr) -> tuple[int, ...]:
-    """The VGPRs a DS operation's result lands in (all of a v[a:b] range)."""
+    """The VGPRs a DS operation's result lands in (all of a v[a:b] range), for
+    an op that declares ``lds_return``."""
     d = ins.operands[0] if ins.operands else None
-    if isinstance(d, VReg) and _DS_RETURNS.match(ins.mnemonic):
+    if isinstance(d, VReg) and op_of(ins.base).lds_return:
         return tuple(range(d.index, d.index + d.count))
     return ()
 

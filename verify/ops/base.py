@@ -1,9 +1,23 @@
-"""The op definition base class: operand signatures, modifiers, printing.
+"""The op definition base class: operand signatures, modifiers, roles, printing.
 
 An op family subclasses :class:`OpDef` and supplies its mnemonics, operand
-signature, modifier parsers, legality rule and semantics; nothing else in
-the project needs to change to add it (plus its citation in
-docs/semantics.md and its tests).
+signature, modifier declarations (:class:`Mod`, :class:`Modifiers`), roles
+(which pipeline, whether it moves data across lanes, which hazards it takes
+part in, whether its result returns late through the LDS pipe), legality
+rule and semantics; nothing else in the project needs to change to add it
+(plus its citation in docs/semantics.md).  The region finder, the hazard
+table, the wait tracker, the synthesiser and the property test read these
+declarations from the registry.
+
+A modifier is declared once, as data: its name, parser, every value it can
+take (the property test draws from them), its default and how it prints:
+
+>>> off = int_modifier("offset", 0, 0xFFFF, default=0)
+>>> ms = Modifiers(off)
+>>> ms.finish({}, Span("f", 1)), off.text(16), len(off.values)
+({'offset': 0}, 'offset:16', 65536)
+>>> ms.print(Instr("ds_bpermute_b32", "ds_bpermute_b32", (), (("offset", 0),)), None)
+''
 
 Operand kinds in a signature:
 
@@ -22,7 +36,9 @@ maskdst    a lane mask written (same sizes)
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, overload
 
 from ..asm import Line, operand_text, parse_int, parse_operand
 from ..diag import InputError, Span, Warning_
@@ -30,6 +46,7 @@ from ..ir import Imm, Instr, SReg, VReg
 from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]
+LaneFn = Callable[..., Any]  # fn(B, *srcs) -> value, on any backend
 
 
 def _kind_ok(kind: str, op) -> str | None:
@@ -79,6 +96,123 @@ def int_mod(lo: int, hi: int, what: str) -> ModParser:
     return parse
 
 
+class Tuples(Sequence[tuple[int, ...]]):
+    """Every n-tuple of integers 0..hi, in ``itertools.product`` order, without
+    building them (dpp8 has 8**8).
+
+    >>> t = Tuples(4, 3)
+    >>> len(t), t[0], t[1], t[255], list(Tuples(2, 1))
+    (256, (0, 0, 0, 0), (0, 0, 0, 1), (3, 3, 3, 3), [(0, 0), (0, 1), (1, 0), (1, 1)])
+    """
+
+    def __init__(self, n: int, hi: int):
+        self.n, self.base = n, hi + 1
+
+    def __len__(self) -> int:
+        return int(self.base ** self.n)
+
+    @overload
+    def __getitem__(self, k: int) -> tuple[int, ...]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[tuple[int, ...]]: ...
+
+    def __getitem__(self, k: int | slice) -> tuple[int, ...] | Sequence[tuple[int, ...]]:
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        digits = []
+        for _ in range(self.n):
+            k, d = divmod(k, self.base)
+            digits.append(d)
+        return tuple(reversed(digits))
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return (self[k] for k in range(len(self)))
+
+
+def plain_text(value: Any, target: Target | None = None) -> str:
+    return str(value)
+
+
+def hex_text(value: int, target: Target | None = None) -> str:
+    return f"{value:#x}"
+
+
+def lane_list_text(value: Sequence[int], target: Target | None = None) -> str:
+    return "[" + ",".join(map(str, value)) + "]"
+
+
+@dataclass(frozen=True)
+class Mod:
+    """One modifier, ``name`` or ``name:value``.
+
+    `values` is every value it can take (the property test draws from it);
+    `default`, when not None, is filled in where the modifier is not written
+    and then not printed; `fmt` writes a value (per target: the same value
+    may be spelled differently there).  A flag's only value is True and it
+    is written as its bare name.
+    """
+
+    name: str
+    parse: ModParser = field(compare=False)
+    values: Sequence[Any] = field(compare=False)
+    default: Any = None
+    fmt: Callable[[Any, Target | None], str] = field(default=plain_text, compare=False)
+
+    def text(self, value: Any, target: Target | None = None) -> str:
+        """The modifier as written, with this value."""
+        return self.name if value is True else f"{self.name}:{self.fmt(value, target)}"
+
+
+def int_modifier(name: str, lo: int, hi: int, default: int | None = None,
+                 fmt: Callable[[Any, Target | None], str] = plain_text) -> Mod:
+    """An integer modifier in [lo, hi]."""
+    return Mod(name, int_mod(lo, hi, name), range(lo, hi + 1), default, fmt)
+
+
+class Modifiers:
+    """The modifiers one encoding of an op accepts, and how they combine.
+
+    `one_of`: exactly one of these must be written (DPP: the control);
+    `excludes`: a modifier and the ones it rules out (dpp8: the masks).  The
+    plain set fills in defaults and prints each modifier whose value is not
+    its default, by name; a family with a normal form of its own (DPP)
+    subclasses it.
+    """
+
+    def __init__(self, *mods: Mod, one_of: tuple[str, ...] = (),
+                 excludes: dict[str, tuple[str, ...]] | None = None):
+        self.mods: dict[str, Mod] = {m.name: m for m in mods}
+        self.one_of = one_of
+        self.excludes = excludes or {}
+
+    def __iter__(self) -> Iterator[Mod]:
+        return iter(self.mods.values())
+
+    def parsers(self) -> dict[str, ModParser]:
+        return {name: m.parse for name, m in self.mods.items()}
+
+    def finish(self, mods: dict[str, Any], mspan: Span) -> dict[str, Any]:
+        """The normal form of the modifiers as written (defaults filled in)."""
+        for m in self.mods.values():
+            if m.default is not None:
+                mods.setdefault(m.name, m.default)
+        return mods
+
+    def print(self, ins: Instr, target: Target | None) -> str:
+        parts = []
+        for name, value in ins.mods:
+            m = self.mods[name]
+            if value != m.default:
+                parts.append(m.text(value, target))
+        return " ".join(parts)
+
+
+NO_MODS = Modifiers()
+
+
 class OpDef:
     base: str = ""
     sig: tuple[str, ...] = ()
@@ -86,7 +220,26 @@ class OpDef:
     encs: dict[str, str] = {"": ""}  # mnemonic suffix -> encoding name
     feature: str | None = None  # target feature the op needs
     schedule_only = False  # changes no value (s_nop, s_waitcnt, ...)
+    mods: Modifiers = NO_MODS  # the modifiers it accepts
+    enc_mods: ClassVar[dict[str, Modifiers]] = {}  # per encoding, where they differ from `mods`
+    valu_constants = False  # the VALU literal and constant-bus rules apply (check_constants)
+
+    # ---- roles, read from the registry by the rest of the project ----------
     unit = "valu"  # valu, salu or ds: which pipeline (hazards depend on it)
+    # moves data across lanes, or computes from the lane index (v_mbcnt): the
+    # default region of `verify asm` is drawn around such instructions
+    moves_lanes = False
+    # hazards it is the consumer of (hazards.RULES rows name these roles):
+    # "dpp" (a DPP read; per instruction, see roles()), "lane_select" (an SGPR
+    # lane select), "readlane" (reads a lane chosen by EXEC or a select),
+    # "readlane_vgpr" (v_readlane's VGPR), "permlane_swap", "sgpr_select"
+    # (SGPR operands a VALU write needs an s_wait_alu before, GFX12)
+    hazard_roles: frozenset[str] = frozenset()
+    # counted by s_waitcnt lgkmcnt: "ds" (an LDS operation; GFX12 s_wait_dscnt)
+    # or "other" (scalar memory); None: not counted
+    wait_counter: str | None = None
+    lds_return = False  # its result lands in its first (VGPR) operand late
+    components: tuple[str, ...] = ()  # the synthesiser's component classes it provides
 
     def mnemonics(self) -> dict[str, str]:
         return {self.base + suf: enc for suf, enc in self.encs.items()}
@@ -94,8 +247,16 @@ class OpDef:
     def sig_for(self, enc: str) -> tuple[str, ...]:
         return self.sig
 
-    def mod_parsers(self, enc: str) -> dict[str, ModParser]:
-        return {}
+    def modifiers(self, enc: str) -> Modifiers:
+        return self.enc_mods.get(enc, self.mods)
+
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        """Whether this instruction moves data across lanes."""
+        return self.moves_lanes
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        """The hazard roles this instruction plays."""
+        return self.hazard_roles
 
     # ---- parsing --------------------------------------------------------
     def parse(self, line: Line, enc: str) -> Instr:
@@ -118,7 +279,8 @@ class OpDef:
                 raise InputError(span, f"{line.mnemonic} operand {name} must be {want}, got '{text}'")
             ops.append(op)
             spans.append(span)
-        parsers = self.mod_parsers(enc)
+        declared = self.modifiers(enc)
+        parsers = declared.parsers()
         mods: dict[str, Any] = {}
         mspans: dict[str, Span] = {}
         for key, value, span in line.mods:
@@ -131,7 +293,7 @@ class OpDef:
             vspan = span.shifted(len(key) + 1) if value is not None else span
             mods[key] = p(value, vspan)
             mspans[key] = span
-        mods = self.finish_mods(mods, line, enc)
+        mods = declared.finish(mods, line.mspan)
         return Instr(
             line.mnemonic, self.base, tuple(ops), tuple(sorted(mods.items())), enc,
             line.span, tuple(spans), tuple(mspans.items()), line.text,
@@ -140,15 +302,25 @@ class OpDef:
     def arg_names_for(self, enc: str) -> tuple[str, ...]:
         return self.arg_names or tuple(self.sig_for(enc))
 
-    def finish_mods(self, mods: dict, line: Line, enc: str) -> dict:
-        return mods
-
     # ---- legality -----------------------------------------------------
     # mnemonic -> feature, for spellings that only some generations accept
     alias_features: dict[str, str] = {}
 
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        """Raise InputError if `ins` is illegal on target/wave; return warnings."""
+        """Raise InputError if `ins` is illegal on target/wave; return warnings.
+        The common rules, then the op's own (:meth:`check_op`), then the VALU
+        constant rules where the op declares them."""
+        warns = self.check_common(ins, target, wave)
+        warns += self.check_op(ins, target, wave)
+        if self.valu_constants:
+            self.check_constants(ins, target)
+        return warns
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        """The op's own legality rules."""
+        return []
+
+    def check_common(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         af = self.alias_features.get(ins.mnemonic)
         if af and not target.has(af):
             raise InputError(ins.span, f"the spelling {ins.mnemonic} is not available on {target.name}: {needs_text(af)}")
@@ -204,6 +376,12 @@ class OpDef:
     def execute(self, ins: Instr, m) -> None:
         raise NotImplementedError
 
+    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+        """The lane function of a lane-wise op, for this instruction (its
+        modifiers) on machine m (its assumptions; None: the defaults, which
+        emission and proof records use)."""
+        raise TypeError(f"{self.base} has no lane function")
+
     # ---- dataflow -------------------------------------------------------
     def defs(self, ins: Instr) -> list[str]:
         out: list[str] = []
@@ -228,11 +406,8 @@ class OpDef:
     # ---- printing -------------------------------------------------------
     def print(self, ins: Instr, target: Target | None = None) -> str:
         ops = ", ".join(operand_text(o) for o in ins.operands)
-        mods = self.print_mods(ins, target)
+        mods = self.modifiers(ins.enc).print(ins, target)
         return " ".join(x for x in (ins.mnemonic, ops, mods) if x)
-
-    def print_mods(self, ins: Instr, target: Target | None) -> str:
-        return " ".join(f"{k}:{v}" for k, v in ins.mods)
 
 
 def is_inline_constant(v: int) -> bool:

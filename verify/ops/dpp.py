@@ -25,10 +25,26 @@ Source-lane functions (gather: lane i reads lane s(i); None = out of range):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import Any
+
 from ..asm import parse_int
 from ..diag import InputError, Span, Warning_
+from ..ir import Instr, VReg
+from ..machine import OUT_OF_RANGE, Machine, Read
 from ..target import Target, needs_text
-from .base import flag_mod, int_mod
+from .base import (
+    Mod,
+    Modifiers,
+    ModParser,
+    Tuples,
+    flag_mod,
+    hex_text,
+    int_mod,
+    int_modifier,
+    lane_list_text,
+    plain_text,
+)
 
 # control name -> (target feature, value kind)
 CONTROLS: dict[str, tuple[str, str]] = {
@@ -106,8 +122,8 @@ def dpp8_src_lane(sel: tuple, i: int) -> int:
 # parsing and printing
 
 
-def _lane_list(n: int, hi: int, what: str):
-    def parse(value: str | None, span: Span) -> tuple:
+def _lane_list(n: int, hi: int, what: str) -> ModParser:
+    def parse(value: str | None, span: Span) -> tuple[int, ...]:
         if value is None or not (value.startswith("[") and value.endswith("]")):
             raise InputError(span, f"{what} expects [{','.join('x' * n)}]")
         parts = [x.strip() for x in value[1:-1].split(",")]
@@ -126,7 +142,7 @@ def _lane_list(n: int, hi: int, what: str):
     return parse
 
 
-def _ctrl_parser(name: str, vkind: str):
+def _ctrl_parser(name: str, vkind: str) -> ModParser:
     if vkind == "quad":
         return _lane_list(4, 3, "quad_perm")
     if vkind == "flag":
@@ -138,7 +154,7 @@ def _ctrl_parser(name: str, vkind: str):
     if vkind == "0..15":
         return int_mod(0, 15, name)
 
-    def bcast(value, span):
+    def bcast(value: str | None, span: Span) -> int:
         v = int_mod(15, 31, name)(value, span)
         if v not in (15, 31):
             raise InputError(span, f"row_bcast must be 15 or 31, got {value}")
@@ -147,62 +163,76 @@ def _ctrl_parser(name: str, vkind: str):
     return bcast
 
 
-def dpp16_mod_parsers() -> dict:
-    p = {name: _ctrl_parser(name, vk) for name, (_, vk) in CONTROLS.items()}
-    p["row_mask"] = int_mod(0, 15, "row_mask")
-    p["bank_mask"] = int_mod(0, 15, "bank_mask")
-    p["bound_ctrl"] = int_mod(0, 1, "bound_ctrl")
-    p["fi"] = int_mod(0, 1, "fi")
-    p["dpp8"] = _lane_list(8, 7, "dpp8")
-    return p
+_CTRL_VALUES: dict[str, Sequence[Any]] = {
+    "quad": Tuples(4, 3), "flag": (True,), "1": range(1, 2), "1..15": range(1, 16), "0..15": range(16),
+    "15|31": (15, 31),
+}
 
 
-def finish(mods: dict, mspan: Span) -> dict:
-    """Normalise DPP modifiers: exactly one control, defaults explicit."""
-    ctrls = [k for k in mods if k in CONTROLS or k == "dpp8"]
-    if not ctrls:
-        raise InputError(mspan, "a DPP instruction needs a control (quad_perm:[..], row_shl:N, row_mirror, dpp8:[..], ...)")
-    if len(ctrls) > 1:
-        raise InputError(mspan, f"more than one DPP control: {', '.join(ctrls)}")
-    name = ctrls[0]
-    out: dict = {"fi": mods.get("fi", 0)}
-    if name == "dpp8":
-        for k in ("row_mask", "bank_mask", "bound_ctrl"):
-            if k in mods:
-                raise InputError(mspan, f"DPP8 has no {k}")
-        out["dpp8"] = mods["dpp8"]
+# one modifier per control, in CONTROLS order, with every value it takes
+CONTROL_MODS: dict[str, Mod] = {
+    name: Mod(name, _ctrl_parser(name, vk), _CTRL_VALUES[vk], fmt=lane_list_text if vk == "quad" else plain_text)
+    for name, (_, vk) in CONTROLS.items()
+}
+
+
+class DppModifiers(Modifiers):
+    """DPP16 / DPP8 modifiers: exactly one control (or dpp8:[..]); the row
+    and bank masks default to 0xf; bound_ctrl is kept as spelled (its
+    meaning is per target) and printed per target.  [S:bound-ctrl]"""
+
+    def finish(self, mods: dict[str, Any], mspan: Span) -> dict[str, Any]:
+        """Normalise DPP modifiers: exactly one control, defaults explicit."""
+        ctrls = [k for k in mods if k in self.one_of]
+        if not ctrls:
+            raise InputError(mspan, "a DPP instruction needs a control (quad_perm:[..], row_shl:N, row_mirror, dpp8:[..], ...)")
+        if len(ctrls) > 1:
+            raise InputError(mspan, f"more than one DPP control: {', '.join(ctrls)}")
+        name = ctrls[0]
+        out: dict[str, Any] = {"fi": mods.get("fi", 0)}
+        if name == "dpp8":
+            for k in self.excludes["dpp8"]:
+                if k in mods:
+                    raise InputError(mspan, f"DPP8 has no {k}")
+            out["dpp8"] = mods["dpp8"]
+            return out
+        val = mods[name]
+        out["ctrl"] = (name, None if val is True else val)
+        out["row_mask"] = mods.get("row_mask", 0xF)
+        out["bank_mask"] = mods.get("bank_mask", 0xF)
+        out["bound_ctrl"] = mods.get("bound_ctrl")  # the spelling; meaning is per target
         return out
-    val = mods[name]
-    out["ctrl"] = (name, None if val is True else val)
-    out["row_mask"] = mods.get("row_mask", 0xF)
-    out["bank_mask"] = mods.get("bank_mask", 0xF)
-    out["bound_ctrl"] = mods.get("bound_ctrl")  # the spelling; meaning is per target
-    return out
 
-
-def print_mods(ins, target: Target | None) -> str:
-    d = dict(ins.mods)
-    parts = []
-    if "dpp8" in d:
-        parts.append("dpp8:[" + ",".join(map(str, d["dpp8"])) + "]")
-    else:
-        name, val = d["ctrl"]
-        if val is None:
-            parts.append(name)
-        elif name == "quad_perm":
-            parts.append("quad_perm:[" + ",".join(map(str, val)) + "]")
+    def print(self, ins: Instr, target: Target | None) -> str:
+        d = dict(ins.mods)
+        parts = []
+        if "dpp8" in d:
+            parts.append(self.mods["dpp8"].text(d["dpp8"]))
         else:
-            parts.append(f"{name}:{val}")
-        parts.append(f"row_mask:{d['row_mask']:#x} bank_mask:{d['bank_mask']:#x}")
-        bc = d["bound_ctrl"]
-        if bc is not None:
-            if target is None:
-                parts.append(f"bound_ctrl:{bc}")
-            elif bound_ctrl_bit(bc, target.has("bound_ctrl_legacy")):
-                parts.append("bound_ctrl:1")
-    if d.get("fi"):
-        parts.append("fi:1")
-    return " ".join(parts)
+            name, val = d["ctrl"]
+            parts.append(self.mods[name].text(True if val is None else val))
+            parts.append(f"row_mask:{d['row_mask']:#x} bank_mask:{d['bank_mask']:#x}")
+            bc = d["bound_ctrl"]
+            if bc is not None:
+                if target is None:
+                    parts.append(f"bound_ctrl:{bc}")
+                elif bound_ctrl_bit(bc, target.has("bound_ctrl_legacy")):
+                    parts.append("bound_ctrl:1")
+        if d.get("fi"):
+            parts.append("fi:1")
+        return " ".join(parts)
+
+
+MODIFIERS = DppModifiers(
+    *CONTROL_MODS.values(),
+    int_modifier("row_mask", 0, 15, fmt=hex_text),
+    int_modifier("bank_mask", 0, 15, fmt=hex_text),
+    int_modifier("bound_ctrl", 0, 1),
+    int_modifier("fi", 0, 1),
+    Mod("dpp8", _lane_list(8, 7, "dpp8"), Tuples(8, 7), fmt=lane_list_text),
+    one_of=tuple(CONTROLS) + ("dpp8",),
+    excludes={"dpp8": ("row_mask", "bank_mask", "bound_ctrl")},
+)
 
 
 def bound_ctrl_bit(spelled: int | None, legacy: bool) -> bool:
@@ -337,28 +367,22 @@ def emit_alu(ins, E, fn, srcs: list, dst, left_identity: int | None):
 # semantics
 
 
-def gather(m, ins, src: list, src_name: str) -> tuple[list, list]:
-    """Apply the DPP lane rule to src0.  [S:dpp-lane-rule]
+def gather(m: Machine, ins: Instr, src: list[Any], reg: VReg) -> tuple[list[Any], list[Any]]:
+    """Apply the DPP lane rule to src0 (register `reg`, lane values `src`).
+    [S:dpp-lane-rule]
 
     Returns (a, enable): a[i] is the src0 value lane i's op consumes and
     enable[i] whether lane i writes its destination at all.
     """
-    B, W = m.B, m.W
+    W = m.W
     d = dict(ins.mods)
     fi = bool(d.get("fi"))
     act = m.actives()
-    a: list = []
-    en: list = []
     if "dpp8" in d:
         sel = d["dpp8"]
-        for i in range(W):
-            j = dpp8_src_lane(sel, i)
-            valid = True if fi else act[j]
-            a.append(B.ite(valid, src[j], B.const(0)))
-            en.append(act[i])
-            if m.step is not None:
-                _note(m, i, act[i], True, j, valid, True, src_name, "fi:0 reads 0 from an inactive lane")
-        return a, en
+        lanes = [dpp8_src_lane(sel, i) for i in range(W)]
+        return m.gather(None, reg, (Read(j, True if fi else act[j], act[i]) for i, j in enumerate(lanes)), src,
+                        zero="fi:0 reads 0 from an inactive lane")
     ctrl = d["ctrl"]
     bc = bound_ctrl_bit(d["bound_ctrl"], m.has("bound_ctrl_legacy"))
     rmask, bmask = d["row_mask"], d["bank_mask"]
@@ -367,59 +391,41 @@ def gather(m, ins, src: list, src_name: str) -> tuple[list, list]:
     def lane_masked_in(k: int) -> bool:
         return masks_enable(rmask, bmask, k)
 
-    mask_scope: str | None = None if not full_masks else "dest"
-    inactive_rule: str | None = None
     unknown = None
     if ctrl[0] in ("row_share", "row_xmask") and m.has("dpp_row_share_gfx10"):
         # documented for GFX10, avoided there by ACO: an open question  [S:dpp-ctrl]
         if m.assume("dpp.row_share_gfx10") == "unreliable":
-            unknown = m.unknown_lanes(f"{src_name}@{m.line}({ctrl[0]} on GFX10)")
-    for i in range(W):
-        masked_in = lane_masked_in(i)
-        j = src_lane(ctrl, i, W)
-        if j is None:
-            valid = False
-            in_range = False
-        else:
-            in_range = True
-            valid = True if fi else act[j]
-            if masked_in and not lane_masked_in(j):
-                # Does a row/bank mask also disable the lane as a source?  [S:dpp-mask-scope]
-                if mask_scope is None:
-                    mask_scope = m.assume("dpp.mask_scope")
-                if mask_scope == "dest+src":
-                    valid = False
-        zero_write = bc
-        if in_range and not bc and valid is not True:
-            # Inactive source, FI=0, BC=0: the sources disagree.  [S:dpp-inactive]
-            if inactive_rule is None:
-                inactive_rule = m.assume("dpp.inactive_src")
-            zero_write = inactive_rule == "zero"
-        a.append(B.ite(valid, src[j], B.const(0)) if in_range else B.const(0))
-        if not masked_in:
-            en.append(False)
-        else:
-            en.append(B.and_b(act[i], B.or_b(valid, zero_write)))
-        if m.step is not None:
-            _note(m, i, act[i], masked_in, j, valid, zero_write, src_name,
-                  "bound_ctrl zero-fill" if bc else "inactive source reads 0 (assumption dpp.inactive_src=zero)")
-        if unknown is not None:
+            unknown = m.unknown_lanes(f"{reg.text}@{m.line}({ctrl[0]} on GFX10)")
+
+    def reads() -> Iterator[Read]:
+        mask_scope: str | None = None if not full_masks else "dest"
+        inactive_rule: str | None = None
+        for i in range(W):
+            masked_in = lane_masked_in(i)
+            j = src_lane(ctrl, i, W)
+            valid: Any = False
+            if j is not None:
+                valid = True if fi else act[j]
+                if masked_in and not lane_masked_in(j):
+                    # Does a row/bank mask also disable the lane as a source?  [S:dpp-mask-scope]
+                    if mask_scope is None:
+                        mask_scope = m.assume("dpp.mask_scope")
+                    if mask_scope == "dest+src":
+                        valid = False
+            zero_write = bc
+            if j is not None and not bc and valid is not True:
+                # Inactive source, FI=0, BC=0: the sources disagree.  [S:dpp-inactive]
+                if inactive_rule is None:
+                    inactive_rule = m.assume("dpp.inactive_src")
+                zero_write = inactive_rule == "zero"
+            yield Read(OUT_OF_RANGE if j is None else j, valid, act[i] if masked_in else False, zero_write)
+
+    zero = "bound_ctrl zero-fill" if bc else "inactive source reads 0 (assumption dpp.inactive_src=zero)"
+    a, en = m.gather(None, reg, reads(), src, zero=zero, off="bound_ctrl is off",
+                     excluded="row_mask/bank_mask exclude lane {i}")
+    if unknown is not None:
+        for i in range(W):
             a[i] = unknown[i]
-            if m.step is not None and act[i] is not False and masked_in:
+            if m.step is not None and act[i] is not False and lane_masked_in(i):
                 m.note(i, "written", why=f"unknown: {ctrl[0]} on GFX10 under dpp.row_share_gfx10=unreliable")
     return a, en
-
-
-def _note(m, i, act_i, masked_in, j, valid, zero_write, src_name, zero_why) -> None:
-    if not act_i:
-        m.note(i, "kept", why=f"lane {i} inactive")
-    elif not masked_in:
-        m.note(i, "kept", why=f"row_mask/bank_mask exclude lane {i}")
-    elif valid:
-        m.note(i, "written", (src_name, j))
-    else:
-        cause = "its source lane is out of range" if j is None else f"source lane {j} is inactive"
-        if zero_write:
-            m.note(i, "zero", why=f"{cause}: {zero_why}")
-        else:
-            m.note(i, "kept", why=f"{cause} and bound_ctrl is off")

@@ -21,12 +21,15 @@ Swizzle offsets (the 16-bit pattern) and LLVM's ``swizzle(...)`` macros:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from ..asm import parse_int
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr
+from ..machine import Machine, Read
 from ..target import Target, needs_text
-from .base import OpDef, int_mod, register
+from .base import Mod, Modifiers, OpDef, int_modifier, register
 
 # ---------------------------------------------------------------------------
 # ds_swizzle_b32 patterns
@@ -171,22 +174,29 @@ def _swizzle_offset(value: str | None, span: Span) -> int:
     return o
 
 
-class Swizzle(OpDef):
-    base = "ds_swizzle_b32"
+def _swizzle_text(o: int, target: Target | None) -> str:
+    return print_swizzle(o, target.has("swizzle_fft_rotate") if target is not None else True)
+
+
+class LdsOp(OpDef):
+    """An LDS-routed lane move: its result returns through the LDS pipe."""
+
     unit = "ds"
+    moves_lanes = True
+    wait_counter = "ds"
+    lds_return = True
+
+
+class Swizzle(LdsOp):
+    base = "ds_swizzle_b32"
     sig = ("vdst", "vgpr")
     arg_names = ("vdst", "vsrc")
     feature = "ds_swizzle"
+    mods = Modifiers(Mod("offset", _swizzle_offset, range(0x10000), 0, _swizzle_text))
+    components = ("swizzle",)
 
-    def mod_parsers(self, enc: str) -> dict:
-        return {"offset": _swizzle_offset}
-
-    def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        mods.setdefault("offset", 0)
-        return mods
-
-    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        warns = super().check(ins, target, wave)
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns: list[Warning_] = []
         o = ins.mod("offset")
         spelled = re.search(r"swizzle\(\s*(FFT|ROTATE)\b", ins.text, re.I)
         if spelled and not target.has("swizzle_fft_rotate"):  # as llvm-mc: "FFT mode swizzle not supported"
@@ -200,7 +210,7 @@ class Swizzle(OpDef):
         return warns
 
     def execute(self, ins: Instr, m) -> None:
-        B, W = m.B, m.W
+        W = m.W
         dst, src = ins.operands
         o = ins.mod("offset")
         fft_rotate = m.has("swizzle_fft_rotate")
@@ -211,20 +221,8 @@ class Swizzle(OpDef):
             rule = m.assume("swizzle.rotate_wrap")
         data = m.v(src.index)
         act = m.actives()
-        out = []
-        for i in range(W):
-            j = swizzle_src(o, i, W, fft_rotate, rule)
-            out.append(B.ite(act[j], data[j], B.const(0)))
-            if m.step is not None:
-                _note_read(m, i, act[i], act[j], src.text, j)
-        m.write_v(dst.index, out, act)
-
-    def print_mods(self, ins: Instr, target) -> str:
-        o = ins.mod("offset")
-        if o == 0:
-            return ""
-        fr = target.has("swizzle_fft_rotate") if target is not None else True
-        return "offset:" + print_swizzle(o, fr)
+        lanes = [swizzle_src(o, i, W, fft_rotate, rule) for i in range(W)]
+        m.gather(dst, src, (Read(j, act[j], act[i]) for i, j in enumerate(lanes)), data)
 
     def emit(self, ins: Instr, E) -> None:
         dst, src = ins.operands
@@ -235,20 +233,11 @@ class Swizzle(OpDef):
 register(Swizzle())
 
 
-def _note_read(m, i, act_i, ok, src, j) -> None:
-    if not act_i:
-        m.note(i, "kept", why=f"lane {i} inactive")
-    elif ok:
-        m.note(i, "written", (src, j))
-    else:
-        m.note(i, "zero", why=f"source lane {j} inactive: reads 0")
-
-
 # ---------------------------------------------------------------------------
 # ds_bpermute_b32 / ds_permute_b32
 
 
-def lane_of_address(m, i: int, addr):
+def lane_of_address(m: Machine, i: int, addr: Any) -> Any:
     """Lane selected by a byte address (bits [1:0] and high bits ignored).
 
     GCN/CDNA and GFX12 wave64 use bits [7:2]; wave32 uses bits [6:2];
@@ -267,7 +256,7 @@ def lane_of_address(m, i: int, addr):
     return B.and_(B.lshr(addr, B.const(2)), B.const(W - 1))
 
 
-def negative_address(m, addr):
+def negative_address(m: Machine, addr: Any) -> Any:
     """Under permute.addr_sign=signed (RDNA3/4 pseudocode), an address with
     bit 31 set reads 0; otherwise (and by default) never.  [S:permute]"""
     if not m.has("bpermute_rdna_pseudocode"):
@@ -278,23 +267,12 @@ def negative_address(m, addr):
     return neg if m.assume("permute.addr_sign") == "signed" else False
 
 
-class Bpermute(OpDef):
+class Bpermute(LdsOp):
     base = "ds_bpermute_b32"
-    unit = "ds"
     sig = ("vdst", "vgpr", "vgpr")
     arg_names = ("vdst", "vaddr", "vdata")
     feature = "ds_permute"
-
-    def mod_parsers(self, enc: str) -> dict:
-        return {"offset": int_mod(0, 0xFFFF, "offset")}
-
-    def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        mods.setdefault("offset", 0)
-        return mods
-
-    def print_mods(self, ins: Instr, target) -> str:
-        o = ins.mod("offset")
-        return f"offset:{o}" if o else ""
+    mods = Modifiers(int_modifier("offset", 0, 0xFFFF, default=0))
 
     def addresses(self, ins: Instr, m) -> list:
         B = m.B
@@ -317,16 +295,16 @@ class Bpermute(OpDef):
         data = m.v(data_reg.index)
         act = m.actives()
         addrs = self.addresses(ins, m)
-        out = []
-        for i in range(W):
-            k = lane_of_address(m, i, addrs[i])
-            ok = B.not_b(negative_address(m, addrs[i]))
-            if not self.reads_inactive:
-                ok = B.and_b(B.select(act, k), ok)
-            out.append(B.ite(ok, B.select(data, k), B.const(0)))
-            if m.step is not None:
-                _note_read(m, i, act[i], ok, data_reg.text, k)
-        m.write_v(dst.index, out, act)
+
+        def reads() -> Iterator[Read]:
+            for i in range(W):
+                k = lane_of_address(m, i, addrs[i])
+                ok = B.not_b(negative_address(m, addrs[i]))
+                if not self.reads_inactive:
+                    ok = B.and_b(B.select(act, k), ok)
+                yield Read(k, ok, act[i])
+
+        m.gather(dst, data_reg, reads(), data)
 
 
 class Permute(Bpermute):

@@ -5,8 +5,10 @@ v_permlane64_b32.  [S:lane-scalar] [S:mbcnt] [S:permlane64]
 
 from __future__ import annotations
 
-from ..diag import InputError
+from ..diag import InputError, Warning_
 from ..ir import Imm, Instr
+from ..machine import Read
+from ..target import Target
 from .base import OpDef, is_inline_constant, register
 
 
@@ -17,13 +19,15 @@ class Readlane(OpDef):
     unit = "valu"
     sig = ("sdst", "vgpr", "ssrc")
     arg_names = ("sdst", "vsrc", "lane")
+    moves_lanes = True
+    hazard_roles = frozenset({"lane_select", "readlane", "readlane_vgpr", "sgpr_select"})
+    components = ("readlane",)
 
-    def check(self, ins: Instr, target, wave: int):
-        warns = super().check(ins, target, wave)
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         sel = ins.operands[2]
         if isinstance(sel, Imm) and not is_inline_constant(sel.value):
             raise InputError(ins.operand_span(2), "the lane select of v_readlane_b32 must be an SGPR, M0 or an inline constant")
-        return warns
+        return []
 
     def execute(self, ins: Instr, m) -> None:
         B = m.B
@@ -42,6 +46,8 @@ class Readfirstlane(OpDef):
 
     base = "v_readfirstlane_b32"
     unit = "valu"
+    moves_lanes = True
+    hazard_roles = frozenset({"readlane"})
     sig = ("sdst", "vgpr")
     arg_names = ("sdst", "vsrc")
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
@@ -68,16 +74,16 @@ class Writelane(OpDef):
     unit = "valu"
     sig = ("vdst", "ssrc", "ssrc")
     arg_names = ("vdst", "ssrc", "lane")
-
     encs = {"": "e64", "_e64": "e64"}
+    valu_constants = True
+    moves_lanes = True
+    hazard_roles = frozenset({"lane_select", "readlane", "sgpr_select"})
 
-    def check(self, ins: Instr, target, wave: int):
-        warns = super().check(ins, target, wave)
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         sel = ins.operands[2]
         if isinstance(sel, Imm) and not is_inline_constant(sel.value):
             raise InputError(ins.operand_span(2), "the lane select of v_writelane_b32 must be an SGPR, M0 or an inline constant")
-        self.check_constants(ins, target)
-        return warns
+        return []
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
@@ -85,10 +91,7 @@ class Writelane(OpDef):
         x = m.scalar(val)
         idx = B.and_(m.scalar(sel), B.const(W - 1))
         en = [B.eq(idx, B.const(i)) for i in range(W)]
-        if m.step is not None:
-            for i in range(W):
-                m.note(i, "written" if en[i] else "kept",
-                       why=f"v_writelane writes lane {idx}" if en[i] else "")
+        m.note_lanes(en, f"v_writelane writes lane {idx}", kept="")
         m.write_v(dst.index, [x] * W, en)
 
     def uses(self, ins: Instr) -> list[str]:
@@ -107,15 +110,12 @@ class Mbcnt(OpDef):
     arg_names = ("vdst", "mask", "base")
     unit = "valu"
     encs = {"": "e64", "_e64": "e64"}
+    valu_constants = True
+    moves_lanes = True  # computes from the lane index
 
     def __init__(self, half: str):
         self.base = f"v_mbcnt_{half}_u32_b32"
         self.hi = half == "hi"
-
-    def check(self, ins: Instr, target, wave: int):
-        warns = super().check(ins, target, wave)
-        self.check_constants(ins, target)
-        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
@@ -127,9 +127,7 @@ class Mbcnt(OpDef):
             below = max(0, min(32, i - 32)) if self.hi else min(32, i)
             out.append(B.add(base[i], B.popcount([B.bit(mask[i], k) for k in range(below)])))
         en = m.actives()
-        if m.step is not None:
-            for i in range(W):
-                m.note(i, "written" if en[i] else "kept", why="lane count" if en[i] else f"lane {i} inactive")
+        m.note_lanes(en, "lane count")
         m.write_v(dst.index, out, en)
 
     def emit(self, ins: Instr, E) -> None:
@@ -148,20 +146,16 @@ class Permlane64(OpDef):
     arg_names = ("vdst", "vsrc")
     encs = {"": "", "_e32": "e32"}
     feature = "permlane64"
+    moves_lanes = True
+    components = ("permlane64",)
 
     def execute(self, ins: Instr, m) -> None:
         dst, src = ins.operands
         if m.W == 32:
             return
         v = m.v(src.index)
-        en = m.actives()
-        if m.step is not None:
-            for i in range(m.W):
-                if en[i]:
-                    m.note(i, "written", (src.text, i ^ 32))
-                else:
-                    m.note(i, "kept", why=f"lane {i} inactive")
-        m.write_v(dst.index, [v[i ^ 32] for i in range(m.W)], en)
+        act = m.actives()
+        m.gather(dst, src, [Read(i ^ 32, True, act[i]) for i in range(m.W)], v)
 
     def emit(self, ins: Instr, E) -> None:
         dst, src = ins.operands

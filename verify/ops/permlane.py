@@ -14,11 +14,15 @@ the other row of the pair, ``16(r ^ 1) + sel[p]``), where sel is the 64-bit
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
 from ..asm import parse_int
 from ..diag import InputError, Span
 from ..ir import Instr
-from .base import OpDef, int_mod, register
-from .ds import Bpermute, lane_of_address
+from ..machine import Read
+from .base import Mod, Modifiers, OpDef, Tuples, int_modifier, lane_list_text, register
+from .ds import Bpermute
 
 
 def permlane_src(i: int, sel0: int, sel1: int, x: bool) -> int:
@@ -45,6 +49,9 @@ class Permlane16(OpDef):
 
     encs = {"": "e64", "_e64": "e64"}
     unit = "valu"
+    valu_constants = True
+    moves_lanes = True
+    mods = Modifiers(Mod("op_sel", _op_sel, Tuples(2, 1), (0, 0), lane_list_text))
 
     def __init__(self, x: bool, var: bool):
         self.x = x
@@ -53,25 +60,12 @@ class Permlane16(OpDef):
         self.feature = "permlane16_var" if var else "permlane16"
         self.sig = ("vdst", "vgpr", "vgpr") if var else ("vdst", "vgpr", "ssrc", "ssrc")
         self.arg_names = ("vdst", "vsrc", "vsel") if var else ("vdst", "vsrc", "sel0", "sel1")
-
-    def mod_parsers(self, enc: str) -> dict:
-        return {"op_sel": _op_sel}
-
-    def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        mods.setdefault("op_sel", (0, 0))
-        return mods
-
-    def print_mods(self, ins: Instr, target) -> str:
-        fi, bc = ins.mod("op_sel")
-        return f"op_sel:[{fi},{bc}]" if fi or bc else ""
+        # the SGPR selects: a VALU write of them needs an s_wait_alu first on GFX12
+        self.hazard_roles = frozenset() if var else frozenset({"sgpr_select"})
+        self.components = () if var else (f"permlane{'x' if x else ''}16",)
 
     def uses(self, ins: Instr) -> list[str]:
         return super().uses(ins) + [ins.operands[0].text]  # lanes not written keep vD
-
-    def check(self, ins: Instr, target, wave: int):
-        warns = super().check(ins, target, wave)
-        self.check_constants(ins, target)
-        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
@@ -88,36 +82,25 @@ class Permlane16(OpDef):
                 p = i & 15
                 word, sh = (s0, 4 * p) if p < 8 else (s1, 4 * (p - 8))
                 sels.append(B.and_(B.lshr(word, B.const(sh)), B.const(15)))
-        rule = None
-        out, en = [], []
-        for i in range(W):
-            r = i >> 4
-            row = (r ^ 1) if self.x else r
-            base = 16 * row
-            j = B.add(sels[i], B.const(base))
-            if fi:
-                valid = True
-            else:
-                valid = B.select(act, j)
-                if valid is not True:
-                    # FI/BC on permlane: inferred from DPP.  [S:permlane16]
-                    rule = rule or m.assume("permlane.inactive_src")
-                    if rule == "read":
-                        valid = True
-            val = B.select(data, j)
-            out.append(B.ite(valid, val, B.const(0)))
-            en.append(B.and_b(act[i], B.or_b(valid, bool(bc))))
-            if m.step is not None:
-                jj = j if isinstance(j, int) else None
-                if not act[i]:
-                    m.note(i, "kept", why=f"lane {i} inactive")
-                elif valid:
-                    m.note(i, "written", (src.text, jj) if jj is not None else None)
-                elif bc:
-                    m.note(i, "zero", why=f"source lane {jj} inactive: bound_ctrl zero-fill")
-                else:
-                    m.note(i, "kept", why=f"source lane {jj} inactive and fi/bound_ctrl are off")
-        m.write_v(dst.index, out, en)
+
+        def reads() -> Iterator[Read]:
+            rule = None
+            for i in range(W):
+                r = i >> 4
+                row = (r ^ 1) if self.x else r
+                base = 16 * row
+                j = B.add(sels[i], B.const(base))
+                valid: Any = True
+                if not fi:
+                    valid = B.select(act, j)
+                    if valid is not True:
+                        # FI/BC on permlane: inferred from DPP.  [S:permlane16]
+                        rule = rule or m.assume("permlane.inactive_src")
+                        if rule == "read":
+                            valid = True
+                yield Read(j, valid, act[i], bool(bc))
+
+        m.gather(dst, src, reads(), data, zero="bound_ctrl zero-fill", off="fi/bound_ctrl are off")
 
     def emit(self, ins: Instr, E) -> None:
         fi, bc = ins.mod("op_sel")
@@ -140,13 +123,14 @@ class PermlaneSwap(OpDef):
     encs = {"": "e32", "_e32": "e32", "_e64": "e64"}
     feature = "permlane_swap"
     unit = "valu"
+    moves_lanes = True
+    hazard_roles = frozenset({"permlane_swap"})
+    components = ("swap",)
+    enc_mods: ClassVar[dict[str, Modifiers]] = {"e64": Modifiers(int_modifier("fi", 0, 1), int_modifier("bound_ctrl", 0, 1))}
 
     def __init__(self, width: int):
         self.width = width
         self.base = f"v_permlane{width}_swap_b32"
-
-    def mod_parsers(self, enc: str) -> dict:
-        return {"fi": int_mod(0, 1, "fi"), "bound_ctrl": int_mod(0, 1, "bound_ctrl")} if enc == "e64" else {}
 
     def pairs(self, W: int) -> list[tuple[int, int]]:
         """(lane of vD, lane of vS) exchanged."""
@@ -167,28 +151,21 @@ class PermlaneSwap(OpDef):
         act = m.actives()
         # The CDNA4 pseudocode has no EXEC test.  [S:permlane-swap]
         rule = m.assume("permlane_swap.exec")
-        new_d, en_d = list(vd), [False] * W
-        new_s, en_s = list(vs), [False] * W
-        notes_d, notes_s = {}, {}
+        from_s: dict[int, Read] = {}  # lane of vD -> the lane of vS it takes
+        from_d: dict[int, Read] = {}  # lane of vS -> the lane of vD it takes
         for ld, ls in self.pairs(W):
+            wd: Any
             if rule == "ignore":
                 wd = ws = True
             elif rule == "dest":
                 wd, ws = act[ld], act[ls]
             else:  # "pair": both lanes must be active
                 wd = ws = B.and_b(act[ld], act[ls])
-            new_d[ld], en_d[ld] = vs[ls], wd
-            new_s[ls], en_s[ls] = vd[ld], ws
-            notes_d[ld] = (s.text, ls)
-            notes_s[ls] = (d.text, ld)
-        for lanes, notes, reg, vals, en in ((range(W), notes_d, d, new_d, en_d), (range(W), notes_s, s, new_s, en_s)):
-            if m.step is not None:
-                for i in lanes:
-                    if en[i] and i in notes:
-                        m.note(i, "written", notes[i])
-                    else:
-                        m.note(i, "kept", why="not exchanged" if i not in notes else "lane inactive")
-            m.write_v(reg.index, vals, en)
+            from_s[ld] = Read(ls, True, wd)
+            from_d[ls] = Read(ld, True, ws)
+        for reg, src, data, plan in ((d, s, vs, from_s), (s, d, vd, from_d)):
+            # a lane outside every pair reads nothing and keeps its value
+            m.gather(reg, src, [plan.get(i, Read(i, True, False)) for i in range(W)], data, excluded="not exchanged")
 
     def emit(self, ins: Instr, E) -> None:
         d, s = ins.operands

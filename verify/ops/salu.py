@@ -123,9 +123,10 @@ class Schedule(OpDef):
     schedule_only = True
     unit = "salu"
 
-    def __init__(self, base: str, feature: str | None = None):
+    def __init__(self, base: str, feature: str | None = None, operands: str = "0"):
         self.base = base
         self.feature = feature
+        self.operands = operands  # its operand text in the simplest form (verify keeps it as written)
 
     def execute(self, ins: Instr, m) -> None:
         return
@@ -144,7 +145,8 @@ for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
                                                  "bvhcnt", "expcnt", "loadcnt_dscnt", "storecnt_dscnt")]:
-    register(Schedule(_name, _feat))
+    # the GFX10/GFX11 split counters take an SGPR (null) and a count
+    register(Schedule(_name, _feat, "null, 0" if _feat == "waitcnt_split" else "0"))
 
 
 # ---------------------------------------------------------------------------

@@ -8,17 +8,18 @@ through the DPP gather (dpp.py) and src1 from the lane itself.
 
 from __future__ import annotations
 
-from typing import Callable
+from functools import cache
+from typing import Any, ClassVar
 
 from ..asm import operand_text
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
 from ..ir import Instr, VReg
+from ..machine import LaneEvent
 from ..target import Target, needs_text
 from . import dpp
-from .base import OpDef, register
+from .base import LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
 
-Fn = Callable  # fn(B, *srcs) -> value
 DPP_ENCS = ("dpp", "e64_dpp")
 
 
@@ -26,10 +27,14 @@ class Valu(OpDef):
     """A VOP1 / VOP2 / VOP3-only op defined by its lane function."""
 
     unit = "valu"
+    valu_constants = True
+    enc_mods: ClassVar[dict[str, Modifiers]] = {enc: dpp.MODIFIERS for enc in DPP_ENCS}
 
-    def __init__(self, base: str, nsrc: int, fn: Fn, feature: str | None = None,
-                 vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None):
+    def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
+                 vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
+                 components: tuple[str, ...] = ()):
         self.base = base
+        self.components = components
         self.nsrc = nsrc
         self.fn = fn
         # e with fn(e, y) == y bit for bit (two sources), from verify/identities.py:
@@ -47,11 +52,11 @@ class Valu(OpDef):
                 self.encs["_dpp"] = "dpp"
                 self.encs["_e64_dpp"] = "e64_dpp"
 
-    def mod_parsers(self, enc: str) -> dict:
-        return dpp.dpp16_mod_parsers() if enc in DPP_ENCS else {}
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        return ins.enc in DPP_ENCS
 
-    def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        return dpp.finish(mods, line.mspan) if enc in DPP_ENCS else mods
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
 
     def parse(self, line, enc: str) -> Instr:
         ins = super().parse(line, enc)
@@ -61,8 +66,8 @@ class Valu(OpDef):
             raise InputError(ins.operand_span(1), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
         return ins
 
-    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        warns = super().check(ins, target, wave)
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns: list[Warning_] = []
         if ins.enc == "e64_dpp":
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
             if self.nsrc == 2 and not isinstance(ins.operands[2], VReg) and not target.has("vop3_dpp_sgpr_src1"):
@@ -70,31 +75,24 @@ class Valu(OpDef):
                                                       f"an SGPR src1 needs {needs_text('vop3_dpp_sgpr_src1')}")
         if ins.enc in DPP_ENCS:
             warns += dpp.check(ins, target, wave)
-        self.check_constants(ins, target)
         return warns
 
+    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+        assert self.fn is not None
+        return self.fn
+
     def execute(self, ins: Instr, m) -> None:
-        B, W = m.B, m.W
+        fn = self.lane_fn(ins, m)
         dst = ins.operands[0]
         srcs = [m.read(op) for op in ins.operands[1:]]
         if ins.enc in DPP_ENCS:
-            srcs[0], en = dpp.gather(m, ins, srcs[0], operand_text(ins.operands[1]))
+            srcs[0], en = dpp.gather(m, ins, srcs[0], ins.operands[1])
         else:
             en = m.actives()
-            if m.step is not None:
-                src0 = ins.operands[1]
-                for i in range(W):
-                    if not en[i]:
-                        m.note(i, "kept", why=f"lane {i} inactive")
-                    elif self.nsrc == 1 and isinstance(src0, VReg):
-                        m.note(i, "written", (src0.text, i))
-                    else:
-                        m.note(i, "written", why=f"computed by {ins.mnemonic}")
-        fn = self.fn
-        res = [fn(B, *xs) for xs in zip(*srcs)]
+            src0 = ins.operands[1]
+            m.note_lanes(en, f"computed by {ins.mnemonic}", src0.text if self.nsrc == 1 and isinstance(src0, VReg) else None)
+        res = [fn(m.B, *xs) for xs in zip(*srcs)]
         if m.step is not None and self.base != "v_mov_b32":
-            from ..machine import LaneEvent
-
             other = operand_text(ins.operands[2]) if self.nsrc == 2 else ""
             for i, ev in list(m.step.pending.items()):
                 rhs = f" and {other}[{i}]" if other and other[0] == "v" else (f" and {other}" if other else "")
@@ -110,15 +108,8 @@ class Valu(OpDef):
             out.append(ins.operands[0].text)
         return out
 
-    def print_mods(self, ins: Instr, target) -> str:
-        return dpp.print_mods(ins, target) if ins.enc in DPP_ENCS else ""
-
-    def lane_fn(self):
-        """The lane function emission spells (the one execute runs)."""
-        return self.fn
-
     def emit(self, ins: Instr, E) -> None:
-        fn = self.lane_fn()
+        fn = self.lane_fn(ins)  # the one execute runs, under the default assumptions
         dst, *srcs = ins.operands
         if ins.enc in DPP_ENCS:
             if self.base == "v_mov_b32":
@@ -129,8 +120,30 @@ class Valu(OpDef):
         E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
 
 
+def _field_mask(B: Any, width: Any) -> Any:
+    """(1 << width[4:0]) - 1: the low width bits (none for width 0)."""
+    return B.sub(B.shl(B.const(1), B.and_(width, B.const(31))), B.const(1))
+
+
+def _bfe_i32(B: Any, a: Any, offset: Any, width: Any) -> Any:
+    """v_bfe_i32: the field (arithmetic shift, then width bits), sign-extended
+    from its top bit, as (t ^ s) - s with s = that bit: 0 for width 0.
+    [S:bfe]
+
+    >>> from verify.backend import Concrete
+    >>> B = Concrete()
+    >>> [hex(_bfe_i32(B, 0x000000F0, 4, w)) for w in (0, 3, 4, 5)]
+    ['0x0', '0xffffffff', '0xffffffff', '0xf']
+    >>> hex(_bfe_i32(B, 0x80000000, 28, 8)), hex(_bfe_i32(B, 0x12345678, 36, 8))
+    ('0xfffffff8', '0x67')
+    """
+    t = B.and_(B.ashr(a, B.and_(offset, B.const(31))), _field_mask(B, width))
+    s = B.lshr(B.shl(B.const(1), B.and_(width, B.const(31))), B.const(1))
+    return B.sub(B.xor(t, s), s)
+
+
 VALU_OPS = [
-    Valu("v_mov_b32", 1, lambda B, a: a),
+    Valu("v_mov_b32", 1, lambda B, a: a, components=("copy", "dpp16", "dpp8")),
     Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
     Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add")),
     Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry"),
@@ -161,8 +174,16 @@ VALU_OPS = [
     Valu("v_min3_i32", 3, lambda B, a, b, c: B.smin(B.smin(a, b), c), vop3_only=True),
     Valu("v_min3_u32", 3, lambda B, a, b, c: B.umin(B.umin(a, b), c), vop3_only=True),
     Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)])),
+    # bit-field extract: S1[4:0] the offset, S2[4:0] the width  [S:bfe]
+    Valu("v_bfe_u32", 3, lambda B, a, b, c: B.and_(B.lshr(a, B.and_(b, B.const(31))), _field_mask(B, c)), vop3_only=True),
+    Valu("v_bfe_i32", 3, _bfe_i32, vop3_only=True),
 ]
 
+
+
+def _ftz(B: Any, a: Any) -> Any:
+    """A binary32 subnormal flushed to zero (of its sign)."""
+    return B.ite(B.eq(B.and_(a, B.const(0x7F800000)), B.const(0)), B.and_(a, B.const(0x80000000)), a)
 
 
 class ValuF32(Valu):
@@ -174,20 +195,17 @@ class ValuF32(Valu):
         super().__init__(base, 2, None, left_identity=exact_left(op))
         self.op = op
 
-    def execute(self, ins: Instr, m) -> None:
-        flush = m.assume("f32.denormals") == "flush"
-        B = m.B
-        op = getattr(B, self.op)
+        def plain(B: Any, a: Any, b: Any) -> Any:
+            return getattr(B, op)(a, b)
 
-        def ftz(a):
-            return B.ite(B.eq(B.and_(a, B.const(0x7F800000)), B.const(0)), B.and_(a, B.const(0x80000000)), a)
+        def flush(B: Any, a: Any, b: Any) -> Any:
+            return _ftz(B, getattr(B, op)(_ftz(B, a), _ftz(B, b)))
 
-        self.fn = (lambda B_, a, b: ftz(op(ftz(a), ftz(b)))) if flush else (lambda B_, a, b: op(a, b))
-        super().execute(ins, m)
+        self.plain, self.flush = plain, flush
 
-    def lane_fn(self):
-        # the default assumption (f32.denormals: subnormals pass), the one records are made under
-        return lambda E, a, b: getattr(E, self.op)(a, b)
+    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+        # m None: the default assumption (f32.denormals: subnormals pass), the one records are made under
+        return self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
 
 
 class Bitop3(Valu):
@@ -200,25 +218,16 @@ class Bitop3(Valu):
     (8, 14, 5)
     """
 
-    def __init__(self):
+    mods = Modifiers(int_modifier("bitop3", 0, 255, default=0, fmt=hex_text))
+
+    def __init__(self) -> None:
         super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True)
 
-    def mod_parsers(self, enc: str) -> dict:
-        from .base import int_mod
-
-        return {"bitop3": int_mod(0, 255, "bitop3")}
-
-    def finish_mods(self, mods: dict, line, enc: str) -> dict:
-        mods.setdefault("bitop3", 0)
-        return mods
-
-    def print_mods(self, ins: Instr, target) -> str:
-        t = ins.mod("bitop3")
-        return f"bitop3:{t:#x}" if t else ""
-
     @staticmethod
-    def table(tt: int):
-        def fn(B, a, b, c):
+    @cache
+    def table(tt: int) -> LaneFn:
+        """The lane function of truth table tt (one function object per tt)."""
+        def fn(B: Any, a: Any, b: Any, c: Any) -> Any:
             acc = B.const(0)
             for k in range(8):
                 if (tt >> k) & 1:
@@ -230,13 +239,8 @@ class Bitop3(Valu):
 
         return fn
 
-    def execute(self, ins: Instr, m) -> None:
-        self.fn = self.table(ins.mod("bitop3"))
-        super().execute(ins, m)
-
-    def emit(self, ins: Instr, E) -> None:
-        self.fn = self.table(ins.mod("bitop3"))
-        super().emit(ins, E)
+    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+        return self.table(ins.mod("bitop3"))
 
 
 VALU_OPS += [
@@ -259,6 +263,7 @@ class Cndmask(OpDef):
     sig = ("vdst", "src", "src", "mask")
     arg_names = ("vdst", "src0", "src1", "mask")
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
+    valu_constants = True
 
     def parse(self, line, enc: str) -> Instr:
         ins = super().parse(line, enc)
@@ -268,11 +273,6 @@ class Cndmask(OpDef):
             if ins.operands[3].names[0] != "vcc_lo":
                 raise InputError(ins.operand_span(3), "v_cndmask_b32_e32 reads its mask from vcc (use _e64 for an SGPR mask)")
         return ins
-
-    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        warns = super().check(ins, target, wave)
-        self.check_constants(ins, target)
-        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W
@@ -319,6 +319,7 @@ class Cmp(OpDef):
     sig = ("maskdst", "src", "src")
     arg_names = ("sdst", "src0", "src1")
     unit = "valu"
+    valu_constants = True
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
 
     def __init__(self, op: str, ty: str):
@@ -334,11 +335,6 @@ class Cmp(OpDef):
             if not isinstance(ins.operands[2], VReg):
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
         return ins
-
-    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        warns = super().check(ins, target, wave)
-        self.check_constants(ins, target)
-        return warns
 
     def execute(self, ins: Instr, m) -> None:
         B, W = m.B, m.W

@@ -22,6 +22,7 @@ VGPR v2; SGPRs s2/s3 hold permlane selects and readlane values.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
@@ -29,8 +30,11 @@ from ..asm import parse_instr
 from ..diag import InputError, Span
 from ..ir import Instr
 from ..ops import OPS
-from ..ops.dpp import CONTROLS
+from ..ops.base import OpDef
+from ..ops.dpp import CONTROL_MODS, CONTROLS, MODIFIERS
 from ..ops.ds import swizzle_macro
+from ..ops.permlane import PermlaneSwap
+from ..target import Target
 
 X, OUT, TMP = 0, 1, 2
 VREGS = (X, OUT, TMP)
@@ -85,28 +89,13 @@ def _v(n: int) -> str:
     return f"v{n}"
 
 
-def _quad_text(sel) -> str:
-    return "quad_perm:[" + ",".join(map(str, sel)) + "]"
-
-
-def _dpp16_controls():
-    for name, (feat, vk) in CONTROLS.items():
-        if vk == "quad":
-            for sel in product(range(4), repeat=4):
-                yield feat, _quad_text(sel)
-        elif vk == "flag":
-            yield feat, name
-        elif vk == "1":
-            yield feat, f"{name}:1"
-        elif vk == "1..15":
-            for n in range(1, 16):
-                yield feat, f"{name}:{n}"
-        elif vk == "0..15":
-            for n in range(16):
-                yield feat, f"{name}:{n}"
-        elif vk == "15|31":
-            yield feat, f"{name}:15"
-            yield feat, f"{name}:31"
+def _dpp16_controls() -> Iterator[tuple[str, str]]:
+    """(feature, text) of every DPP16 control with every value it takes, as
+    the control modifiers declare them (ops/dpp.py)."""
+    for name, (feat, _) in CONTROLS.items():
+        mod = CONTROL_MODS[name]
+        for value in mod.values:
+            yield feat, mod.text(value)
 
 
 def _families(n: int, keep_own: bool = True, x: bool = False):
@@ -152,62 +141,77 @@ def _sel_words(sel: list[int]) -> tuple[int, int]:
     return s0, s1
 
 
-def _raw(targets, wave, classes):
-    """(cls, label, dst, src, lines, sregs, maskable) before legality."""
-    has = lambda f: all(t.has(f) for t in targets)  # noqa: E731
-    out = []
-    if "copy" in classes:
+def providers(cls: str) -> list[OpDef]:
+    """The registered ops that declare component class `cls` (OpDef.components)."""
+    return [op for op in OPS.values() if cls in op.components]
+
+
+Raw = tuple[str, str, int, int, tuple[str, ...], tuple[str, ...], bool]
+
+
+def _raw(targets: list[Target], wave: int, classes: list[str]) -> list[Raw]:
+    """(cls, label, dst, src, lines, sregs, maskable) before legality.  Each
+    class is spelled with the ops that declare it, where the targets have
+    their feature."""
+    def has(f: str | None) -> bool:
+        return f is None or all(t.has(f) for t in targets)
+
+    def ops(cls: str) -> list[OpDef]:
+        return [op for op in providers(cls) if has(op.feature)] if cls in classes else []
+
+    out: list[Raw] = []
+    for op in ops("copy"):
         for d, s in product((OUT, TMP), VREGS):
             if d != s:
-                out.append(("copy", "copy", d, s, (f"v_mov_b32_e32 {_v(d)}, {_v(s)}",), (), False))
-    if "dpp16" in classes:
+                out.append(("copy", "copy", d, s, (f"{op.base}_e32 {_v(d)}, {_v(s)}",), (), False))
+    for op in ops("dpp16"):
         for feat, ctrl in _dpp16_controls():
             if not has(feat):
                 continue
             for d, s in product((OUT, TMP), VREGS):
                 out.append(("dpp16", ctrl, d, s,
-                            (f"v_mov_b32_dpp {_v(d)}, {_v(s)} {ctrl} row_mask:0xf bank_mask:0xf",), (), True))
-    if "dpp8" in classes and has("dpp8"):
+                            (f"{op.base}_dpp {_v(d)}, {_v(s)} {ctrl} row_mask:0xf bank_mask:0xf",), (), True))
+    for op in ops("dpp8") if has("dpp8") else []:
         for label, sel in _families(8):
             for d, s in product((OUT, TMP), VREGS):
                 out.append(("dpp8", label, d, s,
-                            (f"v_mov_b32_dpp {_v(d)}, {_v(s)} dpp8:[{','.join(map(str, sel))}]",), (), False))
-    if "swizzle" in classes and has("ds_swizzle"):
+                            (f"{op.base}_dpp {_v(d)}, {_v(s)} {MODIFIERS.mods['dpp8'].text(tuple(sel))}",), (), False))
+    for op in ops("swizzle"):
         for label, off in _swizzle_offsets(has("swizzle_fft_rotate")):
             for d, s in product((OUT, TMP), (X, TMP)):
                 if d != s:
                     out.append(("swizzle", label, d, s,
-                                (f"ds_swizzle_b32 {_v(d)}, {_v(s)} offset:{off:#x}", "s_waitcnt lgkmcnt(0)"), (), False))
-    for cls, x in (("permlane16", False), ("permlanex16", True)):
-        if cls in classes and has("permlane16"):
-            for label, sel in _families(16, x=x):
+                                (f"{op.base} {_v(d)}, {_v(s)} offset:{off:#x}", "s_waitcnt lgkmcnt(0)"), (), False))
+    for cls in ("permlane16", "permlanex16"):
+        for op in ops(cls):
+            for label, sel in _families(16, x=cls == "permlanex16"):
                 s0, s1 = _sel_words(sel)
                 for d, s in product((OUT, TMP), (X, TMP)):
                     if d == s:
                         continue
-                    mn = f"v_permlane{'x' if x else ''}16_b32"
+                    mn = op.base
                     out.append((cls, label, d, s, (f"{mn} {_v(d)}, {_v(s)}, {s0:#x}, {s1:#x}",), (), False))
                     out.append((cls, label, d, s, (f"s_mov_b32 s2, {s0:#x}", f"{mn} {_v(d)}, {_v(s)}, s2, {s1:#x}"),
                                 ("s2",), False))
                     out.append((cls, label, d, s, (f"s_mov_b32 s2, {s0:#x}", f"s_mov_b32 s3, {s1:#x}",
                                                    f"{mn} {_v(d)}, {_v(s)}, s2, s3"), ("s2", "s3"), False))
-    if "permlane64" in classes and has("permlane64") and wave == 64:
+    for op in ops("permlane64") if wave == 64 else []:
         for d, s in product((OUT, TMP), (X, TMP)):
             if d != s:
-                out.append(("permlane64", "permlane64", d, s, (f"v_permlane64_b32 {_v(d)}, {_v(s)}",), (), False))
-    if "swap" in classes and has("permlane_swap"):
-        for w in (16, 32):
-            if w == 32 and wave != 64:
-                continue
-            for d in (OUT, TMP):
-                out.append(("swap", f"permlane{w}_swap", d, d, (f"v_permlane{w}_swap_b32_e32 {_v(d)}, {_v(d)}",),
-                            (), False))
-    if "readlane" in classes:
+                out.append(("permlane64", "permlane64", d, s, (f"{op.base} {_v(d)}, {_v(s)}",), (), False))
+    for op in sorted(ops("swap"), key=lambda o: o.base):
+        assert isinstance(op, PermlaneSwap)
+        if not op.pairs(wave):  # v_permlane32_swap in wave32: nothing to exchange
+            continue
+        for d in (OUT, TMP):
+            out.append(("swap", op.base.removeprefix("v_").removesuffix("_b32"), d, d,
+                        (f"{op.base}_e32 {_v(d)}, {_v(d)}",), (), False))
+    for op in ops("readlane"):
         for lane in range(wave):
             for d, s in product((OUT, TMP), (X, TMP)):
                 if d != s:
                     out.append(("readlane", f"lane {lane}", d, s,
-                                (f"v_readlane_b32 s2, {_v(s)}, {lane}", f"v_mov_b32_e32 {_v(d)}, s2"), ("s2",), False))
+                                (f"{op.base} s2, {_v(s)}, {lane}", f"v_mov_b32_e32 {_v(d)}, s2"), ("s2",), False))
     return out
 
 
@@ -241,11 +245,11 @@ def build(targets, wave: int, classes: list[str] | None = None) -> list[Componen
 def last_dpp_foldable(program) -> bool:
     """Is the last value-changing instruction a full-mask DPP16/DPP8 move
     (which LLVM's GCNDPPCombine can fold into the VALU op consuming it)?"""
-    body = [i for i in program if not OPS[i.base].schedule_only and not i.base.startswith("s_")]
+    body = [i for i in program if not OPS[i.base].schedule_only and OPS[i.base].unit != "salu"]
     if not body:
         return False
     last = body[-1]
-    if last.base != "v_mov_b32" or last.enc != "dpp":
+    if "dpp16" not in OPS[last.base].components or last.enc != "dpp":
         return False
     d = dict(last.mods)
     return "dpp8" in d or (d.get("row_mask") == 0xF and d.get("bank_mask") == 0xF)
