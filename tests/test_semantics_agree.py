@@ -8,6 +8,7 @@ inputs, for every register and lane.
 
 import zlib
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 settings_one = settings(max_examples=1)
@@ -189,6 +190,7 @@ def programs(draw):
     return t, wave, [draw(instr_text(b)) for b in bases]
 
 
+@pytest.mark.slow
 @settings(max_examples=250)
 @given(programs(), st.integers(0, 2**64 - 1), st.integers(0, 2**32), st.data())
 def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
@@ -223,9 +225,6 @@ def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
     # the symbolic run consults an assumption whenever SOME state makes it
     # matter; a concrete run only when this state does
     assert set(mc.assumptions_used) <= set(ms.assumptions_used)
-
-
-import pytest  # noqa: E402
 
 
 @pytest.mark.parametrize("base", sorted(OPS))

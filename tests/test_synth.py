@@ -17,6 +17,7 @@ def gfx9_xor5():
     return cli_json(*XOR5, "--target", "gfx9", "--wave", "64")
 
 
+@pytest.mark.slow
 def test_gfx9_xor5_is_two_dpp_moves_in_whole_wave_mode(gfx9_xor5):
     code, js, err = gfx9_xor5
     assert code == 0, err
@@ -36,6 +37,7 @@ def test_gfx9_xor5_is_two_dpp_moves_in_whole_wave_mode(gfx9_xor5):
     assert js["baseline"]["cost"] == 80
 
 
+@pytest.mark.slow
 def test_gfx9_xor5_no_single_dpp_op_does_it(gfx9_xor5):
     _, js, _ = gfx9_xor5
     classes = {s["class"] for s in js["single_ops"]}
@@ -65,6 +67,7 @@ def test_exec_full_needs_no_whole_wave_mode():
     ]
 
 
+@pytest.mark.slow
 def test_last_dpp_move_takes_an_inferred_mask():
     code, js, _ = cli_json("synth", "cuda.shfl_down", "delta=1", "width=8", "--target", "gfx900", "--wave", "64")
     assert code == 0 and js["cost"] == 16
@@ -129,6 +132,7 @@ def test_per_lane_parameters_are_refused():
     assert "synthesis needs a spec with the one input x and integer parameters; got lane=@lane" in err
 
 
+@pytest.mark.slow
 def test_table_is_current():
     code, out, err = cli("synth", "--table", "--check")
     assert code == 0, err
