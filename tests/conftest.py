@@ -1,5 +1,21 @@
+"""Test tiers and golden files.
+
+Tiers (markers registered in pyproject.toml):
+  python -m pytest -n auto          the fast tier: every test not marked `slow`
+  python -m pytest -n auto --slow   everything (what .ci/run runs, in two steps)
+  python -m pytest -n auto -m slow  the slow tier alone
+An explicit `-m EXPR` replaces the default selection, and a test named by its
+node id (`tests/test_x.py::test_y`) runs even if it is slow.
+
+`--update-golden` rewrites the golden transcripts (tests/golden/**/*.out and
+the README's `$ verify ...` examples, tests/test_golden.py) instead of failing.
+"""
+
+from __future__ import annotations
+
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Deterministic in CI: derandomised Hypothesis (the solver seed is fixed in
@@ -8,3 +24,44 @@ settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=60)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("verify")
+    group.addoption("--slow", action="store_true", default=False,
+                    help="also run the tests marked slow (the full tier)")
+    group.addoption("--update-golden", action="store_true", default=False,
+                    help="rewrite golden transcripts (tests/golden/**/*.out, README examples) instead of failing")
+
+
+def _named(item: pytest.Item, config: pytest.Config) -> bool:
+    """Whether the command line names this test by its node id."""
+    ids = [a for a in config.args if "::" in a]
+    if not ids:
+        return False
+    here = item.nodeid
+    for a in ids:
+        path, _, rest = a.partition("::")
+        rel = os.path.relpath(os.path.abspath(path), config.rootpath)
+        arg = f"{rel}::{rest}".replace(os.sep, "/")
+        if here == arg or here.startswith((arg + "::", arg + "[")):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow") or config.option.markexpr:
+        return
+    keep: list[pytest.Item] = []
+    slow: list[pytest.Item] = []
+    for item in items:
+        (slow if item.get_closest_marker("slow") and not _named(item, config) else keep).append(item)
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = keep
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True under `--update-golden`: rewrite golden files instead of failing."""
+    return bool(request.config.getoption("--update-golden"))

@@ -50,6 +50,7 @@ def test_swizzle_macros_print_like_llvm():
         assert print_instr(ins) == f"ds_swizzle_b32 v1, v0 offset:{want}"
 
 
+@pytest.mark.slow
 def test_every_catalogue_file_round_trips():
     from verify import catalog
 

@@ -35,7 +35,7 @@ def test_atomic_optimizer_scan(tmp_path, cpu, wave):
     assert [a["verdict"] for a in js["assertions"]] == ["proved", "proved"]
 
 
-@pytest.mark.parametrize("cpu, wave", [("gfx1100", 32), ("gfx942", 64)])
+@pytest.mark.parametrize("cpu, wave", [("gfx1100", 32), pytest.param("gfx942", 64, marks=pytest.mark.slow)])
 def test_atomic_optimizer_elects_the_first_active_lane(tmp_path, cpu, wave):
     ex = "exec_lo" if wave == 32 else "exec"
     path = write(tmp_path, "k.s", atomic_kernel(cpu, wave))

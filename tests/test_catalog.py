@@ -18,6 +18,7 @@ def test_catalogue_is_not_empty():
             "shfl_down1_row", "shfl_up1_row", "shfl_idx_var", "shfl_down_var"} <= set(CATALOG)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CATALOG)
 def test_catalogue_lowering_is_proved(name):
     code, js, err = cli_json("lowering", name)

@@ -26,6 +26,7 @@ def show(*argv):
     return json.loads(out.getvalue())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_shuffles_match_h100(mode):
     spec, pname = MODES[mode]
@@ -52,6 +53,7 @@ def test_a_known_row_by_hand():
     assert DATA["shfl"]["xor"]["4"]["1"][:4] == [1, 0, 3, 2]
 
 
+@pytest.mark.slow
 def test_reductions_match_h100():
     """`verify show cuda.reduce_* --wave 32 --input x=... --exec MASK --json` against __reduce_*_sync."""
     n = 0

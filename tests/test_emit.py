@@ -148,6 +148,7 @@ def test_ops_without_a_spelling_are_input_errors(tmp_path):
     assert "call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 273, i32 15, i32 15, i1 false)" in ir
 
 
+@pytest.mark.slow
 def test_catalogue_emits_compiles_and_reverifies_for_every_target():
     """Every catalogue lowering, every (target, wave) it declares: emitted IR
     compiles with llvmlite and the compiled code proves against the spec

@@ -18,7 +18,7 @@ from verify.ops import OPS
 from verify.target import TARGETS, resolve_all
 
 MC = shutil.which("llvm-mc-22")
-pytestmark = pytest.mark.skipif(MC is None, reason="needs llvm-mc-22 (apt-get install llvm-22)")
+pytestmark = [pytest.mark.llvm_mc, pytest.mark.skipif(MC is None, reason="needs llvm-mc-22 (apt-get install llvm-22)")]
 CHECK_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
 
 
@@ -84,6 +84,7 @@ def test_canonical_print_is_accepted_by_llvm_mc():
             assert not bad, (tname, wave, [ok[k - 1] for k in sorted(bad)][:5])
 
 
+@pytest.mark.slow
 def test_catalogue_assembles_for_declared_targets():
     """Every catalogue file, for every target and wave it declares: one
     llvm-mc run per (cpu, wave) over all the files that declare it."""

@@ -37,6 +37,7 @@ def row_scan(op: str, wave: int, broken: bool = False) -> str:
 
 # min/max: the naive encoding needs ~4 s at 8 lanes and minutes at 16
 CROSS = [(op, w) for op in OPS for w in ((8,) if op[1:] in ("min", "max") else (8, 16))]
+CROSS = [pytest.param(op, w, marks=pytest.mark.slow) if op[1:] in ("min", "max") else (op, w) for op, w in CROSS]
 
 
 @pytest.mark.parametrize("op, wave", CROSS)
@@ -89,6 +90,7 @@ def test_bank_mask_mutant_witness():
     assert cex["lanes"][0]["lane"] == 8 and "bank_mask" in cex["lanes"][0]["responsible"]
 
 
+@pytest.mark.slow
 def test_every_wave64_reduction_uses_the_monoid_encoding():
     """(Their times are measured by benchmarks/bench_reductions.py, not here.)"""
     for p in catalog.lowering_files():

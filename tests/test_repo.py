@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -56,6 +58,7 @@ def test_targets_doc_is_current():
     assert (ROOT / "docs" / "targets.md").read_text() == markdown(), "run: verify targets --markdown > docs/targets.md"
 
 
+@pytest.mark.slow
 def test_proof_records_are_current():
     """The CI gate: `verify check` passes on the repository's own lowerings.
     Current records are trusted by their hashes, so this proves nothing; after

@@ -10,6 +10,7 @@ modifier value is drawn without touching this file.
 
 import zlib
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 settings_one = settings(max_examples=1)
@@ -155,6 +156,7 @@ def programs(draw):
     return t, wave, [draw(instr_text(b, wave, t)) for b in bases]
 
 
+@pytest.mark.slow
 @settings(max_examples=250)
 @given(programs(), st.integers(0, 2**64 - 1), st.integers(0, 2**32), st.data())
 def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
@@ -188,9 +190,6 @@ def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
     # the symbolic run consults an assumption whenever SOME state makes it
     # matter; a concrete run only when this state does
     assert set(mc.assumptions_used) <= set(ms.assumptions_used)
-
-
-import pytest  # noqa: E402
 
 
 @pytest.mark.parametrize("base", sorted(OPS))

@@ -17,6 +17,7 @@ def gfx9_xor5():
     return cli_json(*XOR5, "--target", "gfx9", "--wave", "64")
 
 
+@pytest.mark.slow
 def test_gfx9_xor5_is_two_dpp_moves_in_whole_wave_mode(gfx9_xor5):
     code, js, err = gfx9_xor5
     assert code == 0, err
@@ -36,6 +37,7 @@ def test_gfx9_xor5_is_two_dpp_moves_in_whole_wave_mode(gfx9_xor5):
     assert js["baseline"]["cost"] == 80
 
 
+@pytest.mark.slow
 def test_gfx9_xor5_no_single_dpp_op_does_it(gfx9_xor5):
     _, js, _ = gfx9_xor5
     classes = {s["class"] for s in js["single_ops"]}
@@ -55,6 +57,7 @@ def test_gfx1100_wave32_xor5_is_one_op():
     assert "  single dpp8 ops: 1 of " in out
 
 
+@pytest.mark.slow
 def test_exec_full_needs_no_whole_wave_mode():
     code, js, _ = cli_json(*XOR5, "--target", "gfx900", "--wave", "64", "--exec", "full")
     assert code == 0
@@ -65,6 +68,7 @@ def test_exec_full_needs_no_whole_wave_mode():
     ]
 
 
+@pytest.mark.slow
 def test_last_dpp_move_takes_an_inferred_mask():
     code, js, _ = cli_json("synth", "cuda.shfl_down", "delta=1", "width=8", "--target", "gfx900", "--wave", "64")
     assert code == 0 and js["cost"] == 16
@@ -88,6 +92,7 @@ def test_cross_row_pattern_from_row_local_controls_is_unreachable():
     assert "  unreachable: no sequence of these components, of any length, does it" in lines
 
 
+@pytest.mark.slow
 def test_output_file_records_the_command_and_proves(tmp_path):
     f = tmp_path / "xor5_syn.s"
     code, out, err = cli(*XOR5, "--target", "gfx1100", "--wave", "32", "-o", str(f))
@@ -117,18 +122,21 @@ def test_errors(argv, message):
     assert err.strip().startswith(message) or err.strip() == message, err
 
 
+@pytest.mark.slow  # ~5 s: synthesize() builds its search space before it refuses
 def test_bad_parameter_value_points_at_it():
     code, _, err = cli("synth", "cuda.shfl_xor", "mask=zz", "--target", "gfx900", "--wave", "64")
     assert code == 2
     assert err.strip() == "error: synthesis needs a spec with the one input x and integer parameters; got mask=zz"
 
 
+@pytest.mark.slow  # ~5 s: synthesize() builds its search space before it refuses
 def test_per_lane_parameters_are_refused():
     code, _, err = cli("synth", "cuda.shfl_idx", "lane=@lane", "--target", "gfx900", "--wave", "64")
     assert code == 2
     assert "synthesis needs a spec with the one input x and integer parameters; got lane=@lane" in err
 
 
+@pytest.mark.slow
 def test_table_is_current():
     code, out, err = cli("synth", "--table", "--check")
     assert code == 0, err

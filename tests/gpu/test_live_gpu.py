@@ -18,6 +18,7 @@ def _have_gpu() -> bool:
     return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
 
 
+@pytest.mark.gpu
 @pytest.mark.skipif(not _have_gpu(), reason="needs an NVIDIA GPU and nvcc")
 def test_live_shuffles_match_specs(tmp_path):
     from test_cuda_hardware import MODES, show
