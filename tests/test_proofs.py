@@ -12,7 +12,7 @@ import pytest
 
 from helpers import cli
 from verify import proofs
-from verify.asm import load_lowering
+from verify.lowering_file import load_lowering
 
 ROOT = Path(__file__).resolve().parent.parent
 LOW = ROOT / "lowerings"

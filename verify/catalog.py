@@ -10,6 +10,7 @@ front of it.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from functools import lru_cache
@@ -17,6 +18,8 @@ from pathlib import Path
 
 from .diag import InputError
 from .ir import Lowering
+from .lowering_file import load_lowering
+from .spec import SpecLib
 
 def _builtin_root(src: Path | None = None, prefixes: tuple = ()) -> Path:
     src = src or Path(__file__).resolve().parent.parent
@@ -47,8 +50,6 @@ def lowering_dirs() -> list[Path]:
 
 @lru_cache(maxsize=None)
 def _speclib(key: tuple):
-    from .spec import SpecLib
-
     return SpecLib.from_dirs([Path(k) for k in key])
 
 
@@ -75,8 +76,6 @@ def find_lowering(name_or_path: str) -> Path:
     for f in lowering_files():
         if f.stem == name_or_path:
             return f
-    import difflib
-
     names = [f.stem for f in lowering_files()]
     close = difflib.get_close_matches(name_or_path, names, n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify list`)"
@@ -84,8 +83,6 @@ def find_lowering(name_or_path: str) -> Path:
 
 
 def load(name_or_path: str) -> Lowering:
-    from .asm import load_lowering
-
     return load_lowering(find_lowering(name_or_path))
 
 

@@ -13,6 +13,7 @@ Every user-facing input problem is raised as :class:`InputError` carrying a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,6 @@ class VerifyError(Exception):
 def read_source(path) -> str:
     """A text file, or an InputError naming the file (and the position of a
     byte that is not UTF-8)."""
-    from pathlib import Path
-
     try:
         data = Path(path).read_bytes()
     except OSError as e:

@@ -12,14 +12,13 @@ from typing import Callable
 
 from .diag import Warning_
 from .ir import Instr, SReg
+from .ops.base import op_of
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
 
 
 def _op(ins: Instr):
-    from .ops.base import op_of
-
     return op_of(ins.base)
 
 

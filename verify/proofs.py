@@ -30,6 +30,7 @@ makes the results, the batch runner (gate.py) decides what to re-prove.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -38,19 +39,25 @@ import tokenize
 from functools import lru_cache
 from pathlib import Path
 
-from . import SEMANTICS_REVISION
+from . import SEMANTICS_REVISION, catalog
+from . import target as T
 from .diag import InputError, Span, read_source
 from .ir import Lowering
+from .lowering_file import print_instr
+from .spec import _dotted
+from .syntax import operand_text, strip_comment
+from .target import ORDER
 
 SCHEMA = 1
 SUFFIX = ".proof"
 
 # The modules that give a lowering and a spec their meaning.  Any edit to
 # them (other than to comments and blank lines) makes every record stale.
-# Not included: the parser and printer (asm.py; the lowering hash covers its
-# output), counterexamples (cex.py), hazards (warnings only), the CLI.
+# Not included: the parser and printer (syntax.py, lowering_file.py; the
+# lowering hash covers their output), counterexamples (cex.py), hazards
+# (warnings only), the CLI.
 SEMANTIC_SOURCES = (
-    "verify/ops/*.py", "verify/machine.py", "verify/spec.py", "verify/refine.py",
+    "verify/ops/*.py", "verify/machine.py", "verify/spec.py", "verify/refine.py", "verify/encode.py",
     "verify/target.py", "verify/assume.py", "verify/backend.py", "verify/smt.py", "verify/waits.py",
 )
 
@@ -96,7 +103,7 @@ def semantics_id() -> str:
 
 
 def solver_id() -> str:
-    from .smt import SOLVER
+    from .smt import SOLVER  # z3 only for the commands that compare or write records (test_imports)
 
     return SOLVER
 
@@ -118,8 +125,6 @@ def spec_call(low: Lowering) -> str:
 def canonical_lowering(low: Lowering) -> str:
     """Everything that can change the verdict of one of the lowering's
     instantiations, in canonical form."""
-    from .asm import operand_text, print_instr, strip_comment
-
     lines = [f"spec {spec_call(low)}", f"exec {low.exec_contract}"]
     lines += [f"input {b.name} = {operand_text(b.reg)}" for b in sorted(low.inputs, key=lambda b: b.name)]
     lines += [f"output {b.name} = {operand_text(b.reg)}" for b in sorted(low.outputs, key=lambda b: b.name)]
@@ -134,10 +139,6 @@ def lowering_hash(low: Lowering) -> str:
 
 def spec_closure(lib, name: str) -> list[str]:
     """`name` and every spec it calls, directly or not, sorted."""
-    import ast
-
-    from .spec import _dotted
-
     seen: set[str] = set()
     todo = [name]
     while todo:
@@ -180,8 +181,6 @@ def spec_source(lib, name: str) -> str:
 
 
 def spec_hash(low: Lowering) -> str:
-    from . import catalog
-
     lib = catalog.speclib()
     lib.get(low.spec, low.spans.get("spec"))
     return _h("".join(f"== {n}\n{spec_source(lib, n)}" for n in spec_closure(lib, low.spec)))
@@ -239,15 +238,11 @@ def repo_path(path: Path) -> str:
 def instantiations(low: Lowering) -> list[tuple[str, int]]:
     """(target, wave) for every record the lowering must have, in the order
     the checker proves them."""
-    from . import target as T
-
     targets = T.resolve_all(low.targets, low.spans.get("targets"))
     return [(t.name, w) for w in low.waves for t in targets]
 
 
 def key_order(key: tuple[str, int]) -> tuple:
-    from .target import ORDER
-
     t, w = key
     return (w, ORDER.index(t) if t in ORDER else len(ORDER), t)
 
@@ -258,7 +253,7 @@ def key_order(key: tuple[str, int]) -> tuple:
 
 def make_record(res, now: dict) -> dict:
     """A record from a refine.Result and the hashes it was proved under."""
-    method = res.method.replace(", per-lane", "")  # a timing artefact, not a method
+    method = res.method.replace(", per-lane", "")  # which query settled it, not a method
     return {
         "target": res.target,
         "wave": res.wave,

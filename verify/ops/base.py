@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..asm import Line, operand_text, parse_int, parse_operand
 from ..diag import InputError, Span, Warning_
 from ..ir import Imm, Instr, SReg, VReg
+from ..syntax import Line, operand_text, parse_int, parse_operand
 from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]

@@ -25,8 +25,8 @@ Source-lane functions (gather: lane i reads lane s(i); None = out of range):
 
 from __future__ import annotations
 
-from ..asm import parse_int
 from ..diag import InputError, Span, Warning_
+from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import flag_mod, int_mod
 

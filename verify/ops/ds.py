@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 
-from ..asm import parse_int
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr
+from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import OpDef, int_mod, register
 

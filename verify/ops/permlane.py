@@ -14,9 +14,9 @@ the other row of the pair, ``16(r ^ 1) + sel[p]``), where sel is the 64-bit
 
 from __future__ import annotations
 
-from ..asm import parse_int
 from ..diag import InputError, Span
 from ..ir import Instr
+from ..syntax import parse_int
 from .base import OpDef, int_mod, register
 from .ds import Bpermute, lane_of_address
 

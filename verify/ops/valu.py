@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..asm import operand_text
 from ..diag import InputError, Warning_
 from ..ir import Instr, VReg
+from ..syntax import operand_text
 from ..target import Target, needs_text
 from . import dpp
-from .base import OpDef, register
+from .base import OpDef, int_mod, register
 
 Fn = Callable  # fn(B, *srcs) -> value
 DPP_ENCS = ("dpp", "e64_dpp")
@@ -89,15 +89,13 @@ class Valu(OpDef):
         fn = self.fn
         res = [fn(B, *xs) for xs in zip(*srcs)]
         if m.step is not None and self.base != "v_mov_b32":
-            from ..machine import LaneEvent
-
             other = operand_text(ins.operands[2]) if self.nsrc == 2 else ""
             for i, ev in list(m.step.pending.items()):
                 rhs = f" and {other}[{i}]" if other and other[0] == "v" else (f" and {other}" if other else "")
                 if ev.status == "written" and ev.src is not None:
-                    m.step.pending[i] = LaneEvent("written", None, f"= {self.base} of {ev.src[0]}[{ev.src[1]}]{rhs}")
+                    m.note(i, "written", why=f"= {self.base} of {ev.src[0]}[{ev.src[1]}]{rhs}")
                 elif ev.status == "zero":  # the op still runs, on a zero src0
-                    m.step.pending[i] = LaneEvent("written", None, f"= {self.base} of 0 ({ev.why}){rhs}")
+                    m.note(i, "written", why=f"= {self.base} of 0 ({ev.why}){rhs}")
         m.write_v(dst.index, res, en)
 
     def uses(self, ins: Instr) -> list[str]:
@@ -200,8 +198,6 @@ class Bitop3(Valu):
         super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True)
 
     def mod_parsers(self, enc: str) -> dict:
-        from .base import int_mod
-
         return {"bitop3": int_mod(0, 255, "bitop3")}
 
     def finish_mods(self, mods: dict, line, enc: str) -> dict:

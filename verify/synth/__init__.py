@@ -19,12 +19,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import catalog
 from ..diag import InputError
+from ..lowering_file import print_instr
 from . import baseline as _baseline
 from .components import CLASSES, build, parse_components
+from .concrete import apply, default_masks
 from .cost import folded_cost, model_for, program_cost
 from .emit import render, reverify
-from .search import Candidate, Searcher, check_on_tests, wrapper
+from .reach import analyse
+from .search import Candidate, Restart, Searcher, Step, _instr, check_on_tests, wrapper
 
 DEFAULT_MAX_OPS = 2
 
@@ -81,8 +85,6 @@ class Outcome:
 
 
 def _wwm_cost(model, wave):
-    from .search import _instr
-
     e, l = wrapper(wave)
     return sum(model.of(_instr(t).base, 0, wave) for t in e + l)
 
@@ -92,10 +94,6 @@ def synthesize(spec: str, params: dict, targets, wave: int, exec_contract: str =
                target_names: list[str] | None = None, command: str = "", timeout: float = 30.0,
                time_limit: float | None = None, survey: bool = False, masks: list[int] | None = None,
                shared: dict | None = None) -> Outcome:
-    from .. import catalog
-    from .concrete import default_masks
-    from .reach import analyse
-
     t_start = time.perf_counter()
     classes = parse_components(None) if classes is None else classes
     if not targets:
@@ -129,8 +127,6 @@ def synthesize(spec: str, params: dict, targets, wave: int, exec_contract: str =
         if lines is None:
             out.baseline_note = "no ds_bpermute template for this spec"
         else:
-            from .search import _instr
-
             prog = [_instr(t) for t in lines]
             cost = program_cost(prog, model, wave)
             text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
@@ -250,16 +246,12 @@ def _with_claim(text: str, out: Outcome) -> str:
 
 
 def _restart(mask):
-    from .search import Restart
-
     return Restart(mask)
 
 
 def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None:
     """Every single-component program (in and out of whole-wave mode):
     which classes were tried, and the ones the checker proves."""
-    from .search import Step
-
     seen = set()
     for wwm in ([False, True] if True in searcher.ctx else [False]):
         ctx, goal = searcher.ctx[wwm], searcher.goal[wwm]
@@ -268,8 +260,6 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
                 continue
             out.single_tried[comp.cls] = out.single_tried.get(comp.cls, 0) + (0 if wwm else 1)
             st = ctx.getters[ci](ctx.init)
-            from .concrete import apply
-
             st = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
             if not goal.met(st) or (comp.cls, comp.label, comp.src) in seen:
                 continue
@@ -285,5 +275,5 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
             if not warns and all(r.verdict == "proved" for r in res):
                 seen.add((comp.cls, comp.label, comp.src))
                 out.single_ops.append((comp.cls, "; ".join(
-                    __import__("verify.asm", fromlist=["print_instr"]).print_instr(i, out.targets[0]) for i in prog),
+                    print_instr(i, out.targets[0]) for i in prog),
                     cost))

@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from ..asm import parse_instr
 from ..diag import InputError, Span
 from ..ir import Instr
+from ..lowering_file import parse_instr
 from ..ops import OPS
 from ..ops.dpp import CONTROLS
 from ..ops.ds import swizzle_macro

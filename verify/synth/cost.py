@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .components import last_dpp_foldable
+
 # instruction classes (the rows of the table); every mnemonic synthesis can
 # emit maps to one of them
 CLASS_OF = {
@@ -116,8 +118,6 @@ def folded_cost(program, model: CostModel, wave: int) -> int | None:
     """The cost if the final DPP move is folded into the VALU op consuming
     the result (LLVM GCNDPPCombine folds a full-mask DPP move); None if the
     last instruction is not such a move."""
-    from .components import last_dpp_foldable
-
     if not last_dpp_foldable(program):
         return None
     return program_cost(program, model, wave) - model.dpp(wave)

@@ -5,8 +5,8 @@ of correctness of its own.
 
 from __future__ import annotations
 
-from ..asm import load_lowering, print_instr
 from ..ir import VReg
+from ..lowering_file import load_lowering, print_instr
 from ..ops import OPS
 from ..refine import check_lowering, static_checks
 

@@ -24,9 +24,9 @@ import time
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from ..asm import parse_instr
 from ..diag import Span
 from ..hazards import needed
+from ..lowering_file import parse_instr
 from ..ops import OPS
 from ..ops.dpp import masks_enable
 from .components import OUT, TMP, X, Component

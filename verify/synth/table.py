@@ -12,13 +12,18 @@ sample, which must reproduce its files byte for byte.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import multiprocessing as mp
 import time
 from pathlib import Path
 
 from .. import catalog
 from .. import target as T
 from ..diag import InputError
+from ..lowering_file import load_lowering
+from . import synthesize
+from .cost import model_for, program_cost
 
 ROOT = catalog.ROOT
 LOW_DIR = ROOT / "lowerings" / "synth"
@@ -57,8 +62,6 @@ def row_name(spec: str, params: dict) -> str:
 
 def _column(args):
     fam, wave, rows, shared_masks = args
-    from . import synthesize
-
     targets = T.resolve(fam)
     shared: dict = {}
     out = []
@@ -111,8 +114,6 @@ def build(columns=None, jobs: int = 2, out=None) -> list[dict]:
     cols = columns or COLUMNS
     work = [(fam, wave, ROWS, None) for fam, wave in cols]
     if jobs > 1:
-        import multiprocessing as mp
-
         with mp.get_context("fork").Pool(jobs) as pool:
             results = pool.map(_column, work, chunksize=1)
     else:
@@ -123,8 +124,6 @@ def build(columns=None, jobs: int = 2, out=None) -> list[dict]:
 def program_digest(text: str) -> str:
     """A short hash of a lowering file's instructions (comments and blank lines
     left out): the index records it, so any edit of a program shows."""
-    import hashlib
-
     body = "\n".join(l.split(";")[0].strip() for l in text.splitlines() if l.split(";")[0].strip())
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 
@@ -248,8 +247,6 @@ def check(sample: bool = True) -> list[str]:
     index's files exist (and no others), each file implements its entries'
     shuffle at their cost, and the sample re-synthesises to the same text.
     (Each file is proved by the catalogue tests and `verify check`.)"""
-    from . import synthesize
-
     problems = []
     if not INDEX.exists():
         return [f"{INDEX}: missing: run `verify synth --table`"]
@@ -263,9 +260,6 @@ def check(sample: bool = True) -> list[str]:
     for f in sorted(present - named):
         problems.append(f"lowerings/{f}: not in the table index")
     # every file: its program, its spec call and its cost are what the index says
-    from ..asm import load_lowering
-    from .cost import model_for, program_cost
-
     loaded: dict = {}
     for e in index:
         f = e.get("file")
