@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--json", action="store_true")
+    lo.add_argument("--times", action="store_true", help="show how long each proof took (JSON: seconds)")
 
     pv = sub.add_parser("prove", help="prove lowerings and write their proof records (proofs/)")
     pv.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
     am.add_argument("--timeout", type=_seconds, default=30.0, metavar="S")
     am.add_argument("--json", action="store_true")
+    am.add_argument("--times", action="store_true", help="show how long each proof took (JSON: seconds)")
 
     tg = sub.add_parser("targets", help="the target table")
     tg.add_argument("--json", action="store_true")
@@ -133,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--targets", metavar="LIST", help="--table: only these table columns (families, comma-separated)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
     sy.add_argument("--json", action="store_true")
+    sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
 
     sp = sub.add_parser("specs", help="the spec library")
     sp.add_argument("--json", action="store_true")
@@ -227,16 +230,16 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
 
         _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
-        json.dump(_results_json(low, results, code), out, indent=2)
+        json.dump(_results_json(low, results, code, args.times), out, indent=2)
         out.write("\n")
         return code
     print(f"{low.name}: {_spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
     for g in _group(results):
         r = g[0]
         names = ", ".join(x.target for x in g)
-        ms = sum(x.seconds for x in g) * 1000
+        ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if args.times else ""
         print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
-              f"  ({len(r.obligations)} obligations, {ms:.0f} ms)", file=out)
+              f"  ({len(r.obligations)} obligations{ms})", file=out)
         if args.robust:
             _print_variants(r, out)
         if r.claim:
@@ -267,7 +270,7 @@ def _print_variants(r, out) -> None:
         print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
 
 
-def _results_json(low, results, code) -> dict:
+def _results_json(low, results, code, times: bool = False) -> dict:
     return {
         "lowering": low.name,
         "path": low.path,
@@ -288,6 +291,7 @@ def _results_json(low, results, code) -> dict:
                 "shared_with": r.shared_with,
                 "variants": r.variants,
                 "writes_inactive": r.writes_inactive,
+                **({"seconds": round(r.seconds, 3)} if times else {}),
             }
             for r in results
         ],
@@ -650,10 +654,10 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
         wrote = args.output
     code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
     if args.json:
-        json.dump(_synth_json(o, wrote), out, indent=2)
+        json.dump(_synth_json(o, wrote, args.times), out, indent=2)
         out.write("\n")
         return code
-    _synth_text(o, wrote, out)
+    _synth_text(o, wrote, out, args.times)
     return code
 
 
@@ -661,7 +665,7 @@ def _synth_body(o) -> list[str]:
     return [print_instr(i, o.targets[0]) for i in o.best.program(o.wave)] if o.best else []
 
 
-def _synth_json(o, wrote) -> dict:
+def _synth_json(o, wrote, times: bool = False) -> dict:
     from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
 
     return {
@@ -690,13 +694,14 @@ def _synth_json(o, wrote) -> dict:
         "single_tried": o.single_tried,
         "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict, "scope": r.scope()} for r in o.results],
         "stats": {"candidates": o.stats.candidates, "states": o.stats.states, "tests": o.stats.masks,
-                  "restarts": o.stats.restarts, "proofs": o.stats.verified, "seconds": round(o.seconds, 3)},
+                  "restarts": o.stats.restarts, "proofs": o.stats.verified,
+                  **({"seconds": round(o.seconds, 3)} if times else {})},
         "file": wrote,
         "text": o.text,
     }
 
 
-def _synth_text(o, wrote, out) -> None:
+def _synth_text(o, wrote, out, times: bool = False) -> None:
     from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
 
     spec = f"{o.spec} {' '.join(f'{k}={v}' for k, v in o.params.items())}".strip()
@@ -733,8 +738,8 @@ def _synth_text(o, wrote, out) -> None:
                 print(f"  single {cls} ops: none of {n} does it", file=out)
     st = o.stats
     print(f"  searched {st.candidates} candidate programs ({st.states} states) on {st.masks} EXEC tests"
-          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs; "
-          f"{o.seconds:.1f} s", file=out)
+          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs"
+          + (f"; {o.seconds:.1f} s" if times else ""), file=out)
     if wrote:
         print(f"  wrote {wrote} (re-read and proved)", file=out)
 
@@ -818,7 +823,8 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
             "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
             "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
                             "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
-                            "counterexample": r.cex.to_json() if r.cex is not None else None}
+                            "counterexample": r.cex.to_json() if r.cex is not None else None,
+                            **({"seconds": round(r.seconds, 3)} if args.times else {})}
                            for a, _, r in results],
         }, out, indent=2)
         out.write("\n")
@@ -831,7 +837,7 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
                 "what it writes is unknown: " + ", ".join(writes(i)))
         print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
     for a, low, r in results:
-        print(f"  {r.verdict:<8} {a.text}  ({r.seconds * 1000:.0f} ms)", file=out)
+        print(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if args.times else ""), file=out)
         print(f"    for {r.scope()}", file=out)
         if args.robust:
             _print_variants(r, out)
