@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from verify import catalog, target as T  # noqa: E402
-from verify.asm import load_lowering  # noqa: E402
+from verify.lowering_file import load_lowering  # noqa: E402
 from verify.refine import check_lowering, prove  # noqa: E402
 
 

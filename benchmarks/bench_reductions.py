@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from verify import catalog  # noqa: E402
-from verify.asm import load_lowering  # noqa: E402
+from verify.lowering_file import load_lowering  # noqa: E402
 from verify.refine import prove_one  # noqa: E402
 from verify.target import get, resolve_all  # noqa: E402
 

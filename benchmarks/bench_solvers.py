@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 import z3  # noqa: E402
 
 from verify import catalog, target as T  # noqa: E402
-from verify.asm import load_lowering  # noqa: E402
+from verify.lowering_file import load_lowering  # noqa: E402
 from verify.refine import check_lowering  # noqa: E402
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from verify.asm import parse_instr
+from verify.lowering_file import parse_instr
 from verify.backend import Concrete
 from verify.cli import main
 from verify.diag import Span

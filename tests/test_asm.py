@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from test_semantics_agree import instr_text
-from verify.asm import load_lowering, parse_instr, print_instr
+from verify.lowering_file import load_lowering, parse_instr, print_instr
 from verify.diag import Span
 from verify.ops import OPS
 from verify.target import get

@@ -7,7 +7,7 @@ import pytest
 
 from helpers import cli, cli_json
 from verify import catalog
-from verify.asm import load_lowering
+from verify.lowering_file import load_lowering
 
 GOLDEN = Path(__file__).parent / "golden"
 CATALOG = [p.stem for p in catalog.lowering_files()]

@@ -10,7 +10,7 @@ import pytest
 from helpers import cli
 from verify import catalog, emit, proofs
 from verify import target as T
-from verify.asm import load_lowering
+from verify.lowering_file import load_lowering
 
 ROOT = Path(__file__).resolve().parent.parent
 LOW = ROOT / "lowerings"

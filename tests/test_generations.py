@@ -84,7 +84,7 @@ def test_bound_ctrl_1_spelling_zero_fills_everywhere(target, wave):
 
 
 def hazards(lines, target):
-    from verify.asm import parse_instr
+    from verify.lowering_file import parse_instr
     from verify.diag import Span
     from verify.hazards import check
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from verify import smt, spec
-from verify.asm import parse_instr
+from verify.lowering_file import parse_instr
 from verify.diag import Span
 from verify.identities import COUNTS, FOLDS, OPERATIONS
 from verify.machine import Machine

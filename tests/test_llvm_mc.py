@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from test_semantics_agree import instr_text
 from verify import catalog
-from verify.asm import load_lowering, parse_instr, print_instr
+from verify.lowering_file import load_lowering, parse_instr, print_instr
 from verify.diag import InputError, Span
 from verify.ops import OPS
 from verify.target import TARGETS, resolve_all

@@ -10,11 +10,11 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-
 from helpers import cli
+
 from verify import proofs, revisions
-from verify.asm import load_lowering
 from verify.diag import InputError
+from verify.lowering_file import load_lowering
 
 ROOT = Path(__file__).resolve().parent.parent
 LOW = ROOT / "lowerings"

@@ -7,7 +7,7 @@ import pytest
 
 from helpers import cli, cli_json, simulate
 from verify import catalog
-from verify.asm import load_lowering
+from verify.lowering_file import load_lowering
 from verify.refine import prove_one
 from verify.target import get
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 settings_one = settings(max_examples=1)
 
 from verify import smt
-from verify.asm import parse_instr
+from verify.lowering_file import parse_instr
 from verify.assume import ASSUMPTIONS
 from verify.backend import Concrete
 from verify.diag import InputError, Span

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from helpers import cli, cli_json
-from verify.asm import load_lowering
+from verify.lowering_file import load_lowering
 
 ROOT = Path(__file__).resolve().parent.parent
 XOR5 = ("synth", "cuda.shfl_xor", "mask=5", "width=16")

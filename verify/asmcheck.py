@@ -30,12 +30,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .asm import Line, parse_operand, split_line, strip_comment
+from . import catalog
 from .diag import InputError, Span, read_source
 from .ir import Binding, Instr, Lowering, SReg, VReg
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
 from .spec import _dotted
+from .syntax import Line, parse_operand, split_line, strip_comment
 from .waits import lgkm_kind
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
@@ -354,8 +355,6 @@ def parse_assertion(text: str) -> Assertion:
 
 def lowering_for(region: Region, a: Assertion, exec_contract: str) -> Lowering:
     """The region and one assertion as a Lowering for the checker."""
-    from . import catalog
-
     span = a.spec_span or Span("--assert", 1, 1)
     lib = catalog.speclib()
     spec = lib.get(a.spec, span)

@@ -11,6 +11,7 @@ front of it; its records are its own ``proofs/`` and ``proofs.lock``.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from functools import cache
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from .diag import InputError
 from .ir import Lowering
+from .lowering_file import load_lowering
+from .spec import SpecLib
 
 if TYPE_CHECKING:
     from .spec import SpecLib
@@ -95,8 +98,6 @@ def find_lowering(name_or_path: str) -> Path:
     for f in lowering_files():
         if f.stem == name_or_path:
             return f
-    import difflib
-
     names = [f.stem for f in lowering_files()]
     close = difflib.get_close_matches(name_or_path, names, n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify list`)"
@@ -104,8 +105,6 @@ def find_lowering(name_or_path: str) -> Path:
 
 
 def load(name_or_path: str) -> Lowering:
-    from .asm import load_lowering
-
     return load_lowering(find_lowering(name_or_path))
 
 

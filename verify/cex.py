@@ -11,14 +11,20 @@ printed counterexample.  This module decides nothing about correctness.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from .asm import print_instr
-from .ir import VReg, reg_key
-from .backend import Concrete
+from . import catalog
+from .backend import f32_bits
+from .encode import Encoding, mismatches, replay
+from .ir import Lowering, VReg, reg_key
 from .lanes import fmt_mask, lanes_text, mask_lanes
+from .lowering_file import print_instr
 from .machine import Step
+from .spec import OPS, spec_monoid
+from .target import Target
 
 M32 = 0xFFFFFFFF
 
@@ -89,39 +95,38 @@ def _tags(low, enc) -> tuple[dict, dict]:
     return vals, {}
 
 
-def replay(low, target, wave, assume, mask: int, vals: dict):
-    from .refine import encode
+def f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc: Encoding,
+               trials: int = 300) -> tuple[str, int, dict] | None:
+    """Random non-NaN f32 inputs under random EXEC masks: (output, mask,
+    register values) of the first state where an active lane differs.  The
+    solver is hopeless at finding a rounding difference between two 32-leaf
+    float trees; any concrete mismatch is a refutation that replays."""
+    rnd = random.Random(0)
+    full = (1 << wave) - 1
 
-    def initial(kind, name, lane):
-        if kind == "scc":
-            return False
-        v = vals.get(name, 0)
-        return (v[lane] if isinstance(v, list) else v) & M32
+    def value() -> int:
+        k = rnd.random()
+        if k < 0.05:
+            return rnd.choice([0, 0x80000000, 0x3F800000, 0x7F800000, 0xFF800000])
+        return f32_bits(rnd.uniform(-1, 1) * 10.0 ** rnd.randint(-8, 8))
 
-    def exec_init(m):
-        m.set_exec_mask(mask)
-        return []
-
-    return encode(low, target, wave, Concrete(), assume, initial, exec_init, trace=True)
-
-
-def _mismatches(enc, feq: bool = False) -> list[tuple[str, int]]:
-    B = enc.machine.B
-    out = []
-    for name, vals in enc.outputs.items():
-        sv, sd = enc.spec[name]
-        for i in range(enc.machine.W):
-            same = B.feq(vals[i], sv[i]) if feq else vals[i] == sv[i]
-            if enc.act0[i] and sd[i] and not same:
-                out.append((name, i))
-    return out
+    regs: dict[str, Any] = {n: t for n, t in enc.fresh.items()}
+    for k in range(trials):
+        mask = full if low.exec_contract == "full" or k % 3 == 0 else rnd.getrandbits(wave) | 1
+        vals = {n: ([value() for _ in range(wave)] if isinstance(t, list) else rnd.getrandbits(32))
+                for n, t in regs.items()}
+        e = replay(low, target, wave, assume, mask, vals)
+        bad = [(o, i) for o, i in mismatches(e, feq=True)]
+        if bad:
+            return bad[0][0], mask, vals
+    return None
 
 
 def concrete_counterexample(low, target, wave, assume, mask: int, vals: dict) -> "Counterexample":
     """A counterexample from a concrete failing state, with active lanes
     dropped greedily while the failure persists."""
     def fails(m):
-        return bool(_mismatches(replay(low, target, wave, assume, m, vals), feq=True))
+        return bool(mismatches(replay(low, target, wave, assume, m, vals), feq=True))
 
     if low.exec_contract != "full":
         for i in reversed(range(wave)):
@@ -147,8 +152,6 @@ _WITNESS = {"add": 1, "xor": 1, "mul": 3, "umax": 0xFFFFFFFF, "umin": 0, "smax":
 
 def _monoid_witness(low, enc_sym, op: str, mask: int, fails):
     """Inputs at the identity except one lane at the witness value."""
-    from .spec import OPS
-
     ident = OPS[op][1]
     base: dict = {"scc": False}
     for name, t in enc_sym.fresh.items():
@@ -219,7 +222,7 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
 
     def fails(v) -> bool:
         e = replay(low, target, wave, assume, mask, v)
-        return bool(_mismatches(e)) if is_value else _exec_changed(e)
+        return bool(mismatches(e)) if is_value else _exec_changed(e)
 
     tag_vals, _ = _tags(low, enc_sym)
     monoid = getattr(B, "op", None)
@@ -357,16 +360,13 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int, active: list | None 
 
 
 def _rows(low, enc, vals: dict, tagged: bool, feq: bool = False) -> list[Row]:
-    from . import catalog
-    from .spec import spec_monoid
-
     # a value names its lane only for data movement: a sum can equal a tag
     combines = spec_monoid(catalog.speclib(), low.spec, low.params) is not None
     names = _value_names(low, vals) if tagged else {}
     exp_names = {} if combines else names
     rows = []
     out_regs = {b.name: b.reg for b in low.outputs}
-    for name, i in _mismatches(enc, feq):
+    for name, i in mismatches(enc, feq):
         exp = enc.spec[name][0][i] & M32
         act = enc.outputs[name][i] & M32
         reg = out_regs[name]

@@ -7,12 +7,28 @@ refuted, 2 usage or input error, 3 unknown (solver timeout or gave up).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TextIO
 
-from .diag import InputError, VerifyError
+from . import catalog
+from . import target as T
+from .assume import parse_assume
+from .backend import Partial
+from .catalog import display_path
+from .cex import render
+from .diag import InputError, Span, VerifyError, read_source
+from .encode import simulate
+from .ir import Lowering, reg_key
+from .lanes import fmt_mask
+from .lowering_file import load_lowering, print_instr
+from .ops.base import op_of, reg_names
+from .refine import check_lowering, prove, prove_exec, prove_one, static_checks
+from .syntax import parse_int, parse_param_value
+from .target import FEATURES, ORDER, TARGETS, markdown
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -46,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--json", action="store_true")
+    lo.add_argument("--times", action="store_true", help="show how long each proof took (JSON: seconds)")
 
     pv = sub.add_parser("prove", help="prove lowerings and write their proof records (proofs/)")
     pv.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
@@ -97,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
     am.add_argument("--timeout", type=_seconds, default=30.0, metavar="S")
     am.add_argument("--json", action="store_true")
+    am.add_argument("--times", action="store_true", help="show how long each proof took (JSON: seconds)")
 
     tg = sub.add_parser("targets", help="the target table")
     tg.add_argument("--json", action="store_true")
@@ -117,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--targets", metavar="LIST", help="--table: only these table columns (families, comma-separated)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
     sy.add_argument("--json", action="store_true")
+    sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
 
     sp = sub.add_parser("specs", help="the spec library")
     sp.add_argument("--json", action="store_true")
@@ -128,8 +147,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _instantiations(low, args):
-    from . import target as T
-
     declared = T.resolve_all(low.targets, low.spans.get("targets"))
     notes = []
     if args.target:
@@ -180,8 +197,6 @@ def overall(results) -> int:
 
 
 def _spec_text(low) -> str:
-    import re
-
     def show(v):
         if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
             return '"' + v + '"'
@@ -192,11 +207,6 @@ def _spec_text(low) -> str:
 
 
 def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
-    from . import catalog
-    from .assume import parse_assume
-    from .cex import render
-    from .refine import check_lowering
-
     assume = parse_assume(args.assume)
     low = catalog.load(args.name)
     targets, waves, notes = _instantiations(low, args)
@@ -216,20 +226,20 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
         raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
     if args.smt2:
-        from .gate import smt2_files
+        from .gate import smt2_files  # a command's own modules load with it (test_imports)
 
         _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
-        json.dump(_results_json(low, results, code), out, indent=2)
+        json.dump(_results_json(low, results, code, args.times), out, indent=2)
         out.write("\n")
         return code
     print(f"{low.name}: {_spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
     for g in _group(results):
         r = g[0]
         names = ", ".join(x.target for x in g)
-        ms = sum(x.seconds for x in g) * 1000
+        ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if args.times else ""
         print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
-              f"  ({len(r.obligations)} obligations, {ms:.0f} ms)", file=out)
+              f"  ({len(r.obligations)} obligations{ms})", file=out)
         if args.robust:
             _print_variants(r, out)
         if r.claim:
@@ -260,7 +270,7 @@ def _print_variants(r, out) -> None:
         print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
 
 
-def _results_json(low, results, code) -> dict:
+def _results_json(low, results, code, times: bool = False) -> dict:
     return {
         "lowering": low.name,
         "path": low.path,
@@ -281,6 +291,7 @@ def _results_json(low, results, code) -> dict:
                 "shared_with": r.shared_with,
                 "variants": r.variants,
                 "writes_inactive": r.writes_inactive,
+                **({"seconds": round(r.seconds, 3)} if times else {}),
             }
             for r in results
         ],
@@ -309,7 +320,8 @@ def _jobs(n: int) -> int:
 
 
 def cmd_prove(args, out: TextIO, err: TextIO) -> int:
-    from . import gate
+    from . import gate  # a command's own modules load with it (test_imports)
+    from .proofs import locate
 
     report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
     for w in report.warnings:
@@ -317,8 +329,6 @@ def cmd_prove(args, out: TextIO, err: TextIO) -> int:
     if args.smt2:
         files = {}
         for path, runs in report.smt2.items():
-            from .proofs import locate
-
             rel = locate(Path(path))[1].with_suffix("")
             for name, text in gate.smt2_files(rel.name, runs).items():
                 files[str(rel.parent / name)] = text
@@ -330,7 +340,7 @@ def cmd_prove(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_check(args, out: TextIO, err: TextIO) -> int:
-    from . import gate
+    from . import gate  # a command's own modules load with it (test_imports)
     from .proofs import write_atomic
 
     shard = gate.parse_shard(args.shard) if args.shard else None
@@ -358,7 +368,7 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
 def _refusal(low, t, wave: int) -> str | None:
     """Why `low` may not be emitted for (t, wave), or None if a current
     record proves it."""
-    from . import proofs
+    from . import proofs  # a command's own modules load with it (test_imports)
 
     if (t.name, wave) not in proofs.instantiations(low):
         return (f"{low.name} does not declare {t.name} wave{wave} (targets: {', '.join(low.targets)}; "
@@ -369,8 +379,6 @@ def _refusal(low, t, wave: int) -> str | None:
         if e.span is not None:
             raise
         return f"it has no proof record: {e.message}"
-    from .catalog import display_path
-
     rf, lp = display_path(rf), display_path(low.path)
     if state == "proved":
         return None
@@ -397,8 +405,6 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
         return EXIT_REFUTED
     # the record says proved; prove it again (milliseconds) rather than trust
     # a file anyone can edit
-    from .refine import prove_one
-
     again, _ = prove_one(low, t, wave, args.timeout)
     if again.verdict != "proved":
         print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: it is {again.verdict} there now, although "
@@ -443,9 +449,6 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_list(args, out: TextIO, err: TextIO) -> int:
-    from . import catalog
-    from .asm import load_lowering
-
     rows = []
     for p in catalog.lowering_files():
         low = load_lowering(p)
@@ -463,8 +466,6 @@ def cmd_list(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_targets(args, out: TextIO, err: TextIO) -> int:
-    from .target import FEATURES, ORDER, TARGETS, markdown
-
     if args.markdown:
         out.write(markdown())
         return 0
@@ -484,8 +485,6 @@ def cmd_targets(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_specs(args, out: TextIO, err: TextIO) -> int:
-    from . import catalog
-
     lib = catalog.speclib()
     rows = [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
             for s in sorted(lib.specs.values(), key=lambda s: s.name)]
@@ -504,9 +503,6 @@ def cmd_specs(args, out: TextIO, err: TextIO) -> int:
 
 
 def _parse_inputs(items: list[str], W: int) -> dict[str, list[int]]:
-    from .asm import parse_int
-    from .diag import Span
-
     out: dict[str, list[int]] = {}
     for it in items:
         if "=" not in it:
@@ -540,8 +536,6 @@ def _exec_mask(text: str | None, W: int) -> int:
 
 
 def cmd_show(args, out: TextIO, err: TextIO) -> int:
-    from . import catalog
-
     lib = catalog.speclib()
     if args.name in lib.specs:
         return _show_spec(args, lib, out)
@@ -550,8 +544,6 @@ def cmd_show(args, out: TextIO, err: TextIO) -> int:
     try:
         catalog.find_lowering(args.name)
     except InputError:
-        import difflib
-
         close = difflib.get_close_matches(args.name, list(lib.specs) + [p.stem for p in catalog.lowering_files()], n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
         raise InputError(None, f"no spec or lowering named '{args.name}'{hint}") from None
@@ -559,10 +551,6 @@ def cmd_show(args, out: TextIO, err: TextIO) -> int:
 
 
 def _show_spec(args, lib, out) -> int:
-    from .asm import parse_param_value
-    from .backend import Partial
-    from .diag import Span
-
     spec = lib.get(args.name)
     params = {}
     for it in args.params:
@@ -589,8 +577,6 @@ def _show_spec(args, lib, out) -> int:
 
 
 def _emit_show(args, out, W, mask, inputs, outputs) -> int:
-    from .lanes import fmt_mask
-
     if args.json:
         json.dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out)
         out.write("\n")
@@ -608,15 +594,6 @@ def _emit_show(args, out, W, mask, inputs, outputs) -> int:
 
 
 def _show_lowering(args, out, err) -> int:
-    from . import catalog
-    from . import target as T
-    from .assume import parse_assume
-    from .backend import Partial
-    from .ir import reg_key
-    from .machine import Machine
-    from .refine import binding_values, static_checks
-    from .target import FeatureLog
-
     low = catalog.load(args.name)
     tgt = T.resolve(args.target)[0] if args.target else T.resolve_all(low.targets)[0]
     W = args.wave or (low.waves[0] if not args.target else next((w for w in low.waves if w in tgt.waves), tgt.waves[0]))
@@ -630,20 +607,7 @@ def _show_lowering(args, out, err) -> int:
         by_reg[reg_key(b.reg) if b is not None else name] = vals
     for b in low.inputs:
         by_reg.setdefault(reg_key(b.reg), list(range(W)))
-
-    def initial(kind, name, lane):
-        if kind == "scc":
-            return None
-        v = by_reg.get(name)
-        if v is None:
-            return None
-        return v[lane] if kind == "v" else v[0]
-
-    m = Machine(Partial(), W, initial, FeatureLog(tgt), parse_assume(args.assume))
-    m.set_exec_mask(mask)
-    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
-    m.run(low.program)
-    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    inputs, outputs = simulate(low, tgt, W, mask, by_reg, parse_assume(args.assume))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -652,13 +616,12 @@ def _show_lowering(args, out, err) -> int:
 
 
 def cmd_synth(args, out: TextIO, err: TextIO) -> int:
-    from . import target as T
-    from .asm import parse_param_value
-    from .diag import Span
+    from .synth import synthesize  # a command's own modules load with it (test_imports)
+    from .synth.components import parse_components
+    from .synth.emit import reverify
+    from .synth.table import cmd_table
 
     if args.table:
-        from .synth.table import cmd_table
-
         return cmd_table(args, out, err)
     if not args.spec:
         raise InputError(None, "verify synth: give a SPEC (see `verify specs`) or --table")
@@ -666,9 +629,6 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "verify synth: --target and --wave are required")
     if args.max_ops < 1:
         raise InputError(None, "--max-ops must be at least 1")
-    from .synth import synthesize
-    from .synth.components import parse_components
-
     params = {}
     for it in args.params:
         if "=" not in it:
@@ -679,8 +639,6 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
     classes = parse_components(args.components)
     name = "synth"
     if args.output:
-        from pathlib import Path
-
         name = Path(args.output).stem
     cmd = " ".join(["verify synth", args.spec] + [f"{k}={v}" for k, v in params.items()] +
                    ["--target", args.target, "--wave", str(args.wave), "--exec", args.exec_contract,
@@ -689,9 +647,6 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
                    [args.target], cmd, args.timeout, args.time_limit, survey=True)
     wrote = None
     if args.output and o.text is not None:
-        from pathlib import Path
-
-        from .synth.emit import reverify
 
         Path(args.output).write_text(o.text)
         _, res, warns = reverify(args.output, Path(args.output).read_text(), targets, args.wave, args.timeout)
@@ -700,21 +655,19 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
         wrote = args.output
     code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
     if args.json:
-        json.dump(_synth_json(o, wrote), out, indent=2)
+        json.dump(_synth_json(o, wrote, args.times), out, indent=2)
         out.write("\n")
         return code
-    _synth_text(o, wrote, out)
+    _synth_text(o, wrote, out, args.times)
     return code
 
 
 def _synth_body(o) -> list[str]:
-    from .asm import print_instr
-
     return [print_instr(i, o.targets[0]) for i in o.best.program(o.wave)] if o.best else []
 
 
-def _synth_json(o, wrote) -> dict:
-    from .synth.cost import folded_cost
+def _synth_json(o, wrote, times: bool = False) -> dict:
+    from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
 
     return {
         "spec": {"name": o.spec, "params": o.params},
@@ -742,14 +695,15 @@ def _synth_json(o, wrote) -> dict:
         "single_tried": o.single_tried,
         "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict, "scope": r.scope()} for r in o.results],
         "stats": {"candidates": o.stats.candidates, "states": o.stats.states, "tests": o.stats.masks,
-                  "restarts": o.stats.restarts, "proofs": o.stats.verified, "seconds": round(o.seconds, 3)},
+                  "restarts": o.stats.restarts, "proofs": o.stats.verified,
+                  **({"seconds": round(o.seconds, 3)} if times else {})},
         "file": wrote,
         "text": o.text,
     }
 
 
-def _synth_text(o, wrote, out) -> None:
-    from .synth.cost import folded_cost
+def _synth_text(o, wrote, out, times: bool = False) -> None:
+    from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
 
     spec = f"{o.spec} {' '.join(f'{k}={v}' for k, v in o.params.items())}".strip()
     print(f"synth {spec} for {', '.join(t.name for t in o.targets)} wave{o.wave} under exec={o.exec_contract}", file=out)
@@ -785,34 +739,24 @@ def _synth_text(o, wrote, out) -> None:
                 print(f"  single {cls} ops: none of {n} does it", file=out)
     st = o.stats
     print(f"  searched {st.candidates} candidate programs ({st.states} states) on {st.masks} EXEC tests"
-          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs; "
-          f"{o.seconds:.1f} s", file=out)
+          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs"
+          + (f"; {o.seconds:.1f} s" if times else ""), file=out)
     if wrote:
         print(f"  wrote {wrote} (re-read and proved)", file=out)
 
 
 def _detect(text: str, pattern: str):
-    import re
-
     m = re.search(pattern, text)
     return m.group(1) if m else None
 
 
 def cmd_asm(args, out: TextIO, err: TextIO) -> int:
-    from pathlib import Path
-
-    from . import target as T
+    # a command's own modules load with it (test_imports)
     from .asmcheck import function_lines, lowering_for, parse_assertion, parse_lines, read, select_region
-    from .ops.base import op_of
-    from .cex import render
-    from .assume import parse_assume
-    from .refine import prove, prove_exec, static_checks
 
     assume = parse_assume(args.assume)
     if not args.asserts:
         raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
-    from .diag import read_source
-
     text = read_source(args.file)
     tname = args.target or _detect(text, r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)')
     if not tname:
@@ -820,8 +764,6 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
     tgt = T.get(tname)
     wave = args.wave
     if wave is None:  # the kernel descriptor, else the lane-mask registers the code uses
-        import re
-
         ws = _detect(text, r"\.amdhsa_wavefront_size32\s+(\d)")
         if len(tgt.waves) == 1:
             wave = tgt.waves[0]
@@ -844,8 +786,6 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
     results = []
     for a in asserts:
         if a.kind == "exec":
-            from .ir import Lowering
-
             low = Lowering(f"{Path(args.file).name}", args.file, "", {}, [], [], exec_contract, [], [], None,
                            region.program)
             r = prove_exec(low, tgt, wave, a.exec_rhs, args.timeout, assume)
@@ -884,7 +824,8 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
             "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
             "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
                             "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
-                            "counterexample": r.cex.to_json() if r.cex is not None else None}
+                            "counterexample": r.cex.to_json() if r.cex is not None else None,
+                            **({"seconds": round(r.seconds, 3)} if args.times else {})}
                            for a, _, r in results],
         }, out, indent=2)
         out.write("\n")
@@ -897,7 +838,7 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
                 "what it writes is unknown: " + ", ".join(writes(i)))
         print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
     for a, low, r in results:
-        print(f"  {r.verdict:<8} {a.text}  ({r.seconds * 1000:.0f} ms)", file=out)
+        print(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if args.times else ""), file=out)
         print(f"    for {r.scope()}", file=out)
         if args.robust:
             _print_variants(r, out)
@@ -919,8 +860,7 @@ def _written_after(lines, last: int, reg):
     """The first line after `last`, in the same straight-line block, whose
     instruction writes `reg` (the default region may stop before the copy
     that delivers the result)."""
-    from .asmcheck import CONTROL
-    from .ops.base import op_of, reg_names
+    from .asmcheck import CONTROL  # a command's own modules load with it (test_imports)
 
     want = set(reg_names(reg))
     for ln in lines:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,6 @@ class VerifyError(Exception):
 def read_source(path: str | os.PathLike[str]) -> str:
     """A text file, or an InputError naming the file (and the position of a
     byte that is not UTF-8)."""
-    from pathlib import Path
-
     try:
         data = Path(path).read_bytes()
     except OSError as e:

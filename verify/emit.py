@@ -28,8 +28,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .diag import InputError
+from . import asmcheck, catalog
+from . import target as T
+from .diag import InputError, Span
 from .ir import Imm, Instr, Lowering, SReg, VReg
+from .lowering_file import load_lowering, parse_instr, print_instr
+from .ops import OPS
+from .proofs import canonical_lowering, instantiations, spec_call
+from .refine import check_lowering
+from .syntax import operand_text, strip_comment
 
 M32 = 0xFFFFFFFF
 
@@ -221,8 +228,6 @@ class Emitter:
 
     # ---- the program ------------------------------------------------------
     def run(self) -> None:
-        from .ops import OPS
-
         for ins in self.low.program:
             self.ins = ins
             OPS[ins.base].emit(ins, self)
@@ -590,9 +595,6 @@ def hip(low: Lowering, target, wave: int, header: list[str]) -> str:
 def asm(low: Lowering, target, wave: int, header: list[str]) -> str:
     """The lowering itself, printed canonically for the target: a lowering
     file that verify and llvm-mc both read."""
-    from .asm import operand_text, print_instr
-    from .proofs import spec_call
-
     def binds(bs):
         return ", ".join(f"{b.name} = {operand_text(b.reg)}" for b in bs)
 
@@ -618,9 +620,6 @@ FORMATS = {"llvm": llvm_ir, "hip": hip, "asm": asm}
 def same_program(text: str, low: Lowering, target) -> str | None:
     """None if the emitted assembly reads back as the proved lowering (for
     `target`), else what differs."""
-    from .asm import load_lowering, print_instr
-    from .proofs import canonical_lowering
-
     back = load_lowering("<emitted>", text)
     a = [print_instr(i, target) for i in low.program]
     b = [print_instr(i, target) for i in back.program]
@@ -661,7 +660,7 @@ def check_module(ir: str, low: Lowering) -> str:
 def compile_ir(ir: str, target, wave: int) -> str:
     """AMDGPU assembly for the module, at -O2, through llvmlite's LLVM."""
     try:
-        import llvmlite.binding as llvm
+        import llvmlite.binding as llvm  # a test dependency, loaded by emission alone (test_imports)
     except ImportError:  # pragma: no cover - llvmlite is a test dependency
         raise InputError(None, "compiling LLVM IR needs llvmlite (pip install llvmlite)") from None
     llvm.initialize_all_targets()
@@ -689,10 +688,6 @@ def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     >>> split_vopd([(3, "v_dual_mov_b32 v2, 0 :: v_dual_cndmask_b32 v3, v1, v4")])
     [(3, 'v_mov_b32_e32 v2, 0'), (3, 'v_cndmask_b32_e32 v3, v1, v4, vcc_lo')]
     """
-    from .asm import parse_instr, strip_comment
-    from .diag import Span
-    from .ops import OPS
-
     out = []
     for n, text in lines:
         body = strip_comment(text)
@@ -726,8 +721,6 @@ def compiled_lowering(asm_text: str, low: Lowering, target, wave: int, path: str
     first (asmcheck would take them as unmodelled); an instruction verify does
     not model is an error rather than an unknown value.  Unlike a `verify asm`
     region, the compiled code must also restore EXEC."""
-    from . import asmcheck, catalog
-
     text = "\n".join(t for _, t in split_vopd(list(enumerate(asm_text.splitlines(), 1))))
     lines = asmcheck.function_lines(asmcheck.read(path, text), ENTRY, path)
     instrs = [ln for ln in lines if ln.kind == "instr"]
@@ -761,8 +754,6 @@ class Reverified:
 def reverify(ir: str, low: Lowering, target, wave: int, timeout: float = 30.0) -> Reverified:
     """Compile `ir` for the target and prove the compiled code against the
     lowering's spec for (target, wave)."""
-    from .refine import check_lowering
-
     asm_text = compile_ir(check_module(ir, low), target, wave)
     try:
         clow = compiled_lowering(asm_text, low, target, wave)
@@ -789,11 +780,6 @@ def selfcheck(path: str, timeout: float = 30.0) -> tuple[int, list[str]]:
     programs are the same share a proof.  Returns (instantiations, problems).
     No proof record is consulted: this checks emission itself (the tests and
     benchmarks/bench_check.py run it over the catalogue)."""
-    from . import target as T
-    from .asm import load_lowering
-    from .proofs import instantiations
-    from .refine import check_lowering
-
     low = load_lowering(path)
     groups: dict = {}
     problems: list[str] = []

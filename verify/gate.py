@@ -24,7 +24,11 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from . import proofs, revisions
+from . import target as T
+from .catalog import ROOT, display_path
 from .diag import InputError, Span
+from .lowering_file import load_lowering
+from .refine import check_lowering
 
 # ---------------------------------------------------------------------------
 # what to look at
@@ -32,8 +36,6 @@ from .diag import InputError, Span
 
 def default_paths() -> list[str]:
     """`lowerings/` in the current directory, else the built-in catalogue."""
-    from .catalog import ROOT
-
     here = Path("lowerings")
     return [str(here)] if here.is_dir() else [str(ROOT / "lowerings")]
 
@@ -77,10 +79,6 @@ def collect(paths: list[str]) -> tuple[list[Path], list[Path]]:
 
 def _prove_file(job: tuple[str, float, bool]) -> dict:
     """Prove every instantiation one lowering declares; plain data out."""
-    from . import target as T
-    from .asm import load_lowering
-    from .refine import check_lowering
-
     path, timeout, smt2 = job
     try:
         low = load_lowering(path)
@@ -323,7 +321,7 @@ class _Plan:
 
 
 def _plan(paths: list[Path], old_ok: bool = False, locks: dict | None = None) -> list[_Plan]:
-    from .asm import load_lowering
+
 
     locks = {} if locks is None else locks
     plans = []
@@ -366,8 +364,6 @@ def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
 
 
 def _disp(p) -> str:
-    from .catalog import display_path
-
     return display_path(p)
 
 

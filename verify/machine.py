@@ -26,9 +26,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .assume import ASSUMPTIONS
 from .diag import InputError
 from .ir import Imm, Instr, SReg, VReg
+from .ops.base import op_of
 from .target import FeatureLog
+from .waits import Outstanding, lgkm_kind
 
 # initial(kind, name, lane) -> value; kind is "v" (lane given) or "s" (lane None)
 Initial = Callable[[str, str, "int | None"], Any]
@@ -89,8 +92,6 @@ class Machine:
         trace: bool = False,
         waits: bool = True,
     ):
-        from .waits import Outstanding
-
         self.B = B
         self.W = wave
         self.initial = initial
@@ -114,8 +115,6 @@ class Machine:
 
     # ---- assumptions --------------------------------------------------
     def assume(self, name: str) -> str:
-        from .assume import ASSUMPTIONS
-
         a = ASSUMPTIONS[name]
         v = self._assume.get(name, a.default)
         self.assumptions_used[name] = v
@@ -180,8 +179,6 @@ class Machine:
                 self.step.events[(name, i)] = ev
             self.step.pending = {}
         if self.waits is not None and self.waits.pending(n) is not None:
-            from .waits import lgkm_kind
-
             if self.cur is not None and lgkm_kind(self.cur) == "ds":
                 self.waits.forget(n)  # LDS results land in issue order: this one wins
                 return
@@ -345,8 +342,6 @@ class Machine:
 
     # ---- running ------------------------------------------------------
     def run(self, program: list[Instr]) -> None:
-        from .ops.base import op_of
-
         for k, ins in enumerate(program):
             opdef = op_of(ins.base)
             self.ops_run.add(opdef.base)

@@ -33,6 +33,7 @@ re-prove and writes the lock.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -40,9 +41,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import revisions
+from . import catalog, revisions
+from . import target as T
 from .diag import InputError, Span, read_source
 from .ir import Lowering
+from .lowering_file import print_instr
+from .spec import _dotted
+from .syntax import operand_text, strip_comment
+from .target import ORDER
 
 SCHEMA = 2
 SUFFIX = ".proof"
@@ -57,7 +63,7 @@ def _h(text: str) -> str:
 
 
 def solver_id() -> str:
-    from .smt import SOLVER
+    from .smt import SOLVER  # z3 only for the commands that compare or write records (test_imports)
 
     return SOLVER
 
@@ -79,8 +85,6 @@ def spec_call(low: Lowering) -> str:
 def canonical_lowering(low: Lowering) -> str:
     """Everything that can change the verdict of one of the lowering's
     instantiations, in canonical form."""
-    from .asm import operand_text, print_instr, strip_comment
-
     lines = [f"spec {spec_call(low)}", f"exec {low.exec_contract}"]
     lines += [f"input {b.name} = {operand_text(b.reg)}" for b in sorted(low.inputs, key=lambda b: b.name)]
     lines += [f"output {b.name} = {operand_text(b.reg)}" for b in sorted(low.outputs, key=lambda b: b.name)]
@@ -95,10 +99,6 @@ def lowering_hash(low: Lowering) -> str:
 
 def spec_closure(lib, name: str) -> list[str]:
     """`name` and every spec it calls, directly or not, sorted."""
-    import ast
-
-    from .spec import _dotted
-
     seen: set[str] = set()
     todo = [name]
     while todo:
@@ -141,8 +141,6 @@ def spec_source(lib, name: str) -> str:
 
 
 def spec_hash(low: Lowering) -> str:
-    from . import catalog
-
     lib = catalog.speclib()
     lib.get(low.spec, low.spans.get("spec"))
     return _h("".join(f"== {n}\n{spec_source(lib, n)}" for n in spec_closure(lib, low.spec)))
@@ -224,15 +222,11 @@ def repo_path(path: Path) -> str:
 def instantiations(low: Lowering) -> list[tuple[str, int]]:
     """(target, wave) for every record the lowering must have, in the order
     the checker proves them."""
-    from . import target as T
-
     targets = T.resolve_all(low.targets, low.spans.get("targets"))
     return [(t.name, w) for w in low.waves for t in targets]
 
 
 def key_order(key: tuple[str, int]) -> tuple:
-    from .target import ORDER
-
     t, w = key
     return (w, ORDER.index(t) if t in ORDER else len(ORDER), t)
 

@@ -23,15 +23,29 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import catalog
+from . import catalog, waits
 from .assume import ASSUMPTIONS
+from .backend import Concrete
+from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample
 from .diag import InputError, Warning_
+from .encode import encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
+from .hazards import check as hazards
 from .ir import Lowering, SReg, VReg
 from .machine import Machine
+from .ops.base import op_of, reg_names
+from .spec import spec_monoid
 from .target import FeatureLog, Target
 
 DEFAULT_TIMEOUT = 30.0
-JOINT_BUDGET = 0.25  # seconds for the all-lanes query before going lane by lane
+# z3 resource units (rlimit) for the all-lanes query before going lane by lane:
+# a count of solver steps, so the choice (and the counterexample it leads to) is
+# the same on every run, however busy the machine.  Measured with z3 5.4.1: every
+# joint query of the catalogue and tests/golden that z3 answers within 1.2 million
+# (shfl_idx_var, shfl_down_var_wrap: 0.8 to 1.2 million, depending on what the
+# process built before) stays joint; the quadrant shuffles (3.3 to 3.7 million
+# when asked to the end, 1.5 to 2.5 s) and shfl_down_var (more than 6 million) go
+# lane by lane after about 0.5 to 1 s.  Replaces a 0.25 s wall-clock budget.
+JOINT_RLIMIT = 2_000_000
 
 
 @dataclass
@@ -75,86 +89,14 @@ class Result:
         return s + (f"; claim: {self.claim}" if self.claim else "")
 
 
-@dataclass
-class Encoding:
-    """A lowering and its spec, run once on a backend."""
-
-    machine: Machine
-    act0: list
-    exec0: tuple
-    inputs: dict
-    outputs: dict  # name -> W values
-    spec: dict  # name -> (values, defined)
-    fresh: dict  # register name -> term or list of terms (symbolic initial state)
-    exec_bits: list
-
-
-def binding_values(m: Machine, reg) -> list:
-    if isinstance(reg, VReg):
-        return list(m.v(reg.index))
-    if isinstance(reg, SReg):
-        return [m.s(reg.names[0])] * m.W
-    raise TypeError(reg)
-
-
-def _note_outstanding(m: Machine, low: Lowering) -> None:
-    """For counterexamples: an output whose DS result is still in flight at
-    the end reads as unknown; say so as a last trace step."""
-    from .machine import LaneEvent, Step
-
-    step = None
-    for b in low.outputs:
-        if isinstance(b.reg, VReg) and m.waits.pending(b.reg.index) is not None:
-            line = m.waits.pending(b.reg.index)
-            step = step or Step(len(m.trace), low.program[-1])
-            for i in range(m.W):
-                step.events[(f"v{b.reg.index}", i)] = LaneEvent(
-                    "written", why=f"unknown at the end: the DS result of line {line} is still in flight (no wait)")
-    if step is not None:
-        m.trace.append(step)
-
-
-def encode(low: Lowering, target: Target, wave: int, B, assume: dict, initial, exec_init, trace: bool = False) -> Encoding:
-    """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC."""
-    m = Machine(B, wave, initial, FeatureLog(target), assume, trace=trace)
-    exec_bits = exec_init(m)
-    m.scc = initial("scc", "scc", None)
-    act0 = m.actives()
-    exec0 = m.exec_pair()
-    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
-    m.run(low.program)
-    if low.clobbers is None:  # a region of compiler output: the code after it waits
-        m.land_all()
-    elif m.waits is not None and m.trace is not None and low.program:
-        _note_outstanding(m, low)
-    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
-    lib = catalog.speclib()
-    spec_def = lib.get(low.spec, low.spans.get("spec"))
-    for o in outputs:
-        if o not in spec_def.outputs:
-            bspan = next(b.span for b in low.outputs if b.name == o)
-            raise InputError(bspan, f"spec {low.spec} has no output '{o}' (outputs: {', '.join(spec_def.outputs)})")
-    missing = [i for i in spec_def.inputs if i not in inputs]
-    if missing:
-        raise InputError(low.spans.get("spec"), f"spec {low.spec} reads input '{missing[0]}': bind it with '; @input {missing[0]} = vN'")
-    spec = lib.evaluate(low.spec, low.params, B, wave, inputs, act0, low.param_spans, low.spans.get("spec"))
-    return Encoding(m, act0, exec0, inputs, outputs, spec, {}, exec_bits)
-
-
 def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     """Legality on the target, wave size, and the clobber contract."""
-    from .ops.base import op_of
-
     if wave not in target.waves:
         raise InputError(low.spans.get("waves"), f"{target.name} runs wave{'/'.join(map(str, target.waves))} only, not wave{wave}")
-    from .hazards import check as hazards
-
     warns: list[Warning_] = []
     for ins in low.program:
         warns += op_of(ins.base).check(ins, target, wave)
     warns += hazards(low.program, target)
-    from . import waits
-
     outs = [] if low.clobbers is None else [b.reg.index for b in low.outputs if isinstance(b.reg, VReg)]
     warns += waits.check(low.program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i), outs)
     if low.clobbers is None:  # compiler output: no clobber contract
@@ -189,8 +131,7 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     """encoding: "auto" uses the monoid encoding when the spec combines lanes
     with one operator (see smt.Z3Monoid), "naive" plain bit-vectors.
     smt2: also keep every obligation as SMT-LIB text (Result.smt2)."""
-    from .smt import Z3, NotMonoid, monoid_backend
-    from .spec import spec_monoid
+    from .smt import Z3, NotMonoid, monoid_backend  # z3 is imported by the commands that prove (test_imports)
 
     t0 = time.perf_counter()
     assume = dict(assume or {})
@@ -207,44 +148,12 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0, smt2)
 
 
-def symbolic_initial(B, wave: int, fresh: dict):
-    """Registers read before written become unknowns (recorded in `fresh`):
-    a VGPR's lanes are reads of one unknown array, an SGPR one value."""
-
-    def initial(kind, name, lane):
-        if kind == "scc":
-            return B.fresh_bool("scc")
-        if kind == "v":
-            if name not in fresh:
-                fresh[name] = B.fresh_lanes(name, wave)
-            return fresh[name][lane]
-        t = B.fresh(name)
-        fresh[name] = t
-        return t
-
-    return initial
-
-
 def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0, smt2=False):
-    from .smt import SOLVER, Query, smt2_benchmark
+    from .smt import SOLVER, Query, smt2_benchmark  # z3 is imported by the commands that prove (test_imports)
 
     fresh: dict = {}
     initial = symbolic_initial(B, wave, fresh)
-
-    def exec_init(m):
-        if low.exec_contract == "full":
-            m.set_exec_mask((1 << wave) - 1)
-            return []
-        if low.exec_contract.startswith("0x"):
-            m.set_exec_mask(int(low.exec_contract, 16))
-            return []
-        bits = B.fresh_lanes("exec", wave, cond=True)
-        lo, hi = m.from_lane_bits(bits)
-        m.set_s("exec_lo", lo)
-        m.set_s("exec_hi", hi if wave == 64 else 0)
-        return bits
-
-    enc = encode(low, target, wave, B, assume, initial, exec_init)
+    enc = encode(low, target, wave, B, assume, initial, symbolic_exec(B, wave, low.exec_contract))
     enc.fresh = fresh
     f32 = spec_def.value_type == "f32" or low.params.get("op") in ("fadd", "fmin", "fmax")
     res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
@@ -283,7 +192,7 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
 
     def ask_lanes(name: str, conds: list) -> tuple[str, Any]:
         """Is some lane's condition satisfiable?  One query for all lanes
-        first, on a short budget; if that does not settle it, one query per
+        first, on a small resource limit; if that does not settle it, one query per
         lane (symbolic lane indices make the joint query much harder than
         its parts).  Returns (answer, the satisfiable condition)."""
         live = [c for c in conds if c is not False]
@@ -292,7 +201,7 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
         joint = B.or_b(*live)
         q.push()
         q.add(joint)
-        r = q.check(min(timeout, JOINT_BUDGET))
+        r = q.check(rlimit=JOINT_RLIMIT)
         q.pop()
         if r != "unknown":
             return r, joint
@@ -314,7 +223,7 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     # 1-2. vacuity.  A concrete witness settles each without the solver: all
     # lanes on (every contract admits it) and lane-numbered inputs.
     act0, W = enc.act0, wave
-    witness = _vacuity_witness(low, target, wave, assume)
+    witness = vacuity_witness(low, target, wave, assume)
     if smt2:
         export("contract", B.or_b(*act0), "sat")
         export("defined", B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])]), "sat")
@@ -346,10 +255,8 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     differ = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
     folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
                  for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
-    found = _f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded else None
+    found = f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded else None
     if found is not None:
-        from .cex import concrete_counterexample
-
         res.obligations.append(Obligation(f"value({found[0]})", "refuted",
                                           "an active lane differs from the spec (found by concrete search)"))
         res.cex = concrete_counterexample(low, target, wave, assume, found[1], found[2])
@@ -385,8 +292,6 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     if res.verdict == "proved" and low.exec_contract != "full" and low.clobbers is not None:
         res.writes_inactive = _writes_inactive(low, enc, fresh)
     if res.verdict == "refuted" and want_cex and res.cex is None:
-        from .cex import find_counterexample
-
         res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
     res.seconds = time.perf_counter() - t0
     return res, enc.machine.target
@@ -398,9 +303,6 @@ def _writes_inactive(low: Lowering, enc, fresh: dict) -> list[str]:
     register lane-numbered; no solver): whole-wave code does.  A caller that
     keeps live values in those lanes (the other side of a branch) loses them.
     An empty list is no proof that no lane is ever changed."""
-    from .backend import Concrete
-    from .ops.base import reg_names
-
     names: list[str] = []
     for reg in [b.reg for b in low.outputs] + list(low.clobbers):
         if isinstance(reg, VReg):
@@ -413,13 +315,9 @@ def _writes_inactive(low: Lowering, enc, fresh: dict) -> list[str]:
             return False
         return (((tags.get(name, 99) + 1) << 16) | lane) & 0xFFFFFFFF
 
-    def exec_init(m):
-        m.set_exec_mask(1)
-        return []
-
     try:
         conc = encode(low, enc.machine.target.target, W, Concrete(), dict(enc.machine.assumptions_used), initial,
-                      exec_init)
+                      fixed_exec(1))
     except InputError:
         return []
     out = []
@@ -432,58 +330,11 @@ def _writes_inactive(low: Lowering, enc, fresh: dict) -> list[str]:
     return out
 
 
-def _f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc, trials: int = 300):
-    """Random non-NaN f32 inputs under random EXEC masks: (output, mask,
-    register values) of the first state where an active lane differs."""
-    import random
-
-    from .backend import f32_bits
-    from .cex import _mismatches, replay
-
-    rnd = random.Random(0)
-    full = (1 << wave) - 1
-
-    def value():
-        k = rnd.random()
-        if k < 0.05:
-            return rnd.choice([0, 0x80000000, 0x3F800000, 0x7F800000, 0xFF800000])
-        return f32_bits(rnd.uniform(-1, 1) * 10.0 ** rnd.randint(-8, 8))
-
-    regs = {n: t for n, t in enc.fresh.items()}
-    for k in range(trials):
-        mask = full if low.exec_contract == "full" or k % 3 == 0 else rnd.getrandbits(wave) | 1
-        vals = {n: ([value() for _ in range(wave)] if isinstance(t, list) else rnd.getrandbits(32))
-                for n, t in regs.items()}
-        e = replay(low, target, wave, assume, mask, vals)
-        bad = [(o, i) for o, i in _mismatches(e, feq=True)]
-        if bad:
-            return bad[0][0], mask, vals
-    return None
-
-
-def _vacuity_witness(low: Lowering, target: Target, wave: int, assume: dict) -> dict:
-    """Concrete run with every lane active and lane-numbered inputs: does
-    the contract admit an active lane, and is the spec defined in one?"""
-    from .backend import Concrete
-
-    def initial(kind, name, lane):
-        return False if kind == "scc" else (lane if lane is not None else 0)
-
-    mask = int(low.exec_contract, 16) if low.exec_contract.startswith("0x") else (1 << wave) - 1
-
-    def exec_init(m):
-        m.set_exec_mask(mask)
-        return []
-
-    enc = encode(low, target, wave, Concrete(), assume, initial, exec_init)
-    return {"contract": mask != 0, "defined": any(a and d for o in enc.spec.values() for a, d in zip(enc.act0, o[1]))}
-
-
 def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: float = DEFAULT_TIMEOUT,
                assume: dict | None = None) -> Result:
     """EXEC at the end of `low.program` against EXEC at entry: "exec" (the
     same mask) or "first_lane" (only the lowest lane active at entry)."""
-    from .smt import SOLVER, Z3, Query
+    from .smt import SOLVER, Z3, Query  # z3 is imported by the commands that prove (test_imports)
 
     t0 = time.perf_counter()
     B = Z3()
@@ -491,13 +342,7 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     initial = symbolic_initial(B, wave, fresh)
 
     m = Machine(B, wave, initial, FeatureLog(target), dict(assume or {}))
-    if low.exec_contract.startswith("0x"):
-        m.set_exec_mask(int(low.exec_contract, 16))
-    else:
-        bits = B.fresh_lanes("exec", wave, cond=True)
-        lo, hi = m.from_lane_bits(bits)
-        m.set_s("exec_lo", lo)
-        m.set_s("exec_hi", hi if wave == 64 else 0)
+    symbolic_exec(B, wave, low.exec_contract if low.exec_contract.startswith("0x") else "any")(m)
     m.scc = initial("scc", "scc", None)
     act0 = m.actives()
     m.run(low.program)
@@ -534,8 +379,6 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
         res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
         res.verdict = "unknown"
     else:
-        from .cex import Counterexample
-
         some = [a for a in act0 if a is not False and a is not True]
         if some:  # prefer a wave with an active lane: EXEC = 0 at entry shows nothing
             q.push()

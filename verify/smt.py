@@ -499,7 +499,12 @@ def _tactic():
 
 class Query:
     """Solver questions over a stack of assertions, each check a fresh
-    solver with a timeout and a fixed seed."""
+    solver with a timeout and a fixed seed.
+
+    A check may also get a resource limit (z3's ``rlimit``: a count of the
+    solver's elementary steps, the same on every run and under any load) where
+    giving up decides what is asked next; a timeout only bounds how long a
+    question may take."""
 
     def __init__(self, timeout_s: float, seed: int = 0):
         self.timeout_ms = max(1, int(timeout_s * 1000))
@@ -521,9 +526,11 @@ class Query:
     def pop(self) -> None:
         del self.assertions[self.marks.pop():]
 
-    def check(self, timeout_s: float | None = None) -> str:
+    def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
         s = _tactic().solver()
         s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
+        if rlimit is not None:
+            s.set("rlimit", rlimit)
         s.set("random_seed", self.seed)
         s.add(*self.assertions)
         self.last = s

@@ -55,6 +55,7 @@ verify.diag.InputError: error: demo.xor: width must be a power of two up to 32 (
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -319,8 +320,6 @@ class SpecLib:
     def get(self, name: str, span: Span | None = None) -> SpecDef:
         s = self.specs.get(name)
         if s is None:
-            import difflib
-
             close = difflib.get_close_matches(name, list(self.specs), n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise InputError(span, f"unknown spec '{name}'{hint}")

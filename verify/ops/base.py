@@ -40,9 +40,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, overload
 
-from ..asm import Line, operand_text, parse_int, parse_operand
 from ..diag import InputError, Span, Warning_
 from ..ir import Imm, Instr, SReg, VReg
+from ..syntax import Line, operand_text, parse_int, parse_operand
 from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]

@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..asm import parse_int
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr, VReg
 from ..machine import OUT_OF_RANGE, Machine, Read
+from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import (
     Mod,

@@ -24,10 +24,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..asm import parse_int
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr
 from ..machine import Machine, Read
+from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import Mod, Modifiers, OpDef, int_modifier, register
 

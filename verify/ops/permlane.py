@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from ..asm import parse_int
 from ..diag import InputError, Span
 from ..ir import Instr
 from ..machine import Read
+from ..syntax import parse_int
 from .base import Mod, Modifiers, OpDef, Tuples, int_modifier, lane_list_text, register
 from .ds import Bpermute
 

@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from ..diag import Warning_
+from ..diag import InputError, Warning_
 from ..ir import Imm, Instr
 from ..target import Target
-from .base import OpDef, register
+from .base import OpDef, is_inline_constant, register
 
 
 class Smov(OpDef):
@@ -169,10 +169,6 @@ def _ff1(B, lo, hi=None):
 
 def _one_literal(ins: Instr) -> None:
     """An SALU instruction has one 32-bit literal slot.  [S:salu]"""
-    from ..diag import InputError
-    from ..ir import Imm
-    from .base import is_inline_constant
-
     lits = [(k, op.value) for k, op in enumerate(ins.operands) if isinstance(op, Imm) and not is_inline_constant(op.value)]
     if len({v for _, v in lits}) > 1:
         raise InputError(ins.operand_span(lits[1][0]), "only one unique literal constant is allowed")

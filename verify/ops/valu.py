@@ -11,11 +11,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
-from ..asm import operand_text
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
 from ..ir import Instr, VReg
-from ..machine import LaneEvent
+from ..syntax import operand_text
 from ..target import Target, needs_text
 from . import dpp
 from .base import LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
@@ -97,9 +96,9 @@ class Valu(OpDef):
             for i, ev in list(m.step.pending.items()):
                 rhs = f" and {other}[{i}]" if other and other[0] == "v" else (f" and {other}" if other else "")
                 if ev.status == "written" and ev.src is not None:
-                    m.step.pending[i] = LaneEvent("written", None, f"= {self.base} of {ev.src[0]}[{ev.src[1]}]{rhs}")
+                    m.note(i, "written", why=f"= {self.base} of {ev.src[0]}[{ev.src[1]}]{rhs}")
                 elif ev.status == "zero":  # the op still runs, on a zero src0
-                    m.step.pending[i] = LaneEvent("written", None, f"= {self.base} of 0 ({ev.why}){rhs}")
+                    m.note(i, "written", why=f"= {self.base} of 0 ({ev.why}){rhs}")
         m.write_v(dst.index, res, en)
 
     def uses(self, ins: Instr) -> list[str]:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import catalog
-from ..asm import print_instr
 from ..diag import InputError, Warning_
+from ..lowering_file import print_instr
 from ..refine import Result
 from ..target import Target
 from . import baseline as _baseline

@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
-from ..asm import parse_instr
 from ..diag import InputError, Span
 from ..ir import Instr
+from ..lowering_file import parse_instr
 from ..ops import OPS
 from ..ops.base import OpDef
 from ..ops.dpp import CONTROL_MODS, CONTROLS, MODIFIERS

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..ir import Instr
 from ..target import Target
+from .components import last_dpp_foldable
 
 # instruction classes (the rows of the table); every mnemonic synthesis can
 # emit maps to one of them
@@ -120,8 +121,6 @@ def folded_cost(program: list[Instr], model: CostModel, wave: int) -> int | None
     """The cost if the final DPP move is folded into the VALU op consuming
     the result (LLVM GCNDPPCombine folds a full-mask DPP move); None if the
     last instruction is not such a move."""
-    from .components import last_dpp_foldable
-
     if not last_dpp_foldable(program):
         return None
     return program_cost(program, model, wave) - model.dpp(wave)

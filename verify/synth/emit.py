@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..asm import load_lowering, print_instr
 from ..diag import Warning_
 from ..ir import Instr, Lowering, VReg
+from ..lowering_file import load_lowering, print_instr
 from ..ops import OPS
 from ..refine import Result, check_lowering, static_checks
 from ..target import Target

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
-from ..asm import parse_instr
 from ..diag import Span
 from ..hazards import needed
 from ..ir import Instr
+from ..lowering_file import parse_instr
 from ..ops import OPS
 from ..ops.dpp import masks_enable
 from ..target import Target

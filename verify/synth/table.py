@@ -13,7 +13,9 @@ sample, which must reproduce its files byte for byte.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import multiprocessing as mp
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,7 +24,9 @@ from .. import catalog
 from .. import target as T
 from ..diag import InputError
 from ..ir import Lowering
+from ..lowering_file import load_lowering
 from . import Outcome, synthesize
+from .cost import model_for, program_cost
 
 ROOT = catalog.ROOT
 LOW_DIR = ROOT / "lowerings" / "synth"
@@ -117,8 +121,6 @@ def build(columns: list[tuple[str, int]] | None = None, jobs: int = 2, out: Text
     cols = columns or COLUMNS
     work: list[tuple[str, int, list[Row], None]] = [(fam, wave, ROWS, None) for fam, wave in cols]
     if jobs > 1:
-        import multiprocessing as mp
-
         with mp.get_context("fork").Pool(jobs) as pool:
             results = pool.map(_column, work, chunksize=1)
     else:
@@ -129,8 +131,6 @@ def build(columns: list[tuple[str, int]] | None = None, jobs: int = 2, out: Text
 def program_digest(text: str) -> str:
     """A short hash of a lowering file's instructions (comments and blank lines
     left out): the index records it, so any edit of a program shows."""
-    import hashlib
-
     body = "\n".join(l.split(";")[0].strip() for l in text.splitlines() if l.split(";")[0].strip())
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 
@@ -267,8 +267,7 @@ def check(sample: bool = True) -> list[str]:
     for f in sorted(present - named):
         problems.append(f"lowerings/{f}: not in the table index")
     # every file: its program, its spec call and its cost are what the index says
-    from ..asm import load_lowering
-    from .cost import model_for, program_cost
+
 
     loaded: dict[str, Lowering | None] = {}
     for e in index:

@@ -1,0 +1,218 @@
+"""Run a lowering and its spec on a backend.
+
+One run of the machine over ``low.program`` and one evaluation of the spec
+on the same backend give an :class:`Encoding`: the outputs of both, per
+lane, and the state they started from.  On the solver backend the values
+are terms (the checker asks questions about them, :mod:`verify.refine`); on
+the concrete backend they are numbers (counterexample replay and search,
+:mod:`verify.cex`, and the vacuity witness); on the partial backend they are
+numbers or unknown (``verify show``, :func:`simulate`).
+
+This module decides nothing about correctness and never calls the solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import catalog
+from .backend import Concrete, Partial
+from .diag import InputError
+from .ir import Imm, Lowering, SReg, VReg
+from .machine import Initial, LaneEvent, Machine, Step
+from .target import FeatureLog, Target
+
+M32 = 0xFFFFFFFF
+
+# exec_init(m) sets EXEC on a fresh machine; returns its symbolic lane bits ([] when fixed)
+ExecInit = Callable[[Machine], list[Any]]
+
+
+@dataclass
+class Encoding:
+    """A lowering and its spec, run once on a backend."""
+
+    machine: Machine
+    act0: list[Any]
+    exec0: tuple[Any, Any]
+    inputs: dict[str, list[Any]]
+    outputs: dict[str, list[Any]]  # name -> W values
+    spec: dict[str, tuple[list[Any], list[Any]]]  # name -> (values, defined)
+    fresh: dict[str, Any]  # register name -> term or list of terms (symbolic initial state)
+    exec_bits: list[Any]
+
+
+def binding_values(m: Machine, reg: VReg | SReg | Imm) -> list[Any]:
+    """A binding's W lane values (an SGPR is the same in every lane)."""
+    if isinstance(reg, VReg):
+        return list(m.v(reg.index))
+    if isinstance(reg, SReg):
+        return [m.s(reg.names[0])] * m.W
+    raise TypeError(reg)
+
+
+def _note_outstanding(m: Machine, low: Lowering) -> None:
+    """For counterexamples: an output whose DS result is still in flight at
+    the end reads as unknown; say so as a last trace step."""
+    assert m.waits is not None and m.trace is not None
+    step = None
+    for b in low.outputs:
+        if isinstance(b.reg, VReg) and m.waits.pending(b.reg.index) is not None:
+            line = m.waits.pending(b.reg.index)
+            step = step or Step(len(m.trace), low.program[-1])
+            for i in range(m.W):
+                step.events[(f"v{b.reg.index}", i)] = LaneEvent(
+                    "written", why=f"unknown at the end: the DS result of line {line} is still in flight (no wait)")
+    if step is not None:
+        m.trace.append(step)
+
+
+def encode(low: Lowering, target: Target, wave: int, B: Any, assume: dict[str, str], initial: Initial, exec_init: ExecInit,
+           trace: bool = False) -> Encoding:
+    """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC."""
+    m = Machine(B, wave, initial, FeatureLog(target), assume, trace=trace)
+    exec_bits = exec_init(m)
+    m.scc = initial("scc", "scc", None)
+    act0 = m.actives()
+    exec0 = m.exec_pair()
+    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    m.run(low.program)
+    if low.clobbers is None:  # a region of compiler output: the code after it waits
+        m.land_all()
+    elif m.waits is not None and m.trace is not None and low.program:
+        _note_outstanding(m, low)
+    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    lib = catalog.speclib()
+    spec_def = lib.get(low.spec, low.spans.get("spec"))
+    for o in outputs:
+        if o not in spec_def.outputs:
+            bspan = next(b.span for b in low.outputs if b.name == o)
+            raise InputError(bspan, f"spec {low.spec} has no output '{o}' (outputs: {', '.join(spec_def.outputs)})")
+    missing = [i for i in spec_def.inputs if i not in inputs]
+    if missing:
+        raise InputError(low.spans.get("spec"), f"spec {low.spec} reads input '{missing[0]}': bind it with '; @input {missing[0]} = vN'")
+    spec = lib.evaluate(low.spec, low.params, B, wave, inputs, act0, low.param_spans, low.spans.get("spec"))
+    return Encoding(m, act0, exec0, inputs, outputs, spec, {}, exec_bits)
+
+
+# ---------------------------------------------------------------------------
+# initial states and EXEC
+
+
+def symbolic_initial(B: Any, wave: int, fresh: dict[str, Any]) -> Initial:
+    """Registers read before written become unknowns (recorded in `fresh`):
+    a VGPR's lanes are reads of one unknown array, an SGPR one value."""
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            if name not in fresh:
+                fresh[name] = B.fresh_lanes(name, wave)
+            return fresh[name][lane]
+        t = B.fresh(name)
+        fresh[name] = t
+        return t
+
+    return initial
+
+
+def symbolic_exec(B: Any, wave: int, contract: str) -> ExecInit:
+    """EXEC under a contract: all lanes ("full"), a fixed mask ("0x..."), or
+    W unknown lane bits ("any"; returned by the init for the solver)."""
+
+    def exec_init(m: Machine) -> list[Any]:
+        if contract == "full":
+            m.set_exec_mask((1 << wave) - 1)
+            return []
+        if contract.startswith("0x"):
+            m.set_exec_mask(int(contract, 16))
+            return []
+        bits: list[Any] = B.fresh_lanes("exec", wave, cond=True)
+        lo, hi = m.from_lane_bits(bits)
+        m.set_s("exec_lo", lo)
+        m.set_s("exec_hi", hi if wave == 64 else 0)
+        return bits
+
+    return exec_init
+
+
+def fixed_exec(mask: int) -> ExecInit:
+    """EXEC = `mask`."""
+
+    def exec_init(m: Machine) -> list[Any]:
+        m.set_exec_mask(mask)
+        return []
+
+    return exec_init
+
+
+# ---------------------------------------------------------------------------
+# concrete runs
+
+
+def replay(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask: int, vals: dict[str, Any]) -> Encoding:
+    """A traced concrete run from EXEC = `mask` and register values `vals`
+    (register -> list of lane values, or one value for an SGPR; absent: 0)."""
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return False
+        v = vals.get(name, 0)
+        if isinstance(v, list):
+            assert lane is not None
+            return v[lane] & M32
+        return v & M32
+
+    return encode(low, target, wave, Concrete(), assume, initial, fixed_exec(mask), trace=True)
+
+
+def mismatches(enc: Encoding, feq: bool = False) -> list[tuple[str, int]]:
+    """(output, lane) of every lane active at entry where the spec is
+    defined and the output differs from it, in a concrete encoding.  `feq`:
+    compare as f32 (NaN equals NaN)."""
+    B = enc.machine.B
+    out = []
+    for name, vals in enc.outputs.items():
+        sv, sd = enc.spec[name]
+        for i in range(enc.machine.W):
+            same = B.feq(vals[i], sv[i]) if feq else vals[i] == sv[i]
+            if enc.act0[i] and sd[i] and not same:
+                out.append((name, i))
+    return out
+
+
+def vacuity_witness(low: Lowering, target: Target, wave: int, assume: dict[str, str]) -> dict[str, bool]:
+    """Concrete run with every lane active and lane-numbered inputs: does
+    the contract admit an active lane, and is the spec defined in one?"""
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        return False if kind == "scc" else (lane if lane is not None else 0)
+
+    mask = int(low.exec_contract, 16) if low.exec_contract.startswith("0x") else (1 << wave) - 1
+    enc = encode(low, target, wave, Concrete(), assume, initial, fixed_exec(mask))
+    return {"contract": mask != 0, "defined": any(a and d for o in enc.spec.values() for a, d in zip(enc.act0, o[1]))}
+
+
+def simulate(low: Lowering, target: Target, wave: int, mask: int, by_reg: dict[str, list[int]],
+             assume: dict[str, str]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Run `low` alone (no spec) on the partial backend from EXEC = `mask`:
+    registers named in `by_reg` hold those lane values (an SGPR its first),
+    every other register is unknown (None).  Returns the inputs and outputs
+    by binding name, W values each (None where unknown)."""
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return None
+        v = by_reg.get(name)
+        if v is None:
+            return None
+        return v[lane] if kind == "v" and lane is not None else v[0]
+
+    m = Machine(Partial(), wave, initial, FeatureLog(target), assume)
+    m.set_exec_mask(mask)
+    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    m.run(low.program)
+    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    return inputs, outputs
