@@ -466,7 +466,7 @@ def test_op_revisions_read_the_source_that_gives_an_op_its_meaning():
     assert '"""' not in text
     assert revisions.op_text("v_bitop3_b32") != revisions.op_text("v_add_u32")
     assert "class BpermuteFi" not in revisions.op_text("ds_bpermute_b32")
-    assert "class Bpermute(OpDef):" in revisions.op_text("ds_bpermute_fi_b32")
+    assert "class Bpermute(LdsOp):" in revisions.op_text("ds_bpermute_fi_b32")
     assert [p.name for p in revisions.core_files()][:3] == ["assume.py", "backend.py", "cex.py"]
     assert {"machine.py", "refine.py", "smt.py", "spec.py"} <= {p.name for p in revisions.core_files()}
 
