@@ -16,15 +16,11 @@ import os
 import sys
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .diag import InputError
 from .ir import Lowering
 from .lowering_file import load_lowering
 from .spec import SpecLib
-
-if TYPE_CHECKING:
-    from .spec import SpecLib
 
 
 def _builtin_root(src: Path | None = None, prefixes: tuple[str, ...] = ()) -> Path:
@@ -70,8 +66,6 @@ def lowering_dirs() -> list[Path]:
 
 @cache
 def _speclib(key: tuple[str, ...]) -> SpecLib:
-    from .spec import SpecLib
-
     return SpecLib.from_dirs([Path(k) for k in key])
 
 

@@ -25,7 +25,7 @@ from xml.etree import ElementTree as ET
 
 from . import proofs, revisions
 from . import target as T
-from .catalog import ROOT, display_path
+from .catalog import ROOT, display_path, lock_file
 from .diag import InputError, Span
 from .lowering_file import load_lowering
 from .refine import check_lowering
@@ -373,8 +373,6 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
     (everything with `force`), and every lowering of their catalogues whose
     records depend on a changed lock line; remove records that no lowering
     declares; write each catalogue's proofs.lock."""
-    from .catalog import lock_file
-
     files, scopes = collect(paths)
     locks: dict = {}
     plans = _plan(files, True, locks)

@@ -25,6 +25,8 @@ Composing "first a then b" means lane i reads a's map at b's source:
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 WAVES = (32, 64)
 
 
@@ -74,3 +76,31 @@ def lanes_text(lanes: list[int]) -> str:
 def compose(first: list[int | None], then: list[int | None]) -> list[int | None]:
     """Lane map of running `first` and then `then` (gather maps)."""
     return [None if s is None else first[s] for s in then]
+
+
+# ---------------------------------------------------------------------------
+# gathers: what one destination lane of a cross-lane op reads (Machine.gather)
+
+
+class Read(NamedTuple):
+    """What one destination lane of a gather does.  [S:dpp-lane-rule]
+
+    It reads source lane `lane` (an int, a backend value for a lane chosen
+    at run time, or :data:`OUT_OF_RANGE`); the read gives that lane's value
+    when `valid`, else 0.  The lane is written when `writes` (EXEC, row and
+    bank masks: whatever the instruction enables) and either the read is
+    valid or `zero_fill` (an invalid read still writes its 0).
+    """
+
+    lane: Any
+    valid: Any = True
+    writes: Any = True
+    zero_fill: Any = True
+
+
+class _OutOfRange:
+    def __repr__(self) -> str:
+        return "OUT_OF_RANGE"
+
+
+OUT_OF_RANGE = _OutOfRange()  # a Read's source lane that does not exist (reads 0)

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from .assume import ASSUMPTIONS
 from .diag import InputError
 from .ir import Imm, Instr, SReg, VReg
+from .lanes import OUT_OF_RANGE, Read
 from .ops.base import op_of
 from .target import FeatureLog
 from .waits import Outstanding, lgkm_kind
@@ -46,28 +47,6 @@ class LaneEvent:
     why: str = ""
 
 
-class Read(NamedTuple):
-    """What one destination lane of a gather does.  [S:dpp-lane-rule]
-
-    It reads source lane `lane` (an int, a backend value for a lane chosen
-    at run time, or :data:`OUT_OF_RANGE`); the read gives that lane's value
-    when `valid`, else 0.  The lane is written when `writes` (EXEC, row and
-    bank masks: whatever the instruction enables) and either the read is
-    valid or `zero_fill` (an invalid read still writes its 0).
-    """
-
-    lane: Any
-    valid: Any = True
-    writes: Any = True
-    zero_fill: Any = True
-
-
-class _OutOfRange:
-    def __repr__(self) -> str:
-        return "OUT_OF_RANGE"
-
-
-OUT_OF_RANGE = _OutOfRange()  # a Read's source lane that does not exist (reads 0)
 
 
 @dataclass

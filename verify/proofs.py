@@ -198,9 +198,7 @@ def record_file(lowering_path: Path) -> Path:
 
 def lock_path(lowering_path: Path) -> Path:
     """lowerings/a/b.s -> proofs.lock (next to lowerings/ and proofs/)."""
-    from .catalog import lock_file
-
-    return lock_file(locate(lowering_path)[0].parent)
+    return catalog.lock_file(locate(lowering_path)[0].parent)
 
 
 def lowering_of(record_path: Path) -> Path:

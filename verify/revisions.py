@@ -41,6 +41,7 @@ from typing import Any
 
 from . import SEMANTICS_REVISION
 from .diag import InputError, Span, read_source
+from .ops import OPS
 
 _PKG = Path(__file__).resolve().parent
 _OPS = _PKG / "ops"
@@ -395,8 +396,6 @@ class _State:
 
 def op_text(name: str) -> str:
     """The source that gives the registered op `name` its meaning."""
-    from .ops import OPS
-
     op = OPS[name]
     closure = _Closure()
     classes = tuple(c for c in type(op).__mro__ if _is_ops_module(c.__module__))
@@ -414,8 +413,6 @@ def op_text(name: str) -> str:
 @cache
 def current() -> dict[str, str]:
     """{"core": the checker's revision, op name: the op's revision} now."""
-    from .ops import OPS
-
     out = {"core": f"r{SEMANTICS_REVISION}-{_h(core_text())}"}
     for name in sorted(OPS):
         out[name] = _h(op_text(name))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import difflib
 
 from ..diag import InputError, Span
+from . import ds, lane, permlane, salu, valu  # noqa: F401  (registration)
 from .base import MNEMONICS, OPS, OpDef, register
-from . import valu, ds, lane, salu, permlane  # noqa: F401  (registration)
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

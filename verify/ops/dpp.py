@@ -26,11 +26,11 @@ Source-lane functions (gather: lane i reads lane s(i); None = out of range):
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr, VReg
-from ..machine import OUT_OF_RANGE, Machine, Read
+from ..lanes import OUT_OF_RANGE, Read
 from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import (
@@ -45,6 +45,9 @@ from .base import (
     lane_list_text,
     plain_text,
 )
+
+if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
+    from ..machine import Machine
 
 # control name -> (target feature, value kind)
 CONTROLS: dict[str, tuple[str, str]] = {

@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr
-from ..machine import Machine, Read
+from ..lanes import Read
 from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import Mod, Modifiers, OpDef, int_modifier, register
+
+if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
+    from ..machine import Machine
 
 # ---------------------------------------------------------------------------
 # ds_swizzle_b32 patterns

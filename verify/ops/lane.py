@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr
-from ..machine import Read
+from ..lanes import Read
 from ..target import Target
 from .base import OpDef, is_inline_constant, register
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..diag import InputError, Span
 from ..ir import Instr
-from ..machine import Read
+from ..lanes import Read
 from ..syntax import parse_int
 from .base import Mod, Modifiers, OpDef, Tuples, int_modifier, lane_list_text, register
 from .ds import Bpermute
