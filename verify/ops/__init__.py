@@ -7,7 +7,9 @@ import difflib
 
 from ..diag import InputError, Span
 from .base import MNEMONICS, OPS, OpDef, register
-from . import valu, ds, lane, salu, permlane  # noqa: F401  (registration)
+
+# registration: the import order is the order of OPS, so it is kept, not sorted
+from . import valu, ds, lane, salu, permlane  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -25,11 +25,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..asm import parse_int
+from ..backend import Value
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr
 from ..machine import Machine, Read
 from ..target import Target, needs_text
-from .base import Mod, Modifiers, OpDef, int_modifier, register
+from .base import AnyEmitter, Mod, Modifiers, OpDef, int_modifier, register
 
 # ---------------------------------------------------------------------------
 # ds_swizzle_b32 patterns
@@ -75,7 +76,7 @@ def swizzle_macro(text: str, span: Span | None = None) -> int:
     mode = parts[0].upper()
     args = parts[1:]
 
-    def ints(n, lo, hi):
+    def ints(n: int, lo: int, hi: int) -> list[int]:
         if len(args) != n:
             raise InputError(sp, f"swizzle({mode},...) takes {n} argument{'s' * (n != 1)}")
         out = []
@@ -209,7 +210,7 @@ class Swizzle(LdsOp):
                                   f"({needs_text('swizzle_fft_rotate')}); it decodes as quad-perm there"))
         return warns
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         W = m.W
         dst, src = ins.operands
         o = ins.mod("offset")
@@ -224,7 +225,7 @@ class Swizzle(LdsOp):
         lanes = [swizzle_src(o, i, W, fft_rotate, rule) for i in range(W)]
         m.gather(dst, src, (Read(j, act[j], act[i]) for i, j in enumerate(lanes)), data)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
         E.set(dst, E.call("llvm.amdgcn.ds.swizzle", "__builtin_amdgcn_ds_swizzle",
                           [E.get(src), ins.mod("offset")], imm=(1,)))
@@ -274,7 +275,7 @@ class Bpermute(LdsOp):
     feature = "ds_permute"
     mods = Modifiers(int_modifier("offset", 0, 0xFFFF, default=0))
 
-    def addresses(self, ins: Instr, m) -> list:
+    def addresses(self, ins: Instr, m: Machine) -> list[Value]:
         B = m.B
         off = B.const(ins.mod("offset"))
         addr = m.v(ins.operands[1].index)
@@ -282,14 +283,14 @@ class Bpermute(LdsOp):
 
     intrinsic = ("llvm.amdgcn.ds.bpermute", "__builtin_amdgcn_ds_bpermute")
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, addr, data = ins.operands
         a = E.add(E.get(addr), ins.mod("offset"))  # the offset is added to the address  [S:permute]
         E.set(dst, E.call(*self.intrinsic, [a, E.get(data)]))
 
     reads_inactive = False  # ds_bpermute_fi_b32 (GFX12) also reads inactive lanes
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
         data = m.v(data_reg.index)
@@ -314,7 +315,7 @@ class Permute(Bpermute):
     base = "ds_permute_b32"
     intrinsic = ("llvm.amdgcn.ds.permute", "__builtin_amdgcn_ds_permute")
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
         data = m.v(data_reg.index)
@@ -322,7 +323,7 @@ class Permute(Bpermute):
         addrs = self.addresses(ins, m)
         ks = [lane_of_address(m, i, addrs[i]) for i in range(W)]
         sends = [B.and_b(act[i], B.not_b(negative_address(m, addrs[i]))) for i in range(W)]
-        out = []
+        out: list[Value] = []
         for j in range(W):
             t = B.const(0)
             for i in range(W):  # ascending: a later (higher) sender overrides
