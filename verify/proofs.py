@@ -43,6 +43,7 @@ from typing import Any
 from . import revisions
 from .diag import InputError, Span, read_source
 from .ir import Lowering
+from .spec import SpecLib
 
 SCHEMA = 2
 SUFFIX = ".proof"
@@ -62,7 +63,7 @@ def solver_id() -> str:
     return SOLVER
 
 
-def canonical_params(params: dict) -> str:
+def canonical_params(params: dict[str, Any]) -> str:
     out = []
     for k in sorted(params):
         v = params[k]
@@ -93,7 +94,7 @@ def lowering_hash(low: Lowering) -> str:
     return _h(canonical_lowering(low))
 
 
-def spec_closure(lib, name: str) -> list[str]:
+def spec_closure(lib: SpecLib, name: str) -> list[str]:
     """`name` and every spec it calls, directly or not, sorted."""
     import ast
 
@@ -111,7 +112,7 @@ def spec_closure(lib, name: str) -> list[str]:
                 for node in ast.walk(st.expr):
                     if isinstance(node, ast.Call):
                         callee = _dotted(node.func)
-                        if callee in lib.specs:
+                        if callee is not None and callee in lib.specs:
                             todo.append(callee)
     return sorted(seen)
 
@@ -121,7 +122,7 @@ def _lines(path: str) -> tuple[str, ...]:
     return tuple(read_source(path).splitlines())
 
 
-def spec_source(lib, name: str) -> str:
+def spec_source(lib: SpecLib, name: str) -> str:
     """A spec's definition as written, without comments, blank lines or
     whitespace differences."""
     s = lib.specs[name]
@@ -217,7 +218,7 @@ def lowering_of(record_path: Path) -> Path:
 def repo_path(path: Path) -> str:
     """A lowering's path as records name it: from its repository root
     (the directory holding lowerings/), with '/' separators."""
-    base, rel = locate(path)
+    _, rel = locate(path)
     return "lowerings/" + rel.as_posix()
 
 
@@ -230,7 +231,7 @@ def instantiations(low: Lowering) -> list[tuple[str, int]]:
     return [(t.name, w) for w in low.waves for t in targets]
 
 
-def key_order(key: tuple[str, int]) -> tuple:
+def key_order(key: tuple[str, int]) -> tuple[int, int, str]:
     from .target import ORDER
 
     t, w = key
@@ -392,7 +393,7 @@ def write_atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def current_proof(low: Lowering, target: str, wave: int) -> tuple[str, str, dict | None]:
+def current_proof(low: Lowering, target: str, wave: int) -> tuple[str, str, dict[str, Any] | None]:
     """(state, record file, record) for one instantiation, where state is
     'proved' (a current record that proves it), 'missing', 'stale: ...' or
     the verdict of a current record that does not prove it."""
