@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import json
 
-from verify.lowering_file import parse_instr
 from verify.backend import Concrete
 from verify.cli import main
 from verify.diag import Span
+from verify.lowering_file import parse_instr
 from verify.machine import Machine
 from verify.target import FeatureLog, get
 

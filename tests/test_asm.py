@@ -1,11 +1,12 @@
 """Parser and canonical printer: round trips and the printed forms."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_semantics_agree import instr_text
-from verify.lowering_file import load_lowering, parse_instr, print_instr
+
 from verify.diag import Span
+from verify.lowering_file import load_lowering, parse_instr, print_instr
 from verify.ops import OPS
 from verify.target import get
 

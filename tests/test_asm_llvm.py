@@ -5,7 +5,6 @@ __shfl_xor as its header writes it; one-token mutations are refuted."""
 import re
 
 import pytest
-
 from helpers import cli, cli_json
 
 llvmlite = pytest.importorskip("llvmlite")

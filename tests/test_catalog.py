@@ -4,8 +4,8 @@ every deliberately broken one is refuted with a specific counterexample."""
 from pathlib import Path
 
 import pytest
-
 from helpers import cli, cli_json
+
 from verify import catalog
 from verify.lowering_file import load_lowering
 

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from helpers import cli
+
 from verify import catalog, emit, proofs
 from verify import target as T
 from verify.lowering_file import load_lowering

@@ -1,9 +1,7 @@
 """Bad input: one line `path:line:col: error: ...`, exit 2, nothing on stdout."""
 
-import os
 
 import pytest
-
 from helpers import cli
 
 HEADER = """; @spec     cuda.shfl_xor mask=1 width=16

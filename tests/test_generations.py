@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from helpers import cli, cli_json, simulate
+
 from verify import target as T
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -84,9 +84,9 @@ def test_bound_ctrl_1_spelling_zero_fills_everywhere(target, wave):
 
 
 def hazards(lines, target):
-    from verify.lowering_file import parse_instr
     from verify.diag import Span
     from verify.hazards import check
+    from verify.lowering_file import parse_instr
 
     prog = [parse_instr(t, Span("f", k + 1)) for k, t in enumerate(lines)]
     return [str(w) for w in check(prog, T.get(target))]

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from verify import smt, spec
-from verify.lowering_file import parse_instr
 from verify.diag import Span
 from verify.identities import COUNTS, FOLDS, OPERATIONS
+from verify.lowering_file import parse_instr
 from verify.machine import Machine
 from verify.ops import OPS
 from verify.ops.valu import Valu

@@ -9,11 +9,11 @@ import subprocess
 
 import pytest
 from hypothesis import strategies as st
-
 from test_semantics_agree import instr_text
+
 from verify import catalog
-from verify.lowering_file import load_lowering, parse_instr, print_instr
 from verify.diag import InputError, Span
+from verify.lowering_file import load_lowering, parse_instr, print_instr
 from verify.ops import OPS
 from verify.target import TARGETS, resolve_all
 

@@ -4,8 +4,8 @@ mutants, f32 claims."""
 from pathlib import Path
 
 import pytest
-
 from helpers import cli, cli_json, simulate
+
 from verify import catalog
 from verify.lowering_file import load_lowering
 from verify.refine import prove_one

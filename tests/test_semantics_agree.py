@@ -11,15 +11,16 @@ modifier value is drawn without touching this file.
 import zlib
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 settings_one = settings(max_examples=1)
 
 from verify import smt
-from verify.lowering_file import parse_instr
 from verify.assume import ASSUMPTIONS
 from verify.backend import Concrete
 from verify.diag import InputError, Span
+from verify.lowering_file import parse_instr
 from verify.machine import Machine
 from verify.ops import OPS
 from verify.target import FeatureLog, get

@@ -1,7 +1,8 @@
 """The spec interpreter agrees with itself across backends, and with the
 PTX rules on cases worked out by hand."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify import catalog, smt
 from verify.backend import Concrete

@@ -4,8 +4,8 @@ errors; the table's staleness check; the cost table in the docs."""
 from pathlib import Path
 
 import pytest
-
 from helpers import cli, cli_json
+
 from verify.lowering_file import load_lowering
 
 ROOT = Path(__file__).resolve().parent.parent

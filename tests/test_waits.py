@@ -6,8 +6,8 @@ lines.  [S:waitcnt]"""
 import re
 
 import pytest
-
 from helpers import cli, cli_json
+
 from verify.ir import Instr
 from verify.waits import Outstanding
 

@@ -41,11 +41,12 @@ import struct
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+# lane values and conditions: one definition, in verify/ir.py (re-exported)
+from .ir import Cond as Cond
+from .ir import Value as Value
+
 M32 = 0xFFFFFFFF
 QNAN = 0x7FC00000
-
-Value = Any  # a 32-bit value: an int concretely, a term symbolically, None when unknown
-Cond = Any  # a condition: a bool concretely, a term symbolically, None when unknown
 
 
 # ---------------------------------------------------------------------------

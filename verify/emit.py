@@ -23,20 +23,22 @@ its line, never a guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import asmcheck, catalog
 from . import target as T
+from .backend import Cond, Value
 from .diag import InputError, Span
-from .ir import Imm, Instr, Lowering, SReg, VReg
+from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 from .lowering_file import load_lowering, parse_instr, print_instr
 from .ops import OPS
 from .proofs import canonical_lowering, instantiations, spec_call
 from .refine import check_lowering
 from .syntax import operand_text, strip_comment
+from .target import Target
 
 M32 = 0xFFFFFFFF
 
@@ -77,18 +79,18 @@ class Emitter:
 
     fmt = ""
 
-    def __init__(self, low: Lowering, target, wave: int):
+    def __init__(self, low: Lowering, target: Target, wave: int) -> None:
         self.low = low
         self.target = target
         self.wave = wave
         self.lines: list[str] = []
-        self.regs: dict[str, object] = {}
+        self.regs: dict[str, Any] = {}  # a Val, a constant, a v_cmp's bool, "saved-exec" or "dead-mask"
         self.inputs: list[tuple[str, str]] = []  # (parameter name, register)
         self.region = 0  # current whole-wave region, 0 outside
         self.nregions = 0
-        self.saved: tuple[str, ...] | None = None
+        self.saved: tuple[str, ...] = ()  # the SGPRs holding the EXEC saved on entering whole-wave mode
         self.wrapped: dict[str, tuple[Val, Val]] = {}  # register -> (its value in the region, before)
-        self.lane = None
+        self.lane: Val | None = None
         self.names: dict[str, int] = {}
         self.ins: Instr | None = None
         self.uses: set[str] = set()
@@ -107,13 +109,13 @@ class Emitter:
         return f"{hint}_{n}" if n else hint
 
     # ---- errors -----------------------------------------------------------
-    def unsupported(self, why: str, ins: Instr | None = None):
+    def unsupported(self, why: str, ins: Instr | None = None) -> NoReturn:
         ins = ins or self.ins
         what = ins.mnemonic if ins is not None else self.low.name
         raise Unsupported(ins.span if ins is not None else None, f"cannot emit {what} as {self.fmt}: {why}")
 
     # ---- registers ----------------------------------------------------------
-    def get(self, op, raw: bool = False):
+    def get(self, op: VReg | SReg | Imm, raw: bool = False) -> Value:
         """An operand's value: an int for a constant, else a Val.  In
         whole-wave mode a per-lane value from before the region is given
         a value in the inactive lanes (set.inactive), unless `raw`."""
@@ -150,7 +152,7 @@ class Emitter:
             self.regs[key] = v = w
         return v
 
-    def set(self, op, val) -> None:
+    def set(self, op: VReg | SReg, val: Value) -> None:
         key = op.text if isinstance(op, VReg) else op.names[0]
         if key in ("exec_lo", "exec_hi"):
             self.unsupported("EXEC is written other than by the whole-wave-mode pattern")
@@ -158,7 +160,7 @@ class Emitter:
             val = replace(val, region=self.region, uniform=val.uniform or isinstance(op, SReg))
         self.regs[key] = val
 
-    def get_mask(self, op):
+    def get_mask(self, op: SReg) -> Cond:
         """A lane mask: an i1 from v_cmp, or ENTRY_EXEC for the EXEC mask
         whole-wave mode saved (read inside the region)."""
         key = op.names[0]
@@ -167,11 +169,11 @@ class Emitter:
             if not self.region or tuple(op.names) != tuple(self.saved[:self.wave // 32]):
                 self.unsupported(f"{op.text} holds the saved EXEC mask, readable only whole, in whole-wave mode")
             return ENTRY_EXEC
-        if not (isinstance(v, bool) or isinstance(v, Val) and v.ty == "i1"):
+        if not (isinstance(v, bool) or (isinstance(v, Val) and v.ty == "i1")):
             self.unsupported(f"the lane mask {op.text} must come from a v_cmp in the same program")
         return v
 
-    def set_mask(self, op, val) -> None:
+    def set_mask(self, op: SReg, val: Cond) -> None:
         if isinstance(val, Val):
             val = replace(val, region=self.region)
         self.regs[op.names[0]] = val
@@ -187,7 +189,7 @@ class Emitter:
         for n in save.names:
             self.regs[n] = "saved-exec"
 
-    def end_wwm(self, src) -> None:
+    def end_wwm(self, src: VReg | SReg | Imm) -> None:
         if not self.region:
             self.unsupported("EXEC is written outside the whole-wave-mode pattern")
         if not isinstance(src, SReg) or src.names != self.saved[:len(src.names)] or any(
@@ -204,9 +206,9 @@ class Emitter:
                 elif v.ty == "i32":
                     self.regs[key] = replace(v, region=0, leaving=True)
         self.region = 0
-        self.saved = None
+        self.saved = ()
 
-    def lane_bit(self, mask: int):
+    def lane_bit(self, mask: int) -> Cond:
         """An i1: bit `lane` of the constant `mask`, from the lane index
         (LLVMEmitter uses llvm.amdgcn.inverse.ballot instead)."""
         lane = self.lane_id()
@@ -217,7 +219,7 @@ class Emitter:
             bit = self.ite(self.ne(self.and_(lane, 32), 0), hi, bit)
         return self.ne(bit, 0)
 
-    def lane_id(self):
+    def lane_id(self) -> Val:
         """This lane's index: mbcnt_hi(-1, mbcnt_lo(-1, 0)) ([S:mbcnt])."""
         if self.lane is None:
             lo = self.call("llvm.amdgcn.mbcnt.lo", "__builtin_amdgcn_mbcnt_lo", [M32, 0], hint="lane")
@@ -242,118 +244,144 @@ class Emitter:
             raise Unsupported(out.span, f"cannot emit {self.low.name} as {self.fmt}: the output is one 32-bit register")
         self.result = self.get(out.reg)  # an SGPR output is returned like a VGPR one, in every lane
 
-    # ---- the backend protocol (values) -------------------------------------------
-    def const(self, n: int):
-        return n & M32
-
-    def _bin(self, op: str, a, b, small: bool = False) -> Val:
+    # ---- spelled by LLVMEmitter and HIPEmitter --------------------------------
+    def _param(self, name: str) -> str:
         raise NotImplementedError
 
-    def add(self, a, b):
+    def arbitrary(self, key: str, uniform: bool) -> Val:
+        raise NotImplementedError
+
+    def set_inactive(self, v: Val, key: str) -> Val:
+        raise NotImplementedError
+
+    def strict_wwm(self, v: Val, key: str) -> Val:
+        raise NotImplementedError
+
+    def call(self, name: str, hip: str | None, args: list[Any], imm: tuple[int, ...] = (), ret: str = "i32",
+             uniform: bool = False, hint: str | None = None) -> Val:
+        raise NotImplementedError
+
+    def _float(self, op: str, a: Value, b: Value) -> Value:
+        raise NotImplementedError
+
+    def _minmax(self, op: str, a: Value, b: Value) -> Value:
+        raise NotImplementedError
+
+    def _cmp(self, op: str, a: Value, b: Value) -> Cond:
+        raise NotImplementedError
+
+    # ---- the backend protocol (values) -------------------------------------------
+    def const(self, n: int) -> int:
+        return n & M32
+
+    def _bin(self, op: str, a: Value, b: Value, small: bool = False) -> Val:
+        raise NotImplementedError
+
+    def add(self, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return (a + b) & M32
         if b == 0 or a == 0:
             return a if b == 0 else b
         return self._bin("add", a, b)
 
-    def sub(self, a, b):
+    def sub(self, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return (a - b) & M32
         return self._bin("sub", a, b)
 
-    def mul(self, a, b):
+    def mul(self, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return (a * b) & M32
         return self._bin("mul", a, b)
 
-    def and_(self, a, b):
+    def and_(self, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return a & b
         k = b if isinstance(b, int) else a if isinstance(a, int) else None
         return self._bin("and", a, b, small=k is not None and k < 32)
 
-    def or_(self, a, b):
+    def or_(self, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return a | b
         if b == 0 or a == 0:
             return a if b == 0 else b
         return self._bin("or", a, b)
 
-    def xor(self, a, b):
+    def xor(self, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return a ^ b
         if b == 0 or a == 0:
             return a if b == 0 else b
         return self._bin("xor", a, b)
 
-    def not_(self, a):
+    def not_(self, a: Value) -> Value:
         return ~a & M32 if isinstance(a, int) else self._bin("xor", a, M32)
 
-    def _small(self, n) -> bool:
+    def _small(self, n: Value) -> bool:
         return (isinstance(n, int) and n < 32) or (isinstance(n, Val) and n.small)
 
-    def shl(self, a, n):
+    def shl(self, a: Value, n: Value) -> Value:
         if isinstance(a, int) and isinstance(n, int):
             return (a << n) & M32 if n < 32 else 0
         if self._small(n):
             return self._bin("shl", a, n)
         return self.ite(self.ult(n, 32), self._bin("shl", a, self.and_(n, 31)), 0)
 
-    def lshr(self, a, n):
+    def lshr(self, a: Value, n: Value) -> Value:
         if isinstance(a, int) and isinstance(n, int):
             return a >> n if n < 32 else 0
         if self._small(n):
             return self._bin("lshr", a, n)
         return self.ite(self.ult(n, 32), self._bin("lshr", a, self.and_(n, 31)), 0)
 
-    def ashr(self, a, n):
+    def ashr(self, a: Value, n: Value) -> Value:
         if isinstance(a, int) and isinstance(n, int):
             return _s32(a) >> min(n, 31) & M32
         return self._bin("ashr", a, n if self._small(n) else self.umin(n, 31))
 
-    def bit(self, a, k):
+    def bit(self, a: Value, k: int) -> NoReturn:
         self.unsupported("bit-level lane functions have no spelling here")
 
-    def from_bits(self, bits: Sequence[Any]) -> Any:
+    def from_bits(self, bits: Sequence[Any]) -> NoReturn:
         self.unsupported("bit-level lane functions have no spelling here")
 
-    def fadd(self, a, b):
+    def fadd(self, a: Value, b: Value) -> Value:
         return self._float("fadd", a, b)
 
-    def fmin(self, a, b):
+    def fmin(self, a: Value, b: Value) -> Value:
         return self._float("minimumnum", a, b)
 
-    def fmax(self, a, b):
+    def fmax(self, a: Value, b: Value) -> Value:
         return self._float("maximumnum", a, b)
 
-    def umin(self, a, b):
+    def umin(self, a: Value, b: Value) -> Value:
         return self._minmax("umin", a, b)
 
-    def umax(self, a, b):
+    def umax(self, a: Value, b: Value) -> Value:
         return self._minmax("umax", a, b)
 
-    def smin(self, a, b):
+    def smin(self, a: Value, b: Value) -> Value:
         return self._minmax("smin", a, b)
 
-    def smax(self, a, b):
+    def smax(self, a: Value, b: Value) -> Value:
         return self._minmax("smax", a, b)
 
-    def eq(self, a, b):
+    def eq(self, a: Value, b: Value) -> Cond:
         return self._cmp("eq", a, b)
 
-    def ne(self, a, b):
+    def ne(self, a: Value, b: Value) -> Cond:
         return self._cmp("ne", a, b)
 
-    def ult(self, a, b):
+    def ult(self, a: Value, b: Value) -> Cond:
         return self._cmp("ult", a, b)
 
-    def ule(self, a, b):
+    def ule(self, a: Value, b: Value) -> Cond:
         return self._cmp("ule", a, b)
 
-    def slt(self, a, b):
+    def slt(self, a: Value, b: Value) -> Cond:
         return self._cmp("slt", a, b)
 
-    def sle(self, a, b):
+    def sle(self, a: Value, b: Value) -> Cond:
         return self._cmp("sle", a, b)
 
     def ite(self, c: Any, a: Any, b: Any) -> Any:
@@ -364,23 +392,23 @@ class Emitter:
 # LLVM IR
 
 _PRED = {"eq": "eq", "ne": "ne", "ult": "ult", "ule": "ule", "slt": "slt", "sle": "sle"}
-_PYCMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "ult": lambda a, b: a < b,
+_PYCMP: dict[str, Callable[[int, int], bool]] = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "ult": lambda a, b: a < b,
           "ule": lambda a, b: a <= b, "slt": lambda a, b: _s32(a) < _s32(b), "sle": lambda a, b: _s32(a) <= _s32(b)}
-_MINMAX = {"umin": lambda a, b: min(a, b), "umax": lambda a, b: max(a, b),
+_MINMAX: dict[str, Callable[[int, int], int]] = {"umin": lambda a, b: min(a, b), "umax": lambda a, b: max(a, b),
            "smin": lambda a, b: a if _s32(a) <= _s32(b) else b, "smax": lambda a, b: a if _s32(a) >= _s32(b) else b}
 
 
 class LLVMEmitter(Emitter):
     fmt = "LLVM IR"
 
-    def __init__(self, low, target, wave):
+    def __init__(self, low: Lowering, target: Target, wave: int) -> None:
         self.decls: dict[str, str] = {}
         super().__init__(low, target, wave)
 
     def _param(self, name: str) -> str:
         return "%" + name
 
-    def t(self, v) -> str:
+    def t(self, v: Val | int) -> str:
         """A value as an operand: 'i32 %x', 'i32 5', 'i1 true'."""
         if isinstance(v, bool):
             return f"i1 {'true' if v else 'false'}"
@@ -388,7 +416,7 @@ class LLVMEmitter(Emitter):
             return f"i32 {_s32(v)}"
         return f"{v.ty} {v.text}"
 
-    def new(self, rhs: str, ty: str = "i32", hint: str | None = None, **kw) -> Val:
+    def new(self, rhs: str, ty: str = "i32", hint: str | None = None, **kw: Any) -> Val:
         name = "%" + self.fresh(hint or (self.ins.operands[0].text if self.ins and self.ins.operands else "t"))
         self.lines.append(f"  {name} = {rhs}")
         return Val(name, ty, **kw)
@@ -408,40 +436,40 @@ class LLVMEmitter(Emitter):
         self.declare("llvm.amdgcn.strict.wwm.i32", "declare i32 @llvm.amdgcn.strict.wwm.i32(i32)")
         return self.new(f"call i32 @llvm.amdgcn.strict.wwm.i32({self.t(v)})", hint=key)
 
-    def _bin(self, op, a, b, small=False):
+    def _bin(self, op: str, a: Value, b: Value, small: bool = False) -> Val:
         return self.new(f"{op} i32 {self._o(a)}, {self._o(b)}", small=small, uniform=self._uni(a, b))
 
-    def _o(self, v) -> str:
+    def _o(self, v: Val | int) -> str:
         return str(_s32(v)) if isinstance(v, int) and not isinstance(v, bool) else (
             ("true" if v else "false") if isinstance(v, bool) else v.text)
 
-    def _uni(self, *vs) -> bool:
+    def _uni(self, *vs: Value) -> bool:
         return all(not isinstance(v, Val) or v.uniform for v in vs)
 
-    def _minmax(self, op, a, b):
+    def _minmax(self, op: str, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return _MINMAX[op](a, b)
         self.declare(f"llvm.{op}.i32", f"declare i32 @llvm.{op}.i32(i32, i32)")
         return self.new(f"call i32 @llvm.{op}.i32({self.t(a)}, {self.t(b)})", uniform=self._uni(a, b))
 
-    def _cmp(self, op, a, b):
+    def _cmp(self, op: str, a: Value, b: Value) -> Cond:
         if isinstance(a, int) and isinstance(b, int):
             return _PYCMP[op](a, b)
         return self.new(f"icmp {_PRED[op]} i32 {self._o(a)}, {self._o(b)}", "i1", hint="cond", uniform=self._uni(a, b))
 
-    def ite(self, c, a, b):
+    def ite(self, c: Cond, a: Value, b: Value) -> Value:
         if isinstance(c, bool):
             return a if c else b
         return self.new(f"select i1 {c.text}, {self.t(a)}, {self.t(b)}", uniform=self._uni(c, a, b))
 
-    def lane_bit(self, mask: int):
+    def lane_bit(self, mask: int) -> Val:
         ty = f"i{self.wave}"
         name = f"llvm.amdgcn.inverse.ballot.{ty}"
         self.declare(name, f"declare i1 @{name}({ty})")
         v = mask if mask < 1 << (self.wave - 1) else mask - (1 << self.wave)
         return self.new(f"call i1 @{name}({ty} {v})", "i1", hint="written")
 
-    def _float(self, op, a, b):
+    def _float(self, op: str, a: Value, b: Value) -> Val:
         """binary32 on the i32 bits: fadd, or llvm.minimumnum/maximumnum
         (-0 below +0, a NaN loses), as the f32 semantics say ([S:f32])."""
         fa, fb = (self.new(f"bitcast {self.t(x)} to float", hint="f") for x in (a, b))
@@ -452,13 +480,13 @@ class LLVMEmitter(Emitter):
             r = self.new(f"call float @llvm.{op}.f32(float {fa.text}, float {fb.text})", hint="f")
         return self.new(f"bitcast float {r.text} to i32")
 
-    def entry_select(self, active, inactive) -> Val:
+    def entry_select(self, active: Value, inactive: Value) -> Val:
         """The value of `active` in the lanes EXEC had on entry to
         whole-wave mode, `inactive` in the others."""
         self.declare("llvm.amdgcn.set.inactive.i32", "declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)")
         return self.new(f"call i32 @llvm.amdgcn.set.inactive.i32({self.t(active)}, {self.t(inactive)})")
 
-    def call(self, name: str, hip: str, args: list, imm: tuple[int, ...] = (), ret: str = "i32",
+    def call(self, name: str, hip: str | None, args: list[Any], imm: tuple[int, ...] = (), ret: str = "i32",
              uniform: bool = False, hint: str | None = None) -> Val:
         """`name` is the LLVM intrinsic; arguments are ints, bools or Vals;
         positions in `imm` are immediate (immarg) operands."""
@@ -496,14 +524,14 @@ class HIPEmitter(Emitter):
     def _param(self, name: str) -> str:
         return name
 
-    def c(self, v) -> str:
+    def c(self, v: Val | int) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
         if isinstance(v, int):
             return f"{v:#x}u" if v > 9 else f"{v}u"
         return v.text
 
-    def new(self, expr: str, ty: str = "i32", hint: str | None = None, **kw) -> Val:
+    def new(self, expr: str, ty: str = "i32", hint: str | None = None, **kw: Any) -> Val:
         name = self.fresh(hint or (self.ins.operands[0].text if self.ins and self.ins.operands else "t"))
         cty = {"i32": "unsigned", "i1": "bool", "pair": "auto"}[ty]
         self.lines.append(f"    {cty} {name} = {expr};")
@@ -512,44 +540,45 @@ class HIPEmitter(Emitter):
     def arbitrary(self, key: str, uniform: bool) -> Val:
         return self.new("__builtin_nondeterministic_value(0u)", hint=f"{key}_entry", uniform=uniform)
 
-    def set_inactive(self, v: Val, key: str) -> Val:
+    def set_inactive(self, v: Val | None, key: str) -> Val:
         self.unsupported("whole-wave mode has no HIP builtin (use --format llvm: llvm.amdgcn.set.inactive and "
                          "llvm.amdgcn.strict.wwm)")
 
     strict_wwm = set_inactive
 
-    def begin_wwm(self, save):
+    def begin_wwm(self, save: SReg) -> None:
         self.set_inactive(None, "")
 
-    def _bin(self, op, a, b, small=False):
+    def _bin(self, op: str, a: Value, b: Value, small: bool = False) -> Val:
         return self.new(f"{self.c(a)} {_C_OP[op]} {self.c(b)}" if op != "ashr"
                         else f"(unsigned)((int){self.c(a)} >> {self.c(b)})", small=small)
 
-    def _minmax(self, op, a, b):
+    def _minmax(self, op: str, a: Value, b: Value) -> Value:
         if isinstance(a, int) and isinstance(b, int):
             return _MINMAX[op](a, b)
         cast = "(int)" if op[0] == "s" else ""
         cmp = "<" if op[1:] == "min" else ">"
         return self.new(f"{cast}{self.c(a)} {cmp} {cast}{self.c(b)} ? {self.c(a)} : {self.c(b)}")
 
-    def _cmp(self, op, a, b):
+    def _cmp(self, op: str, a: Value, b: Value) -> Cond:
         if isinstance(a, int) and isinstance(b, int):
             return _PYCMP[op](a, b)
         cast = "(int)" if op[0] == "s" else ""
         return self.new(f"{cast}{self.c(a)} {_C_CMP[op]} {cast}{self.c(b)}", "i1", hint="cond")
 
-    def ite(self, c, a, b):
+    def ite(self, c: Cond, a: Value, b: Value) -> Value:
         if isinstance(c, bool):
             return a if c else b
         return self.new(f"{c.text} ? {self.c(a)} : {self.c(b)}")
 
-    def _float(self, op, a, b):
+    def _float(self, op: str, a: Value, b: Value) -> Val:
         if op != "fadd":
             self.unsupported("f32 min/max have no HIP spelling here (use --format llvm)")
         return self.new(f"__builtin_bit_cast(unsigned, __builtin_bit_cast(float, {self.c(a)}) + "
                         f"__builtin_bit_cast(float, {self.c(b)}))")
 
-    def call(self, name, hip, args, imm=(), ret="i32", uniform=False, hint=None) -> Val:
+    def call(self, name: str, hip: str | None, args: list[Any], imm: tuple[int, ...] = (), ret: str = "i32",
+             uniform: bool = False, hint: str | None = None) -> Val:
         if hip is None:
             self.unsupported(f"{name} has no clang builtin")
         return self.new(f"{hip}({', '.join(self.c(a) for a in args)})", ret, uniform=uniform, hint=hint)
@@ -571,7 +600,7 @@ def _ident(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
 
-def llvm_ir(low: Lowering, target, wave: int, header: list[str]) -> str:
+def llvm_ir(low: Lowering, target: Target, wave: int, header: list[str]) -> str:
     e = LLVMEmitter(low, target, wave)
     e.run()
     out = [f"; {h}" for h in header] + ['target triple = "amdgcn-amd-amdhsa"', ""]
@@ -581,7 +610,7 @@ def llvm_ir(low: Lowering, target, wave: int, header: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def hip(low: Lowering, target, wave: int, header: list[str]) -> str:
+def hip(low: Lowering, target: Target, wave: int, header: list[str]) -> str:
     e = HIPEmitter(low, target, wave)
     e.run()
     out = [f"// {h}" for h in header]
@@ -592,10 +621,10 @@ def hip(low: Lowering, target, wave: int, header: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def asm(low: Lowering, target, wave: int, header: list[str]) -> str:
+def asm(low: Lowering, target: Target, wave: int, header: list[str]) -> str:
     """The lowering itself, printed canonically for the target: a lowering
     file that verify and llvm-mc both read."""
-    def binds(bs):
+    def binds(bs: list[Binding]) -> str:
         return ", ".join(f"{b.name} = {operand_text(b.reg)}" for b in bs)
 
     out = [f"; {h}" for h in header] + [
@@ -614,10 +643,10 @@ def asm(low: Lowering, target, wave: int, header: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-FORMATS = {"llvm": llvm_ir, "hip": hip, "asm": asm}
+FORMATS: dict[str, Callable[[Lowering, Target, int, list[str]], str]] = {"llvm": llvm_ir, "hip": hip, "asm": asm}
 
 
-def same_program(text: str, low: Lowering, target) -> str | None:
+def same_program(text: str, low: Lowering, target: Target) -> str | None:
     """None if the emitted assembly reads back as the proved lowering (for
     `target`), else what differs."""
     back = load_lowering("<emitted>", text)
@@ -657,7 +686,7 @@ def check_module(ir: str, low: Lowering) -> str:
     ]) + "\n"
 
 
-def compile_ir(ir: str, target, wave: int) -> str:
+def compile_ir(ir: str, target: Target, wave: int) -> str:
     """AMDGPU assembly for the module, at -O2, through llvmlite's LLVM."""
     try:
         import llvmlite.binding as llvm  # a test dependency, loaded by emission alone (test_imports)
@@ -676,7 +705,8 @@ def compile_ir(ir: str, target, wave: int) -> str:
     pto = llvm.create_pipeline_tuning_options(speed_level=2)
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(mod, pb)
-    return tm.emit_assembly(mod)
+    asm_text: str = tm.emit_assembly(mod)  # (llvmlite is untyped)
+    return asm_text
 
 
 def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -688,7 +718,7 @@ def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     >>> split_vopd([(3, "v_dual_mov_b32 v2, 0 :: v_dual_cndmask_b32 v3, v1, v4")])
     [(3, 'v_mov_b32_e32 v2, 0'), (3, 'v_cndmask_b32_e32 v3, v1, v4, vcc_lo')]
     """
-    out = []
+    out: list[tuple[int, str]] = []
     for n, text in lines:
         body = strip_comment(text)
         if "::" not in body:
@@ -713,7 +743,7 @@ def split_vopd(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
-def compiled_lowering(asm_text: str, low: Lowering, target, wave: int, path: str = "<llvm>") -> Lowering:
+def compiled_lowering(asm_text: str, low: Lowering, target: Target, wave: int, path: str = "<llvm>") -> Lowering:
     """The compiled entry point as a lowering, through `verify asm`'s reader
     (verify/asmcheck.py): the whole function body is the region, and the
     assertion is the lowering's spec with its inputs in v0, v1, ... (the
@@ -751,7 +781,7 @@ class Reverified:
     detail: str = ""
 
 
-def reverify(ir: str, low: Lowering, target, wave: int, timeout: float = 30.0) -> Reverified:
+def reverify(ir: str, low: Lowering, target: Target, wave: int, timeout: float = 30.0) -> Reverified:
     """Compile `ir` for the target and prove the compiled code against the
     lowering's spec for (target, wave)."""
     asm_text = compile_ir(check_module(ir, low), target, wave)
@@ -765,11 +795,11 @@ def reverify(ir: str, low: Lowering, target, wave: int, timeout: float = 30.0) -
     return Reverified(res.verdict, asm_text, body, "; ".join(bad))
 
 
-def emit(low: Lowering, target, wave: int, fmt: str, header: list[str]) -> str:
+def emit(low: Lowering, target: Target, wave: int, fmt: str, header: list[str]) -> str:
     return FORMATS[fmt](low, target, wave, header)
 
 
-def default_output(low: Lowering, target, wave: int, fmt: str) -> str:
+def default_output(low: Lowering, target: Target, wave: int, fmt: str) -> str:
     ext = {"llvm": ".ll", "hip": ".hip", "asm": ".s"}[fmt]
     return str(Path(f"{low.name}.{target.name}.w{wave}{ext}"))
 
@@ -781,7 +811,7 @@ def selfcheck(path: str, timeout: float = 30.0) -> tuple[int, list[str]]:
     No proof record is consulted: this checks emission itself (the tests and
     benchmarks/bench_check.py run it over the catalogue)."""
     low = load_lowering(path)
-    groups: dict = {}
+    groups: dict[tuple[int, tuple[str, ...]], list[tuple[Target, Lowering]]] = {}
     problems: list[str] = []
     insts = instantiations(low)
     for t, w in insts:

@@ -21,12 +21,14 @@ import multiprocessing
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree as ET
 
 from . import proofs, revisions
 from . import target as T
 from .catalog import ROOT, display_path, lock_file
 from .diag import InputError, Span
+from .ir import Lowering
 from .lowering_file import load_lowering
 from .refine import check_lowering
 
@@ -77,7 +79,7 @@ def collect(paths: list[str]) -> tuple[list[Path], list[Path]]:
 # proving (in worker processes)
 
 
-def _prove_file(job: tuple[str, float, bool]) -> dict:
+def _prove_file(job: tuple[str, float, bool]) -> dict[str, Any]:
     """Prove every instantiation one lowering declares; plain data out."""
     path, timeout, smt2 = job
     try:
@@ -98,7 +100,8 @@ def _prove_file(job: tuple[str, float, bool]) -> dict:
         return {"path": path, "error": (None if sp is None else (sp.path, sp.line, sp.col), e.message)}
 
 
-def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0, smt2: bool = False) -> dict[str, dict]:
+def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0,
+                smt2: bool = False) -> dict[str, dict[str, Any]]:
     """{path: worker result} for every lowering file; raises the first
     input error (in path order) after all of them have finished."""
     work = [(str(p), timeout, smt2) for p in paths]
@@ -166,7 +169,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     allow_unknown: bool = False
     shard: tuple[int, int] | None = None
-    smt2: dict = field(default_factory=dict)  # lowering path -> {target.wWAVE: (shared_with, {obligation: text})}
+    smt2: dict[str, Any] = field(default_factory=dict)  # lowering path -> {target.wWAVE: (shared_with, {obligation: text})}
     record_counts: dict[str, int] = field(default_factory=dict)  # record file -> records in it
     unchanged: set[str] = field(default_factory=set)  # prove: record files re-proved to the same bytes
 
@@ -176,7 +179,7 @@ class Report:
             return 1
         return 3 if "unknown" in probs else 0
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, int]:
         c: dict[str, int] = {}
         for e in self.entries:
             k = e.verdict if e.status in ("current", "written") else e.status
@@ -196,7 +199,7 @@ class Report:
                     out.append(f"{rec}: removed (no lowering {es[0].lowering})")
                     continue
                 written = [e for e in es if e.status == "written"]
-                vs: dict[str, list[str]] = {}
+                vs: dict[str | None, list[str]] = {}
                 for e in written:
                     vs.setdefault(e.verdict, []).append(f"{e.target} wave{e.wave}")
                 parts = [f"{len(v)} {k}" + ("" if k == "proved" else f" ({', '.join(v)})") for k, v in vs.items()]
@@ -246,7 +249,7 @@ class Report:
                 f"{ninst} instantiation{'s' * (ninst != 1)} in {nrec} record{'s' * (nrec != 1)}: "
                 + ", ".join(parts) + f"; {len(self.reproved)} lowering{'s' * (len(self.reproved) != 1)} proved in this run")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"command": self.command, "exit": self.exit_code(), "summary": self.counts(),
                 "lowerings": self.lowerings, "proved_in_this_run": self.reproved,
                 "shard": list(self.shard) if self.shard else None,
@@ -263,7 +266,7 @@ class Report:
             s = ET.SubElement(root, "testsuite", name=low)
             n = {"tests": 0, "failures": 0, "skipped": 0}
             for e in es:
-                tc = ET.SubElement(s, "testcase", classname=low, name=e.target and f"{e.target} wave{e.wave}" or "record file",
+                tc = ET.SubElement(s, "testcase", classname=low, name=(e.target and f"{e.target} wave{e.wave}") or "record file",
                                    file=e.record)
                 n["tests"] += 1
                 p = e.problem(self.allow_unknown)
@@ -285,7 +288,7 @@ class Report:
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _failing(rec: dict) -> list[str]:
+def _failing(rec: dict[str, Any]) -> list[str]:
     """The obligations a record does not prove: 'value(out)' when refuted,
     with the reason when unknown."""
     return [o["name"] if o["verdict"] == "refuted" else f"{o['name']}: {o['verdict']}: {o.get('detail', '')}"
@@ -299,16 +302,16 @@ def _failing(rec: dict) -> list[str]:
 @dataclass
 class _Plan:
     path: Path
-    low: object
+    low: Lowering
     record_file: Path
     expected: list[tuple[str, int]]
-    stored: dict  # (target, wave) -> record
-    records: list[dict]  # the records of the file, each once
-    now: dict
+    stored: dict[tuple[str, int], dict[str, Any]]  # (target, wave) -> record
+    records: list[dict[str, Any]]  # the records of the file, each once
+    now: dict[str, str]
     root: Path  # the catalogue: the directory holding lowerings/, proofs/ and proofs.lock
     lock: dict[str, str] | None  # its proofs.lock
 
-    def state(self, key) -> tuple[str, list[str]]:
+    def state(self, key: tuple[str, int]) -> tuple[str, list[str]]:
         rec = self.stored.get(key)
         if rec is None:
             return "missing", []
@@ -320,8 +323,10 @@ class _Plan:
         return bool(lines) and any("core" in lines or lines & set(r["ops"]) for r in self.records)
 
 
-def _plan(paths: list[Path], old_ok: bool = False, locks: dict | None = None) -> list[_Plan]:
+Locks = dict[Path, dict[str, str] | None]  # catalogue root -> its proofs.lock
 
+
+def _plan(paths: list[Path], old_ok: bool = False, locks: Locks | None = None) -> list[_Plan]:
 
     locks = {} if locks is None else locks
     plans = []
@@ -340,7 +345,7 @@ def _plan(paths: list[Path], old_ok: bool = False, locks: dict | None = None) ->
     return plans
 
 
-def _dependents(plans: list[_Plan], locks: dict) -> list[_Plan]:
+def _dependents(plans: list[_Plan], locks: Locks) -> list[_Plan]:
     """The lowerings outside `plans`, in the catalogues they belong to, with a
     record that depends on a lock line that is not today's revision."""
     have = {str(pl.path) for pl in plans}
@@ -363,7 +368,7 @@ def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
     return sorted(set(out))
 
 
-def _disp(p) -> str:
+def _disp(p: Path | str) -> str:
     return display_path(p)
 
 
@@ -374,7 +379,7 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
     records depend on a changed lock line; remove records that no lowering
     declares; write each catalogue's proofs.lock."""
     files, scopes = collect(paths)
-    locks: dict = {}
+    locks: Locks = {}
     plans = _plan(files, True, locks)
     plans = sorted(plans + _dependents(plans, locks), key=lambda pl: str(pl.path))
     todo = [pl for pl in plans if force or smt2 or any(pl.state(k)[0] != "current" for k in pl.expected)]
@@ -451,14 +456,14 @@ def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[i
             state, reasons = pl.state(key)
             rec = pl.stored.get(key)
             new = fresh.get(key)
-            if state == "current" and new is not None and new != rec:
+            if state == "current" and rec is not None and new is not None and new != rec:
                 diff = sorted(k for k in new if new[k] != rec.get(k))
                 entries.append(Entry(rec_d, low_d, key[0], key[1], "differs", rec["verdict"], diff, new["verdict"],
                                      _failing(new)))
-            elif state == "current":
+            elif state == "current" and rec is not None:  # (a current state has a record)
                 entries.append(Entry(rec_d, low_d, key[0], key[1], "current", rec["verdict"], failing=_failing(rec)))
             else:
-                entries.append(Entry(rec_d, low_d, key[0], key[1], state, rec and rec["verdict"], reasons,
+                entries.append(Entry(rec_d, low_d, key[0], key[1], state, None if rec is None else rec["verdict"], reasons,
                                      new and new["verdict"], _failing(new) if new else []))
         for key in sorted(set(pl.stored) - set(pl.expected), key=proofs.key_order):
             entries.append(Entry(rec_d, low_d, key[0], key[1], "orphan", pl.stored[key]["verdict"]))
@@ -489,11 +494,11 @@ def cpu_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def smt2_files(stem: str, runs: dict) -> dict[str, str]:
+def smt2_files(stem: str, runs: dict[str, tuple[str | None, dict[str, str]]]) -> dict[str, str]:
     """File name -> SMT-LIB text for every obligation of every instantiation:
     ``STEM.TARGET.wWAVE.OBLIGATION.smt2``.  `runs` maps ``TARGET.wWAVE`` to
     (the target whose solver run it shares or None, {obligation: text})."""
-    out = {}
+    out: dict[str, str] = {}
     for inst, (shared, texts) in runs.items():
         for name, text in texts.items():
             safe = name.replace("(", "-").replace(")", "")

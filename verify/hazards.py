@@ -9,8 +9,8 @@ instruction in between; ``s_nop N`` counts N + 1.  [S:hazards]
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable
 
 from .diag import Warning_
 from .ir import Instr, SReg
@@ -116,7 +116,7 @@ def _wait_states(ins: Instr) -> int:
     return 1
 
 
-def _findings(program: list[Instr], k: int, rules: list[Rule]):
+def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int]]:
     """(rule, producer index, wait states already between) for each rule
     whose consumer is program[k] and whose producer is too close (or, for
     an s_wait_alu rule, not separated by one)."""

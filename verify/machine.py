@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .assume import ASSUMPTIONS
+from .backend import Backend, Cond, Value
 from .diag import InputError
 from .ir import Imm, Instr, SReg, VReg
 from .lanes import OUT_OF_RANGE, Read
@@ -63,19 +64,19 @@ class Step:
 class Machine:
     def __init__(
         self,
-        B,
+        B: Backend,
         wave: int,
         initial: Initial,
         target: FeatureLog | None = None,
         assumptions: dict[str, str] | None = None,
         trace: bool = False,
         waits: bool = True,
-    ):
+    ) -> None:
         self.B = B
         self.W = wave
         self.initial = initial
         self.target = target
-        self.vregs: dict[int, list] = {}
+        self.vregs: dict[int, list[Value]] = {}
         self.sregs: dict[str, Any] = {}
         self.scc: Any = None
         self.inputs_read: list[str] = []
@@ -105,7 +106,7 @@ class Machine:
         return self.target.has(feature)
 
     # ---- registers ----------------------------------------------------
-    def v(self, n: int) -> list:
+    def v(self, n: int) -> list[Value]:
         if self.waits is not None:
             line = self.waits.pending(n)
             if line is not None:  # read before the DS result has returned: unknown  [S:waitcnt]
@@ -114,16 +115,16 @@ class Machine:
                 return self._unknown_v(n, f"v{n}@{self.line}(before the wait for line {line})")
         return self._v(n)
 
-    def unknown_lanes(self, name: str) -> list:
+    def unknown_lanes(self, name: str) -> list[Value]:
         """W fresh unknown values, an input named `name` (a counterexample shows it)."""
         return self._unknown_v(None, name)
 
-    def _unknown_v(self, n: int | None, name: str) -> list:
+    def _unknown_v(self, n: int | None, name: str) -> list[Value]:
         if name not in self.inputs_read:
             self.inputs_read.append(name)
         return [self.initial("v", name, i) for i in range(self.W)]
 
-    def _v(self, n: int) -> list:
+    def _v(self, n: int) -> list[Value]:
         vals = self.vregs.get(n)
         if vals is None:
             name = f"v{n}"
@@ -132,7 +133,7 @@ class Machine:
             self.inputs_read.append(name)
         return vals
 
-    def s(self, name: str):
+    def s(self, name: str) -> Value:
         val = self.sregs.get(name)
         if val is None:
             val = self.initial("s", name, None)
@@ -140,12 +141,12 @@ class Machine:
             self.inputs_read.append(name)
         return val
 
-    def set_s(self, name: str, val) -> None:
+    def set_s(self, name: str, val: Value) -> None:
         self.sregs[name] = val
         if self.step is not None:
             self.step.events[(name, None)] = LaneEvent("written")
 
-    def write_v(self, n: int, vals: list, enable: list) -> None:
+    def write_v(self, n: int, vals: list[Value], enable: list[Cond]) -> None:
         old = self._v(n)
         ite = self.B.ite
         self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
@@ -171,14 +172,14 @@ class Machine:
                         "written", why=f"unknown: overwritten while the DS result of line {line} was in flight")
 
     # ---- operands -----------------------------------------------------
-    def read(self, op) -> list:
+    def read(self, op: VReg | SReg | Imm) -> list[Value]:
         """A VALU source operand as W lane values (scalars broadcast)."""
         if isinstance(op, VReg):
             return self.v(op.index)
         x = self.scalar(op)
         return [x] * self.W
 
-    def scalar(self, op):
+    def scalar(self, op: SReg | Imm) -> Value:
         """A 32-bit scalar operand: an SGPR or an immediate."""
         if isinstance(op, Imm):
             return self.B.const(op.value)
@@ -186,7 +187,7 @@ class Machine:
             return self.s(op.names[0])
         raise TypeError(op)
 
-    def scalar64(self, op) -> tuple:
+    def scalar64(self, op: SReg | Imm) -> tuple[Value, Value]:
         if isinstance(op, Imm):
             lo = self.B.const(op.value)
             hi = self.B.const(op.value >> 32 if op.wide else (-1 if op.value & 0x80000000 else 0))
@@ -197,41 +198,41 @@ class Machine:
             return self.s(op.names[0]), self.s(op.names[1])
         raise TypeError(op)
 
-    def write_scalar(self, op: SReg, val) -> None:
+    def write_scalar(self, op: SReg, val: Value) -> None:
         self.set_s(op.names[0], val)
 
-    def write_scalar64(self, op: SReg, lo, hi) -> None:
+    def write_scalar64(self, op: SReg, lo: Value, hi: Value) -> None:
         self.set_s(op.names[0], lo)
         if len(op.names) > 1:
             self.set_s(op.names[1], hi)
 
     # ---- lane masks -----------------------------------------------------
-    def mask_bit(self, lo, hi, lane: int):
+    def mask_bit(self, lo: Value, hi: Value, lane: int) -> Cond:
         return self.B.bit(lo if lane < 32 else hi, lane & 31)
 
-    def mask_of(self, op, lane: int):
+    def mask_of(self, op: SReg | Imm, lane: int) -> Cond:
         """Bit `lane` of a lane-mask operand (vcc, s[0:1], s0 in wave32)."""
         lo, hi = self.scalar64(op)
         return self.mask_bit(lo, hi, lane)
 
-    def exec_pair(self) -> tuple:
+    def exec_pair(self) -> tuple[Value, Value]:
         lo = self.s("exec_lo")
         hi = self.s("exec_hi") if self.W == 64 else self.B.const(0)
         return lo, hi
 
-    def active(self, lane: int):
+    def active(self, lane: int) -> Cond:
         if lane < 32:
             return self.B.bit(self.s("exec_lo"), lane)
         return self.B.bit(self.s("exec_hi"), lane - 32)
 
-    def actives(self) -> list:
+    def actives(self) -> list[Cond]:
         return [self.active(i) for i in range(self.W)]
 
     def set_exec_mask(self, m: int) -> None:
         self.set_s("exec_lo", m & 0xFFFFFFFF)
         self.set_s("exec_hi", (m >> 32) & 0xFFFFFFFF)
 
-    def from_lane_bits(self, bits: list) -> tuple:
+    def from_lane_bits(self, bits: list[Cond]) -> tuple[Value, Value]:
         """W conditions -> (lo, hi) mask values (hi is 0 in wave32)."""
         lo = self.B.from_bits(bits[:32])
         hi = self.B.from_bits(bits[32:]) if self.W == 64 else self.B.const(0)

@@ -46,7 +46,7 @@ from . import target as T
 from .diag import InputError, Span, read_source
 from .ir import Lowering
 from .lowering_file import print_instr
-from .spec import _dotted
+from .spec import SpecLib, _dotted
 from .syntax import operand_text, strip_comment
 from .target import ORDER
 
@@ -68,7 +68,7 @@ def solver_id() -> str:
     return SOLVER
 
 
-def canonical_params(params: dict) -> str:
+def canonical_params(params: dict[str, Any]) -> str:
     out = []
     for k in sorted(params):
         v = params[k]
@@ -97,7 +97,7 @@ def lowering_hash(low: Lowering) -> str:
     return _h(canonical_lowering(low))
 
 
-def spec_closure(lib, name: str) -> list[str]:
+def spec_closure(lib: SpecLib, name: str) -> list[str]:
     """`name` and every spec it calls, directly or not, sorted."""
     seen: set[str] = set()
     todo = [name]
@@ -111,7 +111,7 @@ def spec_closure(lib, name: str) -> list[str]:
                 for node in ast.walk(st.expr):
                     if isinstance(node, ast.Call):
                         callee = _dotted(node.func)
-                        if callee in lib.specs:
+                        if callee is not None and callee in lib.specs:
                             todo.append(callee)
     return sorted(seen)
 
@@ -121,7 +121,7 @@ def _lines(path: str) -> tuple[str, ...]:
     return tuple(read_source(path).splitlines())
 
 
-def spec_source(lib, name: str) -> str:
+def spec_source(lib: SpecLib, name: str) -> str:
     """A spec's definition as written, without comments, blank lines or
     whitespace differences."""
     s = lib.specs[name]
@@ -213,7 +213,7 @@ def lowering_of(record_path: Path) -> Path:
 def repo_path(path: Path) -> str:
     """A lowering's path as records name it: from its repository root
     (the directory holding lowerings/), with '/' separators."""
-    base, rel = locate(path)
+    _, rel = locate(path)
     return "lowerings/" + rel.as_posix()
 
 
@@ -224,7 +224,7 @@ def instantiations(low: Lowering) -> list[tuple[str, int]]:
     return [(t.name, w) for w in low.waves for t in targets]
 
 
-def key_order(key: tuple[str, int]) -> tuple:
+def key_order(key: tuple[str, int]) -> tuple[int, int, str]:
     t, w = key
     return (w, ORDER.index(t) if t in ORDER else len(ORDER), t)
 
@@ -384,7 +384,7 @@ def write_atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def current_proof(low: Lowering, target: str, wave: int) -> tuple[str, str, dict | None]:
+def current_proof(low: Lowering, target: str, wave: int) -> tuple[str, str, dict[str, Any] | None]:
     """(state, record file, record) for one instantiation, where state is
     'proved' (a current record that proves it), 'missing', 'stale: ...' or
     the verdict of a current record that does not prove it."""

@@ -138,6 +138,9 @@ def core_text() -> str:
 # an op's meaning, read from verify/ops
 
 
+_Node = ast.stmt | ast.expr  # a unit of source text: a statement, or an expression (a lambda)
+
+
 @dataclass
 class _Module:
     name: str  # verify.ops.valu
@@ -146,7 +149,7 @@ class _Module:
     binds: dict[str, list[ast.stmt]] = field(default_factory=dict)  # top-level statements binding a name
     imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # local -> (module, name | None)
     refs: dict[int, list[tuple[str, str]]] = field(default_factory=dict)  # node id -> names it uses
-    functions: dict[tuple[str, int], list[ast.AST]] = field(default_factory=dict)  # (name, first line) -> nodes
+    functions: dict[tuple[str, int], list[_Node]] = field(default_factory=dict)  # (name, first line) -> nodes
 
     def names_in(self, node: ast.AST) -> list[tuple[str, str]]:
         """(module, name) for every name `node` uses that an ops module may
@@ -250,21 +253,21 @@ def _module(name: str) -> _Module:
     return m
 
 
-def _start(node: ast.AST) -> int:
+def _start(node: _Node) -> int:
     """The first line of a statement, its decorators included."""
-    first: int = node.lineno  # type: ignore[attr-defined]
+    first = node.lineno
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([first] + [d.lineno for d in decorators])
 
 
-def _unit_text(m: _Module, node: ast.AST) -> str:
+def _unit_text(m: _Module, node: _Node) -> str:
     """The cleaned source of a statement (whole lines) or of an expression."""
     if isinstance(node, ast.stmt):
         return "\n".join(ln for ln in m.lines[_start(node) - 1:node.end_lineno] if ln)
-    lo, hi = node.lineno - 1, (node.end_lineno or node.lineno) - 1  # type: ignore[attr-defined]
+    lo, hi = node.lineno - 1, (node.end_lineno or node.lineno) - 1
     rows = [ln.encode() for ln in m.lines[lo:hi + 1]]
-    rows[-1] = rows[-1][:node.end_col_offset]  # type: ignore[attr-defined]
-    rows[0] = rows[0][node.col_offset:]  # type: ignore[attr-defined]
+    rows[-1] = rows[-1][:node.end_col_offset]
+    rows[0] = rows[0][node.col_offset:]
     return " ".join(r.decode().strip() for r in rows if r.strip())
 
 
@@ -273,10 +276,10 @@ class _Closure:
 
     def __init__(self) -> None:
         self.units: dict[tuple[str, int], str] = {}  # (module, node id) -> text
-        self.todo: list[tuple[_Module, ast.AST]] = []
+        self.todo: list[tuple[_Module, _Node]] = []
         self.everything = False
 
-    def add(self, m: _Module, node: ast.AST) -> None:
+    def add(self, m: _Module, node: _Node) -> None:
         key = (m.name, id(node))
         if key not in self.units:
             self.units[key] = _unit_text(m, node)
@@ -317,14 +320,14 @@ def _class_node(cls: type) -> tuple[_Module, ast.ClassDef] | None:
     return (m, node) if node is not None else None
 
 
-def _function_nodes(fn: types.FunctionType) -> tuple[_Module, list[ast.AST]] | None:
+def _function_nodes(fn: types.FunctionType) -> tuple[_Module, list[_Node]] | None:
     path = Path(fn.__code__.co_filename).resolve()
     if path.parent != _OPS:
         return None
     name = "verify.ops" if path.name == "__init__.py" else f"verify.ops.{path.stem}"
     m = _module(name)
     nodes = m.functions.get((fn.__code__.co_name, fn.__code__.co_firstlineno), [])
-    return m, sorted(nodes, key=lambda n: (n.lineno, n.col_offset))  # type: ignore[attr-defined]
+    return m, sorted(nodes, key=lambda n: (n.lineno, n.col_offset))
 
 
 class _State:

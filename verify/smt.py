@@ -511,7 +511,7 @@ class Query:
         self.seed = seed
         self.assertions: list = []
         self.marks: list[int] = []
-        self.model = None
+        self.model: Any = None  # a z3 model after a sat check (z3 is untyped)
         self.reason = ""
         self.last = None
 
@@ -560,7 +560,7 @@ class Query:
         return s.to_smt2()
 
 
-def smt2_benchmark(cond, context: list = (), comments: list[str] = ()) -> str:
+def smt2_benchmark(cond, context: Sequence = (), comments: Sequence[str] = ()) -> str:
     """`cond` as a stand-alone SMT-LIB 2 benchmark: ``; comments``, the
     declarations, the `context` assertions (e.g. inputs that are not NaN),
     the condition and ``(check-sat)``.  ``sat`` means the condition can hold
@@ -614,7 +614,7 @@ _COUNT_LIMIT = 1 << 29  # exact counts beyond this could alias: fall back
 
 
 class Bag:
-    __slots__ = ("items", "const", "bound")
+    __slots__ = ("bound", "const", "items")
 
     def __init__(self, items: dict[int, tuple[Any, Any]], const: Any, bound: int):
         self.items = items  # ast id -> (leaf term, multiplicity)
@@ -718,9 +718,7 @@ class Z3Monoid:
             return v
         acc = v.const
         for _, (t, cnt) in sorted(v.items.items()):
-            if self.kind == "presence":
-                acc = self._base_op(acc, self.z.ite(cnt, t, self.ident))
-            elif self.kind == "parity":
+            if self.kind in ("presence", "parity"):
                 acc = self._base_op(acc, self.z.ite(cnt, t, self.ident))
             elif self.op == "add":
                 acc = self.z.add(acc, self.z.mul(t, cnt))

@@ -16,6 +16,7 @@ wait gets an unknown value) and the static warning (``check``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .diag import Warning_
@@ -63,8 +64,8 @@ def wait_of(ins: Instr) -> tuple[str, int] | None:
         return ("lgkm", 0) if _count(rest) == 0 else None
     if m == "s_waitcnt_lgkmcnt":
         parts = [p.strip() for p in rest.split(",")]
-        if len(parts) == 2 and parts[0] == "null" and _count(parts[1]) is not None:
-            return ("lgkm", _count(parts[1]))
+        if len(parts) == 2 and parts[0] == "null" and (c := _count(parts[1])) is not None:
+            return ("lgkm", c)
         return None
     n = _count(rest)
     if n is None:
@@ -80,7 +81,7 @@ def wait_of(ins: Instr) -> tuple[str, int] | None:
 class Outstanding:
     """LGKM-counted operations in issue order: (kind, destination VGPRs, line)."""
 
-    queue: list = field(default_factory=list)
+    queue: list[tuple[str, tuple[int, ...], int]] = field(default_factory=list)
 
     def pending(self, vgpr: int) -> int | None:
         """The line of the DS operation whose result v{vgpr} still awaits."""
@@ -121,7 +122,8 @@ class Outstanding:
         self.issue(ins)
 
 
-def check(program: list[Instr], uses, defs, final_reads: list[int] = ()) -> list[Warning_]:
+def check(program: list[Instr], uses: Callable[[Instr], list[str]], defs: Callable[[Instr], list[str]],
+          final_reads: Sequence[int] = ()) -> list[Warning_]:
     """A warning for each read or overwrite of a DS result before a wait
     covers it (and for an output still outstanding at the end)."""
     out: list[Warning_] = []

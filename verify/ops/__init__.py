@@ -6,8 +6,10 @@ from __future__ import annotations
 import difflib
 
 from ..diag import InputError, Span
-from . import ds, lane, permlane, salu, valu  # noqa: F401  (registration)
 from .base import MNEMONICS, OPS, OpDef, register
+
+# registration: the import order is the order of OPS, so it is kept, not sorted
+from . import valu, ds, lane, salu, permlane  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

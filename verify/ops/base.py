@@ -47,9 +47,14 @@ from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]
 LaneFn = Callable[..., Any]  # fn(B, *srcs) -> value, on any backend
+# The machine (verify.machine.Machine) and the emitters (verify.emit.Emitter)
+# import this registry, so they cannot be named here without an import cycle;
+# the op families that import the machine name it in their own signatures.
+AnyMachine = Any
+AnyEmitter = Any
 
 
-def _kind_ok(kind: str, op) -> str | None:
+def _kind_ok(kind: str, op: Any) -> str | None:
     """None if `op` fits `kind`, else a description of what was expected."""
     if kind in ("vdst", "vgpr"):
         return None if isinstance(op, VReg) and op.count == 1 else "a VGPR"
@@ -84,7 +89,7 @@ def flag_mod(value: str | None, span: Span) -> bool:
     return True
 
 
-def int_mod(lo: int, hi: int, what: str) -> ModParser:
+def int_mod(lo: int, hi: int, what: str) -> Callable[[str | None, Span], int]:
     def parse(value: str | None, span: Span) -> int:
         if value is None:
             raise InputError(span, f"{what} needs a value")
@@ -338,7 +343,7 @@ class OpDef:
         """Literal and constant-bus rules of VALU encodings.  [S:valu]"""
         enc = self.effective_enc(ins)
         lits: list[tuple[int, int]] = []
-        sgprs: set = {("vcc_lo", "vcc_hi")} if reads_vcc else set()
+        sgprs: set[tuple[str, ...]] = {("vcc_lo", "vcc_hi")} if reads_vcc else set()
         for k, (kind, op) in enumerate(zip(self.sig_for(enc), ins.operands)):
             if kind in ("vdst", "sdst", "sdst64", "maskdst"):
                 continue
@@ -373,10 +378,10 @@ class OpDef:
             raise InputError(span, f"{what} is not available on {target.name}: {needs_text(feature)}")
 
     # ---- semantics ------------------------------------------------------
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: AnyMachine) -> None:
         raise NotImplementedError
 
-    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+    def lane_fn(self, ins: Instr, m: AnyMachine = None) -> LaneFn:
         """The lane function of a lane-wise op, for this instruction (its
         modifiers) on machine m (its assumptions; None: the defaults, which
         emission and proof records use)."""
@@ -398,7 +403,7 @@ class OpDef:
         return out
 
     # ---- emission (verify/emit.py) ----------------------------------------
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         """Spell `ins` on an emitter E (LLVM IR or HIP): read operands with
         E.get, write results with E.set, intrinsics through E.call."""
         E.unsupported("verify has no intrinsic or builtin spelling for it")
@@ -416,7 +421,7 @@ def is_inline_constant(v: int) -> bool:
     return -16 <= s <= 64
 
 
-def reg_names(op) -> list[str]:
+def reg_names(op: Any) -> list[str]:
     if isinstance(op, VReg):
         return op.names()
     if isinstance(op, SReg):

@@ -28,12 +28,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..backend import Value
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr, VReg
 from ..lanes import OUT_OF_RANGE, Read
 from ..syntax import parse_int
 from ..target import Target, needs_text
 from .base import (
+    AnyEmitter,
+    LaneFn,
     Mod,
     Modifiers,
     ModParser,
@@ -68,11 +71,14 @@ CONTROLS: dict[str, tuple[str, str]] = {
 }
 
 
-def src_lane(ctrl: tuple, i: int, W: int) -> int | None:
+def src_lane(ctrl: tuple[str, Any], i: int, W: int) -> int | None:
+    kind: str
+    n: int  # the control's value: an int, or None (a flag), or for quad_perm the lane tuple `sel`
     kind, n = ctrl
     r, p = i >> 4, i & 15
     if kind == "quad_perm":
-        return (i & ~3) | n[i & 3]
+        sel: tuple[int, ...] = ctrl[1]
+        return (i & ~3) | sel[i & 3]
     if kind == "row_shl":
         return 16 * r + p + n if p + n <= 15 else None
     if kind == "row_shr":
@@ -112,7 +118,7 @@ def masks_enable(row_mask: int, bank_mask: int, i: int) -> bool:
     return bool((row_mask >> (i >> 4)) & 1 and (bank_mask >> ((i >> 2) & 3)) & 1)
 
 
-def dpp8_src_lane(sel: tuple, i: int) -> int:
+def dpp8_src_lane(sel: Sequence[int], i: int) -> int:
     """DPP8: lane i reads lane (i & ~7) | sel[i & 7]; never out of range.
 
     >>> [dpp8_src_lane((5, 4, 7, 6, 1, 0, 3, 2), i) for i in range(9)]
@@ -254,7 +260,7 @@ def bound_ctrl_bit(spelled: int | None, legacy: bool) -> bool:
     return True if legacy else spelled == 1
 
 
-def check(ins, target: Target, wave: int) -> list[Warning_]:
+def check(ins: Instr, target: Target, wave: int) -> list[Warning_]:
     d = dict(ins.mods)
     warns: list[Warning_] = []
     if "dpp8" in d:
@@ -277,16 +283,19 @@ def check(ins, target: Target, wave: int) -> list[Warning_]:
     return warns
 
 
-def ctrl_code(ctrl: tuple) -> int:
+def ctrl_code(ctrl: tuple[str, Any]) -> int:
     """The 9-bit DPP_CTRL field (SIDefines DppCtrl; checked with llvm-mc 22).
 
     >>> [hex(ctrl_code(c)) for c in [("quad_perm", (2, 3, 0, 1)), ("row_shr", 1), ("row_half_mirror", None),
     ...                               ("row_bcast", 31), ("row_share", 5), ("row_xmask", 5), ("wave_ror", 1)]]
     ['0x4e', '0x111', '0x141', '0x143', '0x155', '0x165', '0x13c']
     """
+    kind: str
+    n: int  # as in src_lane
     kind, n = ctrl
     if kind == "quad_perm":
-        return n[0] | n[1] << 2 | n[2] << 4 | n[3] << 6
+        sel: tuple[int, ...] = ctrl[1]
+        return sel[0] | sel[1] << 2 | sel[2] << 4 | sel[3] << 6
     fixed = {"wave_shl": 0x130, "wave_rol": 0x134, "wave_shr": 0x138, "wave_ror": 0x13C,
              "row_mirror": 0x140, "row_half_mirror": 0x141}
     if kind in fixed:
@@ -298,7 +307,7 @@ def ctrl_code(ctrl: tuple) -> int:
     return base[kind] + n
 
 
-def emit_mov(ins, E, src, dst, old=None):
+def emit_mov(ins: Instr, E: AnyEmitter, src: Value, dst: VReg | None, old: Value = None) -> Value:
     """v_mov_b32 with DPP as llvm.amdgcn.update.dpp (old = the destination,
     kept where a lane is not written, unless `old` is given) or
     llvm.amdgcn.mov.dpp8."""
@@ -314,7 +323,7 @@ def emit_mov(ins, E, src, dst, old=None):
                   imm=(2, 3, 4, 5))
 
 
-def written_lanes(ins, W: int, bc: bool) -> int:
+def written_lanes(ins: Instr, W: int, bc: bool) -> int:
     """Bit i set if lane i of a DPP ALU op writes its destination when every
     lane is active (whole-wave mode): rows and banks enabled and a source in
     range, or bound_ctrl.  [S:dpp-lane-rule]
@@ -333,7 +342,8 @@ def written_lanes(ins, W: int, bc: bool) -> int:
     return m
 
 
-def emit_alu(ins, E, fn, srcs: list, dst, left_identity: int | None):
+def emit_alu(ins: Instr, E: AnyEmitter, fn: LaneFn, srcs: list[Value], dst: VReg,
+             left_identity: int | None) -> Value:
     """A VALU op with DPP on src0: the move as an intrinsic, then the op.
     Lanes the instruction does not write keep the destination: when the
     destination is src1 and the op declares an exact left identity e
@@ -395,10 +405,10 @@ def gather(m: Machine, ins: Instr, src: list[Any], reg: VReg) -> tuple[list[Any]
         return masks_enable(rmask, bmask, k)
 
     unknown = None
-    if ctrl[0] in ("row_share", "row_xmask") and m.has("dpp_row_share_gfx10"):
-        # documented for GFX10, avoided there by ACO: an open question  [S:dpp-ctrl]
-        if m.assume("dpp.row_share_gfx10") == "unreliable":
-            unknown = m.unknown_lanes(f"{reg.text}@{m.line}({ctrl[0]} on GFX10)")
+    # documented for GFX10, avoided there by ACO: an open question  [S:dpp-ctrl]
+    if (ctrl[0] in ("row_share", "row_xmask") and m.has("dpp_row_share_gfx10")
+            and m.assume("dpp.row_share_gfx10") == "unreliable"):
+        unknown = m.unknown_lanes(f"{reg.text}@{m.line}({ctrl[0]} on GFX10)")
 
     def reads() -> Iterator[Read]:
         mask_scope: str | None = None if not full_masks else "dest"

@@ -24,12 +24,13 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..backend import Value
 from ..diag import InputError, Span, Warning_
 from ..ir import Instr
 from ..lanes import Read
 from ..syntax import parse_int
 from ..target import Target, needs_text
-from .base import Mod, Modifiers, OpDef, int_modifier, register
+from .base import AnyEmitter, Mod, Modifiers, OpDef, int_modifier, register
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -78,7 +79,7 @@ def swizzle_macro(text: str, span: Span | None = None) -> int:
     mode = parts[0].upper()
     args = parts[1:]
 
-    def ints(n, lo, hi):
+    def ints(n: int, lo: int, hi: int) -> list[int]:
         if len(args) != n:
             raise InputError(sp, f"swizzle({mode},...) takes {n} argument{'s' * (n != 1)}")
         out = []
@@ -212,7 +213,7 @@ class Swizzle(LdsOp):
                                   f"({needs_text('swizzle_fft_rotate')}); it decodes as quad-perm there"))
         return warns
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         W = m.W
         dst, src = ins.operands
         o = ins.mod("offset")
@@ -227,7 +228,7 @@ class Swizzle(LdsOp):
         lanes = [swizzle_src(o, i, W, fft_rotate, rule) for i in range(W)]
         m.gather(dst, src, (Read(j, act[j], act[i]) for i, j in enumerate(lanes)), data)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
         E.set(dst, E.call("llvm.amdgcn.ds.swizzle", "__builtin_amdgcn_ds_swizzle",
                           [E.get(src), ins.mod("offset")], imm=(1,)))
@@ -277,7 +278,7 @@ class Bpermute(LdsOp):
     feature = "ds_permute"
     mods = Modifiers(int_modifier("offset", 0, 0xFFFF, default=0))
 
-    def addresses(self, ins: Instr, m) -> list:
+    def addresses(self, ins: Instr, m: Machine) -> list[Value]:
         B = m.B
         off = B.const(ins.mod("offset"))
         addr = m.v(ins.operands[1].index)
@@ -285,14 +286,14 @@ class Bpermute(LdsOp):
 
     intrinsic = ("llvm.amdgcn.ds.bpermute", "__builtin_amdgcn_ds_bpermute")
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, addr, data = ins.operands
         a = E.add(E.get(addr), ins.mod("offset"))  # the offset is added to the address  [S:permute]
         E.set(dst, E.call(*self.intrinsic, [a, E.get(data)]))
 
     reads_inactive = False  # ds_bpermute_fi_b32 (GFX12) also reads inactive lanes
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
         data = m.v(data_reg.index)
@@ -317,7 +318,7 @@ class Permute(Bpermute):
     base = "ds_permute_b32"
     intrinsic = ("llvm.amdgcn.ds.permute", "__builtin_amdgcn_ds_permute")
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
         data = m.v(data_reg.index)
@@ -325,7 +326,7 @@ class Permute(Bpermute):
         addrs = self.addresses(ins, m)
         ks = [lane_of_address(m, i, addrs[i]) for i in range(W)]
         sends = [B.and_b(act[i], B.not_b(negative_address(m, addrs[i]))) for i in range(W)]
-        out = []
+        out: list[Value] = []
         for j in range(W):
             t = B.const(0)
             for i in range(W):  # ascending: a later (higher) sender overrides

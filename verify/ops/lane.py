@@ -5,11 +5,16 @@ v_permlane64_b32.  [S:lane-scalar] [S:mbcnt] [S:permlane64]
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr
 from ..lanes import Read
 from ..target import Target
-from .base import OpDef, is_inline_constant, register
+from .base import AnyEmitter, OpDef, is_inline_constant, register
+
+if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
+    from ..machine import Machine
 
 
 class Readlane(OpDef):
@@ -29,13 +34,13 @@ class Readlane(OpDef):
             raise InputError(ins.operand_span(2), "the lane select of v_readlane_b32 must be an SGPR, M0 or an inline constant")
         return []
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, src, sel = ins.operands
         idx = B.and_(m.scalar(sel), B.const(m.W - 1))
         m.write_scalar(dst, B.select(m.v(src.index), idx))
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src, sel = ins.operands
         lane = E.and_(E.get(sel), E.wave - 1)
         E.set(dst, E.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [E.get(src), lane], uniform=True))
@@ -52,7 +57,7 @@ class Readfirstlane(OpDef):
     arg_names = ("sdst", "vsrc")
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, src = ins.operands
         v = m.v(src.index)
@@ -61,7 +66,7 @@ class Readfirstlane(OpDef):
             res = B.ite(m.active(k), v[k], res)
         m.write_scalar(dst, res)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
         E.set(dst, E.call("llvm.amdgcn.readfirstlane.i32", "__builtin_amdgcn_readfirstlane", [E.get(src)],
                           uniform=True))
@@ -85,7 +90,7 @@ class Writelane(OpDef):
             raise InputError(ins.operand_span(2), "the lane select of v_writelane_b32 must be an SGPR, M0 or an inline constant")
         return []
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, val, sel = ins.operands
         x = m.scalar(val)
@@ -97,7 +102,7 @@ class Writelane(OpDef):
     def uses(self, ins: Instr) -> list[str]:
         return super().uses(ins) + [ins.operands[0].text]
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, val, sel = ins.operands
         lane = E.and_(E.get(sel), E.wave - 1)
         E.set(dst, E.call("llvm.amdgcn.writelane.i32", "__builtin_amdgcn_writelane", [E.get(val), lane, E.get(dst)]))
@@ -117,7 +122,7 @@ class Mbcnt(OpDef):
         self.base = f"v_mbcnt_{half}_u32_b32"
         self.hi = half == "hi"
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         mask, base = m.read(s0), m.read(s1)
@@ -130,7 +135,7 @@ class Mbcnt(OpDef):
         m.note_lanes(en, "lane count")
         m.write_v(dst.index, out, en)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, s0, s1 = ins.operands
         half = "hi" if self.hi else "lo"
         E.set(dst, E.call(f"llvm.amdgcn.mbcnt.{half}", f"__builtin_amdgcn_mbcnt_{half}", [E.get(s0), E.get(s1)]))
@@ -149,7 +154,7 @@ class Permlane64(OpDef):
     moves_lanes = True
     components = ("permlane64",)
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         dst, src = ins.operands
         if m.W == 32:
             return
@@ -157,7 +162,7 @@ class Permlane64(OpDef):
         act = m.actives()
         m.gather(dst, src, [Read(i ^ 32, True, act[i]) for i in range(m.W)], v)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
         if E.wave == 32:
             return  # no operation: the destination keeps its value

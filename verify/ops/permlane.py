@@ -15,14 +15,17 @@ the other row of the pair, ``16(r ^ 1) + sel[p]``), where sel is the 64-bit
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diag import InputError, Span
 from ..ir import Instr
 from ..lanes import Read
 from ..syntax import parse_int
-from .base import Mod, Modifiers, OpDef, Tuples, int_modifier, lane_list_text, register
+from .base import AnyEmitter, Mod, Modifiers, OpDef, Tuples, int_modifier, lane_list_text, register
 from .ds import Bpermute
+
+if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
+    from ..machine import Machine
 
 
 def permlane_src(i: int, sel0: int, sel1: int, x: bool) -> int:
@@ -40,7 +43,7 @@ def _op_sel(value: str | None, span: Span) -> tuple[int, int]:
     bits = tuple(parse_int(p, span, "0 or 1") for p in parts)
     if any(b not in (0, 1) for b in bits):
         raise InputError(span, "op_sel bits must be 0 or 1")
-    return bits  # type: ignore[return-value]
+    return bits[0], bits[1]
 
 
 class Permlane16(OpDef):
@@ -67,7 +70,7 @@ class Permlane16(OpDef):
     def uses(self, ins: Instr) -> list[str]:
         return super().uses(ins) + [ins.operands[0].text]  # lanes not written keep vD
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, src = ins.operands[0], ins.operands[1]
         fi, bc = ins.mod("op_sel")
@@ -102,7 +105,7 @@ class Permlane16(OpDef):
 
         m.gather(dst, src, reads(), data, zero="bound_ctrl zero-fill", off="fi/bound_ctrl are off")
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         fi, bc = ins.mod("op_sel")
         dst, src = ins.operands[0], ins.operands[1]
         x = "x" if self.x else ""
@@ -144,7 +147,7 @@ class PermlaneSwap(OpDef):
     def uses(self, ins: Instr) -> list[str]:
         return [ins.operands[0].text, ins.operands[1].text]
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         d, s = ins.operands
         vd, vs = list(m.v(d.index)), list(m.v(s.index))
@@ -167,7 +170,7 @@ class PermlaneSwap(OpDef):
             # a lane outside every pair reads nothing and keeps its value
             m.gather(reg, src, [plan.get(i, Read(i, True, False)) for i in range(W)], data, excluded="not exchanged")
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         d, s = ins.operands
         r = E.call(f"llvm.amdgcn.permlane{self.width}.swap", f"__builtin_amdgcn_permlane{self.width}_swap",
                    [E.get(d), E.get(s), bool(ins.mod("fi", 0)), bool(ins.mod("bound_ctrl", 0))], imm=(2, 3),
@@ -190,7 +193,7 @@ class BpermuteFi(Bpermute):
     feature = "ds_bpermute_fi"
     reads_inactive = True
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, addr, data = ins.operands
         a = E.add(E.get(addr), ins.mod("offset"))
         E.set(dst, E.call("llvm.amdgcn.ds.bpermute.fi.b32", "__builtin_amdgcn_ds_bpermute_fi_b32", [a, E.get(data)]))

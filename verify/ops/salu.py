@@ -4,10 +4,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from ..backend import Arith, Backend, Value
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr
 from ..target import Target
-from .base import OpDef, is_inline_constant, register
+from .base import AnyEmitter, LaneFn, OpDef, is_inline_constant, register
+
+if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
+    from ..machine import Machine
 
 
 class Smov(OpDef):
@@ -19,14 +25,14 @@ class Smov(OpDef):
         self.sig = ("sdst", "ssrc") if bits == 32 else ("sdst64", "ssrc64")
         self.arg_names = ("sdst", "ssrc")
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         dst, src = ins.operands
         if self.bits == 32:
             m.write_scalar(dst, m.scalar(src))
         else:
             m.write_scalar64(dst, *m.scalar64(src))
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
         if dst.names[0] == "exec_lo":
             if self.bits != E.wave:  # the whole mask, or it is not a restore
@@ -38,7 +44,7 @@ class Smov(OpDef):
             E.set(dst, E.get(src))
 
 
-_SAVEEXEC = {
+_SAVEEXEC: dict[str, LaneFn] = {
     "and": lambda B, s, e: B.and_(s, e),
     "or": lambda B, s, e: B.or_(s, e),
     "xor": lambda B, s, e: B.xor(s, e),
@@ -61,6 +67,7 @@ class Saveexec(OpDef):
         names = _SPELLINGS.get(op, (op,))
         self.base = f"s_{names[0]}_saveexec_b{bits}"
         self.alt = [f"s_{n}_saveexec_b{bits}" for n in names[1:]]
+        self.alias_features = {a: "salu_gfx11_names" for a in self.alt}
         self.sig = ("sdst", "ssrc") if bits == 32 else ("sdst64", "ssrc64")
         self.arg_names = ("sdst", "ssrc")
         self.feature = "wave32" if bits == 32 else None
@@ -70,10 +77,6 @@ class Saveexec(OpDef):
         out.update({a: "" for a in self.alt})
         return out
 
-    @property
-    def alias_features(self) -> dict[str, str]:
-        return {a: "salu_gfx11_names" for a in self.alt}
-
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         warns = super().check(ins, target, wave)
         if self.bits == 64 and wave == 32:
@@ -82,7 +85,7 @@ class Saveexec(OpDef):
             warns.append(Warning_(ins.span, f"{ins.mnemonic} in wave64 changes only exec_lo (lanes 0-31)"))
         return warns
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, src = ins.operands
         if self.bits == 32:
@@ -100,7 +103,7 @@ class Saveexec(OpDef):
             m.set_s("exec_hi", hi)
             m.scc = B.or_b(B.ne(lo, B.const(0)), B.ne(hi, B.const(0)))
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
         if self.opname == "or" and self.bits == E.wave and isinstance(src, Imm) and src.value == 0xFFFFFFFF:
             E.begin_wwm(dst)  # every lane on, the old EXEC saved  [S:wwm]
@@ -128,16 +131,17 @@ class Schedule(OpDef):
         self.feature = feature
         self.operands = operands  # its operand text in the simplest form (verify keeps it as written)
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         return
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         return  # the compiler inserts its own waits and wait states
 
-    def print(self, ins: Instr, target=None) -> str:
+    def print(self, ins: Instr, target: Target | None = None) -> str:
         return ins.text.split(";")[0].strip() or ins.mnemonic
 
 
+_op: OpDef
 for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (32, 64)]:
     register(_op)
 for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
@@ -154,11 +158,11 @@ for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("
 # lane masks.  SCC is set as the ISA says for each op.  [S:salu]
 
 
-def _popcount(B, a):
+def _popcount(B: Backend, a: Value) -> Value:
     return B.popcount([B.bit(a, k) for k in range(32)])
 
 
-def _ff1(B, lo, hi=None):
+def _ff1(B: Arith, lo: Value, hi: Value | None = None) -> Value:
     """Index of the lowest set bit, 0xffffffff when there is none."""
     res = B.const(0xFFFFFFFF)
     bits = [(lo, k, k) for k in range(32)] + ([(hi, k, 32 + k) for k in range(32)] if hi is not None else [])
@@ -186,9 +190,10 @@ class Salu2(OpDef):
     sig = ("sdst", "ssrc", "ssrc")
     arg_names = ("sdst", "ssrc0", "ssrc1")
 
-    def __init__(self, base, fn, scc, alias=None):
+    def __init__(self, base: str, fn: LaneFn, scc: LaneFn | None, alias: tuple[str, str] | None = None):
         self.base, self.fn, self.scc = base, fn, scc
         self.alias = alias  # (spelling, feature) another generation uses
+        self.alias_features = {alias[0]: alias[1]} if alias else {}
 
     def mnemonics(self) -> dict[str, str]:
         out = {self.base: ""}
@@ -196,11 +201,7 @@ class Salu2(OpDef):
             out[self.alias[0]] = ""
         return out
 
-    @property
-    def alias_features(self) -> dict[str, str]:
-        return {self.alias[0]: self.alias[1]} if self.alias else {}
-
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, a, b = ins.operands
         x, y = m.scalar(a), m.scalar(b)
@@ -212,7 +213,7 @@ class Salu2(OpDef):
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, a, b = ins.operands  # SCC is not emitted: no op reads it
         E.set(dst, self.fn(E, E.get(a), E.get(b)))
 
@@ -224,19 +225,19 @@ class Salu2x64(OpDef):
     sig = ("sdst64", "ssrc64", "ssrc64")
     arg_names = ("sdst", "ssrc0", "ssrc1")
 
-    def __init__(self, base, fn, alias=None):
+    def __init__(self, base: str, fn: LaneFn, alias: tuple[str, str] | None = None):
         self.base, self.fn = base, fn
         self.alias = alias
+        self.alias_features = {alias[0]: alias[1]} if alias else {}
 
     mnemonics = Salu2.mnemonics
-    alias_features = Salu2.alias_features
 
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         warns = super().check(ins, target, wave)
         _one_literal(ins)
         return warns
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, a, b = ins.operands
         (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
@@ -253,13 +254,14 @@ class Salu1(OpDef):
 
     unit = "salu"
 
-    def __init__(self, base, fn, src64=False, dst64=False, scc=None, feature=None):
+    def __init__(self, base: str, fn: LaneFn, src64: bool = False, dst64: bool = False, scc: bool | None = None,
+                 feature: str | None = None):
         self.base, self.fn, self.src64, self.dst64, self.scc = base, fn, src64, dst64, scc
         self.feature = feature
         self.sig = ("sdst64" if dst64 else "sdst", "ssrc64" if src64 else "ssrc")
         self.arg_names = ("sdst", "ssrc0")
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, a = ins.operands
         src = m.scalar64(a) if self.src64 else (m.scalar(a),)
@@ -288,12 +290,12 @@ class Bitset(OpDef):
         self.sig = ("sdst" if bits == 32 else "sdst64", "ssrc")
         self.arg_names = ("sdst", "ssrc0")
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, a = ins.operands
         pos = B.and_(m.scalar(a), B.const(self.bits - 1))
         words = [m.s(n) for n in dst.names]
-        out = []
+        out: list[Value] = []
         for h, w in enumerate(words):
             shift = B.sub(pos, B.const(32 * h))
             inside = B.and_b(B.ule(B.const(32 * h), pos), B.ult(pos, B.const(32 * h + 32)))
@@ -306,11 +308,11 @@ class Bitset(OpDef):
         return super().uses(ins) + list(ins.operands[0].names)
 
 
-def _cmp_scc(op):
+def _cmp_scc(op: LaneFn) -> LaneFn:
     return lambda B, x, y, r: op(B, x, y)
 
 
-_S2 = [
+_S2: list[tuple[Any, ...]] = [
     ("s_add_u32", lambda B, x, y: B.add(x, y), lambda B, x, y, r: B.ult(r, x)),
     ("s_sub_u32", lambda B, x, y: B.sub(x, y), lambda B, x, y, r: B.ult(x, y)),
     ("s_add_i32", lambda B, x, y: B.add(x, y),
@@ -331,7 +333,7 @@ _S2 = [
     ("s_lshl_b32", lambda B, x, y: B.shl(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
     ("s_lshr_b32", lambda B, x, y: B.lshr(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
 ]
-_S64 = [
+_S64: list[tuple[Any, ...]] = [
     ("s_and_b64", lambda B, x, y: B.and_(x, y)),
     ("s_or_b64", lambda B, x, y: B.or_(x, y)),
     ("s_xor_b64", lambda B, x, y: B.xor(x, y)),

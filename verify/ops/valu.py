@@ -9,15 +9,19 @@ through the DPP gather (dpp.py) and src1 from the lane itself.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from ..backend import Arith, Value
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
 from ..ir import Instr, VReg
-from ..syntax import operand_text
+from ..syntax import Line, operand_text
 from ..target import Target, needs_text
 from . import dpp
-from .base import LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
+from .base import AnyEmitter, LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
+
+if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
+    from ..machine import Machine
 
 DPP_ENCS = ("dpp", "e64_dpp")
 
@@ -57,7 +61,7 @@ class Valu(OpDef):
     def roles(self, ins: Instr) -> frozenset[str]:
         return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
 
-    def parse(self, line, enc: str) -> Instr:
+    def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc in ("dpp", "e32") and self.nsrc == 2 and not isinstance(ins.operands[2], VReg):
             raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64 for an SGPR or constant)")
@@ -76,11 +80,11 @@ class Valu(OpDef):
             warns += dpp.check(ins, target, wave)
         return warns
 
-    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+    def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         assert self.fn is not None
         return self.fn
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         fn = self.lane_fn(ins, m)
         dst = ins.operands[0]
         srcs = [m.read(op) for op in ins.operands[1:]]
@@ -107,7 +111,7 @@ class Valu(OpDef):
             out.append(ins.operands[0].text)
         return out
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         fn = self.lane_fn(ins)  # the one execute runs, under the default assumptions
         dst, *srcs = ins.operands
         if ins.enc in DPP_ENCS:
@@ -119,12 +123,12 @@ class Valu(OpDef):
         E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
 
 
-def _field_mask(B: Any, width: Any) -> Any:
+def _field_mask(B: Arith, width: Value) -> Value:
     """(1 << width[4:0]) - 1: the low width bits (none for width 0)."""
     return B.sub(B.shl(B.const(1), B.and_(width, B.const(31))), B.const(1))
 
 
-def _bfe_i32(B: Any, a: Any, offset: Any, width: Any) -> Any:
+def _bfe_i32(B: Arith, a: Value, offset: Value, width: Value) -> Value:
     """v_bfe_i32: the field (arithmetic shift, then width bits), sign-extended
     from its top bit, as (t ^ s) - s with s = that bit: 0 for width 0.
     [S:bfe]
@@ -180,7 +184,7 @@ VALU_OPS = [
 
 
 
-def _ftz(B: Any, a: Any) -> Any:
+def _ftz(B: Arith, a: Value) -> Value:
     """A binary32 subnormal flushed to zero (of its sign)."""
     return B.ite(B.eq(B.and_(a, B.const(0x7F800000)), B.const(0)), B.and_(a, B.const(0x80000000)), a)
 
@@ -194,15 +198,15 @@ class ValuF32(Valu):
         super().__init__(base, 2, None, left_identity=exact_left(op))
         self.op = op
 
-        def plain(B: Any, a: Any, b: Any) -> Any:
+        def plain(B: Arith, a: Value, b: Value) -> Value:
             return getattr(B, op)(a, b)
 
-        def flush(B: Any, a: Any, b: Any) -> Any:
+        def flush(B: Arith, a: Value, b: Value) -> Value:
             return _ftz(B, getattr(B, op)(_ftz(B, a), _ftz(B, b)))
 
         self.plain, self.flush = plain, flush
 
-    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+    def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         # m None: the default assumption (f32.denormals: subnormals pass), the one records are made under
         return self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
 
@@ -226,7 +230,7 @@ class Bitop3(Valu):
     @cache
     def table(tt: int) -> LaneFn:
         """The lane function of truth table tt (one function object per tt)."""
-        def fn(B: Any, a: Any, b: Any, c: Any) -> Any:
+        def fn(B: Arith, a: Value, b: Value, c: Value) -> Value:
             acc = B.const(0)
             for k in range(8):
                 if (tt >> k) & 1:
@@ -238,7 +242,7 @@ class Bitop3(Valu):
 
         return fn
 
-    def lane_fn(self, ins: Instr, m: Any = None) -> LaneFn:
+    def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         return self.table(ins.mod("bitop3"))
 
 
@@ -264,7 +268,7 @@ class Cndmask(OpDef):
     encs = {"": "", "_e32": "e32", "_e64": "e64"}
     valu_constants = True
 
-    def parse(self, line, enc: str) -> Instr:
+    def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc == "e32":
             if not isinstance(ins.operands[2], VReg):
@@ -273,7 +277,7 @@ class Cndmask(OpDef):
                 raise InputError(ins.operand_span(3), "v_cndmask_b32_e32 reads its mask from vcc (use _e64 for an SGPR mask)")
         return ins
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, s0, s1, mask = ins.operands
         a, b = m.read(s0), m.read(s1)
@@ -290,7 +294,7 @@ class Cndmask(OpDef):
                            why=f"{operand_text(mask)}[{i}]={int(bool(sel[i]))} selects {operand_text(pick)}")
         m.write_v(dst.index, [B.ite(c, y, x) for c, x, y in zip(sel, a, b)], en)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, s0, s1, mask = ins.operands
         c = E.get_mask(mask)
         if c == "entry-exec":  # in whole-wave mode, on the saved EXEC: set.inactive's meaning  [S:wwm]
@@ -301,7 +305,7 @@ class Cndmask(OpDef):
 
 register(Cndmask())
 
-CMP_OPS = {
+CMP_OPS: dict[str, LaneFn] = {
     "eq": lambda B, a, b, s: B.eq(a, b),
     "ne": lambda B, a, b, s: B.ne(a, b),
     "lt": lambda B, a, b, s: B.slt(a, b) if s else B.ult(a, b),
@@ -326,7 +330,7 @@ class Cmp(OpDef):
         self.op = CMP_OPS[op]
         self.signed = ty == "i32"
 
-    def parse(self, line, enc: str) -> Instr:
+    def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc == "e32":
             if ins.operands[0].names[0] != "vcc_lo":
@@ -335,7 +339,7 @@ class Cmp(OpDef):
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
         return ins
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         a, b = m.read(s0), m.read(s1)
@@ -343,11 +347,11 @@ class Cmp(OpDef):
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
 
-    def emit(self, ins: Instr, E) -> None:
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, s0, s1 = ins.operands
         E.set_mask(dst, self.op(E, E.get(s0), E.get(s1), self.signed))
 
 
-for _op in CMP_OPS:
+for _cmp in CMP_OPS:
     for _ty in ("u32", "i32"):
-        register(Cmp(_op, _ty))
+        register(Cmp(_cmp, _ty))

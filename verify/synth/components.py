@@ -98,9 +98,9 @@ def _dpp16_controls() -> Iterator[tuple[str, str]]:
             yield feat, mod.text(value)
 
 
-def _families(n: int, keep_own: bool = True, x: bool = False):
+def _families(n: int, keep_own: bool = True, x: bool = False) -> list[tuple[str, list[int]]]:
     """Lane-select families inside a group of n lanes: (label, sel)."""
-    out = []
+    out: list[tuple[str, list[int]]] = []
     for m in range(0 if x else 1, n):
         out.append((f"xor {m}", [p ^ m for p in range(n)]))
     for k in range(1, n):
@@ -111,7 +111,8 @@ def _families(n: int, keep_own: bool = True, x: bool = False):
         for d in range(1, n):
             out.append((f"down {d}", [p + d if p + d < n else p for p in range(n)]))
             out.append((f"up {d}", [p - d if p >= d else p for p in range(n)]))
-    seen, uniq = set(), []
+    seen: set[tuple[int, ...]] = set()
+    uniq: list[tuple[str, list[int]]] = []
     for label, sel in out:
         if tuple(sel) not in seen:
             seen.add(tuple(sel))
@@ -119,7 +120,7 @@ def _families(n: int, keep_own: bool = True, x: bool = False):
     return uniq
 
 
-def _swizzle_offsets(fft_rotate: bool):
+def _swizzle_offsets(fft_rotate: bool) -> Iterator[tuple[str, int]]:
     """Every swizzle pattern as (LLVM macro arguments, offset), encoded by the
     one macro encoder (ops/ds.py)."""
     for bits in product("01pi", repeat=5):
@@ -215,13 +216,13 @@ def _raw(targets: list[Target], wave: int, classes: list[str]) -> list[Raw]:
     return out
 
 
-def build(targets, wave: int, classes: list[str] | None = None) -> list[Component]:
+def build(targets: list[Target], wave: int, classes: list[str] | None = None) -> list[Component]:
     """Every component legal (and warning-free) on every target, for one
     wave size.  Where several spellings of one component are legal (permlane
     selects as literals or SGPRs) only the first, cheapest one is kept."""
     classes = list(CLASSES) if classes is None else classes
     comps: list[Component] = []
-    seen: set = set()
+    seen: set[tuple[str, str, int, int]] = set()
     for cls, label, d, s, lines, sregs, maskable in _raw(targets, wave, classes):
         key = (cls, label, d, s)
         if key in seen:
@@ -242,7 +243,7 @@ def build(targets, wave: int, classes: list[str] | None = None) -> list[Componen
     return comps
 
 
-def last_dpp_foldable(program) -> bool:
+def last_dpp_foldable(program: list[Instr]) -> bool:
     """Is the last value-changing instruction a full-mask DPP16/DPP8 move
     (which LLVM's GCNDPPCombine can fold into the VALU op consuming it)?"""
     body = [i for i in program if not OPS[i.base].schedule_only and OPS[i.base].unit != "salu"]
