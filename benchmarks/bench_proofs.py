@@ -22,9 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verify import catalog, target as T  # noqa: E402
-from verify.lowering_file import load_lowering  # noqa: E402
-from verify.refine import check_lowering, prove  # noqa: E402
+from verify import catalog
+from verify import target as T
+from verify.lowering_file import load_lowering
+from verify.refine import check_lowering, prove
 
 
 def cold(cmd: list[str], n: int) -> tuple[float, float]:

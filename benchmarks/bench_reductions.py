@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from verify import catalog  # noqa: E402
-from verify.lowering_file import load_lowering  # noqa: E402
-from verify.refine import prove_one  # noqa: E402
-from verify.target import get, resolve_all  # noqa: E402
+from verify import catalog
+from verify.lowering_file import load_lowering
+from verify.refine import prove_one
+from verify.target import get, resolve_all
 
 
 def main() -> None:

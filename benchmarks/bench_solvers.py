@@ -22,11 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import z3  # noqa: E402
+import z3
 
-from verify import catalog, target as T  # noqa: E402
-from verify.lowering_file import load_lowering  # noqa: E402
-from verify.refine import check_lowering  # noqa: E402
+from verify import catalog
+from verify import target as T
+from verify.lowering_file import load_lowering
+from verify.refine import check_lowering
 
 
 def obligations() -> list[tuple[str, str]]:
@@ -78,7 +79,7 @@ def main() -> None:
     files = obligations()
     times: dict[str, list[float]] = {k: [] for k in solvers}
     answers: dict[str, list[str]] = {k: [] for k in solvers}
-    for name, text in files:
+    for _name, text in files:
         for k, f in solvers.items():
             t0 = time.perf_counter()
             answers[k].append(f(text, args.timeout))

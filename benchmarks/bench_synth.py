@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verify.synth import table  # noqa: E402
+from verify.synth import table
 
 
 def main() -> None:
@@ -46,7 +46,7 @@ def main() -> None:
     print(f"{'column':<12} {'entry':<40} {'cost':>5} {'base':>5}  seconds")
     for e in entries:
         label = f"{e['spec']} " + " ".join(f"{k}={v}" for k, v in e["params"].items())
-        print(f"{e['family']} w{e['wave']:<5} {label:<40} {str(e['cost']):>5} {str(e['baseline']):>5}  {e['seconds']:.2f}")
+        print(f"{e['family']} w{e['wave']:<5} {label:<40} {e['cost']!s:>5} {e['baseline']!s:>5}  {e['seconds']:.2f}")
     ts = [e["seconds"] for e in entries]
     print(f"\nentries: {len(ts)}; median {statistics.median(ts):.2f} s; max {max(ts):.2f} s; sum {sum(ts):.1f} s")
     for c in cols:

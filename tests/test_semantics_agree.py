@@ -14,8 +14,6 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-settings_one = settings(max_examples=1)
-
 from verify import smt
 from verify.assume import ASSUMPTIONS
 from verify.backend import Concrete
@@ -24,6 +22,8 @@ from verify.lowering_file import parse_instr
 from verify.machine import Machine
 from verify.ops import OPS
 from verify.target import FeatureLog, get
+
+settings_one = settings(max_examples=1)
 
 TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
 V = st.sampled_from(["v0", "v1", "v2", "v3"])

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "cuda_h100.json")
 

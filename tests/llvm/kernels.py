@@ -4,7 +4,7 @@ llvmlite's bundled LLVM (AMDGPU backend included)."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 ATOMIC_IR = r'''
 target triple = "amdgcn-amd-amdhsa"
@@ -47,7 +47,7 @@ def _features(cpu: str, wave: int) -> str:
     return "" if cpu.startswith("gfx9") else f"+wavefrontsize{wave}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def compile_ir(ir: str, cpu: str, wave: int, dpp: bool = False) -> str:
     import llvmlite.binding as llvm
 
