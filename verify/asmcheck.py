@@ -29,14 +29,19 @@ import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import catalog
-from .diag import InputError, Span, read_source
+from .assume import parse_assume
+from .diag import InputError, Span, Warning_, read_source
 from .ir import Binding, Instr, Lowering, SReg, VReg
+from .lanes import parse_mask
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
+from .refine import Result, prove, prove_exec, static_checks
 from .spec import _dotted
 from .syntax import Line, parse_operand, split_line, strip_comment
+from .target import Target, get
 from .waits import lgkm_kind
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
@@ -267,7 +272,7 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     # (e.g. the global_load of the value a scan reads).
     kept: list[Instr] = []
     hoisted: list[Instr] = []
-    for k, ins in enumerate(prog):
+    for ins in prog:
         op = op_of(ins.base)
         if isinstance(op, Opaque) and not op.writes_exec(ins) and lgkm_kind(ins) is None:
             # (an LDS or scalar load stays in place: its result lands late)
@@ -380,3 +385,153 @@ def parse_lines(text: str) -> tuple[int, int]:
         raise InputError(None, f"--lines expects A-B with A <= B, got '{text}'")
     return int(m.group(1)), int(m.group(2))
 
+
+
+# ---------------------------------------------------------------------------
+# a whole check: the file, its target and wave, the region, every assertion
+
+
+def detect_target(text: str) -> str | None:
+    """The target a .s file names in its .amdgcn_target directive, or None."""
+    m = re.search(r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)', text)
+    return m.group(1) if m else None
+
+
+def detect_wave(text: str, target: Target) -> int | None:
+    """The wave size of a .s file for `target`: the only one it runs, else the
+    kernel descriptor, else the lane-mask registers the code uses (None: no
+    sign of either)."""
+    m = re.search(r"\.amdhsa_wavefront_size32\s+(\d)", text)
+    if len(target.waves) == 1:
+        return target.waves[0]
+    if m is not None:
+        return 32 if m.group(1) == "1" else 64
+    if re.search(r"\b(vcc_lo|exec_lo)\b|saveexec_b32", text):
+        return 32
+    if re.search(r"\b(vcc|exec)\b|saveexec_b64|s\[\d+:\d+\]", text):
+        return 64
+    return None
+
+
+def written_after(lines: list[AsmLine], last: int, reg: VReg | SReg) -> int | None:
+    """The first line after `last`, in the same straight-line block, whose
+    instruction writes `reg` (the default region may stop before the copy
+    that delivers the result)."""
+    want = set(reg_names(reg))
+    for ln in lines:
+        if ln.lineno <= last:
+            continue
+        if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+            return None
+        if ln.ins is not None and want & set(op_of(ln.ins.base).defs(ln.ins)):
+            return ln.lineno
+    return None
+
+
+@dataclass
+class Checked:
+    """One assertion, the lowering it was checked as, and its result."""
+
+    assertion: Assertion
+    low: Lowering
+    result: Result
+    written_after: int | None = None  # refuted: the line after the region that writes its register
+
+
+@dataclass
+class AsmReport:
+    path: str
+    function: str | None
+    target: Target
+    wave: int
+    exec_contract: str
+    region: Region
+    checked: list[Checked]
+
+    @property
+    def verdict(self) -> str:
+        vs = {c.result.verdict for c in self.checked}
+        return next((v for v in ("error", "refuted", "unknown") if v in vs), "proved")
+
+    def warnings(self) -> list[Warning_]:
+        """Every assertion's warnings, each once."""
+        seen: dict[str, Warning_] = {}
+        for c in self.checked:
+            for w in c.result.warnings:
+                seen.setdefault(str(w), w)
+        return list(seen.values())
+
+    def writes(self, ins: Instr) -> list[str]:
+        """What an unmodelled instruction may write, in this wave size."""
+        return [r for r in op_of(ins.base).defs(ins) if not (self.wave == 32 and r in ("exec_hi", "vcc_hi"))]
+
+    def not_modelled(self) -> list[tuple[Instr, str, list[str]]]:
+        """(instruction, "none" / "input" / "unknown", what it may write), in line order."""
+        out = []
+        for i in sorted(self.region.hoisted + self.region.opaque, key=lambda i: i.line):
+            w = self.writes(i)
+            out.append((i, "none" if not w else "input" if i in self.region.hoisted else "unknown", w))
+        return out
+
+    def to_json(self, times: bool = False) -> dict[str, Any]:
+        region = self.region
+        return {
+            "file": self.path, "function": self.function, "target": self.target.name, "wave": self.wave,
+            "exec": self.exec_contract,
+            "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
+            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": res, "writes": w}
+                             for i, res, w in self.not_modelled()],
+            "verdict": self.verdict,
+            "assertions": [{"assert": c.assertion.text, "verdict": c.result.verdict, "scope": c.result.scope(),
+                            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail}
+                                            for o in c.result.obligations],
+                            "counterexample": c.result.cex.to_json() if c.result.cex is not None else None,
+                            **({"seconds": round(c.result.seconds, 3)} if times else {})}
+                           for c in self.checked],
+        }
+
+
+def check_file(path: str, asserts: list[str], target: str | None = None, wave: int | None = None,
+               exec: str | None = None, assume: list[str] | None = None, robust: bool = False,
+               function: str | None = None, lines: str | None = None, timeout: float = 30.0,
+               text: str | None = None) -> AsmReport:
+    """Check the assertions `asserts` (``REG == SPEC(...)`` texts) on a region
+    of the assembly file `path`: `lines` ("A-B") or the default region of
+    `function` (default: the first).  The target and wave size default to
+    what the file says; `exec` (a hex mask) fixes EXEC at the region's start;
+    `assume` picks variants (NAME=VARIANT).  A vacuous assertion has verdict
+    "error" (the caller reports it)."""
+    chosen = parse_assume(assume or [])
+    if not asserts:
+        raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
+    if text is None:
+        text = read_source(path)
+    tname = target or detect_target(text)
+    if not tname:
+        raise InputError(None, f"{path}: no .amdgcn_target; give --target")
+    tgt = get(tname)
+    if wave is None:
+        wave = detect_wave(text, tgt)
+        if wave is None:
+            raise InputError(None, f"{path}: cannot tell the wave size; give --wave")
+    if wave not in tgt.waves:
+        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
+    exec_contract = "any" if not exec else f"{parse_mask(exec, wave):#x}"
+    parsed = [parse_assertion(a) for a in asserts]
+    body = function_lines(read(path, text), function, path)
+    region = select_region(path, body, parse_lines(lines) if lines else None, function)
+    checked = []
+    for a in parsed:
+        if a.kind == "exec":
+            low = Lowering(f"{Path(path).name}", path, "", {}, [], [], exec_contract, [], [], None, region.program)
+            r = prove_exec(low, tgt, wave, a.exec_rhs, timeout, chosen)
+        else:
+            low = lowering_for(region, a, exec_contract)
+            warns = static_checks(low, tgt, wave)
+            r, _ = prove(low, tgt, wave, timeout, chosen, robust)
+            r.warnings = warns
+        later = None
+        if r.verdict == "refuted" and a.kind == "spec" and not lines and isinstance(a.lhs, (VReg, SReg)):
+            later = written_after(body, region.last, a.lhs)
+        checked.append(Checked(a, low, r, later))
+    return AsmReport(path, function, tgt, wave, exec_contract, region, checked)

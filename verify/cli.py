@@ -12,21 +12,18 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from . import catalog
 from . import target as T
 from .assume import parse_assume
-from .backend import Partial
-from .catalog import display_path
 from .cex import render
-from .diag import InputError, Span, VerifyError, read_source
-from .encode import simulate
-from .ir import Lowering, reg_key
-from .lanes import fmt_mask
+from .diag import InputError, Span, VerifyError, Warning_
+from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
+from .ir import Lowering
+from .lanes import fmt_mask, parse_mask
 from .lowering_file import load_lowering, print_instr
-from .ops.base import op_of, reg_names
-from .refine import check_lowering, prove, prove_exec, prove_one, static_checks
+from .refine import Result, check_lowering, instantiations, static_checks
 from .syntax import parse_int, parse_param_value
 from .target import FEATURES, ORDER, TARGETS, markdown
 
@@ -146,32 +143,6 @@ def build_parser() -> argparse.ArgumentParser:
 # verify lowering
 
 
-def _instantiations(low, args):
-    declared = T.resolve_all(low.targets, low.spans.get("targets"))
-    notes = []
-    if args.target:
-        targets = T.resolve(args.target)
-        extra = [t.name for t in targets if t not in declared]
-        if extra:
-            notes.append(f"note: {', '.join(extra)} not among the targets {low.name} declares ({', '.join(low.targets)})")
-    else:
-        targets = declared
-    if args.wave:
-        if args.wave not in low.waves:
-            raise InputError(low.spans.get("waves"), f"{low.name} declares wave{'/'.join(map(str, low.waves))}; --wave {args.wave} is not one of them")
-        waves = [args.wave]
-    else:
-        waves = list(low.waves)
-        if args.target:  # only the declared waves the named targets run
-            waves = [w for w in waves if any(w in t.waves for t in targets)] or waves
-    if args.target and args.wave:
-        bad = [t.name for t in targets if args.wave not in t.waves]
-        if bad and len(bad) == len(targets):
-            raise InputError(None, f"{', '.join(bad)} has no wave{args.wave}")
-        targets = [t for t in targets if args.wave in t.waves]
-    return targets, waves, notes
-
-
 def _group(results):
     groups: list[list] = []
     for r in results:
@@ -196,6 +167,38 @@ def overall(results) -> int:
     return EXIT_PROVED
 
 
+_VERDICT = {EXIT_PROVED: "proved", EXIT_REFUTED: "refuted", EXIT_UNKNOWN: "unknown"}
+
+
+def _print_warnings(warnings: list[Warning_], err: TextIO) -> None:
+    """Each warning once, in order."""
+    for w in dict.fromkeys(str(w) for w in warnings):
+        print(w, file=err)
+
+
+def _vacuous(r: Result, span: Span | None, prefix: str = "", under: str = "") -> NoReturn:
+    """The error for a result whose EXEC contract or spec leaves nothing to check."""
+    o = next((o for o in r.obligations if o.verdict == "error"), None)
+    raise InputError(span, f"{prefix}vacuous for {r.target} wave{r.wave}{under}: {o.detail if o else 'no active lane'}")
+
+
+def _dump(obj: object, out: TextIO, code: int = 0) -> int:
+    json.dump(obj, out, indent=2)
+    out.write("\n")
+    return code
+
+
+def _params(items: list[str]) -> dict[str, object]:
+    """PARAM=VALUE arguments."""
+    params = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
+        k, v = it.split("=", 1)
+        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
+    return params
+
+
 def _spec_text(low) -> str:
     def show(v):
         if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
@@ -209,30 +212,24 @@ def _spec_text(low) -> str:
 def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     low = catalog.load(args.name)
-    targets, waves, notes = _instantiations(low, args)
+    targets, waves, notes = instantiations(low, args.target, args.wave)
     results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
-    seen = set()
-    for r in results:
-        for w in r.warnings:
-            if str(w) not in seen:
-                seen.add(str(w))
-                print(str(w), file=err)
+    _print_warnings([w for r in results for w in r.warnings], err)
     for n in notes:
         print(n, file=err)
     code = overall(results)
     if code == EXIT_ERROR:
         r = next(r for r in results if r.verdict == "error")
         o = next(o for o in r.obligations if o.verdict == "error")
-        span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
-        raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
+        _vacuous(r, low.spans.get("exec") if o.name == "contract" else low.spans.get("spec"))
     if args.smt2:
         from .gate import smt2_files  # a command's own modules load with it (test_imports)
 
         _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
-        json.dump(_results_json(low, results, code, args.times), out, indent=2)
-        out.write("\n")
-        return code
+        return _dump({"lowering": low.name, "path": low.path, "spec": {"name": low.spec, "params": low.params},
+                      "verdict": _VERDICT.get(code, "error"), "results": [r.to_json(args.times) for r in results]},
+                     out, code)
     print(f"{low.name}: {_spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
     for g in _group(results):
         r = g[0]
@@ -240,62 +237,33 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if args.times else ""
         print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
               f"  ({len(r.obligations)} obligations{ms})", file=out)
-        if args.robust:
-            _print_variants(r, out)
-        if r.claim:
-            print(f"    claim: {r.claim}", file=out)
-        if r.writes_inactive:
-            print(f"    note: it may change {', '.join(r.writes_inactive)} in lanes inactive at entry (whole-wave "
-                  f"mode): correct only where the caller keeps nothing live in those lanes", file=out)
-        for o in r.obligations:
-            if o.verdict not in ("proved",):
-                print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
-        if r.cex is not None:
-            for line in render(r.cex, low):
-                print(line, file=out)
+        _print_result(r, low, out, args.robust, notes=True)
     return code
 
 
-def _print_variants(r, out) -> None:
-    """A robust verdict's per-variant verdicts, when there was a choice."""
-    if not r.variants or len(r.variants) < 2:
-        return
-    for v in r.variants:
-        va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
-        print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
-    if r.verdict != "proved" and any(v["verdict"] == "proved" for v in r.variants):
-        print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
-              + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
-    elif r.verdict != "proved" and len({v["verdict"] for v in r.variants}) == 1:
-        print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
-
-
-def _results_json(low, results, code, times: bool = False) -> dict:
-    return {
-        "lowering": low.name,
-        "path": low.path,
-        "spec": {"name": low.spec, "params": low.params},
-        "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
-        "results": [
-            {
-                "target": r.target,
-                "wave": r.wave,
-                "exec": r.exec_contract,
-                "verdict": r.verdict,
-                "scope": r.scope(),
-                "assumptions": r.assumptions,
-                "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
-                "counterexample": r.cex.to_json() if r.cex is not None else None,
-                "warnings": [str(w) for w in r.warnings],
-                "method": r.method,
-                "shared_with": r.shared_with,
-                "variants": r.variants,
-                "writes_inactive": r.writes_inactive,
-                **({"seconds": round(r.seconds, 3)} if times else {}),
-            }
-            for r in results
-        ],
-    }
+def _print_result(r: Result, low: Lowering, out: TextIO, robust: bool, cex: bool = True, notes: bool = False) -> None:
+    """A verdict's details: per-variant verdicts (--robust), the claim and the
+    whole-wave note (`notes`), every obligation not proved, the counterexample."""
+    if robust and r.variants and len(r.variants) >= 2:
+        for v in r.variants:
+            va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
+            print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
+        if r.verdict != "proved" and any(v["verdict"] == "proved" for v in r.variants):
+            print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
+                  + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
+        elif r.verdict != "proved" and len({v["verdict"] for v in r.variants}) == 1:
+            print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
+    if notes and r.claim:
+        print(f"    claim: {r.claim}", file=out)
+    if notes and r.writes_inactive:
+        print(f"    note: it may change {', '.join(r.writes_inactive)} in lanes inactive at entry (whole-wave "
+              f"mode): correct only where the caller keeps nothing live in those lanes", file=out)
+    for o in r.obligations:
+        if o.verdict != "proved":
+            print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
+    if cex and r.cex is not None:
+        for line in render(r.cex, low):
+            print(line, file=out)
 
 
 def _write_files(directory: str, files: dict[str, str]) -> None:
@@ -365,82 +333,26 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
 # verify emit
 
 
-def _refusal(low, t, wave: int) -> str | None:
-    """Why `low` may not be emitted for (t, wave), or None if a current
-    record proves it."""
-    from . import proofs  # a command's own modules load with it (test_imports)
-
-    if (t.name, wave) not in proofs.instantiations(low):
-        return (f"{low.name} does not declare {t.name} wave{wave} (targets: {', '.join(low.targets)}; "
-                f"waves: {', '.join(map(str, low.waves))}), so nothing proves it there")
-    try:
-        state, rf, rec = proofs.current_proof(low, t.name, wave)
-    except InputError as e:
-        if e.span is not None:
-            raise
-        return f"it has no proof record: {e.message}"
-    rf, lp = display_path(rf), display_path(low.path)
-    if state == "proved":
-        return None
-    if state == "missing":
-        return f"there is no proof record for {t.name} wave{wave} in {rf}; run: verify prove {lp}"
-    if state.startswith("stale"):
-        return f"its proof record in {rf} is {state}; run: verify prove {lp}"
-    failing = ", ".join(o["name"] for o in rec["obligations"] if o["verdict"] != "proved")
-    return f"it is {state} for {t.name} wave{wave} ({rf}: {failing})"
-
-
 def cmd_emit(args, out: TextIO, err: TextIO) -> int:
-    from . import catalog, emit, proofs, revisions
-    from . import target as T
+    from . import emit, proofs  # a command's own modules load with it (test_imports)
 
     low = catalog.load(args.name)
     ts = T.resolve(args.target)
     if len(ts) != 1:
         raise InputError(None, f"--target {args.target} names {len(ts)} targets; emit needs one (e.g. --target {ts[0].name})")
-    t, wave = ts[0], args.wave
-    why = _refusal(low, t, wave)
-    if why:
-        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: {why}", file=err)
+    done = emit.emit_checked(low, ts[0], args.wave, args.format, args.timeout)
+    if isinstance(done, emit.Refusal):
+        print(f"error: {done}", file=err)
         return EXIT_REFUTED
-    # the record says proved; prove it again (milliseconds) rather than trust
-    # a file anyone can edit
-    again, _ = prove_one(low, t, wave, args.timeout)
-    if again.verdict != "proved":
-        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: it is {again.verdict} there now, although "
-              f"its proof record says proved (the record is wrong; run: verify prove --force "
-              f"{catalog.display_path(low.path)})", file=err)
-        return EXIT_REFUTED
-    h = proofs.hashes(low)
-    header = [f"{low.name}: {proofs.spec_call(low)} for {t.name} wave{wave} under exec={low.exec_contract}",
-              f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
-              f"spec {h['spec']}, checker {revisions.current()['core']}, {h['solver']}); emitted by verify emit"]
-    text = emit.emit(low, t, wave, args.format, header)
-    if args.format in ("llvm", "hip"):
-        ir = text if args.format == "llvm" else emit.emit(low, t, wave, "llvm", header)
-        rv = emit.reverify(ir, low, t, wave, args.timeout)
-        if rv.verdict != "proved":
-            what = rv.detail if rv.verdict == "error" else f"the code LLVM makes is {rv.verdict} ({rv.detail})"
-            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the lowering is proved, but LLVM "
-                  f"changed the meaning: {what}",
-                  file=err)
-            return EXIT_REFUTED
-        print(f"note: the code LLVM makes from this {'IR' if args.format == 'llvm' else 'HIP (as LLVM IR)'} for "
-              f"{t.name} wave{wave} ({len(rv.body)} instructions) is proved to refine {proofs.spec_call(low)}",
-              file=err)
-    else:
-        back = emit.same_program(text, low, t)
-        if back:
-            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the printed assembly differs "
-                  f"from the proved program ({back})", file=err)
-            return EXIT_REFUTED
+    if done.note:
+        print(f"note: {done.note}", file=err)
     if args.output:
         try:
-            proofs.write_atomic(Path(args.output), text)
+            proofs.write_atomic(Path(args.output), done.text)
         except OSError as e:
             raise InputError(None, f"cannot write {args.output}: {e.strerror}") from None
     else:
-        out.write(text)
+        out.write(done.text)
     return EXIT_PROVED
 
 
@@ -522,19 +434,6 @@ def _parse_inputs(items: list[str], W: int) -> dict[str, list[int]]:
     return out
 
 
-def _exec_mask(text: str | None, W: int) -> int:
-    full = (1 << W) - 1
-    if text is None:
-        return full
-    try:
-        m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
-    except ValueError:
-        raise InputError(None, f"--exec expects a hex mask, got '{text}'") from None
-    if m < 0 or m > full:
-        raise InputError(None, f"--exec {text} does not fit in a {W}-lane mask")
-    return m
-
-
 def cmd_show(args, out: TextIO, err: TextIO) -> int:
     lib = catalog.speclib()
     if args.name in lib.specs:
@@ -551,28 +450,10 @@ def cmd_show(args, out: TextIO, err: TextIO) -> int:
 
 
 def _show_spec(args, lib, out) -> int:
-    spec = lib.get(args.name)
-    params = {}
-    for it in args.params:
-        if "=" not in it:
-            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
-        k, v = it.split("=", 1)
-        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
-    bound = lib.bind(spec, params)
-    W = args.wave
-    if W is None:
-        n = lib.group_size(spec, bound, 64)
-        W = 32 if n <= 32 else 64
-    mask = _exec_mask(args.exec, W)
-    given = _parse_inputs(args.input, W)
-    inputs = {}
-    for name in spec.inputs + [v[1:] for v in bound.values() if isinstance(v, str) and v.startswith("@")]:
-        inputs[name] = given.pop(name, list(range(W)))
-    if given:
-        raise InputError(None, f"spec {spec.name} has no input '{next(iter(given))}' (inputs: {', '.join(inputs)})")
-    active = [bool((mask >> i) & 1) for i in range(W)]
-    res = lib.evaluate(spec.name, params, Partial(), W, inputs, active)
-    outputs = {o: [v if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
+    params = _params(args.params)
+    W = spec_wave(args.name, params, args.wave)
+    mask = parse_mask(args.exec, W)
+    inputs, outputs = simulate_spec(args.name, params, W, mask, _parse_inputs(args.input, W))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -595,19 +476,11 @@ def _emit_show(args, out, W, mask, inputs, outputs) -> int:
 
 def _show_lowering(args, out, err) -> int:
     low = catalog.load(args.name)
-    tgt = T.resolve(args.target)[0] if args.target else T.resolve_all(low.targets)[0]
-    W = args.wave or (low.waves[0] if not args.target else next((w for w in low.waves if w in tgt.waves), tgt.waves[0]))
+    tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
-    mask = _exec_mask(args.exec, W)
-    given = _parse_inputs(args.input, W)
-    by_reg = {}
-    for name, vals in given.items():
-        b = next((b for b in low.inputs if b.name == name), None)
-        by_reg[reg_key(b.reg) if b is not None else name] = vals
-    for b in low.inputs:
-        by_reg.setdefault(reg_key(b.reg), list(range(W)))
-    inputs, outputs = simulate(low, tgt, W, mask, by_reg, parse_assume(args.assume))
+    mask = parse_mask(args.exec, W)
+    inputs, outputs = simulate_inputs(low, tgt, W, mask, _parse_inputs(args.input, W), parse_assume(args.assume))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -745,132 +618,35 @@ def _synth_text(o, wrote, out, times: bool = False) -> None:
         print(f"  wrote {wrote} (re-read and proved)", file=out)
 
 
-def _detect(text: str, pattern: str):
-    m = re.search(pattern, text)
-    return m.group(1) if m else None
-
-
 def cmd_asm(args, out: TextIO, err: TextIO) -> int:
-    # a command's own modules load with it (test_imports)
-    from .asmcheck import function_lines, lowering_for, parse_assertion, parse_lines, read, select_region
+    from .asmcheck import check_file  # a command's own modules load with it (test_imports)
 
-    assume = parse_assume(args.assume)
-    if not args.asserts:
-        raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
-    text = read_source(args.file)
-    tname = args.target or _detect(text, r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)')
-    if not tname:
-        raise InputError(None, f"{args.file}: no .amdgcn_target; give --target")
-    tgt = T.get(tname)
-    wave = args.wave
-    if wave is None:  # the kernel descriptor, else the lane-mask registers the code uses
-        ws = _detect(text, r"\.amdhsa_wavefront_size32\s+(\d)")
-        if len(tgt.waves) == 1:
-            wave = tgt.waves[0]
-        elif ws is not None:
-            wave = 32 if ws == "1" else 64
-        elif re.search(r"\b(vcc_lo|exec_lo)\b|saveexec_b32", text):
-            wave = 32
-        elif re.search(r"\b(vcc|exec)\b|saveexec_b64|s\[\d+:\d+\]", text):
-            wave = 64
-        else:
-            raise InputError(None, f"{args.file}: cannot tell the wave size; give --wave")
-    if wave not in tgt.waves:
-        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
-    exec_contract = "any"
-    if args.exec:
-        exec_contract = f"{_exec_mask(args.exec, wave):#x}"
-    asserts = [parse_assertion(a) for a in args.asserts]
-    lines = function_lines(read(args.file, text), args.function, args.file)
-    region = select_region(args.file, lines, parse_lines(args.lines) if args.lines else None, args.function)
-    results = []
-    for a in asserts:
-        if a.kind == "exec":
-            low = Lowering(f"{Path(args.file).name}", args.file, "", {}, [], [], exec_contract, [], [], None,
-                           region.program)
-            r = prove_exec(low, tgt, wave, a.exec_rhs, args.timeout, assume)
-        else:
-            low = lowering_for(region, a, exec_contract)
-            warns = static_checks(low, tgt, wave)
-            r, _ = prove(low, tgt, wave, args.timeout, assume, args.robust)
-            r.warnings = warns
-        results.append((a, low, r))
-    for a, _, r in results:
-        if r.verdict == "error":
-            o = next((o for o in r.obligations if o.verdict == "error"), None)
+    rep = check_file(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
+                     args.function, args.lines, args.timeout)
+    for c in rep.checked:
+        if c.result.verdict == "error":
             what = f"--exec {args.exec}" if args.exec else "the region"
-            raise InputError(None, f"{args.file}: {a.text}: vacuous for {tgt.name} wave{wave} under {what}: "
-                                   f"{o.detail if o else 'no active lane'}")
-    seen = set()
-    for _, _, r in results:
-        for w in r.warnings:
-            if str(w) not in seen:
-                seen.add(str(w))
-                print(str(w), file=err)
-    code = overall([r for _, _, r in results])
-
-    def writes(i) -> list[str]:  # what an unmodelled instruction may write, in this wave size
-        return [r for r in op_of(i.base).defs(i) if not (wave == 32 and r in ("exec_hi", "vcc_hi"))]
-
+            _vacuous(c.result, None, f"{args.file}: {c.assertion.text}: ", f" under {what}")
+    _print_warnings([w for c in rep.checked for w in c.result.warnings], err)
+    code = overall([c.result for c in rep.checked])
     if args.json:
-        json.dump({
-            "file": args.file, "function": args.function, "target": tgt.name, "wave": wave, "exec": exec_contract,
-            "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
-            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(),
-                              "result": ("none" if not writes(i) else
-                                         "input" if i in region.hoisted else "unknown"),
-                              "writes": writes(i)}
-                             for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line)],
-            "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
-            "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
-                            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
-                            "counterexample": r.cex.to_json() if r.cex is not None else None,
-                            **({"seconds": round(r.seconds, 3)} if args.times else {})}
-                           for a, _, r in results],
-        }, out, indent=2)
-        out.write("\n")
-        return code
-    print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {tgt.name} "
-          f"wave{wave}, exec={exec_contract}", file=out)
-    for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line):
-        what = ("writes no register" if not writes(i) else
-                "its result taken as an input" if i in region.hoisted else
-                "what it writes is unknown: " + ", ".join(writes(i)))
+        return _dump(rep.to_json(args.times), out, code)
+    region = rep.region
+    print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {rep.target.name} "
+          f"wave{rep.wave}, exec={rep.exec_contract}", file=out)
+    for i, res, w in rep.not_modelled():
+        what = {"none": "writes no register", "input": "its result taken as an input"}.get(
+            res, "what it writes is unknown: " + ", ".join(w))
         print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
-    for a, low, r in results:
+    for c in rep.checked:
+        a, r = c.assertion, c.result
         print(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if args.times else ""), file=out)
         print(f"    for {r.scope()}", file=out)
-        if args.robust:
-            _print_variants(r, out)
-        for o in r.obligations:
-            if o.verdict not in ("proved",):
-                print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
-        if r.cex is not None and a.kind == "spec":
-            for line in render(r.cex, low):
-                print(line, file=out)
-        if r.verdict == "refuted" and a.kind == "spec" and not args.lines:
-            later = _written_after(lines, region.last, a.lhs)
-            if later is not None:
-                print(f"    note: {a.lhs.text} is written again at line {later}, after the region (lines "
-                      f"{region.first}-{region.last}); --lines {region.first}-{later} includes it", file=out)
+        _print_result(r, c.low, out, args.robust, a.kind == "spec")
+        if c.written_after is not None:
+            print(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region (lines "
+                  f"{region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it", file=out)
     return code
-
-
-def _written_after(lines, last: int, reg):
-    """The first line after `last`, in the same straight-line block, whose
-    instruction writes `reg` (the default region may stop before the copy
-    that delivers the result)."""
-    from .asmcheck import CONTROL  # a command's own modules load with it (test_imports)
-
-    want = set(reg_names(reg))
-    for ln in lines:
-        if ln.lineno <= last:
-            continue
-        if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
-            return None
-        if ln.ins is not None and want & set(op_of(ln.ins.base).defs(ln.ins)):
-            return ln.lineno
-    return None
 
 
 COMMANDS = {

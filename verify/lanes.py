@@ -25,6 +25,8 @@ Composing "first a then b" means lane i reads a's map at b's source:
 
 from __future__ import annotations
 
+from .diag import InputError
+
 WAVES = (32, 64)
 
 
@@ -46,6 +48,21 @@ def half(i: int) -> int:
 
 def fmt_mask(m: int, wave: int) -> str:
     return f"0x{m & ((1 << wave) - 1):0{wave // 4}x}"
+
+
+def parse_mask(text: str | None, wave: int) -> int:
+    """An EXEC mask as given on the command line (hex, or 0b binary) for a
+    `wave`-lane wave; None is every lane."""
+    full = (1 << wave) - 1
+    if text is None:
+        return full
+    try:
+        m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
+    except ValueError:
+        raise InputError(None, f"--exec expects a hex mask, got '{text}'") from None
+    if m < 0 or m > full:
+        raise InputError(None, f"--exec {text} does not fit in a {wave}-lane mask")
+    return m
 
 
 def mask_lanes(m: int) -> list[int]:

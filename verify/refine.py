@@ -34,7 +34,7 @@ from .ir import Lowering, SReg, VReg
 from .machine import Machine
 from .ops.base import op_of, reg_names
 from .spec import spec_monoid
-from .target import FeatureLog, Target
+from .target import FeatureLog, Target, resolve, resolve_all
 
 DEFAULT_TIMEOUT = 30.0
 # z3 resource units (rlimit) for the all-lanes query before going lane by lane:
@@ -87,6 +87,25 @@ class Result:
     def scope(self) -> str:
         s = f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
         return s + (f"; claim: {self.claim}" if self.claim else "")
+
+    def to_json(self, times: bool = False) -> dict[str, Any]:
+        """This result as `verify lowering --json` reports it (seconds only with `times`)."""
+        return {
+            "target": self.target,
+            "wave": self.wave,
+            "exec": self.exec_contract,
+            "verdict": self.verdict,
+            "scope": self.scope(),
+            "assumptions": self.assumptions,
+            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in self.obligations],
+            "counterexample": self.cex.to_json() if self.cex is not None else None,
+            "warnings": [str(w) for w in self.warnings],
+            "method": self.method,
+            "shared_with": self.shared_with,
+            "variants": self.variants,
+            "writes_inactive": self.writes_inactive,
+            **({"seconds": round(self.seconds, 3)} if times else {}),
+        }
 
 
 def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
@@ -465,3 +484,34 @@ def check_lowering(low: Lowering, targets: list[Target], waves: list[int], timeo
             done.append((r, fl))
             results.append(r)
     return results
+
+
+def instantiations(low: Lowering, target_arg: str | None = None,
+                   wave_arg: int | None = None) -> tuple[list[Target], list[int], list[str]]:
+    """The (targets, waves) to check `low` on, given an optional --target
+    (a target or family) and --wave, and notes for the user (a named target
+    the lowering does not declare)."""
+    declared = resolve_all(low.targets, low.spans.get("targets"))
+    notes = []
+    if target_arg:
+        targets = resolve(target_arg)
+        extra = [t.name for t in targets if t not in declared]
+        if extra:
+            notes.append(f"note: {', '.join(extra)} not among the targets {low.name} declares ({', '.join(low.targets)})")
+    else:
+        targets = declared
+    if wave_arg:
+        if wave_arg not in low.waves:
+            raise InputError(low.spans.get("waves"), f"{low.name} declares wave{'/'.join(map(str, low.waves))}; "
+                                                      f"--wave {wave_arg} is not one of them")
+        waves = [wave_arg]
+    else:
+        waves = list(low.waves)
+        if target_arg:  # only the declared waves the named targets run
+            waves = [w for w in waves if any(w in t.waves for t in targets)] or waves
+    if target_arg and wave_arg:
+        bad = [t.name for t in targets if wave_arg not in t.waves]
+        if bad and len(bad) == len(targets):
+            raise InputError(None, f"{', '.join(bad)} has no wave{wave_arg}")
+        targets = [t for t in targets if wave_arg in t.waves]
+    return targets, waves, notes
