@@ -11,6 +11,7 @@ import difflib
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -22,7 +23,7 @@ from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .ir import Lowering
 from .lanes import fmt_mask, parse_mask
-from .lowering_file import load_lowering, print_instr
+from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, static_checks
 from .syntax import parse_int, parse_param_value
 from .target import FEATURES, ORDER, TARGETS, markdown
@@ -489,30 +490,21 @@ def _show_lowering(args, out, err) -> int:
 
 
 def cmd_synth(args, out: TextIO, err: TextIO) -> int:
-    from .synth import synthesize  # a command's own modules load with it (test_imports)
+    from .synth import save, synthesize  # a command's own modules load with it (test_imports)
     from .synth.components import parse_components
-    from .synth.emit import reverify
-    from .synth.table import cmd_table
 
     if args.table:
-        return cmd_table(args, out, err)
+        return _synth_table(args, out, err)
     if not args.spec:
         raise InputError(None, "verify synth: give a SPEC (see `verify specs`) or --table")
     if not args.target or not args.wave:
         raise InputError(None, "verify synth: --target and --wave are required")
     if args.max_ops < 1:
         raise InputError(None, "--max-ops must be at least 1")
-    params = {}
-    for it in args.params:
-        if "=" not in it:
-            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
-        k, v = it.split("=", 1)
-        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
+    params = _params(args.params)
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
-    name = "synth"
-    if args.output:
-        name = Path(args.output).stem
+    name = Path(args.output).stem if args.output else "synth"
     cmd = " ".join(["verify synth", args.spec] + [f"{k}={v}" for k, v in params.items()] +
                    ["--target", args.target, "--wave", str(args.wave), "--exec", args.exec_contract,
                     "--max-ops", str(args.max_ops)] + (["--components", args.components] if args.components else []))
@@ -520,102 +512,35 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
                    [args.target], cmd, args.timeout, args.time_limit, survey=True)
     wrote = None
     if args.output and o.text is not None:
-
-        Path(args.output).write_text(o.text)
-        _, res, warns = reverify(args.output, Path(args.output).read_text(), targets, args.wave, args.timeout)
-        if warns or any(r.verdict != "proved" for r in res):
-            raise VerifyError(f"{args.output}: re-verification failed")
+        save(o, args.output, args.timeout)
         wrote = args.output
     code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
     if args.json:
-        json.dump(_synth_json(o, wrote, args.times), out, indent=2)
-        out.write("\n")
-        return code
-    _synth_text(o, wrote, out, args.times)
+        return _dump(o.to_json(wrote, args.times), out, code)
+    for line in o.lines(wrote, args.times):
+        print(line, file=out)
     return code
 
 
-def _synth_body(o) -> list[str]:
-    return [print_instr(i, o.targets[0]) for i in o.best.program(o.wave)] if o.best else []
+def _synth_table(args, out: TextIO, err: TextIO) -> int:
+    from .synth import table  # a command's own modules load with it (test_imports)
 
-
-def _synth_json(o, wrote, times: bool = False) -> dict:
-    from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
-
-    return {
-        "spec": {"name": o.spec, "params": o.params},
-        "targets": [t.name for t in o.targets],
-        "wave": o.wave,
-        "exec": o.exec_contract,
-        "verdict": o.verdict,
-        "cost": o.cost,
-        "folded_cost": folded_cost(o.best.program(o.wave), o.model, o.wave) if o.best else None,
-        "cost_model": o.model.name,
-        "lowering": _synth_body(o),
-        "is_baseline": o.best_is_baseline,
-        "claim": o.claim(),
-        "optimal": o.best is not None and o.exhaustive,
-        "exhaustive": o.exhaustive,
-        "max_ops": o.max_ops,
-        "components": o.classes,
-        "component_counts": o.n_components,
-        "baseline": None if o.baseline is None else {"cost": o.baseline.cost,
-                                                      "lowering": [l for l in o.baseline_text.splitlines() if not l.startswith(";")]},
-        "baseline_note": o.baseline_note,
-        "reach": {"flow": o.reach.flow_ok, "permutation": o.reach.is_perm, "in_group": o.reach.in_group,
-                  "group_order": o.reach.group_order, "messages": o.reach.lines("the lane map")},
-        "single_ops": [{"class": c, "lowering": t, "cost": k} for c, t, k in o.single_ops],
-        "single_tried": o.single_tried,
-        "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict, "scope": r.scope()} for r in o.results],
-        "stats": {"candidates": o.stats.candidates, "states": o.stats.states, "tests": o.stats.masks,
-                  "restarts": o.stats.restarts, "proofs": o.stats.verified,
-                  **({"seconds": round(o.seconds, 3)} if times else {})},
-        "file": wrote,
-        "text": o.text,
-    }
-
-
-def _synth_text(o, wrote, out, times: bool = False) -> None:
-    from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
-
-    spec = f"{o.spec} {' '.join(f'{k}={v}' for k, v in o.params.items())}".strip()
-    print(f"synth {spec} for {', '.join(t.name for t in o.targets)} wave{o.wave} under exec={o.exec_contract}", file=out)
-    for line in o.reach.lines(f"the lane map of {spec}"):
-        print(f"  {line}", file=out)
-    if o.best is not None:
-        f = folded_cost(o.best.program(o.wave), o.model, o.wave)
-        what = " (the ds_bpermute baseline)" if o.best_is_baseline else ""
-        print(f"  cost {o.best.cost}{what}; cost model {o.model.name}, estimated cycles"
-              + (f"; {f} with the last DPP move folded into its consumer" if f is not None else ""), file=out)
-        for line in _synth_body(o):
-            print(f"    {line}", file=out)
-        groups: dict = {}
-        for r in o.results:
-            groups.setdefault(r.assumption_text(), []).append(r.target)
-        for a, ts in groups.items():
-            print(f"  proved for {', '.join(ts)} wave{o.wave} under exec={o.exec_contract}; assumptions: {a}"
-                  " (re-read from the lowering text)", file=out)
-    print(f"  {o.claim()}", file=out)
-    if o.baseline is not None and not o.best_is_baseline:
-        print(f"  ds_bpermute baseline: cost {o.baseline.cost}", file=out)
-    elif o.baseline is None and o.baseline_note:
-        print(f"  ds_bpermute baseline: none ({o.baseline_note})", file=out)
-    if o.single_tried:
-        proved = {}
-        for c, t, k in o.single_ops:
-            proved.setdefault(c, []).append((t, k))
-        for cls, n in o.single_tried.items():
-            if cls in proved:
-                t, k = min(proved[cls], key=lambda x: x[1])
-                print(f"  single {cls} ops: {len(proved[cls])} of {n} do it, cheapest cost {k}: {t}", file=out)
-            else:
-                print(f"  single {cls} ops: none of {n} does it", file=out)
-    st = o.stats
-    print(f"  searched {st.candidates} candidate programs ({st.states} states) on {st.masks} EXEC tests"
-          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs"
-          + (f"; {o.seconds:.1f} s" if times else ""), file=out)
-    if wrote:
-        print(f"  wrote {wrote} (re-read and proved)", file=out)
+    cols = table.columns(args.targets)
+    if args.check:
+        problems = table.check()
+        for problem in problems:
+            print(problem, file=err)
+        if not problems:
+            print(f"synthesis table current: {table.MD.relative_to(table.ROOT)}, "
+                  f"{table.INDEX.relative_to(table.ROOT)}, {table.LOW_DIR.relative_to(table.ROOT)}/", file=out)
+        return 1 if problems else 0
+    t0 = time.perf_counter()
+    entries = table.build(cols)
+    if args.targets:
+        entries = table.merge(entries, cols)
+    index, files = table.save(entries)
+    print(f"wrote {len(index)} entries, {len(files)} lowering files in {time.perf_counter() - t0:.1f} s", file=out)
+    return 0
 
 
 def cmd_asm(args, out: TextIO, err: TextIO) -> int:
