@@ -473,6 +473,25 @@ class AsmReport:
             out.append((i, "none" if not w else "input" if i in self.region.hoisted else "unknown", w))
         return out
 
+    def lines(self, times: bool = False, robust: bool = False) -> list[str]:
+        """This report as `verify asm` prints it."""
+        region = self.region
+        out = [f"{self.path}: lines {region.first}-{region.last} ({len(region.program)} instructions) on "
+               f"{self.target.name} wave{self.wave}, exec={self.exec_contract}"]
+        for i, res, w in self.not_modelled():
+            what = {"none": "writes no register", "input": "its result taken as an input"}.get(
+                res, "what it writes is unknown: " + ", ".join(w))
+            out.append(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}")
+        for c in self.checked:
+            a, r = c.assertion, c.result
+            out.append(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if times else ""))
+            out.append(f"    for {r.scope()}")
+            out += r.detail_lines(c.low, robust, cex=a.kind == "spec")
+            if c.written_after is not None:
+                out.append(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region "
+                           f"(lines {region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it")
+        return out
+
     def to_json(self, times: bool = False) -> dict[str, Any]:
         region = self.region
         return {

@@ -18,10 +18,8 @@ from typing import NoReturn, TextIO
 from . import catalog
 from . import target as T
 from .assume import parse_assume
-from .cex import render
 from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
-from .ir import Lowering
 from .lanes import fmt_mask, parse_mask
 from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, static_checks
@@ -183,6 +181,11 @@ def _vacuous(r: Result, span: Span | None, prefix: str = "", under: str = "") ->
     raise InputError(span, f"{prefix}vacuous for {r.target} wave{r.wave}{under}: {o.detail if o else 'no active lane'}")
 
 
+def _print_lines(lines: list[str], out: TextIO) -> None:
+    for line in lines:
+        print(line, file=out)
+
+
 def _dump(obj: object, out: TextIO, code: int = 0) -> int:
     json.dump(obj, out, indent=2)
     out.write("\n")
@@ -238,33 +241,8 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if args.times else ""
         print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
               f"  ({len(r.obligations)} obligations{ms})", file=out)
-        _print_result(r, low, out, args.robust, notes=True)
+        _print_lines(r.detail_lines(low, args.robust, notes=True), out)
     return code
-
-
-def _print_result(r: Result, low: Lowering, out: TextIO, robust: bool, cex: bool = True, notes: bool = False) -> None:
-    """A verdict's details: per-variant verdicts (--robust), the claim and the
-    whole-wave note (`notes`), every obligation not proved, the counterexample."""
-    if robust and r.variants and len(r.variants) >= 2:
-        for v in r.variants:
-            va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
-            print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
-        if r.verdict != "proved" and any(v["verdict"] == "proved" for v in r.variants):
-            print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
-                  + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
-        elif r.verdict != "proved" and len({v["verdict"] for v in r.variants}) == 1:
-            print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
-    if notes and r.claim:
-        print(f"    claim: {r.claim}", file=out)
-    if notes and r.writes_inactive:
-        print(f"    note: it may change {', '.join(r.writes_inactive)} in lanes inactive at entry (whole-wave "
-              f"mode): correct only where the caller keeps nothing live in those lanes", file=out)
-    for o in r.obligations:
-        if o.verdict != "proved":
-            print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
-    if cex and r.cex is not None:
-        for line in render(r.cex, low):
-            print(line, file=out)
 
 
 def _write_files(directory: str, files: dict[str, str]) -> None:
@@ -517,8 +495,7 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
     code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
     if args.json:
         return _dump(o.to_json(wrote, args.times), out, code)
-    for line in o.lines(wrote, args.times):
-        print(line, file=out)
+    _print_lines(o.lines(wrote, args.times), out)
     return code
 
 
@@ -556,21 +533,7 @@ def cmd_asm(args, out: TextIO, err: TextIO) -> int:
     code = overall([c.result for c in rep.checked])
     if args.json:
         return _dump(rep.to_json(args.times), out, code)
-    region = rep.region
-    print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {rep.target.name} "
-          f"wave{rep.wave}, exec={rep.exec_contract}", file=out)
-    for i, res, w in rep.not_modelled():
-        what = {"none": "writes no register", "input": "its result taken as an input"}.get(
-            res, "what it writes is unknown: " + ", ".join(w))
-        print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
-    for c in rep.checked:
-        a, r = c.assertion, c.result
-        print(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if args.times else ""), file=out)
-        print(f"    for {r.scope()}", file=out)
-        _print_result(r, c.low, out, args.robust, a.kind == "spec")
-        if c.written_after is not None:
-            print(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region (lines "
-                  f"{region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it", file=out)
+    _print_lines(rep.lines(args.times, args.robust), out)
     return code
 
 

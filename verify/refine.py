@@ -26,7 +26,7 @@ from typing import Any
 from . import catalog, waits
 from .assume import ASSUMPTIONS
 from .backend import Concrete
-from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample
+from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample, render
 from .diag import InputError, Warning_
 from .encode import encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
 from .hazards import check as hazards
@@ -87,6 +87,30 @@ class Result:
     def scope(self) -> str:
         s = f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
         return s + (f"; claim: {self.claim}" if self.claim else "")
+
+    def detail_lines(self, low: Lowering, robust: bool = False, cex: bool = True, notes: bool = False) -> list[str]:
+        """A verdict's details as the CLI prints them: per-variant verdicts
+        (`robust`), the claim and the whole-wave note (`notes`), every
+        obligation not proved, the counterexample (`cex`)."""
+        out = []
+        if robust and self.variants and len(self.variants) >= 2:
+            for v in self.variants:
+                va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
+                out.append(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}")
+            if self.verdict != "proved" and any(v["verdict"] == "proved" for v in self.variants):
+                out.append("    the verdict depends on an unsettled behaviour; the counterexample below is for "
+                           + (", ".join(f"{k}={x}" for k, x in sorted(self.assumptions.items())) or "the defaults"))
+            elif self.verdict != "proved" and len({v["verdict"] for v in self.variants}) == 1:
+                out.append(f"    {self.verdict} under every variant: the verdict does not depend on these assumptions")
+        if notes and self.claim:
+            out.append(f"    claim: {self.claim}")
+        if notes and self.writes_inactive:
+            out.append(f"    note: it may change {', '.join(self.writes_inactive)} in lanes inactive at entry "
+                       f"(whole-wave mode): correct only where the caller keeps nothing live in those lanes")
+        out += [f"    {o.name}: {o.verdict}: {o.detail}" for o in self.obligations if o.verdict != "proved"]
+        if cex and self.cex is not None:
+            out += render(self.cex, low)
+        return out
 
     def to_json(self, times: bool = False) -> dict[str, Any]:
         """This result as `verify lowering --json` reports it (seconds only with `times`)."""
