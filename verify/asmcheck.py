@@ -487,7 +487,7 @@ class AsmReport:
             out.append(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if times else ""))
             out.append(f"    for {r.scope()}")
             out += r.detail_lines(c.low, robust, cex=a.kind == "spec")
-            if c.written_after is not None:
+            if c.written_after is not None and isinstance(a.lhs, (VReg, SReg)):
                 out.append(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region "
                            f"(lines {region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it")
         return out

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .diag import InputError
 from .ir import Lowering
@@ -117,3 +118,25 @@ def display_path(p: Path | str) -> str:
             return str(p.relative_to(ROOT))
         except ValueError:
             return str(p)
+
+
+def spec_text(low: Lowering) -> str:
+    """The spec call of `low` as written (a parameter that is not a word is quoted)."""
+
+    def show(v: object) -> str:
+        if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
+            return '"' + v + '"'
+        return str(v)
+
+    ps = " ".join(f"{k}={show(v)}" for k, v in low.params.items())
+    return f"{low.spec} {ps}".strip()
+
+
+def listing() -> list[dict[str, Any]]:
+    """Every lowering of the catalogue, as `verify list --json` reports it."""
+    rows = []
+    for p in lowering_files():
+        low = load_lowering(p)
+        rows.append({"name": low.name, "spec": spec_text(low), "targets": low.targets, "waves": low.waves,
+                     "exec": low.exec_contract, "path": display_path(p), "description": low.description})
+    return rows

@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import re
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from . import catalog
 from . import target as T
@@ -21,7 +20,6 @@ from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .lanes import fmt_mask, parse_mask
-from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, static_checks
 from .syntax import parse_int, parse_param_value
 from .target import FEATURES, ORDER, TARGETS, markdown
@@ -30,7 +28,7 @@ EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise InputError(None, f"{self.prog}: {message}")
 
 
@@ -142,8 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
 # verify lowering
 
 
-def _group(results):
-    groups: list[list] = []
+def _group(results: list[Result]) -> list[list[Result]]:
+    groups: list[tuple[tuple[object, ...], list[Result]]] = []
     for r in results:
         key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target, tuple(r.writes_inactive))
         for g in groups:
@@ -151,11 +149,11 @@ def _group(results):
                 g[1].append(r)
                 break
         else:
-            groups.append([key, [r]])
+            groups.append((key, [r]))
     return [g[1] for g in groups]
 
 
-def overall(results) -> int:
+def overall(results: list[Result]) -> int:
     vs = {r.verdict for r in results}
     if "error" in vs:
         return EXIT_ERROR
@@ -192,9 +190,9 @@ def _dump(obj: object, out: TextIO, code: int = 0) -> int:
     return code
 
 
-def _params(items: list[str]) -> dict[str, object]:
+def _params(items: list[str]) -> dict[str, Any]:
     """PARAM=VALUE arguments."""
-    params = {}
+    params: dict[str, Any] = {}
     for it in items:
         if "=" not in it:
             raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
@@ -203,17 +201,7 @@ def _params(items: list[str]) -> dict[str, object]:
     return params
 
 
-def _spec_text(low) -> str:
-    def show(v):
-        if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
-            return '"' + v + '"'
-        return str(v)
-
-    ps = " ".join(f"{k}={show(v)}" for k, v in low.params.items())
-    return f"{low.spec} {ps}".strip()
-
-
-def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
+def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     low = catalog.load(args.name)
     targets, waves, notes = instantiations(low, args.target, args.wave)
@@ -234,7 +222,7 @@ def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
         return _dump({"lowering": low.name, "path": low.path, "spec": {"name": low.spec, "params": low.params},
                       "verdict": _VERDICT.get(code, "error"), "results": [r.to_json(args.times) for r in results]},
                      out, code)
-    print(f"{low.name}: {_spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
+    print(f"{low.name}: {catalog.spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
     for g in _group(results):
         r = g[0]
         names = ", ".join(x.target for x in g)
@@ -266,7 +254,7 @@ def _jobs(n: int) -> int:
     return n
 
 
-def cmd_prove(args, out: TextIO, err: TextIO) -> int:
+def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
     from .proofs import locate
 
@@ -286,7 +274,7 @@ def cmd_prove(args, out: TextIO, err: TextIO) -> int:
     return report.exit_code()
 
 
-def cmd_check(args, out: TextIO, err: TextIO) -> int:
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
     from .proofs import write_atomic
 
@@ -312,7 +300,7 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
 # verify emit
 
 
-def cmd_emit(args, out: TextIO, err: TextIO) -> int:
+def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import emit, proofs  # a command's own modules load with it (test_imports)
 
     low = catalog.load(args.name)
@@ -339,16 +327,10 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
 # verify list / targets / specs
 
 
-def cmd_list(args, out: TextIO, err: TextIO) -> int:
-    rows = []
-    for p in catalog.lowering_files():
-        low = load_lowering(p)
-        rows.append({"name": low.name, "spec": _spec_text(low), "targets": low.targets, "waves": low.waves,
-                     "exec": low.exec_contract, "path": catalog.display_path(p), "description": low.description})
+def cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rows = catalog.listing()
     if args.json:
-        json.dump(rows, out, indent=2)
-        out.write("\n")
-        return 0
+        return _dump(rows, out)
     w = max((len(r["name"]) for r in rows), default=4)
     s = max((len(r["spec"]) for r in rows), default=4)
     for r in rows:
@@ -356,7 +338,7 @@ def cmd_list(args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def cmd_targets(args, out: TextIO, err: TextIO) -> int:
+def cmd_targets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.markdown:
         out.write(markdown())
         return 0
@@ -375,7 +357,7 @@ def cmd_targets(args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def cmd_specs(args, out: TextIO, err: TextIO) -> int:
+def cmd_specs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     lib = catalog.speclib()
     rows = [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
             for s in sorted(lib.specs.values(), key=lambda s: s.name)]
@@ -413,10 +395,10 @@ def _parse_inputs(items: list[str], W: int) -> dict[str, list[int]]:
     return out
 
 
-def cmd_show(args, out: TextIO, err: TextIO) -> int:
+def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     lib = catalog.speclib()
     if args.name in lib.specs:
-        return _show_spec(args, lib, out)
+        return _show_spec(args, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
     try:
@@ -428,7 +410,7 @@ def cmd_show(args, out: TextIO, err: TextIO) -> int:
     return _show_lowering(args, out, err)
 
 
-def _show_spec(args, lib, out) -> int:
+def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
     params = _params(args.params)
     W = spec_wave(args.name, params, args.wave)
     mask = parse_mask(args.exec, W)
@@ -436,7 +418,8 @@ def _show_spec(args, lib, out) -> int:
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
-def _emit_show(args, out, W, mask, inputs, outputs) -> int:
+def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs: dict[str, list[Any]],
+               outputs: dict[str, list[Any]]) -> int:
     if args.json:
         json.dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out)
         out.write("\n")
@@ -453,7 +436,7 @@ def _emit_show(args, out, W, mask, inputs, outputs) -> int:
     return 0
 
 
-def _show_lowering(args, out, err) -> int:
+def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     low = catalog.load(args.name)
     tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
@@ -467,7 +450,7 @@ def _show_lowering(args, out, err) -> int:
 # verify synth
 
 
-def cmd_synth(args, out: TextIO, err: TextIO) -> int:
+def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth import save, synthesize  # a command's own modules load with it (test_imports)
     from .synth.components import parse_components
 
@@ -499,7 +482,7 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
     return code
 
 
-def _synth_table(args, out: TextIO, err: TextIO) -> int:
+def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth import table  # a command's own modules load with it (test_imports)
 
     cols = table.columns(args.targets)
@@ -520,7 +503,7 @@ def _synth_table(args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def cmd_asm(args, out: TextIO, err: TextIO) -> int:
+def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .asmcheck import check_file  # a command's own modules load with it (test_imports)
 
     rep = check_file(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
