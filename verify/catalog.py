@@ -140,3 +140,18 @@ def listing() -> list[dict[str, Any]]:
         rows.append({"name": low.name, "spec": spec_text(low), "targets": low.targets, "waves": low.waves,
                      "exec": low.exec_contract, "path": display_path(p), "description": low.description})
     return rows
+
+
+def spec_or_lowering(name: str) -> str:
+    """What `name` names, "spec" or "lowering" (a spec first); an error
+    suggests the closest name when it names neither."""
+    lib = speclib()
+    if name in lib.specs:
+        return "spec"
+    try:
+        find_lowering(name)
+    except InputError:
+        close = difflib.get_close_matches(name, list(lib.specs) + [p.stem for p in lowering_files()], n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
+        raise InputError(None, f"no spec or lowering named '{name}'{hint}") from None
+    return "lowering"

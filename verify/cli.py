@@ -7,7 +7,6 @@ refuted, 2 usage or input error, 3 unknown (solver timeout or gave up).
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 import time
@@ -19,9 +18,9 @@ from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
-from .lanes import fmt_mask, parse_mask
+from .lanes import fmt_mask, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, static_checks
-from .syntax import parse_int, parse_param_value
+from .syntax import parse_param_value
 from .target import FEATURES, ORDER, TARGETS, markdown
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -343,11 +342,7 @@ def cmd_targets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(markdown())
         return 0
     if args.json:
-        json.dump([{"name": t.name, "gen": t.gen, "family": t.family, "arch": t.arch, "waves": list(t.waves),
-                    "features": sorted(t.features), "llvm_cpu": t.llvm_cpu, "note": t.note}
-                   for t in TARGETS.values()], out, indent=2)
-        out.write("\n")
-        return 0
+        return _dump([t.to_json() for t in TARGETS.values()], out)
     for n in ORDER:
         t = TARGETS[n]
         waves = "/".join(f"wave{w}" for w in t.waves)
@@ -362,9 +357,7 @@ def cmd_specs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rows = [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
             for s in sorted(lib.specs.values(), key=lambda s: s.name)]
     if args.json:
-        json.dump(rows, out, indent=2)
-        out.write("\n")
-        return 0
+        return _dump(rows, out)
     w = max(len(r["signature"]) for r in rows)
     for r in rows:
         print(f"{r['signature']:<{w}}  {r['doc']}", file=out)
@@ -375,38 +368,12 @@ def cmd_specs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # verify show
 
 
-def _parse_inputs(items: list[str], W: int) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for it in items:
-        if "=" not in it:
-            raise InputError(None, f"--input expects REG=a,b,c,..., got '{it}'")
-        name, vals = it.split("=", 1)
-        name = name.strip()
-        sp = Span("--input", 1, len(name) + 2)
-        nums = [parse_int(v.strip(), sp, "an integer") for v in vals.split(",") if v.strip()]
-        if len(nums) == 1:
-            nums = nums * W
-        if len(nums) != W:
-            raise InputError(None, f"--input {name}: give 1 value or {W} (one per lane), got {len(nums)}")
-        for v in nums:
-            if not -(1 << 31) <= v < (1 << 32):
-                raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
-        out[name] = [v & 0xFFFFFFFF for v in nums]
-    return out
-
-
 def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    lib = catalog.speclib()
-    if args.name in lib.specs:
+    if args.name in catalog.speclib().specs:
         return _show_spec(args, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
-    try:
-        catalog.find_lowering(args.name)
-    except InputError:
-        close = difflib.get_close_matches(args.name, list(lib.specs) + [p.stem for p in catalog.lowering_files()], n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
-        raise InputError(None, f"no spec or lowering named '{args.name}'{hint}") from None
+    catalog.spec_or_lowering(args.name)
     return _show_lowering(args, out, err)
 
 
@@ -414,7 +381,7 @@ def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
     params = _params(args.params)
     W = spec_wave(args.name, params, args.wave)
     mask = parse_mask(args.exec, W)
-    inputs, outputs = simulate_spec(args.name, params, W, mask, _parse_inputs(args.input, W))
+    inputs, outputs = simulate_spec(args.name, params, W, mask, parse_lane_values(args.input, W))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -442,7 +409,7 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
     mask = parse_mask(args.exec, W)
-    inputs, outputs = simulate_inputs(low, tgt, W, mask, _parse_inputs(args.input, W), parse_assume(args.assume))
+    inputs, outputs = simulate_inputs(low, tgt, W, mask, parse_lane_values(args.input, W), parse_assume(args.assume))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 

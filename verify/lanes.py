@@ -25,7 +25,8 @@ Composing "first a then b" means lane i reads a's map at b's source:
 
 from __future__ import annotations
 
-from .diag import InputError
+from .diag import InputError, Span
+from .syntax import parse_int
 
 WAVES = (32, 64)
 
@@ -63,6 +64,28 @@ def parse_mask(text: str | None, wave: int) -> int:
     if m < 0 or m > full:
         raise InputError(None, f"--exec {text} does not fit in a {wave}-lane mask")
     return m
+
+
+def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
+    """``REG=a,b,c,...`` texts (--input): one 32-bit value per lane, or one
+    for every lane."""
+    out: dict[str, list[int]] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(None, f"--input expects REG=a,b,c,..., got '{it}'")
+        name, vals = it.split("=", 1)
+        name = name.strip()
+        sp = Span("--input", 1, len(name) + 2)
+        nums = [parse_int(v.strip(), sp, "an integer") for v in vals.split(",") if v.strip()]
+        if len(nums) == 1:
+            nums = nums * wave
+        if len(nums) != wave:
+            raise InputError(None, f"--input {name}: give 1 value or {wave} (one per lane), got {len(nums)}")
+        for v in nums:
+            if not -(1 << 31) <= v < (1 << 32):
+                raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
+        out[name] = [v & 0xFFFFFFFF for v in nums]
+    return out
 
 
 def mask_lanes(m: int) -> list[int]:
