@@ -18,7 +18,7 @@ from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
-from .lanes import fmt_mask, parse_lane_values, parse_mask
+from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, static_checks
 from .syntax import parse_param_value
 from .target import FEATURES, ORDER, TARGETS, markdown
@@ -255,18 +255,12 @@ def _jobs(n: int) -> int:
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
-    from .proofs import locate
 
     report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
-        files = {}
-        for path, runs in report.smt2.items():
-            rel = locate(Path(path))[1].with_suffix("")
-            for name, text in gate.smt2_files(rel.name, runs).items():
-                files[str(rel.parent / name)] = text
-        _write_files(args.smt2, files)
+        _write_files(args.smt2, report.smt2_tree())
     for line in report.lines():
         print(line, file=out)
     print(report.summary(), file=out)
@@ -391,15 +385,7 @@ def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs:
         json.dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out)
         out.write("\n")
         return 0
-    cols = list(inputs) + list(outputs)
-    print(f"wave{W}  EXEC = {fmt_mask(mask, W)}", file=out)
-    print("lane  " + "  ".join(f"{c:>10}" for c in cols), file=out)
-    for i in range(W):
-        vals = [inputs[c][i] for c in inputs] + [outputs[c][i] for c in outputs]
-        txt = ["-" if v is None else str(v) for v in vals]
-        mark = " " if (mask >> i) & 1 else "*"
-        print(f"{i:>3}{mark}  " + "  ".join(f"{t:>10}" for t in txt), file=out)
-    print("(* inactive lane; - undefined or unknown)", file=out)
+    _print_lines(lane_table(W, mask, [*inputs.items(), *outputs.items()]), out)
     return 0
 
 

@@ -25,6 +25,8 @@ Composing "first a then b" means lane i reads a's map at b's source:
 
 from __future__ import annotations
 
+from typing import Any
+
 from .diag import InputError, Span
 from .syntax import parse_int
 
@@ -85,6 +87,18 @@ def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
             if not -(1 << 31) <= v < (1 << 32):
                 raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
         out[name] = [v & 0xFFFFFFFF for v in nums]
+    return out
+
+
+def lane_table(wave: int, mask: int, columns: list[tuple[str, list[Any]]]) -> list[str]:
+    """Lane values as `verify show` prints them: a row per lane, a column per
+    register ("*": inactive lane; "-": None, undefined or unknown)."""
+    out = [f"wave{wave}  EXEC = {fmt_mask(mask, wave)}", "lane  " + "  ".join(f"{c:>10}" for c, _ in columns)]
+    for i in range(wave):
+        txt = ["-" if vals[i] is None else str(vals[i]) for _, vals in columns]
+        mark = " " if (mask >> i) & 1 else "*"
+        out.append(f"{i:>3}{mark}  " + "  ".join(f"{t:>10}" for t in txt))
+    out.append("(* inactive lane; - undefined or unknown)")
     return out
 
 
