@@ -140,27 +140,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _group(results: list[Result]) -> list[list[Result]]:
-    groups: list[tuple[tuple[object, ...], list[Result]]] = []
+    """Results printed as one line: same wave, verdict, assumptions, solver run and whole-wave note."""
+    groups: dict[tuple[object, ...], list[Result]] = {}
     for r in results:
         key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target, tuple(r.writes_inactive))
-        for g in groups:
-            if g[0] == key:
-                g[1].append(r)
-                break
-        else:
-            groups.append((key, [r]))
-    return [g[1] for g in groups]
+        groups.setdefault(key, []).append(r)
+    return list(groups.values())
 
 
 def overall(results: list[Result]) -> int:
+    """The exit code of a set of results: the worst verdict (error, refuted, unknown, proved)."""
     vs = {r.verdict for r in results}
-    if "error" in vs:
-        return EXIT_ERROR
-    if "refuted" in vs:
-        return EXIT_REFUTED
-    if "unknown" in vs:
-        return EXIT_UNKNOWN
-    return EXIT_PROVED
+    return next((c for v, c in (("error", EXIT_ERROR), ("refuted", EXIT_REFUTED), ("unknown", EXIT_UNKNOWN)) if v in vs),
+                EXIT_PROVED)
 
 
 _VERDICT = {EXIT_PROVED: "proved", EXIT_REFUTED: "refuted", EXIT_UNKNOWN: "unknown"}
