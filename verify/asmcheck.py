@@ -34,8 +34,9 @@ from typing import Any
 from . import catalog
 from .assume import parse_assume
 from .diag import InputError, Span, Warning_, read_source
-from .ir import Binding, Instr, Lowering, SReg, VReg
+from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 from .lanes import parse_mask
+from .machine import Machine
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
 from .refine import Result, prove, prove_exec, static_checks
@@ -78,7 +79,7 @@ class Opaque(OpDef):
         self.lds_return = bool(DS_RETURNS.match(base))
 
     def parse(self, line: Line, enc: str) -> Instr:
-        ops = []
+        ops: list[VReg | SReg | Imm | None] = []
         spans = []
         for text, span in line.operands:
             try:
@@ -89,7 +90,7 @@ class Opaque(OpDef):
         mods = tuple(sorted((k, v) for k, v, _ in line.mods))
         return Instr(line.mnemonic, line.mnemonic, tuple(ops), mods, "opaque", line.span, tuple(spans), (), line.text)
 
-    def dests(self, ins: Instr) -> list:
+    def dests(self, ins: Instr) -> list[VReg | SReg]:
         """The register operands the instruction may write."""
         m = ins.mnemonic
         if not ins.operands or NO_DEST.match(m) or CONTROL.match(m):
@@ -97,7 +98,7 @@ class Opaque(OpDef):
         if "atomic" in m and not any(k in ("glc", "sc0") for k, _ in ins.mods):
             return []
         first = ins.operands[0]
-        out = []
+        out: list[VReg | SReg] = []
         if m.startswith("v_cmpx"):
             # GFX9 `v_cmpx_* s[0:1], a, b` (or vcc) also writes its first operand;
             # GFX10+ `v_cmpx_* a, b` writes only EXEC, and `a` is a source
@@ -113,7 +114,7 @@ class Opaque(OpDef):
         m = ins.mnemonic
         return (m.startswith("v_cmpx") or (m.startswith("s_") and "exec" in m)) and not NO_DEST.match(m)
 
-    def check(self, ins, target, wave):
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         return []
 
     def defs(self, ins: Instr) -> list[str]:
@@ -130,7 +131,7 @@ class Opaque(OpDef):
                 out += reg_names(op)
         return out + (["exec_lo", "exec_hi"] if self.writes_exec(ins) else [])
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         for d in self.dests(ins):
             if isinstance(d, VReg):
                 for k in range(d.count):
@@ -146,7 +147,7 @@ class Opaque(OpDef):
                 if not any(n in d.names for d in self.dests(ins) if isinstance(d, SReg)):
                     m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
 
-    def print(self, ins: Instr, target=None) -> str:
+    def print(self, ins: Instr, target: Target | None = None) -> str:
         return ins.text.split(";")[0].strip()
 
 
@@ -249,9 +250,9 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
             raise InputError(None, f"{path}: no instruction in lines {a}-{b}")
         for ln in sel:
             if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+                what = ln.ins.mnemonic if ln.kind != "label" and ln.ins is not None else "label " + ln.text
                 raise InputError(Span(path, ln.lineno, 1),
-                                 f"lines {a}-{b} are not straight-line code: "
-                                 f"{'label ' + ln.text if ln.kind == 'label' else ln.ins.mnemonic} at line {ln.lineno}")
+                                 f"lines {a}-{b} are not straight-line code: {what} at line {ln.lineno}")
         prog = [ln.ins for ln in sel if ln.ins is not None]
     else:
         idx = [k for k, ln in enumerate(body) if ln.ins is not None and _lane_aware(ln.ins)]
@@ -296,17 +297,17 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
 class Assertion:
     text: str
     kind: str  # "spec" or "exec"
-    lhs: object = None
+    lhs: VReg | SReg | Imm | None = None
     spec: str = ""
-    params: dict = field(default_factory=dict)
-    args: list = field(default_factory=list)  # positional input registers
-    reg_params: dict = field(default_factory=dict)  # param -> register (per-lane)
-    param_spans: dict = field(default_factory=dict)  # param -> its column in the --assert text
+    params: dict[str, Any] = field(default_factory=dict)
+    args: list[VReg | SReg | Imm] = field(default_factory=list)  # positional input registers
+    reg_params: dict[str, VReg | SReg | Imm] = field(default_factory=dict)  # param -> register (per-lane)
+    param_spans: dict[str, Span] = field(default_factory=dict)  # param -> its column in the --assert text
     spec_span: Span | None = None
     exec_rhs: str = ""  # "exec" or "first_lane"
 
 
-def _reg(name: str, span: Span):
+def _reg(name: str, span: Span) -> VReg | SReg | Imm:
     return parse_operand(name, span)
 
 
@@ -314,7 +315,7 @@ def parse_assertion(text: str) -> Assertion:
     span = Span("--assert", 1, 1)
     lead = len(text) - len(text.lstrip())
 
-    def at(node) -> Span:  # the column of a part of the assertion text
+    def at(node: ast.AST) -> Span:  # the column of a part of the assertion text
         return span.shifted(getattr(node, "col_offset", 0) + lead)
 
     try:
@@ -334,9 +335,10 @@ def parse_assertion(text: str) -> Assertion:
             return Assertion(text, "exec", _reg(lhs_name, span), exec_rhs="first_lane")
         raise InputError(span, f"an EXEC assertion is '{lhs_name} == {lhs_name}' or '{lhs_name} == first_lane({lhs_name})'")
     lhs = _reg(lhs_name, at(tree.left))
-    if not isinstance(rhs, ast.Call) or _dotted(rhs.func) is None:
+    name = _dotted(rhs.func) if isinstance(rhs, ast.Call) else None
+    if not isinstance(rhs, ast.Call) or name is None:
         raise InputError(at(rhs), f"the right side of '{text}' must be a spec call, e.g. cuda.shfl_xor(v0, mask=5)")
-    a = Assertion(text, "spec", lhs, _dotted(rhs.func))
+    a = Assertion(text, "spec", lhs, name)
     a.spec_span = at(rhs)
     for arg in rhs.args:
         if not isinstance(arg, ast.Name):
@@ -344,10 +346,13 @@ def parse_assertion(text: str) -> Assertion:
         a.args.append(_reg(arg.id, at(arg)))
     for kw in rhs.keywords:
         v = kw.value
+        if kw.arg is None:
+            raise InputError(at(kw), f"spec parameters are NAME=VALUE, got '**{ast.unparse(v)}'")
         a.param_spans[kw.arg] = at(kw)
         if isinstance(v, ast.Constant) and isinstance(v.value, (int, str)):
             a.params[kw.arg] = v.value
-        elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant):
+        elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) \
+                and isinstance(v.operand.value, (int, float, complex)):
             a.params[kw.arg] = -v.operand.value
         elif isinstance(v, ast.Name) and re.fullmatch(r"[vs]\d+", v.id):
             a.reg_params[kw.arg] = _reg(v.id, at(v))
