@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_semantics_agree import instr_text
 
-from verify.diag import Span
+from verify.diag import InputError, Span
 from verify.lowering_file import load_lowering, parse_instr, print_instr
 from verify.ops import OPS
 from verify.target import get
@@ -59,3 +59,33 @@ def test_every_catalogue_file_round_trips():
         low = load_lowering(p)
         for ins in low.program:
             assert parse_instr(print_instr(ins), Span("t", 1)) == ins, (p, ins.text)
+
+
+# `verify asm`'s engine, without argparse: asmcheck.check_file
+
+KERNEL = ('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n\t.text\nf:\n'
+          '\tv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n'
+          '\tv_mov_b32 v2, v1\n\ts_setpc_b64 s[30:31]\n')
+
+
+def test_check_file_detects_target_and_wave_and_gives_verdicts(tmp_path):
+    from verify.asmcheck import check_file, detect_target, detect_wave
+
+    path = tmp_path / "k.s"
+    path.write_text(KERNEL)
+    assert detect_target(KERNEL) == "gfx1100"
+    assert detect_wave(KERNEL, get("gfx1100")) == 64  # s[30:31]: a 64-bit lane mask pair
+    assert detect_wave(KERNEL.replace("s[30:31]", "s30"), get("gfx1100")) is None
+    assert detect_wave("", get("gfx942")) == 64  # the only wave it runs
+    rep = check_file(str(path), ["v1 == cuda.shfl_xor(v0, mask=1, width=32)"])
+    assert (rep.target.name, rep.wave, rep.exec_contract, rep.verdict) == ("gfx1100", 64, "any", "proved")
+    assert (rep.region.first, rep.region.last) == (4, 4)
+    rep = check_file(str(path), ["v2 == cuda.shfl_xor(v0, mask=1, width=32)"])
+    assert rep.verdict == "refuted" and rep.checked[0].written_after == 5
+    assert rep.lines()[-1] == "    note: v2 is written again at line 5, after the region (lines 4-4); --lines 4-5 includes it"
+    rep = check_file(str(path), ["v1 == cuda.shfl_xor(v0, mask=1, width=32)"], wave=32, exec="0xf")
+    js = rep.to_json()
+    assert (js["wave"], js["exec"], js["verdict"]) == (32, "0xf", "proved")
+    assert js["assertions"][0]["scope"] == "gfx1100 wave32 under exec=0xf, assumptions: dpp.inactive_src=bound_ctrl"
+    with pytest.raises(InputError, match="no .amdgcn_target; give --target"):
+        check_file(str(path), ["v1 == v1"], text="f:\n v_mov_b32 v1, v0\n")

@@ -132,6 +132,20 @@ def test_hip_and_asm_formats(proved):
     assert code == 0 and "proved for gfx950 wave64" in out
 
 
+def test_emit_checked_without_argparse(proved):
+    refused = emit.emit_checked(catalog.load("lowerings/xor5_plain.s"), T.get("gfx900"), 64, "asm")
+    assert isinstance(refused, emit.Refusal)
+    assert str(refused) == ("refusing to emit xor5_plain for gfx900 wave64: it is refuted for gfx900 wave64 "
+                            "(proofs/xor5_plain.proof: value(out))")
+    done = emit.emit_checked(catalog.load("lowerings/xor5.s"), T.get("gfx950"), 64, "asm")
+    assert isinstance(done, emit.Emitted) and done.note == ""
+    assert done.text.splitlines()[-1] == "s_mov_b64 exec, s[0:1]"
+    done = emit.emit_checked(catalog.load("lowerings/xor5.s"), T.get("gfx942"), 64, "llvm")
+    assert isinstance(done, emit.Emitted) and "define i32 @xor5(i32 %x)" in done.text
+    assert done.note == ("the code LLVM makes from this IR for gfx942 wave64 (10 instructions) is proved to refine "
+                         "cuda.shfl_xor mask=5 width=16")
+
+
 def test_ops_without_a_spelling_are_input_errors(tmp_path):
     f = tmp_path / "addpp.s"
     f.write_text("; @spec cuda.shfl_up delta=1 width=16\n; @targets gfx9\n; @waves 64\n; @input x = v0\n"

@@ -29,14 +29,20 @@ import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import catalog
-from .diag import InputError, Span, read_source
-from .ir import Binding, Instr, Lowering, SReg, VReg
+from .assume import parse_assume
+from .diag import InputError, Span, Warning_, read_source
+from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
+from .lanes import parse_mask
+from .machine import Machine
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
+from .refine import Result, prove, prove_exec, static_checks
 from .spec import _dotted
 from .syntax import Line, parse_operand, split_line, strip_comment
+from .target import Target, get
 from .waits import lgkm_kind
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
@@ -73,7 +79,7 @@ class Opaque(OpDef):
         self.lds_return = bool(DS_RETURNS.match(base))
 
     def parse(self, line: Line, enc: str) -> Instr:
-        ops = []
+        ops: list[VReg | SReg | Imm | None] = []
         spans = []
         for text, span in line.operands:
             try:
@@ -84,7 +90,7 @@ class Opaque(OpDef):
         mods = tuple(sorted((k, v) for k, v, _ in line.mods))
         return Instr(line.mnemonic, line.mnemonic, tuple(ops), mods, "opaque", line.span, tuple(spans), (), line.text)
 
-    def dests(self, ins: Instr) -> list:
+    def dests(self, ins: Instr) -> list[VReg | SReg]:
         """The register operands the instruction may write."""
         m = ins.mnemonic
         if not ins.operands or NO_DEST.match(m) or CONTROL.match(m):
@@ -92,7 +98,7 @@ class Opaque(OpDef):
         if "atomic" in m and not any(k in ("glc", "sc0") for k, _ in ins.mods):
             return []
         first = ins.operands[0]
-        out = []
+        out: list[VReg | SReg] = []
         if m.startswith("v_cmpx"):
             # GFX9 `v_cmpx_* s[0:1], a, b` (or vcc) also writes its first operand;
             # GFX10+ `v_cmpx_* a, b` writes only EXEC, and `a` is a source
@@ -108,7 +114,7 @@ class Opaque(OpDef):
         m = ins.mnemonic
         return (m.startswith("v_cmpx") or (m.startswith("s_") and "exec" in m)) and not NO_DEST.match(m)
 
-    def check(self, ins, target, wave):
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         return []
 
     def defs(self, ins: Instr) -> list[str]:
@@ -125,7 +131,7 @@ class Opaque(OpDef):
                 out += reg_names(op)
         return out + (["exec_lo", "exec_hi"] if self.writes_exec(ins) else [])
 
-    def execute(self, ins: Instr, m) -> None:
+    def execute(self, ins: Instr, m: Machine) -> None:
         for d in self.dests(ins):
             if isinstance(d, VReg):
                 for k in range(d.count):
@@ -141,7 +147,7 @@ class Opaque(OpDef):
                 if not any(n in d.names for d in self.dests(ins) if isinstance(d, SReg)):
                     m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
 
-    def print(self, ins: Instr, target=None) -> str:
+    def print(self, ins: Instr, target: Target | None = None) -> str:
         return ins.text.split(";")[0].strip()
 
 
@@ -244,9 +250,9 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
             raise InputError(None, f"{path}: no instruction in lines {a}-{b}")
         for ln in sel:
             if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+                what = ln.ins.mnemonic if ln.kind != "label" and ln.ins is not None else "label " + ln.text
                 raise InputError(Span(path, ln.lineno, 1),
-                                 f"lines {a}-{b} are not straight-line code: "
-                                 f"{'label ' + ln.text if ln.kind == 'label' else ln.ins.mnemonic} at line {ln.lineno}")
+                                 f"lines {a}-{b} are not straight-line code: {what} at line {ln.lineno}")
         prog = [ln.ins for ln in sel if ln.ins is not None]
     else:
         idx = [k for k, ln in enumerate(body) if ln.ins is not None and _lane_aware(ln.ins)]
@@ -267,7 +273,7 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     # (e.g. the global_load of the value a scan reads).
     kept: list[Instr] = []
     hoisted: list[Instr] = []
-    for k, ins in enumerate(prog):
+    for ins in prog:
         op = op_of(ins.base)
         if isinstance(op, Opaque) and not op.writes_exec(ins) and lgkm_kind(ins) is None:
             # (an LDS or scalar load stays in place: its result lands late)
@@ -291,17 +297,17 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
 class Assertion:
     text: str
     kind: str  # "spec" or "exec"
-    lhs: object = None
+    lhs: VReg | SReg | Imm | None = None
     spec: str = ""
-    params: dict = field(default_factory=dict)
-    args: list = field(default_factory=list)  # positional input registers
-    reg_params: dict = field(default_factory=dict)  # param -> register (per-lane)
-    param_spans: dict = field(default_factory=dict)  # param -> its column in the --assert text
+    params: dict[str, Any] = field(default_factory=dict)
+    args: list[VReg | SReg | Imm] = field(default_factory=list)  # positional input registers
+    reg_params: dict[str, VReg | SReg | Imm] = field(default_factory=dict)  # param -> register (per-lane)
+    param_spans: dict[str, Span] = field(default_factory=dict)  # param -> its column in the --assert text
     spec_span: Span | None = None
     exec_rhs: str = ""  # "exec" or "first_lane"
 
 
-def _reg(name: str, span: Span):
+def _reg(name: str, span: Span) -> VReg | SReg | Imm:
     return parse_operand(name, span)
 
 
@@ -309,7 +315,7 @@ def parse_assertion(text: str) -> Assertion:
     span = Span("--assert", 1, 1)
     lead = len(text) - len(text.lstrip())
 
-    def at(node) -> Span:  # the column of a part of the assertion text
+    def at(node: ast.AST) -> Span:  # the column of a part of the assertion text
         return span.shifted(getattr(node, "col_offset", 0) + lead)
 
     try:
@@ -329,9 +335,10 @@ def parse_assertion(text: str) -> Assertion:
             return Assertion(text, "exec", _reg(lhs_name, span), exec_rhs="first_lane")
         raise InputError(span, f"an EXEC assertion is '{lhs_name} == {lhs_name}' or '{lhs_name} == first_lane({lhs_name})'")
     lhs = _reg(lhs_name, at(tree.left))
-    if not isinstance(rhs, ast.Call) or _dotted(rhs.func) is None:
+    name = _dotted(rhs.func) if isinstance(rhs, ast.Call) else None
+    if not isinstance(rhs, ast.Call) or name is None:
         raise InputError(at(rhs), f"the right side of '{text}' must be a spec call, e.g. cuda.shfl_xor(v0, mask=5)")
-    a = Assertion(text, "spec", lhs, _dotted(rhs.func))
+    a = Assertion(text, "spec", lhs, name)
     a.spec_span = at(rhs)
     for arg in rhs.args:
         if not isinstance(arg, ast.Name):
@@ -339,10 +346,13 @@ def parse_assertion(text: str) -> Assertion:
         a.args.append(_reg(arg.id, at(arg)))
     for kw in rhs.keywords:
         v = kw.value
+        if kw.arg is None:
+            raise InputError(at(kw), f"spec parameters are NAME=VALUE, got '**{ast.unparse(v)}'")
         a.param_spans[kw.arg] = at(kw)
         if isinstance(v, ast.Constant) and isinstance(v.value, (int, str)):
             a.params[kw.arg] = v.value
-        elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant):
+        elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) \
+                and isinstance(v.operand.value, (int, float, complex)):
             a.params[kw.arg] = -v.operand.value
         elif isinstance(v, ast.Name) and re.fullmatch(r"[vs]\d+", v.id):
             a.reg_params[kw.arg] = _reg(v.id, at(v))
@@ -380,3 +390,172 @@ def parse_lines(text: str) -> tuple[int, int]:
         raise InputError(None, f"--lines expects A-B with A <= B, got '{text}'")
     return int(m.group(1)), int(m.group(2))
 
+
+
+# ---------------------------------------------------------------------------
+# a whole check: the file, its target and wave, the region, every assertion
+
+
+def detect_target(text: str) -> str | None:
+    """The target a .s file names in its .amdgcn_target directive, or None."""
+    m = re.search(r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)', text)
+    return m.group(1) if m else None
+
+
+def detect_wave(text: str, target: Target) -> int | None:
+    """The wave size of a .s file for `target`: the only one it runs, else the
+    kernel descriptor, else the lane-mask registers the code uses (None: no
+    sign of either)."""
+    m = re.search(r"\.amdhsa_wavefront_size32\s+(\d)", text)
+    if len(target.waves) == 1:
+        return target.waves[0]
+    if m is not None:
+        return 32 if m.group(1) == "1" else 64
+    if re.search(r"\b(vcc_lo|exec_lo)\b|saveexec_b32", text):
+        return 32
+    if re.search(r"\b(vcc|exec)\b|saveexec_b64|s\[\d+:\d+\]", text):
+        return 64
+    return None
+
+
+def written_after(lines: list[AsmLine], last: int, reg: VReg | SReg) -> int | None:
+    """The first line after `last`, in the same straight-line block, whose
+    instruction writes `reg` (the default region may stop before the copy
+    that delivers the result)."""
+    want = set(reg_names(reg))
+    for ln in lines:
+        if ln.lineno <= last:
+            continue
+        if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+            return None
+        if ln.ins is not None and want & set(op_of(ln.ins.base).defs(ln.ins)):
+            return ln.lineno
+    return None
+
+
+@dataclass
+class Checked:
+    """One assertion, the lowering it was checked as, and its result."""
+
+    assertion: Assertion
+    low: Lowering
+    result: Result
+    written_after: int | None = None  # refuted: the line after the region that writes its register
+
+
+@dataclass
+class AsmReport:
+    path: str
+    function: str | None
+    target: Target
+    wave: int
+    exec_contract: str
+    region: Region
+    checked: list[Checked]
+
+    @property
+    def verdict(self) -> str:
+        vs = {c.result.verdict for c in self.checked}
+        return next((v for v in ("error", "refuted", "unknown") if v in vs), "proved")
+
+    def warnings(self) -> list[Warning_]:
+        """Every assertion's warnings, each once."""
+        seen: dict[str, Warning_] = {}
+        for c in self.checked:
+            for w in c.result.warnings:
+                seen.setdefault(str(w), w)
+        return list(seen.values())
+
+    def writes(self, ins: Instr) -> list[str]:
+        """What an unmodelled instruction may write, in this wave size."""
+        return [r for r in op_of(ins.base).defs(ins) if not (self.wave == 32 and r in ("exec_hi", "vcc_hi"))]
+
+    def not_modelled(self) -> list[tuple[Instr, str, list[str]]]:
+        """(instruction, "none" / "input" / "unknown", what it may write), in line order."""
+        out = []
+        for i in sorted(self.region.hoisted + self.region.opaque, key=lambda i: i.line):
+            w = self.writes(i)
+            out.append((i, "none" if not w else "input" if i in self.region.hoisted else "unknown", w))
+        return out
+
+    def lines(self, times: bool = False, robust: bool = False) -> list[str]:
+        """This report as `verify asm` prints it."""
+        region = self.region
+        out = [f"{self.path}: lines {region.first}-{region.last} ({len(region.program)} instructions) on "
+               f"{self.target.name} wave{self.wave}, exec={self.exec_contract}"]
+        for i, res, w in self.not_modelled():
+            what = {"none": "writes no register", "input": "its result taken as an input"}.get(
+                res, "what it writes is unknown: " + ", ".join(w))
+            out.append(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}")
+        for c in self.checked:
+            a, r = c.assertion, c.result
+            out.append(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if times else ""))
+            out.append(f"    for {r.scope()}")
+            out += r.detail_lines(c.low, robust, cex=a.kind == "spec")
+            if c.written_after is not None and isinstance(a.lhs, (VReg, SReg)):
+                out.append(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region "
+                           f"(lines {region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it")
+        return out
+
+    def to_json(self, times: bool = False) -> dict[str, Any]:
+        region = self.region
+        return {
+            "file": self.path, "function": self.function, "target": self.target.name, "wave": self.wave,
+            "exec": self.exec_contract,
+            "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
+            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": res, "writes": w}
+                             for i, res, w in self.not_modelled()],
+            "verdict": self.verdict,
+            "assertions": [{"assert": c.assertion.text, "verdict": c.result.verdict, "scope": c.result.scope(),
+                            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail}
+                                            for o in c.result.obligations],
+                            "counterexample": c.result.cex.to_json() if c.result.cex is not None else None,
+                            **({"seconds": round(c.result.seconds, 3)} if times else {})}
+                           for c in self.checked],
+        }
+
+
+def check_file(path: str, asserts: list[str], target: str | None = None, wave: int | None = None,
+               exec: str | None = None, assume: list[str] | None = None, robust: bool = False,
+               function: str | None = None, lines: str | None = None, timeout: float = 30.0,
+               text: str | None = None) -> AsmReport:
+    """Check the assertions `asserts` (``REG == SPEC(...)`` texts) on a region
+    of the assembly file `path`: `lines` ("A-B") or the default region of
+    `function` (default: the first).  The target and wave size default to
+    what the file says; `exec` (a hex mask) fixes EXEC at the region's start;
+    `assume` picks variants (NAME=VARIANT).  A vacuous assertion has verdict
+    "error" (the caller reports it)."""
+    chosen = parse_assume(assume or [])
+    if not asserts:
+        raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
+    if text is None:
+        text = read_source(path)
+    tname = target or detect_target(text)
+    if not tname:
+        raise InputError(None, f"{path}: no .amdgcn_target; give --target")
+    tgt = get(tname)
+    if wave is None:
+        wave = detect_wave(text, tgt)
+        if wave is None:
+            raise InputError(None, f"{path}: cannot tell the wave size; give --wave")
+    if wave not in tgt.waves:
+        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
+    exec_contract = "any" if not exec else f"{parse_mask(exec, wave):#x}"
+    parsed = [parse_assertion(a) for a in asserts]
+    body = function_lines(read(path, text), function, path)
+    region = select_region(path, body, parse_lines(lines) if lines else None, function)
+    checked = []
+    for a in parsed:
+        if a.kind == "exec":
+            low = Lowering(f"{Path(path).name}", path, "", {}, [], [], exec_contract, [], [], None, region.program)
+            r = prove_exec(low, tgt, wave, a.exec_rhs, timeout, chosen)
+        else:
+            low = lowering_for(region, a, exec_contract)
+            warns = static_checks(low, tgt, wave)
+            r, _ = prove(low, tgt, wave, timeout, chosen, robust)
+            r.warnings = warns
+        later = None
+        if r.verdict == "refuted" and a.kind == "spec" and not lines and isinstance(a.lhs, (VReg, SReg)):
+            later = written_after(body, region.last, a.lhs)
+        checked.append(Checked(a, low, r, later))
+    return AsmReport(path, function, tgt, wave, exec_contract, region, checked)

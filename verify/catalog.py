@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .diag import InputError
 from .ir import Lowering
@@ -111,3 +113,40 @@ def display_path(p: Path | str) -> str:
             return str(p.relative_to(ROOT))
         except ValueError:
             return str(p)
+
+
+def spec_text(low: Lowering) -> str:
+    """The spec call of `low` as written (a parameter that is not a word is quoted)."""
+
+    def show(v: object) -> str:
+        if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
+            return '"' + v + '"'
+        return str(v)
+
+    ps = " ".join(f"{k}={show(v)}" for k, v in low.params.items())
+    return f"{low.spec} {ps}".strip()
+
+
+def listing() -> list[dict[str, Any]]:
+    """Every lowering of the catalogue, as `verify list --json` reports it."""
+    rows = []
+    for p in lowering_files():
+        low = load_lowering(p)
+        rows.append({"name": low.name, "spec": spec_text(low), "targets": low.targets, "waves": low.waves,
+                     "exec": low.exec_contract, "path": display_path(p), "description": low.description})
+    return rows
+
+
+def spec_or_lowering(name: str) -> str:
+    """What `name` names, "spec" or "lowering" (a spec first); an error
+    suggests the closest name when it names neither."""
+    lib = speclib()
+    if name in lib.specs:
+        return "spec"
+    try:
+        find_lowering(name)
+    except InputError:
+        close = difflib.get_close_matches(name, list(lib.specs) + [p.stem for p in lowering_files()], n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
+        raise InputError(None, f"no spec or lowering named '{name}'{hint}") from None
+    return "lowering"

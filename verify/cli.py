@@ -7,34 +7,27 @@ refuted, 2 usage or input error, 3 unknown (solver timeout or gave up).
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
-import re
 import sys
+import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, NoReturn, TextIO
 
-from . import catalog, revisions
+from . import catalog
 from . import target as T
 from .assume import parse_assume
-from .backend import Partial
-from .catalog import display_path
-from .cex import render
-from .diag import InputError, Span, VerifyError, read_source
-from .encode import simulate
-from .ir import Lowering, reg_key
-from .lanes import fmt_mask
-from .lowering_file import load_lowering, print_instr
-from .ops.base import op_of, reg_names
-from .refine import check_lowering, prove, prove_exec, prove_one, static_checks
-from .syntax import parse_int, parse_param_value
+from .diag import InputError, Span, VerifyError, Warning_
+from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
+from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
+from .refine import Result, check_lowering, instantiations, static_checks
+from .syntax import parse_param_value
 from .target import FEATURES, ORDER, TARGETS, markdown
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise InputError(None, f"{self.prog}: {message}")
 
 
@@ -146,156 +139,89 @@ def build_parser() -> argparse.ArgumentParser:
 # verify lowering
 
 
-def _instantiations(low, args):
-    declared = T.resolve_all(low.targets, low.spans.get("targets"))
-    notes = []
-    if args.target:
-        targets = T.resolve(args.target)
-        extra = [t.name for t in targets if t not in declared]
-        if extra:
-            notes.append(f"note: {', '.join(extra)} not among the targets {low.name} declares ({', '.join(low.targets)})")
-    else:
-        targets = declared
-    if args.wave:
-        if args.wave not in low.waves:
-            raise InputError(low.spans.get("waves"), f"{low.name} declares wave{'/'.join(map(str, low.waves))}; --wave {args.wave} is not one of them")
-        waves = [args.wave]
-    else:
-        waves = list(low.waves)
-        if args.target:  # only the declared waves the named targets run
-            waves = [w for w in waves if any(w in t.waves for t in targets)] or waves
-    if args.target and args.wave:
-        bad = [t.name for t in targets if args.wave not in t.waves]
-        if bad and len(bad) == len(targets):
-            raise InputError(None, f"{', '.join(bad)} has no wave{args.wave}")
-        targets = [t for t in targets if args.wave in t.waves]
-    return targets, waves, notes
-
-
-def _group(results):
-    groups: list[list] = []
+def _group(results: list[Result]) -> list[list[Result]]:
+    """Results printed as one line: same wave, verdict, assumptions, solver run and whole-wave note."""
+    groups: dict[tuple[object, ...], list[Result]] = {}
     for r in results:
         key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target, tuple(r.writes_inactive))
-        for g in groups:
-            if g[0] == key:
-                g[1].append(r)
-                break
-        else:
-            groups.append([key, [r]])
-    return [g[1] for g in groups]
+        groups.setdefault(key, []).append(r)
+    return list(groups.values())
 
 
-def overall(results) -> int:
+def overall(results: list[Result]) -> int:
+    """The exit code of a set of results: the worst verdict (error, refuted, unknown, proved)."""
     vs = {r.verdict for r in results}
-    if "error" in vs:
-        return EXIT_ERROR
-    if "refuted" in vs:
-        return EXIT_REFUTED
-    if "unknown" in vs:
-        return EXIT_UNKNOWN
-    return EXIT_PROVED
+    return next((c for v, c in (("error", EXIT_ERROR), ("refuted", EXIT_REFUTED), ("unknown", EXIT_UNKNOWN)) if v in vs),
+                EXIT_PROVED)
 
 
-def _spec_text(low) -> str:
-    def show(v):
-        if isinstance(v, str) and not v.startswith("@") and not re.fullmatch(r"[A-Za-z_]\w*", v):
-            return '"' + v + '"'
-        return str(v)
-
-    ps = " ".join(f"{k}={show(v)}" for k, v in low.params.items())
-    return f"{low.spec} {ps}".strip()
+_VERDICT = {EXIT_PROVED: "proved", EXIT_REFUTED: "refuted", EXIT_UNKNOWN: "unknown"}
 
 
-def cmd_lowering(args, out: TextIO, err: TextIO) -> int:
+def _print_warnings(warnings: list[Warning_], err: TextIO) -> None:
+    """Each warning once, in order."""
+    for w in dict.fromkeys(str(w) for w in warnings):
+        print(w, file=err)
+
+
+def _vacuous(r: Result, span: Span | None, prefix: str = "", under: str = "") -> NoReturn:
+    """The error for a result whose EXEC contract or spec leaves nothing to check."""
+    o = next((o for o in r.obligations if o.verdict == "error"), None)
+    raise InputError(span, f"{prefix}vacuous for {r.target} wave{r.wave}{under}: {o.detail if o else 'no active lane'}")
+
+
+def _print_lines(lines: list[str], out: TextIO) -> None:
+    for line in lines:
+        print(line, file=out)
+
+
+def _dump(obj: object, out: TextIO, code: int = 0) -> int:
+    json.dump(obj, out, indent=2)
+    out.write("\n")
+    return code
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    """PARAM=VALUE arguments."""
+    params: dict[str, Any] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
+        k, v = it.split("=", 1)
+        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
+    return params
+
+
+def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     low = catalog.load(args.name)
-    targets, waves, notes = _instantiations(low, args)
+    targets, waves, notes = instantiations(low, args.target, args.wave)
     results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
-    seen = set()
-    for r in results:
-        for w in r.warnings:
-            if str(w) not in seen:
-                seen.add(str(w))
-                print(str(w), file=err)
+    _print_warnings([w for r in results for w in r.warnings], err)
     for n in notes:
         print(n, file=err)
     code = overall(results)
     if code == EXIT_ERROR:
         r = next(r for r in results if r.verdict == "error")
         o = next(o for o in r.obligations if o.verdict == "error")
-        span = low.spans.get("exec") if o.name == "contract" else low.spans.get("spec")
-        raise InputError(span, f"vacuous for {r.target} wave{r.wave}: {o.detail}")
+        _vacuous(r, low.spans.get("exec") if o.name == "contract" else low.spans.get("spec"))
     if args.smt2:
         from .gate import smt2_files  # a command's own modules load with it (test_imports)
 
         _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
-        json.dump(_results_json(low, results, code, args.times), out, indent=2)
-        out.write("\n")
-        return code
-    print(f"{low.name}: {_spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
+        return _dump({"lowering": low.name, "path": low.path, "spec": {"name": low.spec, "params": low.params},
+                      "verdict": _VERDICT.get(code, "error"), "results": [r.to_json(args.times) for r in results]},
+                     out, code)
+    print(f"{low.name}: {catalog.spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
     for g in _group(results):
         r = g[0]
         names = ", ".join(x.target for x in g)
         ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if args.times else ""
         print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
               f"  ({len(r.obligations)} obligations{ms})", file=out)
-        if args.robust:
-            _print_variants(r, out)
-        if r.claim:
-            print(f"    claim: {r.claim}", file=out)
-        if r.writes_inactive:
-            print(f"    note: it may change {', '.join(r.writes_inactive)} in lanes inactive at entry (whole-wave "
-                  f"mode): correct only where the caller keeps nothing live in those lanes", file=out)
-        for o in r.obligations:
-            if o.verdict not in ("proved",):
-                print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
-        if r.cex is not None:
-            for line in render(r.cex, low):
-                print(line, file=out)
+        _print_lines(r.detail_lines(low, args.robust, notes=True), out)
     return code
-
-
-def _print_variants(r, out) -> None:
-    """A robust verdict's per-variant verdicts, when there was a choice."""
-    if not r.variants or len(r.variants) < 2:
-        return
-    for v in r.variants:
-        va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
-        print(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}", file=out)
-    if r.verdict != "proved" and any(v["verdict"] == "proved" for v in r.variants):
-        print("    the verdict depends on an unsettled behaviour; the counterexample below is for "
-              + (", ".join(f"{k}={x}" for k, x in sorted(r.assumptions.items())) or "the defaults"), file=out)
-    elif r.verdict != "proved" and len({v["verdict"] for v in r.variants}) == 1:
-        print(f"    {r.verdict} under every variant: the verdict does not depend on these assumptions", file=out)
-
-
-def _results_json(low, results, code, times: bool = False) -> dict:
-    return {
-        "lowering": low.name,
-        "path": low.path,
-        "spec": {"name": low.spec, "params": low.params},
-        "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
-        "results": [
-            {
-                "target": r.target,
-                "wave": r.wave,
-                "exec": r.exec_contract,
-                "verdict": r.verdict,
-                "scope": r.scope(),
-                "assumptions": r.assumptions,
-                "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
-                "counterexample": r.cex.to_json() if r.cex is not None else None,
-                "warnings": [str(w) for w in r.warnings],
-                "method": r.method,
-                "shared_with": r.shared_with,
-                "variants": r.variants,
-                "writes_inactive": r.writes_inactive,
-                **({"seconds": round(r.seconds, 3)} if times else {}),
-            }
-            for r in results
-        ],
-    }
 
 
 def _write_files(directory: str, files: dict[str, str]) -> None:
@@ -319,27 +245,21 @@ def _jobs(n: int) -> int:
     return n
 
 
-def cmd_prove(args, out: TextIO, err: TextIO) -> int:
+def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
-    from .proofs import locate
 
     report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
-        files = {}
-        for path, runs in report.smt2.items():
-            rel = locate(Path(path))[1].with_suffix("")
-            for name, text in gate.smt2_files(rel.name, runs).items():
-                files[str(rel.parent / name)] = text
-        _write_files(args.smt2, files)
+        _write_files(args.smt2, report.smt2_tree())
     for line in report.lines():
         print(line, file=out)
     print(report.summary(), file=out)
     return report.exit_code()
 
 
-def cmd_check(args, out: TextIO, err: TextIO) -> int:
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
     from .proofs import write_atomic
 
@@ -365,81 +285,26 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
 # verify emit
 
 
-def _refusal(low, t, wave: int) -> str | None:
-    """Why `low` may not be emitted for (t, wave), or None if a current
-    record proves it."""
-    from . import proofs  # a command's own modules load with it (test_imports)
-
-    if (t.name, wave) not in proofs.instantiations(low):
-        return (f"{low.name} does not declare {t.name} wave{wave} (targets: {', '.join(low.targets)}; "
-                f"waves: {', '.join(map(str, low.waves))}), so nothing proves it there")
-    try:
-        state, rf, rec = proofs.current_proof(low, t.name, wave)
-    except InputError as e:
-        if e.span is not None:
-            raise
-        return f"it has no proof record: {e.message}"
-    rf, lp = display_path(rf), display_path(low.path)
-    if state == "proved":
-        return None
-    if state == "missing":
-        return f"there is no proof record for {t.name} wave{wave} in {rf}; run: verify prove {lp}"
-    if state.startswith("stale"):
-        return f"its proof record in {rf} is {state}; run: verify prove {lp}"
-    failing = ", ".join(o["name"] for o in rec["obligations"] if o["verdict"] != "proved")
-    return f"it is {state} for {t.name} wave{wave} ({rf}: {failing})"
-
-
-def cmd_emit(args, out: TextIO, err: TextIO) -> int:
+def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import emit, proofs  # a command's own modules load with it (test_imports)
 
     low = catalog.load(args.name)
     ts = T.resolve(args.target)
     if len(ts) != 1:
         raise InputError(None, f"--target {args.target} names {len(ts)} targets; emit needs one (e.g. --target {ts[0].name})")
-    t, wave = ts[0], args.wave
-    why = _refusal(low, t, wave)
-    if why:
-        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: {why}", file=err)
+    done = emit.emit_checked(low, ts[0], args.wave, args.format, args.timeout)
+    if isinstance(done, emit.Refusal):
+        print(f"error: {done}", file=err)
         return EXIT_REFUTED
-    # the record says proved; prove it again (milliseconds) rather than trust
-    # a file anyone can edit
-    again, _ = prove_one(low, t, wave, args.timeout)
-    if again.verdict != "proved":
-        print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: it is {again.verdict} there now, although "
-              f"its proof record says proved (the record is wrong; run: verify prove --force "
-              f"{catalog.display_path(low.path)})", file=err)
-        return EXIT_REFUTED
-    h = proofs.hashes(low)
-    header = [f"{low.name}: {proofs.spec_call(low)} for {t.name} wave{wave} under exec={low.exec_contract}",
-              f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
-              f"spec {h['spec']}, checker {revisions.current()['core']}, {h['solver']}); emitted by verify emit"]
-    text = emit.emit(low, t, wave, args.format, header)
-    if args.format in ("llvm", "hip"):
-        ir = text if args.format == "llvm" else emit.emit(low, t, wave, "llvm", header)
-        rv = emit.reverify(ir, low, t, wave, args.timeout)
-        if rv.verdict != "proved":
-            what = rv.detail if rv.verdict == "error" else f"the code LLVM makes is {rv.verdict} ({rv.detail})"
-            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the lowering is proved, but LLVM "
-                  f"changed the meaning: {what}",
-                  file=err)
-            return EXIT_REFUTED
-        print(f"note: the code LLVM makes from this {'IR' if args.format == 'llvm' else 'HIP (as LLVM IR)'} for "
-              f"{t.name} wave{wave} ({len(rv.body)} instructions) is proved to refine {proofs.spec_call(low)}",
-              file=err)
-    else:
-        back = emit.same_program(text, low, t)
-        if back:
-            print(f"error: refusing to emit {low.name} for {t.name} wave{wave}: the printed assembly differs "
-                  f"from the proved program ({back})", file=err)
-            return EXIT_REFUTED
+    if done.note:
+        print(f"note: {done.note}", file=err)
     if args.output:
         try:
-            proofs.write_atomic(Path(args.output), text)
+            proofs.write_atomic(Path(args.output), done.text)
         except OSError as e:
             raise InputError(None, f"cannot write {args.output}: {e.strerror}") from None
     else:
-        out.write(text)
+        out.write(done.text)
     return EXIT_PROVED
 
 
@@ -447,16 +312,10 @@ def cmd_emit(args, out: TextIO, err: TextIO) -> int:
 # verify list / targets / specs
 
 
-def cmd_list(args, out: TextIO, err: TextIO) -> int:
-    rows = []
-    for p in catalog.lowering_files():
-        low = load_lowering(p)
-        rows.append({"name": low.name, "spec": _spec_text(low), "targets": low.targets, "waves": low.waves,
-                     "exec": low.exec_contract, "path": catalog.display_path(p), "description": low.description})
+def cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rows = catalog.listing()
     if args.json:
-        json.dump(rows, out, indent=2)
-        out.write("\n")
-        return 0
+        return _dump(rows, out)
     w = max((len(r["name"]) for r in rows), default=4)
     s = max((len(r["spec"]) for r in rows), default=4)
     for r in rows:
@@ -464,16 +323,12 @@ def cmd_list(args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def cmd_targets(args, out: TextIO, err: TextIO) -> int:
+def cmd_targets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.markdown:
         out.write(markdown())
         return 0
     if args.json:
-        json.dump([{"name": t.name, "gen": t.gen, "family": t.family, "arch": t.arch, "waves": list(t.waves),
-                    "features": sorted(t.features), "llvm_cpu": t.llvm_cpu, "note": t.note}
-                   for t in TARGETS.values()], out, indent=2)
-        out.write("\n")
-        return 0
+        return _dump([t.to_json() for t in TARGETS.values()], out)
     for n in ORDER:
         t = TARGETS[n]
         waves = "/".join(f"wave{w}" for w in t.waves)
@@ -483,14 +338,12 @@ def cmd_targets(args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def cmd_specs(args, out: TextIO, err: TextIO) -> int:
+def cmd_specs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     lib = catalog.speclib()
     rows = [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
             for s in sorted(lib.specs.values(), key=lambda s: s.name)]
     if args.json:
-        json.dump(rows, out, indent=2)
-        out.write("\n")
-        return 0
+        return _dump(rows, out)
     w = max(len(r["signature"]) for r in rows)
     for r in rows:
         print(f"{r['signature']:<{w}}  {r['doc']}", file=out)
@@ -501,112 +354,40 @@ def cmd_specs(args, out: TextIO, err: TextIO) -> int:
 # verify show
 
 
-def _parse_inputs(items: list[str], W: int) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for it in items:
-        if "=" not in it:
-            raise InputError(None, f"--input expects REG=a,b,c,..., got '{it}'")
-        name, vals = it.split("=", 1)
-        name = name.strip()
-        sp = Span("--input", 1, len(name) + 2)
-        nums = [parse_int(v.strip(), sp, "an integer") for v in vals.split(",") if v.strip()]
-        if len(nums) == 1:
-            nums = nums * W
-        if len(nums) != W:
-            raise InputError(None, f"--input {name}: give 1 value or {W} (one per lane), got {len(nums)}")
-        for v in nums:
-            if not -(1 << 31) <= v < (1 << 32):
-                raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
-        out[name] = [v & 0xFFFFFFFF for v in nums]
-    return out
-
-
-def _exec_mask(text: str | None, W: int) -> int:
-    full = (1 << W) - 1
-    if text is None:
-        return full
-    try:
-        m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
-    except ValueError:
-        raise InputError(None, f"--exec expects a hex mask, got '{text}'") from None
-    if m < 0 or m > full:
-        raise InputError(None, f"--exec {text} does not fit in a {W}-lane mask")
-    return m
-
-
-def cmd_show(args, out: TextIO, err: TextIO) -> int:
-    lib = catalog.speclib()
-    if args.name in lib.specs:
-        return _show_spec(args, lib, out)
+def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.name in catalog.speclib().specs:
+        return _show_spec(args, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
-    try:
-        catalog.find_lowering(args.name)
-    except InputError:
-        close = difflib.get_close_matches(args.name, list(lib.specs) + [p.stem for p in catalog.lowering_files()], n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
-        raise InputError(None, f"no spec or lowering named '{args.name}'{hint}") from None
+    catalog.spec_or_lowering(args.name)
     return _show_lowering(args, out, err)
 
 
-def _show_spec(args, lib, out) -> int:
-    spec = lib.get(args.name)
-    params = {}
-    for it in args.params:
-        if "=" not in it:
-            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
-        k, v = it.split("=", 1)
-        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
-    bound = lib.bind(spec, params)
-    W = args.wave
-    if W is None:
-        n = lib.group_size(spec, bound, 64)
-        W = 32 if n <= 32 else 64
-    mask = _exec_mask(args.exec, W)
-    given = _parse_inputs(args.input, W)
-    inputs = {}
-    for name in spec.inputs + [v[1:] for v in bound.values() if isinstance(v, str) and v.startswith("@")]:
-        inputs[name] = given.pop(name, list(range(W)))
-    if given:
-        raise InputError(None, f"spec {spec.name} has no input '{next(iter(given))}' (inputs: {', '.join(inputs)})")
-    active = [bool((mask >> i) & 1) for i in range(W)]
-    res = lib.evaluate(spec.name, params, Partial(), W, inputs, active)
-    outputs = {o: [v if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
+def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
+    params = _params(args.params)
+    W = spec_wave(args.name, params, args.wave)
+    mask = parse_mask(args.exec, W)
+    inputs, outputs = simulate_spec(args.name, params, W, mask, parse_lane_values(args.input, W))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
-def _emit_show(args, out, W, mask, inputs, outputs) -> int:
+def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs: dict[str, list[Any]],
+               outputs: dict[str, list[Any]]) -> int:
     if args.json:
         json.dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out)
         out.write("\n")
         return 0
-    cols = list(inputs) + list(outputs)
-    print(f"wave{W}  EXEC = {fmt_mask(mask, W)}", file=out)
-    print("lane  " + "  ".join(f"{c:>10}" for c in cols), file=out)
-    for i in range(W):
-        vals = [inputs[c][i] for c in inputs] + [outputs[c][i] for c in outputs]
-        txt = ["-" if v is None else str(v) for v in vals]
-        mark = " " if (mask >> i) & 1 else "*"
-        print(f"{i:>3}{mark}  " + "  ".join(f"{t:>10}" for t in txt), file=out)
-    print("(* inactive lane; - undefined or unknown)", file=out)
+    _print_lines(lane_table(W, mask, [*inputs.items(), *outputs.items()]), out)
     return 0
 
 
-def _show_lowering(args, out, err) -> int:
+def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     low = catalog.load(args.name)
-    tgt = T.resolve(args.target)[0] if args.target else T.resolve_all(low.targets)[0]
-    W = args.wave or (low.waves[0] if not args.target else next((w for w in low.waves if w in tgt.waves), tgt.waves[0]))
+    tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
-    mask = _exec_mask(args.exec, W)
-    given = _parse_inputs(args.input, W)
-    by_reg = {}
-    for name, vals in given.items():
-        b = next((b for b in low.inputs if b.name == name), None)
-        by_reg[reg_key(b.reg) if b is not None else name] = vals
-    for b in low.inputs:
-        by_reg.setdefault(reg_key(b.reg), list(range(W)))
-    inputs, outputs = simulate(low, tgt, W, mask, by_reg, parse_assume(args.assume))
+    mask = parse_mask(args.exec, W)
+    inputs, outputs = simulate_inputs(low, tgt, W, mask, parse_lane_values(args.input, W), parse_assume(args.assume))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -614,31 +395,22 @@ def _show_lowering(args, out, err) -> int:
 # verify synth
 
 
-def cmd_synth(args, out: TextIO, err: TextIO) -> int:
-    from .synth import synthesize  # a command's own modules load with it (test_imports)
+def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .synth import save, synthesize  # a command's own modules load with it (test_imports)
     from .synth.components import parse_components
-    from .synth.emit import reverify
-    from .synth.table import cmd_table
 
     if args.table:
-        return cmd_table(args, out, err)
+        return _synth_table(args, out, err)
     if not args.spec:
         raise InputError(None, "verify synth: give a SPEC (see `verify specs`) or --table")
     if not args.target or not args.wave:
         raise InputError(None, "verify synth: --target and --wave are required")
     if args.max_ops < 1:
         raise InputError(None, "--max-ops must be at least 1")
-    params = {}
-    for it in args.params:
-        if "=" not in it:
-            raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
-        k, v = it.split("=", 1)
-        params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
+    params = _params(args.params)
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
-    name = "synth"
-    if args.output:
-        name = Path(args.output).stem
+    name = Path(args.output).stem if args.output else "synth"
     cmd = " ".join(["verify synth", args.spec] + [f"{k}={v}" for k, v in params.items()] +
                    ["--target", args.target, "--wave", str(args.wave), "--exec", args.exec_contract,
                     "--max-ops", str(args.max_ops)] + (["--components", args.components] if args.components else []))
@@ -646,230 +418,51 @@ def cmd_synth(args, out: TextIO, err: TextIO) -> int:
                    [args.target], cmd, args.timeout, args.time_limit, survey=True)
     wrote = None
     if args.output and o.text is not None:
-
-        Path(args.output).write_text(o.text)
-        _, res, warns = reverify(args.output, Path(args.output).read_text(), targets, args.wave, args.timeout)
-        if warns or any(r.verdict != "proved" for r in res):
-            raise VerifyError(f"{args.output}: re-verification failed")
+        save(o, args.output, args.timeout)
         wrote = args.output
     code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
     if args.json:
-        json.dump(_synth_json(o, wrote, args.times), out, indent=2)
-        out.write("\n")
-        return code
-    _synth_text(o, wrote, out, args.times)
+        return _dump(o.to_json(wrote, args.times), out, code)
+    _print_lines(o.lines(wrote, args.times), out)
     return code
 
 
-def _synth_body(o) -> list[str]:
-    return [print_instr(i, o.targets[0]) for i in o.best.program(o.wave)] if o.best else []
+def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .synth import table  # a command's own modules load with it (test_imports)
+
+    cols = table.columns(args.targets)
+    if args.check:
+        problems = table.check()
+        for problem in problems:
+            print(problem, file=err)
+        if not problems:
+            print(f"synthesis table current: {table.MD.relative_to(table.ROOT)}, "
+                  f"{table.INDEX.relative_to(table.ROOT)}, {table.LOW_DIR.relative_to(table.ROOT)}/", file=out)
+        return 1 if problems else 0
+    t0 = time.perf_counter()
+    entries = table.build(cols)
+    if args.targets:
+        entries = table.merge(entries, cols)
+    index, files = table.save(entries)
+    print(f"wrote {len(index)} entries, {len(files)} lowering files in {time.perf_counter() - t0:.1f} s", file=out)
+    return 0
 
 
-def _synth_json(o, wrote, times: bool = False) -> dict:
-    from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
+def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .asmcheck import check_file  # a command's own modules load with it (test_imports)
 
-    return {
-        "spec": {"name": o.spec, "params": o.params},
-        "targets": [t.name for t in o.targets],
-        "wave": o.wave,
-        "exec": o.exec_contract,
-        "verdict": o.verdict,
-        "cost": o.cost,
-        "folded_cost": folded_cost(o.best.program(o.wave), o.model, o.wave) if o.best else None,
-        "cost_model": o.model.name,
-        "lowering": _synth_body(o),
-        "is_baseline": o.best_is_baseline,
-        "claim": o.claim(),
-        "optimal": o.best is not None and o.exhaustive,
-        "exhaustive": o.exhaustive,
-        "max_ops": o.max_ops,
-        "components": o.classes,
-        "component_counts": o.n_components,
-        "baseline": None if o.baseline is None else {"cost": o.baseline.cost,
-                                                      "lowering": [l for l in o.baseline_text.splitlines() if not l.startswith(";")]},
-        "baseline_note": o.baseline_note,
-        "reach": {"flow": o.reach.flow_ok, "permutation": o.reach.is_perm, "in_group": o.reach.in_group,
-                  "group_order": o.reach.group_order, "messages": o.reach.lines("the lane map")},
-        "single_ops": [{"class": c, "lowering": t, "cost": k} for c, t, k in o.single_ops],
-        "single_tried": o.single_tried,
-        "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict, "scope": r.scope()} for r in o.results],
-        "stats": {"candidates": o.stats.candidates, "states": o.stats.states, "tests": o.stats.masks,
-                  "restarts": o.stats.restarts, "proofs": o.stats.verified,
-                  **({"seconds": round(o.seconds, 3)} if times else {})},
-        "file": wrote,
-        "text": o.text,
-    }
-
-
-def _synth_text(o, wrote, out, times: bool = False) -> None:
-    from .synth.cost import folded_cost  # a command's own modules load with it (test_imports)
-
-    spec = f"{o.spec} {' '.join(f'{k}={v}' for k, v in o.params.items())}".strip()
-    print(f"synth {spec} for {', '.join(t.name for t in o.targets)} wave{o.wave} under exec={o.exec_contract}", file=out)
-    for line in o.reach.lines(f"the lane map of {spec}"):
-        print(f"  {line}", file=out)
-    if o.best is not None:
-        f = folded_cost(o.best.program(o.wave), o.model, o.wave)
-        what = " (the ds_bpermute baseline)" if o.best_is_baseline else ""
-        print(f"  cost {o.best.cost}{what}; cost model {o.model.name}, estimated cycles"
-              + (f"; {f} with the last DPP move folded into its consumer" if f is not None else ""), file=out)
-        for line in _synth_body(o):
-            print(f"    {line}", file=out)
-        groups: dict = {}
-        for r in o.results:
-            groups.setdefault(r.assumption_text(), []).append(r.target)
-        for a, ts in groups.items():
-            print(f"  proved for {', '.join(ts)} wave{o.wave} under exec={o.exec_contract}; assumptions: {a}"
-                  " (re-read from the lowering text)", file=out)
-    print(f"  {o.claim()}", file=out)
-    if o.baseline is not None and not o.best_is_baseline:
-        print(f"  ds_bpermute baseline: cost {o.baseline.cost}", file=out)
-    elif o.baseline is None and o.baseline_note:
-        print(f"  ds_bpermute baseline: none ({o.baseline_note})", file=out)
-    if o.single_tried:
-        proved = {}
-        for c, t, k in o.single_ops:
-            proved.setdefault(c, []).append((t, k))
-        for cls, n in o.single_tried.items():
-            if cls in proved:
-                t, k = min(proved[cls], key=lambda x: x[1])
-                print(f"  single {cls} ops: {len(proved[cls])} of {n} do it, cheapest cost {k}: {t}", file=out)
-            else:
-                print(f"  single {cls} ops: none of {n} does it", file=out)
-    st = o.stats
-    print(f"  searched {st.candidates} candidate programs ({st.states} states) on {st.masks} EXEC tests"
-          f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs"
-          + (f"; {o.seconds:.1f} s" if times else ""), file=out)
-    if wrote:
-        print(f"  wrote {wrote} (re-read and proved)", file=out)
-
-
-def _detect(text: str, pattern: str):
-    m = re.search(pattern, text)
-    return m.group(1) if m else None
-
-
-def cmd_asm(args, out: TextIO, err: TextIO) -> int:
-    # a command's own modules load with it (test_imports)
-    from .asmcheck import function_lines, lowering_for, parse_assertion, parse_lines, read, select_region
-
-    assume = parse_assume(args.assume)
-    if not args.asserts:
-        raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
-    text = read_source(args.file)
-    tname = args.target or _detect(text, r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)')
-    if not tname:
-        raise InputError(None, f"{args.file}: no .amdgcn_target; give --target")
-    tgt = T.get(tname)
-    wave = args.wave
-    if wave is None:  # the kernel descriptor, else the lane-mask registers the code uses
-        ws = _detect(text, r"\.amdhsa_wavefront_size32\s+(\d)")
-        if len(tgt.waves) == 1:
-            wave = tgt.waves[0]
-        elif ws is not None:
-            wave = 32 if ws == "1" else 64
-        elif re.search(r"\b(vcc_lo|exec_lo)\b|saveexec_b32", text):
-            wave = 32
-        elif re.search(r"\b(vcc|exec)\b|saveexec_b64|s\[\d+:\d+\]", text):
-            wave = 64
-        else:
-            raise InputError(None, f"{args.file}: cannot tell the wave size; give --wave")
-    if wave not in tgt.waves:
-        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
-    exec_contract = "any"
-    if args.exec:
-        exec_contract = f"{_exec_mask(args.exec, wave):#x}"
-    asserts = [parse_assertion(a) for a in args.asserts]
-    lines = function_lines(read(args.file, text), args.function, args.file)
-    region = select_region(args.file, lines, parse_lines(args.lines) if args.lines else None, args.function)
-    results = []
-    for a in asserts:
-        if a.kind == "exec":
-            low = Lowering(f"{Path(args.file).name}", args.file, "", {}, [], [], exec_contract, [], [], None,
-                           region.program)
-            r = prove_exec(low, tgt, wave, a.exec_rhs, args.timeout, assume)
-        else:
-            low = lowering_for(region, a, exec_contract)
-            warns = static_checks(low, tgt, wave)
-            r, _ = prove(low, tgt, wave, args.timeout, assume, args.robust)
-            r.warnings = warns
-        results.append((a, low, r))
-    for a, _, r in results:
-        if r.verdict == "error":
-            o = next((o for o in r.obligations if o.verdict == "error"), None)
+    rep = check_file(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
+                     args.function, args.lines, args.timeout)
+    for c in rep.checked:
+        if c.result.verdict == "error":
             what = f"--exec {args.exec}" if args.exec else "the region"
-            raise InputError(None, f"{args.file}: {a.text}: vacuous for {tgt.name} wave{wave} under {what}: "
-                                   f"{o.detail if o else 'no active lane'}")
-    seen = set()
-    for _, _, r in results:
-        for w in r.warnings:
-            if str(w) not in seen:
-                seen.add(str(w))
-                print(str(w), file=err)
-    code = overall([r for _, _, r in results])
-
-    def writes(i) -> list[str]:  # what an unmodelled instruction may write, in this wave size
-        return [r for r in op_of(i.base).defs(i) if not (wave == 32 and r in ("exec_hi", "vcc_hi"))]
-
+            _vacuous(c.result, None, f"{args.file}: {c.assertion.text}: ", f" under {what}")
+    _print_warnings([w for c in rep.checked for w in c.result.warnings], err)
+    code = overall([c.result for c in rep.checked])
     if args.json:
-        json.dump({
-            "file": args.file, "function": args.function, "target": tgt.name, "wave": wave, "exec": exec_contract,
-            "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
-            "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(),
-                              "result": ("none" if not writes(i) else
-                                         "input" if i in region.hoisted else "unknown"),
-                              "writes": writes(i)}
-                             for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line)],
-            "verdict": {0: "proved", 1: "refuted", 3: "unknown"}.get(code, "error"),
-            "assertions": [{"assert": a.text, "verdict": r.verdict, "scope": r.scope(),
-                            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in r.obligations],
-                            "counterexample": r.cex.to_json() if r.cex is not None else None,
-                            **({"seconds": round(r.seconds, 3)} if args.times else {})}
-                           for a, _, r in results],
-        }, out, indent=2)
-        out.write("\n")
-        return code
-    print(f"{args.file}: lines {region.first}-{region.last} ({len(region.program)} instructions) on {tgt.name} "
-          f"wave{wave}, exec={exec_contract}", file=out)
-    for i in sorted(region.hoisted + region.opaque, key=lambda i: i.line):
-        what = ("writes no register" if not writes(i) else
-                "its result taken as an input" if i in region.hoisted else
-                "what it writes is unknown: " + ", ".join(writes(i)))
-        print(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}", file=out)
-    for a, low, r in results:
-        print(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if args.times else ""), file=out)
-        print(f"    for {r.scope()}", file=out)
-        if args.robust:
-            _print_variants(r, out)
-        for o in r.obligations:
-            if o.verdict not in ("proved",):
-                print(f"    {o.name}: {o.verdict}: {o.detail}", file=out)
-        if r.cex is not None and a.kind == "spec":
-            for line in render(r.cex, low):
-                print(line, file=out)
-        if r.verdict == "refuted" and a.kind == "spec" and not args.lines:
-            later = _written_after(lines, region.last, a.lhs)
-            if later is not None:
-                print(f"    note: {a.lhs.text} is written again at line {later}, after the region (lines "
-                      f"{region.first}-{region.last}); --lines {region.first}-{later} includes it", file=out)
+        return _dump(rep.to_json(args.times), out, code)
+    _print_lines(rep.lines(args.times, args.robust), out)
     return code
-
-
-def _written_after(lines, last: int, reg):
-    """The first line after `last`, in the same straight-line block, whose
-    instruction writes `reg` (the default region may stop before the copy
-    that delivers the result)."""
-    from .asmcheck import CONTROL  # a command's own modules load with it (test_imports)
-
-    want = set(reg_names(reg))
-    for ln in lines:
-        if ln.lineno <= last:
-            continue
-        if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
-            return None
-        if ln.ins is not None and want & set(op_of(ln.ins.base).defs(ln.ins)):
-            return ln.lineno
-    return None
 
 
 COMMANDS = {

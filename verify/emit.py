@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import asmcheck, catalog
+from . import asmcheck, catalog, proofs, revisions
 from . import target as T
 from .backend import Cond, Value
 from .diag import InputError, Span
@@ -36,7 +36,7 @@ from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 from .lowering_file import load_lowering, parse_instr, print_instr
 from .ops import OPS
 from .proofs import canonical_lowering, instantiations, spec_call
-from .refine import check_lowering
+from .refine import check_lowering, prove_one
 from .syntax import operand_text, strip_comment
 from .target import Target
 
@@ -828,3 +828,77 @@ def selfcheck(path: str, timeout: float = 30.0) -> tuple[int, list[str]]:
             if r.verdict != "proved":
                 problems.append(f"{low.name} {r.target} wave{w}: the compiled code is {r.verdict}")
     return len(insts), problems
+
+
+# ---------------------------------------------------------------------------
+# `verify emit`: only what a current proof record proves, proved again
+
+
+@dataclass
+class Emitted:
+    text: str
+    note: str = ""  # what was re-verified (LLVM IR, HIP), for the user
+
+
+@dataclass
+class Refusal:
+    what: str  # "<lowering> for <target> wave<W>"
+    reason: str
+
+    def __str__(self) -> str:
+        return f"refusing to emit {self.what}: {self.reason}"
+
+
+def refusal(low: Lowering, t: T.Target, wave: int) -> str | None:
+    """Why `low` may not be emitted for (t, wave), or None if a current
+    record proves it."""
+    if (t.name, wave) not in instantiations(low):
+        return (f"{low.name} does not declare {t.name} wave{wave} (targets: {', '.join(low.targets)}; "
+                f"waves: {', '.join(map(str, low.waves))}), so nothing proves it there")
+    try:
+        state, rf, rec = proofs.current_proof(low, t.name, wave)
+    except InputError as e:
+        if e.span is not None:
+            raise
+        return f"it has no proof record: {e.message}"
+    rf, lp = catalog.display_path(rf), catalog.display_path(low.path)
+    if state == "proved":
+        return None
+    if state == "missing":
+        return f"there is no proof record for {t.name} wave{wave} in {rf}; run: verify prove {lp}"
+    if state.startswith("stale"):
+        return f"its proof record in {rf} is {state}; run: verify prove {lp}"
+    failing = ", ".join(o["name"] for o in rec["obligations"] if o["verdict"] != "proved")
+    return f"it is {state} for {t.name} wave{wave} ({rf}: {failing})"
+
+
+def emit_checked(low: Lowering, target: T.Target, wave: int, fmt: str, timeout: float = 30.0) -> Emitted | Refusal:
+    """`low` as `fmt` for (target, wave), if a current proof record says it
+    is proved there, proving it again (the record is a file anyone can edit),
+    and checking the output: LLVM IR and HIP are compiled and the compiled
+    code proved again; assembly must read back as the proved program."""
+    what = f"{low.name} for {target.name} wave{wave}"
+    why = refusal(low, target, wave)
+    if why:
+        return Refusal(what, why)
+    again, _ = prove_one(low, target, wave, timeout)
+    if again.verdict != "proved":
+        return Refusal(what, f"it is {again.verdict} there now, although its proof record says proved (the record "
+                             f"is wrong; run: verify prove --force {catalog.display_path(low.path)})")
+    h = proofs.hashes(low)
+    header = [f"{low.name}: {spec_call(low)} for {target.name} wave{wave} under exec={low.exec_contract}",
+              f"proved: {catalog.display_path(proofs.record_file(Path(low.path)))} (lowering {h['lowering']}, "
+              f"spec {h['spec']}, checker {revisions.current()['core']}, {h['solver']}); emitted by verify emit"]
+    text = emit(low, target, wave, fmt, header)
+    if fmt not in ("llvm", "hip"):
+        back = same_program(text, low, target)
+        if back:
+            return Refusal(what, f"the printed assembly differs from the proved program ({back})")
+        return Emitted(text)
+    ir = text if fmt == "llvm" else emit(low, target, wave, "llvm", header)
+    rv = reverify(ir, low, target, wave, timeout)
+    if rv.verdict != "proved":
+        detail = rv.detail if rv.verdict == "error" else f"the code LLVM makes is {rv.verdict} ({rv.detail})"
+        return Refusal(what, f"the lowering is proved, but LLVM changed the meaning: {detail}")
+    return Emitted(text, f"the code LLVM makes from this {'IR' if fmt == 'llvm' else 'HIP (as LLVM IR)'} for "
+                         f"{target.name} wave{wave} ({len(rv.body)} instructions) is proved to refine {spec_call(low)}")

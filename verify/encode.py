@@ -19,9 +19,9 @@ from typing import Any, Callable
 from . import catalog
 from .backend import Concrete, Partial
 from .diag import InputError
-from .ir import Imm, Lowering, SReg, VReg
+from .ir import Imm, Lowering, SReg, VReg, reg_key
 from .machine import Initial, LaneEvent, Machine, Step
-from .target import FeatureLog, Target
+from .target import FeatureLog, Target, resolve, resolve_all
 
 M32 = 0xFFFFFFFF
 
@@ -215,4 +215,57 @@ def simulate(low: Lowering, target: Target, wave: int, mask: int, by_reg: dict[s
     inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
     m.run(low.program)
     outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    return inputs, outputs
+
+
+def show_instance(low: Lowering, target_arg: str | None, wave: int | None) -> tuple[Target, int]:
+    """The one (target, wave) `verify show` runs a lowering on: the named
+    target (default: the first declared) and wave (default: the first
+    declared wave that target runs)."""
+    tgt = resolve(target_arg)[0] if target_arg else resolve_all(low.targets)[0]
+    W = wave or (low.waves[0] if not target_arg else next((w for w in low.waves if w in tgt.waves), tgt.waves[0]))
+    return tgt, W
+
+
+def simulate_inputs(low: Lowering, target: Target, wave: int, mask: int, given: dict[str, list[int]],
+                    assume: dict[str, str]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """:func:`simulate` with inputs named by binding (or register); an input
+    not given holds its lane number."""
+    by_reg = {}
+    for name, vals in given.items():
+        b = next((b for b in low.inputs if b.name == name), None)
+        by_reg[reg_key(b.reg) if b is not None else name] = vals
+    for b in low.inputs:
+        by_reg.setdefault(reg_key(b.reg), list(range(wave)))
+    return simulate(low, target, wave, mask, by_reg, assume)
+
+
+def spec_wave(name: str, params: dict[str, Any], wave: int | None) -> int:
+    """The wave size to show spec `name` in: `wave`, else the smallest that
+    holds its lane group."""
+    lib = catalog.speclib()
+    spec = lib.get(name)
+    bound = lib.bind(spec, params)
+    if wave is not None:
+        return wave
+    return 32 if lib.group_size(spec, bound, 64) <= 32 else 64
+
+
+def simulate_spec(name: str, params: dict[str, Any], wave: int, mask: int,
+                  given: dict[str, list[int]]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Evaluate spec `name` on the partial backend from EXEC = `mask`: inputs
+    (and per-lane parameters) from `given`, else their lane number.  Returns
+    the inputs and outputs, W values each (None: undefined or inactive)."""
+    lib = catalog.speclib()
+    spec = lib.get(name)
+    bound = lib.bind(spec, params)
+    given = dict(given)
+    inputs = {}
+    for n in spec.inputs + [v[1:] for v in bound.values() if isinstance(v, str) and v.startswith("@")]:
+        inputs[n] = given.pop(n, list(range(wave)))
+    if given:
+        raise InputError(None, f"spec {spec.name} has no input '{next(iter(given))}' (inputs: {', '.join(inputs)})")
+    active = [bool((mask >> i) & 1) for i in range(wave)]
+    res = lib.evaluate(spec.name, params, Partial(), wave, inputs, active)
+    outputs = {o: [v if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
     return inputs, outputs

@@ -186,6 +186,16 @@ class Report:
             c[k or e.status] = c.get(k or e.status, 0) + 1
         return c
 
+    def smt2_tree(self) -> dict[str, str]:
+        """Every obligation asked, as SMT-LIB files by path (the lowering's
+        place in the catalogue, then :func:`smt2_files`' names)."""
+        files = {}
+        for path, runs in self.smt2.items():
+            rel = proofs.locate(Path(path))[1].with_suffix("")
+            for name, text in smt2_files(rel.name, runs).items():
+                files[str(rel.parent / name)] = text
+        return files
+
     def lines(self) -> list[str]:
         """One line per problem (check) or per lowering written (prove)."""
         out = []

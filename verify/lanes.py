@@ -27,6 +27,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .diag import InputError, Span
+from .syntax import parse_int
+
 WAVES = (32, 64)
 
 
@@ -48,6 +51,55 @@ def half(i: int) -> int:
 
 def fmt_mask(m: int, wave: int) -> str:
     return f"0x{m & ((1 << wave) - 1):0{wave // 4}x}"
+
+
+def parse_mask(text: str | None, wave: int) -> int:
+    """An EXEC mask as given on the command line (hex, or 0b binary) for a
+    `wave`-lane wave; None is every lane."""
+    full = (1 << wave) - 1
+    if text is None:
+        return full
+    try:
+        m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
+    except ValueError:
+        raise InputError(None, f"--exec expects a hex mask, got '{text}'") from None
+    if m < 0 or m > full:
+        raise InputError(None, f"--exec {text} does not fit in a {wave}-lane mask")
+    return m
+
+
+def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
+    """``REG=a,b,c,...`` texts (--input): one 32-bit value per lane, or one
+    for every lane."""
+    out: dict[str, list[int]] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(None, f"--input expects REG=a,b,c,..., got '{it}'")
+        name, vals = it.split("=", 1)
+        name = name.strip()
+        sp = Span("--input", 1, len(name) + 2)
+        nums = [parse_int(v.strip(), sp, "an integer") for v in vals.split(",") if v.strip()]
+        if len(nums) == 1:
+            nums = nums * wave
+        if len(nums) != wave:
+            raise InputError(None, f"--input {name}: give 1 value or {wave} (one per lane), got {len(nums)}")
+        for v in nums:
+            if not -(1 << 31) <= v < (1 << 32):
+                raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
+        out[name] = [v & 0xFFFFFFFF for v in nums]
+    return out
+
+
+def lane_table(wave: int, mask: int, columns: list[tuple[str, list[Any]]]) -> list[str]:
+    """Lane values as `verify show` prints them: a row per lane, a column per
+    register ("*": inactive lane; "-": None, undefined or unknown)."""
+    out = [f"wave{wave}  EXEC = {fmt_mask(mask, wave)}", "lane  " + "  ".join(f"{c:>10}" for c, _ in columns)]
+    for i in range(wave):
+        txt = ["-" if vals[i] is None else str(vals[i]) for _, vals in columns]
+        mark = " " if (mask >> i) & 1 else "*"
+        out.append(f"{i:>3}{mark}  " + "  ".join(f"{t:>10}" for t in txt))
+    out.append("(* inactive lane; - undefined or unknown)")
+    return out
 
 
 def mask_lanes(m: int) -> list[int]:

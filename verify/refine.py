@@ -26,7 +26,7 @@ from typing import Any
 from . import catalog, waits
 from .assume import ASSUMPTIONS
 from .backend import Concrete
-from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample
+from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample, render
 from .diag import InputError, Warning_
 from .encode import encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
 from .hazards import check as hazards
@@ -34,7 +34,7 @@ from .ir import Lowering, SReg, VReg
 from .machine import Machine
 from .ops.base import op_of, reg_names
 from .spec import spec_monoid
-from .target import FeatureLog, Target
+from .target import FeatureLog, Target, resolve, resolve_all
 
 DEFAULT_TIMEOUT = 30.0
 # z3 resource units (rlimit) for the all-lanes query before going lane by lane:
@@ -87,6 +87,49 @@ class Result:
     def scope(self) -> str:
         s = f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
         return s + (f"; claim: {self.claim}" if self.claim else "")
+
+    def detail_lines(self, low: Lowering, robust: bool = False, cex: bool = True, notes: bool = False) -> list[str]:
+        """A verdict's details as the CLI prints them: per-variant verdicts
+        (`robust`), the claim and the whole-wave note (`notes`), every
+        obligation not proved, the counterexample (`cex`)."""
+        out = []
+        if robust and self.variants and len(self.variants) >= 2:
+            for v in self.variants:
+                va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
+                out.append(f"    {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}")
+            if self.verdict != "proved" and any(v["verdict"] == "proved" for v in self.variants):
+                out.append("    the verdict depends on an unsettled behaviour; the counterexample below is for "
+                           + (", ".join(f"{k}={x}" for k, x in sorted(self.assumptions.items())) or "the defaults"))
+            elif self.verdict != "proved" and len({v["verdict"] for v in self.variants}) == 1:
+                out.append(f"    {self.verdict} under every variant: the verdict does not depend on these assumptions")
+        if notes and self.claim:
+            out.append(f"    claim: {self.claim}")
+        if notes and self.writes_inactive:
+            out.append(f"    note: it may change {', '.join(self.writes_inactive)} in lanes inactive at entry "
+                       f"(whole-wave mode): correct only where the caller keeps nothing live in those lanes")
+        out += [f"    {o.name}: {o.verdict}: {o.detail}" for o in self.obligations if o.verdict != "proved"]
+        if cex and self.cex is not None:
+            out += render(self.cex, low)
+        return out
+
+    def to_json(self, times: bool = False) -> dict[str, Any]:
+        """This result as `verify lowering --json` reports it (seconds only with `times`)."""
+        return {
+            "target": self.target,
+            "wave": self.wave,
+            "exec": self.exec_contract,
+            "verdict": self.verdict,
+            "scope": self.scope(),
+            "assumptions": self.assumptions,
+            "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail} for o in self.obligations],
+            "counterexample": self.cex.to_json() if self.cex is not None else None,
+            "warnings": [str(w) for w in self.warnings],
+            "method": self.method,
+            "shared_with": self.shared_with,
+            "variants": self.variants,
+            "writes_inactive": self.writes_inactive,
+            **({"seconds": round(self.seconds, 3)} if times else {}),
+        }
 
 
 def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
@@ -465,3 +508,34 @@ def check_lowering(low: Lowering, targets: list[Target], waves: list[int], timeo
             done.append((r, fl))
             results.append(r)
     return results
+
+
+def instantiations(low: Lowering, target_arg: str | None = None,
+                   wave_arg: int | None = None) -> tuple[list[Target], list[int], list[str]]:
+    """The (targets, waves) to check `low` on, given an optional --target
+    (a target or family) and --wave, and notes for the user (a named target
+    the lowering does not declare)."""
+    declared = resolve_all(low.targets, low.spans.get("targets"))
+    notes = []
+    if target_arg:
+        targets = resolve(target_arg)
+        extra = [t.name for t in targets if t not in declared]
+        if extra:
+            notes.append(f"note: {', '.join(extra)} not among the targets {low.name} declares ({', '.join(low.targets)})")
+    else:
+        targets = declared
+    if wave_arg:
+        if wave_arg not in low.waves:
+            raise InputError(low.spans.get("waves"), f"{low.name} declares wave{'/'.join(map(str, low.waves))}; "
+                                                      f"--wave {wave_arg} is not one of them")
+        waves = [wave_arg]
+    else:
+        waves = list(low.waves)
+        if target_arg:  # only the declared waves the named targets run
+            waves = [w for w in waves if any(w in t.waves for t in targets)] or waves
+    if target_arg and wave_arg:
+        bad = [t.name for t in targets if wave_arg not in t.waves]
+        if bad and len(bad) == len(targets):
+            raise InputError(None, f"{', '.join(bad)} has no wave{wave_arg}")
+        targets = [t for t in targets if wave_arg in t.waves]
+    return targets, waves, notes

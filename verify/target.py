@@ -91,6 +91,10 @@ class Target:
     llvm_cpu: str  # the -mcpu LLVM 22 accepts for this target
     note: str = ""
 
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "gen": self.gen, "family": self.family, "arch": self.arch, "waves": list(self.waves),
+                "features": sorted(self.features), "llvm_cpu": self.llvm_cpu, "note": self.note}
+
     def has(self, feature: str) -> bool:
         if feature not in FEATURES:  # a typo in the code, not user input
             raise KeyError(feature)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .. import catalog
-from ..diag import InputError, Warning_
+from ..diag import InputError, VerifyError, Warning_
 from ..lowering_file import print_instr
 from ..refine import Result
 from ..target import Target
@@ -85,6 +86,90 @@ class Outcome:
         if self.exhaustive:
             return f"no lowering exists {scope}"
         return f"none found: the search stopped (time limit) {scope}"
+
+    def body(self) -> list[str]:
+        """The best program's instructions, printed."""
+        return [print_instr(i, self.targets[0]) for i in self.best.program(self.wave)] if self.best else []
+
+    def to_json(self, wrote: str | None = None, times: bool = False) -> dict[str, Any]:
+        """This outcome as `verify synth --json` reports it (`wrote`: the
+        lowering file written; seconds only with `times`)."""
+        assert self.reach is not None and self.stats is not None
+        reach, st = self.reach, self.stats
+        return {
+            "spec": {"name": self.spec, "params": self.params},
+            "targets": [t.name for t in self.targets],
+            "wave": self.wave,
+            "exec": self.exec_contract,
+            "verdict": self.verdict,
+            "cost": self.cost,
+            "folded_cost": folded_cost(self.best.program(self.wave), self.model, self.wave) if self.best else None,
+            "cost_model": self.model.name,
+            "lowering": self.body(),
+            "is_baseline": self.best_is_baseline,
+            "claim": self.claim(),
+            "optimal": self.best is not None and self.exhaustive,
+            "exhaustive": self.exhaustive,
+            "max_ops": self.max_ops,
+            "components": self.classes,
+            "component_counts": self.n_components,
+            "baseline": None if self.baseline is None else {
+                "cost": self.baseline.cost,
+                "lowering": [l for l in (self.baseline_text or "").splitlines() if not l.startswith(";")]},
+            "baseline_note": self.baseline_note,
+            "reach": {"flow": reach.flow_ok, "permutation": reach.is_perm, "in_group": reach.in_group,
+                      "group_order": reach.group_order, "messages": reach.lines("the lane map")},
+            "single_ops": [{"class": c, "lowering": t, "cost": k} for c, t, k in self.single_ops],
+            "single_tried": self.single_tried,
+            "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict, "scope": r.scope()}
+                        for r in self.results],
+            "stats": {"candidates": st.candidates, "states": st.states, "tests": st.masks,
+                      "restarts": st.restarts, "proofs": st.verified,
+                      **({"seconds": round(self.seconds, 3)} if times else {})},
+            "file": wrote,
+            "text": self.text,
+        }
+
+    def lines(self, wrote: str | None = None, times: bool = False) -> list[str]:
+        """This outcome as `verify synth` prints it."""
+        assert self.reach is not None and self.stats is not None
+        spec = f"{self.spec} {' '.join(f'{k}={v}' for k, v in self.params.items())}".strip()
+        out = [f"synth {spec} for {', '.join(t.name for t in self.targets)} wave{self.wave} "
+               f"under exec={self.exec_contract}"]
+        out += [f"  {line}" for line in self.reach.lines(f"the lane map of {spec}")]
+        if self.best is not None:
+            f = folded_cost(self.best.program(self.wave), self.model, self.wave)
+            what = " (the ds_bpermute baseline)" if self.best_is_baseline else ""
+            out.append(f"  cost {self.best.cost}{what}; cost model {self.model.name}, estimated cycles"
+                       + (f"; {f} with the last DPP move folded into its consumer" if f is not None else ""))
+            out += [f"    {line}" for line in self.body()]
+            groups: dict[str, list[str]] = {}
+            for r in self.results:
+                groups.setdefault(r.assumption_text(), []).append(r.target)
+            for a, ts in groups.items():
+                out.append(f"  proved for {', '.join(ts)} wave{self.wave} under exec={self.exec_contract}; "
+                           f"assumptions: {a} (re-read from the lowering text)")
+        out.append(f"  {self.claim()}")
+        if self.baseline is not None and not self.best_is_baseline:
+            out.append(f"  ds_bpermute baseline: cost {self.baseline.cost}")
+        elif self.baseline is None and self.baseline_note:
+            out.append(f"  ds_bpermute baseline: none ({self.baseline_note})")
+        proved: dict[str, list[tuple[str, int]]] = {}
+        for c, t, k in self.single_ops:
+            proved.setdefault(c, []).append((t, k))
+        for cls, n in self.single_tried.items():
+            if cls in proved:
+                t, k = min(proved[cls], key=lambda x: x[1])
+                out.append(f"  single {cls} ops: {len(proved[cls])} of {n} do it, cheapest cost {k}: {t}")
+            else:
+                out.append(f"  single {cls} ops: none of {n} does it")
+        st = self.stats
+        out.append(f"  searched {st.candidates} candidate programs ({st.states} states) on {st.masks} EXEC tests"
+                   f"{f', {st.restarts} added from counterexamples' if st.restarts else ''}; {st.verified} proofs"
+                   + (f"; {self.seconds:.1f} s" if times else ""))
+        if wrote:
+            out.append(f"  wrote {wrote} (re-read and proved)")
+        return out
 
 
 def _wwm_cost(model: CostModel, wave: int) -> int:
@@ -283,3 +368,13 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
                 out.single_ops.append((comp.cls, "; ".join(
                     print_instr(i, out.targets[0]) for i in prog),
                     cost))
+
+
+def save(o: Outcome, path: str, timeout: float = 30.0) -> None:
+    """Write the lowering file of `o` to `path`, read it back and prove it
+    again for every target (VerifyError unless all proved, without warnings)."""
+    assert o.text is not None
+    Path(path).write_text(o.text)
+    _, res, warns = reverify(path, Path(path).read_text(), o.targets, o.wave, timeout)
+    if warns or any(r.verdict != "proved" for r in res):
+        raise VerifyError(f"{path}: re-verification failed")

@@ -12,7 +12,6 @@ sample, which must reproduce its files byte for byte.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing as mp
@@ -209,33 +208,35 @@ def markdown(index: list[Entry]) -> str:
     return "\n".join(lines)
 
 
-def cmd_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cols = COLUMNS
-    if args.targets:
-        want = [w.strip() for w in args.targets.split(",") if w.strip()]
-        cols = [c for c in ALL_COLUMNS if c[0] in want]
-        if not cols:
-            raise InputError(None, f"--targets: no table column for {args.targets} "
-                                   f"(columns: {', '.join(sorted({c[0] for c in COLUMNS}))})")
-    if args.check:
-        problems = check()
-        for problem in problems:
-            print(problem, file=err)
-        if not problems:
-            print(f"synthesis table current: {MD.relative_to(ROOT)}, {INDEX.relative_to(ROOT)}, "
-                  f"{LOW_DIR.relative_to(ROOT)}/", file=out)
-        return 1 if problems else 0
-    t0 = time.perf_counter()
-    entries = build(cols)
-    if args.targets and INDEX.exists():
-        # keep the other columns' entries (their programs read back from their
-        # files) and group everything again in column order, as a full run does
-        old = json.loads(INDEX.read_text())
-        keep = [e for e in old if (e["family"], e["wave"]) not in cols]
-        for e in keep:
-            e["text"] = (ROOT / "lowerings" / e["file"]).read_text() if e.get("file") else None
-        order = {c: k for k, c in enumerate(ALL_COLUMNS)}
-        entries = sorted(keep + entries, key=lambda e: order[(e["family"], e["wave"])])
+def columns(families: str | None) -> list[tuple[str, int]]:
+    """The table columns `--targets` names (comma-separated families; None: all)."""
+    if not families:
+        return COLUMNS
+    want = [w.strip() for w in families.split(",") if w.strip()]
+    cols = [c for c in ALL_COLUMNS if c[0] in want]
+    if not cols:
+        raise InputError(None, f"--targets: no table column for {families} "
+                               f"(columns: {', '.join(sorted({c[0] for c in COLUMNS}))})")
+    return cols
+
+
+def merge(entries: list[Entry], cols: list[tuple[str, int]]) -> list[Entry]:
+    """`entries` (for `cols`) with the other columns' entries of the index
+    (their programs read back from their files), in column order, as a full
+    run groups them."""
+    if not INDEX.exists():
+        return entries
+    old = json.loads(INDEX.read_text())
+    keep = [e for e in old if (e["family"], e["wave"]) not in cols]
+    for e in keep:
+        e["text"] = (ROOT / "lowerings" / e["file"]).read_text() if e.get("file") else None
+    order = {c: k for k, c in enumerate(ALL_COLUMNS)}
+    return sorted(keep + entries, key=lambda e: order[(e["family"], e["wave"])])
+
+
+def save(entries: list[Entry]) -> tuple[list[Entry], dict[str, str]]:
+    """Write the index, the Markdown and the lowering files (removing files
+    no entry uses); returns :func:`write`'s index and files."""
     index, files = write(entries)
     LOW_DIR.mkdir(parents=True, exist_ok=True)
     for p in LOW_DIR.glob("*.s"):
@@ -245,8 +246,7 @@ def cmd_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         (ROOT / "lowerings" / rel).write_text(text)
     INDEX.write_text(json.dumps(index, indent=1) + "\n")
     MD.write_text(markdown(index))
-    print(f"wrote {len(index)} entries, {len(files)} lowering files in {time.perf_counter() - t0:.1f} s", file=out)
-    return 0
+    return index, files
 
 
 def check(sample: bool = True) -> list[str]:
