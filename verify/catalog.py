@@ -150,3 +150,23 @@ def spec_or_lowering(name: str) -> str:
         hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify specs` and `verify list`)"
         raise InputError(None, f"no spec or lowering named '{name}'{hint}") from None
     return "lowering"
+
+
+def listing_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """`verify list` as text: name, spec call, targets, waves, EXEC contract."""
+    w = max((len(r["name"]) for r in rows), default=4)
+    s = max((len(r["spec"]) for r in rows), default=4)
+    return [f"{r['name']:<{w}}  {r['spec']:<{s}}  {','.join(r['targets'])}  wave{'/'.join(map(str, r['waves']))}  "
+            f"exec={r['exec']}" for r in rows]
+
+
+def spec_rows() -> list[dict[str, Any]]:
+    """Every spec of the library, as `verify specs --json` reports it."""
+    return [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
+            for s in sorted(speclib().specs.values(), key=lambda s: s.name)]
+
+
+def spec_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """`verify specs` as text: each signature and its description."""
+    w = max((len(r["signature"]) for r in rows), default=4)
+    return [f"{r['signature']:<{w}}  {r['doc']}" for r in rows]

@@ -122,7 +122,7 @@ def f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc: Enco
     return None
 
 
-def concrete_counterexample(low, target, wave, assume, mask: int, vals: dict) -> "Counterexample":
+def concrete_counterexample(low, target, wave, assume, mask: int, vals: dict) -> Counterexample:
     """A counterexample from a concrete failing state, with active lanes
     dropped greedily while the failure persists."""
     def fails(m):
@@ -251,7 +251,7 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
     enc = replay(low, target, wave, assume, mask, vals)
     q.pop()
     rows = _rows(low, enc, vals, tagged)
-    if is_value and not rows or not is_value and not _exec_changed(enc):
+    if (is_value and not rows) or (not is_value and not _exec_changed(enc)):
         raise AssertionError(f"internal: the counterexample for {low.name} did not replay concretely")
     labels = {reg_key(b.reg): b.name for b in low.inputs}
     lo, hi = enc.machine.exec_pair()

@@ -19,11 +19,12 @@ from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
-from .refine import Result, check_lowering, instantiations, static_checks
+from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
 from .syntax import parse_param_value
-from .target import FEATURES, ORDER, TARGETS, markdown
+from .target import TARGETS, markdown
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT = {"proved": EXIT_PROVED, "refuted": EXIT_REFUTED, "error": EXIT_ERROR, "unknown": EXIT_UNKNOWN}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,96 +43,95 @@ def _seconds(text: str) -> float:
     return v
 
 
+# Options several commands share, defined once so their spelling and help agree.
+_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "wave": (("--wave",), dict(type=int, choices=(32, 64), help="only this wave size")),
+    "target": (("--target",), dict(metavar="GFX", help="a target or family (default: every declared target)")),
+    "timeout": (("--timeout",), dict(type=_seconds, default=30.0, metavar="S",
+                                     help="solver timeout per obligation, seconds (default 30)")),
+    "assume": (("--assume",), dict(action="append", default=[], metavar="NAME=VARIANT",
+                                   help="pick a variant of a named assumption")),
+    "robust": (("--robust",), dict(action="store_true", help="prove under every variant of every assumption used")),
+    "json": (("--json",), dict(action="store_true", help="JSON on stdout instead of text")),
+    "times": (("--times",), dict(action="store_true", help="show how long each proof took (JSON: seconds)")),
+    "jobs": (("--jobs", "-j"), dict(type=int, default=1, metavar="N", help="worker processes (default 1)")),
+    "paths": (("paths",), dict(nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")),
+    "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file")),
+    "params": (("params",), dict(nargs="*", metavar="PARAM=VALUE", help="the spec's parameters")),
+}
+
+
+def _command(sub: Any, name: str, help: str, *shared: str) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help)
+    for key in shared:
+        flags, kw = _OPTIONS[key]
+        p.add_argument(*flags, **kw)
+    return p
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
 
-    lo = sub.add_parser("lowering", help="prove a lowering refines its spec")
-    lo.add_argument("name", metavar="NAME|PATH")
-    lo.add_argument("--wave", type=int, choices=(32, 64))
-    lo.add_argument("--target", metavar="GFX", help="a target or family (default: every declared target)")
-    lo.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation, seconds (default 30)")
-    lo.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
-    lo.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
+    lo = _command(sub, "lowering", "prove a lowering refines its spec", "name", "wave", "target", "timeout",
+                  "assume", "robust", "json", "times")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
-    lo.add_argument("--json", action="store_true")
-    lo.add_argument("--times", action="store_true", help="show how long each proof took (JSON: seconds)")
 
-    pv = sub.add_parser("prove", help="prove lowerings and write their proof records (proofs/)")
-    pv.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
-    pv.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    pv.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
     pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
     pv.add_argument("--smt2", metavar="DIR", help="prove everything named and write every obligation to DIR as SMT-LIB 2")
 
-    ck = sub.add_parser("check", help="fail unless every proof record is current and proved (the CI gate)")
-    ck.add_argument("paths", nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")
-    ck.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    ck.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation, seconds")
+    ck = _command(sub, "check", "fail unless every proof record is current and proved (the CI gate)",
+                  "paths", "jobs", "timeout", "json")
     ck.add_argument("--shard", metavar="I/N", help="check only the I-th of N parts of the lowerings (1 <= I <= N)")
-    ck.add_argument("--json", action="store_true", help="a JSON report on stdout")
     ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
 
-    em = sub.add_parser("emit", help="GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof")
-    em.add_argument("name", metavar="NAME|PATH")
+    em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
-    em.add_argument("--wave", type=int, choices=(32, 64), required=True)
-    em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm")
+    em.add_argument("--wave", type=int, choices=(32, 64), required=True, help="the wave size")
+    em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm", help="what to write (default llvm)")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     em.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
 
-    ls = sub.add_parser("list", help="the catalogue of lowerings")
-    ls.add_argument("--json", action="store_true")
-
-    sh = sub.add_parser("show", help="simulate a spec or a lowering concretely (no solver)")
-    sh.add_argument("name", metavar="NAME|PATH")
-    sh.add_argument("params", nargs="*", metavar="PARAM=VALUE")
-    sh.add_argument("--wave", type=int, choices=(32, 64))
-    sh.add_argument("--target", metavar="GFX")
+    _command(sub, "list", "the catalogue of lowerings", "json")
+    sh = _command(sub, "show", "simulate a spec or a lowering concretely (no solver)", "name", "params", "wave",
+                  "target", "assume", "json")
     sh.add_argument("--exec", metavar="HEX", help="EXEC mask (default: all lanes)")
-    sh.add_argument("--input", action="append", default=[], metavar="REG=a,b,c,...")
-    sh.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT")
-    sh.add_argument("--json", action="store_true")
+    sh.add_argument("--input", action="append", default=[], metavar="REG=a,b,c,...",
+                    help="lane values of an input (REG=@lane: each lane its own number)")
 
-    am = sub.add_parser("asm", help="check real compiler output (a .s file) against specs")
-    am.add_argument("file", metavar="FILE.s")
-    am.add_argument("--function", metavar="NAME")
-    am.add_argument("--lines", metavar="A-B")
+    am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
+                  "json", "times")
+    am.add_argument("file", metavar="FILE.s", help="assembly as llc prints it")
+    am.add_argument("--function", metavar="NAME", help="the function to check (default: the first)")
+    am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
     am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
     am.add_argument("--wave", type=int, choices=(32, 64), help="default: the file's wavefront size")
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
-    am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR")
-    am.add_argument("--assume", action="append", default=[], metavar="NAME=VARIANT", help="pick a variant of a named assumption")
-    am.add_argument("--robust", action="store_true", help="prove under every variant of every assumption used")
-    am.add_argument("--timeout", type=_seconds, default=30.0, metavar="S")
-    am.add_argument("--json", action="store_true")
-    am.add_argument("--times", action="store_true", help="show how long each proof took (JSON: seconds)")
+    am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
+                    help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
 
-    tg = sub.add_parser("targets", help="the target table")
-    tg.add_argument("--json", action="store_true")
+    tg = _command(sub, "targets", "the target table", "json")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
 
-    sy = sub.add_parser("synth", help="synthesise the cheapest proven lowering of a spec, or the table of them")
-    sy.add_argument("spec", nargs="?", metavar="SPEC")
-    sy.add_argument("params", nargs="*", metavar="PARAM=VALUE")
+    sy = _command(sub, "synth", "synthesise the cheapest proven lowering of a spec, or the table of them")
+    sy.add_argument("spec", nargs="?", metavar="SPEC", help="the spec to synthesise")
+    for key in ("params", "wave", "timeout", "json"):
+        sy.add_argument(*_OPTIONS[key][0], **_OPTIONS[key][1])
     sy.add_argument("--target", metavar="GFX", help="a target or family; components common to all of them are used")
-    sy.add_argument("--wave", type=int, choices=(32, 64))
-    sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any")
+    sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any", help="the EXEC contract")
     sy.add_argument("--max-ops", type=int, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
-    sy.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout per obligation")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
     sy.add_argument("--targets", metavar="LIST", help="--table: only these table columns (families, comma-separated)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
-    sy.add_argument("--json", action="store_true")
     sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
 
-    sp = sub.add_parser("specs", help="the spec library")
-    sp.add_argument("--json", action="store_true")
+    _command(sub, "specs", "the spec library", "json")
     return p
 
 
@@ -139,23 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
 # verify lowering
 
 
-def _group(results: list[Result]) -> list[list[Result]]:
-    """Results printed as one line: same wave, verdict, assumptions, solver run and whole-wave note."""
-    groups: dict[tuple[object, ...], list[Result]] = {}
-    for r in results:
-        key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target, tuple(r.writes_inactive))
-        groups.setdefault(key, []).append(r)
-    return list(groups.values())
-
-
 def overall(results: list[Result]) -> int:
-    """The exit code of a set of results: the worst verdict (error, refuted, unknown, proved)."""
-    vs = {r.verdict for r in results}
-    return next((c for v, c in (("error", EXIT_ERROR), ("refuted", EXIT_REFUTED), ("unknown", EXIT_UNKNOWN)) if v in vs),
-                EXIT_PROVED)
-
-
-_VERDICT = {EXIT_PROVED: "proved", EXIT_REFUTED: "refuted", EXIT_UNKNOWN: "unknown"}
+    """The exit code of a set of results: that of the worst verdict."""
+    return EXIT[worst_verdict(results)]
 
 
 def _print_warnings(warnings: list[Warning_], err: TextIO) -> None:
@@ -175,10 +161,20 @@ def _print_lines(lines: list[str], out: TextIO) -> None:
         print(line, file=out)
 
 
-def _dump(obj: object, out: TextIO, code: int = 0) -> int:
-    json.dump(obj, out, indent=2)
+def _dump(obj: object, out: TextIO, code: int = 0, indent: int | None = 2) -> int:
+    json.dump(obj, out, indent=indent)
     out.write("\n")
     return code
+
+
+def _write(path: str, text: str) -> None:
+    """Write a whole file or nothing (a one-line error when it cannot be written)."""
+    from .proofs import write_atomic  # a command's own modules load with it (test_imports)
+
+    try:
+        write_atomic(Path(path), text)
+    except OSError as e:
+        raise InputError(None, f"cannot write {path}: {e.strerror}") from None
 
 
 def _params(items: list[str]) -> dict[str, Any]:
@@ -198,41 +194,20 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     targets, waves, notes = instantiations(low, args.target, args.wave)
     results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
     _print_warnings([w for r in results for w in r.warnings], err)
-    for n in notes:
-        print(n, file=err)
+    _print_lines(notes, err)
     code = overall(results)
     if code == EXIT_ERROR:
         r = next(r for r in results if r.verdict == "error")
         o = next(o for o in r.obligations if o.verdict == "error")
         _vacuous(r, low.spans.get("exec") if o.name == "contract" else low.spans.get("spec"))
     if args.smt2:
-        from .gate import smt2_files  # a command's own modules load with it (test_imports)
+        from .gate import smt2_files, write_files  # a command's own modules load with it (test_imports)
 
-        _write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
+        write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     if args.json:
-        return _dump({"lowering": low.name, "path": low.path, "spec": {"name": low.spec, "params": low.params},
-                      "verdict": _VERDICT.get(code, "error"), "results": [r.to_json(args.times) for r in results]},
-                     out, code)
-    print(f"{low.name}: {catalog.spec_text(low)}  ({catalog.display_path(low.path)})", file=out)
-    for g in _group(results):
-        r = g[0]
-        names = ", ".join(x.target for x in g)
-        ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if args.times else ""
-        print(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; assumptions: {r.assumption_text()}"
-              f"  ({len(r.obligations)} obligations{ms})", file=out)
-        _print_lines(r.detail_lines(low, args.robust, notes=True), out)
+        return _dump(lowering_json(low, results, args.times), out, code)
+    _print_lines(lowering_lines(low, results, args.times, args.robust), out)
     return code
-
-
-def _write_files(directory: str, files: dict[str, str]) -> None:
-    d = Path(directory)
-    try:
-        for name, text in files.items():
-            p = d / name
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text)
-    except OSError as e:
-        raise InputError(None, f"cannot write {e.filename}: {e.strerror}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -252,7 +227,7 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
-        _write_files(args.smt2, report.smt2_tree())
+        gate.write_files(args.smt2, report.smt2_tree())
     for line in report.lines():
         print(line, file=out)
     print(report.summary(), file=out)
@@ -261,23 +236,15 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
-    from .proofs import write_atomic
 
     shard = gate.parse_shard(args.shard) if args.shard else None
     jobs = _jobs(args.jobs)
     report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
     if args.junit:
-        try:
-            write_atomic(Path(args.junit), report.junit())
-        except OSError as e:
-            raise InputError(None, f"cannot write {args.junit}: {e.strerror}") from None
+        _write(args.junit, report.junit())
     if args.json:
-        json.dump(report.to_json(), out, indent=2)
-        out.write("\n")
-    else:
-        for line in report.lines():
-            print(line, file=out)
-        print(report.summary(), file=out)
+        return _dump(report.to_json(), out, report.exit_code())
+    _print_lines([*report.lines(), report.summary()], out)
     return report.exit_code()
 
 
@@ -286,7 +253,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from . import emit, proofs  # a command's own modules load with it (test_imports)
+    from . import emit  # a command's own modules load with it (test_imports)
 
     low = catalog.load(args.name)
     ts = T.resolve(args.target)
@@ -299,10 +266,7 @@ def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if done.note:
         print(f"note: {done.note}", file=err)
     if args.output:
-        try:
-            proofs.write_atomic(Path(args.output), done.text)
-        except OSError as e:
-            raise InputError(None, f"cannot write {args.output}: {e.strerror}") from None
+        _write(args.output, done.text)
     else:
         out.write(done.text)
     return EXIT_PROVED
@@ -316,10 +280,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rows = catalog.listing()
     if args.json:
         return _dump(rows, out)
-    w = max((len(r["name"]) for r in rows), default=4)
-    s = max((len(r["spec"]) for r in rows), default=4)
-    for r in rows:
-        print(f"{r['name']:<{w}}  {r['spec']:<{s}}  {','.join(r['targets'])}  wave{'/'.join(map(str, r['waves']))}  exec={r['exec']}", file=out)
+    _print_lines(catalog.listing_lines(rows), out)
     return 0
 
 
@@ -329,24 +290,15 @@ def cmd_targets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 0
     if args.json:
         return _dump([t.to_json() for t in TARGETS.values()], out)
-    for n in ORDER:
-        t = TARGETS[n]
-        waves = "/".join(f"wave{w}" for w in t.waves)
-        feats = " ".join(f for f in FEATURES if f in t.features)
-        note = f"  ({t.note})" if t.note else ""
-        print(f"{t.name:<8} {t.family:<8} {t.arch:<8} {waves:<13} {feats}{note}", file=out)
+    _print_lines(T.table_lines(), out)
     return 0
 
 
 def cmd_specs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    lib = catalog.speclib()
-    rows = [{"name": s.name, "signature": s.signature, "doc": s.doc, "inputs": s.inputs, "outputs": s.outputs}
-            for s in sorted(lib.specs.values(), key=lambda s: s.name)]
+    rows = catalog.spec_rows()
     if args.json:
         return _dump(rows, out)
-    w = max(len(r["signature"]) for r in rows)
-    for r in rows:
-        print(f"{r['signature']:<{w}}  {r['doc']}", file=out)
+    _print_lines(catalog.spec_lines(rows), out)
     return 0
 
 
@@ -374,9 +326,7 @@ def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
 def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs: dict[str, list[Any]],
                outputs: dict[str, list[Any]]) -> int:
     if args.json:
-        json.dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out)
-        out.write("\n")
-        return 0
+        return _dump({"wave": W, "exec": fmt_mask(mask, W), "outputs": outputs}, out, indent=None)
     _print_lines(lane_table(W, mask, [*inputs.items(), *outputs.items()]), out)
     return 0
 
@@ -396,7 +346,7 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .synth import save, synthesize  # a command's own modules load with it (test_imports)
+    from .synth import command_text, save, synthesize  # a command's own modules load with it (test_imports)
     from .synth.components import parse_components
 
     if args.table:
@@ -411,9 +361,7 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
     name = Path(args.output).stem if args.output else "synth"
-    cmd = " ".join(["verify synth", args.spec] + [f"{k}={v}" for k, v in params.items()] +
-                   ["--target", args.target, "--wave", str(args.wave), "--exec", args.exec_contract,
-                    "--max-ops", str(args.max_ops)] + (["--components", args.components] if args.components else []))
+    cmd = command_text(args.spec, params, args.target, args.wave, args.exec_contract, args.max_ops, args.components)
     o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
                    [args.target], cmd, args.timeout, args.time_limit, survey=True)
     wrote = None
@@ -433,18 +381,14 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cols = table.columns(args.targets)
     if args.check:
         problems = table.check()
-        for problem in problems:
-            print(problem, file=err)
-        if not problems:
-            print(f"synthesis table current: {table.MD.relative_to(table.ROOT)}, "
-                  f"{table.INDEX.relative_to(table.ROOT)}, {table.LOW_DIR.relative_to(table.ROOT)}/", file=out)
+        _print_lines(problems, err)
+        _print_lines([] if problems else [table.current_text()], out)
         return 1 if problems else 0
     t0 = time.perf_counter()
     entries = table.build(cols)
-    if args.targets:
-        entries = table.merge(entries, cols)
-    index, files = table.save(entries)
-    print(f"wrote {len(index)} entries, {len(files)} lowering files in {time.perf_counter() - t0:.1f} s", file=out)
+    index, files = table.save(table.merge(entries, cols) if args.targets else entries)
+    took = f" in {time.perf_counter() - t0:.1f} s" if args.times else ""
+    print(f"wrote {len(index)} entries, {len(files)} lowering files{took}", file=out)
     return 0
 
 

@@ -517,3 +517,16 @@ def smt2_files(stem: str, runs: dict[str, tuple[str | None, dict[str, str]]]) ->
                 text = f"; {t} wave{w} shares the solver run of {shared}: the same question\n" + text
             out[f"{stem}.{inst}.{safe}.smt2"] = text
     return out
+
+
+def write_files(directory: str, files: dict[str, str]) -> None:
+    """Write each file of `files` (relative name -> text) under `directory`,
+    creating folders; a one-line error when one cannot be written."""
+    d = Path(directory)
+    try:
+        for name, text in files.items():
+            p = d / name
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+    except OSError as e:
+        raise InputError(None, f"cannot write {e.filename}: {e.strerror}") from None

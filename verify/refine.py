@@ -539,3 +539,38 @@ def instantiations(low: Lowering, target_arg: str | None = None,
             raise InputError(None, f"{', '.join(bad)} has no wave{wave_arg}")
         targets = [t for t in targets if wave_arg in t.waves]
     return targets, waves, notes
+
+
+def _group(results: list[Result]) -> list[list[Result]]:
+    """Results shown as one line: same wave, verdict, assumptions, solver run and whole-wave note."""
+    groups: dict[tuple[object, ...], list[Result]] = {}
+    for r in results:
+        key = (r.wave, r.verdict, r.assumption_text(), r.shared_with or r.target, tuple(r.writes_inactive))
+        groups.setdefault(key, []).append(r)
+    return list(groups.values())
+
+
+def lowering_lines(low: Lowering, results: list[Result], times: bool = False, robust: bool = False) -> list[str]:
+    """`verify lowering` as text: the lowering, then one line per group of
+    results with the same answer, each with its details."""
+    out = [f"{low.name}: {catalog.spec_text(low)}  ({catalog.display_path(low.path)})"]
+    for g in _group(results):
+        r = g[0]
+        names = ", ".join(x.target for x in g)
+        ms = f", {sum(x.seconds for x in g) * 1000:.0f} ms" if times else ""
+        out.append(f"  {r.verdict} for {names} wave{r.wave} under exec={r.exec_contract}; "
+                   f"assumptions: {r.assumption_text()}  ({len(r.obligations)} obligations{ms})")
+        out += r.detail_lines(low, robust, notes=True)
+    return out
+
+
+def worst_verdict(results: list[Result]) -> str:
+    """The verdict of a set of results: error, else refuted, else unknown, else proved."""
+    vs = {r.verdict for r in results}
+    return next((v for v in ("error", "refuted", "unknown") if v in vs), "proved")
+
+
+def lowering_json(low: Lowering, results: list[Result], times: bool = False) -> dict[str, Any]:
+    """`verify lowering --json`: the lowering, its spec call, the overall verdict and every result."""
+    return {"lowering": low.name, "path": low.path, "spec": {"name": low.spec, "params": low.params},
+            "verdict": worst_verdict(results), "results": [r.to_json(times) for r in results]}

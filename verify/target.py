@@ -293,3 +293,15 @@ def markdown() -> str:
     notes = [f"- {t.name}: {t.note}" for t in TARGETS.values() if t.note]
     lines += ["", "Aliases: " + ", ".join(f"`{a}`" for a in ALIASES) + ".", ""] + notes + [""]
     return "\n".join(lines)
+
+
+def table_lines() -> list[str]:
+    """`verify targets` as text: one line per target, its features in table order."""
+    out = []
+    for n in ORDER:
+        t = TARGETS[n]
+        waves = "/".join(f"wave{w}" for w in t.waves)
+        feats = " ".join(f for f in FEATURES if f in t.features)
+        note = f"  ({t.note})" if t.note else ""
+        out.append(f"{t.name:<8} {t.family:<8} {t.arch:<8} {waves:<13} {feats}{note}")
+    return out

@@ -378,3 +378,11 @@ def save(o: Outcome, path: str, timeout: float = 30.0) -> None:
     _, res, warns = reverify(path, Path(path).read_text(), o.targets, o.wave, timeout)
     if warns or any(r.verdict != "proved" for r in res):
         raise VerifyError(f"{path}: re-verification failed")
+
+
+def command_text(spec: str, params: dict[str, Any], target: str, wave: int, exec_contract: str, max_ops: int,
+                 components: str | None) -> str:
+    """The `verify synth` command a result file records (it reproduces the search)."""
+    return " ".join(["verify synth", spec] + [f"{k}={v}" for k, v in params.items()] +
+                    ["--target", target, "--wave", str(wave), "--exec", exec_contract, "--max-ops", str(max_ops)] +
+                    (["--components", components] if components else []))

@@ -310,3 +310,8 @@ def check(sample: bool = True) -> list[str]:
             if o.text is None or [l for l in o.text.splitlines() if not l.startswith(";")] != body:
                 problems.append(f"lowerings/{e['file']}: re-synthesis gives a different program")
     return list(dict.fromkeys(problems))  # a file serving several entries is named once
+
+
+def current_text() -> str:
+    """What `verify synth --table --check` says when nothing is stale."""
+    return f"synthesis table current: {MD.relative_to(ROOT)}, {INDEX.relative_to(ROOT)}, {LOW_DIR.relative_to(ROOT)}/"
