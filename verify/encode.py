@@ -13,8 +13,9 @@ This module decides nothing about correctness and never calls the solver.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from . import catalog
 from .backend import Concrete, Partial
