@@ -87,5 +87,5 @@ def test_check_file_detects_target_and_wave_and_gives_verdicts(tmp_path):
     js = rep.to_json()
     assert (js["wave"], js["exec"], js["verdict"]) == (32, "0xf", "proved")
     assert js["assertions"][0]["scope"] == "gfx1100 wave32 under exec=0xf, assumptions: dpp.inactive_src=bound_ctrl"
-    with pytest.raises(InputError, match="no .amdgcn_target; give --target"):
+    with pytest.raises(InputError, match=r"no \.amdgcn_target; give --target"):
         check_file(str(path), ["v1 == v1"], text="f:\n v_mov_b32 v1, v0\n")

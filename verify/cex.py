@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import catalog
-from .backend import f32_bits
+from .backend import Cond, Symbolic, f32_bits
 from .encode import Encoding, mismatches, replay
 from .ir import Lowering, VReg, reg_key
 from .lanes import fmt_mask, lanes_text, mask_lanes
@@ -25,6 +26,9 @@ from .lowering_file import print_instr
 from .machine import Step
 from .spec import OPS, spec_monoid
 from .target import Target
+
+if TYPE_CHECKING:  # annotations only: z3 is loaded by the commands that prove
+    from .smt import Query
 
 M32 = 0xFFFFFFFF
 
@@ -46,14 +50,14 @@ class Counterexample:
     obligation: str
     wave: int
     exec_mask: int
-    inputs: dict  # register -> list of lane values or a scalar
-    labels: dict  # register -> label prefix ("x" for an input binding)
+    inputs: dict[str, Any]  # register -> list of lane values or a scalar
+    labels: dict[str, str]  # register -> label prefix ("x" for an input binding)
     tagged: bool
     rows: list[Row]
     exec_final: int | None = None
-    tagged_regs: set = field(default_factory=set)
+    tagged_regs: set[str] = field(default_factory=set)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "obligation": self.obligation,
             "exec": fmt_mask(self.exec_mask, self.wave),
@@ -69,8 +73,8 @@ class Counterexample:
         }
 
 
-def _model_values(q, enc) -> tuple[int, dict]:
-    vals: dict = {}
+def _model_values(q: Query, enc: Encoding) -> tuple[int, dict[str, Any]]:
+    vals: dict[str, Any] = {}
     for name, t in enc.fresh.items():
         if isinstance(t, list):
             vals[name] = [q.value(x) if x is not None else 0 for x in t]
@@ -85,18 +89,18 @@ def _model_values(q, enc) -> tuple[int, dict]:
     return mask, vals
 
 
-def _tags(low, enc) -> tuple[dict, dict]:
+def _tags(low: Lowering, enc: Encoding) -> tuple[dict[str, Any], dict[str, Any]]:
     order = [reg_key(b.reg) for b in low.inputs if reg_key(b.reg) in enc.fresh]
     order += [n for n in enc.fresh if n not in order]
-    vals: dict = {"scc": False}
+    vals: dict[str, Any] = {"scc": False}
     for k, name in enumerate(order, 1):
         t = enc.fresh[name]
         vals[name] = [(k << 8) + i for i in range(len(t))] if isinstance(t, list) else (k << 8) + 0x80
     return vals, {}
 
 
-def f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc: Encoding,
-               trials: int = 300) -> tuple[str, int, dict] | None:
+def f32_search(low: Lowering, target: Target, wave: int, assume: dict[str, str], enc: Encoding,
+               trials: int = 300) -> tuple[str, int, dict[str, Any]] | None:
     """Random non-NaN f32 inputs under random EXEC masks: (output, mask,
     register values) of the first state where an active lane differs.  The
     solver is hopeless at finding a rounding difference between two 32-leaf
@@ -122,10 +126,11 @@ def f32_search(low: Lowering, target: Target, wave: int, assume: dict, enc: Enco
     return None
 
 
-def concrete_counterexample(low, target, wave, assume, mask: int, vals: dict) -> Counterexample:
+def concrete_counterexample(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask: int,
+                            vals: dict[str, Any]) -> Counterexample:
     """A counterexample from a concrete failing state, with active lanes
     dropped greedily while the failure persists."""
-    def fails(m):
+    def fails(m: int) -> bool:
         return bool(mismatches(replay(low, target, wave, assume, m, vals), feq=True))
 
     if low.exec_contract != "full":
@@ -140,8 +145,8 @@ def concrete_counterexample(low, target, wave, assume, mask: int, vals: dict) ->
     return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows)
 
 
-def _exec_changed(enc) -> bool:
-    return enc.machine.exec_pair() != enc.exec0
+def _exec_changed(enc: Encoding) -> bool:
+    return bool(enc.machine.exec_pair() != enc.exec0)
 
 
 # the value that makes one lane's presence or multiplicity visible, per operator
@@ -150,10 +155,11 @@ _WITNESS = {"add": 1, "xor": 1, "mul": 3, "umax": 0xFFFFFFFF, "umin": 0, "smax":
             "fmax": 0x7F800000}
 
 
-def _monoid_witness(low, enc_sym, op: str, mask: int, fails):
+def _monoid_witness(low: Lowering, enc_sym: Encoding, op: str, mask: int,
+                    fails: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
     """Inputs at the identity except one lane at the witness value."""
     ident = OPS[op][1]
-    base: dict = {"scc": False}
+    base: dict[str, Any] = {"scc": False}
     for name, t in enc_sym.fresh.items():
         base[name] = [ident] * len(t) if isinstance(t, list) else ident
     if fails(base):
@@ -172,7 +178,8 @@ def _monoid_witness(low, enc_sym, op: str, mask: int, fails):
     return None
 
 
-def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counterexample:
+def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encoding, B: Symbolic, q: Query,
+                        bad: list[tuple[str, Cond]], assume: dict[str, str]) -> Counterexample:
     oname, cond = next(((n, c) for n, c in bad if n.startswith("value")), bad[0])
     q.push()
     q.add(cond)
@@ -220,7 +227,7 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
         q.add(b if (mask >> i) & 1 else B.not_b(b))
     is_value = oname.startswith("value")
 
-    def fails(v) -> bool:
+    def fails(v: dict[str, Any]) -> bool:
         e = replay(low, target, wave, assume, mask, v)
         return bool(mismatches(e)) if is_value else _exec_changed(e)
 
@@ -234,7 +241,7 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
         vals, tagged = hit, False
     else:
         q.push()  # small values, then lane tags for every register that allows it
-        for name, t in enc_sym.fresh.items():
+        for t in enc_sym.fresh.values():
             for x in (t if isinstance(t, list) else [t]):
                 if x is not None:
                     q.add(B.ule(x, 0xFF))
@@ -267,14 +274,14 @@ def find_counterexample(low, target, wave, enc_sym, B, q, bad, assume) -> Counte
 # explaining
 
 
-def _label(low, reg: str, lane: int | None) -> str:
+def _label(low: Lowering, reg: str, lane: int | None) -> str:
     for b in low.inputs:
         if reg_key(b.reg) == reg:
             return f"{b.name}[{lane}]" if lane is not None else b.name
     return f"{reg}[{lane}]@entry" if lane is not None else f"{reg}@entry"
 
 
-def _value_names(low, vals: dict) -> dict[int, str]:
+def _value_names(low: Lowering, vals: dict[str, Any]) -> dict[int, str]:
     names: dict[int, str] = {}
     for reg, v in vals.items():
         if reg == "scc":
@@ -295,7 +302,7 @@ def _at(step: Step) -> str:
     return f"line {step.instr.line} {step.instr.mnemonic}"
 
 
-def _inactive_note(why: str, active: list | None) -> str:
+def _inactive_note(why: str, active: list[bool] | None) -> str:
     """' (lanes 0, 3 inactive at entry)' when a computation read such lanes."""
     if not active:
         return ""
@@ -305,7 +312,8 @@ def _inactive_note(why: str, active: list | None) -> str:
     return f" (lane{'s' if len(lanes) > 1 else ''} {', '.join(map(str, lanes))} inactive at entry)"
 
 
-def trace_lane(low, trace: list[Step], reg: str, lane: int, active: list | None = None) -> tuple[list[str], str, str]:
+def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
+               active: list[bool] | None = None) -> tuple[list[str], str, str]:
     """Follow where (reg, lane)'s final value came from.  `active`: the lanes
     active at entry, to point out computations that read an inactive lane.
 
@@ -327,6 +335,7 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int, active: list | None 
             source = _label(low, reg, lane)
             chain.append(f"{reg}[{lane}] holds its value from entry ({source})")
             break
+        assert ev is not None  # found with its step
         k = step.index
         where = f"{_line(step)} ({print_instr(step.instr)})"
         if ev.status == "written" and ev.src is not None and ev.src[0] in step.stale:
@@ -359,22 +368,24 @@ def trace_lane(low, trace: list[Step], reg: str, lane: int, active: list | None 
     return chain, source, responsible
 
 
-def _rows(low, enc, vals: dict, tagged: bool, feq: bool = False) -> list[Row]:
+def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq: bool = False) -> list[Row]:
     # a value names its lane only for data movement: a sum can equal a tag
     combines = spec_monoid(catalog.speclib(), low.spec, low.params) is not None
     names = _value_names(low, vals) if tagged else {}
     exp_names = {} if combines else names
-    rows = []
+    rows: list[Row] = []
     out_regs = {b.name: b.reg for b in low.outputs}
     for name, i in mismatches(enc, feq):
         exp = enc.spec[name][0][i] & M32
         act = enc.outputs[name][i] & M32
         reg = out_regs[name]
         regname = reg_key(reg)
+        trace = enc.machine.trace
+        assert trace is not None  # a replay traces
         if not isinstance(reg, VReg):
-            chain, src, resp = _scalar_chain(enc.machine.trace, regname)
+            chain, src, resp = _scalar_chain(trace, regname)
         else:
-            chain, src, resp = trace_lane(low, enc.machine.trace, regname, i, [bool(a) for a in enc.act0])
+            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0])
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return rows
 
@@ -391,7 +402,7 @@ def _hex(v: int) -> str:
     return f"{v:#x}"
 
 
-def render(cex: Counterexample, low) -> list[str]:
+def render(cex: Counterexample, low: Lowering) -> list[str]:
     """The lane table, for people."""
     W = cex.wave
     act = mask_lanes(cex.exec_mask)
@@ -400,7 +411,7 @@ def render(cex: Counterexample, low) -> list[str]:
     tagged = [(r, v) for r, v in cex.inputs.items() if r in cex.tagged_regs]
     plain = [(r, v) for r, v in cex.inputs.items() if r not in cex.tagged_regs]
 
-    def head(reg):
+    def head(reg: str) -> str:
         lab = cex.labels.get(reg)
         return f"{lab} = {reg}" if lab else reg
 
@@ -416,15 +427,15 @@ def render(cex: Counterexample, low) -> list[str]:
     if cex.obligation == "exec":
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines
-    rows = [("lane", "expected", "actual", "responsible")]
+    table = [("lane", "expected", "actual", "responsible")]
     for r in cex.rows:
         e = f"{_hex(r.expected)} {r.expected_src}" if r.expected_src else _hex(r.expected)
         a = f"{_hex(r.actual)} {r.actual_src}" if r.actual_src else _hex(r.actual)
         lane = str(r.lane) if len(low.outputs) == 1 else f"{r.output}[{r.lane}]"
-        rows.append((lane, e, a, r.responsible))
-    w = [max(len(r[k]) for r in rows) for k in range(3)]
-    for k, r in enumerate(rows):
-        lines.append(f"    {r[0]:>{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+        table.append((lane, e, a, r.responsible))
+    w = [max(len(t[k]) for t in table) for k in range(3)]
+    for t in table:
+        lines.append(f"    {t[0]:>{w[0]}}  {t[1]:<{w[1]}}  {t[2]:<{w[2]}}  {t[3]}")
     for r in cex.rows[:4]:
         lines.append(f"    lane {r.lane}, step by step:")
         for c in reversed(r.chain):

@@ -868,6 +868,7 @@ def refusal(low: Lowering, t: T.Target, wave: int) -> str | None:
         return f"there is no proof record for {t.name} wave{wave} in {rf}; run: verify prove {lp}"
     if state.startswith("stale"):
         return f"its proof record in {rf} is {state}; run: verify prove {lp}"
+    assert rec is not None  # only a missing record comes without one
     failing = ", ".join(o["name"] for o in rec["obligations"] if o["verdict"] != "proved")
     return f"it is {state} for {t.name} wave{wave} ({rf}: {failing})"
 

@@ -120,7 +120,9 @@ class Lowering:
     exec_contract: str  # "any" or "full"
     inputs: list[Binding]
     outputs: list[Binding]
-    clobbers: list[Any]
+    # registers the lowering may change besides its outputs (`@clobbers`);
+    # None for compiler output (`verify asm`): no clobber contract to check
+    clobbers: list[Any] | None
     program: list[Instr]
     description: str = ""
     spans: dict[str, Span] = field(default_factory=dict)

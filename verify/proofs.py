@@ -88,6 +88,7 @@ def canonical_lowering(low: Lowering) -> str:
     lines = [f"spec {spec_call(low)}", f"exec {low.exec_contract}"]
     lines += [f"input {b.name} = {operand_text(b.reg)}" for b in sorted(low.inputs, key=lambda b: b.name)]
     lines += [f"output {b.name} = {operand_text(b.reg)}" for b in sorted(low.outputs, key=lambda b: b.name)]
+    assert low.clobbers is not None  # a lowering file's (compiler output has no records)
     lines.append("clobbers " + ", ".join(sorted(operand_text(c) for c in low.clobbers)))
     lines += [" ".join(strip_comment(print_instr(ins)).split()) for ins in low.program]
     return "\n".join(lines) + "\n"

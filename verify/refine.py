@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import catalog, waits
 from .assume import ASSUMPTIONS
-from .backend import Concrete
+from .backend import Concrete, Cond, Symbolic, Value
 from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample, render
 from .diag import InputError, Warning_
-from .encode import encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
+from .encode import Encoding, encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
 from .hazards import check as hazards
 from .ir import Lowering, SReg, VReg
 from .machine import Machine
 from .ops.base import op_of, reg_names
-from .spec import spec_monoid
+from .spec import SpecDef, spec_monoid
 from .target import FeatureLog, Target, resolve, resolve_all
 
 DEFAULT_TIMEOUT = 30.0
@@ -66,11 +67,11 @@ class Result:
     obligations: list[Obligation] = field(default_factory=list)
     assumptions: dict[str, str] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
-    cex: Any = None  # cex.Counterexample
+    cex: Counterexample | None = None
     method: str = ""
     seconds: float = 0.0
     shared_with: str | None = None  # target whose solver run this result reuses
-    variants: list[dict] = field(default_factory=list)  # --robust: every variant tried
+    variants: list[dict[str, Any]] = field(default_factory=list)  # --robust: every variant tried
     claim: str = ""  # f32: which claim (exact or reassociation)
     robust_over: list[str] | None = None  # --robust: the assumptions varied
     smt2: dict[str, str] = field(default_factory=dict)  # obligation -> SMT-LIB text (when asked)
@@ -160,7 +161,7 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     return warns
 
 
-def _names(reg) -> list[str]:
+def _names(reg: Any) -> list[str]:
     if isinstance(reg, VReg):
         return reg.names()
     if isinstance(reg, SReg):
@@ -169,7 +170,7 @@ def _names(reg) -> list[str]:
 
 
 def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
-              assume: dict | None = None, want_cex: bool = True, encoding: str = "auto",
+              assume: dict[str, str] | None = None, want_cex: bool = True, encoding: str = "auto",
               smt2: bool = False) -> tuple[Result, FeatureLog]:
     """encoding: "auto" uses the monoid encoding when the spec combines lanes
     with one operator (see smt.Z3Monoid), "naive" plain bit-vectors.
@@ -191,10 +192,11 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0, smt2)
 
 
-def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, t0, smt2=False):
+def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume: dict[str, str], want_cex: bool,
+               B: Symbolic, spec_def: SpecDef, enc_name: str, t0: float, smt2: bool = False) -> tuple[Result, FeatureLog]:
     from .smt import SOLVER, Query, smt2_benchmark  # z3 is imported by the commands that prove (test_imports)
 
-    fresh: dict = {}
+    fresh: dict[str, Any] = {}
     initial = symbolic_initial(B, wave, fresh)
     enc = encode(low, target, wave, B, assume, initial, symbolic_exec(B, wave, low.exec_contract))
     enc.fresh = fresh
@@ -214,14 +216,14 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
             for v in vals:
                 q.add(B.not_b(B.fis_nan(v)))
 
-    def export(name: str, cond, proved_if: str) -> None:
+    def export(name: str, cond: Cond, proved_if: str) -> None:
         """Every obligation as a stand-alone SMT-LIB question (--smt2)."""
         res.smt2[name] = smt2_benchmark(cond, q.assertions, [
             f"verify obligation {name}: {low.name} ({low.spec}) for {target.name} wave{wave} under exec={low.exec_contract}",
             f"assumptions: {', '.join(f'{k}={v}' for k, v in sorted(res.assumptions.items())) or 'none'}",
             f"{proved_if} means the obligation holds; made with {SOLVER}"])
 
-    def ask(name: str, cond, bad: str = "") -> str:
+    def ask(name: str, cond: Cond, bad: str = "") -> str:
         """Is `cond` satisfiable?"""
         if cond is False:  # folded away while encoding: no solver call needed
             return "unsat"
@@ -233,7 +235,7 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
             res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
         return r
 
-    def ask_lanes(name: str, conds: list) -> tuple[str, Any]:
+    def ask_lanes(name: str, conds: list[Cond]) -> tuple[str, Cond]:
         """Is some lane's condition satisfiable?  One query for all lanes
         first, on a small resource limit; if that does not settle it, one query per
         lane (symbolic lane indices make the joint query much harder than
@@ -290,12 +292,12 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     if any(o.verdict == "error" for o in res.obligations):
         res.verdict = "error"
         res.seconds = time.perf_counter() - t0
-        return res, enc.machine.target
+        return res, _feature_log(enc)
     # 3. values.  An exact f32 claim first gets a concrete search: the solver
     # is hopeless at finding a rounding difference between two 32-leaf float
     # trees, and any concrete mismatch is a refutation that replays.
     bad_conds = []
-    differ = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
+    differ: Callable[[Value, Value], Cond] = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
     folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
                  for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
     found = f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded else None
@@ -337,29 +339,36 @@ def _prove_one(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_na
     if res.verdict == "refuted" and want_cex and res.cex is None:
         res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
     res.seconds = time.perf_counter() - t0
-    return res, enc.machine.target
+    return res, _feature_log(enc)
 
 
-def _writes_inactive(low: Lowering, enc, fresh: dict) -> list[str]:
+def _feature_log(enc: Encoding) -> FeatureLog:
+    """The target features a run consulted (encode always gives its machine a log)."""
+    assert enc.machine.target is not None
+    return enc.machine.target
+
+
+def _writes_inactive(low: Lowering, enc: Encoding, fresh: dict[str, Any]) -> list[str]:
     """Output and clobbered VGPRs the lowering changes in a lane that was
     inactive at entry, shown by one concrete run (EXEC = lane 0 only, every
     register lane-numbered; no solver): whole-wave code does.  A caller that
     keeps live values in those lanes (the other side of a branch) loses them.
     An empty list is no proof that no lane is ever changed."""
     names: list[str] = []
-    for reg in [b.reg for b in low.outputs] + list(low.clobbers):
+    for reg in [b.reg for b in low.outputs] + list(low.clobbers or []):  # None: not called
         if isinstance(reg, VReg):
             names += [n for n in reg_names(reg) if n not in names]
     W = enc.machine.W
     tags = {k: j for j, k in enumerate(sorted(fresh))}
 
-    def initial(kind, name, lane):
+    def initial(kind: str, name: str, lane: int | None) -> Any:
         if kind == "scc":
             return False
+        assert lane is not None  # was a TypeError below: an SGPR read has no lane
         return (((tags.get(name, 99) + 1) << 16) | lane) & 0xFFFFFFFF
 
     try:
-        conc = encode(low, enc.machine.target.target, W, Concrete(), dict(enc.machine.assumptions_used), initial,
+        conc = encode(low, _feature_log(enc).target, W, Concrete(), dict(enc.machine.assumptions_used), initial,
                       fixed_exec(1))
     except InputError:
         return []
@@ -374,14 +383,14 @@ def _writes_inactive(low: Lowering, enc, fresh: dict) -> list[str]:
 
 
 def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: float = DEFAULT_TIMEOUT,
-               assume: dict | None = None) -> Result:
+               assume: dict[str, str] | None = None) -> Result:
     """EXEC at the end of `low.program` against EXEC at entry: "exec" (the
     same mask) or "first_lane" (only the lowest lane active at entry)."""
     from .smt import SOLVER, Z3, Query  # z3 is imported by the commands that prove (test_imports)
 
     t0 = time.perf_counter()
     B = Z3()
-    fresh: dict = {}
+    fresh: dict[str, Any] = {}
     initial = symbolic_initial(B, wave, fresh)
 
     m = Machine(B, wave, initial, FeatureLog(target), dict(assume or {}))
@@ -445,7 +454,7 @@ def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
 
 
 def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
-          assume: dict | None = None, robust: bool = False, smt2: bool = False) -> tuple[Result, FeatureLog]:
+          assume: dict[str, str] | None = None, robust: bool = False, smt2: bool = False) -> tuple[Result, FeatureLog]:
     """One instantiation; with `robust`, under every variant of every
     assumption it consults (and those the variants consult in turn).
 
@@ -455,8 +464,8 @@ def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIM
     res, flog = prove_one(low, target, wave, timeout, assume, smt2=smt2)
     if not robust or res.verdict == "error":
         return res, flog
-    runs: dict[tuple, Result] = {tuple(sorted(res.assumptions.items())): res}
-    asked: set[tuple] = set(runs)
+    runs: dict[tuple[tuple[str, str], ...], Result] = {tuple(sorted(res.assumptions.items())): res}
+    asked: set[tuple[tuple[str, str], ...]] = set(runs)
     frontier = _variant_space(res.assumptions)
     while frontier:
         v = frontier.pop()
@@ -487,7 +496,7 @@ def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIM
 
 
 def check_lowering(low: Lowering, targets: list[Target], waves: list[int], timeout: float = DEFAULT_TIMEOUT,
-                   assume: dict | None = None, robust: bool = False, smt2: bool = False) -> list[Result]:
+                   assume: dict[str, str] | None = None, robust: bool = False, smt2: bool = False) -> list[Result]:
     """Every (target, wave) instantiation.  Targets whose consulted features
     agree with a proved run share its solver run (recorded in shared_with)."""
     results: list[Result] = []
