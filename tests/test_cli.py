@@ -130,3 +130,19 @@ def test_whole_wave_lowering_notes_the_inactive_lanes_it_changes():
     assert code == 0 and all(r["writes_inactive"] == [] for r in js["results"])
     code, js, _ = cli_json("lowering", "xor5")
     assert code == 0 and all(r["writes_inactive"] == ["v1", "v2"] for r in js["results"])
+
+
+def test_whole_wave_note_when_an_sgpr_is_read_at_entry(tmp_path):
+    """The writes-inactive run gives an SGPR read at entry a value (it has no
+    lane); it used to end in a traceback after the proof."""
+    p = tmp_path / "sread.s"
+    p.write_text("; @spec lane.bcast lane=0 width=64\n; @targets gfx900\n; @waves 64\n; @exec any\n"
+                 "; @input x = v0\n; @output out = v1\n; @clobbers s[0:1], s4\n"
+                 "s_and_b32 s4, s4, 0\ns_or_saveexec_b64 s[0:1], -1\nv_readlane_b32 s4, v0, s4\n"
+                 "v_mov_b32_e32 v1, s4\ns_mov_b64 exec, s[0:1]\n")
+    code, out, err = cli("lowering", str(p))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "  proved for gfx900 wave64 under exec=any; assumptions: none  (4 obligations)",
+        "    note: it may change v1 in lanes inactive at entry (whole-wave mode): correct only where the caller "
+        "keeps nothing live in those lanes"]

@@ -364,8 +364,7 @@ def _writes_inactive(low: Lowering, enc: Encoding, fresh: dict[str, Any]) -> lis
     def initial(kind: str, name: str, lane: int | None) -> Any:
         if kind == "scc":
             return False
-        assert lane is not None  # was a TypeError below: an SGPR read has no lane
-        return (((tags.get(name, 99) + 1) << 16) | lane) & 0xFFFFFFFF
+        return (((tags.get(name, 99) + 1) << 16) | (lane or 0)) & 0xFFFFFFFF  # an SGPR has no lane
 
     try:
         conc = encode(low, _feature_log(enc).target, W, Concrete(), dict(enc.machine.assumptions_used), initial,
