@@ -48,6 +48,7 @@ def test_gfx9_xor5_no_single_dpp_op_does_it(gfx9_xor5):
                                              's_waitcnt lgkmcnt(0)'}]
 
 
+@pytest.mark.slow  # 13 s: a whole synthesis
 def test_gfx1100_wave32_xor5_is_one_op():
     code, out, err = cli(*XOR5, "--target", "gfx1100", "--wave", "32")
     assert code == 0, err
