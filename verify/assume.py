@@ -137,6 +137,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:permlane-swap",
         ),
         Assumption(
+            "literal64.negative",
+            "the 64-bit value of a literal written negative (-17) in a 64-bit integer SALU operand (s_mov_b64, *_saveexec_b64)",
+            {
+                "zext": "llvm-mc-22 encodes its low 32 bits, which the hardware zero-extends for B64 operands (ISA 'literal expansion'; llvm/llvm-project#70274, #186575)",
+                "sext": "the written value: LLVM-22's signed range check (isInt<32>) reads the 32-bit literal as sign-extended",
+            },
+            "zext",
+            "S:literal64",
+        ),
+        Assumption(
             "f32.denormals",
             "whether f32 VALU ops keep subnormal inputs and results (the MODE register's FP_DENORM field)",
             {

@@ -31,7 +31,7 @@ from .backend import Backend, Cond, Value
 from .diag import InputError
 from .ir import Imm, Instr, SReg, VReg
 from .lanes import OUT_OF_RANGE, Read
-from .ops.base import op_of
+from .ops.base import expand_b64, literal64_is_negative, op_of
 from .target import FeatureLog
 from .waits import Outstanding, lgkm_kind
 
@@ -188,10 +188,10 @@ class Machine:
         raise TypeError(op)
 
     def scalar64(self, op: SReg | Imm) -> tuple[Value, Value]:
-        if isinstance(op, Imm):
-            lo = self.B.const(op.value)
-            hi = self.B.const(op.value >> 32 if op.wide else (-1 if op.value & 0x80000000 else 0))
-            return lo, hi
+        if isinstance(op, Imm):  # inline constants are 64-bit, literals zero-extend  [S:literal64]
+            neg = self.assume("literal64.negative") if literal64_is_negative(op) else "zext"
+            v = expand_b64(op, neg)
+            return self.B.const(v & 0xFFFFFFFF), self.B.const(v >> 32)
         if isinstance(op, SReg):
             if len(op.names) == 1:
                 return self.s(op.names[0]), self.B.const(0)

@@ -421,6 +421,47 @@ def is_inline_constant(v: int) -> bool:
     return -16 <= s <= 64
 
 
+M64 = (1 << 64) - 1
+
+
+def written_value(imm: Imm) -> int:
+    """The integer an immediate's text denotes (``0xffffffff`` is 4294967295,
+    ``-1`` is -1); an immediate without text is its 32-bit pattern read as signed."""
+    try:
+        return int(imm.text.strip(), 0)
+    except ValueError:
+        return imm.value - (1 << 32) if imm.value & 0x80000000 else imm.value
+
+
+def is_inline_constant64(imm: Imm) -> bool:
+    """In a 64-bit operand the written integer decides: -16..64 is an inline
+    constant, so ``-1`` is but ``0xffffffff`` (4294967295) is a literal, as
+    llvm-mc-22 encodes them.  [S:literal64]"""
+    return not imm.wide and -16 <= written_value(imm) <= 64
+
+
+def literal64_is_negative(imm: Imm) -> bool:
+    """A literal written negative (``-17``) in a 64-bit integer operand: its
+    64-bit value is where LLVM-22 and the ISA disagree.  [S:literal64]"""
+    return not imm.wide and not is_inline_constant64(imm) and written_value(imm) < 0
+
+
+def expand_b64(imm: Imm, negative: str = "zext") -> int:
+    """The 64-bit value an integer constant has in a B64/U64 operand (s_mov_b64,
+    s_and_b64, *_saveexec_b64, a wave64 lane mask).  Inline constants are
+    64-bit values (-1 is all ones); a 32-bit literal is zero-extended (ISA
+    "literal expansion"; the hardware, LLVM's codegen); a literal written
+    negative follows the ``literal64.negative`` assumption: ``zext`` (the low
+    32 bits LLVM-22 encodes, zero-extended) or ``sext`` (the written value).
+    [S:literal64]"""
+    if imm.wide:
+        return imm.value & M64
+    w = written_value(imm)
+    if -16 <= w <= 64 or (w < 0 and negative == "sext"):
+        return w & M64
+    return w & 0xFFFFFFFF
+
+
 def reg_names(op: Any) -> list[str]:
     if isinstance(op, VReg):
         return op.names()

@@ -10,7 +10,17 @@ from ..backend import Arith, Backend, Value
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr
 from ..target import Target
-from .base import AnyEmitter, LaneFn, OpDef, is_inline_constant, register
+from .base import (
+    M64,
+    AnyEmitter,
+    LaneFn,
+    OpDef,
+    expand_b64,
+    is_inline_constant,
+    is_inline_constant64,
+    literal64_is_negative,
+    register,
+)
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -55,6 +65,14 @@ _SAVEEXEC: dict[str, LaneFn] = {
 _SPELLINGS = {"andn2": ("andn2", "and_not1"), "orn2": ("orn2", "or_not1")}
 
 
+def _all_ones(src: Imm, bits: int) -> bool:
+    """Whether a constant sets every lane of a `bits`-wide mask: in a 64-bit
+    operand -1 does, 0xffffffff (a zero-extended literal) does not.  [S:literal64]"""
+    if bits == 32:
+        return src.value == 0xFFFFFFFF
+    return not literal64_is_negative(src) and expand_b64(src) == M64
+
+
 class Saveexec(OpDef):
     """sD = EXEC; EXEC = OP(s0, EXEC); SCC = (EXEC != 0)."""
 
@@ -88,16 +106,18 @@ class Saveexec(OpDef):
     def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
         dst, src = ins.operands
+        # every source (S0 and EXEC) is read before anything is written: with
+        # sD == S0 the ISA's S0 is the value before sD = EXEC  [S:salu]
         if self.bits == 32:
-            e = m.s("exec_lo")
+            e, s0 = m.s("exec_lo"), m.scalar(src)
             m.write_scalar(dst, e)
-            new = self.op(B, m.scalar(src), e)
+            new = self.op(B, s0, e)
             m.set_s("exec_lo", new)
             m.scc = B.ne(new, B.const(0))
         else:
             elo, ehi = m.s("exec_lo"), m.s("exec_hi")
-            m.write_scalar64(dst, elo, ehi)
             slo, shi = m.scalar64(src)
+            m.write_scalar64(dst, elo, ehi)
             lo, hi = self.op(B, slo, elo), self.op(B, shi, ehi)
             m.set_s("exec_lo", lo)
             m.set_s("exec_hi", hi)
@@ -105,7 +125,7 @@ class Saveexec(OpDef):
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
-        if self.opname == "or" and self.bits == E.wave and isinstance(src, Imm) and src.value == 0xFFFFFFFF:
+        if self.opname == "or" and self.bits == E.wave and isinstance(src, Imm) and _all_ones(src, self.bits):
             E.begin_wwm(dst)  # every lane on, the old EXEC saved  [S:wwm]
         else:
             E.unsupported(f"only whole-wave mode (s_or_saveexec_b{E.wave} SDST, -1 ... s_mov_b{E.wave} exec, SDST) "
@@ -171,9 +191,11 @@ def _ff1(B: Arith, lo: Value, hi: Value | None = None) -> Value:
     return res
 
 
-def _one_literal(ins: Instr) -> None:
-    """An SALU instruction has one 32-bit literal slot.  [S:salu]"""
-    lits = [(k, op.value) for k, op in enumerate(ins.operands) if isinstance(op, Imm) and not is_inline_constant(op.value)]
+def _one_literal(ins: Instr, wide: bool = False) -> None:
+    """An SALU instruction has one 32-bit literal slot; in 64-bit operands the
+    written value decides what is inline (0xffffffff is a literal).  [S:salu] [S:literal64]"""
+    lits = [(k, op.value) for k, op in enumerate(ins.operands) if isinstance(op, Imm)
+            and not (is_inline_constant64(op) if wide else is_inline_constant(op.value))]
     if len({v for _, v in lits}) > 1:
         raise InputError(ins.operand_span(lits[1][0]), "only one unique literal constant is allowed")
 
@@ -234,7 +256,7 @@ class Salu2x64(OpDef):
 
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         warns = super().check(ins, target, wave)
-        _one_literal(ins)
+        _one_literal(ins, wide=True)
         return warns
 
     def execute(self, ins: Instr, m: Machine) -> None:
