@@ -106,6 +106,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:permute",
         ),
         Assumption(
+            "permute.collision",
+            "ds_permute_b32: which sender wins when several active lanes send to one lane",
+            {
+                "highest": "the highest-numbered sender wins (GCN3 article, the GCN/CDNA pseudocode's ascending loop)",
+                "any": "any one of the colliding senders may win (RDNA3/RDNA4 ISA: not deterministic; CDNA: LDS arbitration)",
+            },
+            "highest",
+            "S:permute",
+        ),
+        Assumption(
             "swizzle.gfx8_high",
             "ds_swizzle_b32 on GFX8 with a pattern >= 0xC000 (FFT/rotate encodings on GFX9+)",
             {

@@ -312,8 +312,11 @@ class Bpermute(LdsOp):
 
 
 class Permute(Bpermute):
-    """Scatter: lane i sends data[i] to lane k_i; the highest sender wins and
-    active lanes nobody targets read 0.  [S:permute]"""
+    """Scatter: lane i sends data[i] to lane k_i; active lanes nobody
+    targets read 0.  When several active lanes send to one lane, the
+    assumption ``permute.collision`` says who wins: ``highest`` (the highest
+    sender) or ``any`` (one of the senders, picked per destination lane by
+    an unknown: the sender it names, else the highest).  [S:permute]"""
 
     base = "ds_permute_b32"
     intrinsic = ("llvm.amdgcn.ds.permute", "__builtin_amdgcn_ds_permute")
@@ -326,16 +329,37 @@ class Permute(Bpermute):
         addrs = self.addresses(ins, m)
         ks = [lane_of_address(m, i, addrs[i]) for i in range(W)]
         sends = [B.and_b(act[i], B.not_b(negative_address(m, addrs[i]))) for i in range(W)]
+        # hits[j]: (sender, "it sends to j") for every lane that may send to j
+        hits: list[list[tuple[int, Any]]] = []
+        for j in range(W):
+            row = [(i, c) for i in range(W) if (c := B.and_b(sends[i], B.eq(ks[i], B.const(j)))) is not False]
+            hits.append(row)
+        # the winner of a collision is unsettled: ask only when one can happen  [S:permute]
+        collide = any(len(row) > 1 for row in hits)
+        rule = m.assume("permute.collision") if collide else "highest"
+        pick = m.unknown_lanes(f"{dst.text}@{m.line}(ds_permute collision winner)") if rule == "any" else None
         out: list[Value] = []
         for j in range(W):
             t = B.const(0)
-            for i in range(W):  # ascending: a later (higher) sender overrides
-                t = B.ite(B.and_b(sends[i], B.eq(ks[i], B.const(j))), data[i], t)
+            if pick is None or len(hits[j]) < 2:
+                for i, c in hits[j]:  # ascending: a later (higher) sender overrides
+                    t = B.ite(c, data[i], t)
+            else:
+                # descending: the highest sender, unless the unknown names a lower one
+                first: Any = True
+                for i, c in reversed(hits[j]):
+                    t = B.ite(B.and_b(c, B.or_b(first, B.eq(pick[j], B.const(i)))), data[i], t)
+                    first = B.and_b(first, B.not_b(c))
             out.append(t)
             if m.step is not None:
-                senders = [i for i in range(W) if sends[i] and ks[i] == j]
+                senders = [i for i, c in hits[j] if c]
                 if not act[j]:
                     m.note(j, "kept", why=f"lane {j} inactive")
+                elif len(senders) > 1 and pick is not None:
+                    win = pick[j] if pick[j] in senders else senders[-1]
+                    m.note(j, "written", why=f"= {data_reg.text}[{win}]: a collision, lanes "
+                                             f"{', '.join(map(str, senders))} send to lane {j} and lane {win} "
+                                             f"wins (permute.collision=any: any sender may win)")
                 elif senders:
                     m.note(j, "written", (data_reg.text, senders[-1]))
                 else:
