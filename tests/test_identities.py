@@ -22,10 +22,10 @@ _CANDIDATES = (0, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x7F800000, 0xFF800000)
 _F32 = ("fadd", "fmin", "fmax")
 
 
-def _always(cond: Any) -> bool:
-    """cond holds for every value of its unknowns."""
-    q = smt.Query(10.0)
-    q.add(smt.Z3().not_b(cond))
+def _always(B: Any, cond: Any) -> bool:
+    """cond (a term of backend B) holds for every value of its unknowns."""
+    q = smt.Query(10.0, session=B.session)
+    q.add(B.not_b(cond))
     r = q.check()
     assert r in ("sat", "unsat"), r
     return r == "unsat"
@@ -42,10 +42,10 @@ def test_exact_identities(name: str) -> None:
     row, f = OPERATIONS[name], _op(B, name)
     for side, e in (("left", row.left), ("right", row.right)):
         if e is not None:
-            assert _always(B.eq(f(e, y) if side == "left" else f(y, e), y)), (name, side, hex(e))
+            assert _always(B, B.eq(f(e, y) if side == "left" else f(y, e), y)), (name, side, hex(e))
         else:  # none of the constants emission ever tried
             for c in _CANDIDATES:
-                assert not _always(B.eq(f(c, y) if side == "left" else f(y, c), y)), (name, side, hex(c))
+                assert not _always(B, B.eq(f(c, y) if side == "left" else f(y, c), y)), (name, side, hex(c))
 
 
 @pytest.mark.parametrize("name", sorted(FOLDS))
@@ -57,10 +57,10 @@ def test_fold_identity_and_absorbing_element(name: str) -> None:
     e = row.identity
     both = B.and_b(B.eq(f(e, x), x), B.eq(f(x, e), x))
     # binary32: an identity on values that are not NaN
-    assert _always(B.or_b(B.fis_nan(x), both) if name in _F32 else both), name
+    assert _always(B, B.or_b(B.fis_nan(x), both) if name in _F32 else both), name
     if row.absorbing is not None:
         a = row.absorbing
-        assert _always(B.and_b(B.eq(f(a, x), a), B.eq(f(x, a), a))), name
+        assert _always(B, B.and_b(B.eq(f(a, x), a), B.eq(f(x, a), a))), name
 
 
 def test_the_spec_and_the_monoid_encoding_read_the_table() -> None:
@@ -71,9 +71,10 @@ def test_the_spec_and_the_monoid_encoding_read_the_table() -> None:
         assert (B.meth, B.ident, B.absorb, B.kind) == (row.method, row.identity, row.absorbing, row.count)
 
 
-def _lane0(base: str, e: int) -> tuple[Any, Any]:
+def _lane0(base: str, e: int) -> tuple[Any, Any, Any]:
     """Lane 0 of `base v0, v1, v2` with v1 = e and v2 unknown, every lane
-    active, default assumptions; and v2's lane 0."""
+    active, default assumptions; v2's lane 0; and the backend (terms of one
+    backend's Session only meet each other)."""
     feat = OPS[base].feature
     t = get(next(n for n in TARGETS if feat is None or get(n).has(feat)))
     B = smt.Z3()
@@ -89,7 +90,7 @@ def _lane0(base: str, e: int) -> tuple[Any, Any]:
     m = Machine(B, t.waves[0], initial, FeatureLog(t), {}, waits=False)
     m.set_exec_mask((1 << t.waves[0]) - 1)
     m.run([parse_instr(f"{base} v0, v1, v2", Span("t", 1))])
-    return m.v(0)[0], y
+    return m.v(0)[0], y, B
 
 
 _DPP_ALU = sorted(b for b, op in OPS.items()
@@ -109,9 +110,9 @@ def test_declared_left_identity(base: str) -> None:
     assert isinstance(op, Valu)
     e = op.left_identity
     if e is not None:
-        out, y = _lane0(base, e)
-        assert _always(smt.Z3().eq(out, y)), (base, hex(e))
+        out, y, B = _lane0(base, e)
+        assert _always(B, B.eq(out, y)), (base, hex(e))
     else:
         for c in _CANDIDATES:
-            out, y = _lane0(base, c)
-            assert not _always(smt.Z3().eq(out, y)), (base, hex(c))
+            out, y, B = _lane0(base, c)
+            assert not _always(B, B.eq(out, y)), (base, hex(c))

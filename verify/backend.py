@@ -111,7 +111,12 @@ class Backend(Arith, Protocol):
 @runtime_checkable
 class Symbolic(Backend, Protocol):
     """A backend whose unknowns a solver reasons about (verify/smt.py): the
-    checker's initial state and counterexample search also use these."""
+    checker's initial state and counterexample search also use these.
+    Its terms live in `session` (smt.Session: one z3 context per proof), where
+    the solver's questions about them must be asked too."""
+
+    @property
+    def session(self) -> Any: ...
 
     def fresh_bool(self, name: str) -> Cond: ...
     def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list[Any]: ...

@@ -2,11 +2,14 @@
 
 A refutation from the solver is made small and readable before anyone sees
 it: first the fewest active lanes (the solver is asked again with "at most k
-lanes active" for k = 1, 2, ...), then lane-tagged inputs (register r's lane
-i holds a value naming it, e.g. 0x105 = x[5]) if the failure survives them,
-else small values.  The chosen state is replayed on the concrete backend
-with tracing; a replay that does not fail is an internal error, never a
-printed counterexample.  This module decides nothing about correctness.
+lanes active" for k = 1, 2, ...) and among those masks the numerically
+smallest, so that EXEC is a function of the question, not of the model the
+solver returns; then lane-tagged inputs (register r's lane i holds a value
+naming it, e.g. 0x105 = x[5]) if the failure survives them, else small
+values (and zero for a register that allows it).  The chosen state is
+replayed on the concrete backend with tracing; a replay that does not fail
+is an internal error, never a printed counterexample.  This module decides
+nothing about correctness.
 """
 
 from __future__ import annotations
@@ -178,46 +181,74 @@ def _monoid_witness(low: Lowering, enc_sym: Encoding, op: str, mask: int,
     return None
 
 
+def _smallest_exec(q: Any, B: Any, bits: list[Any], enc_sym: Any) -> tuple[int, dict[str, Any]] | None:
+    """The EXEC mask of a counterexample as a function of the question alone,
+    not of the model the solver happens to return: among the masks q admits
+    with an active lane (when one does), those with the fewest active lanes,
+    and among these the numerically smallest.  Returns it with a model's
+    register values under it (None if the solver gives no answer); q is left
+    as it was.
+
+    The lanes are fixed from the highest down: with k lanes active, the
+    highest lies in [k-1, the model's highest]; a binary search (all lanes
+    above `mid` off: satisfiable?) finds the lowest it can be, which is fixed
+    on and every lane above it off; then the next highest, below it."""
+    q.push()
+    # a wave with an active lane, when there is one: EXEC = 0 shows no lane
+    q.add(B.or_b(*bits))
+    some = q.check() == "sat"
+    if not some:
+        q.pop()
+        q.push()
+    fewest = None
+    for k in range(1 if some else 0, len(bits) + 1):
+        q.push()
+        q.add(B.at_most(bits, k))
+        if q.check() == "sat":
+            fewest = k
+            break
+        q.pop()
+    if fewest is None:
+        q.pop()
+        return None
+    mask, vals = _model_values(q, enc_sym)
+    top = len(bits)  # the lanes from `top` up are fixed
+    for left in range(fewest, 0, -1):  # `left` active lanes still to place, below `top`
+        below = mask & ((1 << top) - 1)
+        if not below:  # (only when a solver timeout hid a smaller count)
+            break
+        hi = below.bit_length() - 1
+        lo = min(left - 1, hi)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            q.push()
+            for b in bits[mid + 1:top]:
+                q.add(B.not_b(b))
+            if q.check() == "sat":
+                mask, vals = _model_values(q, enc_sym)
+                hi = (mask & ((1 << top) - 1)).bit_length() - 1
+            else:
+                lo = mid + 1
+            q.pop()
+        # `mask` (the model of the last satisfiable check) has lane hi on and none in (hi, top)
+        for b in bits[hi + 1:top]:
+            q.add(B.not_b(b))
+        q.add(bits[hi])
+        top = hi
+    q.pop()
+    q.pop()
+    return mask, vals
+
+
 def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encoding, B: Symbolic, q: Query,
                         bad: list[tuple[str, Cond]], assume: dict[str, str]) -> Counterexample:
     oname, cond = next(((n, c) for n, c in bad if n.startswith("value")), bad[0])
     q.push()
     q.add(cond)
-    found = False
-    bits = enc_sym.exec_bits
-    if bits:
-        # a wave with an active lane, when there is one: EXEC = 0 shows no lane
-        q.push()
-        q.add(B.or_b(*bits))
-        if q.check() == "sat":
-            q.pop()
-            q.add(B.or_b(*bits))
-        else:
-            q.pop()
-        for k in range(1, wave + 1):  # fewest active lanes
-            q.push()
-            q.add(B.at_most(bits, k))
-            if q.check() == "sat":
-                found = True
-                mask, vals = _model_values(q, enc_sym)
-                q.add(B.at_most(bits, k))
-                break
-            q.pop()
-        if found:  # then the lowest lanes: minimise the highest active lane
-            lo, hi = k - 1, mask.bit_length() - 1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                q.push()
-                for b in bits[mid + 1:]:
-                    q.add(B.not_b(b))
-                if q.check() == "sat":
-                    mask, vals = _model_values(q, enc_sym)
-                    hi = mask.bit_length() - 1
-                else:
-                    lo = mid + 1
-                q.pop()
-            q.pop()
-    if not found:
+    chosen = _smallest_exec(q, B, enc_sym.exec_bits, enc_sym) if enc_sym.exec_bits else None
+    if chosen is not None:
+        mask, vals = chosen
+    else:
         if q.check() != "sat":
             q.pop()
             raise AssertionError("internal: the refuting query is no longer satisfiable")
@@ -255,6 +286,17 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
                 if fails(trial):
                     vals = trial
                     tagged = True
+        # then zero for every other register where the failure survives it.  The
+        # values still taken from the model are a function of the input too: each
+        # proof builds its terms in a z3 context of its own (smt.Session), in an
+        # order fixed by the input, and asks the same questions with a fixed seed,
+        # so the solver returns the same model on every run (a timeout aside).
+        for name in list(vals):
+            if name != "scc" and vals[name] != tag_vals[name]:
+                zero = [0] * len(vals[name]) if isinstance(vals[name], list) else 0
+                trial = {**vals, name: zero}
+                if vals[name] != zero and fails(trial):
+                    vals = trial
     enc = replay(low, target, wave, assume, mask, vals)
     q.pop()
     rows = _rows(low, enc, vals, tagged)

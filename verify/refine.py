@@ -175,7 +175,7 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     """encoding: "auto" uses the monoid encoding when the spec combines lanes
     with one operator (see smt.Z3Monoid), "naive" plain bit-vectors.
     smt2: also keep every obligation as SMT-LIB text (Result.smt2)."""
-    from .smt import Z3, NotMonoid, monoid_backend  # z3 is imported by the commands that prove (test_imports)
+    from .smt import Z3, NotMonoid, Session, monoid_backend  # z3 is imported by the commands that prove (test_imports)
 
     t0 = time.perf_counter()
     assume = dict(assume or {})
@@ -184,12 +184,12 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     monoid = spec_monoid(lib, low.spec, low.params) if encoding != "naive" else None
     if monoid is not None:
         try:
-            return _prove_one(low, target, wave, timeout, assume, want_cex, monoid_backend(monoid), spec_def,
+            return _prove_one(low, target, wave, timeout, assume, want_cex, monoid_backend(monoid, Session()), spec_def,
                               f"monoid({monoid})", t0, smt2)
         except NotMonoid as e:
             if monoid == "fadd":
                 raise InputError(low.spans.get("spec"), str(e)) from None
-    return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(), spec_def, "bit-vector", t0, smt2)
+    return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(Session()), spec_def, "bit-vector", t0, smt2)
 
 
 def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume: dict[str, str], want_cex: bool,
@@ -210,7 +210,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
                      "for inputs that are not NaN") if enc_name == "bit-vector" else (
                      "reassociation: the same multiset of f32 summands as the spec, in any order and grouping, "
                      "for inputs that are not NaN")
-    q = Query(timeout)
+    q = Query(timeout, session=B.session)  # the proof's own z3 context: see smt.Session
     if f32:  # the f32 claims are stated for inputs that are not NaN
         for vals in enc.inputs.values():
             for v in vals:
@@ -385,10 +385,10 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
                assume: dict[str, str] | None = None) -> Result:
     """EXEC at the end of `low.program` against EXEC at entry: "exec" (the
     same mask) or "first_lane" (only the lowest lane active at entry)."""
-    from .smt import SOLVER, Z3, Query  # z3 is imported by the commands that prove (test_imports)
+    from .smt import SOLVER, Z3, Query, Session  # z3 is imported by the commands that prove (test_imports)
 
     t0 = time.perf_counter()
-    B = Z3()
+    B = Z3(Session())
     fresh: dict[str, Any] = {}
     initial = symbolic_initial(B, wave, fresh)
 
@@ -409,7 +409,7 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     lanes = [B.ne(B.bool_value(a), B.bool_value(w)) for a, w in zip(act1, want)]
     res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
                  assumptions=dict(m.assumptions_used), method=f"{SOLVER}, bit-vector encoding, per-lane")
-    q = Query(timeout)
+    q = Query(timeout, session=B.session)
     r = "unsat"
     for c in lanes:  # one lane at a time: the joint question is much harder
         if c is False:

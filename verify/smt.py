@@ -6,10 +6,14 @@ lane-index arithmetic, constant controls and a constant EXEC never reach the
 solver.  :class:`Query` wraps one solver call with a timeout and a fixed
 seed, and answers in plain Python (``"sat"``, ``"unsat"``, ``"unknown"``,
 ints and bools); z3 objects never leave this module except as opaque terms.
+Each proof makes its terms in a :class:`Session` (a z3 context) of its own,
+so that what it answers depends on its input only, never on what ran
+before in the process.
 """
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,54 +42,95 @@ z3.set_param("smt.random_seed", 0)
 z3.set_param("sat.random_seed", 0)
 
 
-CTX = z3.main_ctx()
-_REF = CTX.ref()
-_BV32 = z3.BitVecSort(32, CTX)
-_CONSTS: dict[int, z3.BitVecRef] = {}
+def _keep_freed_memory() -> None:
+    """Making a z3 context touches about 16 MB, which glibc hands back to the
+    system when the context is deleted; with a context per proof every proof
+    would fault it in again (~15 ms, more than a small proof takes).  Keeping
+    64 MB of freed heap in the process makes a context cost ~2 ms.  A no-op
+    where the C library has no mallopt."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt(ctypes.c_int(-2), ctypes.c_int(64 << 20))  # M_TOP_PAD
+    except (OSError, AttributeError):
+        pass
 
 
-def _bv(a: Any) -> Any:
-    """A value as a z3 term (constants cached)."""
-    if type(a) is int:
-        c = _CONSTS.get(a)
-        if c is None:
-            c = _CONSTS[a] = z3.BitVecVal(a, 32, CTX)
+_keep_freed_memory()
+
+
+class Session:
+    """One z3 context and the constants cached in it: every term of one proof
+    (or of one other top-level solver use) is made in its own Session, so
+    that term ids, hash-consing and therefore the solver's models depend on
+    that proof's input alone, not on what ran before in the process.  No z3
+    object may cross into another Session (z3 raises on a sort or context
+    mismatch); the backend and the Query of one proof share one.
+
+    Raw-API helpers (`bin`, `cmp`, `W`, `WB`) skip the Python layer's
+    argument checks on hot paths; constants are held here so that a
+    temporary wrapper is never freed (and its AST released) before the API
+    call that uses its pointer."""
+
+    __slots__ = ("bv32", "consts", "ctx", "f32", "false", "one1", "ref", "rne", "true")
+
+    def __init__(self) -> None:
+        self.ctx = z3.Context()
+        self.ref = self.ctx.ref()
+        self.bv32 = z3.BitVecSort(32, self.ctx)
+        self.consts: dict[int, z3.BitVecRef] = {}
+        self.true, self.false = z3.BoolVal(True, self.ctx), z3.BoolVal(False, self.ctx)
+        self.f32 = z3.Float32(self.ctx)
+        self.rne = z3.RNE(self.ctx)
+        self.one1 = z3.BitVecVal(1, 1, self.ctx)
+
+    def bv(self, a: Any) -> Any:
+        """A value as a z3 term (constants cached)."""
+        if type(a) is int:
+            c = self.consts.get(a)
+            if c is None:
+                c = self.consts[a] = z3.BitVecVal(a, 32, self.ctx)
+            return c
+        return a
+
+    def boolean(self, c: Any) -> Any:
+        if c is True:
+            return self.true
+        if c is False:
+            return self.false
         return c
-    return a
 
+    def fp(self, a: Any) -> Any:
+        return z3.fpBVToFP(self.bv(a), self.f32, self.ctx)
 
-_TRUE, _FALSE = z3.BoolVal(True, CTX), z3.BoolVal(False, CTX)
-_F32 = z3.Float32(CTX)
-_RNE = z3.RNE(CTX)
+    def W(self, ast: Any) -> Any:
+        return z3.BitVecRef(ast, self.ctx)
 
+    def WB(self, ast: Any) -> Any:
+        return z3.BoolRef(ast, self.ctx)
 
-def _fp(a: Any) -> Any:
-    return z3.fpBVToFP(_bv(a), _F32)
+    def same(self, a: Any, b: Any) -> bool:
+        if a is b:
+            return True
+        ta, tb = type(a), type(b)
+        if ta is int or tb is int or ta is bool or tb is bool:
+            return ta is tb and a == b
+        return bool(z3.Z3_is_eq_ast(self.ref, a.as_ast(), b.as_ast()))
+
+    def bin(self, mk: Any, a: Any, b: Any) -> Any:
+        return z3.BitVecRef(mk(self.ref, self.bv(a).as_ast(), self.bv(b).as_ast()), self.ctx)
+
+    def cmp(self, mk: Any, a: Any, b: Any) -> Any:
+        return z3.BoolRef(mk(self.ref, self.bv(a).as_ast(), self.bv(b).as_ast()), self.ctx)
+
+    def owns(self, term: Any) -> bool:
+        """`term` is a Python constant or was made in this Session."""
+        return type(term) in (int, bool) or term.ctx is self.ctx
 
 
 def _canon2(a: Any, b: Any) -> tuple[Any, Any]:
     ka = -1 if type(a) is int else a.get_id()
     kb = -1 if type(b) is int else b.get_id()
     return (a, b) if (ka, a if type(a) is int else 0) <= (kb, b if type(b) is int else 0) else (b, a)
-_ONE1 = z3.BitVecVal(1, 1, CTX)
-
-
-def _bool(c: Any) -> Any:
-    # constants are module-level objects: a temporary wrapper could be freed
-    # (and its AST released) before the API call that uses its pointer
-    if c is True:
-        return _TRUE
-    if c is False:
-        return _FALSE
-    return c
-
-
-def _W(ast: Any) -> Any:
-    return z3.BitVecRef(ast, CTX)
-
-
-def _WB(ast: Any) -> Any:
-    return z3.BoolRef(ast, CTX)
 
 
 def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
@@ -96,53 +141,42 @@ def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
     return arr, n
 
 
-def _same(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    ta, tb = type(a), type(b)
-    if ta is int or tb is int or ta is bool or tb is bool:
-        return ta is tb and a == b
-    return z3.Z3_is_eq_ast(_REF, a.as_ast(), b.as_ast())
-
-
-def _bin(mk: Any, a: Any, b: Any) -> Any:
-    return _W(mk(_REF, _bv(a).as_ast(), _bv(b).as_ast()))
-
-
-def _cmp(mk: Any, a: Any, b: Any) -> Any:
-    return _WB(mk(_REF, _bv(a).as_ast(), _bv(b).as_ast()))
-
-
 class Z3:
     """The backend protocol (verify/backend.py, :class:`~verify.backend.Symbolic`)
-    on z3 terms; constant operands fold to Python ints."""
+    on z3 terms; constant operands fold to Python ints.  Its terms live in
+    `session` (a fresh one if none is given)."""
 
     symbolic = True
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session | None = None) -> None:
+        self.s = session if session is not None else Session()
         self._bits: dict[int, tuple[Any, ...]] = {}
         self._arrays: dict[int, tuple[Any, ...]] = {}
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
+
+    @property
+    def session(self) -> Session:
+        return self.s
 
     def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list[Any]:
         """A register's entry lanes (or EXEC's bits, cond=True) as reads of
         one unknown array, so that a read at a symbolic lane is a read of
         that array (see select)."""
-        arr = z3.Array(name, _BV32, z3.BoolSort(CTX) if cond else _BV32)
-        wrap = _WB if cond else _W
+        arr = z3.Array(name, self.s.bv32, z3.BoolSort(self.s.ctx) if cond else self.s.bv32)
+        wrap = self.s.WB if cond else self.s.W
         lanes = []
         for k in range(n):
-            t = wrap(z3.Z3_mk_select(_REF, arr.as_ast(), _bv(k).as_ast()))
+            t = wrap(z3.Z3_mk_select(self.s.ref, arr.as_ast(), self.s.bv(k).as_ast()))
             self._lane_of[t.get_id()] = (t, arr, k)
             lanes.append(t)
         return lanes
 
     # ---- fresh unknowns -------------------------------------------------
     def fresh(self, name: str) -> Any:
-        return z3.BitVec(name, 32, CTX)
+        return z3.BitVec(name, 32, self.s.ctx)
 
     def fresh_bool(self, name: str) -> Any:
-        return z3.Bool(name, CTX)
+        return z3.Bool(name, self.s.ctx)
 
     # ---- values -----------------------------------------------------------
     def const(self, n: int) -> int:
@@ -156,19 +190,19 @@ class Z3:
                 return b
         elif type(b) is int and b == 0:
             return a
-        return _bin(z3.Z3_mk_bvadd, a, b)
+        return self.s.bin(z3.Z3_mk_bvadd, a, b)
 
     def sub(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return (a - b) & 0xFFFFFFFF
         if type(b) is int and b == 0:
             return a
-        return _bin(z3.Z3_mk_bvsub, a, b)
+        return self.s.bin(z3.Z3_mk_bvsub, a, b)
 
     def mul(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return (a * b) & 0xFFFFFFFF
-        return _bin(z3.Z3_mk_bvmul, a, b)
+        return self.s.bin(z3.Z3_mk_bvmul, a, b)
 
     def and_(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -180,7 +214,7 @@ class Z3:
                 return 0
             if b == 0xFFFFFFFF:
                 return a
-        return _bin(z3.Z3_mk_bvand, a, b)
+        return self.s.bin(z3.Z3_mk_bvand, a, b)
 
     def or_(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -192,7 +226,7 @@ class Z3:
                 return a
             if b == 0xFFFFFFFF:
                 return b
-        return _bin(z3.Z3_mk_bvor, a, b)
+        return self.s.bin(z3.Z3_mk_bvor, a, b)
 
     def xor(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -201,31 +235,31 @@ class Z3:
             return a
         if type(a) is int and a == 0:
             return b
-        return _bin(z3.Z3_mk_bvxor, a, b)
+        return self.s.bin(z3.Z3_mk_bvxor, a, b)
 
     def not_(self, a: Any) -> Any:
         if type(a) is int:
             return ~a & 0xFFFFFFFF
-        return _W(z3.Z3_mk_bvnot(_REF, a.as_ast()))
+        return self.s.W(z3.Z3_mk_bvnot(self.s.ref, a.as_ast()))
 
     def shl(self, a: Any, n: Any) -> Any:
         if type(a) is int and type(n) is int:
             return shl32(a, n)
         if type(n) is int and n == 0:
             return a
-        return _bin(z3.Z3_mk_bvshl, a, n)
+        return self.s.bin(z3.Z3_mk_bvshl, a, n)
 
     def lshr(self, a: Any, n: Any) -> Any:
         if type(a) is int and type(n) is int:
             return lshr32(a, n)
         if type(n) is int and n == 0:
             return a
-        return _bin(z3.Z3_mk_bvlshr, a, n)
+        return self.s.bin(z3.Z3_mk_bvlshr, a, n)
 
     def ashr(self, a: Any, n: Any) -> Any:
         if type(a) is int and type(n) is int:
             return ashr32(a, n)
-        return _bin(z3.Z3_mk_bvashr, a, n)
+        return self.s.bin(z3.Z3_mk_bvashr, a, n)
 
     def umin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -251,13 +285,13 @@ class Z3:
     def eq(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a == b
-        if _same(a, b):
+        if self.s.same(a, b):
             return True
         if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
             if type(a) is bool and type(b) is bool:
                 return a == b
-            return _WB(z3.Z3_mk_eq(_REF, _bool(a).as_ast(), _bool(b).as_ast()))
-        return _cmp(z3.Z3_mk_eq, a, b)
+            return self.s.WB(z3.Z3_mk_eq(self.s.ref, self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
+        return self.s.cmp(z3.Z3_mk_eq, a, b)
 
     def ne(self, a: Any, b: Any) -> Any:
         return self.not_b(self.eq(a, b))
@@ -265,22 +299,22 @@ class Z3:
     def ult(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a < b
-        return _cmp(z3.Z3_mk_bvult, a, b)
+        return self.s.cmp(z3.Z3_mk_bvult, a, b)
 
     def ule(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a <= b
-        return _cmp(z3.Z3_mk_bvule, a, b)
+        return self.s.cmp(z3.Z3_mk_bvule, a, b)
 
     def slt(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return slt32(a, b)
-        return _cmp(z3.Z3_mk_bvslt, a, b)
+        return self.s.cmp(z3.Z3_mk_bvslt, a, b)
 
     def sle(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return sle32(a, b)
-        return _cmp(z3.Z3_mk_bvsle, a, b)
+        return self.s.cmp(z3.Z3_mk_bvsle, a, b)
 
     # ---- conditions -------------------------------------------------------
     def ite(self, c: Any, a: Any, b: Any) -> Any:
@@ -288,11 +322,11 @@ class Z3:
             return a
         if c is False:
             return b
-        if _same(a, b):
+        if self.s.same(a, b):
             return a
         if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
-            return _WB(z3.Z3_mk_ite(_REF, c.as_ast(), _bool(a).as_ast(), _bool(b).as_ast()))
-        return _W(z3.Z3_mk_ite(_REF, c.as_ast(), _bv(a).as_ast(), _bv(b).as_ast()))
+            return self.s.WB(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
+        return self.s.W(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.bv(a).as_ast(), self.s.bv(b).as_ast()))
 
     def and_b(self, *cs: Any) -> Any:
         rest = []
@@ -306,7 +340,7 @@ class Z3:
         if len(rest) == 1:
             return rest[0]
         arr, n = _arr(rest)
-        return _WB(z3.Z3_mk_and(_REF, n, arr))
+        return self.s.WB(z3.Z3_mk_and(self.s.ref, n, arr))
 
     def or_b(self, *cs: Any) -> Any:
         rest = []
@@ -320,27 +354,27 @@ class Z3:
         if len(rest) == 1:
             return rest[0]
         arr, n = _arr(rest)
-        return _WB(z3.Z3_mk_or(_REF, n, arr))
+        return self.s.WB(z3.Z3_mk_or(self.s.ref, n, arr))
 
     def not_b(self, c: Any) -> Any:
         if type(c) is bool:
             return not c
-        return _WB(z3.Z3_mk_not(_REF, c.as_ast()))
+        return self.s.WB(z3.Z3_mk_not(self.s.ref, c.as_ast()))
 
     def bit(self, a: Any, k: int) -> Any:
         if type(a) is int:
             return (a >> k) & 1 == 1
         hit = self._bits.get(a.get_id())
-        if hit is not None and _same(hit[0], a):
+        if hit is not None and self.s.same(hit[0], a):
             return hit[1][k]
-        ext = _W(z3.Z3_mk_extract(_REF, k, k, a.as_ast()))
-        return _WB(z3.Z3_mk_eq(_REF, ext.as_ast(), _ONE1.as_ast()))
+        ext = self.s.W(z3.Z3_mk_extract(self.s.ref, k, k, a.as_ast()))
+        return self.s.WB(z3.Z3_mk_eq(self.s.ref, ext.as_ast(), self.s.one1.as_ast()))
 
     def from_bits(self, bits: Sequence[Any]) -> Any:
         bits = list(bits) + [False] * (32 - len(bits))
         if all(type(b) is bool for b in bits):
             return bits_value(bits)
-        one, zero = z3.BitVecVal(1, 1, CTX), z3.BitVecVal(0, 1, CTX)
+        one, zero = z3.BitVecVal(1, 1, self.s.ctx), z3.BitVecVal(0, 1, self.s.ctx)
         parts = [z3.If(b, one, zero) if type(b) is not bool else (one if b else zero) for b in reversed(bits)]
         v = z3.Concat(*parts)
         self._bits[v.get_id()] = (v, tuple(bits))
@@ -356,8 +390,8 @@ class Z3:
         rest = [c for c in conds if type(c) is not bool]
         if not rest:
             return fixed
-        one8, zero8 = z3.BitVecVal(1, 8, CTX), z3.BitVecVal(0, 8, CTX)
-        total = z3.Sum([z3.If(c, one8, zero8) for c in rest] + [z3.BitVecVal(fixed, 8, CTX)])
+        one8, zero8 = z3.BitVecVal(1, 8, self.s.ctx), z3.BitVecVal(0, 8, self.s.ctx)
+        total = z3.Sum([z3.If(c, one8, zero8) for c in rest] + [z3.BitVecVal(fixed, 8, self.s.ctx)])
         return z3.ZeroExt(24, total)
 
     # ---- binary32 ---------------------------------------------------------
@@ -368,12 +402,15 @@ class Z3:
         if type(a) is int and type(b) is int:
             return fadd32(a, b)
         a, b = _canon2(a, b)
-        r = z3.fpAdd(_RNE, _fp(a), _fp(b))
-        return self.ite(_WB(z3.Z3_mk_fpa_is_nan(_REF, r.as_ast())), QNAN, z3.fpToIEEEBV(r))
+        ctx = self.s.ctx  # the fp functions default to z3's main context: name ours
+        r = z3.fpAdd(self.s.rne, self.s.fp(a), self.s.fp(b), ctx)
+        return self.ite(self.s.WB(z3.Z3_mk_fpa_is_nan(self.s.ref, r.as_ast())), QNAN, z3.fpToIEEEBV(r, ctx))
 
     def _fle(self, a: Any, b: Any) -> Any:
-        fa, fb = _fp(a), _fp(b)
-        return z3.Or(z3.fpLT(fa, fb), z3.And(z3.fpEQ(fa, fb), z3.Or(z3.fpIsNegative(fa), z3.Not(z3.fpIsNegative(fb)))))
+        fa, fb = self.s.fp(a), self.s.fp(b)
+        ctx = self.s.ctx
+        return z3.Or(z3.fpLT(fa, fb, ctx), z3.And(z3.fpEQ(fa, fb, ctx),
+                                                 z3.Or(z3.fpIsNegative(fa, ctx), z3.Not(z3.fpIsNegative(fb, ctx)))))
 
     def fmin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -388,7 +425,7 @@ class Z3:
     def fis_nan(self, a: Any) -> Any:
         if type(a) is int:
             return f32_is_nan(a)
-        return z3.fpIsNaN(_fp(a))
+        return z3.fpIsNaN(self.s.fp(a), self.s.ctx)
 
     def feq(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -410,7 +447,7 @@ class Z3:
         if type(idx) is int:
             return vals[idx]
         first = vals[0]
-        if all(_same(v, first) for v in vals):
+        if all(self.s.same(v, first) for v in vals):
             return first
         read = self._as_read(vals, idx)
         if read is not None:
@@ -418,13 +455,13 @@ class Z3:
         hit = self._arrays.get(id(vals))
         if hit is None or hit[0] is not vals:
             is_b = type(first) is bool or (type(first) is not int and z3.is_bool(first))
-            conv = _bool if is_b else _bv
-            arr = z3.K(_BV32, conv(vals[-1]))
+            conv = self.s.boolean if is_b else self.s.bv
+            arr = z3.K(self.s.bv32, conv(vals[-1]))
             for k, v in enumerate(vals[:-1]):
-                arr = z3.Store(arr, _bv(k), conv(v))
+                arr = z3.Store(arr, self.s.bv(k), conv(v))
             hit = self._arrays[id(vals)] = (vals, arr, is_b)
-        ast = z3.Z3_mk_select(_REF, hit[1].as_ast(), _bv(idx).as_ast())
-        return _WB(ast) if hit[2] else _W(ast)
+        ast = z3.Z3_mk_select(self.s.ref, hit[1].as_ast(), self.s.bv(idx).as_ast())
+        return self.s.WB(ast) if hit[2] else self.s.W(ast)
 
     def _as_read(self, vals: Sequence[Any], idx: Any) -> Any:
         """If every vals[k] is entry lane c_k of one register, vals[idx] is
@@ -436,11 +473,11 @@ class Z3:
             if type(v) is int or type(v) is bool:
                 return None
             hit = self._lane_of.get(v.get_id())
-            if hit is None or not _same(hit[0], v):
+            if hit is None or not self.s.same(hit[0], v):
                 return None
             if src is None:
                 src = hit[1]
-            elif not _same(hit[1], src):
+            elif not self.s.same(hit[1], src):
                 return None
             lanes.append(hit[2])
         if all(c == k for k, c in enumerate(lanes)):
@@ -451,8 +488,8 @@ class Z3:
             at = lanes[-1]
             for k in range(len(lanes) - 2, -1, -1):
                 at = self.ite(self.eq(idx, k), lanes[k], at)
-        ast = z3.Z3_mk_select(_REF, src.as_ast(), _bv(at).as_ast())
-        return _WB(ast) if z3.is_bool(vals[0]) else _W(ast)
+        ast = z3.Z3_mk_select(self.s.ref, src.as_ast(), self.s.bv(at).as_ast())
+        return self.s.WB(ast) if z3.is_bool(vals[0]) else self.s.W(ast)
 
     def at_most(self, conds: Sequence[Any], k: int) -> Any:
         conds = [c for c in conds if c is not False]
@@ -469,46 +506,68 @@ class Z3:
 class Evaluator:
     """Values of terms when their unknowns take the values in `env` (name ->
     int, or bool for condition unknowns).  Tests use it to hold the concrete
-    and symbolic backends together."""
+    and symbolic backends together.  The model is made in the Session of
+    the terms asked about (or in `session`, when given)."""
 
-    def __init__(self, env: dict):
-        s = z3.SimpleSolver(ctx=CTX)
-        for name, val in env.items():
+    def __init__(self, env: dict, session: Session | None = None):
+        self.env = dict(env)
+        self.ctx: Any = None
+        self.model: Any = None
+        if session is not None:
+            self._solve(session.ctx)
+
+    def _solve(self, ctx: Any) -> None:
+        s = z3.SimpleSolver(ctx=ctx)
+        for name, val in self.env.items():
             if type(val) is bool:
-                s.add(z3.Bool(name, CTX) == val)
+                s.add(z3.Bool(name, ctx) == val)
             else:
-                s.add(z3.BitVec(name, 32, CTX) == val)
+                s.add(z3.BitVec(name, 32, ctx) == val)
         assert s.check() == z3.sat
-        self.model = s.model()
+        self.ctx, self.model = ctx, s.model()
 
     def __call__(self, term):
         if type(term) in (int, bool):
             return term
+        if term.ctx is not self.ctx:
+            self._solve(term.ctx)
         r = self.model.eval(term, model_completion=True)
         if z3.is_bool(r):
             return z3.is_true(r)
         return r.as_long()
 
 
-def _tactic():
+def _tactic(ctx: Any) -> Any:
     # Contextual simplification first: a lane's value is an ite tree over EXEC
     # bits, and under the mismatch's own guard (lane active, source active)
     # it collapses; bit-blasting the raw trees is ~500x slower.
-    return z3.Then("simplify", "ctx-simplify", "smt")
+    return z3.Then("simplify", "ctx-simplify", "smt", ctx=ctx)
+
+
+def _context_of(terms: Sequence[Any]) -> Any:
+    """The z3 context of the first term that is not a Python constant (a
+    fresh one if there is none)."""
+    for t in terms:
+        if type(t) not in (int, bool):
+            return t.ctx
+    return z3.Context()
 
 
 class Query:
     """Solver questions over a stack of assertions, each check a fresh
-    solver with a timeout and a fixed seed.
+    solver with a timeout and a fixed seed.  Its assertions live in
+    `session` (when none is given, in the Session of the first term added);
+    a term from another Session is refused.
 
     A check may also get a resource limit (z3's ``rlimit``: a count of the
     solver's elementary steps, the same on every run and under any load) where
     giving up decides what is asked next; a timeout only bounds how long a
     question may take."""
 
-    def __init__(self, timeout_s: float, seed: int = 0):
+    def __init__(self, timeout_s: float, seed: int = 0, session: Session | None = None):
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.seed = seed
+        self.ctx: Any = session.ctx if session is not None else None
         self.assertions: list = []
         self.marks: list[int] = []
         self.model: Any = None  # a z3 model after a sat check (z3 is untyped)
@@ -518,7 +577,17 @@ class Query:
     def add(self, cond) -> None:
         if cond is True:
             return
-        self.assertions.append(z3.BoolVal(False) if cond is False else cond)
+        if cond is not False:
+            if self.ctx is None:
+                self.ctx = cond.ctx
+            elif cond.ctx is not self.ctx:
+                raise ValueError("a term from another smt.Session added to a Query")
+        self.assertions.append(cond)
+
+    def _terms(self) -> list[Any]:
+        if self.ctx is None:
+            self.ctx = z3.Context()
+        return [z3.BoolVal(False, self.ctx) if c is False else c for c in self.assertions]
 
     def push(self) -> None:
         self.marks.append(len(self.assertions))
@@ -527,12 +596,13 @@ class Query:
         del self.assertions[self.marks.pop():]
 
     def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
-        s = _tactic().solver()
+        terms = self._terms()
+        s = _tactic(self.ctx).solver()
         s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
         if rlimit is not None:
             s.set("rlimit", rlimit)
         s.set("random_seed", self.seed)
-        s.add(*self.assertions)
+        s.add(*terms)
         self.last = s
         r = s.check()
         if r == z3.sat:
@@ -555,8 +625,9 @@ class Query:
         return z3.is_true(self.model.eval(cond, model_completion=True))
 
     def smt2(self) -> str:
-        s = z3.Solver()
-        s.add(*self.assertions)
+        terms = self._terms()
+        s = z3.Solver(ctx=self.ctx)
+        s.add(*terms)
         return s.to_smt2()
 
 
@@ -567,10 +638,12 @@ def smt2_benchmark(cond, context: Sequence = (), comments: Sequence[str] = ()) -
     in the context.  Registers and EXEC are arrays (bit-vector indices,
     bit-vector or Boolean elements), so the logic is declared as ``ALL``;
     the text is deterministic for a given term."""
-    s = z3.Solver(ctx=CTX)
-    s.add(*context)
+    ctx = _context_of([cond, *context])
+    s = z3.Solver(ctx=ctx)
+    for c in context:
+        s.add(z3.BoolVal(False, ctx) if c is False else c)
     if cond is not True:
-        s.add(z3.BoolVal(False, CTX) if cond is False else cond)
+        s.add(z3.BoolVal(False, ctx) if cond is False else cond)
     body = s.to_smt2()
     # z3 opens with "; benchmark generated from python API" and a status line
     lines = [ln for ln in body.splitlines() if not ln.startswith("; benchmark generated")]
@@ -580,10 +653,12 @@ def smt2_benchmark(cond, context: Sequence = (), comments: Sequence[str] = ()) -
 
 def check_smt2(text: str, timeout_s: float = 30.0) -> str:
     """z3's answer ("sat", "unsat", "unknown") to an SMT-LIB benchmark, such
-    as one written by --smt2, asked the way Query asks."""
-    s = _tactic().solver()
+    as one written by --smt2, asked the way Query asks (in a context of its
+    own)."""
+    ctx = z3.Context()
+    s = _tactic(ctx).solver()
     s.set("timeout", max(1, int(timeout_s * 1000)))
-    s.add(z3.parse_smt2_string(text, ctx=CTX))
+    s.add(z3.parse_smt2_string(text, ctx=ctx))
     return str(s.check())
 
 
@@ -592,7 +667,11 @@ def is_false(cond) -> bool:
 
 
 def same(a, b) -> bool:
-    return _same(a, b)
+    if a is b:
+        return True
+    if type(a) in (int, bool) or type(b) in (int, bool):
+        return type(a) is type(b) and a == b
+    return a.ctx is b.ctx and bool(z3.Z3_is_eq_ast(a.ctx_ref(), a.as_ast(), b.as_ast()))
 
 
 # ---------------------------------------------------------------------------
@@ -627,12 +706,12 @@ class Z3Monoid:
 
     Every operation is written out: OP combines bags; anything else gets the
     ordinary values (lowered) and is asked of a plain :class:`Z3` backend,
-    which also holds the register arrays and caches."""
+    which also holds the register arrays, the caches and the Session."""
 
     symbolic = True
 
-    def __init__(self, op: str):
-        self.z = Z3()
+    def __init__(self, op: str, session: Session | None = None):
+        self.z = Z3(session)
         self.op = op
         row = FOLDS[op]
         assert row.identity is not None and row.count is not None
@@ -642,6 +721,10 @@ class Z3Monoid:
         self.kind: str = row.count
         self._to_bag: dict[int, tuple[Any, Bag]] = {}
         self._base_op = getattr(self.z, self.meth)
+
+    @property
+    def session(self) -> Session:
+        return self.z.s
 
     # -- multiplicities -------------------------------------------------------
     def _zero(self) -> Any:
@@ -656,7 +739,7 @@ class Z3Monoid:
         if self.kind == "parity":
             if type(a) is bool and type(b) is bool:
                 return a != b
-            return z3.Xor(_bool(a), _bool(b))
+            return z3.Xor(self.z.s.boolean(a), self.z.s.boolean(b))
         return self.z.or_b(a, b)
 
     # -- bags -----------------------------------------------------------------
@@ -668,9 +751,9 @@ class Z3Monoid:
         if type(v) is int:
             return Bag({}, v, 0)
         hit = self._to_bag.get(v.get_id())
-        if hit is not None and _same(hit[0], v):
+        if hit is not None and self.z.s.same(hit[0], v):
             return hit[1]
-        if z3.is_bool(v) or v.sort() != _BV32:
+        if z3.is_bool(v) or v.sort() != self.z.s.bv32:
             return None
         if z3.is_bv_value(v):
             return Bag({}, v.as_long(), 0)
@@ -732,7 +815,8 @@ class Z3Monoid:
 
     def _canonical(self, b: Bag) -> bool:
         lane_of = self.z._lane_of
-        return all(lane_of.get(k) is not None and _same(lane_of[k][0], t) for k, (t, _) in b.items.items())
+        same = self.z.s.same
+        return all(lane_of.get(k) is not None and same(lane_of[k][0], t) for k, (t, _) in b.items.items())
 
     def bag_ne(self, a: Bag, b: Bag) -> Any:
         """a and b denote different values for some inputs."""
@@ -741,7 +825,7 @@ class Z3Monoid:
         for k in set(a.items) | set(b.items):
             ca = a.items.get(k, (None, zero))[1]
             cb = b.items.get(k, (None, zero))[1]
-            diffs.append(self.z.ne(ca, cb) if self.kind in ("count32", "countexact") else self.z.not_b(_xnor(ca, cb)))
+            diffs.append(self.z.ne(ca, cb) if self.kind in ("count32", "countexact") else self.z.not_b(_xnor(self.z.s, ca, cb)))
         leaves_differ = self.z.or_b(*diffs)
         const_differ = self.z.ne(a.const, b.const)
         if self.absorb is not None:
@@ -898,11 +982,11 @@ class NotMonoid(Exception):
     pass
 
 
-def _xnor(a: Any, b: Any) -> Any:
+def _xnor(s: Session, a: Any, b: Any) -> Any:
     if type(a) is bool and type(b) is bool:
         return a == b
-    return _bool(a) == _bool(b)
+    return s.boolean(a) == s.boolean(b)
 
 
-def monoid_backend(op: str) -> Z3Monoid:
-    return Z3Monoid(op)
+def monoid_backend(op: str, session: Session | None = None) -> Z3Monoid:
+    return Z3Monoid(op, session)
