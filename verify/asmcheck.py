@@ -121,9 +121,9 @@ def effect_of(ins: Instr) -> Effect:
         if h is not None and h.group(1) in _MODE_NAMES and h.group(2) is not None \
                 and int(h.group(2)) + int(h.group(3)) <= 8:
             return Effect((), mode=True)
-        return Effect((), refuse="it may write any hardware register field, GFX9's GPR index and VALU skip modes "
-                                 "included; only the MODE rounding and denormal fields, hwreg(HW_REG_MODE, 0..8), "
-                                 "are modelled (as unknown float results after it)")
+        return Effect((), refuse="it may write any hardware register field, GFX9's GPR index and VALU skip "
+                                 "modes included; only hwreg(HW_REG_MODE, OFFSET, SIZE) within bits 0-7, the "
+                                 "rounding and denormal fields, is bounded")
     for pat, eff in EFFECTS:
         if pat.match(m):
             return eff
@@ -154,8 +154,9 @@ class Opaque(OpDef):
         ops: list[VReg | SReg | Imm | None] = []
         spans = []
         for text, span in line.operands:
-            try:
-                ops.append(parse_operand(text, span))
+            half = re.fullmatch(r"([vs](\d+|\[\d+:\d+\]))\.[lh]", text)
+            try:  # a 16-bit half (GFX11+ true16 `v1.l`) stands for its whole register: sound as a write
+                ops.append(parse_operand(half.group(1) if half else text, span))
             except InputError:
                 ops.append(None)  # an operand form we do not parse (memory offsets, ...)
             spans.append(span)
@@ -252,9 +253,9 @@ def refusal(program: list[Instr], hoisted: list[Instr]) -> InputError | None:
             later = next((i for i in order[k + 1:] if FLOAT_OP.search(i.mnemonic)
                           and not isinstance(op_of(i.base), Opaque)), None)
             if later is not None:
-                return InputError(ins.span, f"verify does not model {ins.mnemonic} (it changes MODE, the float "
-                                            f"rounding and denormal handling of {later.mnemonic} at line "
-                                            f"{later.line}: its result is not known)")
+                return InputError(ins.span, f"verify does not model {ins.mnemonic} (it changes MODE: the rounding and "
+                                            f"denormal handling of {later.mnemonic} at line {later.line} are not "
+                                            f"known)")
     return None
 
 
