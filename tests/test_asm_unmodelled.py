@@ -240,3 +240,24 @@ def test_vector_memory_counters():
     assert q.pending(1) == 8
     q.step(ins("s_waitcnt lgkmcnt(0)", 10))
     assert q.pending(1) is None
+
+
+@pytest.mark.parametrize("ins", ["s_set_gpr_idx_on s2, gpr_idx(SRC0)", "s_setvskip s0, 0",
+                                 "s_setreg_b32 hwreg(HW_REG_MODE), s3"])
+def test_a_mode_set_outside_the_region_is_refused(tmp_path, ins):
+    """A mode in effect across the region (a branch or a loop may carry it
+    there) is refused wherever in the function it is set."""
+    text = region("gfx900", DPP.format(d="v1", s="v0")).replace("f:\n", f"f:\n\t{ins}\n\tv_add_u32_e32 v5, v6, v7\n")
+    path = write(tmp_path, text)
+    for lines in ([], ["--lines", "6-8"]):
+        code, out, err = cli("asm", path, *lines, "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")
+        assert (code, out) == (2, "") and err.startswith(f"{path}:4:1: error: verify does not model {ins.split()[0]} (")
+        assert err.endswith("; a mode it sets may be in effect in the region, lines 6-8)\n")
+    # a MODE rounding change elsewhere matters only to float instructions in the region
+    text = region("gfx900", DPP.format(d="v1", s="v0")).replace("f:\n", "f:\n\ts_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3\n")
+    assert cli("asm", write(tmp_path, text), "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")[0] == 0
+    fadd = "v_add_f32_dpp v1, v0, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"
+    text = region("gfx900", fadd).replace("f:\n", "f:\n\ts_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3\n")
+    code, out, err = cli("asm", write(tmp_path, text), "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")
+    assert code == 2 and err.endswith("v_add_f32_dpp at line 6 are not known; a mode it sets may be in effect in "
+                                      "the region, lines 5-7)\n"), err

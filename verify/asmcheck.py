@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,12 +73,16 @@ class Effect:
     """operands: the operand positions it writes (None: the default rule of
     Opaque.dests); scc: it writes SCC; mode: it changes the float rounding /
     denormal mode (MODE), so no float result after it is known; refuse: why
-    what it may write cannot be bounded (verify asm refuses the region)."""
+    what it may write cannot be bounded (verify asm refuses the region);
+    persists: it sets a mode that later instructions run under, so it is
+    refused anywhere in the function (a branch or loop may carry the mode
+    into the region)."""
 
     operands: tuple[int, ...] | None = None
     scc: bool = False
     mode: bool = False
     refuse: str = ""
+    persists: bool = False  # a mode it sets stays in effect: it matters anywhere in the function
 
 
 # first match wins; an instruction matching none follows Opaque.dests' default rule
@@ -86,12 +91,16 @@ EFFECTS: tuple[tuple[re.Pattern[str], Effect], ...] = (
      Effect((), refuse="it may read or write any VGPR: M0 selects it")),
     (re.compile(r"^s_movrel\w*$"),
      Effect((), refuse="it may read or write any SGPR: M0 selects it")),
-    (re.compile(r"^s_set_gpr_idx_(on|mode|idx)$"),
+    (re.compile(r"^s_set_gpr_idx_(on|mode)$"),
+     Effect((), refuse="it may write any VGPR: GPR index mode makes the VGPR operands of the VALU instructions "
+                       "after it relative to M0", persists=True)),
+    (re.compile(r"^s_set_gpr_idx_idx$"),
      Effect((), refuse="it may write any VGPR: GPR index mode makes the VGPR operands of the VALU instructions "
                        "after it relative to M0")),
     (re.compile(r"^s_setvskip$"),
-     Effect((), refuse="it may write any VGPR or none: VSKIP makes the hardware skip the VALU instructions after it")),
-    (re.compile(r"^s_(round|denorm)_mode$"), Effect((), mode=True)),
+     Effect((), refuse="it may write any VGPR or none: VSKIP makes the hardware skip the VALU instructions after it",
+            persists=True)),
+    (re.compile(r"^s_(round|denorm)_mode$"), Effect((), mode=True, persists=True)),
     (re.compile(r"^v_(swap_b(16|32)|permlane(16|32)_swap_b32)(_e32|_e64)?$"), Effect((0, 1))),
     (re.compile(r"^s_(cmpk?|bitcmp[01])_\w+$"), Effect((), scc=True)),
     (re.compile(r"^s_sendmsg_rtn_\w+$"), Effect((0,))),
@@ -120,8 +129,8 @@ def effect_of(ins: Instr) -> Effect:
         h = _HWREG.search(ins.text.split(";")[0])
         if h is not None and h.group(1) in _MODE_NAMES and h.group(2) is not None \
                 and int(h.group(2)) + int(h.group(3)) <= 8:
-            return Effect((), mode=True)
-        return Effect((), refuse="it may write any hardware register field, GFX9's GPR index and VALU skip "
+            return Effect((), mode=True, persists=True)
+        return Effect((), persists=True, refuse="it may write any hardware register field, GFX9's GPR index and VALU skip "
                                  "modes included; only hwreg(HW_REG_MODE, OFFSET, SIZE) within bits 0-7, the "
                                  "rounding and denormal fields, is bounded")
     for pat, eff in EFFECTS:
@@ -236,26 +245,29 @@ class Opaque(OpDef):
         return ins.text.split(";")[0].strip()
 
 
-def refusal(program: list[Instr], hoisted: list[Instr]) -> InputError | None:
+def refusal(program: list[Instr], hoisted: list[Instr], outside: Sequence[Instr] = ()) -> InputError | None:
     """Why `verify asm` cannot check a region (the instructions it runs, and
     those moved to its start), or None: an unmodelled instruction whose writes
-    cannot be bounded, or a MODE change before a modelled float instruction.
-    [S:asm-unmodelled]"""
+    cannot be bounded, or a MODE change before a modelled float instruction;
+    or, among the function's other instructions (`outside`), one that sets a
+    mode the region may run under.  [S:asm-unmodelled]"""
     order = hoisted + program  # hoisted instructions act before everything
-    for k, ins in enumerate(order):
-        op = op_of(ins.base)
-        if not isinstance(op, Opaque):
+    floats = [i for i in order if FLOAT_OP.search(i.mnemonic) and not isinstance(op_of(i.base), Opaque)]
+    for k, ins in enumerate(list(outside) + order):
+        if not isinstance(op_of(ins.base), Opaque):
             continue
+        inside = k >= len(outside)
         eff = effect_of(ins)
-        if eff.refuse:
-            return InputError(ins.span, f"verify does not model {ins.mnemonic} ({eff.refuse})")
+        where = "" if inside else f"; a mode it sets may be in effect in the region, lines {min(i.line for i in order)}-" \
+                                  f"{max(i.line for i in order)}"
+        if eff.refuse and (inside or eff.persists):
+            return InputError(ins.span, f"verify does not model {ins.mnemonic} ({eff.refuse}{where})")
         if eff.mode:
-            later = next((i for i in order[k + 1:] if FLOAT_OP.search(i.mnemonic)
-                          and not isinstance(op_of(i.base), Opaque)), None)
+            later = next((i for i in floats if not inside or order.index(i) > order.index(ins)), None)
             if later is not None:
                 return InputError(ins.span, f"verify does not model {ins.mnemonic} (it changes MODE: the rounding and "
                                             f"denormal handling of {later.mnemonic} at line {later.line} are not "
-                                            f"known)")
+                                            f"known{where})")
     return None
 
 
@@ -397,12 +409,14 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     return Region(path, fname, kept, prog[0].line, prog[-1].line, opaque, hoisted)
 
 
-def sound_region(region: Region) -> Region:
+def sound_region(region: Region, body: Sequence[AsmLine] = ()) -> Region:
     """The region with every vector memory load whose result is read or
     overwritten before its wait put back in place (moved to the start, the
     early read would see the loaded value), after `refusal` found nothing to
     refuse.  [S:asm-unmodelled] [S:waitcnt]"""
-    why = refusal(region.program, region.hoisted)
+    mine = {id(i) for i in region.program + region.hoisted}
+    outside = [ln.ins for ln in body if ln.ins is not None and id(ln.ins) not in mine]
+    why = refusal(region.program, region.hoisted, outside)
     if why is not None:
         raise why
     program, hoisted = list(region.program), []
@@ -673,7 +687,7 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
     parsed = [parse_assertion(a) for a in asserts]
     body = function_lines(read(path, text), function, path)
     region = select_region(path, body, parse_lines(lines) if lines else None, function)
-    region = sound_region(region)
+    region = sound_region(region, body)
     checked = []
     for a in parsed:
         if a.kind == "exec":
