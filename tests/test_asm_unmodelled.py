@@ -261,3 +261,15 @@ def test_a_mode_set_outside_the_region_is_refused(tmp_path, ins):
     code, out, err = cli("asm", write(tmp_path, text), "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")
     assert code == 2 and err.endswith("v_add_f32_dpp at line 6 are not known; a mode it sets may be in effect in "
                                       "the region, lines 5-7)\n"), err
+
+
+def test_a_scalar_load_read_before_its_wait_is_refused(tmp_path):
+    load, use = "s_load_dword s4, s[2:3], 0x0", "v_writelane_b32 v1, s4, 0"
+    late = write(tmp_path, region("gfx900", DPP.format(d="v1", s="v0"), load, use, "s_waitcnt lgkmcnt(0)"))
+    code, out, err = cli("asm", late, "--lines", "4-8", "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")
+    assert (code, out) == (2, "")
+    assert err == (f"{late}:7:1: error: v_writelane_b32 reads s4 before the scalar load of line 6 has returned (no "
+                   f"s_waitcnt lgkmcnt(0) / s_wait_kmcnt 0 covers it): verify does not model its value there\n")
+    path = write(tmp_path, region("gfx900", DPP.format(d="v1", s="v0"), load, "s_waitcnt lgkmcnt(0)", use))
+    code, js, err = cli_json("asm", path, "--lines", "4-8", "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")
+    assert code == 1 and js["assertions"][0]["verdict"] == "refuted"  # lane 0 holds the loaded value

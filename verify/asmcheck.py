@@ -44,7 +44,7 @@ from .refine import Result, prove, prove_exec, static_checks
 from .spec import _dotted
 from .syntax import Line, parse_operand, split_line, strip_comment
 from .target import Target, get
-from .waits import VMEM, counter_kind, early, lgkm_kind
+from .waits import VMEM, counter_kind, early, lgkm_kind, scalar_early
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
 NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_write|ds_store|s_store|s_buffer_store|"
@@ -413,7 +413,8 @@ def sound_region(region: Region, body: Sequence[AsmLine] = ()) -> Region:
     """The region with every vector memory load whose result is read or
     overwritten before its wait put back in place (moved to the start, the
     early read would see the loaded value), after `refusal` found nothing to
-    refuse.  [S:asm-unmodelled] [S:waitcnt]"""
+    refuse; a read of a scalar load's SGPR before its wait is refused too.
+    [S:asm-unmodelled] [S:waitcnt]"""
     mine = {id(i) for i in region.program + region.hoisted}
     outside = [ln.ins for ln in body if ln.ins is not None and id(ln.ins) not in mine]
     why = refusal(region.program, region.hoisted, outside)
@@ -428,6 +429,11 @@ def sound_region(region: Region, body: Sequence[AsmLine] = ()) -> Region:
                 program = trial
                 continue
         hoisted.append(ins)
+    for ins, r, line in scalar_early(program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i)):
+        verb = "reads" if r in op_of(ins.base).uses(ins) else "overwrites"
+        raise InputError(ins.span, f"{ins.mnemonic} {verb} {r} before the scalar load of line {line} has returned "
+                                   f"(no s_waitcnt lgkmcnt(0) / s_wait_kmcnt 0 covers it): verify does not model "
+                                   f"its value there")
     opaque = [i for i in program if isinstance(op_of(i.base), Opaque)]
     return Region(region.path, region.function, program, region.first, region.last, opaque, hoisted)
 

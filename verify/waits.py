@@ -233,3 +233,23 @@ def _scan(program: list[Instr], uses: Callable[[Instr], list[str]],
                     q.forget(int(r[1:]), every)
         q.step(ins)
     return out, q
+
+
+def scalar_early(program: list[Instr], uses: Callable[[Instr], list[str]],
+                 defs: Callable[[Instr], list[str]]) -> list[tuple[Instr, str, int]]:
+    """(instruction, SGPR, line of the scalar load) for each read or overwrite
+    of a scalar memory result before a wait covers it.  Scalar loads return
+    out of order, so only ``s_waitcnt lgkmcnt(0)`` (GFX12: ``s_wait_kmcnt
+    0``) covers one.  The machine does not model an SGPR that lands late:
+    `verify asm` refuses such a region."""
+    out: list[tuple[Instr, str, int]] = []
+    pending: dict[str, int] = {}
+    for ins in program:
+        for r in sorted(set(uses(ins)) | set(defs(ins))):
+            if r in pending:
+                out.append((ins, r, pending.pop(r)))
+        if any(c in ("lgkm", "km") and n == 0 for c, n in waits_of(ins)):
+            pending = {}
+        if counter_kind(ins) == "other":
+            pending.update({r: ins.line for r in defs(ins) if not re.fullmatch(r"v\d+", r)})
+    return out
