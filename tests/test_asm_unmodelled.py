@@ -273,3 +273,10 @@ def test_a_scalar_load_read_before_its_wait_is_refused(tmp_path):
     path = write(tmp_path, region("gfx900", DPP.format(d="v1", s="v0"), load, "s_waitcnt lgkmcnt(0)", use))
     code, js, err = cli_json("asm", path, "--lines", "4-8", "--assert", "v1 == cuda.shfl_xor(v0, mask=1, width=32)")
     assert code == 1 and js["assertions"][0]["verdict"] == "refuted"  # lane 0 holds the loaded value
+
+
+def test_ds_bvh_stack_writes_its_address_operand_too(tmp_path):
+    path = write(tmp_path, region("gfx1100", DPP.format(d="v1", s="v0"), "ds_bvh_stack_rtn_b32 v5, v0, v3, v[4:7]",
+                                  "s_waitcnt lgkmcnt(0)", DPP.format(d="v4", s="v0")))
+    code, js, _ = cli_json("asm", path, "--assert", XOR1)
+    assert code == 1 and js["not_modelled"][0]["writes"] == ["v5", "v0"]

@@ -100,7 +100,11 @@ EFFECTS: tuple[tuple[re.Pattern[str], Effect], ...] = (
     (re.compile(r"^s_setvskip$"),
      Effect((), refuse="it may write any VGPR or none: VSKIP makes the hardware skip the VALU instructions after it",
             persists=True)),
+    (re.compile(r"^s_set_vgpr_msb$"),
+     Effect((), refuse="it may write any VGPR: it sets the high bits of the VGPR numbers of the instructions after "
+                       "it", persists=True)),
     (re.compile(r"^s_(round|denorm)_mode$"), Effect((), mode=True, persists=True)),
+    (re.compile(r"^ds_bvh_stack\w*$"), Effect((0, 1))),  # the stack address operand is read and written
     (re.compile(r"^v_(swap_b(16|32)|permlane(16|32)_swap_b32)(_e32|_e64)?$"), Effect((0, 1))),
     (re.compile(r"^s_(cmpk?|bitcmp[01])_\w+$"), Effect((), scc=True)),
     (re.compile(r"^s_sendmsg_rtn_\w+$"), Effect((0,))),

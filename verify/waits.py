@@ -82,10 +82,10 @@ def ds_dests(ins: Instr) -> tuple[int, ...]:
 def result_dests(ins: Instr) -> tuple[int, ...]:
     """The VGPRs whose values land late: a DS result, or every VGPR a vector
     memory instruction may write."""
-    kind = counter_kind(ins)
-    if kind in VMEM:
-        return tuple(sorted({int(r[1:]) for r in op_of(ins.base).defs(ins) if re.fullmatch(r"v\d+", r)}))
-    return ds_dests(ins) if kind == "ds" else ()
+    kind, op = counter_kind(ins), op_of(ins.base)
+    if kind in VMEM or (kind == "ds" and op.lds_return):
+        return tuple(sorted({int(r[1:]) for r in op.defs(ins) if re.fullmatch(r"v\d+", r)} | set(ds_dests(ins))))
+    return ()
 
 
 def _count(text: str) -> int | None:
