@@ -134,9 +134,10 @@ def effect_of(ins: Instr) -> Effect:
         if h is not None and h.group(1) in _MODE_NAMES and h.group(2) is not None \
                 and int(h.group(2)) + int(h.group(3)) <= 8:
             return Effect((), mode=True, persists=True)
-        return Effect((), persists=True, refuse="it may write any hardware register field, GFX9's GPR index and VALU skip "
-                                 "modes included; only hwreg(HW_REG_MODE, OFFSET, SIZE) within bits 0-7, the "
-                                 "rounding and denormal fields, is bounded")
+        return Effect((), persists=True,
+                      refuse="it may write any hardware register field, GFX9's GPR index and VALU skip modes "
+                             "included; only hwreg(HW_REG_MODE, OFFSET, SIZE) within bits 0-7, the rounding and "
+                             "denormal fields, is bounded")
     for pat, eff in EFFECTS:
         if pat.match(m):
             return eff
