@@ -153,3 +153,19 @@ def test_gfx10_v_cmpx_reads_its_first_operand(tmp_path):
     path = asm_file(tmp_path, "\tv_cmpx_gt_u32_e32 s1, v5\n")
     code, js, _ = cli_json("asm", path, "--wave", "32", "--lines", "4-4", "--assert", "exec_lo == exec_lo")
     assert js["not_modelled"][0]["writes"] == ["exec_lo"]
+
+
+@pytest.mark.parametrize("wait, want", [
+    ("s_waitcnt vmcnt(0) lgkmcnt(0)", [("vm", 0), ("lgkm", 0)]), ("s_waitcnt vmcnt(3)", [("vm", 3)]),
+    ("s_waitcnt 0", [("lgkm", 0), ("vm", 0)]), ("s_waitcnt expcnt(0)", []), ("s_waitcnt 0xf00", []),
+    ("s_waitcnt_vmcnt null, 0x1", [("vm", 1)]), ("s_waitcnt_vmcnt s0, 0x1", []),
+    ("s_wait_loadcnt 0x2", [("load", 2)]), ("s_wait_samplecnt 0x0", [("sample", 0)]),
+    ("s_wait_bvhcnt 0x0", [("bvh", 0)]), ("s_wait_kmcnt 0x0", [("km", 0)]),
+    ("s_wait_loadcnt_dscnt 0x0", [("ds", 0), ("load", 0)]), ("s_wait_loadcnt_dscnt 0x101", []),
+])
+def test_vector_memory_wait_spellings(wait, want):
+    from verify.asmcheck import parse_line
+    from verify.diag import Span
+    from verify.waits import waits_of
+
+    assert waits_of(parse_line(wait, Span("t", 1))) == want

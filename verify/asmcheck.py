@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from .refine import Result, prove, prove_exec, static_checks
 from .spec import _dotted
 from .syntax import Line, parse_operand, split_line, strip_comment
 from .target import Target, get
-from .waits import lgkm_kind
+from .waits import VMEM, counter_kind, early, lgkm_kind, scalar_early
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
 NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_write|ds_store|s_store|s_buffer_store|"
@@ -63,27 +64,113 @@ DS_RETURNS = re.compile(r"^ds_(read|load|swizzle|permute|bpermute|consume|append
                         r"^ds_\w*_rtn")
 
 
+# What an unmodelled instruction may write beyond its printed destination, or
+# why it cannot be bounded.  [S:asm-unmodelled]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """operands: the operand positions it writes (None: the default rule of
+    Opaque.dests); scc: it writes SCC; mode: it changes the float rounding /
+    denormal mode (MODE), so no float result after it is known; refuse: why
+    what it may write cannot be bounded (verify asm refuses the region);
+    persists: it sets a mode that later instructions run under, so it is
+    refused anywhere in the function (a branch or loop may carry the mode
+    into the region)."""
+
+    operands: tuple[int, ...] | None = None
+    scc: bool = False
+    mode: bool = False
+    refuse: str = ""
+    persists: bool = False  # a mode it sets stays in effect: it matters anywhere in the function
+
+
+# first match wins; an instruction matching none follows Opaque.dests' default rule
+EFFECTS: tuple[tuple[re.Pattern[str], Effect], ...] = (
+    (re.compile(r"^v_(movrel\w*|swaprel\w*)$"),
+     Effect((), refuse="it may read or write any VGPR: M0 selects it")),
+    (re.compile(r"^s_movrel\w*$"),
+     Effect((), refuse="it may read or write any SGPR: M0 selects it")),
+    (re.compile(r"^s_set_gpr_idx_(on|mode)$"),
+     Effect((), refuse="it may write any VGPR: GPR index mode makes the VGPR operands of the VALU instructions "
+                       "after it relative to M0", persists=True)),
+    (re.compile(r"^s_set_gpr_idx_idx$"),
+     Effect((), refuse="it may write any VGPR: GPR index mode makes the VGPR operands of the VALU instructions "
+                       "after it relative to M0")),
+    (re.compile(r"^s_setvskip$"),
+     Effect((), refuse="it may write any VGPR or none: VSKIP makes the hardware skip the VALU instructions after it",
+            persists=True)),
+    (re.compile(r"^s_set_vgpr_msb$"),
+     Effect((), refuse="it may write any VGPR: it sets the high bits of the VGPR numbers of the instructions after "
+                       "it", persists=True)),
+    (re.compile(r"^s_(round|denorm)_mode$"), Effect((), mode=True, persists=True)),
+    (re.compile(r"^ds_bvh_stack\w*$"), Effect((0, 1))),  # the stack address operand is read and written
+    (re.compile(r"^v_(swap_b(16|32)|permlane(16|32)_swap_b32)(_e32|_e64)?$"), Effect((0, 1))),
+    (re.compile(r"^s_(cmpk?|bitcmp[01])_\w+$"), Effect((), scc=True)),
+    (re.compile(r"^s_sendmsg_rtn_\w+$"), Effect((0,))),
+)
+# s_setreg*: the MODE bits it may write without refusal (FP_ROUND [3:0],
+# FP_DENORM [7:4]); anything else (GFX9's GPR_IDX_EN and VSKIP, the trap and
+# exception state) is refused.  [S:asm-unmodelled]
+_HWREG = re.compile(r"hwreg\(\s*(\w+)\s*(?:,\s*(\d+)\s*,\s*(\d+)\s*)?\)")
+_MODE_NAMES = ("HW_REG_MODE", "HW_REG_WAVE_MODE", "1")
+# floating-point instructions: what MODE changes
+FLOAT_OP = re.compile(r"(^|_)(b?f16|f32|f64|bf16)($|_)")
+# vector memory instructions: what counter their result waits for  [S:waitcnt]
+VMEM_KIND: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^flat_(load|atomic)"), "flat"),
+    (re.compile(r"^image_bvh"), "bvh"),
+    (re.compile(r"^image_"), "sample"),
+    (re.compile(r"^(global|buffer|tbuffer|scratch)_(load|atomic)"), "vm"),
+)
+
+
+def effect_of(ins: Instr) -> Effect:
+    """The EFFECTS row of an unmodelled instruction (s_setreg decoded from its
+    hwreg operand)."""
+    m = ins.mnemonic
+    if m.startswith("s_setreg"):
+        h = _HWREG.search(ins.text.split(";")[0])
+        if h is not None and h.group(1) in _MODE_NAMES and h.group(2) is not None \
+                and int(h.group(2)) + int(h.group(3)) <= 8:
+            return Effect((), mode=True, persists=True)
+        return Effect((), persists=True,
+                      refuse="it may write any hardware register field, GFX9's GPR index and VALU skip modes "
+                             "included; only hwreg(HW_REG_MODE, OFFSET, SIZE) within bits 0-7, the rounding and "
+                             "denormal fields, is bounded")
+    for pat, eff in EFFECTS:
+        if pat.match(m):
+            return eff
+    return Effect()
+
+
 class Opaque(OpDef):
     """An instruction verify does not model.  Everything it may write gets
     fresh unknown values (per line, so two runs agree): its destination
     operand(s) as LLVM prints them, a second scalar destination of carry-out
-    and VOP3b ops, and EXEC for the ops that write it implicitly (v_cmpx,
-    *exec* SALU ops).  Stores, barriers, messages and waits write nothing."""
+    and VOP3b ops, both operands of swaps, SCC for SALU ops, and EXEC for the
+    ops that write it implicitly (v_cmpx, *exec* SALU ops).  Stores, barriers,
+    messages and waits write nothing.  What cannot be bounded (M0-relative
+    moves, GPR index mode, s_setreg beyond the float mode) is refused, and
+    a float instruction after a MODE change is refused (`refusal`).
+    [S:asm-unmodelled]"""
 
     unit = "valu"
 
     def __init__(self, base: str):
         self.base = base
         # the roles the wait tracker reads, from the mnemonic (nothing else is known of it)
-        self.wait_counter = "ds" if base.startswith("ds_") else "other" if LGKM_OTHER.match(base) else None
+        vm = next((k for pat, k in VMEM_KIND if pat.match(base)), None)
+        self.wait_counter = "ds" if base.startswith("ds_") else "other" if LGKM_OTHER.match(base) else vm
         self.lds_return = bool(DS_RETURNS.match(base))
 
     def parse(self, line: Line, enc: str) -> Instr:
         ops: list[VReg | SReg | Imm | None] = []
         spans = []
         for text, span in line.operands:
-            try:
-                ops.append(parse_operand(text, span))
+            half = re.fullmatch(r"([vs](\d+|\[\d+:\d+\]))\.[lh]", text)
+            try:  # a 16-bit half (GFX11+ true16 `v1.l`) stands for its whole register: sound as a write
+                ops.append(parse_operand(half.group(1) if half else text, span))
             except InputError:
                 ops.append(None)  # an operand form we do not parse (memory offsets, ...)
             spans.append(span)
@@ -93,9 +180,12 @@ class Opaque(OpDef):
     def dests(self, ins: Instr) -> list[VReg | SReg]:
         """The register operands the instruction may write."""
         m = ins.mnemonic
+        eff = effect_of(ins)
+        if eff.operands is not None:
+            return [op for k, op in enumerate(ins.operands) if k in eff.operands and isinstance(op, (VReg, SReg))]
         if not ins.operands or NO_DEST.match(m) or CONTROL.match(m):
             return []
-        if "atomic" in m and not any(k in ("glc", "sc0") for k, _ in ins.mods):
+        if "atomic" in m and not any(k in ("glc", "sc0") or "RETURN" in str(v).upper() for k, v in ins.mods):
             return []
         first = ins.operands[0]
         out: list[VReg | SReg] = []
@@ -113,6 +203,10 @@ class Opaque(OpDef):
     def writes_exec(self, ins: Instr) -> bool:
         m = ins.mnemonic
         return (m.startswith("v_cmpx") or (m.startswith("s_") and "exec" in m)) and not NO_DEST.match(m)
+
+    def writes_scc(self, ins: Instr) -> bool:
+        """SALU instructions may write SCC (those that write a register or compare)."""
+        return effect_of(ins).scc or (ins.mnemonic.startswith("s_") and bool(self.dests(ins)))
 
     def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         return []
@@ -132,6 +226,9 @@ class Opaque(OpDef):
         return out + (["exec_lo", "exec_hi"] if self.writes_exec(ins) else [])
 
     def execute(self, ins: Instr, m: Machine) -> None:
+        why = effect_of(ins).refuse
+        if why:  # `refusal` stops verify asm before this; nothing else runs an Opaque
+            raise InputError(ins.span, f"verify does not model {ins.mnemonic} ({why})")
         for d in self.dests(ins):
             if isinstance(d, VReg):
                 for k in range(d.count):
@@ -146,9 +243,37 @@ class Opaque(OpDef):
             for n in ("exec_lo", "exec_hi") if m.W == 64 else ("exec_lo",):
                 if not any(n in d.names for d in self.dests(ins) if isinstance(d, SReg)):
                     m.set_s(n, m.initial("s", f"{n}@{ins.line}", None))
+        if self.writes_scc(ins):
+            m.scc = m.initial("scc", f"scc@{ins.line}", None)
 
     def print(self, ins: Instr, target: Target | None = None) -> str:
         return ins.text.split(";")[0].strip()
+
+
+def refusal(program: list[Instr], hoisted: list[Instr], outside: Sequence[Instr] = ()) -> InputError | None:
+    """Why `verify asm` cannot check a region (the instructions it runs, and
+    those moved to its start), or None: an unmodelled instruction whose writes
+    cannot be bounded, or a MODE change before a modelled float instruction;
+    or, among the function's other instructions (`outside`), one that sets a
+    mode the region may run under.  [S:asm-unmodelled]"""
+    order = hoisted + program  # hoisted instructions act before everything
+    floats = [i for i in order if FLOAT_OP.search(i.mnemonic) and not isinstance(op_of(i.base), Opaque)]
+    for k, ins in enumerate(list(outside) + order):
+        if not isinstance(op_of(ins.base), Opaque):
+            continue
+        inside = k >= len(outside)
+        eff = effect_of(ins)
+        where = "" if inside else f"; a mode it sets may be in effect in the region, lines {min(i.line for i in order)}-" \
+                                  f"{max(i.line for i in order)}"
+        if eff.refuse and (inside or eff.persists):
+            return InputError(ins.span, f"verify does not model {ins.mnemonic} ({eff.refuse}{where})")
+        if eff.mode:
+            later = next((i for i in floats if not inside or order.index(i) > order.index(ins)), None)
+            if later is not None:
+                return InputError(ins.span, f"verify does not model {ins.mnemonic} (it changes MODE: the rounding and "
+                                            f"denormal handling of {later.mnemonic} at line {later.line} are not "
+                                            f"known{where})")
+    return None
 
 
 def parse_line(text: str, span: Span) -> Instr:
@@ -287,6 +412,35 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
         kept.append(ins)
     opaque = [i for i in kept if isinstance(op_of(i.base), Opaque)]
     return Region(path, fname, kept, prog[0].line, prog[-1].line, opaque, hoisted)
+
+
+def sound_region(region: Region, body: Sequence[AsmLine] = ()) -> Region:
+    """The region with every vector memory load whose result is read or
+    overwritten before its wait put back in place (moved to the start, the
+    early read would see the loaded value), after `refusal` found nothing to
+    refuse; a read of a scalar load's SGPR before its wait is refused too.
+    [S:asm-unmodelled] [S:waitcnt]"""
+    mine = {id(i) for i in region.program + region.hoisted}
+    outside = [ln.ins for ln in body if ln.ins is not None and id(ln.ins) not in mine]
+    why = refusal(region.program, region.hoisted, outside)
+    if why is not None:
+        raise why
+    program, hoisted = list(region.program), []
+    for ins in region.hoisted:
+        if counter_kind(ins) in VMEM:
+            trial = sorted(program + [ins], key=lambda i: i.line)
+            hits = early(trial, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i))
+            if any(line == ins.line for _, _, _, line in hits):
+                program = trial
+                continue
+        hoisted.append(ins)
+    for ins, r, line in scalar_early(program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i)):
+        verb = "reads" if r in op_of(ins.base).uses(ins) else "overwrites"
+        raise InputError(ins.span, f"{ins.mnemonic} {verb} {r} before the scalar load of line {line} has returned "
+                                   f"(no s_waitcnt lgkmcnt(0) / s_wait_kmcnt 0 covers it): verify does not model "
+                                   f"its value there")
+    opaque = [i for i in program if isinstance(op_of(i.base), Opaque)]
+    return Region(region.path, region.function, program, region.first, region.last, opaque, hoisted)
 
 
 # ---------------------------------------------------------------------------
@@ -544,6 +698,7 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
     parsed = [parse_assertion(a) for a in asserts]
     body = function_lines(read(path, text), function, path)
     region = select_region(path, body, parse_lines(lines) if lines else None, function)
+    region = sound_region(region, body)
     checked = []
     for a in parsed:
         if a.kind == "exec":

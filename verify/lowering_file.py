@@ -181,6 +181,14 @@ def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
         if b.name in seen:
             raise InputError(b.span, f"'{b.name}' is bound twice (@input/@output)")
         seen[b.name] = b
+    held: dict[str, Binding] = {}
+    for b in inputs:  # two inputs in one register: the proof would cover only equal inputs
+        regs = b.reg.names() if isinstance(b.reg, VReg) else b.reg.names if isinstance(b.reg, SReg) else ()
+        for r in regs:
+            if r in held:
+                raise InputError(b.span, f"@input '{b.name}' and '{held[r].name}' are both bound to {r} "
+                                         f"(the proof would cover only equal inputs)")
+            held[r] = b
     exec_contract = "any"
     if "exec" in header:
         exec_contract, espan = header["exec"]

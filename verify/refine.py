@@ -335,7 +335,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
     verdicts = {o.verdict for o in res.obligations}
     res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
     if res.verdict == "proved" and low.exec_contract != "full" and low.clobbers is not None:
-        res.writes_inactive = _writes_inactive(low, enc, fresh)
+        res.writes_inactive = _writes_inactive(low, enc, fresh, B, q)
     if res.verdict == "refuted" and want_cex and res.cex is None:
         res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
     res.seconds = time.perf_counter() - t0
@@ -348,12 +348,16 @@ def _feature_log(enc: Encoding) -> FeatureLog:
     return enc.machine.target
 
 
-def _writes_inactive(low: Lowering, enc: Encoding, fresh: dict[str, Any]) -> list[str]:
-    """Output and clobbered VGPRs the lowering changes in a lane that was
-    inactive at entry, shown by one concrete run (EXEC = lane 0 only, every
-    register lane-numbered; no solver): whole-wave code does.  A caller that
-    keeps live values in those lanes (the other side of a branch) loses them.
-    An empty list is no proof that no lane is ever changed."""
+def _writes_inactive(low: Lowering, enc: Encoding, fresh: dict[str, Any], B: Symbolic, q: Any) -> list[str]:
+    """Output and clobbered VGPRs the lowering may change in a lane that was
+    inactive at entry, under some admitted EXEC: whole-wave code does.  A
+    caller that keeps live values in those lanes (the other side of a branch)
+    loses them.  One concrete run (EXEC = lane 0 only, every register
+    lane-numbered; no solver) shows most; for the rest the solver is asked,
+    on a fixed resource limit, whether any EXEC lets some lane inactive at
+    entry end with a different value (v_writelane into lane 0 does, which
+    the concrete run cannot see).  A register is listed unless the solver
+    shows it never changes, so the list holds over every EXEC."""
     names: list[str] = []
     for reg in [b.reg for b in low.outputs] + list(low.clobbers or []):  # None: not called
         if isinstance(reg, VReg):
@@ -370,13 +374,25 @@ def _writes_inactive(low: Lowering, enc: Encoding, fresh: dict[str, Any]) -> lis
         conc = encode(low, _feature_log(enc).target, W, Concrete(), dict(enc.machine.assumptions_used), initial,
                       fixed_exec(1))
     except InputError:
-        return []
+        conc = None
     out = []
     for n in names:
         if n not in fresh:
             continue  # never read: never written either (a write reads the old lanes)
         start = [initial("v", n, i) for i in range(W)]
-        if conc.machine._v(int(n[1:]))[1:] != start[1:]:
+        if conc is not None and conc.machine._v(int(n[1:]))[1:] != start[1:]:
+            out.append(n)
+            continue
+        final = enc.machine._v(int(n[1:]))
+        lanes = [B.and_b(B.not_b(enc.act0[i]), B.ne(final[i], fresh[n][i])) for i in range(W)]
+        live = [c for c in lanes if c is not False]
+        if not live:
+            continue
+        q.push()
+        q.add(B.or_b(*live))
+        r = q.check(rlimit=JOINT_RLIMIT)  # a fixed limit: the same answer under any load
+        q.pop()
+        if r != "unsat":  # "unknown" too: it may change them
             out.append(n)
     return out
 

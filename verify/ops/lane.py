@@ -5,10 +5,11 @@ v_permlane64_b32.  [S:lane-scalar] [S:mbcnt] [S:permlane64]
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..diag import InputError, Warning_
-from ..ir import Imm, Instr
+from ..ir import Imm, Instr, SReg
 from ..lanes import Read
 from ..target import Target
 from .base import AnyEmitter, OpDef, is_inline_constant, register
@@ -55,7 +56,7 @@ class Readfirstlane(OpDef):
     hazard_roles = frozenset({"readlane"})
     sig = ("sdst", "vgpr")
     arg_names = ("sdst", "vsrc")
-    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+    encs = {"": "", "_e32": "e32"}  # llvm-mc-22: "e64 variant of this instruction is not supported"
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
@@ -79,7 +80,7 @@ class Writelane(OpDef):
     unit = "valu"
     sig = ("vdst", "ssrc", "ssrc")
     arg_names = ("vdst", "ssrc", "lane")
-    encs = {"": "e64", "_e64": "e64"}
+    encs = {"": "e64"}  # VOP3 only, but llvm-mc-22 rejects the `_e64` spelling on every target
     valu_constants = True
     moves_lanes = True
     hazard_roles = frozenset({"lane_select", "readlane", "sgpr_select"})
@@ -89,6 +90,16 @@ class Writelane(OpDef):
         if isinstance(sel, Imm) and not is_inline_constant(sel.value):
             raise InputError(ins.operand_span(2), "the lane select of v_writelane_b32 must be an SGPR, M0 or an inline constant")
         return []
+
+    def check_constants(self, ins: Instr, target: Target, reads_vcc: bool = False) -> None:
+        """The VALU constant-bus rule, except that an M0 lane select does not
+        count where the limit is one scalar value (GFX8/GFX9, CDNA):
+        `v_writelane_b32 v1, s2, m0` is legal there, `v_writelane_b32 v1, s2,
+        s3` is not.  [S:lane-scalar]"""
+        sel = ins.operands[2]
+        if isinstance(sel, SReg) and sel.names == ("m0",) and not target.has("constant_bus_2"):
+            ins = replace(ins, operands=ins.operands[:2] + (Imm(0, "0"),))
+        super().check_constants(ins, target, reads_vcc)
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
