@@ -685,6 +685,21 @@ class AsmReport:
         regs = [*a.args, *a.reg_params.values()]
         return {n: self.region.loaded[n] for r in regs for n in reg_names(r) if n in self.region.loaded}
 
+    def half_wave_note(self, r: Result) -> str | None:
+        """A refutation in which a ds_(b)permute lane wanted a lane of the
+        other 32-lane half, under the half-wave rule: that rule, named."""
+        half = r.assumptions.get("permute.wave64_half")
+        if r.cex is None or r.wave != 64 or half is None or r.assumptions.get("permute.gfx12_wave64") == "full":
+            return None
+        for row in r.cex.rows:
+            m = re.search(r"\[(\d+)\]$", row.expected_src)
+            if m and re.search(r"ds_(b)?permute", row.responsible) and int(m.group(1)) // 32 != row.lane // 32:
+                reach = "its own 32-lane half" if half == "own" else "lanes 0-31 only"
+                return (f"half-wave rule: on {self.target.name} wave64 ds_bpermute/ds_permute reach {reach} "
+                        f"(assumption permute.wave64_half={half}, [S:permute-half]); lane {row.lane} wants lane "
+                        f"{m.group(1)}, in the other half")
+        return None
+
     def lines(self, times: bool = False, robust: bool = False) -> list[str]:
         """This report as `verify asm` prints it."""
         region = self.region
@@ -712,6 +727,9 @@ class AsmReport:
             for n, ln in self.loaded_inputs(a).items():
                 out.append(f"    input {n}: loaded at line {ln} (its value as that load delivers it)")
             out += r.detail_lines(c.low, robust, cex=a.kind == "spec")
+            note = self.half_wave_note(r)
+            if note is not None:
+                out.append(f"    note: {note}")
             if c.written_after is not None and isinstance(a.lhs, (VReg, SReg)):
                 out.append(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region "
                            f"(lines {region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it")
@@ -733,6 +751,7 @@ class AsmReport:
                             "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail}
                                             for o in c.result.obligations],
                             "loaded": self.loaded_inputs(c.assertion),
+                            "note": self.half_wave_note(c.result),
                             "counterexample": c.result.cex.to_json() if c.result.cex is not None else None,
                             **({"seconds": round(c.result.seconds, 3)} if times else {})}
                            for c in self.checked],
