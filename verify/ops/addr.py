@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..backend import Arith, Cond, Value
+from ..backend import Arith, Backend, Cond, Value
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr, SReg, VReg
 from ..syntax import Line, operand_text
@@ -82,7 +82,7 @@ def lshr64(B: Arith, lo: Value, hi: Value, n: Value) -> tuple[Value, Value]:
     return B.ite(small, lo_s, big), B.ite(small, hi_s, B.const(0))
 
 
-def add_carry(B: Arith, a: Value, b: Value, c: Cond | None = None) -> tuple[Value, Cond]:
+def add_carry(B: Backend, a: Value, b: Value, c: Cond | None = None) -> tuple[Value, Cond]:
     """(a + b + c) mod 2**32 and its carry-out (c a carry-in bit, or none).
 
     >>> from verify.backend import Concrete
