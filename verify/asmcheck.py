@@ -157,7 +157,16 @@ def parse_line(text: str, span: Span) -> Instr:
         op = UNMODELLED.setdefault(line.mnemonic, Opaque(line.mnemonic))
         return op.parse(line, "opaque")
     opdef, enc = hit
-    return opdef.parse(line, enc)
+    try:
+        return opdef.parse(line, enc)
+    except InputError as e:
+        # an operand the syntax does not know (ttmp9, src_shared_base, ...) in
+        # compiler output: the instruction is listed as not modelled instead
+        if not e.message.startswith("bad operand"):
+            raise
+        key = f"{line.mnemonic}@opaque"  # not the modelled op's base
+        op = UNMODELLED.setdefault(key, Opaque(key))
+        return replace(op.parse(line, "opaque"), base=key)
 
 
 @dataclass

@@ -97,9 +97,21 @@ def hip_shfl_xor(cpu: str, wave: int, mask: int, width: int) -> str:
     return compile_ir(HIP_XOR_IR.format(self=self, mask=mask, width=width, notw=-width), cpu, wave)
 
 
-def hip_shfl_xor_kernel(cpu: str, wave: int, mask: int, width: int) -> str:
+def hip_shfl_xor_kernel(cpu: str, wave: int, mask: int, width: int, wide: bool = False) -> str:
+    """The kernel; `wide`: indexed by a 64-bit global id plus an i64 offset
+    argument, so LLVM computes the addresses with 64-bit arithmetic."""
     self = "%lo" if wave == 32 else "%hi"
-    return compile_ir(HIP_XOR_KERNEL_IR.format(self=self, mask=mask, width=width, notw=-width), cpu, wave)
+    ir = HIP_XOR_KERNEL_IR.format(self=self, mask=mask, width=width, notw=-width)
+    if wide:
+        ir = ir.replace("ptr addrspace(1) %out) {", "ptr addrspace(1) %out, i64 %n) {")
+        ir = ir.replace("  %g = getelementptr i32, ptr addrspace(1) %in, i32 %id\n",
+                        "  %wg = call i32 @llvm.amdgcn.workgroup.id.x()\n  %w = mul i32 %wg, 256\n"
+                        "  %gid = add i32 %w, %id\n  %gid64 = sext i32 %gid to i64\n  %ix = add i64 %gid64, %n\n"
+                        "  %g = getelementptr i32, ptr addrspace(1) %in, i64 %ix\n")
+        ir = ir.replace("%out, i32 %id", "%out, i64 %ix")
+        ir = ir.replace("declare i32 @llvm.amdgcn.workitem.id.x()", "declare i32 @llvm.amdgcn.workitem.id.x()\n"
+                        "declare i32 @llvm.amdgcn.workgroup.id.x()")
+    return compile_ir(ir, cpu, wave)
 
 
 def kernel_registers(text: str) -> tuple[str, str]:
