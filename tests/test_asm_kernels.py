@@ -185,7 +185,7 @@ def test_check_file_names_the_function_of_its_lines():
         check_file("k.s", [CLAIM], function="z", text=text)
 
 
-WIDE = [("gfx90a", 64), ("gfx1030", 32), ("gfx1100", 64), ("gfx1200", 32)]
+WIDE = [("gfx90a", 64), ("gfx942", 64), ("gfx1030", 32), ("gfx1100", 64), ("gfx1200", 32)]
 
 
 @pytest.mark.parametrize("cpu, wave", WIDE, ids=[f"{c}-w{w}" for c, w in WIDE])
@@ -215,3 +215,25 @@ def test_a_modelled_op_with_an_unknown_operand_is_not_modelled(tmp_path):
     assert code == 1, err  # v1 at entry is not what the dpp move reads
     assert js["not_modelled"] == [{"line": 4, "instruction": "v_lshl_add_u32 v1, ttmp9, 8, v4", "result": "unknown",
                                    "writes": ["v1"]}]
+
+
+def test_lshl_add_u64_above_4_is_an_assumption(tmp_path):
+    """A shift amount above 4 is unknown by default (LLVM emits 0-4), S1[2:0]
+    under lshl_add_u64.shift=low3; a constant 0-4 never asks."""
+    from verify.backend import Concrete
+    from verify.diag import Span
+    from verify.lowering_file import parse_instr
+    from verify.machine import Machine
+    from verify.target import FeatureLog, get
+
+    def run(shift, variant):
+        vals = {"v0": 0x80000001, "v1": 0x1, "v2": 0x10, "v3": 0, "s4": shift}
+        m = Machine(Concrete(), 64, lambda kind, name, lane: vals.get(name, 0x5A5A5A5A),
+                    FeatureLog(get("gfx942")), {"lshl_add_u64.shift": variant}, waits=False)
+        m.set_exec_mask(1)
+        m.run([parse_instr("v_lshl_add_u64 v[4:5], v[0:1], s4, v[2:3]", Span("t", 1))])
+        return m.v(4)[0], m.v(5)[0], dict(m.assumptions_used)
+
+    assert run(1, "unknown") == (0x12, 0x3, {"lshl_add_u64.shift": "unknown"})
+    assert run(9, "low3") == (0x12, 0x3, {"lshl_add_u64.shift": "low3"})  # 9 & 7 = 1
+    assert run(9, "unknown")[:2] == (0x5A5A5A5A, 0x5A5A5A5A)  # the unknown value

@@ -221,16 +221,60 @@ class ShiftLeft64(OpDef):
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         n = m.read(s0)
-        if isinstance(s1, VReg):
-            lo, hi = m.v(s1.index), m.v(s1.index + 1)
-        else:
-            x, y = m.scalar64(s1)
-            lo, hi = [x] * W, [y] * W
+        lo, hi = _pair(m, s1)
         out = [shl64(B, lo[i], hi[i], n[i]) for i in range(W)]
         en = m.actives()
         m.note_lanes(en, f"computed by {ins.mnemonic}")
         m.write_v(dst.index, [r[0] for r in out], en)
         m.write_v(dst.index + 1, [r[1] for r in out], en)
+
+
+class ShiftAdd64(OpDef):
+    """``v_lshl_add_u64 vD[2], s0[2], s1, s2[2]`` (gfx942, gfx950): D =
+    (S0 << S1) + S2, 64-bit, per active lane.  A shift amount above 4 is the
+    assumption lshl_add_u64.shift (asked only when the amount is not a
+    constant 0-4).  [S:addr]"""
+
+    base = "v_lshl_add_u64"
+    unit = "valu"
+    sig = ("vdst64", "src64", "src", "src64")
+    arg_names = ("vdst", "src0", "src1", "src2")
+    encs = {"": "e64", "_e64": "e64"}
+    feature = "lshl_add_u64"
+    valu_constants = True
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        dst, s0, s1, s2 = ins.operands
+        a, c = _pair(m, s0), _pair(m, s2)
+        n = m.read(s1)
+        low3 = (isinstance(s1, Imm) and 0 <= s1.value <= 4) or m.assume("lshl_add_u64.shift") == "low3"
+        lo, hi = [], []
+        unknown: tuple[list[Any], list[Any]] | None = None
+        for i in range(W):
+            slo, shi = shl64(B, a[0][i], a[1][i], B.and_(n[i], B.const(7)))
+            rlo, carry = add_carry(B, slo, c[0][i])
+            rhi, _ = add_carry(B, shi, c[1][i], carry)
+            if not low3:
+                if unknown is None:
+                    tag = f"{operand_text(dst)}@{m.line}(shift above 4)"
+                    unknown = m.unknown_lanes(tag + ".lo"), m.unknown_lanes(tag + ".hi")
+                ok = B.ule(n[i], B.const(4))
+                rlo, rhi = B.ite(ok, rlo, unknown[0][i]), B.ite(ok, rhi, unknown[1][i])
+            lo.append(rlo)
+            hi.append(rhi)
+        en = m.actives()
+        m.note_lanes(en, f"computed by {ins.mnemonic}")
+        m.write_v(dst.index, lo, en)
+        m.write_v(dst.index + 1, hi, en)
+
+
+def _pair(m: Machine, op: VReg | SReg | Imm) -> tuple[list[Any], list[Any]]:
+    """A 64-bit VALU source as (low lanes, high lanes)."""
+    if isinstance(op, VReg):
+        return m.v(op.index), m.v(op.index + 1)
+    x, y = m.scalar64(op)
+    return [x] * m.W, [y] * m.W
 
 
 # ---------------------------------------------------------------------------
@@ -294,6 +338,7 @@ ADDR_OPS: list[OpDef] = [
     AddCarry("v_addc_co_u32", True, "add_co_vop2_gfx9", "add_co_vop2_gfx9", ("", "_e32", "_e64")),
     AddCarry("v_add_co_ci_u32", True, "add_co_ci", "add_co_ci", ("", "_e32", "_e64")),
     ShiftLeft64(),
+    ShiftAdd64(),
     Valu("v_mul_hi_u32", 2, mul_hi_u32, vop3_only=True),
     AddcScalar(),
     Shift64Scalar("s_lshl_b64", True),
