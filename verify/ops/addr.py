@@ -1,7 +1,8 @@
 """Integer and address arithmetic as LLVM emits it in whole kernels: the
 carry chain of 64-bit adds (v_add_co_u32, GFX9 v_addc_co_u32, GFX10+
 v_add_co_ci_u32), 64-bit shifts (v_lshlrev_b64, s_lshl_b64, s_lshr_b64),
-high products (v_mul_hi_u32, s_mul_hi_u32), s_addc_u32 and s_ashr_i32.
+high products (v_mul_hi_u32, s_mul_hi_u32, v_mad_u64_u32), v_lshl_add_u64,
+s_addc_u32 and s_ashr_i32.
 All 64-bit arithmetic is built from the backend's 32-bit operations.
 [S:addr]
 """
@@ -177,16 +178,52 @@ class AddCarry(OpDef):
             r, c = add_carry(B, a[i], b[i], cin[i])
             res.append(r)
             carry.append(c)
-        if sdst is not NULL:
-            if any(e is not True for e in en):
-                u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(carry of a lane not written)")
-                carry = [B.or_b(B.and_b(e, c), B.and_b(B.not_b(e), B.bit(x, 0))) for e, c, x in zip(en, carry, u)]
-            lo, hi = m.from_lane_bits(carry)
-            m.write_scalar64(sdst, lo, hi)
+        self.write_carry(m, sdst, carry, en)
         m.write_v(dst.index, res, en)
+
+    def write_carry(self, m: Machine, sdst: SReg, carry: list[Cond], en: list[Cond]) -> None:
+        """The carry-out mask: each written lane's carry, an unknown bit for the others."""
+        B = m.B
+        if sdst is NULL:
+            return
+        if any(e is not True for e in en):
+            u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(carry of a lane not written)")
+            carry = [B.or_b(B.and_b(e, c), B.and_b(B.not_b(e), B.bit(x, 0))) for e, c, x in zip(en, carry, u)]
+        lo, hi = m.from_lane_bits(carry)
+        m.write_scalar64(sdst, lo, hi)
 
     def defs(self, ins: Instr) -> list[str]:
         return [n for n in super().defs(ins) if n != "null"]
+
+
+class MadU64(AddCarry):
+    """``v_mad_u64_u32 vD[2], sD, s0, s1, s2[2]``: D = S0 * S1 + S2
+    (unsigned, 64-bit), sD[i] = the carry-out of the 64-bit add; VOP3b on
+    every generation, `null` for sD on GFX10+.  [S:addr]"""
+
+    def __init__(self) -> None:
+        super().__init__("v_mad_u64_u32", False, "", "", ("", "_e64"))
+        self.feature = None
+        self.encs = {"": "e64", "_e64": "e64"}
+        self.sig = ("vdst64", "maskdst", "src", "src", "src64")
+        self.arg_names = ("vdst", "sdst", "src0", "src1", "src2")
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        dst, sdst, s0, s1, s2 = ins.operands
+        a, b, (clo, chi) = m.read(s0), m.read(s1), _pair(m, s2)
+        en = m.actives()
+        m.note_lanes(en, f"computed by {ins.mnemonic}")
+        lo, hi, carry = [], [], []
+        for i in range(W):
+            rlo, c1 = add_carry(B, B.mul(a[i], b[i]), clo[i])
+            rhi, c2 = add_carry(B, mul_hi_u32(B, a[i], b[i]), chi[i], c1)
+            lo.append(rlo)
+            hi.append(rhi)
+            carry.append(c2)
+        self.write_carry(m, sdst, carry, en)
+        m.write_v(dst.index, lo, en)
+        m.write_v(dst.index + 1, hi, en)
 
 
 class ShiftLeft64(OpDef):
@@ -337,6 +374,7 @@ ADDR_OPS: list[OpDef] = [
     AddCarry("v_add_co_u32", False, "add_co_u32", "add_co_vop2_gfx9", ("", "_e32", "_e64")),
     AddCarry("v_addc_co_u32", True, "add_co_vop2_gfx9", "add_co_vop2_gfx9", ("", "_e32", "_e64")),
     AddCarry("v_add_co_ci_u32", True, "add_co_ci", "add_co_ci", ("", "_e32", "_e64")),
+    MadU64(),
     ShiftLeft64(),
     ShiftAdd64(),
     Valu("v_mul_hi_u32", 2, mul_hi_u32, vop3_only=True),
