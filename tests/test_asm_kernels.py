@@ -237,3 +237,20 @@ def test_lshl_add_u64_above_4_is_an_assumption(tmp_path):
     assert run(1, "unknown") == (0x12, 0x3, {"lshl_add_u64.shift": "unknown"})
     assert run(9, "low3") == (0x12, 0x3, {"lshl_add_u64.shift": "low3"})  # 9 & 7 = 1
     assert run(9, "unknown")[:2] == (0x5A5A5A5A, 0x5A5A5A5A)  # the unknown value
+
+
+def test_a_load_read_before_its_wait_is_not_the_input(tmp_path):
+    """A read of the loaded register before `s_waitcnt vmcnt(0)` sees its old
+    value: the load is then not the input's definition (v0 means its entry
+    value, the load writes a fresh unknown), so the claim is refuted."""
+    body = ("f:\n\tv_mbcnt_lo_u32_b32 v1, -1, 0\n\tglobal_load_b32 v0, v2, s[0:1]\n\tv_mov_b32_e32 v3, v0\n"
+            "\tv_xor_b32_e32 v1, 1, v1\n\tv_lshlrev_b32_e32 v1, 2, v1\n\ts_waitcnt vmcnt(0)\n"
+            "\tds_bpermute_b32 v0, v1, v3\n\ts_waitcnt lgkmcnt(0)\n\ts_setpc_b64 s[30:31]\n")
+    path = write(tmp_path, "f.s", HEAD + body)
+    code, js, err = cli_json("asm", path, "--exec", "0xffffffff", "--assert", "v0 == cuda.shfl_xor(v0, mask=1, width=32)")
+    assert code == 1 and js["assertions"][0]["loaded"] == {}, err
+    # after the wait, the same read is the loaded value
+    moved = body.replace("\tv_mov_b32_e32 v3, v0\n", "").replace("\ts_waitcnt vmcnt(0)\n", "\ts_waitcnt vmcnt(0)\n\tv_mov_b32_e32 v3, v0\n")
+    path = write(tmp_path, "g.s", HEAD + moved)
+    code, js, err = cli_json("asm", path, "--exec", "0xffffffff", "--assert", "v0 == cuda.shfl_xor(v0, mask=1, width=32)")
+    assert code == 0 and js["assertions"][0]["loaded"] == {"v0": 5}, err

@@ -271,6 +271,23 @@ class LoadedInput(Opaque):
             m.vregs[n] = vals
 
 
+# A wait for every outstanding vector memory load (vmcnt 0; GFX12 loadcnt 0).  [S:asm-loads]
+VM_WAIT0 = re.compile(r"^s_waitcnt\s+(0|0x0)$|^s_waitcnt\s.*\bvmcnt\((0|0x0)\)|^s_wait_loadcnt(_dscnt)?\s+(0|0x0)$")
+
+
+def _waited_for(after: list[Instr], reg: str) -> bool:
+    """Whether nothing in `after` (the region after a load) reads or writes
+    `reg` before a wait for every vector memory load: a read before the data
+    returns sees the old value, which then may differ from the loaded one."""
+    for ins in after:
+        if VM_WAIT0.match(ins.text.split(";")[0].strip()):
+            return True
+        op = op_of(ins.base)
+        if reg in op.uses(ins) or reg in op.defs(ins):
+            return False
+    return True
+
+
 def _is_control(ln: AsmLine) -> bool:
     return ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic) is not None)
 
@@ -420,11 +437,12 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
         for n in op.uses(ins) + op.defs(ins):
             firsts.setdefault(n, ins)
     out: list[Instr] = []
-    for ins in program:
+    for p, ins in enumerate(program):
         op = op_of(ins.base)
         if isinstance(op, Opaque) and VMEM_LOAD.match(ins.base):
             keep = tuple(int(n[1:]) for n in op.defs(ins)
-                         if n.startswith("v") and firsts.get(n) is ins and n not in op.uses(ins))
+                         if n.startswith("v") and firsts.get(n) is ins and n not in op.uses(ins)
+                         and _waited_for(program[p + 1:], n))
             if keep:
                 key = f"{ins.base}@keep:" + ",".join(map(str, keep))
                 UNMODELLED.setdefault(key, LoadedInput(ins.base, keep))
