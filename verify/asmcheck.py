@@ -2,13 +2,18 @@
 against specs.
 
 A whole `.s` file is read; directives, labels, comments and metadata are
-skipped.  A straight-line region is taken: `--lines A-B`, or by default the
-span from the first instruction that writes EXEC, moves data across lanes or
-computes a lane id (v_mbcnt) to the last such instruction in the same basic
-block.  Registers read before they are written in the region are inputs;
-EXEC at entry is symbolic unless `--exec` fixes it.  An instruction outside
-the modelled set gives its destinations fresh unknown values and is listed,
-so nothing is silently ignored.
+skipped.  Every function is checked (`--function` picks one), each in its
+wave size: the kernel descriptor's, else the target's default, never the
+register names [S:asm-wave].  A straight-line region is taken: `--lines
+A-B`, or by default the span from the first instruction that writes EXEC,
+moves data across lanes or computes a lane id (v_mbcnt) to the last such
+instruction in the same basic block, run after the SGPR setup it reads from
+its block; a region inside a loop is refused [S:asm-region].  Registers read
+before they are written in the region are inputs; a register whose first
+access is a memory load's write means the loaded value [S:asm-loads].  EXEC
+at entry is symbolic unless `--exec` fixes it.  An instruction outside the
+modelled set gives its destinations fresh unknown values and is listed, so
+nothing is silently ignored.
 
 An assertion compares a register at the END of the region with a spec
 applied to registers at the START:
