@@ -105,10 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
                   "json", "times")
     am.add_argument("file", metavar="FILE.s", help="assembly as llc prints it")
-    am.add_argument("--function", metavar="NAME", help="the function to check (default: the first)")
+    am.add_argument("--function", metavar="NAME", help="the function to check (default: every function)")
     am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
     am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
-    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the file's wavefront size")
+    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the kernel descriptor's, else the target's default")
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
