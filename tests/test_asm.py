@@ -74,10 +74,11 @@ def test_check_file_detects_target_and_wave_and_gives_verdicts(tmp_path):
     path = tmp_path / "k.s"
     path.write_text(KERNEL)
     assert detect_target(KERNEL) == "gfx1100"
-    assert detect_wave(KERNEL, get("gfx1100")) == 64  # s[30:31]: a 64-bit lane mask pair
-    assert detect_wave(KERNEL.replace("s[30:31]", "s30"), get("gfx1100")) is None
+    assert detect_wave(KERNEL, get("gfx1100")) == 32  # no descriptor: the target's default, never s[30:31]
+    desc = "\t.amdhsa_kernel f\n\t\t.amdhsa_wavefront_size32 0\n\t.end_amdhsa_kernel\n"
+    assert detect_wave(KERNEL + desc, get("gfx1100")) == 64  # the kernel descriptor
     assert detect_wave("", get("gfx942")) == 64  # the only wave it runs
-    rep = check_file(str(path), ["v1 == cuda.shfl_xor(v0, mask=1, width=32)"])
+    rep = check_file(str(path), ["v1 == cuda.shfl_xor(v0, mask=1, width=32)"], wave=64)
     assert (rep.target.name, rep.wave, rep.exec_contract, rep.verdict) == ("gfx1100", 64, "any", "proved")
     assert (rep.region.first, rep.region.last) == (4, 4)
     rep = check_file(str(path), ["v2 == cuda.shfl_xor(v0, mask=1, width=32)"])

@@ -88,7 +88,8 @@ HIP = [("gfx942", 64, 1, 64), ("gfx942", 64, 32, 64), ("gfx942", 64, 5, 16),
 @pytest.mark.parametrize("cpu, wave, mask, width", HIP, ids=[f"{c}-w{w}-m{m}-x{x}" for c, w, m, x in HIP])
 def test_hip_shfl_xor(tmp_path, cpu, wave, mask, width):
     path = write(tmp_path, "h.s", hip_shfl_xor(cpu, wave, mask, width))
-    code, js, err = cli_json("asm", path, "--assert", f"v0 == hip.shfl_xor(v0, mask={mask}, width={width})")
+    # a function (no kernel descriptor): its wave size is given, not guessed
+    code, js, err = cli_json("asm", path, "--wave", str(wave), "--assert", f"v0 == hip.shfl_xor(v0, mask={mask}, width={width})")
     assert code == 0, (err, js)
 
 
@@ -98,7 +99,7 @@ def test_hip_shfl_xor_crossing_halves_is_wrong_on_rdna_wave64(tmp_path, cpu):
     (assumption permute.wave64_half), so HIP's header __shfl_xor(v, 32)
     returns the lane's own half: refuted, with lanes 0 and 32 in the table."""
     path = write(tmp_path, "h.s", hip_shfl_xor(cpu, 64, 32, 64))
-    code, js, err = cli_json("asm", path, "--assert", "v0 == hip.shfl_xor(v0, mask=32, width=64)")
+    code, js, err = cli_json("asm", path, "--wave", "64", "--assert", "v0 == hip.shfl_xor(v0, mask=32, width=64)")
     assert code == 1
     cex = js["assertions"][0]["counterexample"]
     assert cex["active_lanes"] == [0, 32]
@@ -112,7 +113,7 @@ def test_text_output_lists_unmodelled_instructions(tmp_path):
     path = write(tmp_path, "k.s", text)
     code, out, err = cli("asm", path, "--assert", f"{total} == reduce_add({x})")
     assert code == 0
-    assert re.search(r"not modelled, its result taken as an input: line \d+: global_load_dword", out)
+    assert re.search(rf"not modelled, a load: {x} at entry means the value it loads: line \d+: global_load_dword", out), out
     assert re.search(rf"proved\s+{total} == reduce_add\({x}\)", out)
     # unmodelled instructions never join the registry of modelled ones
     from verify.ops import OPS
@@ -139,14 +140,14 @@ def test_asm_takes_assumptions_and_robust(tmp_path):
     verdict's scope line names it."""
     path = write(tmp_path, "h.s", hip_shfl_xor("gfx1100", 64, 16, 32))
     claim = "v0 == hip.shfl_xor(v0, mask=16, width=32)"
-    code, out, err = cli("asm", path, "--assert", claim)
+    code, out, err = cli("asm", path, "--wave", "64", "--assert", claim)
     assert code == 0 and "assumptions: permute.addr_sign=bits, permute.wave64_half=own" in out, out + err
-    code, out, err = cli("asm", path, "--assert", claim, "--robust")
+    code, out, err = cli("asm", path, "--wave", "64", "--assert", claim, "--robust")
     assert code == 1, out + err
     assert re.search(r"proved\s+under permute.addr_sign=bits, permute.wave64_half=own \(the defaults\)", out), out
     assert re.search(r"refuted\s+under permute.addr_sign=bits, permute.wave64_half=low\n", out), out
     assert "the verdict depends on an unsettled behaviour" in out
-    code, out, err = cli("asm", path, "--assert", claim, "--assume", "permute.wave64_half=low")
+    code, out, err = cli("asm", path, "--wave", "64", "--assert", claim, "--assume", "permute.wave64_half=low")
     assert code == 1, out + err
     assert "for gfx1100 wave64 under exec=any, assumptions: permute.addr_sign=bits, permute.wave64_half=low" in out
     assert re.search(r"^\s+32\s.*line \d+ ds_bpermute_b32", out, re.M), out

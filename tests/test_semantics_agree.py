@@ -36,13 +36,14 @@ MASK = {64: PAIR, 32: st.sampled_from(["s0", "s1", "vcc_lo"]), None: st.one_of(P
 # choice of each, which every encoding's extra operand rules accept (a VGPR
 # where DPP or VOP2 needs one, vcc where VOP2/VOPC implies it)
 KINDS = {
-    "vdst": V, "vgpr": V, "src": SRC,
+    "vdst": V, "vgpr": V, "src": SRC, "vdst64": st.sampled_from(["v[0:1]", "v[2:3]"]),
+    "src64": st.one_of(st.sampled_from(["v[0:1]", "v[2:3]"]), PAIR, CONST),
     "sdst": st.sampled_from(["s0", "s1", "s2", "s3", "exec_lo", "vcc_lo"]),
     "sdst64": st.sampled_from(["s[0:1]", "s[2:3]", "exec", "vcc"]),
     "ssrc": st.one_of(S, CONST, st.sampled_from(["0x76543210", "0xfedcba98"])),  # + permlane selects
     "ssrc64": st.one_of(PAIR, CONST),
 }
-STRICT = {"src": V, "mask": {64: "vcc", 32: "vcc_lo", None: "vcc"}}
+STRICT = {"src": V, "src64": st.sampled_from(["v[0:1]", "v[2:3]"]), "mask": {64: "vcc", 32: "vcc_lo", None: "vcc"}}
 
 
 def _kind(kind: str, wave, strict: bool):

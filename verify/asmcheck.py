@@ -2,13 +2,18 @@
 against specs.
 
 A whole `.s` file is read; directives, labels, comments and metadata are
-skipped.  A straight-line region is taken: `--lines A-B`, or by default the
-span from the first instruction that writes EXEC, moves data across lanes or
-computes a lane id (v_mbcnt) to the last such instruction in the same basic
-block.  Registers read before they are written in the region are inputs;
-EXEC at entry is symbolic unless `--exec` fixes it.  An instruction outside
-the modelled set gives its destinations fresh unknown values and is listed,
-so nothing is silently ignored.
+skipped.  Every function is checked (`--function` picks one), each in its
+wave size: the kernel descriptor's, else the target's default, never the
+register names [S:asm-wave].  A straight-line region is taken: `--lines
+A-B`, or by default the span from the first instruction that writes EXEC,
+moves data across lanes or computes a lane id (v_mbcnt) to the last such
+instruction in the same basic block, run after the SGPR setup it reads from
+its block; a region inside a loop is refused [S:asm-region].  Registers read
+before they are written in the region are inputs; a register whose first
+access is a memory load's write means the loaded value [S:asm-loads].  EXEC
+at entry is symbolic unless `--exec` fixes it.  An instruction outside the
+modelled set gives its destinations fresh unknown values and is listed, so
+nothing is silently ignored.
 
 An assertion compares a register at the END of the region with a spec
 applied to registers at the START:
@@ -28,7 +33,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +49,7 @@ from .refine import Result, prove, prove_exec, static_checks
 from .spec import _dotted
 from .syntax import Line, parse_operand, split_line, strip_comment
 from .target import Target, get
-from .waits import VMEM, counter_kind, early, lgkm_kind, scalar_early
+from .waits import scalar_early, waits_of
 
 CONTROL = re.compile(r"^(s_cbranch\w*|s_branch|s_setpc_b64|s_swappc_b64|s_endpgm\w*|s_trap|s_rfe_b64|s_call_b64)$")
 NO_DEST = re.compile(r"^(global_store|buffer_store|flat_store|scratch_store|ds_write|ds_store|s_store|s_buffer_store|"
@@ -283,7 +288,16 @@ def parse_line(text: str, span: Span) -> Instr:
         op = UNMODELLED.setdefault(line.mnemonic, Opaque(line.mnemonic))
         return op.parse(line, "opaque")
     opdef, enc = hit
-    return opdef.parse(line, enc)
+    try:
+        return opdef.parse(line, enc)
+    except InputError as e:
+        # an operand the syntax does not know (ttmp9, src_shared_base, ...) in
+        # compiler output: the instruction is listed as not modelled instead
+        if not e.message.startswith("bad operand"):
+            raise
+        key = f"{line.mnemonic}@opaque"  # not the modelled op's base
+        op = UNMODELLED.setdefault(key, Opaque(key))
+        return replace(op.parse(line, "opaque"), base=key)
 
 
 @dataclass
@@ -320,27 +334,40 @@ def read(path: str, text: str | None = None) -> list[AsmLine]:
     return out
 
 
+def function_spans(lines: list[AsmLine]) -> dict[str, tuple[int, int]]:
+    """Every function of the file (a label not starting with `.L`), in file
+    order: name -> (index of its first body line, index past its last)."""
+    starts = [(ln.text, k) for k, ln in enumerate(lines) if ln.kind == "label" and not ln.text.startswith(".L")]
+    out: dict[str, tuple[int, int]] = {}
+    for name, k in starts:
+        if name in out:
+            continue
+        end = len(lines)
+        for j in range(k + 1, len(lines)):
+            ln = lines[j]
+            if (ln.kind == "label" and (not ln.text.startswith(".L") or ln.text.startswith(".Lfunc_end"))) or \
+                    (ln.kind == "directive" and ln.text.startswith(".size")):
+                end = j
+                break
+        out[name] = (k + 1, end)
+    return out
+
+
+def function_names(lines: list[AsmLine]) -> list[str]:
+    """The functions of the file, in file order."""
+    return list(function_spans(lines))
+
+
 def function_lines(lines: list[AsmLine], name: str | None, path: str) -> list[AsmLine]:
-    funcs: dict[str, int] = {}
-    for k, ln in enumerate(lines):
-        if ln.kind == "label" and not ln.text.startswith(".L"):
-            funcs.setdefault(ln.text, k)
+    funcs = function_spans(lines)
     if name is None:
         if not funcs:
             return lines
         name = next(iter(funcs))
     if name not in funcs:
         raise InputError(None, f"{path}: no function '{name}' (functions: {', '.join(funcs) or 'none'})")
-    start = funcs[name] + 1
-    end = len(lines)
-    for k in range(start, len(lines)):
-        ln = lines[k]
-        if (ln.kind == "label" and not ln.text.startswith(".L")) or \
-                (ln.kind == "label" and ln.text.startswith(".Lfunc_end")) or \
-                (ln.kind == "directive" and ln.text.startswith(".size")):
-            end = k
-            break
-    return lines[start:end]
+    a, b = funcs[name]
+    return lines[a:b]
 
 
 def _lane_aware(ins: Instr) -> bool:
@@ -352,6 +379,130 @@ def _lane_aware(ins: Instr) -> bool:
     return bool({"exec_lo", "exec_hi"} & set(op.defs(ins))) or op.moves_lanes_in(ins)
 
 
+# A load from memory into VGPRs (not the LDS-writing forms).  [S:asm-loads]
+VMEM_LOAD = re.compile(r"^(global|buffer|flat)_load_(?!lds)\w+$")
+
+
+class LoadedInput(Opaque):
+    """A memory load some of whose destination registers are first accessed,
+    in the region, by this load: those keep the value they are named by at
+    the region's entry (an unknown value, read by nothing else in the region
+    but the assertion's inputs), which is thus the value the load delivers.
+    The rest of what it writes is fresh and unknown, as for any load.
+    [S:asm-loads]"""
+
+    def __init__(self, base: str, keep: tuple[int, ...]):
+        super().__init__(base)
+        self.keep = keep
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        held = {n: m.v(n) for n in self.keep}
+        super().execute(ins, m)
+        for n, vals in held.items():
+            m.vregs[n] = vals
+
+
+# A wait for every outstanding vector memory load (vmcnt 0; GFX12 loadcnt 0).  [S:asm-loads]
+
+
+def _waited_for(after: list[Instr], reg: str) -> bool:
+    """Whether nothing in `after` (the region after a load) reads or writes
+    `reg` before a wait for every vector memory load: a read before the data
+    returns sees the old value, which then may differ from the loaded one."""
+    for ins in after:
+        if any(c in ("vm", "load") and n == 0 for c, n in waits_of(ins)):
+            return True
+        op = op_of(ins.base)
+        if reg in op.uses(ins) or reg in op.defs(ins):
+            return False
+    return True
+
+
+def _is_control(ln: AsmLine) -> bool:
+    return ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic) is not None)
+
+
+def _branch_target(ins: Instr) -> str | None:
+    """The label a branch names, or None (an indirect jump, a return)."""
+    if not ins.mnemonic.startswith(("s_cbranch", "s_branch")):
+        return None
+    m = re.search(r"\s(\.?[A-Za-z_.$][\w.$]*)\s*$", ins.text.split(";")[0].strip())
+    return m.group(1) if m else None
+
+
+def back_edge(body: list[AsmLine], first: int, last: int) -> tuple[int, str, int] | None:
+    """A branch in the function to a label at or before lines first-last,
+    from a line at or after them (the region is in a loop): (branch line,
+    label, label line), or None.  [S:asm-region]"""
+    labels = {ln.text: ln.lineno for ln in body if ln.kind == "label"}
+    for ln in body:
+        if ln.ins is None or ln.lineno < last:
+            continue
+        tgt = _branch_target(ln.ins)
+        if tgt is not None and tgt in labels and labels[tgt] <= first:
+            return ln.lineno, tgt, labels[tgt]
+    return None
+
+
+def _reads_first(prog: list[Instr]) -> list[str]:
+    """The registers the instructions read before writing them, in order."""
+    written: set[str] = set()
+    out: list[str] = []
+    for ins in prog:
+        op = op_of(ins.base)
+        for n in op.uses(ins):
+            if n not in written and n not in out:
+                out.append(n)
+        written |= set(op.defs(ins))
+    return out
+
+
+EXEC_REGS = {"exec_lo", "exec_hi"}
+
+
+def _scalar(name: str) -> bool:
+    """A scalar register other than EXEC (SGPRs, VCC, M0)."""
+    return name.startswith("s") or name.startswith("vcc") or name == "m0"
+
+
+def sgpr_setup(body: list[AsmLine], start: int, prog: list[Instr]) -> tuple[list[Instr], list[tuple[str, int]]]:
+    """The SGPR setup the region (body[start:], program `prog`) depends on:
+    the instructions before it, in its basic block, that last write a scalar
+    register it reads before writing (and their own such reads, in turn),
+    when nothing between them and the region writes what they read; and the
+    scalar registers written earlier that stay inputs, with the line of their
+    last write.  [S:asm-region]"""
+    block = start
+    while block > 0 and not _is_control(body[block - 1]):
+        block -= 1
+    defs: dict[int, set[str]] = {}
+    uses: dict[int, set[str]] = {}
+    for j in range(start):
+        ins = body[j].ins
+        if ins is not None:
+            op = op_of(ins.base)
+            defs[j], uses[j] = set(op.defs(ins)), set(op.uses(ins))
+    taken: list[int] = []  # indices into body
+    inputs: list[tuple[str, int]] = []
+    want = [n for n in _reads_first(prog) if _scalar(n)]
+    seen: set[str] = set()
+    while want:
+        n = want.pop(0)
+        if n in seen:
+            continue
+        seen.add(n)
+        k = next((j for j in range(start - 1, -1, -1) if j in defs and j not in taken and n in defs[j]), None)
+        if k is None:
+            continue
+        between = {d for j in range(k + 1, start) if j in defs for d in defs[j]}
+        if k >= block and not (EXEC_REGS & (defs[k] | uses[k])) and not ((uses[k] | defs[k]) & between):
+            taken.append(k)
+            want += [u for u in sorted(uses[k]) if _scalar(u)]
+        else:
+            inputs.append((n, body[k].lineno))
+    return [i for i in (body[j].ins for j in sorted(taken)) if i is not None], inputs
+
+
 @dataclass
 class Region:
     path: str
@@ -360,21 +511,25 @@ class Region:
     first: int
     last: int
     opaque: list[Instr] = field(default_factory=list)
-    hoisted: list[Instr] = field(default_factory=list)  # results taken as inputs
+    setup: list[Instr] = field(default_factory=list)  # SGPR setup before the region, run first
+    sgpr_inputs: list[tuple[str, int]] = field(default_factory=list)  # (register, line of its last write before)
+    loaded: dict[str, int] = field(default_factory=dict)  # VGPR -> line of the load that delivers its entry value
 
 
 def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] | None, fname: str | None) -> Region:
     body = [ln for ln in lines]
     for ln in body:
-        if ln.kind == "instr":
+        if ln.kind == "instr" and ln.ins is None:
             ln.ins = parse_line(ln.text, Span(path, ln.lineno, 1))
+    setup: list[Instr] = []
+    sgpr_inputs: list[tuple[str, int]] = []
     if line_range is not None:
         a, b = line_range
         sel = [ln for ln in body if a <= ln.lineno <= b]
         if not any(ln.kind == "instr" for ln in sel):
             raise InputError(None, f"{path}: no instruction in lines {a}-{b}")
         for ln in sel:
-            if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+            if _is_control(ln):
                 what = ln.ins.mnemonic if ln.kind != "label" and ln.ins is not None else "label " + ln.text
                 raise InputError(Span(path, ln.lineno, 1),
                                  f"lines {a}-{b} are not straight-line code: {what} at line {ln.lineno}")
@@ -382,65 +537,74 @@ def select_region(path: str, lines: list[AsmLine], line_range: tuple[int, int] |
     else:
         idx = [k for k, ln in enumerate(body) if ln.ins is not None and _lane_aware(ln.ins)]
         if not idx:
-            raise InputError(None, f"{path}: no instruction writes EXEC, moves data across lanes or computes a "
-                                   f"lane id; give the region with --lines A-B")
+            raise InputError(None, f"{path}: {fname + ': ' if fname else ''}no instruction writes EXEC, moves data "
+                                   f"across lanes or computes a lane id; give the region with --lines A-B")
         start = idx[0]
         end = start
         for k in range(start + 1, len(body)):
-            ln = body[k]
-            if ln.kind == "label" or (ln.ins is not None and CONTROL.match(ln.ins.mnemonic)):
+            if _is_control(body[k]):
                 break
-            if ln.ins is not None and _lane_aware(ln.ins):
+            ins = body[k].ins
+            if ins is not None and _lane_aware(ins):
                 end = k
         prog = [ln.ins for ln in body[start:end + 1] if ln.ins is not None]
-    # An unmodelled instruction that nothing earlier in the region touches can
-    # be moved to the region's start: its result is then simply an input
-    # (e.g. the global_load of the value a scan reads).
-    kept: list[Instr] = []
-    hoisted: list[Instr] = []
-    for ins in prog:
+        setup, sgpr_inputs = sgpr_setup(body, start, prog)
+    first, last = prog[0].line, prog[-1].line
+    loop = back_edge(body, first, last)
+    if loop is not None:
+        bl, label, ll = loop
+        raise InputError(Span(path, first, 1),
+                         f"{fname + ': ' if fname else ''}lines {first}-{last} are inside a loop (line {bl} branches "
+                         f"back to {label} at line {ll}); verify asm checks straight-line code only, not proved")
+    program = setup + prog
+    # A memory load writes a fresh unknown value per (line, lane); a register
+    # whose first access in the region is such a write keeps the name of its
+    # entry value (an input of an assertion then means the loaded value).
+    loaded: dict[str, int] = {}
+    firsts: dict[str, Instr] = {}
+    for ins in program:
         op = op_of(ins.base)
-        if isinstance(op, Opaque) and not op.writes_exec(ins) and lgkm_kind(ins) is None:
-            # (an LDS or scalar load stays in place: its result lands late)
-            mine = set(op.defs(ins)) | set(op.uses(ins))
-            earlier = set()
-            for e in kept:
-                earlier |= set(op_of(e.base).defs(e)) | set(op_of(e.base).uses(e))
-            if not (mine & earlier):
-                hoisted.append(ins)
-                continue
-        kept.append(ins)
-    opaque = [i for i in kept if isinstance(op_of(i.base), Opaque)]
-    return Region(path, fname, kept, prog[0].line, prog[-1].line, opaque, hoisted)
+        for n in op.uses(ins) + op.defs(ins):
+            firsts.setdefault(n, ins)
+    out: list[Instr] = []
+    for p, ins in enumerate(program):
+        op = op_of(ins.base)
+        if isinstance(op, Opaque) and VMEM_LOAD.match(ins.base):
+            keep = tuple(int(n[1:]) for n in op.defs(ins)
+                         if n.startswith("v") and firsts.get(n) is ins and n not in op.uses(ins)
+                         and _waited_for(program[p + 1:], n))
+            if keep:
+                key = f"{ins.base}@keep:" + ",".join(map(str, keep))
+                UNMODELLED.setdefault(key, LoadedInput(ins.base, keep))
+                loaded.update({f"v{n}": ins.line for n in keep})
+                ins = replace(ins, base=key)
+        out.append(ins)
+    opaque = [i for i in out if isinstance(op_of(i.base), Opaque)]
+    return Region(path, fname, out, first, last, opaque, setup, sgpr_inputs, loaded)
 
 
 def sound_region(region: Region, body: Sequence[AsmLine] = ()) -> Region:
-    """The region with every vector memory load whose result is read or
-    overwritten before its wait put back in place (moved to the start, the
-    early read would see the loaded value), after `refusal` found nothing to
-    refuse; a read of a scalar load's SGPR before its wait is refused too.
-    [S:asm-unmodelled] [S:waitcnt]"""
-    mine = {id(i) for i in region.program + region.hoisted}
+    """The region, after `refusal` found nothing to refuse among its
+    instructions and the rest of the function; a read of a scalar load's SGPR
+    before its wait is refused too.  (A VMEM result read before its wait is an
+    unknown value: the machine tracks vmcnt/loadcnt.)  [S:asm-unmodelled]
+    [S:waitcnt]"""
+    mine = {id(i) for i in region.program}
     outside = [ln.ins for ln in body if ln.ins is not None and id(ln.ins) not in mine]
-    why = refusal(region.program, region.hoisted, outside)
+    why = refusal(region.program, [], outside)
     if why is not None:
         raise why
-    program, hoisted = list(region.program), []
-    for ins in region.hoisted:
-        if counter_kind(ins) in VMEM:
-            trial = sorted(program + [ins], key=lambda i: i.line)
-            hits = early(trial, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i))
-            if any(line == ins.line for _, _, _, line in hits):
-                program = trial
-                continue
-        hoisted.append(ins)
-    for ins, r, line in scalar_early(program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i)):
+    # the function's text up to the region's end, so that the waits of the
+    # SGPR setup the region runs first are seen
+    upto = [ln.ins for ln in body if ln.ins is not None and ln.lineno <= region.last] or region.program
+    for ins, r, line in scalar_early(upto, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i)):
+        if id(ins) not in mine:
+            continue
         verb = "reads" if r in op_of(ins.base).uses(ins) else "overwrites"
         raise InputError(ins.span, f"{ins.mnemonic} {verb} {r} before the scalar load of line {line} has returned "
                                    f"(no s_waitcnt lgkmcnt(0) / s_wait_kmcnt 0 covers it): verify does not model "
                                    f"its value there")
-    opaque = [i for i in program if isinstance(op_of(i.base), Opaque)]
-    return Region(region.path, region.function, program, region.first, region.last, opaque, hoisted)
+    return region
 
 
 # ---------------------------------------------------------------------------
@@ -556,20 +720,83 @@ def detect_target(text: str) -> str | None:
     return m.group(1) if m else None
 
 
-def detect_wave(text: str, target: Target) -> int | None:
-    """The wave size of a .s file for `target`: the only one it runs, else the
-    kernel descriptor, else the lane-mask registers the code uses (None: no
-    sign of either)."""
-    m = re.search(r"\.amdhsa_wavefront_size32\s+(\d)", text)
-    if len(target.waves) == 1:
-        return target.waves[0]
-    if m is not None:
-        return 32 if m.group(1) == "1" else 64
-    if re.search(r"\b(vcc_lo|exec_lo)\b|saveexec_b32", text):
-        return 32
-    if re.search(r"\b(vcc|exec)\b|saveexec_b64|s\[\d+:\d+\]", text):
-        return 64
+def descriptor_wave(text: str, function: str | None = None) -> tuple[int, int] | None:
+    """(wave size, line) from the kernel descriptor of `function` (the first
+    descriptor of the file when None): `.amdhsa_wavefront_size32 1|0` inside
+    `.amdhsa_kernel NAME`.  None: no descriptor (not a kernel), or one that
+    leaves the field out (then the target's default).  [S:asm-wave]"""
+    cur: str | None = None
+    for k, raw in enumerate(text.splitlines(), 1):
+        body = strip_comment(raw).strip()
+        m = re.match(r"\.amdhsa_kernel\s+(\S+)", body)
+        if m:
+            cur = m.group(1)
+            continue
+        if body.startswith(".end_amdhsa_kernel"):
+            if function is None and cur is not None:
+                return None
+            cur = None
+            continue
+        m = re.match(r"\.amdhsa_wavefront_size32\s+(\d+)", body)
+        if m and cur is not None and (function is None or cur == function):
+            return (32 if m.group(1) == "1" else 64), k
     return None
+
+
+# VALU lane-mask operands: `vcc`/`exec` are what LLVM prints in wave64 code,
+# `vcc_lo` in wave32 code.  Used to refuse a wave size the code contradicts,
+# never to choose one.
+_MASK64 = re.compile(r"^(vcc|exec)$")
+
+
+def lane_mask_conflict(body: list[AsmLine], wave: int) -> tuple[int, int, str] | None:
+    """(line, column, operand) of the first VALU lane-mask operand spelled for
+    the other wave size (`vcc` in wave32, `vcc_lo` in wave64), or None."""
+    for ln in body:
+        ins = ln.ins
+        if ins is None or not ins.mnemonic.startswith("v_"):
+            continue
+        for text, span in split_line(ln.text, Span("", ln.lineno, 1)).operands:
+            t = text.strip()
+            if (wave == 32 and _MASK64.match(t)) or (wave == 64 and t == "vcc_lo"):
+                return ln.lineno, span.col, t
+    return None
+
+
+def detect_wave(text: str, target: Target, function: str | None = None) -> int:
+    """The wave size `function` of a .s file runs in on `target`: its kernel
+    descriptor's (`.amdhsa_wavefront_size32`), else the target's default
+    (wave64 on GFX9, wave32 on GFX10+: LLVM prints no wave size for a
+    non-kernel function, nor `+wavefrontsize64` in `.amdgcn_target`).
+    Never from register spellings.  [S:asm-wave]"""
+    d = descriptor_wave(text, function)
+    return d[0] if d is not None else target.waves[0]
+
+
+def _wave_for(path: str, text: str, tgt: Target, function: str | None, wave: int | None,
+              body: list[AsmLine]) -> int:
+    """The wave size to check `function` in: --wave, the descriptor or the
+    target's default; a conflict between them is an error."""
+    d = descriptor_wave(text, function)
+    who = f"{function}'s kernel descriptor" if function else "the kernel descriptor"
+    if d is not None and d[1] and d[0] not in tgt.waves:
+        raise InputError(Span(path, d[1], 1), f"{who} says wave{d[0]}, but {tgt.name} runs "
+                                              f"wave{'/'.join(map(str, tgt.waves))} only")
+    if wave is not None and d is not None and wave != d[0]:
+        raise InputError(Span(path, d[1], 1), f"--wave {wave} contradicts {who}: "
+                                              f".amdhsa_wavefront_size32 {1 if d[0] == 32 else 0} (wave{d[0]})")
+    if wave is not None and wave not in tgt.waves:
+        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
+    w = wave if wave is not None else d[0] if d is not None else tgt.waves[0]
+    bad = lane_mask_conflict(body, w)
+    if bad is not None:
+        line, col, name = bad
+        why = ("--wave" if wave is not None else who if d is not None else
+               f"{tgt.name}'s default: no kernel descriptor says otherwise")
+        raise InputError(Span(path, line, col),
+                         f"'{name}' is a wave{64 if w == 32 else 32} lane mask, but {function or 'the code'} runs "
+                         f"wave{w} ({why}); give --wave {64 if w == 32 else 32} if it was compiled for it")
+    return w
 
 
 def written_after(lines: list[AsmLine], last: int, reg: VReg | SReg) -> int | None:
@@ -625,27 +852,65 @@ class AsmReport:
         return [r for r in op_of(ins.base).defs(ins) if not (self.wave == 32 and r in ("exec_hi", "vcc_hi"))]
 
     def not_modelled(self) -> list[tuple[Instr, str, list[str]]]:
-        """(instruction, "none" / "input" / "unknown", what it may write), in line order."""
+        """(instruction, "none" / "loaded" / "unknown", what it may write), in line order."""
         out = []
-        for i in sorted(self.region.hoisted + self.region.opaque, key=lambda i: i.line):
+        for i in sorted(self.region.opaque, key=lambda i: i.line):
             w = self.writes(i)
-            out.append((i, "none" if not w else "input" if i in self.region.hoisted else "unknown", w))
+            kept = [r for r in w if self.region.loaded.get(r) == i.line]
+            out.append((i, "none" if not w else "loaded" if kept else "unknown", w))
         return out
+
+    def loaded_inputs(self, a: Assertion) -> dict[str, int]:
+        """The assertion's input registers that mean the value a load in the
+        region delivers: register -> the load's line."""
+        regs = [*a.args, *a.reg_params.values()]
+        return {n: self.region.loaded[n] for r in regs for n in reg_names(r) if n in self.region.loaded}
+
+    def half_wave_note(self, r: Result) -> str | None:
+        """A refutation in which a ds_(b)permute lane wanted a lane of the
+        other 32-lane half, under the half-wave rule: that rule, named."""
+        half = r.assumptions.get("permute.wave64_half")
+        if r.cex is None or r.wave != 64 or half is None or r.assumptions.get("permute.gfx12_wave64") == "full":
+            return None
+        for row in r.cex.rows:
+            m = re.search(r"\[(\d+)\]$", row.expected_src)
+            if m and re.search(r"ds_(b)?permute", row.responsible) and int(m.group(1)) // 32 != row.lane // 32:
+                reach = "its own 32-lane half" if half == "own" else "lanes 0-31 only"
+                return (f"half-wave rule: on {self.target.name} wave64 ds_bpermute/ds_permute reach {reach} "
+                        f"(assumption permute.wave64_half={half}, [S:permute-half]); lane {row.lane} wants lane "
+                        f"{m.group(1)}, in the other half")
+        return None
 
     def lines(self, times: bool = False, robust: bool = False) -> list[str]:
         """This report as `verify asm` prints it."""
         region = self.region
-        out = [f"{self.path}: lines {region.first}-{region.last} ({len(region.program)} instructions) on "
-               f"{self.target.name} wave{self.wave}, exec={self.exec_contract}"]
+        fn = f"{self.function}, " if self.function else ""
+        out = [f"{self.path}: {fn}lines {region.first}-{region.last} ({len(region.program) - len(region.setup)} "
+               f"instructions) on {self.target.name} wave{self.wave}, exec={self.exec_contract}"]
+        for i in region.setup:
+            if not isinstance(op_of(i.base), Opaque):  # (an unmodelled one is listed below)
+                out.append(f"  SGPR setup before the region, run first: line {i.line}: {i.text.split(';')[0].strip()}")
+        for n, ln in region.sgpr_inputs:
+            out.append(f"  input {n}: written at line {ln}, outside the region's block; taken as an unknown input")
         for i, res, w in self.not_modelled():
-            what = {"none": "writes no register", "input": "its result taken as an input"}.get(
+            kept = [r for r in w if region.loaded.get(r) == i.line]
+            rest = [r for r in w if r not in kept]
+            what = {"none": "writes no register",
+                    "loaded": f"a load: {', '.join(kept)} at entry means the value it loads"
+                              + (f"; unknown: {', '.join(rest)}" if rest else "")}.get(
                 res, "what it writes is unknown: " + ", ".join(w))
-            out.append(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}")
+            before = " (SGPR setup before the region, run first)" if i in region.setup else ""
+            out.append(f"  not modelled, {what}: line {i.line}: {i.text.split(';')[0].strip()}{before}")
         for c in self.checked:
             a, r = c.assertion, c.result
             out.append(f"  {r.verdict:<8} {a.text}" + (f"  ({r.seconds * 1000:.0f} ms)" if times else ""))
             out.append(f"    for {r.scope()}")
+            for n, ln in self.loaded_inputs(a).items():
+                out.append(f"    input {n}: loaded at line {ln} (its value as that load delivers it)")
             out += r.detail_lines(c.low, robust, cex=a.kind == "spec")
+            note = self.half_wave_note(r)
+            if note is not None:
+                out.append(f"    note: {note}")
             if c.written_after is not None and isinstance(a.lhs, (VReg, SReg)):
                 out.append(f"    note: {a.lhs.text} is written again at line {c.written_after}, after the region "
                            f"(lines {region.first}-{region.last}); --lines {region.first}-{c.written_after} includes it")
@@ -656,17 +921,46 @@ class AsmReport:
         return {
             "file": self.path, "function": self.function, "target": self.target.name, "wave": self.wave,
             "exec": self.exec_contract,
-            "region": {"first_line": region.first, "last_line": region.last, "instructions": len(region.program)},
+            "region": {"first_line": region.first, "last_line": region.last,
+                       "instructions": len(region.program) - len(region.setup),
+                       "sgpr_setup": [{"line": i.line, "instruction": i.text.split(";")[0].strip()} for i in region.setup],
+                       "sgpr_inputs": [{"register": n, "written_at": ln} for n, ln in region.sgpr_inputs]},
             "not_modelled": [{"line": i.line, "instruction": i.text.split(";")[0].strip(), "result": res, "writes": w}
                              for i, res, w in self.not_modelled()],
             "verdict": self.verdict,
             "assertions": [{"assert": c.assertion.text, "verdict": c.result.verdict, "scope": c.result.scope(),
                             "obligations": [{"name": o.name, "verdict": o.verdict, "detail": o.detail}
                                             for o in c.result.obligations],
+                            "loaded": self.loaded_inputs(c.assertion),
+                            "note": self.half_wave_note(c.result),
                             "counterexample": c.result.cex.to_json() if c.result.cex is not None else None,
                             **({"seconds": round(c.result.seconds, 3)} if times else {})}
                            for c in self.checked],
         }
+
+
+class NoRegion(InputError):
+    """A function with no cross-lane code to check."""
+
+
+class InLoop(InputError):
+    """A region inside a loop: refused, never proved."""
+
+
+def _target_of(path: str, text: str, target: str | None) -> Target:
+    named = detect_target(text)
+    tname = target or named
+    if not tname:
+        raise InputError(None, f"{path}: no .amdgcn_target; give --target")
+    return get(tname)
+
+
+def _function_of_lines(lines: list[AsmLine], line_range: tuple[int, int]) -> str | None:
+    """The function whose body holds line A of --lines A-B (None: no function labels)."""
+    for name, (a, b) in function_spans(lines).items():
+        if a < len(lines) and lines[a - 1].lineno <= line_range[0] and (b >= len(lines) or line_range[0] < lines[b].lineno):
+            return name
+    return None
 
 
 def check_file(path: str, asserts: list[str], target: str | None = None, wave: int | None = None,
@@ -674,30 +968,39 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
                function: str | None = None, lines: str | None = None, timeout: float = 30.0,
                text: str | None = None) -> AsmReport:
     """Check the assertions `asserts` (``REG == SPEC(...)`` texts) on a region
-    of the assembly file `path`: `lines` ("A-B") or the default region of
-    `function` (default: the first).  The target and wave size default to
-    what the file says; `exec` (a hex mask) fixes EXEC at the region's start;
-    `assume` picks variants (NAME=VARIANT).  A vacuous assertion has verdict
-    "error" (the caller reports it)."""
+    of one function of the assembly file `path`: `lines` ("A-B", in the
+    function that holds line A) or the default region of `function`
+    (default: the first).  The target and wave size default to what the
+    file says (`.amdgcn_target`; the kernel descriptor, else the target's
+    default wave size); `exec` (a hex mask) fixes EXEC at the region's
+    start; `assume` picks variants (NAME=VARIANT).  A vacuous assertion has
+    verdict "error" (the caller reports it)."""
     chosen = parse_assume(assume or [])
     if not asserts:
         raise InputError(None, "verify asm needs at least one --assert 'REG == SPEC(...)'")
     if text is None:
         text = read_source(path)
-    tname = target or detect_target(text)
-    if not tname:
-        raise InputError(None, f"{path}: no .amdgcn_target; give --target")
-    tgt = get(tname)
-    if wave is None:
-        wave = detect_wave(text, tgt)
-        if wave is None:
-            raise InputError(None, f"{path}: cannot tell the wave size; give --wave")
-    if wave not in tgt.waves:
-        raise InputError(None, f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only, not wave{wave}")
-    exec_contract = "any" if not exec else f"{parse_mask(exec, wave):#x}"
+    tgt = _target_of(path, text, target)
     parsed = [parse_assertion(a) for a in asserts]
-    body = function_lines(read(path, text), function, path)
-    region = select_region(path, body, parse_lines(lines) if lines else None, function)
+    span = parse_lines(lines) if lines else None
+    all_lines = read(path, text)
+    if function is None:
+        names = function_names(all_lines)
+        function = (_function_of_lines(all_lines, span) if span else None) or (names[0] if names else None)
+    body = function_lines(all_lines, function, path)
+    for ln in body:
+        if ln.kind == "instr" and ln.ins is None:
+            ln.ins = parse_line(ln.text, Span(path, ln.lineno, 1))
+    wave = _wave_for(path, text, tgt, function, wave, body)
+    exec_contract = "any" if not exec else f"{parse_mask(exec, wave):#x}"
+    try:
+        region = select_region(path, body, span, function)
+    except InputError as e:
+        if span is None and "no instruction writes EXEC" in e.message:
+            raise NoRegion(e.span, e.message) from None
+        if "inside a loop" in e.message:
+            raise InLoop(e.span, e.message) from None
+        raise
     region = sound_region(region, body)
     checked = []
     for a in parsed:
@@ -714,3 +1017,90 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
             later = written_after(body, region.last, a.lhs)
         checked.append(Checked(a, low, r, later))
     return AsmReport(path, function, tgt, wave, exec_contract, region, checked)
+
+
+@dataclass
+class Skipped:
+    """A function of the file that was not checked: "skipped" (no cross-lane
+    code) or "refused" (its region is inside a loop)."""
+
+    function: str
+    kind: str
+    message: str
+
+
+@dataclass
+class AsmFile:
+    """`verify asm` on a file: one block per function checked."""
+
+    path: str
+    blocks: list[AsmReport | Skipped]
+
+    @property
+    def reports(self) -> list[AsmReport]:
+        return [b for b in self.blocks if isinstance(b, AsmReport)]
+
+    @property
+    def checked(self) -> list[Checked]:
+        return [c for r in self.reports for c in r.checked]
+
+    @property
+    def refused(self) -> list[Skipped]:
+        return [b for b in self.blocks if isinstance(b, Skipped) and b.kind == "refused"]
+
+    @property
+    def verdict(self) -> str:
+        vs = {r.verdict for r in self.reports} | ({"unknown"} if self.refused else set())
+        return next((v for v in ("error", "refuted", "unknown") if v in vs), "proved")
+
+    def lines(self, times: bool = False, robust: bool = False) -> list[str]:
+        out: list[str] = []
+        for b in self.blocks:
+            if isinstance(b, AsmReport):
+                out += b.lines(times, robust)
+            else:
+                out.append(f"{self.path}: {b.function}: {b.kind}: {b.message}")
+        return out
+
+    def to_json(self, times: bool = False) -> dict[str, Any]:
+        """One function: its report; several: {"file", "verdict", "functions": [...]}."""
+        if len(self.blocks) == 1 and isinstance(self.blocks[0], AsmReport):
+            return self.blocks[0].to_json(times)
+        return {"file": self.path, "verdict": self.verdict,
+                "functions": [b.to_json(times) if isinstance(b, AsmReport) else
+                              {"function": b.function, "verdict": b.kind, "message": b.message}
+                              for b in self.blocks]}
+
+
+def check_all(path: str, asserts: list[str], target: str | None = None, wave: int | None = None,
+              exec: str | None = None, assume: list[str] | None = None, robust: bool = False,
+              function: str | None = None, lines: str | None = None, timeout: float = 30.0,
+              text: str | None = None) -> AsmFile:
+    """`verify asm`: with `function` or `lines`, that one function (as
+    check_file); else every function of the file, each in its own wave size.
+    In a file of several functions, one without cross-lane code is skipped
+    and one whose region is in a loop refused (both named in the output);
+    with one function, or when every function is skipped, that is an
+    error."""
+    if text is None:
+        text = read_source(path)
+    names = function_names(read(path, text))
+    if function is not None or lines is not None or len(names) <= 1:
+        return AsmFile(path, [check_file(path, asserts, target, wave, exec, assume, robust, function, lines, timeout,
+                                         text)])
+    blocks: list[AsmReport | Skipped] = []
+    first_error: InputError | None = None
+    for name in names:
+        try:
+            blocks.append(check_file(path, asserts, target, wave, exec, assume, robust, name, None, timeout, text))
+        except NoRegion as e:
+            first_error = first_error or e
+            blocks.append(Skipped(name, "skipped", e.message.split(": ", 2)[-1]))
+        except InLoop as e:
+            blocks.append(Skipped(name, "refused", f"line {e.span.line if e.span else '?'}: "
+                                                   + e.message.split(": ", 1)[-1]))
+    if not any(isinstance(b, AsmReport) for b in blocks) and not any(b.kind == "refused" for b in blocks
+                                                                         if isinstance(b, Skipped)):
+        assert first_error is not None
+        raise first_error
+    return AsmFile(path, blocks)

@@ -166,6 +166,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "ieee",
             "S:f32",
         ),
+        Assumption(
+            "lshl_add_u64.shift",
+            "what v_lshl_add_u64 (gfx942, gfx950) computes for a shift amount above 4",
+            {
+                "unknown": "an unknown value: LLVM emits only amounts 0-4 (llvm/test/CodeGen/AMDGPU/lshl-add-u64.ll shifts by 5 with v_lshlrev_b64 first)",
+                "low3": "the amount is S1[2:0], as the CDNA3 pseudocode reads (D = (S0 << S1[2:0]) + S2)",
+            },
+            "unknown",
+            "S:addr",
+        ),
     ]
 }
 

@@ -105,10 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
                   "json", "times")
     am.add_argument("file", metavar="FILE.s", help="assembly as llc prints it")
-    am.add_argument("--function", metavar="NAME", help="the function to check (default: the first)")
+    am.add_argument("--function", metavar="NAME", help="the function to check (default: every function)")
     am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
     am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
-    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the file's wavefront size")
+    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the kernel descriptor's, else the target's default")
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
@@ -393,9 +393,9 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .asmcheck import check_file  # a command's own modules load with it (test_imports)
+    from .asmcheck import check_all  # a command's own modules load with it (test_imports)
 
-    rep = check_file(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
+    rep = check_all(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
                      args.function, args.lines, args.timeout)
     for c in rep.checked:
         if c.result.verdict == "error":
@@ -403,6 +403,8 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             _vacuous(c.result, None, f"{args.file}: {c.assertion.text}: ", f" under {what}")
     _print_warnings([w for c in rep.checked for w in c.result.warnings], err)
     code = overall([c.result for c in rep.checked])
+    if code == 0 and rep.refused:  # a region in a loop: not proved
+        code = EXIT["unknown"]
     if args.json:
         return _dump(rep.to_json(args.times), out, code)
     _print_lines(rep.lines(args.times, args.robust), out)

@@ -76,6 +76,12 @@ FEATURES: dict[str, Feature] = {
         Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
         Feature("bitop3", "v_bitop3_b32 (any bitwise function of three sources, by truth table)", "S:valu"),
         Feature("waitcnt_depctr", "s_waitcnt_depctr", "S:salu"),
+        Feature("add_co_u32", "v_add_co_u32 with a carry-out mask (VOP3b; GFX8 spells it v_add_u32)", "S:addr"),
+        Feature("add_co_vop2_gfx9", "GFX9's v_addc_co_u32 and the VOP2 (_e32) v_add_co_u32", "S:addr"),
+        Feature("add_co_ci", "v_add_co_ci_u32 (carry in and out, GFX10+); `null` as a carry-out destination", "S:addr"),
+        Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
+        Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
+        Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
     ]
 }
 
@@ -103,21 +109,22 @@ class Target:
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
-_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src"}
+_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
-_GFX94X = _GFX90A | {"hazard_gfx94_readlane"}
+_GFX94X = _GFX90A | {"hazard_gfx94_readlane", "lshl_add_u64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
     "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_row_share_gfx10", "dpp_fi", "dpp8", "bound_ctrl_legacy",
     "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
+    "add_co_u32", "add_co_ci", "s_mul_hi",
 }
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
-    "hazard_sgpr_wait_alu", "salu_gfx12_names"}
+    "hazard_sgpr_wait_alu", "salu_gfx12_names", "lshlrev_b64_vop2"}
 
 
 def _mk(

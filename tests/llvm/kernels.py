@@ -43,6 +43,34 @@ define i32 @shfl_xor(i32 %var) {{
 '''
 
 
+# The same __shfl_xor as a kernel: each lane loads its var from in[tid],
+# shuffles it, and stores the result to out[tid].
+HIP_XOR_KERNEL_IR = r'''
+target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+define amdgpu_kernel void @shfl_xor_kernel(ptr addrspace(1) %in, ptr addrspace(1) %out) {{
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %g = getelementptr i32, ptr addrspace(1) %in, i32 %id
+  %var = load i32, ptr addrspace(1) %g
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %hi = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
+  %index = xor i32 {self}, {mask}
+  %t = add i32 {self}, {width}
+  %b = and i32 %t, {notw}
+  %c = icmp sge i32 %index, %b
+  %sel = select i1 %c, i32 {self}, i32 %index
+  %addr = shl i32 %sel, 2
+  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)
+  %o = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %r, ptr addrspace(1) %o
+  ret void
+}}
+'''
+
+
 def _features(cpu: str, wave: int) -> str:
     return "" if cpu.startswith("gfx9") else f"+wavefrontsize{wave}"
 
@@ -67,6 +95,33 @@ def atomic_kernel(cpu: str, wave: int) -> str:
 def hip_shfl_xor(cpu: str, wave: int, mask: int, width: int) -> str:
     self = "%lo" if wave == 32 else "%hi"
     return compile_ir(HIP_XOR_IR.format(self=self, mask=mask, width=width, notw=-width), cpu, wave)
+
+
+def hip_shfl_xor_kernel(cpu: str, wave: int, mask: int, width: int, wide: bool = False) -> str:
+    """The kernel; `wide`: indexed by a 64-bit global id plus an i64 offset
+    argument, so LLVM computes the addresses with 64-bit arithmetic."""
+    self = "%lo" if wave == 32 else "%hi"
+    ir = HIP_XOR_KERNEL_IR.format(self=self, mask=mask, width=width, notw=-width)
+    if wide:
+        ir = ir.replace("ptr addrspace(1) %out) {", "ptr addrspace(1) %out, i64 %n) {")
+        ir = ir.replace("  %g = getelementptr i32, ptr addrspace(1) %in, i32 %id\n",
+                        "  %wg = call i32 @llvm.amdgcn.workgroup.id.x()\n  %w = mul i32 %wg, 256\n"
+                        "  %gid = add i32 %w, %id\n  %gid64 = sext i32 %gid to i64\n  %ix = add i64 %gid64, %n\n"
+                        "  %g = getelementptr i32, ptr addrspace(1) %in, i64 %ix\n")
+        ir = ir.replace("%out, i32 %id", "%out, i64 %ix")
+        ir = ir.replace("declare i32 @llvm.amdgcn.workitem.id.x()", "declare i32 @llvm.amdgcn.workitem.id.x()\n"
+                        "declare i32 @llvm.amdgcn.workgroup.id.x()")
+    return compile_ir(ir, cpu, wave)
+
+
+def kernel_registers(text: str) -> tuple[str, str]:
+    """(var, result): the VGPR the kernel's global load writes and the VGPR
+    its global store stores, as this LLVM allocated them."""
+    ins = [s for _, s in _instrs(text)]
+    var = next(re.match(r"\w*load\w* (v\d+),", s).group(1) for s in ins if re.match(r"(global|buffer|flat)_load", s))
+    res = next(re.match(r"\w*store\w* v(?:\d+|\[\d+:\d+\]), (v\d+),", s).group(1) for s in ins
+               if re.match(r"(global|buffer|flat)_store", s))
+    return var, res
 
 
 def _instrs(text: str) -> list[tuple[int, str]]:

@@ -24,11 +24,13 @@ Operand kinds in a signature:
 ========== ===================================================
 vdst       a VGPR written
 vgpr       a VGPR read
+vdst64     a VGPR pair written (v[0:1])
 src        VALU source: VGPR, SGPR or constant
 sdst       one SGPR written (s0, exec_lo, vcc_lo, m0, ...)
 sdst64     an SGPR pair written (s[0:1], exec, vcc)
 ssrc       one SGPR or a constant, read
 ssrc64     an SGPR pair or a constant, read
+src64      VALU 64-bit source: a VGPR pair, an SGPR pair or a constant
 mask       a lane mask read: an SGPR pair in wave64, one SGPR in wave32
 maskdst    a lane mask written (same sizes)
 ========== ===================================================
@@ -54,10 +56,19 @@ AnyMachine = Any
 AnyEmitter = Any
 
 
+DEST_KINDS = ("vdst", "vdst64", "sdst", "sdst64", "maskdst")  # the operand kinds an op writes
+
+
 def _kind_ok(kind: str, op: Any) -> str | None:
     """None if `op` fits `kind`, else a description of what was expected."""
     if kind in ("vdst", "vgpr"):
         return None if isinstance(op, VReg) and op.count == 1 else "a VGPR"
+    if kind == "vdst64":
+        return None if isinstance(op, VReg) and op.count == 2 else "a VGPR pair (v[2k:2k+1])"
+    if kind == "src64":
+        if isinstance(op, (VReg, SReg)) and op.count == 2:
+            return None
+        return None if isinstance(op, Imm) else "a VGPR pair, SGPR pair or constant"
     if kind == "src":
         if isinstance(op, VReg) and op.count == 1:
             return None
@@ -345,7 +356,7 @@ class OpDef:
         lits: list[tuple[int, int]] = []
         sgprs: set[tuple[str, ...]] = {("vcc_lo", "vcc_hi")} if reads_vcc else set()
         for k, (kind, op) in enumerate(zip(self.sig_for(enc), ins.operands)):
-            if kind in ("vdst", "sdst", "sdst64", "maskdst"):
+            if kind in DEST_KINDS:
                 continue
             if isinstance(op, Imm) and not is_inline_constant(op.value):
                 lits.append((k, op.value))
@@ -391,14 +402,14 @@ class OpDef:
     def defs(self, ins: Instr) -> list[str]:
         out: list[str] = []
         for kind, op in zip(self.sig_for(ins.enc), ins.operands):
-            if kind in ("vdst", "sdst", "sdst64", "maskdst"):
+            if kind in DEST_KINDS:
                 out += reg_names(op)
         return out
 
     def uses(self, ins: Instr) -> list[str]:
         out: list[str] = []
         for kind, op in zip(self.sig_for(ins.enc), ins.operands):
-            if kind not in ("vdst", "sdst", "sdst64", "maskdst"):
+            if kind not in DEST_KINDS:
                 out += reg_names(op)
         return out
 
