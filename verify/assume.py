@@ -56,6 +56,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:dpp-mask-scope",
         ),
         Assumption(
+            "dpp.rev_operand",
+            "which printed source a reversed integer VOP2 op with DPP (v_subrev_*_u32; v_lshlrev/lshrrev/ashrrev before GFX11) swizzles",
+            {
+                "src1": "the printed src1: the hardware computes subrev as sub with swapped sources and swizzles its own src0 (llvm/llvm-project#216835, Mesa ACO commit 140ca3bb from hardware tests)",
+                "src0": "the printed src0, as the ISA text's 'DPP applies to src0' reads and as verify modelled it before",
+            },
+            "src1",
+            "S:dpp-rev",
+        ),
+        Assumption(
             "dpp.row_share_gfx10",
             "DPP row_share/row_xmask on GFX10 (ACO emits them only on GFX11+, for a reason it does not give)",
             {

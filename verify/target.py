@@ -52,7 +52,8 @@ FEATURES: dict[str, Feature] = {
         Feature("ds_bpermute_fi", "ds_bpermute_fi_b32", "S:permute"),
         Feature("bpermute_rdna_pseudocode", "ds_(b)permute pseudocode converts the address to a signed value (RDNA3/RDNA4)", "S:permute"),
         Feature("bpermute_full_wave64_rdna4", "ds_(b)permute in wave64 addresses the whole wave on RDNA4 (GFX12)", "S:permute-half"),
-        Feature("vop3_dpp_sgpr_src1", "VOP3 DPP with an SGPR src1 (GFX12)", "S:dpp-encoding"),
+        Feature("vop3_dpp_sgpr_src1", "VOP3 DPP with an SGPR or inline-constant src1 (GFX11.5, GFX12)", "S:dpp-encoding"),
+        Feature("dpp_rev_shift_src1", "reversed shifts with DPP (v_lshlrev_b32, ...) are reversed integer ops (before GFX11)", "S:dpp-rev"),
         Feature("permlane16", "v_permlane16_b32 / v_permlanex16_b32", "S:permlane16"),
         Feature("permlane16_var", "v_permlane16_var_b32 / v_permlanex16_var_b32", "S:permlane16"),
         Feature("permlane64", "v_permlane64_b32", "S:permlane64"),
@@ -101,7 +102,8 @@ class Target:
         return feature in self.features
 
 
-_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select"}
+_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
+                "dpp_rev_shift_src1"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
 _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
@@ -112,9 +114,12 @@ _GFX10 = {
     "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
+    "dpp_rev_shift_src1",
 }
-_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
+_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names"}
+# GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
+_GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_sgpr_wait_alu", "salu_gfx12_names"}
@@ -150,7 +155,7 @@ TARGETS: dict[str, Target] = {
         + _mk(["gfx1010", "gfx1011", "gfx1012"], 10, "GFX10.1", "RDNA1", (32, 64), _GFX10)
         + _mk([f"gfx103{k}" for k in range(7)], 10, "GFX10.3", "RDNA2", (32, 64), _GFX10)
         + _mk(["gfx1100", "gfx1101", "gfx1102", "gfx1103"], 11, "GFX11", "RDNA3", (32, 64), _GFX11)
-        + _mk(["gfx1150", "gfx1151", "gfx1152", "gfx1153"], 11, "GFX11.5", "RDNA3.5", (32, 64), _GFX11)
+        + _mk(["gfx1150", "gfx1151", "gfx1152", "gfx1153"], 11, "GFX11.5", "RDNA3.5", (32, 64), _GFX115)
         + _mk(["gfx1200", "gfx1201"], 12, "GFX12", "RDNA4", (32, 64), _GFX12)
     )
 }

@@ -35,8 +35,11 @@ class Valu(OpDef):
 
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
-                 components: tuple[str, ...] = ()):
+                 components: tuple[str, ...] = (), dpp_rev: str | None = None):
         self.base = base
+        # a reversed integer op whose DPP swizzle may land on the printed src1:
+        # "always" (v_subrev_*), or a target feature that says where (the rev shifts)  [S:dpp-rev]
+        self.dpp_rev = dpp_rev
         self.components = components
         self.nsrc = nsrc
         self.fn = fn
@@ -84,12 +87,27 @@ class Valu(OpDef):
         assert self.fn is not None
         return self.fn
 
+    def dpp_operand(self, ins: Instr, m: Machine) -> int:
+        """The operand index (1: printed src0, 2: printed src1) whose lanes the
+        DPP swizzle moves.  A reversed integer op is computed by the hardware
+        as the plain op with its sources swapped, and the swizzle follows the
+        hardware's src0, the printed src1: the assumption dpp.rev_operand
+        (default src1).  [S:dpp-rev]"""
+        if self.dpp_rev is None or (self.dpp_rev != "always" and not m.has(self.dpp_rev)):
+            return 1
+        return 2 if m.assume("dpp.rev_operand") == "src1" else 1
+
     def execute(self, ins: Instr, m: Machine) -> None:
         fn = self.lane_fn(ins, m)
         dst = ins.operands[0]
         srcs = [m.read(op) for op in ins.operands[1:]]
         if ins.enc in DPP_ENCS:
-            srcs[0], en = dpp.gather(m, ins, srcs[0], ins.operands[1])
+            k = self.dpp_operand(ins, m)
+            reg = ins.operands[k]
+            if not isinstance(reg, VReg):
+                raise InputError(ins.operand_span(k), f"{ins.mnemonic} with DPP swizzles its src1 (assumption "
+                                                      f"dpp.rev_operand=src1), which is not a VGPR here: not modelled")
+            srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
         else:
             en = m.actives()
             src0 = ins.operands[1]
@@ -115,6 +133,8 @@ class Valu(OpDef):
         fn = self.lane_fn(ins)  # the one execute runs, under the default assumptions
         dst, *srcs = ins.operands
         if ins.enc in DPP_ENCS:
+            if self.dpp_rev is not None:  # the swizzled operand is an assumption; no intrinsic picks it  [S:dpp-rev]
+                E.unsupported(f"{ins.mnemonic} with DPP: which source the swizzle moves is the assumption dpp.rev_operand")
             if self.base == "v_mov_b32":
                 E.set(dst, dpp.emit_mov(ins, E, E.get(srcs[0]), dst))
             else:
@@ -150,10 +170,12 @@ VALU_OPS = [
     Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
     Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add")),
     Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry"),
-    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry", left_identity=exact_right("sub")),
+    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry", left_identity=exact_right("sub"),
+         dpp_rev="always"),
     Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32", left_identity=exact_left("add")),
     Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32"),
-    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32", left_identity=exact_right("sub")),
+    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32", left_identity=exact_right("sub"),
+         dpp_rev="always"),
     Valu("v_and_b32", 2, lambda B, a, b: B.and_(a, b), left_identity=exact_left("and")),
     Valu("v_or_b32", 2, lambda B, a, b: B.or_(a, b), left_identity=exact_left("or")),
     Valu("v_xor_b32", 2, lambda B, a, b: B.xor(a, b), left_identity=exact_left("xor")),
@@ -162,9 +184,12 @@ VALU_OPS = [
     Valu("v_min_i32", 2, lambda B, a, b: B.smin(a, b), left_identity=exact_left("smin")),
     Valu("v_max_i32", 2, lambda B, a, b: B.smax(a, b), left_identity=exact_left("smax")),
     # shifts take the amount from src0's low 5 bits ("rev" forms)
-    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31))), left_identity=exact_right("shl")),
-    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31))), left_identity=exact_right("lshr")),
-    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31))), left_identity=exact_right("ashr")),
+    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31))), left_identity=exact_right("shl"),
+         dpp_rev="dpp_rev_shift_src1"),
+    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31))), left_identity=exact_right("lshr"),
+         dpp_rev="dpp_rev_shift_src1"),
+    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31))), left_identity=exact_right("ashr"),
+         dpp_rev="dpp_rev_shift_src1"),
     # GFX9's three-source VOP3 ops, which LLVM fuses address arithmetic into
     Valu("v_add3_u32", 3, lambda B, a, b, c: B.add(B.add(a, b), c), "valu_3src", vop3_only=True),
     Valu("v_lshl_add_u32", 3, lambda B, a, b, c: B.add(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),

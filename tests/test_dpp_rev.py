@@ -1,0 +1,61 @@
+"""Reversed integer ops with DPP swizzle the printed src1 (the hardware's
+src0): llvm/llvm-project#216835, Mesa ACO.  Assumption ``dpp.rev_operand``:
+``src1`` (default) or ``src0``.  [S:dpp-rev]"""
+
+import pytest
+from helpers import simulate
+
+from verify.diag import InputError
+
+W = 64
+A = list(range(100, 164))  # v1: lane i holds 100 + i
+Bv = [1000 * (i + 1) for i in range(64)]  # v2
+FULL = (1 << 64) - 1
+
+
+def run(line, target, variant=None, wave=W):
+    regs = {"v1": A[:wave], "v2": Bv[:wave], "v0": 0}
+    assume = {"dpp.rev_operand": variant} if variant else None
+    return simulate([line], target, wave, (1 << wave) - 1, regs, assume)
+
+
+@pytest.mark.parametrize("target", ["gfx900", "gfx1030", "gfx1100", "gfx1200"])
+def test_subrev_swizzles_printed_src1(target):
+    sub = "v_subrev_u32_dpp" if target in ("gfx900", "gfx1100") else "v_subrev_nc_u32_dpp"
+    line = f"{sub} v0, v1, v2 row_shr:1 bound_ctrl:1"
+    m = run(line, target)
+    # lane i: v2[i-1] - v1[i]; lane 0 of each row reads 0 (bound_ctrl)
+    want = [((Bv[i - 1] if i % 16 else 0) - A[i]) & 0xFFFFFFFF for i in range(W)]
+    assert m.vregs[0] == want
+    assert m.assumptions_used["dpp.rev_operand"] == "src1"
+    m = run(line, target, "src0")
+    assert m.vregs[0] == [(Bv[i] - (A[i - 1] if i % 16 else 0)) & 0xFFFFFFFF for i in range(W)]
+
+
+@pytest.mark.parametrize("target,rev", [("gfx900", True), ("gfx1030", True), ("gfx1100", False), ("gfx1200", False)])
+def test_rev_shift_swizzles_src1_before_gfx11(target, rev):
+    regs = {"v1": [i % 4 for i in range(W)], "v2": [i + 1 for i in range(W)], "v0": 0}
+    m = simulate(["v_lshlrev_b32_dpp v0, v1, v2 quad_perm:[1,0,3,2]"], target, W, FULL, regs)
+    x = [i ^ 1 for i in range(W)]
+    if rev:  # v2 swizzled, shifted by the lane's own v1
+        assert m.vregs[0] == [(x[i] + 1) << (i % 4) for i in range(W)]
+        assert m.assumptions_used == {"dpp.rev_operand": "src1"}
+    else:  # GFX11+: the printed src0 (the shift amount) is swizzled; no assumption asked
+        assert m.vregs[0] == [(i + 1) << (x[i] % 4) for i in range(W)]
+        assert "dpp.rev_operand" not in m.assumptions_used
+
+
+def test_plain_ops_and_float_ops_swizzle_src0():
+    regs = {"v1": A, "v2": Bv, "v0": 0}
+    m = simulate(["v_sub_u32_dpp v0, v1, v2 quad_perm:[1,0,3,2]"], "gfx900", W, FULL, regs)
+    assert m.vregs[0] == [(A[i ^ 1] - Bv[i]) & 0xFFFFFFFF for i in range(W)]
+    assert "dpp.rev_operand" not in m.assumptions_used
+
+
+def test_scalar_src1_under_src1_is_refused():
+    regs = {"v1": A, "s2": 5, "v0": 0}
+    with pytest.raises(InputError, match="dpp.rev_operand=src1"):
+        simulate(["v_subrev_nc_u32_e64_dpp v0, v1, s2 row_shr:1"], "gfx1200", W, FULL, regs)
+    m = simulate(["v_subrev_nc_u32_e64_dpp v0, v1, s2 row_shr:1 bound_ctrl:1"], "gfx1200", W, FULL, regs,
+                 {"dpp.rev_operand": "src0"})
+    assert m.vregs[0][1] == (5 - A[0]) & 0xFFFFFFFF
