@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..backend import Arith, Value
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
-from ..ir import Instr, VReg
+from ..ir import Instr, SReg, VReg
 from ..syntax import Line, operand_text
 from ..target import Target, needs_text
 from . import dpp
@@ -76,9 +76,12 @@ class Valu(OpDef):
         warns: list[Warning_] = []
         if ins.enc == "e64_dpp":
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
-            if self.nsrc == 2 and not isinstance(ins.operands[2], VReg) and not target.has("vop3_dpp_sgpr_src1"):
+            src1 = ins.operands[2] if self.nsrc == 2 else None
+            if src1 is not None and not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
+                what = "an SGPR" if isinstance(src1, SReg) else "a constant"
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
-                                                      f"an SGPR src1 needs {needs_text('vop3_dpp_sgpr_src1')}")
+                                                      f"{what} as src1 of a VOP3 DPP instruction needs "
+                                                      f"{needs_text('vop3_dpp_sgpr_src1')}")
         if ins.enc in DPP_ENCS:
             warns += dpp.check(ins, target, wave)
         return warns
