@@ -144,6 +144,17 @@ def parse_int(text: str, span: Span, what: str = "integer") -> int:
     return int(text.strip(), 0)
 
 
+def fold64(v: int) -> int:
+    """A 64-bit integer text whose signed 64-bit value fits in 32 bits is that
+    value, as llvm-mc-22 reads it in any operand: ``0xffffffffffffffff`` is -1,
+    ``0xffffffff80000000`` is -2147483648.  [S:literal64]
+
+    >>> fold64(0xFFFFFFFFFFFFFFFF), fold64(0xFFFFFFFF80000000), fold64(0xFFFFFFFF00000000) == 0xFFFFFFFF00000000
+    (-1, -2147483648, True)
+    """
+    return v - (1 << 64) if (1 << 64) - (1 << 31) <= v < (1 << 64) else v
+
+
 def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
     t = text.strip()
     low = t.lower()
@@ -176,7 +187,7 @@ def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
     if low in SPECIAL_SREGS:
         return SReg(SPECIAL_SREGS[low], low)
     if _INT_RE.match(low):
-        v = int(low, 0)
+        v = fold64(int(low, 0))
         if not -(1 << 31) <= v < (1 << 32):
             raise InputError(span, f"constant {t} does not fit in 32 bits")
         return Imm(v & 0xFFFFFFFF, t)

@@ -42,7 +42,7 @@ from typing import Any, ClassVar, overload
 
 from ..diag import InputError, Span, Warning_
 from ..ir import Imm, Instr, SReg, VReg
-from ..syntax import Line, operand_text, parse_int, parse_operand
+from ..syntax import Line, fold64, operand_text, parse_int, parse_operand
 from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]
@@ -428,7 +428,7 @@ def written_value(imm: Imm) -> int:
     """The integer an immediate's text denotes (``0xffffffff`` is 4294967295,
     ``-1`` is -1); an immediate without text is its 32-bit pattern read as signed."""
     try:
-        return int(imm.text.strip(), 0)
+        return fold64(int(imm.text.strip(), 0))  # 0xffffffffffffffff is -1
     except ValueError:
         return imm.value - (1 << 32) if imm.value & 0x80000000 else imm.value
 
