@@ -79,7 +79,7 @@ class Writelane(OpDef):
     unit = "valu"
     sig = ("vdst", "ssrc", "ssrc")
     arg_names = ("vdst", "ssrc", "lane")
-    encs = {"": "e64", "_e64": "e64"}
+    encs = {"": "e64"}  # VOP3 encoded, but llvm-mc-22 rejects the _e64 spelling on every target
     valu_constants = True
     moves_lanes = True
     hazard_roles = frozenset({"lane_select", "readlane", "sgpr_select"})
