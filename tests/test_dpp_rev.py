@@ -5,7 +5,6 @@ src0): llvm/llvm-project#216835, Mesa ACO.  Assumption ``dpp.rev_operand``:
 import pytest
 from helpers import simulate
 
-from verify.diag import InputError
 
 W = 64
 A = list(range(100, 164))  # v1: lane i holds 100 + i
@@ -52,10 +51,10 @@ def test_plain_ops_and_float_ops_swizzle_src0():
     assert "dpp.rev_operand" not in m.assumptions_used
 
 
-def test_scalar_src1_under_src1_is_refused():
-    regs = {"v1": A, "s2": 5, "v0": 0}
-    with pytest.raises(InputError, match="dpp.rev_operand=src1"):
-        simulate(["v_subrev_nc_u32_e64_dpp v0, v1, s2 row_shr:1"], "gfx1200", W, FULL, regs)
+def test_scalar_src1_under_src1_is_unknown():
+    regs = {"v1": A, "s2": 5, "v0": 0, "v0@1(DPP of the scalar src1)": 77}
+    m = simulate(["v_subrev_nc_u32_e64_dpp v0, v1, s2 row_shr:1"], "gfx1200", W, FULL, regs)
+    assert m.vregs[0] == [77] * W and "v0@1(DPP of the scalar src1)" in m.inputs_read
     m = simulate(["v_subrev_nc_u32_e64_dpp v0, v1, s2 row_shr:1 bound_ctrl:1"], "gfx1200", W, FULL, regs,
                  {"dpp.rev_operand": "src0"})
     assert m.vregs[0][1] == (5 - A[0]) & 0xFFFFFFFF

@@ -114,26 +114,27 @@ VOP3_DPP_SRC1 = ["v2", "s2", "m0", "vcc_lo", "exec_lo", "0", "1", "-4", "64", "-
 VOP3_DPP_CTRL = ["row_shr:1", "quad_perm:[1,0,3,2]", "row_mirror", "dpp8:[1,0,3,2,5,4,7,6]", "row_shr:1 bound_ctrl:1"]
 
 
-def vop3_dpp_lines() -> list[str]:
+def vop3_dpp_lines(wave: int) -> list[str]:
     bases = sorted(b for b, op in OPS.items() if "_e64_dpp" in {m[len(b):] for m in op.mnemonics()})
     assert len(bases) >= 15, bases
     rnd = random.Random(7)
+    mask = {"maskdst": "s[0:1]" if wave == 64 else "s0", "mask": "s[2:3]" if wave == 64 else "s1"}
     out = []
     for base in bases:
-        for src1 in VOP3_DPP_SRC1:
-            nsrc = len(OPS[base].sig) - 1
-            ops = "v0, v1" if nsrc == 1 else f"v0, v1, {src1}"
+        sig = OPS[base].sig_for("e64_dpp")
+        nsrc = sum(k == "src" for k in sig)
+        for src1 in VOP3_DPP_SRC1 if nsrc >= 2 else VOP3_DPP_SRC1[:1]:
+            srcs = iter(["v1", src1])
+            ops = ", ".join("v0" if k == "vdst" else mask[k] if k in mask else next(srcs) for k in sig)
             out.append(f"{base}_e64_dpp {ops} {rnd.choice(VOP3_DPP_CTRL)}")
-            if nsrc == 1:
-                break
     return out
 
 
 @pytest.mark.parametrize("tname", list(TARGETS))
 def test_vop3_dpp_scalar_src1_matches_llvm_mc(tname):
     t = TARGETS[tname]
-    lines = vop3_dpp_lines()
     wave = t.waves[0]
+    lines = vop3_dpp_lines(wave)
     rejected = assemble("\n".join(lines) + "\n", t.llvm_cpu, wave, t.gen)
     disagree = []
     for k, line in enumerate(lines, 1):
@@ -146,5 +147,6 @@ def test_vop3_dpp_scalar_src1_matches_llvm_mc(tname):
         if (ours is not None) != (k in rejected):
             disagree.append((ours or "llvm-mc rejects", line))
         if ours and "VOP3 DPP" in ours:  # the message names what src1 is
-            assert ("an SGPR" in ours) == (line.split(", ")[2].split()[0][0] in "sevm"), (ours, line)
+            src1 = ins.operands[-1] if OPS[ins.base].sig[-1] == "src" else ins.operands[-2]
+            assert ("an SGPR" in ours) == (src1.text[:1] in "sevm"), (ours, line)
     assert not disagree, (tname, disagree[:10])

@@ -167,6 +167,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:literal64",
         ),
         Assumption(
+            "valu.carry_inactive",
+            "the borrow-out bit a v_sub*_co* op writes for a lane it does not write (inactive, or left unwritten by DPP)",
+            {
+                "unknown": "some bit: the ISA pseudocode writes the carry mask only for the lanes it computes",
+                "zero": "0, as VOPC compares write 0 for inactive lanes (the GCN3/RDNA3 VOPC rule carried over)",
+            },
+            "unknown",
+            "S:sub-carry",
+        ),
+        Assumption(
             "f32.denormals",
             "whether f32 VALU ops keep subnormal inputs and results (the MODE register's FP_DENORM field)",
             {

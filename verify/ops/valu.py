@@ -107,9 +107,11 @@ class Valu(OpDef):
         if ins.enc in DPP_ENCS:
             k = self.dpp_operand(ins, m)
             reg = ins.operands[k]
-            if not isinstance(reg, VReg):
-                raise InputError(ins.operand_span(k), f"{ins.mnemonic} with DPP swizzles its src1 (assumption "
-                                                      f"dpp.rev_operand=src1), which is not a VGPR here: not modelled")
+            if not isinstance(reg, VReg):  # a swizzle of a scalar src1: any value in any active lane  [S:dpp-rev]
+                unknown = m.unknown_lanes(f"{operand_text(dst)}@{m.line}(DPP of the scalar src1)")
+                m.note_lanes(m.actives(), "unknown: DPP of a scalar src1 under dpp.rev_operand=src1")
+                m.write_v(dst.index, unknown, m.actives())
+                return
             srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
         else:
             en = m.actives()
@@ -383,3 +385,129 @@ class Cmp(OpDef):
 for _cmp in CMP_OPS:
     for _ty in ("u32", "i32"):
         register(Cmp(_cmp, _ty))
+
+
+class SubCarry(OpDef):
+    """Integer subtract with a borrow-out lane mask, and optionally a
+    borrow-in mask: ``v_sub_co_u32 vD, sD, s0, s1`` (D = S0 - S1, sD[i] =
+    borrow), ``v_subb_co_u32`` / GFX10+ ``v_sub_co_ci_u32 vD, sD, s0, s1,
+    sC`` (D = S0 - S1 - sC[i], sD[i] = S1 + sC[i] > S0), and the reversed
+    forms (S0 and S1 swapped).  The borrow bit of a lane the instruction does
+    not write is the assumption valu.carry_inactive.  [S:sub-carry]"""
+
+    unit = "valu"
+    valu_constants = True
+    enc_mods: ClassVar[dict[str, Modifiers]] = {enc: dpp.MODIFIERS for enc in DPP_ENCS}
+
+    def __init__(self, base: str, rev: bool, cin: bool, vop2_feature: str, encs: tuple[str, ...]):
+        self.base, self.rev, self.cin = base, rev, cin
+        self.vop2_feature = vop2_feature  # the feature the VOP2 (_e32, _dpp) forms need
+        self.sig = ("vdst", "maskdst", "src", "src") + (("mask",) if cin else ())
+        self.arg_names = ("vdst", "sdst", "src0", "src1") + (("carry_in",) if cin else ())
+        self.encs = {suf: suf.lstrip("_") for suf in encs}
+        self.dpp_rev = "always" if rev else None  # the swizzle lands on the printed src1  [S:dpp-rev]
+
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        return ins.enc in DPP_ENCS
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        ins = super().parse(line, enc)
+        if enc in ("e32", "dpp"):
+            if ins.operands[1].names[0] != "vcc_lo":
+                raise InputError(ins.operand_span(1), f"{ins.mnemonic} writes vcc (use _e64 for an SGPR destination)")
+            if self.cin and ins.operands[4].names[0] != "vcc_lo":
+                raise InputError(ins.operand_span(4), f"{ins.mnemonic} reads its carry from vcc (use _e64 for an SGPR)")
+            if not isinstance(ins.operands[3], VReg):
+                raise InputError(ins.operand_span(3), f"src1 of {ins.mnemonic} must be a VGPR (use _e64 for an SGPR or constant)")
+        if enc in DPP_ENCS and not isinstance(ins.operands[2], VReg):
+            raise InputError(ins.operand_span(2), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
+        return ins
+
+    def effective_enc(self, ins: Instr) -> str:
+        if ins.enc:
+            return ins.enc
+        vcc = ins.operands[1].names[0] == "vcc_lo" and (not self.cin or ins.operands[4].names[0] == "vcc_lo")
+        return "e32" if vcc and isinstance(ins.operands[3], VReg) and "e32" in self.encs.values() else "e64"
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if ins.enc in ("e32", "dpp"):
+            self.require(target, self.vop2_feature, f"{ins.mnemonic} (a VOP2 form)", ins.span)
+        if ins.enc == "e64_dpp":
+            self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
+            src1 = ins.operands[3]
+            if not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
+                what = "an SGPR" if isinstance(src1, SReg) else "a constant"
+                raise InputError(ins.operand_span(3), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
+                                                      f"{what} as src1 of a VOP3 DPP instruction needs "
+                                                      f"{needs_text('vop3_dpp_sgpr_src1')}")
+        return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        dst, sdst, s0, s1 = ins.operands[:4]
+        srcs = [m.read(s0), m.read(s1)]
+        if self.cin:
+            cop = ins.operands[4]
+            lo, hi = m.scalar64(cop)
+            if W == 64 and cop.names == ("exec_lo", "exec_hi"):
+                hi = B.const(0)  # only EXEC_LO is forwarded as a carry-in  [S:sub-carry]
+            cin = [B.ite(m.mask_bit(lo, hi, i), B.const(1), B.const(0)) for i in range(W)]
+        if ins.enc in DPP_ENCS:
+            k = 1 if self.dpp_rev and m.assume("dpp.rev_operand") == "src1" else 0
+            reg = ins.operands[2 + k]
+            if not isinstance(reg, VReg):  # a swizzle of a scalar src1: any value and borrow  [S:dpp-rev]
+                u = m.unknown_lanes(f"{operand_text(dst)}@{m.line}(DPP of the scalar src1)")
+                ub = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(DPP of the scalar src1)")
+                act = m.actives()
+                m.note_lanes(act, "unknown: DPP of a scalar src1 under dpp.rev_operand=src1")
+                m.write_v(dst.index, u, act)
+                blo, bhi = m.from_lane_bits([B.bit(x, 0) for x in ub])
+                m.write_scalar64(sdst, blo, bhi)
+                return
+            srcs[k], en = dpp.gather(m, ins, srcs[k], reg)
+        else:
+            en = m.actives()
+            m.note_lanes(en, f"computed by {ins.mnemonic}")
+        a, b = (srcs[1], srcs[0]) if self.rev else (srcs[0], srcs[1])
+        res, borrow = [], []
+        for i in range(W):
+            if self.cin:
+                res.append(B.sub(B.sub(a[i], b[i]), cin[i]))
+                borrow.append(B.or_b(B.ult(a[i], b[i]), B.and_b(B.eq(a[i], b[i]), B.eq(cin[i], B.const(1)))))
+            else:
+                res.append(B.sub(a[i], b[i]))
+                borrow.append(B.ult(a[i], b[i]))
+        if any(e is not True for e in en):
+            if m.assume("valu.carry_inactive") == "unknown":
+                u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(borrow of a lane not written)")
+                other = [B.bit(x, 0) for x in u]
+            else:
+                other = [False] * W
+            borrow = [B.or_b(B.and_b(e, x), B.and_b(B.not_b(e), o)) for e, x, o in zip(en, borrow, other)]
+        m.write_v(dst.index, res, en)
+        blo, bhi = m.from_lane_bits(borrow)
+        m.write_scalar64(sdst, blo, bhi)
+
+    def uses(self, ins: Instr) -> list[str]:
+        out = super().uses(ins)
+        if ins.enc in DPP_ENCS:  # lanes that are not written keep the old value
+            out.append(ins.operands[0].text)
+        return out
+
+
+_ALL_ENCS = ("", "_e32", "_e64", "_dpp", "_e64_dpp")
+SUB_CARRY_OPS = [
+    SubCarry("v_sub_co_u32", False, False, "sub_co_vop2_gfx9", _ALL_ENCS),
+    SubCarry("v_subrev_co_u32", True, False, "sub_co_vop2_gfx9", _ALL_ENCS),
+    SubCarry("v_subb_co_u32", False, True, "sub_co_vop2_gfx9", ("", "_e32", "_e64", "_dpp")),
+    SubCarry("v_subbrev_co_u32", True, True, "sub_co_vop2_gfx9", ("", "_e32", "_e64", "_dpp")),
+    SubCarry("v_sub_co_ci_u32", False, True, "sub_co_ci", _ALL_ENCS),
+    SubCarry("v_subrev_co_ci_u32", True, True, "sub_co_ci", _ALL_ENCS),
+]
+for _sc in SUB_CARRY_OPS:
+    # v_sub_co_u32/v_subrev_co_u32 exist as VOP3 from GFX9 on; the others only where their VOP2 forms do
+    _sc.feature = "sub_co_u32" if not _sc.cin else _sc.vop2_feature
+    register(_sc)
