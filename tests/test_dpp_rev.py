@@ -5,7 +5,6 @@ src0): llvm/llvm-project#216835, Mesa ACO.  Assumption ``dpp.rev_operand``:
 import pytest
 from helpers import simulate
 
-
 W = 64
 A = list(range(100, 164))  # v1: lane i holds 100 + i
 Bv = [1000 * (i + 1) for i in range(64)]  # v2
