@@ -77,6 +77,8 @@ FEATURES: dict[str, Feature] = {
         Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
         Feature("bitop3", "v_bitop3_b32 (any bitwise function of three sources, by truth table)", "S:valu"),
         Feature("waitcnt_depctr", "s_waitcnt_depctr", "S:salu"),
+        Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
+        Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
         Feature("sub_co_u32", "v_sub_co_u32 / v_subrev_co_u32 with a borrow-out mask (VOP3)", "S:sub-carry"),
         Feature("sub_co_vop2_gfx9", "GFX9's VOP2/DPP v_sub_co_u32, v_subrev_co_u32 and v_subb_co_u32 / v_subbrev_co_u32", "S:sub-carry"),
         Feature("sub_co_ci", "v_sub_co_ci_u32 / v_subrev_co_ci_u32 (borrow in and out, GFX10+)", "S:sub-carry"),
@@ -106,7 +108,7 @@ class Target:
 
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
-                "dpp_rev_shift_src1"}
+                "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
 _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
@@ -117,7 +119,7 @@ _GFX10 = {
     "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
-    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci",
+    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only",
 }
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names"}

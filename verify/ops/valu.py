@@ -511,3 +511,68 @@ for _sc in SUB_CARRY_OPS:
     # v_sub_co_u32/v_subrev_co_u32 exist as VOP3 from GFX9 on; the others only where their VOP2 forms do
     _sc.feature = "sub_co_u32" if not _sc.cin else _sc.vop2_feature
     register(_sc)
+
+
+class Cmpx(Cmp):
+    """v_cmpx_<op>_<u32|i32>: the compare of v_cmp_* (inactive lanes give 0),
+    written to EXEC, so EXEC becomes EXEC & cmp.  GFX8/9 spell it with a
+    destination that is written too (``v_cmpx_eq_u32 vcc, v1, v2``, VCC for
+    _e32, an SGPR pair for _e64); GFX10+ without one (``v_cmpx_eq_u32 v1,
+    v2``: only EXEC is written).  The two spellings are told apart by their
+    operand count; the GFX10+ one has the encodings "x", "e32x", "e64x".
+    [S:vopc] [S:cmpx]"""
+
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+
+    def __init__(self, op: str, ty: str):
+        super().__init__(op, ty)
+        self.base = f"v_cmpx_{op}_{ty}"
+
+    def sig_for(self, enc: str) -> tuple[str, ...]:
+        return ("src", "src") if enc.endswith("x") else ("maskdst", "src", "src")
+
+    def arg_names_for(self, enc: str) -> tuple[str, ...]:
+        return ("src0", "src1") if enc.endswith("x") else ("sdst", "src0", "src1")
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        if len(line.operands) == 2:  # the GFX10+ spelling: EXEC is the only destination
+            ins = OpDef.parse(self, line, enc + "x")
+            if enc == "e32" and not isinstance(ins.operands[1], VReg):
+                raise InputError(ins.operand_span(1), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
+            return ins
+        return super().parse(line, enc)
+
+    def effective_enc(self, ins: Instr) -> str:
+        if ins.enc.endswith("x"):  # the constant rules of the encoding it stands for
+            return ins.enc[:-1] or ("e32" if isinstance(ins.operands[1], VReg) else "e64")
+        return super().effective_enc(ins)
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if ins.enc.endswith("x"):
+            self.require(target, "cmpx_exec_only", f"{ins.mnemonic} without a destination", ins.span)
+        else:
+            self.require(target, "cmpx_sdst", f"{ins.mnemonic} with a destination", ins.span)
+        return []
+
+    def defs(self, ins: Instr) -> list[str]:
+        return super().defs(ins) + ["exec_lo", "exec_hi"]
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        s0, s1 = ins.operands[-2:]
+        a, b = m.read(s0), m.read(s1)
+        bits = [B.and_b(m.active(i), self.op(B, a[i], b[i], self.signed)) for i in range(W)]
+        lo, hi = m.from_lane_bits(bits)
+        if not ins.enc.endswith("x"):
+            m.write_scalar64(ins.operands[0], lo, hi)
+        m.set_s("exec_lo", lo)
+        if W == 64:
+            m.set_s("exec_hi", hi)
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        E.unsupported("v_cmpx writes EXEC, which no intrinsic spells")
+
+
+for _cmp in CMP_OPS:
+    for _ty in ("u32", "i32"):
+        register(Cmpx(_cmp, _ty))
