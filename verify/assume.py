@@ -177,6 +177,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:sub-carry",
         ),
         Assumption(
+            "f32.clamp",
+            "what the VOP3 clamp bit makes of an f32 NaN or -0.0 result (MODE.DX10_CLAMP)",
+            {
+                "dx10": "NaN and -0.0 become +0.0 (DX10_CLAMP set: LLVM's default kernel mode, amdhsa_dx10_clamp = 1)",
+                "ieee": "NaN and -0.0 pass through; other values are limited to [0.0, 1.0]",
+            },
+            "dx10",
+            "S:clamp",
+        ),
+        Assumption(
             "f32.denormals",
             "whether f32 VALU ops keep subnormal inputs and results (the MODE register's FP_DENORM field)",
             {

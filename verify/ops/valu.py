@@ -18,7 +18,7 @@ from ..ir import Instr, SReg, VReg
 from ..syntax import Line, operand_text
 from ..target import Target, needs_text
 from . import dpp
-from .base import AnyEmitter, LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
+from .base import NO_MODS, AnyEmitter, LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -35,8 +35,10 @@ class Valu(OpDef):
 
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
-                 components: tuple[str, ...] = (), dpp_rev: str | None = None):
+                 components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None):
         self.base = base
+        # the VOP3 clamp bit: "add"/"sub"/"subrev" saturate unsigned, "f32" clamps to [0, 1]  [S:clamp]
+        self.clamp = clamp
         # a reversed integer op whose DPP swizzle may land on the printed src1:
         # "always" (v_subrev_*), or a target feature that says where (the rev shifts)  [S:dpp-rev]
         self.dpp_rev = dpp_rev
@@ -64,6 +66,26 @@ class Valu(OpDef):
     def roles(self, ins: Instr) -> frozenset[str]:
         return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
 
+    def modifiers(self, enc: str) -> Modifiers:
+        if self.clamp is None:
+            return super().modifiers(enc)
+        return {"e32": NO_MODS, "dpp": dpp.MODIFIERS, "e64_dpp": dpp.MODIFIERS_CLAMP}.get(enc, CLAMP_MODS)
+
+    def effective_enc(self, ins: Instr) -> str:
+        if not ins.enc and ins.mod("clamp"):  # only VOP3 has the bit
+            return "e64"
+        return super().effective_enc(ins)
+
+    def clamped(self, fn: LaneFn, ins: Instr, m: Machine | None) -> LaneFn:
+        """fn with the clamp bit applied, where it is written.  [S:clamp]"""
+        if self.clamp is None or not ins.mod("clamp"):
+            return fn
+        kind = self.clamp
+        if kind == "f32":
+            ieee = m is not None and m.assume("f32.clamp") == "ieee"
+            return lambda B, *xs: clamp_f32(B, fn(B, *xs), ieee)
+        return lambda B, a, b: clamp_uint(B, kind, a, b, fn(B, a, b))
+
     def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc in ("dpp", "e32") and self.nsrc == 2 and not isinstance(ins.operands[2], VReg):
@@ -88,7 +110,7 @@ class Valu(OpDef):
 
     def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         assert self.fn is not None
-        return self.fn
+        return self.clamped(self.fn, ins, m)
 
     def dpp_operand(self, ins: Instr, m: Machine) -> int:
         """The operand index (1: printed src0, 2: printed src1) whose lanes the
@@ -143,9 +165,46 @@ class Valu(OpDef):
             if self.base == "v_mov_b32":
                 E.set(dst, dpp.emit_mov(ins, E, E.get(srcs[0]), dst))
             else:
-                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst, self.left_identity))
+                ident = None if ins.mod("clamp") else self.left_identity  # clamp(e op y) need not be y
+                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst, ident))
             return
         E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
+
+
+CLAMP_MODS = Modifiers(dpp.CLAMP)
+
+
+def clamp_uint(B: Arith, kind: str, a: Value, b: Value, r: Value) -> Value:
+    """An unsigned add or subtract saturated by the clamp bit: all ones on a
+    carry out of an add, 0 on a borrow.  [S:clamp]
+
+    >>> from verify.backend import Concrete
+    >>> C = Concrete()
+    >>> clamp_uint(C, "add", 0xFFFFFFF0, 0x20, 0x10), clamp_uint(C, "sub", 3, 5, 0xFFFFFFFE), clamp_uint(C, "subrev", 3, 5, 2)
+    (4294967295, 0, 2)
+    """
+    if kind == "add":
+        return B.ite(B.ult(r, a), B.const(0xFFFFFFFF), r)
+    x, y = (a, b) if kind == "sub" else (b, a)
+    return B.ite(B.ult(x, y), B.const(0), r)
+
+
+def clamp_f32(B: Arith, r: Value, ieee: bool = False) -> Value:
+    """The f32 clamp bit: the result limited to [0.0, 1.0].  Under DX10_CLAMP
+    (assumption f32.clamp=dx10) NaN and -0.0 give +0.0; under ieee they stay.
+    [S:clamp]
+
+    >>> from verify.backend import Concrete
+    >>> C = Concrete()
+    >>> [hex(clamp_f32(C, x)) for x in (0x3FC00000, 0xBF800000, 0x3F000000, 0x7FC00000, 0x80000000)]
+    ['0x3f800000', '0x0', '0x3f000000', '0x0', '0x0']
+    >>> [hex(clamp_f32(C, x, ieee=True)) for x in (0x7FC00000, 0x80000000)]
+    ['0x7fc00000', '0x80000000']
+    """
+    c = B.fmin(B.fmax(r, B.const(0)), B.const(0x3F800000))
+    if ieee:
+        return B.ite(B.or_b(B.fis_nan(r), B.eq(r, B.const(0x80000000))), r, c)
+    return c
 
 
 def _field_mask(B: Arith, width: Value) -> Value:
@@ -173,14 +232,14 @@ def _bfe_i32(B: Arith, a: Value, offset: Value, width: Value) -> Value:
 VALU_OPS = [
     Valu("v_mov_b32", 1, lambda B, a: a, components=("copy", "dpp16", "dpp8")),
     Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
-    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add")),
-    Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry"),
+    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add"), clamp="add"),
+    Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry", clamp="sub"),
     Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry", left_identity=exact_right("sub"),
-         dpp_rev="always"),
-    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32", left_identity=exact_left("add")),
-    Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32"),
+         dpp_rev="always", clamp="subrev"),
+    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32", left_identity=exact_left("add"), clamp="add"),
+    Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32", clamp="sub"),
     Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32", left_identity=exact_right("sub"),
-         dpp_rev="always"),
+         dpp_rev="always", clamp="subrev"),
     Valu("v_and_b32", 2, lambda B, a, b: B.and_(a, b), left_identity=exact_left("and")),
     Valu("v_or_b32", 2, lambda B, a, b: B.or_(a, b), left_identity=exact_left("or")),
     Valu("v_xor_b32", 2, lambda B, a, b: B.xor(a, b), left_identity=exact_left("xor")),
@@ -225,7 +284,7 @@ class ValuF32(Valu):
     modifiers yet).  [S:f32]"""
 
     def __init__(self, base: str, op: str):
-        super().__init__(base, 2, None, left_identity=exact_left(op))
+        super().__init__(base, 2, None, left_identity=exact_left(op), clamp="f32")
         self.op = op
 
         def plain(B: Arith, a: Value, b: Value) -> Value:
@@ -238,7 +297,8 @@ class ValuF32(Valu):
 
     def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         # m None: the default assumption (f32.denormals: subnormals pass), the one records are made under
-        return self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
+        fn = self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
+        return self.clamped(fn, ins, m)
 
 
 class Bitop3(Valu):
@@ -426,9 +486,14 @@ class SubCarry(OpDef):
             raise InputError(ins.operand_span(2), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
         return ins
 
+    def modifiers(self, enc: str) -> Modifiers:
+        return {"e32": NO_MODS, "dpp": dpp.MODIFIERS, "e64_dpp": dpp.MODIFIERS_CLAMP}.get(enc, CLAMP_MODS)
+
     def effective_enc(self, ins: Instr) -> str:
         if ins.enc:
             return ins.enc
+        if ins.mod("clamp"):
+            return "e64"
         vcc = ins.operands[1].names[0] == "vcc_lo" and (not self.cin or ins.operands[4].names[0] == "vcc_lo")
         return "e32" if vcc and isinstance(ins.operands[3], VReg) and "e32" in self.encs.values() else "e64"
 
@@ -480,6 +545,8 @@ class SubCarry(OpDef):
             else:
                 res.append(B.sub(a[i], b[i]))
                 borrow.append(B.ult(a[i], b[i]))
+        if ins.mod("clamp"):  # an unsigned result saturates at 0 on a borrow  [S:clamp]
+            res = [B.ite(c, B.const(0), r) for c, r in zip(borrow, res)]
         if any(e is not True for e in en):
             if m.assume("valu.carry_inactive") == "unknown":
                 u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(borrow of a lane not written)")
