@@ -66,6 +66,16 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:dpp-rev",
         ),
         Assumption(
+            "dpp.srcmod_zero",
+            "an f32 DPP op's NEG modifier on its swizzled source when the lane reads the zero fill (bound_ctrl)",
+            {
+                "after": "the modifier applies to what the swizzle delivered: the zero fill reads as -0.0",
+                "zero": "the zero fill replaces the modified value: the lane reads +0.0",
+            },
+            "after",
+            "S:f32-srcmods",
+        ),
+        Assumption(
             "dpp.row_share_gfx10",
             "DPP row_share/row_xmask on GFX10 (ACO emits them only on GFX11+, for a reason it does not give)",
             {

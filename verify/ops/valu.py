@@ -8,6 +8,8 @@ through the DPP gather (dpp.py) and src1 from the lane itself.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
@@ -72,7 +74,7 @@ class Valu(OpDef):
         return {"e32": NO_MODS, "dpp": dpp.MODIFIERS, "e64_dpp": dpp.MODIFIERS_CLAMP}.get(enc, CLAMP_MODS)
 
     def effective_enc(self, ins: Instr) -> str:
-        if not ins.enc and ins.mod("clamp"):  # only VOP3 has the bit
+        if not ins.enc and (ins.mod("clamp") or ins.mod("neg") or ins.mod("abs")):  # only VOP3 has the bits
             return "e64"
         return super().effective_enc(ins)
 
@@ -134,7 +136,14 @@ class Valu(OpDef):
                 m.note_lanes(m.actives(), "unknown: DPP of a scalar src1 under dpp.rev_operand=src1")
                 m.write_v(dst.index, unknown, m.actives())
                 return
-            srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
+            neg, ab = ins.mod("neg", (0, 0))[k - 1], ins.mod("abs", (0, 0))[k - 1]
+            if (neg or ab) and (not neg or m.assume("dpp.srcmod_zero") == "zero"):  # modifier, then swizzle
+                srcs[k - 1] = [srcmod(m.B, x, neg, ab) for x in srcs[k - 1]]
+                srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
+            else:  # swizzle, then modifier: a zero-filled lane reads -0.0 under neg  [S:f32-srcmods]
+                srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
+                if neg or ab:
+                    srcs[k - 1] = [srcmod(m.B, x, neg, ab) for x in srcs[k - 1]]
         else:
             en = m.actives()
             src0 = ins.operands[1]
@@ -278,10 +287,90 @@ def _ftz(B: Arith, a: Value) -> Value:
     return B.ite(B.eq(B.and_(a, B.const(0x7F800000)), B.const(0)), B.and_(a, B.const(0x80000000)), a)
 
 
+_SRCMOD = [  # (pattern, neg, abs, columns before the register): LLVM's spellings of the f32 source modifiers
+    (re.compile(r"^-\|(.+)\|$"), 1, 1, 2),
+    (re.compile(r"^\|(.+)\|$"), 0, 1, 1),
+    (re.compile(r"^neg\((.+)\)$", re.I), 1, 0, 4),
+    (re.compile(r"^abs\((.+)\)$", re.I), 0, 1, 4),
+    (re.compile(r"^-([a-z].*)$", re.I), 1, 0, 1),
+]
+
+
+def split_srcmods(text: str) -> tuple[str, int, int, int]:
+    """(operand, neg, abs, columns stripped) of a source written with f32
+    modifiers (``-v1``, ``|v1|``, ``-|s2|``, ``neg(v1)``, ``abs(v1)``); a
+    constant (``-1.0``) is a constant, not a negated operand.  [S:f32-srcmods]
+
+    >>> split_srcmods("-|v1|"), split_srcmods("neg(s2)"), split_srcmods("-1.0"), split_srcmods("v3")
+    (('v1', 1, 1, 2), ('s2', 1, 0, 4), ('-1.0', 0, 0, 0), ('v3', 0, 0, 0))
+    """
+    for pat, neg, ab, shift in _SRCMOD:
+        mm = pat.match(text.strip())
+        if mm and mm.group(1)[:1].isalpha():
+            return mm.group(1), neg, ab, shift
+    return text, 0, 0, 0
+
+
+def srcmod(B: Arith, x: Value, neg: int, ab: int) -> Value:
+    """abs clears the sign bit, then neg flips it (``-|x|``).  [S:f32-srcmods]"""
+    if ab:
+        x = B.and_(x, B.const(0x7FFFFFFF))
+    return B.xor(x, B.const(0x80000000)) if neg else x
+
+
 class ValuF32(Valu):
     """v_add_f32 / v_min_f32 / v_max_f32: binary32, round to nearest even;
-    subnormals pass unless assumption f32.denormals=flush (no NEG/ABS source
-    modifiers yet).  [S:f32]"""
+    subnormals pass unless assumption f32.denormals=flush; the NEG/ABS source
+    modifiers in VOP3 and DPP16 forms.  [S:f32] [S:f32-srcmods]"""
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        neg, ab, ops = [0, 0], [0, 0], list(line.operands)
+        for k in (1, 2):
+            if k < len(ops):
+                text, span = ops[k]
+                t, n, a, shift = split_srcmods(text)
+                ops[k] = (t, span.shifted(shift))
+                neg[k - 1], ab[k - 1] = n, a
+        ins = super().parse(dataclasses.replace(line, operands=ops), enc)
+        if not (any(neg) or any(ab)):
+            return ins
+        k = 1 if neg[0] or ab[0] else 2
+        if ins.enc == "e32":
+            raise InputError(ins.operand_span(k), f"{ins.mnemonic} takes no source modifiers (VOP3 and DPP16 do)")
+        if ins.enc == "dpp" and ins.mod("dpp8") is not None:  # the DPP8 dword has no modifier bits (VOP3 has)
+            raise InputError(ins.operand_span(k), f"{ins.mnemonic} with dpp8 takes no source modifiers (_e64_dpp does)")
+        extra = [(name, tuple(v)) for name, v in (("abs", ab), ("neg", neg)) if any(v)]
+        return dataclasses.replace(ins, mods=tuple(sorted(ins.mods + tuple(extra))))
+
+    def print(self, ins: Instr, target: Target | None = None) -> str:
+        neg, ab = ins.mod("neg", (0, 0)), ins.mod("abs", (0, 0))
+        texts = [operand_text(o) for o in ins.operands]
+        for k in (1, 2):
+            if ab[k - 1]:
+                texts[k] = f"|{texts[k]}|"
+            if neg[k - 1]:
+                texts[k] = f"-{texts[k]}"
+        plain = dataclasses.replace(ins, mods=tuple((n, v) for n, v in ins.mods if n not in ("neg", "abs")))
+        mods = self.modifiers(ins.enc).print(plain, target)
+        return " ".join(x for x in (ins.mnemonic, ", ".join(texts), mods) if x)
+
+    def modified(self, fn: LaneFn, ins: Instr, m: Machine | None) -> LaneFn:
+        """fn on the sources after their NEG/ABS modifiers.  Under DPP the
+        swizzled source's modifier is applied in execute (before or after
+        the swizzle: assumption dpp.srcmod_zero), the other one here."""
+        neg, ab = ins.mod("neg", (0, 0)), ins.mod("abs", (0, 0))
+        if not (any(neg) or any(ab)):
+            return fn
+        skip = self.dpp_operand(ins, m) - 1 if ins.enc in DPP_ENCS and m is not None else -1
+
+        def g(B: Arith, a: Value, b: Value) -> Value:
+            xs = [a, b]
+            for k in (0, 1):
+                if k != skip:
+                    xs[k] = srcmod(B, xs[k], neg[k], ab[k])
+            return fn(B, xs[0], xs[1])
+
+        return g
 
     def __init__(self, base: str, op: str):
         super().__init__(base, 2, None, left_identity=exact_left(op), clamp="f32")
@@ -298,7 +387,7 @@ class ValuF32(Valu):
     def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         # m None: the default assumption (f32.denormals: subnormals pass), the one records are made under
         fn = self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
-        return self.clamped(fn, ins, m)
+        return self.clamped(self.modified(fn, ins, m), ins, m)
 
 
 class Bitop3(Valu):
