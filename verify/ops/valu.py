@@ -211,8 +211,9 @@ def clamp_f32(B: Arith, r: Value, ieee: bool = False) -> Value:
     ['0x7fc00000', '0x80000000']
     """
     c = B.fmin(B.fmax(r, B.const(0)), B.const(0x3F800000))
-    if ieee:
-        return B.ite(B.or_b(B.fis_nan(r), B.eq(r, B.const(0x80000000))), r, c)
+    if ieee:  # NaN: exponent all ones and a nonzero fraction
+        nan = B.ult(B.const(0x7F800000), B.and_(r, B.const(0x7FFFFFFF)))
+        return B.ite(nan, r, B.ite(B.eq(r, B.const(0x80000000)), r, c))
     return c
 
 
