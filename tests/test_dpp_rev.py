@@ -57,3 +57,16 @@ def test_scalar_src1_under_src1_is_unknown():
     m = simulate(["v_subrev_nc_u32_e64_dpp v0, v1, s2 row_shr:1 bound_ctrl:1"], "gfx1200", W, FULL, regs,
                  {"dpp.rev_operand": "src0"})
     assert m.vregs[0][1] == (5 - A[0]) & 0xFFFFFFFF
+
+
+def test_float_subrev_swizzles_printed_src0():
+    """v_subrev_f32 is an add with a negated source: the swizzle stays on the
+    printed src0 (Mesa's hardware tests, #216835 review).  [S:dpp-rev]"""
+    one, two = 0x3F800000, 0x40000000
+    regs = {"v1": [one if i % 2 else two for i in range(W)], "v2": [0] * W, "v0": 0}
+    m = simulate(["v_subrev_f32_dpp v0, v1, v2 quad_perm:[1,0,3,2]"], "gfx900", W, FULL, regs)
+    # lane i: v2[i] - v1[i ^ 1] = 0 - v1[i ^ 1]
+    assert m.vregs[0] == [(two if i % 2 else one) | 0x80000000 for i in range(W)]
+    assert "dpp.rev_operand" not in m.assumptions_used
+    m = simulate(["v_sub_f32_e64 v0, v1, v1", "v_sub_f32_e64 v3, -v2, v2"], "gfx1100", 32, 1, {"v1": one, "v2": 0})
+    assert m.vregs[0][0] == 0 and m.vregs[3][0] == 0x80000000  # x - x is +0.0; -0.0 - +0.0 is -0.0

@@ -95,7 +95,7 @@ def srcmod_lines() -> list[str]:
     """Every mnemonic of the f32 ops and of v_add_u32/v_sub_nc_u32 (which take
     none), a modifier on src0 or src1 (a VGPR or an SGPR), each DPP control kind."""
     out = []
-    for base in ("v_add_f32", "v_min_f32", "v_max_f32", "v_add_u32", "v_sub_nc_u32"):
+    for base in ("v_add_f32", "v_min_f32", "v_max_f32", "v_sub_f32", "v_subrev_f32", "v_add_u32", "v_sub_nc_u32"):
         for mn, enc in sorted(OPS[base].mnemonics().items()):
             ctrls = [" row_shr:1", " dpp8:[1,0,3,2,5,4,7,6]", " quad_perm:[1,0,3,2] bound_ctrl:1"] if "dpp" in enc else [""]
             for ctrl in ctrls:

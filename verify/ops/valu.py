@@ -319,6 +319,17 @@ def srcmod(B: Arith, x: Value, neg: int, ab: int) -> Value:
     return B.xor(x, B.const(0x80000000)) if neg else x
 
 
+def _f32op(B: Arith, op: str, a: Value, b: Value) -> Value:
+    """fadd/fmin/fmax, and the subtractions as IEEE defines them: a - b is
+    a + (-b), signed zeros and NaN included (fsubrev: b - a).  [S:f32]"""
+    if op == "fsub":
+        return B.fadd(a, B.xor(b, B.const(0x80000000)))
+    if op == "fsubrev":
+        return B.fadd(b, B.xor(a, B.const(0x80000000)))
+    fn: LaneFn = getattr(B, op)
+    return fn(a, b)
+
+
 class ValuF32(Valu):
     """v_add_f32 / v_min_f32 / v_max_f32: binary32, round to nearest even;
     subnormals pass unless assumption f32.denormals=flush; the NEG/ABS source
@@ -374,14 +385,15 @@ class ValuF32(Valu):
         return g
 
     def __init__(self, base: str, op: str):
-        super().__init__(base, 2, None, left_identity=exact_left(op), clamp="f32")
+        super().__init__(base, 2, None, left_identity=exact_left(op) if op in ("fadd", "fmin", "fmax") else None,
+                         clamp="f32")
         self.op = op
 
         def plain(B: Arith, a: Value, b: Value) -> Value:
-            return getattr(B, op)(a, b)
+            return _f32op(B, op, a, b)
 
         def flush(B: Arith, a: Value, b: Value) -> Value:
-            return _ftz(B, getattr(B, op)(_ftz(B, a), _ftz(B, b)))
+            return _ftz(B, _f32op(B, op, _ftz(B, a), _ftz(B, b)))
 
         self.plain, self.flush = plain, flush
 
@@ -431,6 +443,9 @@ VALU_OPS += [
     ValuF32("v_add_f32", "fadd"),
     ValuF32("v_min_f32", "fmin"),
     ValuF32("v_max_f32", "fmax"),
+    # v_subrev_f32 with DPP swizzles the printed src0 (unlike the integer subrev)  [S:dpp-rev]
+    ValuF32("v_sub_f32", "fsub"),
+    ValuF32("v_subrev_f32", "fsubrev"),
     Valu("v_mul_lo_u32", 2, lambda B, a, b: B.mul(a, b), vop3_only=True),
 ]
 
