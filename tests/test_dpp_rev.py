@@ -70,3 +70,36 @@ def test_float_subrev_swizzles_printed_src0():
     assert "dpp.rev_operand" not in m.assumptions_used
     m = simulate(["v_sub_f32_e64 v0, v1, v1", "v_sub_f32_e64 v3, -v2, v2"], "gfx1100", 32, 1, {"v1": one, "v2": 0})
     assert m.vregs[0][0] == 0 and m.vregs[3][0] == 0x80000000  # x - x is +0.0; -0.0 - +0.0 is -0.0
+
+
+LOWERING = """; rev
+;
+; @spec     lane.map src="{src}" width=64
+; @targets  gfx9
+; @waves    64
+; @exec     full
+; @input    x = v0
+; @output   out = v1
+; @clobbers v2
+v_mov_b32_e32 v2, 0
+s_nop 1
+v_subrev_u32_dpp v1, v2, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+"""
+
+
+@pytest.mark.parametrize("src,variant,code", [("i", "src0", 0), ("i", "src1", 1), ("i ^ 1", "src1", 0),
+                                              ("i ^ 1", "src0", 1)])
+def test_a_lowering_under_either_reading(tmp_path, src, variant, code):
+    """`x - swizzle(0)` is the identity under the old reading and a swap of
+    neighbours under the hardware's: the old reading proved a lowering the
+    hardware contradicts."""
+    from helpers import cli_json
+
+    p = tmp_path / "rev.s"
+    p.write_text(LOWERING.format(src=src))
+    got, js, err = cli_json("lowering", str(p), "--target", "gfx900", "--assume", f"dpp.rev_operand={variant}")
+    assert got == code, err
+    assert js["results"][0]["assumptions"]["dpp.rev_operand"] == variant
+    if variant == "src1":  # the default
+        got2, js2, _ = cli_json("lowering", str(p), "--target", "gfx900")
+        assert got2 == code and js2["results"][0]["assumptions"]["dpp.rev_operand"] == "src1"
