@@ -76,3 +76,28 @@ def test_concrete_and_symbolic_agree(line, tname, wave, seed):
     for n, val in mc.sregs.items():
         if not (wave == 32 and n == "exec_hi"):
             assert ev(ms.sregs[n]) == val, n
+
+
+def test_an_exec_write_hazard_before_dpp(tmp_path):
+    """v_cmpx is a VALU write of EXEC: a DPP read right after it needs 5 wait
+    states on GFX8/9 ([S:hazards])."""
+    from helpers import cli
+
+    p = tmp_path / "cx.s"
+    p.write_text("""; cx
+;
+; @spec     lane.map src="i" width=64
+; @targets  gfx9
+; @waves    64
+; @exec     full
+; @input    x = v0
+; @output   out = v1
+; @clobbers vcc
+v_mov_b32_e32 v1, v0
+v_cmpx_le_u32 vcc, 0, v0
+s_nop 1
+v_mov_b32_dpp v1, v0 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
+""")
+    code, out, err = cli("lowering", str(p), "--target", "gfx900")
+    assert f"{p}:13:1: warning: hazard (GFX8/9 family): line 11 (v_cmpx_le_u32) writes exec_hi, exec_lo" in err, err
+    assert "DPP after a VALU write of EXEC needs 5" in err

@@ -204,6 +204,7 @@ _GROUP_LABELS: list[tuple[str, Callable[[Target], bool]]] = [
     ("GFX10+", lambda t: t.gen >= 10),
     ("GFX11+", lambda t: t.gen >= 11),
     ("GFX12", lambda t: t.gen >= 12),
+    ("GFX11.5+", lambda t: t.gen >= 12 or t.family == "GFX11.5"),
     ("GFX10 and GFX11", lambda t: t.gen in (10, 11)),
     ("gfx90a, gfx94x and gfx950", lambda t: t.family in ("gfx90a", "gfx94x", "gfx950")),
     ("gfx950", lambda t: t.family == "gfx950"),
