@@ -32,5 +32,5 @@ def test_gfx1100_message_names_what_src1_is(src1, what):
 
 @pytest.mark.parametrize("tname", ["gfx1100", "gfx1151", "gfx1200"])
 def test_no_literal(tname):
-    with pytest.raises(InputError, match="cannot take a literal constant|must be a VGPR"):
+    with pytest.raises(InputError, match=r"cannot take a literal constant|must be a VGPR"):
         check("v_add_nc_u32_e64_dpp v0, v1, 0x1234 row_shr:1", tname)
