@@ -104,3 +104,49 @@ def test_catalogue_assembles_for_declared_targets():
                 owner.append(path.name)
         bad = assemble("\n".join(text) + "\n", cpu, wave, gen)
         assert not bad, (cpu, wave, sorted({owner[k - 1] for k in bad})[:5])
+
+
+# VOP3-encoded DPP with a scalar or constant src1 (and the ALU ops' other
+# encodings with the same operands), on EVERY target of the table: GFX11.5
+# and GFX12 take an SGPR or inline constant as src1, GFX11.0 only a VGPR,
+# no target a literal, GFX8-GFX10 no _e64_dpp at all.  [S:dpp-encoding]
+VOP3_DPP_SRC1 = ["v2", "s2", "m0", "vcc_lo", "exec_lo", "0", "1", "-4", "64", "-16", "0x1234", "0x80000000"]
+VOP3_DPP_CTRL = ["row_shr:1", "quad_perm:[1,0,3,2]", "row_mirror", "dpp8:[1,0,3,2,5,4,7,6]", "row_shr:1 bound_ctrl:1"]
+
+
+def vop3_dpp_lines(wave: int) -> list[str]:
+    bases = sorted(b for b, op in OPS.items() if "_e64_dpp" in {m[len(b):] for m in op.mnemonics()})
+    assert len(bases) >= 15, bases
+    rnd = random.Random(7)
+    mask = {"maskdst": "s[0:1]" if wave == 64 else "s0", "mask": "s[2:3]" if wave == 64 else "s1"}
+    out = []
+    for base in bases:
+        sig = OPS[base].sig_for("e64_dpp")
+        nsrc = sum(k == "src" for k in sig)
+        for src1 in VOP3_DPP_SRC1 if nsrc >= 2 else VOP3_DPP_SRC1[:1]:
+            srcs = iter(["v1", src1])
+            ops = ", ".join("v0" if k == "vdst" else mask[k] if k in mask else next(srcs) for k in sig)
+            out.append(f"{base}_e64_dpp {ops} {rnd.choice(VOP3_DPP_CTRL)}")
+    return out
+
+
+@pytest.mark.parametrize("tname", list(TARGETS))
+def test_vop3_dpp_scalar_src1_matches_llvm_mc(tname):
+    t = TARGETS[tname]
+    wave = t.waves[0]
+    lines = vop3_dpp_lines(wave)
+    rejected = assemble("\n".join(lines) + "\n", t.llvm_cpu, wave, t.gen)
+    disagree = []
+    for k, line in enumerate(lines, 1):
+        try:
+            ins = parse_instr(line, Span("t", 1))
+            OPS[ins.base].check(ins, t, wave)
+            ours = None
+        except InputError as e:
+            ours = str(e)
+        if (ours is not None) != (k in rejected):
+            disagree.append((ours or "llvm-mc rejects", line))
+        if ours and "VOP3 DPP" in ours:  # the message names what src1 is
+            src1 = ins.operands[-1] if OPS[ins.base].sig[-1] == "src" else ins.operands[-2]
+            assert ("an SGPR" in ours) == (src1.text[:1] in "sevm"), (ours, line)
+    assert not disagree, (tname, disagree[:10])

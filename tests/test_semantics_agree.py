@@ -29,7 +29,9 @@ TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx950", "gfx1030", "gfx1100", "gfx120
 V = st.sampled_from(["v0", "v1", "v2", "v3"])
 S = st.sampled_from(["s0", "s1", "s2", "s3"])
 PAIR = st.sampled_from(["s[0:1]", "s[2:3]", "vcc"])
-CONST = st.sampled_from(["0", "1", "-1", "5", "31", "32", "64", "0x3ff", "-16", "0x80000000"])
+CONST = st.sampled_from(["0", "1", "-1", "5", "31", "32", "64", "0x3ff", "-16", "0x80000000",
+                         # float literals and inline constants, as f32 or (64-bit operands) f64  [S:float-literals]
+                         "1.0", "-4.0", "0.5", "0.15915494", "2.5", "-0.0", "0x3f800000"])
 SRC = st.one_of(V, S, CONST)
 MASK = {64: PAIR, 32: st.sampled_from(["s0", "s1", "vcc_lo"]), None: st.one_of(PAIR, S)}
 # operands by signature kind (verify/ops/base.py), and the most constrained

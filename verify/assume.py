@@ -56,6 +56,26 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:dpp-mask-scope",
         ),
         Assumption(
+            "dpp.rev_operand",
+            "which printed source a reversed integer VOP2 op with DPP (v_subrev_*_u32; v_lshlrev/lshrrev/ashrrev before GFX11) swizzles",
+            {
+                "src1": "the printed src1: the hardware computes subrev as sub with swapped sources and swizzles its own src0 (llvm/llvm-project#216835, Mesa ACO commit 140ca3bb from hardware tests)",
+                "src0": "the printed src0, as the ISA text's 'DPP applies to src0' reads and as verify modelled it before",
+            },
+            "src1",
+            "S:dpp-rev",
+        ),
+        Assumption(
+            "dpp.srcmod_zero",
+            "an f32 DPP op's NEG modifier on its swizzled source when the lane reads the zero fill (bound_ctrl)",
+            {
+                "after": "the modifier applies to what the swizzle delivered: the zero fill reads as -0.0",
+                "zero": "the zero fill replaces the modified value: the lane reads +0.0",
+            },
+            "after",
+            "S:f32-srcmods",
+        ),
+        Assumption(
             "dpp.row_share_gfx10",
             "DPP row_share/row_xmask on GFX10 (ACO emits them only on GFX11+, for a reason it does not give)",
             {
@@ -155,6 +175,26 @@ ASSUMPTIONS: dict[str, Assumption] = {
             },
             "zext",
             "S:literal64",
+        ),
+        Assumption(
+            "valu.carry_inactive",
+            "the borrow-out bit a v_sub*_co* op writes for a lane it does not write (inactive, or left unwritten by DPP)",
+            {
+                "unknown": "some bit: the ISA pseudocode writes the carry mask only for the lanes it computes",
+                "zero": "0, as VOPC compares write 0 for inactive lanes (the GCN3/RDNA3 VOPC rule carried over)",
+            },
+            "unknown",
+            "S:sub-carry",
+        ),
+        Assumption(
+            "f32.clamp",
+            "what the VOP3 clamp bit makes of an f32 NaN or -0.0 result (MODE.DX10_CLAMP)",
+            {
+                "dx10": "NaN and -0.0 become +0.0 (DX10_CLAMP set: LLVM's default kernel mode, amdhsa_dx10_clamp = 1)",
+                "ieee": "NaN and -0.0 pass through; other values are limited to [0.0, 1.0]",
+            },
+            "dx10",
+            "S:clamp",
         ),
         Assumption(
             "f32.denormals",

@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 from dataclasses import dataclass
 
 from .diag import InputError, Span
@@ -144,6 +146,68 @@ def parse_int(text: str, span: Span, what: str = "integer") -> int:
     return int(text.strip(), 0)
 
 
+# float text as llvm-mc-22 takes it: decimal with a point or an exponent, or a C99 hex float
+_FLOAT_RE = re.compile(r"^-?(\d+\.\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|\d+e[+-]?\d+|0x[0-9a-f]*\.?[0-9a-f]*p[+-]?\d+)$", re.I)
+F32_MAX = 3.4028234663852886e38
+
+# The float inline constants (every target in the table has 1/(2pi)): value ->
+# (f32 bits, f64 bits, spelling).  A 32-bit operand holds the f32 pattern, a
+# 64-bit operand the f64 one (1/(2pi) only as its exact f64 value, which verify
+# does not take in a 64-bit operand).  [S:float-literals]
+FLOAT_INLINE: dict[float, tuple[int, int, str]] = {
+    v: (struct.unpack("<I", struct.pack("<f", v))[0], struct.unpack("<Q", struct.pack("<d", v))[0], t)
+    for v, t in [(0.5, "0.5"), (-0.5, "-0.5"), (1.0, "1.0"), (-1.0, "-1.0"), (2.0, "2.0"), (-2.0, "-2.0"),
+                 (4.0, "4.0"), (-4.0, "-4.0")]
+}
+INV_2PI_F32 = 0x3E22F983  # 1/(2pi) rounded to f32, spelled 0.15915494 by LLVM
+
+
+def float_text(text: str) -> float | None:
+    """The value of a float literal's text, None if the text is not one.
+
+    >>> float_text("1.0"), float_text("-.5"), float_text("0x1.8p1"), float_text("1e1"), float_text("0x10")
+    (1.0, -0.5, 3.0, 10.0, None)
+    """
+    t = text.strip()
+    if not _FLOAT_RE.match(t):
+        return None
+    neg = t.startswith("-")
+    body = t[1:] if neg else t
+    v = float.fromhex(body) if body[:2].lower() == "0x" else float(body)
+    return -v if neg else v
+
+
+def f32_bits(v: float) -> int | None:
+    """The binary32 pattern llvm-mc-22 encodes for a float literal in a 32-bit
+    operand (round to nearest even), None where it rejects it: beyond the
+    largest finite f32, or a nonzero value that becomes subnormal or zero and
+    is not exact ("invalid operand for instruction").  [S:float-literals]
+
+    >>> [hex(f32_bits(x)) for x in (1.0, -0.0, 0.1, 100.0, 2.0 ** -140)]
+    ['0x3f800000', '0x80000000', '0x3dcccccd', '0x42c80000', '0x200']
+    >>> f32_bits(1e40), f32_bits(1e-50), f32_bits(1.1754942e-38)
+    (None, None, None)
+    """
+    if math.isnan(v) or abs(v) > F32_MAX:
+        return None
+    bits: int = struct.unpack("<I", struct.pack("<f", v))[0]
+    back: float = struct.unpack("<f", struct.pack("<I", bits))[0]
+    if v != 0 and bits & 0x7F800000 == 0 and back != v:  # underflow: tiny and inexact
+        return None
+    return bits
+
+
+def fold64(v: int) -> int:
+    """A 64-bit integer text whose signed 64-bit value fits in 32 bits is that
+    value, as llvm-mc-22 reads it in any operand: ``0xffffffffffffffff`` is -1,
+    ``0xffffffff80000000`` is -2147483648.  [S:literal64]
+
+    >>> fold64(0xFFFFFFFFFFFFFFFF), fold64(0xFFFFFFFF80000000), fold64(0xFFFFFFFF00000000) == 0xFFFFFFFF00000000
+    (-1, -2147483648, True)
+    """
+    return v - (1 << 64) if (1 << 64) - (1 << 31) <= v < (1 << 64) else v
+
+
 def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
     t = text.strip()
     low = t.lower()
@@ -175,8 +239,14 @@ def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
         return SReg(tuple(f"s{k}" for k in range(a, b + 1)), low)
     if low in SPECIAL_SREGS:
         return SReg(SPECIAL_SREGS[low], low)
+    fv = float_text(low)
+    if fv is not None:  # a float literal: its f32 pattern (a 64-bit operand reads the text again)
+        fb = f32_bits(fv)
+        if fb is None:
+            raise InputError(span, f"float constant {t} is not representable as a 32-bit float")
+        return Imm(fb, t)
     if _INT_RE.match(low):
-        v = int(low, 0)
+        v = fold64(int(low, 0))
         if not -(1 << 31) <= v < (1 << 32):
             raise InputError(span, f"constant {t} does not fit in 32 bits")
         return Imm(v & 0xFFFFFFFF, t)
@@ -200,6 +270,9 @@ def operand_text(op: VReg | SReg | Imm) -> str:
     if isinstance(op, SReg):
         return sreg_text(op)
     if isinstance(op, Imm):
+        fv = float_text(op.text)
+        if fv is not None and fv in FLOAT_INLINE:  # kept a float: in a 64-bit operand it is the f64 value
+            return FLOAT_INLINE[fv][2]
         v = op.value
         if v >= 0x80000000 and v >= 0xFFFFFFF0:  # small negatives print as LLVM does
             return str(v - (1 << 32))

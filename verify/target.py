@@ -52,7 +52,8 @@ FEATURES: dict[str, Feature] = {
         Feature("ds_bpermute_fi", "ds_bpermute_fi_b32", "S:permute"),
         Feature("bpermute_rdna_pseudocode", "ds_(b)permute pseudocode converts the address to a signed value (RDNA3/RDNA4)", "S:permute"),
         Feature("bpermute_full_wave64_rdna4", "ds_(b)permute in wave64 addresses the whole wave on RDNA4 (GFX12)", "S:permute-half"),
-        Feature("vop3_dpp_sgpr_src1", "VOP3 DPP with an SGPR src1 (GFX12)", "S:dpp-encoding"),
+        Feature("vop3_dpp_sgpr_src1", "VOP3 DPP with an SGPR or inline-constant src1 (GFX11.5, GFX12)", "S:dpp-encoding"),
+        Feature("dpp_rev_shift_src1", "reversed shifts with DPP (v_lshlrev_b32, ...) are reversed integer ops (before GFX11)", "S:dpp-rev"),
         Feature("permlane16", "v_permlane16_b32 / v_permlanex16_b32", "S:permlane16"),
         Feature("permlane16_var", "v_permlane16_var_b32 / v_permlanex16_var_b32", "S:permlane16"),
         Feature("permlane64", "v_permlane64_b32", "S:permlane64"),
@@ -82,6 +83,11 @@ FEATURES: dict[str, Feature] = {
         Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
         Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
+        Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
+        Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
+        Feature("sub_co_u32", "v_sub_co_u32 / v_subrev_co_u32 with a borrow-out mask (VOP3)", "S:sub-carry"),
+        Feature("sub_co_vop2_gfx9", "GFX9's VOP2/DPP v_sub_co_u32, v_subrev_co_u32 and v_subb_co_u32 / v_subbrev_co_u32", "S:sub-carry"),
+        Feature("sub_co_ci", "v_sub_co_ci_u32 / v_subrev_co_ci_u32 (borrow in and out, GFX10+)", "S:sub-carry"),
     ]
 }
 
@@ -107,9 +113,11 @@ class Target:
         return feature in self.features
 
 
-_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select"}
+_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
+                "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
-_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi"}
+_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
+                  "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane", "lshl_add_u64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
@@ -119,9 +127,12 @@ _GFX10 = {
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "add_co_u32", "add_co_ci", "s_mul_hi",
+    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only",
 }
-_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
+_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names"}
+# GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
+_GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_sgpr_wait_alu", "salu_gfx12_names", "lshlrev_b64_vop2"}
@@ -157,7 +168,7 @@ TARGETS: dict[str, Target] = {
         + _mk(["gfx1010", "gfx1011", "gfx1012"], 10, "GFX10.1", "RDNA1", (32, 64), _GFX10)
         + _mk([f"gfx103{k}" for k in range(7)], 10, "GFX10.3", "RDNA2", (32, 64), _GFX10)
         + _mk(["gfx1100", "gfx1101", "gfx1102", "gfx1103"], 11, "GFX11", "RDNA3", (32, 64), _GFX11)
-        + _mk(["gfx1150", "gfx1151", "gfx1152", "gfx1153"], 11, "GFX11.5", "RDNA3.5", (32, 64), _GFX11)
+        + _mk(["gfx1150", "gfx1151", "gfx1152", "gfx1153"], 11, "GFX11.5", "RDNA3.5", (32, 64), _GFX115)
         + _mk(["gfx1200", "gfx1201"], 12, "GFX12", "RDNA4", (32, 64), _GFX12)
     )
 }
@@ -201,6 +212,7 @@ _GROUP_LABELS: list[tuple[str, Callable[[Target], bool]]] = [
     ("GFX10+", lambda t: t.gen >= 10),
     ("GFX11+", lambda t: t.gen >= 11),
     ("GFX12", lambda t: t.gen >= 12),
+    ("GFX11.5+", lambda t: t.gen >= 12 or t.family == "GFX11.5"),
     ("GFX10 and GFX11", lambda t: t.gen in (10, 11)),
     ("gfx90a, gfx94x and gfx950", lambda t: t.family in ("gfx90a", "gfx94x", "gfx950")),
     ("gfx950", lambda t: t.family == "gfx950"),

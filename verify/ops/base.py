@@ -38,13 +38,14 @@ maskdst    a lane mask written (same sizes)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, overload
 
 from ..diag import InputError, Span, Warning_
 from ..ir import Imm, Instr, SReg, VReg
-from ..syntax import Line, operand_text, parse_int, parse_operand
+from ..syntax import FLOAT_INLINE, INV_2PI_F32, Line, float_text, fold64, operand_text, parse_int, parse_operand
 from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]
@@ -343,6 +344,10 @@ class OpDef:
         if self.feature and not target.has(self.feature):
             raise InputError(ins.span, f"{ins.mnemonic} is not available on {target.name}: {needs_text(self.feature)}")
         for kind, op, k in zip(self.sig_for(ins.enc), ins.operands, range(99)):
+            if (isinstance(op, Imm) and (kind == "ssrc64" or (kind == "mask" and wave == 64))
+                    and float64_inline(op) == -1):
+                raise InputError(ins.operand_span(k), f"a float constant in a 64-bit operand must be an inline "
+                                                      f"constant (0.5, 1.0, 2.0, 4.0 or a negative), got '{op.text}'")
             if kind in ("mask", "maskdst"):
                 want = 2 if wave == 64 else 1
                 if op.count != want:
@@ -426,10 +431,21 @@ class OpDef:
         return " ".join(x for x in (ins.mnemonic, ops, mods) if x)
 
 
+_F32_INLINE = frozenset(f32 for f32, _, _ in FLOAT_INLINE.values()) | {INV_2PI_F32}
+
+
 def is_inline_constant(v: int) -> bool:
-    """Integers -16..64 are inline constants; anything else is a literal."""
+    """In a 32-bit operand, integers -16..64 and the bit patterns of the float
+    inline constants (0.5, 1.0, 2.0, 4.0, their negatives and 1/(2pi)) are
+    inline constants, whatever the operand's type: llvm-mc-22 encodes
+    ``v_add_u32 v0, 0x3f800000, v1`` as inline 1.0.  Anything else is a
+    literal.  [S:valu] [S:float-literals]
+
+    >>> [is_inline_constant(x) for x in (64, 0xFFFFFFF0, 65, 0x3F800000, 0xC0800000, 0x3E22F983, 0x80000000)]
+    [True, True, False, True, True, True, False]
+    """
     s = v - (1 << 32) if v & 0x80000000 else v
-    return -16 <= s <= 64
+    return -16 <= s <= 64 or v in _F32_INLINE
 
 
 M64 = (1 << 64) - 1
@@ -439,22 +455,39 @@ def written_value(imm: Imm) -> int:
     """The integer an immediate's text denotes (``0xffffffff`` is 4294967295,
     ``-1`` is -1); an immediate without text is its 32-bit pattern read as signed."""
     try:
-        return int(imm.text.strip(), 0)
+        return fold64(int(imm.text.strip(), 0))  # 0xffffffffffffffff is -1
     except ValueError:
         return imm.value - (1 << 32) if imm.value & 0x80000000 else imm.value
+
+
+def float64_inline(imm: Imm) -> int | None:
+    """A float text in a 64-bit operand: the f64 pattern of its inline
+    constant (0.0 is 0); llvm-mc-22 rejects any other float there
+    (:meth:`OpDef.check_common`).  None: not a float text.  [S:float-literals]"""
+    fv = float_text(imm.text)
+    if fv is None:
+        return None
+    if fv in FLOAT_INLINE:
+        return FLOAT_INLINE[fv][1]
+    return 0 if fv == 0 and math.copysign(1, fv) > 0 else -1
 
 
 def is_inline_constant64(imm: Imm) -> bool:
     """In a 64-bit operand the written integer decides: -16..64 is an inline
     constant, so ``-1`` is but ``0xffffffff`` (4294967295) is a literal, as
-    llvm-mc-22 encodes them.  [S:literal64]"""
+    llvm-mc-22 encodes them; a float text is inline if it is a float inline
+    constant.  [S:literal64] [S:float-literals]"""
+    f = float64_inline(imm)
+    if f is not None:
+        return f >= 0
     return not imm.wide and -16 <= written_value(imm) <= 64
 
 
 def literal64_is_negative(imm: Imm) -> bool:
     """A literal written negative (``-17``) in a 64-bit integer operand: its
     64-bit value is where LLVM-22 and the ISA disagree.  [S:literal64]"""
-    return not imm.wide and not is_inline_constant64(imm) and written_value(imm) < 0
+    return (not imm.wide and float_text(imm.text) is None and not is_inline_constant64(imm)
+            and written_value(imm) < 0)
 
 
 def expand_b64(imm: Imm, negative: str = "zext") -> int:
@@ -467,6 +500,9 @@ def expand_b64(imm: Imm, negative: str = "zext") -> int:
     [S:literal64]"""
     if imm.wide:
         return imm.value & M64
+    f = float64_inline(imm)
+    if f is not None and f >= 0:  # 1.0 is the double 1.0
+        return f
     w = written_value(imm)
     if -16 <= w <= 64 or (w < 0 and negative == "sext"):
         return w & M64

@@ -190,8 +190,16 @@ class DppModifiers(Modifiers):
     and bank masks default to 0xf; bound_ctrl is kept as spelled (its
     meaning is per target) and printed per target.  [S:bound-ctrl]"""
 
+    # modifiers of the op itself that a DPP form also takes (clamp): kept as written
+    carried: tuple[str, ...] = ()
+
     def finish(self, mods: dict[str, Any], mspan: Span) -> dict[str, Any]:
         """Normalise DPP modifiers: exactly one control, defaults explicit."""
+        out = self._finish(mods, mspan)
+        out.update((k, mods[k]) for k in self.carried if k in mods)
+        return out
+
+    def _finish(self, mods: dict[str, Any], mspan: Span) -> dict[str, Any]:
         ctrls = [k for k in mods if k in self.one_of]
         if not ctrls:
             raise InputError(mspan, "a DPP instruction needs a control (quad_perm:[..], row_shl:N, row_mirror, dpp8:[..], ...)")
@@ -229,6 +237,7 @@ class DppModifiers(Modifiers):
                     parts.append("bound_ctrl:1")
         if d.get("fi"):
             parts.append("fi:1")
+        parts += [self.mods[k].text(d[k]) for k in self.carried if k in d]
         return " ".join(parts)
 
 
@@ -242,6 +251,10 @@ MODIFIERS = DppModifiers(
     one_of=tuple(CONTROLS) + ("dpp8",),
     excludes={"dpp8": ("row_mask", "bank_mask", "bound_ctrl")},
 )
+CLAMP = Mod("clamp", flag_mod, (True,))
+# VOP3 DPP of an op with a clamp bit (GFX11+: v_add_nc_u32_e64_dpp ... clamp)  [S:clamp]
+MODIFIERS_CLAMP = DppModifiers(*MODIFIERS, CLAMP, one_of=MODIFIERS.one_of, excludes=MODIFIERS.excludes)
+MODIFIERS_CLAMP.carried = ("clamp",)
 
 
 def bound_ctrl_bit(spelled: int | None, legacy: bool) -> bool:

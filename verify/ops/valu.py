@@ -8,17 +8,19 @@ through the DPP gather (dpp.py) and src1 from the lane itself.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from ..backend import Arith, Value
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
-from ..ir import Instr, VReg
+from ..ir import Instr, SReg, VReg
 from ..syntax import Line, operand_text
 from ..target import Target, needs_text
 from . import dpp
-from .base import AnyEmitter, LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
+from .base import NO_MODS, AnyEmitter, LaneFn, Modifiers, OpDef, hex_text, int_modifier, register
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -35,8 +37,13 @@ class Valu(OpDef):
 
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
-                 components: tuple[str, ...] = ()):
+                 components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None):
         self.base = base
+        # the VOP3 clamp bit: "add"/"sub"/"subrev" saturate unsigned, "f32" clamps to [0, 1]  [S:clamp]
+        self.clamp = clamp
+        # a reversed integer op whose DPP swizzle may land on the printed src1:
+        # "always" (v_subrev_*), or a target feature that says where (the rev shifts)  [S:dpp-rev]
+        self.dpp_rev = dpp_rev
         self.components = components
         self.nsrc = nsrc
         self.fn = fn
@@ -61,6 +68,26 @@ class Valu(OpDef):
     def roles(self, ins: Instr) -> frozenset[str]:
         return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
 
+    def modifiers(self, enc: str) -> Modifiers:
+        if self.clamp is None:
+            return super().modifiers(enc)
+        return {"e32": NO_MODS, "dpp": dpp.MODIFIERS, "e64_dpp": dpp.MODIFIERS_CLAMP}.get(enc, CLAMP_MODS)
+
+    def effective_enc(self, ins: Instr) -> str:
+        if not ins.enc and (ins.mod("clamp") or ins.mod("neg") or ins.mod("abs")):  # only VOP3 has the bits
+            return "e64"
+        return super().effective_enc(ins)
+
+    def clamped(self, fn: LaneFn, ins: Instr, m: Machine | None) -> LaneFn:
+        """fn with the clamp bit applied, where it is written.  [S:clamp]"""
+        if self.clamp is None or not ins.mod("clamp"):
+            return fn
+        kind = self.clamp
+        if kind == "f32":
+            ieee = m is not None and m.assume("f32.clamp") == "ieee"
+            return lambda B, *xs: clamp_f32(B, fn(B, *xs), ieee)
+        return lambda B, a, b: clamp_uint(B, kind, a, b, fn(B, a, b))
+
     def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc in ("dpp", "e32") and self.nsrc == 2 and not isinstance(ins.operands[2], VReg):
@@ -73,23 +100,50 @@ class Valu(OpDef):
         warns: list[Warning_] = []
         if ins.enc == "e64_dpp":
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
-            if self.nsrc == 2 and not isinstance(ins.operands[2], VReg) and not target.has("vop3_dpp_sgpr_src1"):
+            src1 = ins.operands[2] if self.nsrc == 2 else None
+            if src1 is not None and not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
+                what = "an SGPR" if isinstance(src1, SReg) else "a constant"
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
-                                                      f"an SGPR src1 needs {needs_text('vop3_dpp_sgpr_src1')}")
+                                                      f"{what} as src1 of a VOP3 DPP instruction needs "
+                                                      f"{needs_text('vop3_dpp_sgpr_src1')}")
         if ins.enc in DPP_ENCS:
             warns += dpp.check(ins, target, wave)
         return warns
 
     def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         assert self.fn is not None
-        return self.fn
+        return self.clamped(self.fn, ins, m)
+
+    def dpp_operand(self, ins: Instr, m: Machine) -> int:
+        """The operand index (1: printed src0, 2: printed src1) whose lanes the
+        DPP swizzle moves.  A reversed integer op is computed by the hardware
+        as the plain op with its sources swapped, and the swizzle follows the
+        hardware's src0, the printed src1: the assumption dpp.rev_operand
+        (default src1).  [S:dpp-rev]"""
+        if self.dpp_rev is None or (self.dpp_rev != "always" and not m.has(self.dpp_rev)):
+            return 1
+        return 2 if m.assume("dpp.rev_operand") == "src1" else 1
 
     def execute(self, ins: Instr, m: Machine) -> None:
         fn = self.lane_fn(ins, m)
         dst = ins.operands[0]
         srcs = [m.read(op) for op in ins.operands[1:]]
         if ins.enc in DPP_ENCS:
-            srcs[0], en = dpp.gather(m, ins, srcs[0], ins.operands[1])
+            k = self.dpp_operand(ins, m)
+            reg = ins.operands[k]
+            if not isinstance(reg, VReg):  # a swizzle of a scalar src1: any value in any active lane  [S:dpp-rev]
+                unknown = m.unknown_lanes(f"{operand_text(dst)}@{m.line}(DPP of the scalar src1)")
+                m.note_lanes(m.actives(), "unknown: DPP of a scalar src1 under dpp.rev_operand=src1")
+                m.write_v(dst.index, unknown, m.actives())
+                return
+            neg, ab = ins.mod("neg", (0, 0))[k - 1], ins.mod("abs", (0, 0))[k - 1]
+            if (neg or ab) and (not neg or m.assume("dpp.srcmod_zero") == "zero"):  # modifier, then swizzle
+                srcs[k - 1] = [srcmod(m.B, x, neg, ab) for x in srcs[k - 1]]
+                srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
+            else:  # swizzle, then modifier: a zero-filled lane reads -0.0 under neg  [S:f32-srcmods]
+                srcs[k - 1], en = dpp.gather(m, ins, srcs[k - 1], reg)
+                if neg or ab:
+                    srcs[k - 1] = [srcmod(m.B, x, neg, ab) for x in srcs[k - 1]]
         else:
             en = m.actives()
             src0 = ins.operands[1]
@@ -115,12 +169,52 @@ class Valu(OpDef):
         fn = self.lane_fn(ins)  # the one execute runs, under the default assumptions
         dst, *srcs = ins.operands
         if ins.enc in DPP_ENCS:
+            if self.dpp_rev is not None:  # the swizzled operand is an assumption; no intrinsic picks it  [S:dpp-rev]
+                E.unsupported(f"{ins.mnemonic} with DPP: which source the swizzle moves is the assumption dpp.rev_operand")
             if self.base == "v_mov_b32":
                 E.set(dst, dpp.emit_mov(ins, E, E.get(srcs[0]), dst))
             else:
-                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst, self.left_identity))
+                ident = None if ins.mod("clamp") else self.left_identity  # clamp(e op y) need not be y
+                E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s) for s in srcs], dst, ident))
             return
         E.set(dst, fn(E, *[E.get(s) for s in srcs]))  # the semantic function, spelled by E
+
+
+CLAMP_MODS = Modifiers(dpp.CLAMP)
+
+
+def clamp_uint(B: Arith, kind: str, a: Value, b: Value, r: Value) -> Value:
+    """An unsigned add or subtract saturated by the clamp bit: all ones on a
+    carry out of an add, 0 on a borrow.  [S:clamp]
+
+    >>> from verify.backend import Concrete
+    >>> C = Concrete()
+    >>> clamp_uint(C, "add", 0xFFFFFFF0, 0x20, 0x10), clamp_uint(C, "sub", 3, 5, 0xFFFFFFFE), clamp_uint(C, "subrev", 3, 5, 2)
+    (4294967295, 0, 2)
+    """
+    if kind == "add":
+        return B.ite(B.ult(r, a), B.const(0xFFFFFFFF), r)
+    x, y = (a, b) if kind == "sub" else (b, a)
+    return B.ite(B.ult(x, y), B.const(0), r)
+
+
+def clamp_f32(B: Arith, r: Value, ieee: bool = False) -> Value:
+    """The f32 clamp bit: the result limited to [0.0, 1.0].  Under DX10_CLAMP
+    (assumption f32.clamp=dx10) NaN and -0.0 give +0.0; under ieee they stay.
+    [S:clamp]
+
+    >>> from verify.backend import Concrete
+    >>> C = Concrete()
+    >>> [hex(clamp_f32(C, x)) for x in (0x3FC00000, 0xBF800000, 0x3F000000, 0x7FC00000, 0x80000000)]
+    ['0x3f800000', '0x0', '0x3f000000', '0x0', '0x0']
+    >>> [hex(clamp_f32(C, x, ieee=True)) for x in (0x7FC00000, 0x80000000)]
+    ['0x7fc00000', '0x80000000']
+    """
+    c = B.fmin(B.fmax(r, B.const(0)), B.const(0x3F800000))
+    if ieee:  # NaN: exponent all ones and a nonzero fraction
+        nan = B.ult(B.const(0x7F800000), B.and_(r, B.const(0x7FFFFFFF)))
+        return B.ite(nan, r, B.ite(B.eq(r, B.const(0x80000000)), r, c))
+    return c
 
 
 def _field_mask(B: Arith, width: Value) -> Value:
@@ -148,12 +242,14 @@ def _bfe_i32(B: Arith, a: Value, offset: Value, width: Value) -> Value:
 VALU_OPS = [
     Valu("v_mov_b32", 1, lambda B, a: a, components=("copy", "dpp16", "dpp8")),
     Valu("v_not_b32", 1, lambda B, a: B.not_(a)),
-    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add")),
-    Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry"),
-    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry", left_identity=exact_right("sub")),
-    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32", left_identity=exact_left("add")),
-    Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32"),
-    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32", left_identity=exact_right("sub")),
+    Valu("v_add_u32", 2, lambda B, a, b: B.add(a, b), "add_u32_nocarry", left_identity=exact_left("add"), clamp="add"),
+    Valu("v_sub_u32", 2, lambda B, a, b: B.sub(a, b), "add_u32_nocarry", clamp="sub"),
+    Valu("v_subrev_u32", 2, lambda B, a, b: B.sub(b, a), "add_u32_nocarry", left_identity=exact_right("sub"),
+         dpp_rev="always", clamp="subrev"),
+    Valu("v_add_nc_u32", 2, lambda B, a, b: B.add(a, b), "add_nc_u32", left_identity=exact_left("add"), clamp="add"),
+    Valu("v_sub_nc_u32", 2, lambda B, a, b: B.sub(a, b), "add_nc_u32", clamp="sub"),
+    Valu("v_subrev_nc_u32", 2, lambda B, a, b: B.sub(b, a), "add_nc_u32", left_identity=exact_right("sub"),
+         dpp_rev="always", clamp="subrev"),
     Valu("v_and_b32", 2, lambda B, a, b: B.and_(a, b), left_identity=exact_left("and")),
     Valu("v_or_b32", 2, lambda B, a, b: B.or_(a, b), left_identity=exact_left("or")),
     Valu("v_xor_b32", 2, lambda B, a, b: B.xor(a, b), left_identity=exact_left("xor")),
@@ -162,9 +258,12 @@ VALU_OPS = [
     Valu("v_min_i32", 2, lambda B, a, b: B.smin(a, b), left_identity=exact_left("smin")),
     Valu("v_max_i32", 2, lambda B, a, b: B.smax(a, b), left_identity=exact_left("smax")),
     # shifts take the amount from src0's low 5 bits ("rev" forms)
-    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31))), left_identity=exact_right("shl")),
-    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31))), left_identity=exact_right("lshr")),
-    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31))), left_identity=exact_right("ashr")),
+    Valu("v_lshlrev_b32", 2, lambda B, a, b: B.shl(b, B.and_(a, B.const(31))), left_identity=exact_right("shl"),
+         dpp_rev="dpp_rev_shift_src1"),
+    Valu("v_lshrrev_b32", 2, lambda B, a, b: B.lshr(b, B.and_(a, B.const(31))), left_identity=exact_right("lshr"),
+         dpp_rev="dpp_rev_shift_src1"),
+    Valu("v_ashrrev_i32", 2, lambda B, a, b: B.ashr(b, B.and_(a, B.const(31))), left_identity=exact_right("ashr"),
+         dpp_rev="dpp_rev_shift_src1"),
     # GFX9's three-source VOP3 ops, which LLVM fuses address arithmetic into
     Valu("v_add3_u32", 3, lambda B, a, b, c: B.add(B.add(a, b), c), "valu_3src", vop3_only=True),
     Valu("v_lshl_add_u32", 3, lambda B, a, b, c: B.add(B.shl(a, B.and_(b, B.const(31))), c), "valu_3src", vop3_only=True),
@@ -189,26 +288,119 @@ def _ftz(B: Arith, a: Value) -> Value:
     return B.ite(B.eq(B.and_(a, B.const(0x7F800000)), B.const(0)), B.and_(a, B.const(0x80000000)), a)
 
 
+_SRCMOD = [  # (pattern, neg, abs, columns before the register): LLVM's spellings of the f32 source modifiers
+    (re.compile(r"^-\|(.+)\|$"), 1, 1, 2),
+    (re.compile(r"^\|(.+)\|$"), 0, 1, 1),
+    (re.compile(r"^neg\((.+)\)$", re.I), 1, 0, 4),
+    (re.compile(r"^abs\((.+)\)$", re.I), 0, 1, 4),
+    (re.compile(r"^-([a-z].*)$", re.I), 1, 0, 1),
+]
+
+
+def split_srcmods(text: str) -> tuple[str, int, int, int]:
+    """(operand, neg, abs, columns stripped) of a source written with f32
+    modifiers (``-v1``, ``|v1|``, ``-|s2|``, ``neg(v1)``, ``abs(v1)``); a
+    constant (``-1.0``) is a constant, not a negated operand.  [S:f32-srcmods]
+
+    >>> split_srcmods("-|v1|"), split_srcmods("neg(s2)"), split_srcmods("-1.0"), split_srcmods("v3")
+    (('v1', 1, 1, 2), ('s2', 1, 0, 4), ('-1.0', 0, 0, 0), ('v3', 0, 0, 0))
+    """
+    for pat, neg, ab, shift in _SRCMOD:
+        mm = pat.match(text.strip())
+        if mm and mm.group(1)[:1].isalpha():
+            return mm.group(1), neg, ab, shift
+    return text, 0, 0, 0
+
+
+def srcmod(B: Arith, x: Value, neg: int, ab: int) -> Value:
+    """abs clears the sign bit, then neg flips it (``-|x|``).  [S:f32-srcmods]"""
+    if ab:
+        x = B.and_(x, B.const(0x7FFFFFFF))
+    return B.xor(x, B.const(0x80000000)) if neg else x
+
+
+def _f32op(B: Arith, op: str, a: Value, b: Value) -> Value:
+    """fadd/fmin/fmax, and the subtractions as IEEE defines them: a - b is
+    a + (-b), signed zeros and NaN included (fsubrev: b - a).  [S:f32]"""
+    if op == "fsub":
+        return B.fadd(a, B.xor(b, B.const(0x80000000)))
+    if op == "fsubrev":
+        return B.fadd(b, B.xor(a, B.const(0x80000000)))
+    fn: LaneFn = getattr(B, op)
+    return fn(a, b)
+
+
 class ValuF32(Valu):
     """v_add_f32 / v_min_f32 / v_max_f32: binary32, round to nearest even;
-    subnormals pass unless assumption f32.denormals=flush (no NEG/ABS source
-    modifiers yet).  [S:f32]"""
+    subnormals pass unless assumption f32.denormals=flush; the NEG/ABS source
+    modifiers in VOP3 and DPP16 forms.  [S:f32] [S:f32-srcmods]"""
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        neg, ab, ops = [0, 0], [0, 0], list(line.operands)
+        for k in (1, 2):
+            if k < len(ops):
+                text, span = ops[k]
+                t, n, a, shift = split_srcmods(text)
+                ops[k] = (t, span.shifted(shift))
+                neg[k - 1], ab[k - 1] = n, a
+        ins = super().parse(dataclasses.replace(line, operands=ops), enc)
+        if not (any(neg) or any(ab)):
+            return ins
+        k = 1 if neg[0] or ab[0] else 2
+        if ins.enc == "e32":
+            raise InputError(ins.operand_span(k), f"{ins.mnemonic} takes no source modifiers (VOP3 and DPP16 do)")
+        if ins.enc == "dpp" and ins.mod("dpp8") is not None:  # the DPP8 dword has no modifier bits (VOP3 has)
+            raise InputError(ins.operand_span(k), f"{ins.mnemonic} with dpp8 takes no source modifiers (_e64_dpp does)")
+        extra = [(name, tuple(v)) for name, v in (("abs", ab), ("neg", neg)) if any(v)]
+        return dataclasses.replace(ins, mods=tuple(sorted(ins.mods + tuple(extra))))
+
+    def print(self, ins: Instr, target: Target | None = None) -> str:
+        neg, ab = ins.mod("neg", (0, 0)), ins.mod("abs", (0, 0))
+        texts = [operand_text(o) for o in ins.operands]
+        for k in (1, 2):
+            if ab[k - 1]:
+                texts[k] = f"|{texts[k]}|"
+            if neg[k - 1]:
+                texts[k] = f"-{texts[k]}"
+        plain = dataclasses.replace(ins, mods=tuple((n, v) for n, v in ins.mods if n not in ("neg", "abs")))
+        mods = self.modifiers(ins.enc).print(plain, target)
+        return " ".join(x for x in (ins.mnemonic, ", ".join(texts), mods) if x)
+
+    def modified(self, fn: LaneFn, ins: Instr, m: Machine | None) -> LaneFn:
+        """fn on the sources after their NEG/ABS modifiers.  Under DPP the
+        swizzled source's modifier is applied in execute (before or after
+        the swizzle: assumption dpp.srcmod_zero), the other one here."""
+        neg, ab = ins.mod("neg", (0, 0)), ins.mod("abs", (0, 0))
+        if not (any(neg) or any(ab)):
+            return fn
+        skip = self.dpp_operand(ins, m) - 1 if ins.enc in DPP_ENCS and m is not None else -1
+
+        def g(B: Arith, a: Value, b: Value) -> Value:
+            xs = [a, b]
+            for k in (0, 1):
+                if k != skip:
+                    xs[k] = srcmod(B, xs[k], neg[k], ab[k])
+            return fn(B, xs[0], xs[1])
+
+        return g
 
     def __init__(self, base: str, op: str):
-        super().__init__(base, 2, None, left_identity=exact_left(op))
+        super().__init__(base, 2, None, left_identity=exact_left(op) if op in ("fadd", "fmin", "fmax") else None,
+                         clamp="f32")
         self.op = op
 
         def plain(B: Arith, a: Value, b: Value) -> Value:
-            return getattr(B, op)(a, b)
+            return _f32op(B, op, a, b)
 
         def flush(B: Arith, a: Value, b: Value) -> Value:
-            return _ftz(B, getattr(B, op)(_ftz(B, a), _ftz(B, b)))
+            return _ftz(B, _f32op(B, op, _ftz(B, a), _ftz(B, b)))
 
         self.plain, self.flush = plain, flush
 
     def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
         # m None: the default assumption (f32.denormals: subnormals pass), the one records are made under
-        return self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
+        fn = self.flush if m is not None and m.assume("f32.denormals") == "flush" else self.plain
+        return self.clamped(self.modified(fn, ins, m), ins, m)
 
 
 class Bitop3(Valu):
@@ -251,6 +443,9 @@ VALU_OPS += [
     ValuF32("v_add_f32", "fadd"),
     ValuF32("v_min_f32", "fmin"),
     ValuF32("v_max_f32", "fmax"),
+    # v_subrev_f32 with DPP swizzles the printed src0 (unlike the integer subrev)  [S:dpp-rev]
+    ValuF32("v_sub_f32", "fsub"),
+    ValuF32("v_subrev_f32", "fsubrev"),
     Valu("v_mul_lo_u32", 2, lambda B, a, b: B.mul(a, b), vop3_only=True),
 ]
 
@@ -355,3 +550,201 @@ class Cmp(OpDef):
 for _cmp in CMP_OPS:
     for _ty in ("u32", "i32"):
         register(Cmp(_cmp, _ty))
+
+
+class SubCarry(OpDef):
+    """Integer subtract with a borrow-out lane mask, and optionally a
+    borrow-in mask: ``v_sub_co_u32 vD, sD, s0, s1`` (D = S0 - S1, sD[i] =
+    borrow), ``v_subb_co_u32`` / GFX10+ ``v_sub_co_ci_u32 vD, sD, s0, s1,
+    sC`` (D = S0 - S1 - sC[i], sD[i] = S1 + sC[i] > S0), and the reversed
+    forms (S0 and S1 swapped).  The borrow bit of a lane the instruction does
+    not write is the assumption valu.carry_inactive.  [S:sub-carry]"""
+
+    unit = "valu"
+    valu_constants = True
+    enc_mods: ClassVar[dict[str, Modifiers]] = {enc: dpp.MODIFIERS for enc in DPP_ENCS}
+
+    def __init__(self, base: str, rev: bool, cin: bool, vop2_feature: str, encs: tuple[str, ...]):
+        self.base, self.rev, self.cin = base, rev, cin
+        self.vop2_feature = vop2_feature  # the feature the VOP2 (_e32, _dpp) forms need
+        self.sig = ("vdst", "maskdst", "src", "src") + (("mask",) if cin else ())
+        self.arg_names = ("vdst", "sdst", "src0", "src1") + (("carry_in",) if cin else ())
+        self.encs = {suf: suf.lstrip("_") for suf in encs}
+        self.dpp_rev = "always" if rev else None  # the swizzle lands on the printed src1  [S:dpp-rev]
+
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        return ins.enc in DPP_ENCS
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        ins = super().parse(line, enc)
+        if enc in ("e32", "dpp"):
+            if ins.operands[1].names[0] != "vcc_lo":
+                raise InputError(ins.operand_span(1), f"{ins.mnemonic} writes vcc (use _e64 for an SGPR destination)")
+            if self.cin and ins.operands[4].names[0] != "vcc_lo":
+                raise InputError(ins.operand_span(4), f"{ins.mnemonic} reads its carry from vcc (use _e64 for an SGPR)")
+            if not isinstance(ins.operands[3], VReg):
+                raise InputError(ins.operand_span(3), f"src1 of {ins.mnemonic} must be a VGPR (use _e64 for an SGPR or constant)")
+        if enc in DPP_ENCS and not isinstance(ins.operands[2], VReg):
+            raise InputError(ins.operand_span(2), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
+        return ins
+
+    def modifiers(self, enc: str) -> Modifiers:
+        return {"e32": NO_MODS, "dpp": dpp.MODIFIERS, "e64_dpp": dpp.MODIFIERS_CLAMP}.get(enc, CLAMP_MODS)
+
+    def effective_enc(self, ins: Instr) -> str:
+        if ins.enc:
+            return ins.enc
+        if ins.mod("clamp"):
+            return "e64"
+        vcc = ins.operands[1].names[0] == "vcc_lo" and (not self.cin or ins.operands[4].names[0] == "vcc_lo")
+        return "e32" if vcc and isinstance(ins.operands[3], VReg) and "e32" in self.encs.values() else "e64"
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if ins.enc in ("e32", "dpp"):
+            self.require(target, self.vop2_feature, f"{ins.mnemonic} (a VOP2 form)", ins.span)
+        if ins.enc == "e64_dpp":
+            self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
+            src1 = ins.operands[3]
+            if not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
+                what = "an SGPR" if isinstance(src1, SReg) else "a constant"
+                raise InputError(ins.operand_span(3), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
+                                                      f"{what} as src1 of a VOP3 DPP instruction needs "
+                                                      f"{needs_text('vop3_dpp_sgpr_src1')}")
+        return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        dst, sdst, s0, s1 = ins.operands[:4]
+        srcs = [m.read(s0), m.read(s1)]
+        if self.cin:
+            cop = ins.operands[4]
+            lo, hi = m.scalar64(cop)
+            if W == 64 and cop.names == ("exec_lo", "exec_hi"):
+                hi = B.const(0)  # only EXEC_LO is forwarded as a carry-in  [S:sub-carry]
+            cin = [B.ite(m.mask_bit(lo, hi, i), B.const(1), B.const(0)) for i in range(W)]
+        if ins.enc in DPP_ENCS:
+            k = 1 if self.dpp_rev and m.assume("dpp.rev_operand") == "src1" else 0
+            reg = ins.operands[2 + k]
+            if not isinstance(reg, VReg):  # a swizzle of a scalar src1: any value and borrow  [S:dpp-rev]
+                u = m.unknown_lanes(f"{operand_text(dst)}@{m.line}(DPP of the scalar src1)")
+                ub = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(DPP of the scalar src1)")
+                act = m.actives()
+                m.note_lanes(act, "unknown: DPP of a scalar src1 under dpp.rev_operand=src1")
+                m.write_v(dst.index, u, act)
+                blo, bhi = m.from_lane_bits([B.bit(x, 0) for x in ub])
+                m.write_scalar64(sdst, blo, bhi)
+                return
+            srcs[k], en = dpp.gather(m, ins, srcs[k], reg)
+        else:
+            en = m.actives()
+            m.note_lanes(en, f"computed by {ins.mnemonic}")
+        a, b = (srcs[1], srcs[0]) if self.rev else (srcs[0], srcs[1])
+        res, borrow = [], []
+        for i in range(W):
+            if self.cin:
+                res.append(B.sub(B.sub(a[i], b[i]), cin[i]))
+                borrow.append(B.or_b(B.ult(a[i], b[i]), B.and_b(B.eq(a[i], b[i]), B.eq(cin[i], B.const(1)))))
+            else:
+                res.append(B.sub(a[i], b[i]))
+                borrow.append(B.ult(a[i], b[i]))
+        if ins.mod("clamp"):  # an unsigned result saturates at 0 on a borrow  [S:clamp]
+            res = [B.ite(c, B.const(0), r) for c, r in zip(borrow, res)]
+        if any(e is not True for e in en):
+            if m.assume("valu.carry_inactive") == "unknown":
+                u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(borrow of a lane not written)")
+                other = [B.bit(x, 0) for x in u]
+            else:
+                other = [False] * W
+            borrow = [B.or_b(B.and_b(e, x), B.and_b(B.not_b(e), o)) for e, x, o in zip(en, borrow, other)]
+        m.write_v(dst.index, res, en)
+        blo, bhi = m.from_lane_bits(borrow)
+        m.write_scalar64(sdst, blo, bhi)
+
+    def uses(self, ins: Instr) -> list[str]:
+        out = super().uses(ins)
+        if ins.enc in DPP_ENCS:  # lanes that are not written keep the old value
+            out.append(ins.operands[0].text)
+        return out
+
+
+_ALL_ENCS = ("", "_e32", "_e64", "_dpp", "_e64_dpp")
+SUB_CARRY_OPS = [
+    SubCarry("v_sub_co_u32", False, False, "sub_co_vop2_gfx9", _ALL_ENCS),
+    SubCarry("v_subrev_co_u32", True, False, "sub_co_vop2_gfx9", _ALL_ENCS),
+    SubCarry("v_subb_co_u32", False, True, "sub_co_vop2_gfx9", ("", "_e32", "_e64", "_dpp")),
+    SubCarry("v_subbrev_co_u32", True, True, "sub_co_vop2_gfx9", ("", "_e32", "_e64", "_dpp")),
+    SubCarry("v_sub_co_ci_u32", False, True, "sub_co_ci", _ALL_ENCS),
+    SubCarry("v_subrev_co_ci_u32", True, True, "sub_co_ci", _ALL_ENCS),
+]
+for _sc in SUB_CARRY_OPS:
+    # v_sub_co_u32/v_subrev_co_u32 exist as VOP3 from GFX9 on; the others only where their VOP2 forms do
+    _sc.feature = "sub_co_u32" if not _sc.cin else _sc.vop2_feature
+    register(_sc)
+
+
+class Cmpx(Cmp):
+    """v_cmpx_<op>_<u32|i32>: the compare of v_cmp_* (inactive lanes give 0),
+    written to EXEC, so EXEC becomes EXEC & cmp.  GFX8/9 spell it with a
+    destination that is written too (``v_cmpx_eq_u32 vcc, v1, v2``, VCC for
+    _e32, an SGPR pair for _e64); GFX10+ without one (``v_cmpx_eq_u32 v1,
+    v2``: only EXEC is written).  The two spellings are told apart by their
+    operand count; the GFX10+ one has the encodings "x", "e32x", "e64x".
+    [S:vopc] [S:cmpx]"""
+
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+
+    def __init__(self, op: str, ty: str):
+        super().__init__(op, ty)
+        self.base = f"v_cmpx_{op}_{ty}"
+
+    def sig_for(self, enc: str) -> tuple[str, ...]:
+        return ("src", "src") if enc.endswith("x") else ("maskdst", "src", "src")
+
+    def arg_names_for(self, enc: str) -> tuple[str, ...]:
+        return ("src0", "src1") if enc.endswith("x") else ("sdst", "src0", "src1")
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        if len(line.operands) == 2:  # the GFX10+ spelling: EXEC is the only destination
+            ins = OpDef.parse(self, line, enc + "x")
+            if enc == "e32" and not isinstance(ins.operands[1], VReg):
+                raise InputError(ins.operand_span(1), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
+            return ins
+        return super().parse(line, enc)
+
+    def effective_enc(self, ins: Instr) -> str:
+        if ins.enc.endswith("x"):  # the constant rules of the encoding it stands for
+            return ins.enc[:-1] or ("e32" if isinstance(ins.operands[1], VReg) else "e64")
+        return super().effective_enc(ins)
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if ins.enc.endswith("x"):
+            self.require(target, "cmpx_exec_only", f"{ins.mnemonic} without a destination", ins.span)
+        else:
+            self.require(target, "cmpx_sdst", f"{ins.mnemonic} with a destination", ins.span)
+        return []
+
+    def defs(self, ins: Instr) -> list[str]:
+        return super().defs(ins) + ["exec_lo", "exec_hi"]
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        s0, s1 = ins.operands[-2:]
+        a, b = m.read(s0), m.read(s1)
+        bits = [B.and_b(m.active(i), self.op(B, a[i], b[i], self.signed)) for i in range(W)]
+        lo, hi = m.from_lane_bits(bits)
+        if not ins.enc.endswith("x"):
+            m.write_scalar64(ins.operands[0], lo, hi)
+        m.set_s("exec_lo", lo)
+        if W == 64:
+            m.set_s("exec_hi", hi)
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        E.unsupported("v_cmpx writes EXEC, which no intrinsic spells")
+
+
+for _cmp in CMP_OPS:
+    for _ty in ("u32", "i32"):
+        register(Cmpx(_cmp, _ty))
