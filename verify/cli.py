@@ -16,7 +16,7 @@ from typing import Any, NoReturn, TextIO
 from . import catalog
 from . import target as T
 from .assume import parse_assume
-from .diag import InputError, Span, VerifyError, Warning_
+from .diag import InputError, Span, VerifyError, Warning_, read_source
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
@@ -112,6 +112,17 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
+
+    tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
+                  "timeout", "json")
+    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR")
+    tv.add_argument("--target", action="append", default=[], metavar="GFX",
+                    help="a target (repeatable; default: the file's RUN lines)")
+    tv.add_argument("--wave", type=int, choices=(32, 64), help="only this wave size")
+    tv.add_argument("--llc", action="append", default=[], metavar="CMD",
+                    help="compile with this llc command line (e.g. 'llc-22 -global-isel'; repeatable) "
+                         "instead of llvmlite's LLVM")
+    tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
 
     tg = _command(sub, "targets", "the target table", "json")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
@@ -409,8 +420,22 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return code
 
 
+def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .tv.check import check_file, exit_code, summary  # a command's own modules load with it (test_imports)
+
+    results = check_file(args.file, read_source(args.file), args.target, args.wave, args.llc, args.function,
+                         args.timeout)
+    code = exit_code(results)
+    if args.json:
+        return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)
+    lines = [ln for r in results for ln in r.lines()] + [summary(results)]
+    _print_lines(lines, out)
+    return code
+
+
 COMMANDS = {
     "asm": cmd_asm,
+    "tv": cmd_tv,
     "synth": cmd_synth,
     "lowering": cmd_lowering,
     "prove": cmd_prove,

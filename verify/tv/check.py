@@ -1,0 +1,396 @@
+"""`verify tv`: prove, per function, target and wave, that the GPU code a
+compiler made refines the LLVM IR it came from (docs/tv.md).
+
+For a non-kernel function (the AMDGPU calling convention: divergent
+arguments in v0, v1, ...; ``inreg`` arguments in s0, s1, ...; the result in
+v0; the code ends with ``s_setpc_b64 s[30:31]``) and EXEC at entry any
+non-empty mask, for every active lane i:
+
+    the IR's result in lane i is poison, or v0[i] at the return equals it
+
+(floats: equal, or both NaN), and EXEC at the return equals EXEC at entry.
+This is refinement as Alive2 defines it, per lane, with undefined behaviour
+absent from the IR we model (no memory, no division).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import smt
+from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
+from ..diag import InputError, Span
+from ..emit import split_vopd
+from ..hazards import check as hazards
+from ..ir import Instr
+from ..machine import Machine
+from ..ops.base import op_of
+from ..target import FeatureLog, Target
+from .compile import by_llc, by_llvmlite_isolated, instances
+from .llir import TYPES, Function, Module, read_module
+from .sem import IRRun, Lanes, Unsupported
+
+# z3 resource units for the all-lanes question before asking lane by lane
+# (as verify/refine.py does: the same questions under any load)
+JOINT_RLIMIT = 2_000_000
+SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+
+
+@dataclass
+class LaneRow:
+    lane: int
+    inputs: dict[str, int]
+    ir: int | None  # None: poison
+    gpu: int
+
+
+@dataclass
+class Counterexample:
+    exec_mask: int
+    rows: list[LaneRow]
+    exec_after: int | None = None  # EXEC at the return when it was not restored
+    ir_at: str = ""  # the IR instruction responsible: "path:line:col: text"
+    gpu_at: str = ""  # the GPU line responsible
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exec": f"{self.exec_mask:#x}", "exec_after": None if self.exec_after is None else f"{self.exec_after:#x}",
+                "lanes": [{"lane": r.lane, "inputs": {k: f"{v:#x}" for k, v in r.inputs.items()},
+                           "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}"} for r in self.rows],
+                "ir_instruction": self.ir_at, "gpu_instruction": self.gpu_at}
+
+
+@dataclass
+class TVResult:
+    path: str
+    function: str
+    target: str
+    wave: int
+    compiler: str
+    verdict: str  # proved, refuted, unknown, unsupported
+    notes: list[str] = field(default_factory=list)
+    cex: Counterexample | None = None
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    instructions: int = 0
+
+    def head(self) -> str:
+        return f"{self.function} on {self.target} wave{self.wave} ({self.compiler})"
+
+    def lines(self) -> list[str]:
+        out = [f"{self.head()}: {self.verdict}" + (f" ({self.instructions} GPU instructions)" if self.instructions else "")]
+        out += [f"  {n}" for n in self.notes]
+        out += [f"  {w}" for w in self.warnings]
+        c = self.cex
+        if c is not None:
+            out.append(f"  counterexample: EXEC = {c.exec_mask:#x}")
+            if c.exec_after is not None:
+                out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
+            if c.rows:
+                names = list(c.rows[0].inputs)
+                head = ["lane", *names, "IR value", "GPU v0"]
+                table = [[str(r.lane), *[f"{r.inputs[n]:#x}" for n in names],
+                          "poison" if r.ir is None else f"{r.ir:#x}", f"{r.gpu:#x}"] for r in c.rows]
+                widths = [max(len(h), *(len(t[k]) for t in table)) for k, h in enumerate(head)]
+                out.append("    " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
+                out += ["    " + "  ".join(x.rjust(w) for x, w in zip(t, widths)) for t in table]
+            if c.ir_at:
+                out.append(f"  IR:  {c.ir_at}")
+            if c.gpu_at:
+                out.append(f"  GPU: {c.gpu_at}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.path, "function": self.function, "target": self.target, "wave": self.wave,
+                "compiler": self.compiler, "verdict": self.verdict, "notes": self.notes, "warnings": self.warnings,
+                "counterexample": None if self.cex is None else self.cex.to_json()}
+
+
+def summary(results: list[TVResult]) -> str:
+    n = {v: sum(1 for r in results if r.verdict == v) for v in ("proved", "refuted", "unknown", "unsupported")}
+    return (f"Summary: {n['proved']} correct, {n['refuted']} incorrect, {n['unknown']} failed-to-prove, "
+            f"{n['unsupported']} unsupported")
+
+
+def exit_code(results: list[TVResult]) -> int:
+    vs = {r.verdict for r in results}
+    if "refuted" in vs:
+        return 1
+    if "unsupported" in vs:
+        return 2
+    if "unknown" in vs:
+        return 3
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# the GPU side
+
+
+@dataclass
+class GpuCode:
+    program: list[Instr]
+    problems: list[str]  # why it is unsupported (empty: supported)
+    spills: list[Instr]
+    label: str
+
+
+def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
+    """The function's code from printed assembly, as straight-line
+    instructions ending with the return (which is dropped)."""
+    problems: list[str] = []
+    try:
+        text = "\n".join(t for _, t in split_vopd(list(enumerate(asm.splitlines(), 1))))
+        lines = function_lines(read(label, text), fname, label)
+    except InputError as e:
+        return GpuCode([], [f"the assembly: {e.message}"], [], label)
+    prog: list[Instr] = []
+    spills: list[Instr] = []
+    for ln in lines:
+        if ln.kind == "label":
+            problems.append(f"control flow in the GPU code (label {ln.text} at line {ln.lineno})")
+            continue
+        if ln.kind != "instr":
+            continue
+        try:
+            ins = parse_line(ln.text, Span(label, ln.lineno, 1))
+        except InputError as e:
+            problems.append(f"GPU line {ln.lineno}: {ln.text.split(';')[0].strip()}: {e.message}")
+            continue
+        prog.append(ins)
+    end = "s_endpgm" if kernel else "s_setpc_b64"
+    if not prog or prog[-1].mnemonic != end:
+        problems.append(f"the GPU code does not end with {end}")
+    else:
+        prog = prog[:-1]
+    for ins in prog:
+        op = op_of(ins.base)
+        text = ins.text.split(";")[0].strip()
+        if CONTROL.match(ins.mnemonic):
+            problems.append(f"control flow in the GPU code: line {ins.line}: {text}")
+        elif isinstance(op, Opaque):
+            if SPILL.match(ins.mnemonic):
+                spills.append(ins)
+            else:
+                problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
+    return GpuCode(prog, problems, spills, label)
+
+
+def _responsible_gpu(prog: list[Instr], reg: str) -> str:
+    for ins in reversed(prog):
+        if reg in op_of(ins.base).defs(ins):
+            return f"line {ins.line}: {ins.text.split(';')[0].strip()}"
+    return "(v0 is never written: its value at entry)"
+
+
+# ---------------------------------------------------------------------------
+# one proof
+
+
+def first_sgpr_arg(target: Target) -> int:
+    """The first SGPR of `inreg` arguments in LLVM's calling convention for
+    callable functions: s0 where scratch is architected (GFX940+, GFX11+),
+    else s16, after the scratch resource and the other preloaded SGPRs
+    (AMDGPUUsage "Call Convention"; what llc-22 does on the six targets)."""
+    return 0 if target.gen >= 11 or target.llvm_cpu in ("gfx942", "gfx950") else 16
+
+
+def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int]]:
+    """(arg key, register kind "v"/"s", index) per argument."""
+    out, nv, ns = [], 0, first_sgpr_arg(target)
+    for a in fn.args:
+        if a.inreg:
+            out.append((a.key, "s", ns))
+            ns += 1
+        else:
+            out.append((a.key, "v", nv))
+            nv += 1
+    return out
+
+
+def static_problems(fn: Function) -> list[str]:
+    """Why a function cannot be checked at all (before running anything)."""
+    where = f"{fn.span.path}:{fn.span.line}:{fn.span.col}"
+    out = []
+    if fn.kernel:
+        out.append(f"{where}: unsupported: kernels (amdgpu_kernel) are not modelled yet")
+    elif fn.cc and fn.cc not in ("", "ccc", "fastcc"):
+        out.append(f"{where}: unsupported: calling convention {fn.cc}")
+    for a in fn.args:
+        if a.type not in TYPES or a.type == "i1":
+            out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
+    if fn.ret != "void" and (fn.ret not in TYPES or fn.ret == "i1"):
+        out.append(f"{where}: unsupported: return type {fn.ret}")
+    return out
+
+
+def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
+                   timeout: float = 30.0) -> TVResult:
+    t0 = time.monotonic()
+    res = TVResult(mod.path, fn.name, target.name, wave, compiler, "unsupported")
+    probs = static_problems(fn)
+    if probs:
+        res.notes = probs
+        return res
+    B = smt.Z3()
+    W = wave
+    exec_bits = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    regs = _arg_regs(fn, target)
+    arg_lanes: dict[str, list[Any]] = {}
+    args: dict[str, Lanes] = {}
+    for a, (key, kind, idx) in zip(fn.args, regs):
+        w, fl = TYPES[a.type]
+        raw = B.fresh_lanes(f"v{idx}", W) if kind == "v" else [B.fresh(f"s{idx}")] * W
+        arg_lanes[key] = raw
+        vals = raw if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raw]
+        args[key] = Lanes(vals, [False] * W, w, fl)
+    run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n: B.fresh_lanes(n, W))
+    try:
+        ret = run.run(fn, args)
+    except Unsupported as e:
+        res.notes = [e.line()]
+        return res
+    # the compiled code
+    try:
+        asm = compile_asm(target, wave)
+    except InputError as e:
+        res.verdict = "unknown"
+        res.notes = [f"could not compile: {e.message}"]
+        return res
+    code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel)
+    if code.problems:
+        res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
+        return res
+    res.instructions = len(code.program)
+    res.warnings = [str(w) for w in hazards(code.program, target)]
+    fresh_v: dict[str, list[Any]] = {}
+    by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            assert lane is not None
+            if name not in fresh_v:
+                fresh_v[name] = by_reg[name] if name in by_reg else B.fresh_lanes("gpu." + name, W)
+            return fresh_v[name][lane]
+        if name in by_reg:
+            return by_reg[name][0]
+        return B.fresh("gpu." + name)
+
+    m = Machine(B, W, initial, FeatureLog(target), {}, waits=True)
+    m.set_s("exec_lo", lo)
+    m.set_s("exec_hi", hi)
+    m.scc = initial("scc", "scc", None)
+    try:
+        m.run(code.program)
+    except InputError as e:
+        res.notes = [f"{code.label}: unsupported: {e.message}"]
+        return res
+    v0 = m.v(0) if ret is not None else []
+    elo, ehi = m.exec_pair()
+    lane_bad: list[Any] = []
+    if ret is not None:
+        for i in range(W):
+            g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
+            differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
+            lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
+    exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
+    q = smt.Query(timeout, session=B.session)
+    q.add(B.or_b(*exec_bits))
+    # all lanes at once with a fixed resource limit, then lane by lane
+    q.push()
+    q.add(B.or_b(exec_bad, *lane_bad))
+    r = q.check(rlimit=JOINT_RLIMIT)
+    if r == "unknown":
+        q.pop()
+        r = "unsat"
+        for cond in [exec_bad, *lane_bad]:
+            q.push()
+            q.add(cond)
+            r = q.check()
+            if r != "unsat":
+                break
+            q.pop()
+    res.seconds = time.monotonic() - t0
+    if r == "unsat":
+        res.verdict = "proved"
+        return res
+    if r == "unknown":
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up ({q.reason})"]
+        return res
+    # refuted: fewest active lanes first
+    for k in (1, 2, 4):
+        q.push()
+        q.add(B.at_most(exec_bits, k))
+        if q.check() == "sat":
+            q.pop()
+            break
+        q.pop()
+    else:
+        q.check()
+    mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    rows: list[LaneRow] = []
+    for i in range(W):
+        if lane_bad and q.truth(lane_bad[i]) and len(rows) < 4:
+            ins = {a.name: q.value(arg_lanes[a.key][i]) for a in fn.args}
+            assert ret is not None
+            rows.append(LaneRow(i, ins, None if q.truth(ret.poison[i]) else q.value(ret.vals[i]), q.value(v0[i])))
+    cex = Counterexample(mask, rows)
+    if q.truth(exec_bad):
+        cex.exec_after = q.value(elo) | (q.value(ehi) << 32 if W == 64 else 0)
+        cex.gpu_at = _responsible_gpu(code.program, "exec_lo")
+    if rows:
+        ret_ins = next((i for i in fn.insts if i.opcode == "ret"), None)
+        src = ret_ins.operands[0].key if ret_ins is not None and ret_ins.operands else ""
+        d = next((i for i in fn.insts if i.key == src), ret_ins)
+        if d is not None:
+            cex.ir_at = f"{d.span}: {d.text}"
+        cex.gpu_at = _responsible_gpu(code.program, "v0")
+    res.cex = cex
+    used = [c for c in run.choices if any(q.truth(u) for u in c.used)]
+    if used:
+        res.verdict = "unknown"
+        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
+                         f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
+    elif code.spills:
+        res.verdict = "unknown"
+        res.notes.append(f"the GPU code reloads a spilled register (line {code.spills[0].line}), which verify takes "
+                         f"as an unknown value: the refutation may be spurious")
+    else:
+        res.verdict = "refuted"
+    return res
+
+
+def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
+               functions: list[str] | None = None, timeout: float = 30.0) -> list[TVResult]:
+    mod = read_module(path, text)
+    inst = instances(path, mod.run_lines, targets, wave)
+    fns = [f for f in mod.functions if not functions or f.name in functions]
+    if functions:
+        missing = [n for n in functions if n not in {f.name for f in mod.functions}]
+        if missing:
+            raise InputError(None, f"{path}: no function '{missing[0]}'")
+    compilers: list[tuple[str, Any]] = []
+    cache: dict[tuple[str, str, int], str] = {}
+
+    def make(name: str, cmd: str | None) -> Any:
+        def compile_asm(t: Target, w: int) -> str:
+            key = (name, t.name, w)
+            if key not in cache:
+                cache[key] = by_llvmlite_isolated(text, t, w) if cmd is None else by_llc(cmd, path, text, t, w)
+            return cache[key]
+        return compile_asm
+
+    compilers = [(c, make(c, c)) for c in llc] if llc else [("llvmlite", make("llvmlite", None))]
+    out = []
+    for fn in fns:
+        for t, w in inst:
+            for cname, comp in compilers:
+                out.append(prove_function(mod, fn, comp, t, w, cname, timeout))
+    return out
