@@ -178,6 +178,62 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
     return GpuCode(prog, problems, spills, label)
 
 
+def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
+    """A spill or reload (private memory, per lane) as (kind, its VGPR, the
+    address operands): "store"/"load"."""
+    m = SPILL.match(ins.mnemonic)
+    body = ins.text.split(";")[0].strip()
+    ops = [o.strip() for o in body.split(None, 1)[1].split(",")] if m and " " in body else []
+    if m is None or len(ops) < 3:
+        return None
+    if m.group(1) == "scratch":
+        data, addr = (ops[1], [ops[0], *ops[2:]]) if m.group(2) == "store" else (ops[0], ops[1:])
+    else:
+        data, addr = ops[0], ops[1:]
+    if not re.fullmatch(r"v\d+", data):
+        return None
+    return m.group(2), int(data[1:]), tuple(addr)
+
+
+def run_gpu(m: Machine, program: list[Instr]) -> list[Instr]:
+    """Run the GPU code.  Spills and reloads of a VGPR to private memory at
+    the same address (nothing in between writes the address registers)
+    give each lane back what it stored where that lane was active at the
+    store; anything else a reload reads is unknown (those reloads are
+    returned)."""
+    B = m.B
+    stored: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
+    untracked: list[Instr] = []
+    for ins in program:
+        key = _spill_key(ins)
+        if key is not None and key[0] == "store":
+            stored[key[2]] = (list(m.v(key[1])), m.actives())
+            continue
+        if key is not None and key[0] == "load":
+            hit = stored.get(key[2])
+            if hit is None:
+                untracked.append(ins)
+            fresh = m.unknown_lanes(f"v{key[1]}@{ins.line}")
+            vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
+            m.write_v(key[1], vals, m.actives())
+            continue
+        m.run([ins])
+        written = set(op_of(ins.base).defs(ins))
+        for k in [k for k in stored if any(r in written for a in k for r in _names(a))]:
+            del stored[k]
+    return untracked
+
+
+def _names(operand: str) -> list[str]:
+    """Register names in an operand's text ('s32', 's[0:3]', 'v1 offset:4')."""
+    out = []
+    for kind, a, b in re.findall(r"\b([sv])(?:\[(\d+):(\d+)\]|(?=\d))", operand):
+        if a:
+            out += [f"{kind}{k}" for k in range(int(a), int(b) + 1)]
+    out += re.findall(r"\b[sv]\d+\b", operand)
+    return out
+
+
 def _responsible_gpu(prog: list[Instr], reg: str) -> str:
     for ins in reversed(prog):
         if reg in op_of(ins.base).defs(ins):
@@ -287,7 +343,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
     try:
-        m.run(code.program)
+        untracked = run_gpu(m, code.program)
     except InputError as e:
         res.notes = [f"{code.label}: unsupported: {e.message}"]
         return res
@@ -358,10 +414,10 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.verdict = "unknown"
         res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
                          f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
-    elif code.spills:
+    elif untracked:
         res.verdict = "unknown"
-        res.notes.append(f"the GPU code reloads a spilled register (line {code.spills[0].line}), which verify takes "
-                         f"as an unknown value: the refutation may be spurious")
+        res.notes.append(f"the GPU code reloads a register from private memory verify does not track (line "
+                         f"{untracked[0].line}): the refutation may be spurious")
     else:
         res.verdict = "refuted"
     return res
