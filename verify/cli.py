@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="compile with this llc command line (e.g. 'llc-22 -global-isel'; repeatable) "
                          "instead of llvmlite's LLVM")
     tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
+    tv.add_argument("--asm", metavar="FILE.s", help="check this assembly (llc's output for one --target and --wave) "
+                                                    "instead of compiling")
 
     tg = _command(sub, "targets", "the target table", "json")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
@@ -423,8 +425,9 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .tv.check import check_file, exit_code, summary  # a command's own modules load with it (test_imports)
 
+    asm = (args.asm, read_source(args.asm)) if args.asm else None
     results = check_file(args.file, read_source(args.file), args.target, args.wave, args.llc, args.function,
-                         args.timeout)
+                         args.timeout, asm)
     code = exit_code(results)
     if args.json:
         return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)

@@ -45,6 +45,7 @@ class LaneRow:
     inputs: dict[str, int]
     ir: int | None  # None: poison
     gpu: int
+    wrong: bool = True  # the GPU value does not refine the IR's here
 
 
 @dataclass
@@ -58,7 +59,8 @@ class Counterexample:
     def to_json(self) -> dict[str, Any]:
         return {"exec": f"{self.exec_mask:#x}", "exec_after": None if self.exec_after is None else f"{self.exec_after:#x}",
                 "lanes": [{"lane": r.lane, "inputs": {k: f"{v:#x}" for k, v in r.inputs.items()},
-                           "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}"} for r in self.rows],
+                           "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}", "differs": r.wrong}
+                          for r in self.rows],
                 "ir_instruction": self.ir_at, "gpu_instruction": self.gpu_at}
 
 
@@ -90,12 +92,13 @@ class TVResult:
                 out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
             if c.rows:
                 names = list(c.rows[0].inputs)
-                head = ["lane", *names, "IR value", "GPU v0"]
+                head = ["lane", *names, "IR value", "GPU v0", ""]
                 table = [[str(r.lane), *[f"{r.inputs[n]:#x}" for n in names],
-                          "poison" if r.ir is None else f"{r.ir:#x}", f"{r.gpu:#x}"] for r in c.rows]
+                          "poison" if r.ir is None else f"{r.ir:#x}", f"{r.gpu:#x}", "<- differs" if r.wrong else ""]
+                         for r in c.rows]
                 widths = [max(len(h), *(len(t[k]) for t in table)) for k, h in enumerate(head)]
-                out.append("    " + "  ".join(h.rjust(w) for h, w in zip(head, widths)))
-                out += ["    " + "  ".join(x.rjust(w) for x, w in zip(t, widths)) for t in table]
+                out.append(("    " + "  ".join(h.rjust(w) for h, w in zip(head, widths))).rstrip())
+                out += [("    " + "  ".join(x.rjust(w) for x, w in zip(t, widths))).rstrip() for t in table]
             if c.ir_at:
                 out.append(f"  IR:  {c.ir_at}")
             if c.gpu_at:
@@ -392,16 +395,20 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         q.check()
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
-    for i in range(W):
-        if lane_bad and q.truth(lane_bad[i]) and len(rows) < 4:
-            ins = {a.name: q.value(arg_lanes[a.key][i]) for a in fn.args}
-            assert ret is not None
-            rows.append(LaneRow(i, ins, None if q.truth(ret.poison[i]) else q.value(ret.vals[i]), q.value(v0[i])))
+    # every active lane (up to 8, the differing ones first), so that the
+    # lanes a lane reads from are in the table too
+    active = [i for i in range(W) if mask >> i & 1]
+    shown = sorted(sorted(active, key=lambda i: not (lane_bad and q.truth(lane_bad[i])))[:8])
+    for i in shown if ret is not None else []:
+        assert ret is not None
+        ins = {a.name: q.value(arg_lanes[a.key][i]) for a in fn.args}
+        rows.append(LaneRow(i, ins, None if q.truth(ret.poison[i]) else q.value(ret.vals[i]), q.value(v0[i]),
+                            bool(q.truth(lane_bad[i]))))
     cex = Counterexample(mask, rows)
     if q.truth(exec_bad):
         cex.exec_after = q.value(elo) | (q.value(ehi) << 32 if W == 64 else 0)
         cex.gpu_at = _responsible_gpu(code.program, "exec_lo")
-    if rows:
+    if any(r.wrong for r in rows):
         ret_ins = next((i for i in fn.insts if i.opcode == "ret"), None)
         src = ret_ins.operands[0].key if ret_ins is not None and ret_ins.operands else ""
         d = next((i for i in fn.insts if i.key == src), ret_ins)
@@ -424,9 +431,16 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
 
 
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
-               functions: list[str] | None = None, timeout: float = 30.0) -> list[TVResult]:
+               functions: list[str] | None = None, timeout: float = 30.0,
+               asm: tuple[str, str] | None = None) -> list[TVResult]:
+    """Check every function of the module `text` (or those named) on each
+    target/wave: compiled by llvmlite, or by each `llc` command, or against
+    the given assembly `asm` = (path, text) (one target and wave)."""
     mod = read_module(path, text)
     inst = instances(path, mod.run_lines, targets, wave)
+    if asm is not None and len(inst) != 1:
+        raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
+                               f"({len(inst)} instances)")
     fns = [f for f in mod.functions if not functions or f.name in functions]
     if functions:
         missing = [n for n in functions if n not in {f.name for f in mod.functions}]
@@ -443,7 +457,13 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
             return cache[key]
         return compile_asm
 
-    compilers = [(c, make(c, c)) for c in llc] if llc else [("llvmlite", make("llvmlite", None))]
+    if asm is not None:
+        asm_text = asm[1]
+        compilers = [(asm[0], lambda t, w: asm_text)]
+    elif llc:
+        compilers = [(c, make(c, c)) for c in llc]
+    else:
+        compilers = [("llvmlite", make("llvmlite", None))]
     out = []
     for fn in fns:
         for t, w in inst:

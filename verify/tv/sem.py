@@ -138,7 +138,9 @@ class IRRun:
     def _m(self) -> Machine:
         if self.machine is None:
             def initial(kind: str, name: str, lane: int | None) -> Any:
-                raise AssertionError(f"the intrinsic machine read {name} before writing it")
+                # the scratch destinations' lanes an instruction does not write
+                # (inactive lanes: what the IR never reads)
+                return False if kind == "scc" else self.B.const(0)
             m = Machine(self.B, self.wave, initial, FeatureLog(self.target), self.assume, waits=False)
             m.set_s("exec_lo", self.exec_lo)
             m.set_s("exec_hi", self.exec_hi)
@@ -432,15 +434,18 @@ class IRRun:
         B = self.B
         return B.or_b(*[B.and_b(self.act[i], lanes.poison[i]) for i in range(self.wave)])
 
-    def _uniform(self, x: Lanes, what: str) -> tuple[str, Any]:
+    def _uniform(self, x: Lanes, what: str, sgpr: str | None = None) -> tuple[str, Any]:
         """A scalar operand: a constant's text, or an SGPR holding the first
         active lane's value; poison when it is not uniform over the active
         lanes (LLVM: the operand must be uniform, else the result is
         undefined) or poison in an active lane."""
         B = self.B
         if all(v is x.vals[0] for v in x.vals) and isinstance(x.vals[0], int) and all(p is False for p in x.poison):
-            return str(x.vals[0]), False
-        reg = _SA if what == "a" else _SB
+            if sgpr is None:
+                return str(x.vals[0]), False
+            self._m().set_s(sgpr, x.vals[0])  # (a VOP3 takes one literal: constants go in SGPRs)
+            return sgpr, False
+        reg = sgpr or (_SA if what == "a" else _SB)
         self._put(_S2, x.vals)
         self._exec_asm(f"v_readfirstlane_b32 {reg}, v{_S2}")
         s = self._m().s(reg)
@@ -563,11 +568,8 @@ class IRRun:
         if name in ("permlane16", "permlanex16"):
             old, src, s1, s2 = args[:4]
             fi, bc = imm(4), imm(5)
-            sa, bad1 = self._uniform(s1, "a")
-            if sa == _SA:
-                self._m().set_s("s93", self._m().s(_SA))
-                sa = "s93"
-            sb, bad2 = self._uniform(s2, "b")
+            sa, bad1 = self._uniform(s1, "a", "s93")
+            sb, bad2 = self._uniform(s2, "b", "s94")
             asm = f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]"
             self._put(_D, old.vals)
             self._put(_S1, src.vals)
@@ -591,6 +593,12 @@ class IRRun:
             self._put(_S1, [B.bool_value(p) for p in src.poison])
             self._exec_asm(asm)
             return done(vals, [B.or_b(B.ne(t, 0), lsel.poison[i]) for i, t in enumerate(self._get(_D))])
+        if name == "permlane64" and W == 32:
+            # The intrinsic swaps the halves of a wave64; in wave32 there is one
+            # half and the value is returned unchanged.  (v_permlane64_b32 in
+            # wave32 is a no-operation that leaves its destination alone
+            # [S:permlane64]: the two do not coincide here.)
+            return done(list(args[0].vals), list(args[0].poison))
         if name == "permlane64":
             (src,) = args
             vals, pois = self._move(f"v_permlane64_b32 v{_D}, v{_S1}", {_S1: src}, {})
