@@ -17,8 +17,8 @@ from helpers import cli
 
 pytest.importorskip("llvmlite")
 
-from verify.tv.compile import run_line_instances  # noqa: E402
-from verify.tv.llir import read_module  # noqa: E402
+from verify.tv.compile import run_line_instances
+from verify.tv.llir import read_module
 
 CORPUS = Path(__file__).parent / "tv"
 FILES = sorted(CORPUS.glob("*.ll"))
@@ -168,16 +168,29 @@ def test_corpus_proved_everywhere(path):
     assert " 0 incorrect, 0 failed-to-prove, 0 unsupported" in out.splitlines()[-1]
 
 
-MUTATIONS = [("add i32", "xor i32"), ("xor i32 %self", "or i32 %self"), ("or i32", "and i32"), ("and i32", "or i32"),
-             ("sub i32", "add i32"), ("i32 15, i32 15", "i32 15, i32 14"), ("ult", "ule"), ("i32 5)", "i32 6)"),
-             ("i32 3, i32 %var", "i32 2, i32 %var")]
+# One-token IR mutants, the first rule that applies (specific ones first:
+# a bare opcode swap can be equivalent, e.g. add of disjoint bits is xor).
+MUTATIONS: list[tuple[str, object]] = [
+    (r"\bshl i32 (%\w+), 2\b", r"shl i32 \1, 3"),  # a ds_bpermute byte address
+    (r"(update\.dpp\.i32\(i32 [^,]+, i32 %\w+, i32 \d+, i32) 15\b", r"\1 14"),  # the row mask
+    (r"(ds\.swizzle\(i32 %\w+, i32) (\d+)\)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1})"),
+    (r"(mov\.dpp8\.i32\(i32 %\w+, i32) (\d+)\)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1})"),
+    (r"(readlane\.i32\(i32 %\w+, i32) 5\)", r"\1 6)"),
+    (r"(writelane\.i32\(i32 %\w+, i32) 3\b", r"\1 4"),
+    (r"\bicmp ult\b", "icmp ugt"), (r"\bicmp ne\b", "icmp eq"), (r"\bicmp ugt\b", "icmp ult"),
+    (r"(permlanex?16\.i32\(i32 %\w+, i32 %\w+, i32) (-?\d+)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1}"),
+    (r"\badd i32\b", "sub i32"), (r"\bxor i32\b", "and i32"), (r"\bsub i32\b", "add i32"),
+    (r"\bor i32\b", "and i32"), (r"\band i32\b", "or i32"),
+    (r"\bret i32 %r\b", "ret i32 %var"),
+]
 
 
 def _mutate(text: str) -> str | None:
-    body = text.split("define", 1)
-    for a, b in MUTATIONS:
-        if a in body[1]:
-            return body[0] + "define" + body[1].replace(a, b, 1)
+    head, body = text.split("define", 1)
+    for pat, rep in MUTATIONS:
+        new = re.sub(pat, rep, body, count=1)  # type: ignore[call-overload]
+        if new != body:
+            return head + "define" + new
     return None
 
 

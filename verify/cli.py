@@ -116,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "timeout", "json")
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR")
+    tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
+                    help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
     tv.add_argument("--target", action="append", default=[], metavar="GFX",
                     help="a target (repeatable; default: the file's RUN lines)")
     tv.add_argument("--wave", type=int, choices=(32, 64), help="only this wave size")
@@ -423,11 +425,15 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .tv.check import check_file, exit_code, summary  # a command's own modules load with it (test_imports)
+    from .tv.check import check_file, check_pair_files, exit_code, has_src_tgt, summary  # a command's own modules load with it (test_imports)
 
     asm = (args.asm, read_source(args.asm)) if args.asm else None
-    results = check_file(args.file, read_source(args.file), args.target, args.wave, args.llc, args.function,
-                         args.timeout, asm)
+    text = read_source(args.file)
+    if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
+        results = check_pair_files(args.file, text, args.tgt,
+                                   read_source(args.tgt) if args.tgt else None, args.target, args.wave, args.timeout)
+    else:
+        results = check_file(args.file, text, args.target, args.wave, args.llc, args.function, args.timeout, asm)
     code = exit_code(results)
     if args.json:
         return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)

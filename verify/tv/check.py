@@ -54,6 +54,7 @@ class Counterexample:
     rows: list[LaneRow]
     exec_after: int | None = None  # EXEC at the return when it was not restored
     ir_at: str = ""  # the IR instruction responsible: "path:line:col: text"
+    tgt_poison: list[bool] | None = None  # IR-to-IR: the target's value is poison (per row)
     gpu_at: str = ""  # the GPU line responsible
 
     def to_json(self) -> dict[str, Any]:
@@ -92,10 +93,13 @@ class TVResult:
                 out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
             if c.rows:
                 names = list(c.rows[0].inputs)
-                head = ["lane", *names, "IR value", "GPU v0", ""]
+                ir2 = c.tgt_poison is not None
+                head = ["lane", *names, "src" if ir2 else "IR value", "tgt" if ir2 else "GPU v0", ""]
                 table = [[str(r.lane), *[f"{r.inputs[n]:#x}" for n in names],
-                          "poison" if r.ir is None else f"{r.ir:#x}", f"{r.gpu:#x}", "<- differs" if r.wrong else ""]
-                         for r in c.rows]
+                          "poison" if r.ir is None else f"{r.ir:#x}",
+                          "poison" if c.tgt_poison is not None and c.tgt_poison[k] else f"{r.gpu:#x}",
+                          "<- differs" if r.wrong else ""]
+                         for k, r in enumerate(c.rows)]
                 widths = [max(len(h), *(len(t[k]) for t in table)) for k, h in enumerate(head)]
                 out.append(("    " + "  ".join(h.rjust(w) for h, w in zip(head, widths))).rstrip())
                 out += [("    " + "  ".join(x.rjust(w) for x, w in zip(t, widths))).rstrip() for t in table]
@@ -285,6 +289,19 @@ def static_problems(fn: Function) -> list[str]:
     return out
 
 
+def _fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> None:
+    """After a sat check: a model with 1, 2 or 4 active lanes where there is
+    one (the query's model is left on the last sat check)."""
+    for k in (1, 2, 4):
+        q.push()
+        q.add(B.at_most(exec_bits, k))
+        if q.check() == "sat":
+            q.pop()
+            return
+        q.pop()
+    q.check()
+
+
 def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
                    timeout: float = 30.0) -> TVResult:
     t0 = time.monotonic()
@@ -383,16 +400,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.verdict = "unknown"
         res.notes = [f"the solver gave up ({q.reason})"]
         return res
-    # refuted: fewest active lanes first
-    for k in (1, 2, 4):
-        q.push()
-        q.add(B.at_most(exec_bits, k))
-        if q.check() == "sat":
-            q.pop()
-            break
-        q.pop()
-    else:
-        q.check()
+    _fewest_lanes(q, B, exec_bits)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
@@ -428,6 +436,105 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     else:
         res.verdict = "refuted"
     return res
+
+
+def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
+                  timeout: float = 30.0) -> TVResult:
+    """IR-to-IR refinement (Alive2's src/tgt): for every EXEC and input, in
+    every active lane, src's value is poison or tgt's is not poison and equal
+    to it.  Non-deterministic values of tgt range over every choice (as
+    refinement asks); those of src are fixed the same way, so a refutation
+    that needs a particular src choice is reported as unknown."""
+    t0 = time.monotonic()
+    res = TVResult(mod.path, f"{src.name} -> {tgt.name}", target.name, wave, "IR", "unsupported")
+    probs = static_problems(src) + static_problems(tgt)
+    if [a.type for a in src.args] != [a.type for a in tgt.args] or src.ret != tgt.ret:
+        probs.append(f"{tgt.span}: error: @{tgt.name} does not have @{src.name}'s signature")
+    if probs:
+        res.notes = probs
+        return res
+    B = smt.Z3()
+    W = wave
+    exec_bits = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    raw: list[list[Any]] = []
+    for k, a in enumerate(src.args):
+        raw.append(B.fresh_lanes(f"arg{k}", W) if not a.inreg else [B.fresh(f"arg{k}")] * W)
+    outs = []
+    runs = []
+    for fn in (src, tgt):
+        args = {}
+        for a, r in zip(fn.args, raw):
+            w, fl = TYPES[a.type]
+            args[a.key] = Lanes(r if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in r], [False] * W, w, fl)
+        run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n, f=fn.name: B.fresh_lanes(f"{f}.{n}", W))
+        try:
+            outs.append(run.run(fn, args))
+        except Unsupported as e:
+            res.notes = [e.line()]
+            return res
+        runs.append(run)
+    s_out, t_out = outs
+    if s_out is None or t_out is None:
+        res.verdict = "proved"
+        return res
+    lane_bad = []
+    for i in range(W):
+        differ = B.not_b(B.feq(t_out.vals[i], s_out.vals[i])) if s_out.is_float else B.ne(t_out.vals[i], s_out.vals[i])
+        lane_bad.append(B.and_b(exec_bits[i], B.not_b(s_out.poison[i]), B.or_b(t_out.poison[i], differ)))
+    q = smt.Query(timeout, session=B.session)
+    q.add(B.or_b(*exec_bits))
+    q.add(B.or_b(*lane_bad))
+    r = q.check()
+    res.seconds = time.monotonic() - t0
+    if r != "sat":
+        res.verdict = "proved" if r == "unsat" else "unknown"
+        if r == "unknown":
+            res.notes = [f"the solver gave up ({q.reason})"]
+        return res
+    _fewest_lanes(q, B, exec_bits)
+    mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    rows = []
+    for i in [i for i in range(W) if mask >> i & 1][:8]:
+        rows.append(LaneRow(i, {a.name: q.value(raw[k][i]) for k, a in enumerate(src.args)},
+                            None if q.truth(s_out.poison[i]) else q.value(s_out.vals[i]),
+                            q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
+    res.cex = Counterexample(mask, rows, tgt_poison=[q.truth(t_out.poison[r.lane]) for r in rows])
+    used = [c for c in runs[0].choices if any(q.truth(u) for u in c.used)]
+    if used:
+        res.verdict = "unknown"
+        res.notes.append(f"the counterexample depends on a non-deterministic value of @{src.name} ({used[0].what} at "
+                         f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
+    else:
+        res.verdict = "refuted"
+    return res
+
+
+def has_src_tgt(text: str) -> bool:
+    """The file defines @src and @tgt (Alive2's convention for IR-to-IR)."""
+    return all(re.search(rf"^\s*define\b[^@\n]*@{n}\s*\(", text, re.M) for n in ("src", "tgt"))
+
+
+def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str | None, targets: list[str],
+                     wave: int | None, timeout: float = 30.0) -> list[TVResult]:
+    """IR-to-IR: the functions of `path` against those of the same name in
+    `tgt_path`, or, in one file, @src against @tgt."""
+    mod = read_module(path, text)
+    inst = instances(path, mod.run_lines, targets, wave)
+    pairs: list[tuple[Module, Function, Function]] = []
+    if tgt_path is not None and tgt_text is not None:
+        tmod = read_module(tgt_path, tgt_text)
+        by_name = {f.name: f for f in tmod.functions}
+        pairs = [(mod, f, by_name[f.name]) for f in mod.functions if f.name in by_name]
+        if not pairs:
+            raise InputError(None, f"{path} and {tgt_path} define no function of the same name")
+    else:
+        fs = {f.name: f for f in mod.functions}
+        if "src" not in fs or "tgt" not in fs:
+            raise InputError(None, f"{path}: IR-to-IR refinement needs @src and @tgt (or a second file)")
+        pairs = [(mod, fs["src"], fs["tgt"])]
+    return [prove_ir_pair(m, s, t, tg, w, timeout) for m, s, t in pairs for tg, w in inst]
 
 
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
