@@ -179,9 +179,10 @@ MUTATIONS: list[tuple[str, object]] = [
     (r"(writelane\.i32\(i32 %\w+, i32) 3\b", r"\1 4"),
     (r"\bicmp ult\b", "icmp ugt"), (r"\bicmp ne\b", "icmp eq"), (r"\bicmp ugt\b", "icmp ult"),
     (r"(permlanex?16\.i32\(i32 %\w+, i32 %\w+, i32) (-?\d+)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1}"),
+    (r"(update\.dpp\.i32\(i32 %old, i32 %var, i32) 273\b", r"\1 274"), (r"\badd nsw i32\b", "sub nsw i32"),
     (r"\badd i32\b", "sub i32"), (r"\bxor i32\b", "and i32"), (r"\bsub i32\b", "add i32"),
     (r"\bor i32\b", "and i32"), (r"\band i32\b", "or i32"),
-    (r"\bret i32 %r\b", "ret i32 %var"),
+    (r"\bret i32 %[rs]\b", "ret i32 %var"),
 ]
 
 
