@@ -100,7 +100,7 @@ DPP_CONTROLS = _dpp_controls()
 _D, _S0, _S1, _S2 = 200, 201, 202, 203
 _SD, _SA, _SB = "s90", "s91", "s92"
 
-INTRINSICS = ("mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
+INTRINSICS = ("set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
               "mov.dpp", "ds.swizzle", "ds.bpermute", "ds.permute", "permlane16.var", "permlanex16.var",
               "permlane16", "permlanex16", "permlane64", "wave.shuffle", "ballot")
 
@@ -114,6 +114,26 @@ def intrinsic_name(callee: str) -> str | None:
         if rest == n or rest.startswith(n + "."):
             return n
     return None
+
+
+def wwm_region(fn: Function) -> set[str]:
+    """The instructions that compute the operand of a strict.wwm/wwm call
+    (back to, and including, set.inactive): LLVM runs them in whole-wave
+    mode, every lane enabled (AMDGPUUsage: llvm.amdgcn.strict.wwm)."""
+    by_key = {i.key: i for i in fn.insts}
+    out: set[str] = set()
+    todo = [o.key for i in fn.insts if i.opcode == "call" and intrinsic_name(i.callee) in ("strict.wwm", "wwm")
+            for o in i.operands[:-1] if o.kind == "ref"]
+    while todo:
+        k = todo.pop()
+        ins = by_key.get(k)
+        if ins is None or k in out:
+            continue
+        out.add(k)
+        if ins.opcode == "call" and intrinsic_name(ins.callee) == "set.inactive":
+            continue
+        todo += [o.key for o in ins.operands if o.kind == "ref"]
+    return out
 
 
 @dataclass
@@ -132,10 +152,20 @@ class IRRun:
     env: dict[str, Lanes] = field(default_factory=dict)
     choices: list[Choice] = field(default_factory=list)
     machine: Machine | None = None
+    whole_machine: Machine | None = None  # EXEC = every lane: whole-wave mode
+    whole: bool = False  # the current instruction computes a wwm operand
+    wwm_keys: set[str] = field(default_factory=set)
     cur: Inst | None = None
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
+        if self.whole:
+            if self.whole_machine is None:
+                wm = Machine(self.B, self.wave, lambda kind, name, lane: False if kind == "scc" else self.B.const(0),
+                             FeatureLog(self.target), self.assume, waits=False)
+                wm.set_exec_mask((1 << self.wave) - 1)
+                self.whole_machine = wm
+            return self.whole_machine
         if self.machine is None:
             def initial(kind: str, name: str, lane: int | None) -> Any:
                 # the scratch destinations' lanes an instruction does not write
@@ -196,8 +226,10 @@ class IRRun:
         if fn.blocks != 1:
             br = next((i for i in fn.insts if i.opcode in ("br", "switch", "indirectbr")), fn.insts[0])
             raise Unsupported(br.span, "control flow (more than one basic block)")
+        self.wwm_keys = wwm_region(fn)
         for ins in fn.insts:
             self.cur = ins
+            self.whole = ins.key in self.wwm_keys
             if ins.opcode == "ret":
                 return self.operand(ins.operands[0]) if ins.operands else None
             self.env[ins.key] = self.step(ins)
@@ -430,9 +462,13 @@ class IRRun:
     def _get(self, reg: int) -> list[Any]:
         return list(self._m().vregs[reg])
 
+    def lanes_on(self) -> list[Any]:
+        """The lanes the current instruction runs in: EXEC's, or every lane in whole-wave mode."""
+        return [True] * self.wave if self.whole else self.act
+
     def _poison_any_active(self, lanes: Lanes) -> Any:
         B = self.B
-        return B.or_b(*[B.and_b(self.act[i], lanes.poison[i]) for i in range(self.wave)])
+        return B.or_b(*[B.and_b(self.lanes_on()[i], lanes.poison[i]) for i in range(self.wave)])
 
     def _uniform(self, x: Lanes, what: str, sgpr: str | None = None) -> tuple[str, Any]:
         """A scalar operand: a constant's text, or an SGPR holding the first
@@ -449,7 +485,7 @@ class IRRun:
         self._put(_S2, x.vals)
         self._exec_asm(f"v_readfirstlane_b32 {reg}, v{_S2}")
         s = self._m().s(reg)
-        bad = B.or_b(*[B.and_b(self.act[i], B.or_b(x.poison[i], B.ne(x.vals[i], s))) for i in range(self.wave)])
+        bad = B.or_b(*[B.and_b(self.lanes_on()[i], B.or_b(x.poison[i], B.ne(x.vals[i], s))) for i in range(self.wave)])
         return reg, bad
 
     def _move(self, text: str, data: dict[int, Lanes], ctl: dict[int, Lanes], out: str = "v") -> tuple[list[Any], list[Any]]:
@@ -489,6 +525,16 @@ class IRRun:
         def done(vals: list[Any], pois: list[Any]) -> Lanes:
             return Lanes(vals, pois, 32, fl)
 
+        if name == "set.inactive":
+            x, v = args
+            if not self.whole:
+                raise self._unsupported("set.inactive outside a strict.wwm/wwm computation")
+            act = self.act
+            return done([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
+                        [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)])
+        if name in ("strict.wwm", "wwm"):
+            (x,) = args
+            return done(list(x.vals), list(x.poison))
         if name in ("mbcnt.lo", "mbcnt.hi"):
             a, b = args
             src0 = str(a.vals[0]) if isinstance(a.vals[0], int) and all(v is a.vals[0] for v in a.vals) else f"v{_S2}"
@@ -626,6 +672,6 @@ class IRRun:
         for i in range(W):
             j = B.and_(idx.vals[i], B.const(W - 1))
             vals.append(B.select(x.vals, j))
-            src_active = B.select(self.act, j)
+            src_active = B.select(self.lanes_on(), j)
             pois.append(B.or_b(idx.poison[i], B.not_b(src_active), B.ne(B.select(pv, j), 0)))
         return Lanes(vals, pois, 32, fl)
