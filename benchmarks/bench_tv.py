@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verify.tv.check import check_file  # noqa: E402
+from verify.tv.check import check_file
 
 
 def main() -> int:

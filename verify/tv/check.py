@@ -438,6 +438,12 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     return res
 
 
+def _fresh_named(B: Any, W: int, prefix: str) -> Any:
+    def fresh(name: str) -> list[Any]:
+        return list(B.fresh_lanes(f"{prefix}.{name}", W))
+    return fresh
+
+
 def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
                   timeout: float = 30.0) -> TVResult:
     """IR-to-IR refinement (Alive2's src/tgt): for every EXEC and input, in
@@ -465,10 +471,11 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
     runs = []
     for fn in (src, tgt):
         args = {}
-        for a, r in zip(fn.args, raw):
+        for a, lanes in zip(fn.args, raw):
             w, fl = TYPES[a.type]
-            args[a.key] = Lanes(r if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in r], [False] * W, w, fl)
-        run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n, f=fn.name: B.fresh_lanes(f"{f}.{n}", W))
+            args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
+                                [False] * W, w, fl)
+        run = IRRun(B, W, target, lo, hi, exec_bits, fresh=_fresh_named(B, W, fn.name))
         try:
             outs.append(run.run(fn, args))
         except Unsupported as e:
