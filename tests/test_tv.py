@@ -155,6 +155,62 @@ def test_code_mutant_is_refuted(tmp_path):
     assert "row_shr:2" in r["counterexample"]["gpu_instruction"]
 
 
+PAIR = """; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
+declare i32 @llvm.amdgcn.wave.shuffle.i32(i32, i32)
+declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
+define i32 @src(i32 %x, i32 inreg %i) {
+  %r = call i32 @llvm.amdgcn.wave.shuffle.i32(i32 %x, i32 %i)
+  ret i32 %r
+}
+define i32 @tgt(i32 %x, i32 inreg %i) {
+  %r = call i32 @llvm.amdgcn.readlane.i32(i32 %x, i32 %i)
+  ret i32 %r
+}
+"""
+
+
+def test_ir_to_ir_src_tgt(tmp_path):
+    # a uniform-index wave.shuffle may become readlane (which also reads an
+    # inactive lane, where the shuffle is poison) but not the other way round
+    p = write(tmp_path, "pair.ll", PAIR)
+    code, out, _ = cli("tv", p)
+    assert (code, out) == (0, "src -> tgt on gfx942 wave64 (IR): proved\n"
+                                 "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
+    rev = PAIR.replace("@src(", "@tmp(").replace("@tgt(", "@src(").replace("@tmp(", "@tgt(")
+    p = write(tmp_path, "rev.ll", rev)
+    code, out, _ = cli("tv", p)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "src -> tgt on gfx942 wave64 (IR): refuted"
+    assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+", lines[1])
+    assert lines[2].split() == ["lane", "%x", "%i", "src", "tgt"]
+    assert lines[3].split()[-3:] == ["poison", "<-", "differs"]
+
+
+def test_ir_to_ir_two_files(tmp_path):
+    a = write(tmp_path, "a.ll", "define i32 @f(i32 %x) {\n  %y = mul i32 %x, 2\n  ret i32 %y\n}\n")
+    b = write(tmp_path, "b.ll", "define i32 @f(i32 %x) {\n  %y = shl nsw i32 %x, 1\n  ret i32 %y\n}\n")
+    code, out, _ = cli("tv", a, b, "--target", "gfx1100", "--wave", "32")
+    assert code == 1 and "f -> f on gfx1100 wave32 (IR): refuted" in out  # nsw adds poison
+    code, out, _ = cli("tv", b, a, "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+
+
+def test_wwm_scan_step():
+    p = str(CORPUS / "wwm_scan_row_shr1.ll")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+
+
+def test_set_inactive_outside_wwm_is_unsupported(tmp_path):
+    p = write(tmp_path, "si.ll", "declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)\n"
+                                 "define i32 @f(i32 %x) {\n  %a = call i32 @llvm.amdgcn.set.inactive.i32(i32 %x, i32 0)\n"
+                                 "  ret i32 %a\n}\n")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2
+    assert f"  {p}:3:3: unsupported: set.inactive outside a strict.wwm/wwm computation" in out
+
+
 # ---------------------------------------------------------------------------
 # slow: the corpus on every target/wave of its RUN lines, mutants, the
 # GlobalISel wave.shuffle bug
@@ -180,6 +236,7 @@ MUTATIONS: list[tuple[str, object]] = [
     (r"\bicmp ult\b", "icmp ugt"), (r"\bicmp ne\b", "icmp eq"), (r"\bicmp ugt\b", "icmp ult"),
     (r"(permlanex?16\.i32\(i32 %\w+, i32 %\w+, i32) (-?\d+)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1}"),
     (r"(update\.dpp\.i32\(i32 %old, i32 %var, i32) 273\b", r"\1 274"), (r"\badd nsw i32\b", "sub nsw i32"),
+    (r"(set\.inactive\.i32\(i32 %\w+, i32) 0\)", r"\1 1)"),
     (r"\badd i32\b", "sub i32"), (r"\bxor i32\b", "and i32"), (r"\bsub i32\b", "add i32"),
     (r"\bor i32\b", "and i32"), (r"\band i32\b", "or i32"),
     (r"\bret i32 %[rs]\b", "ret i32 %var"),
