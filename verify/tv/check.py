@@ -30,6 +30,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
 from .compile import by_llc, by_llvmlite_isolated, instances
+from .kernel import GLOBAL, SLOAD, prove_kernel
 from .llir import TYPES, Function, Module, read_module
 from .sem import IRRun, Lanes, Unsupported
 
@@ -180,6 +181,8 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
         elif isinstance(op, Opaque):
             if SPILL.match(ins.mnemonic):
                 spills.append(ins)
+            elif kernel and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)):
+                pass  # memory: verify/tv/kernel.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
     return GpuCode(prog, problems, spills, label)
@@ -276,10 +279,10 @@ def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int]]:
 def static_problems(fn: Function) -> list[str]:
     """Why a function cannot be checked at all (before running anything)."""
     where = f"{fn.span.path}:{fn.span.line}:{fn.span.col}"
-    out = []
+    out: list[str] = []
     if fn.kernel:
-        out.append(f"{where}: unsupported: kernels (amdgpu_kernel) are not modelled yet")
-    elif fn.cc and fn.cc not in ("", "ccc", "fastcc"):
+        return out  # (verify/tv/kernel.py checks a kernel's arguments)
+    if fn.cc and fn.cc not in ("", "ccc", "fastcc"):
         out.append(f"{where}: unsupported: calling convention {fn.cc}")
     for a in fn.args:
         if a.type not in TYPES or a.type == "i1":
@@ -310,6 +313,20 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     if probs:
         res.notes = probs
         return res
+    if fn.kernel:
+        try:
+            asm = compile_asm(target, wave)
+        except InputError as e:
+            res.verdict = "unknown"
+            res.notes = [f"could not compile: {e.message}"]
+            return res
+        code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
+        if code.problems:
+            res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
+            return res
+        res.warnings = [str(w) for w in hazards(code.program, target)]
+        kres: TVResult = prove_kernel(mod, fn, asm, code.program, code.label, target, wave, compiler, timeout, res)
+        return kres
     B = smt.Z3()
     W = wave
     exec_bits = B.fresh_lanes("exec", W, cond=True)

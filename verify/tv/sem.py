@@ -24,6 +24,7 @@ reports it as unknown (:attr:`IRRun.choices`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,51 @@ class Lanes:
     poison: list[Any]
     width: int = 32
     is_float: bool = False
+    hi: list[Any] | None = None  # a 64-bit value (i64, a global pointer): the high halves
+
+
+class Memory:
+    """Dword-granular memory: an initial value per byte address (`initial`,
+    an unknown function of the address's halves) and the stores made since,
+    in order (the last matching store wins).  Values carry a poison flag."""
+
+    def __init__(self, B: Backend, initial: Callable[[Any, Any], Any]) -> None:
+        self.B = B
+        self.initial = initial
+        self.stores: list[tuple[Any, Any, Any, Any, Any]] = []  # lo, hi, value, poison, enable
+        self.groups: list[list[tuple[Any, Any, Any]]] = []  # per store instruction: (lo, hi, enable) per lane
+
+    def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        B = self.B
+        v, p = self.initial(lo, hi), False
+        for slo, shi, sv, sp, en in self.stores:
+            hit = B.and_b(en, B.eq(lo, slo), B.eq(hi, shi))
+            v = B.ite(hit, sv, v)
+            p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
+        return v, p
+
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]]) -> None:
+        """One store instruction: (lo, hi, value, poison, enable) per lane, in lane order."""
+        self.stores += lanes
+        self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
+
+    def race_at(self, lo: Any, hi: Any) -> Any:
+        """Two enabled lanes of one store instruction write address (lo, hi)."""
+        B = self.B
+        out: list[Any] = []
+        for g in self.groups:
+            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g]
+            out.append(B.not_b(self._at_most_one(hits)))
+        return B.or_b(*out)
+
+    def _at_most_one(self, conds: list[Any]) -> Any:
+        B = self.B
+        seen: Any = False
+        bad: list[Any] = []
+        for c in conds:
+            bad.append(B.and_b(seen, c))
+            seen = B.or_b(seen, c)
+        return B.not_b(B.or_b(*bad))
 
 
 @dataclass
@@ -100,7 +146,7 @@ DPP_CONTROLS = _dpp_controls()
 _D, _S0, _S1, _S2 = 200, 201, 202, 203
 _SD, _SA, _SB = "s90", "s91", "s92"
 
-INTRINSICS = ("set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
+INTRINSICS = ("workitem.id.x", "set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
               "mov.dpp", "ds.swizzle", "ds.bpermute", "ds.permute", "permlane16.var", "permlanex16.var",
               "permlane16", "permlanex16", "permlane64", "wave.shuffle", "ballot")
 
@@ -156,6 +202,9 @@ class IRRun:
     whole: bool = False  # the current instruction computes a wwm operand
     wwm_keys: set[str] = field(default_factory=set)
     cur: Inst | None = None
+    memory: Memory | None = None  # global memory (kernels)
+    workitem_x: list[Any] | None = None  # llvm.amdgcn.workitem.id.x per lane (kernels)
+    ub: list[Any] = field(default_factory=list)  # conditions under which the IR has undefined behaviour
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
@@ -239,6 +288,8 @@ class IRRun:
         op = ins.opcode
         if op == "call":
             return self.call(ins)
+        if op in ("load", "store", "getelementptr") or (op in ("zext", "sext") and ins.type == "i64"):
+            return self.memory_op(ins)
         if ins.type not in TYPES:
             raise self._unsupported(f"{op} of type {ins.type}" if ins.type != "void" else f"instruction '{op}'")
         if op in ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr"):
@@ -254,6 +305,79 @@ class IRRun:
         if op in ("fadd", "fsub"):
             return self.fbinop(ins)
         raise self._unsupported(f"instruction '{op}'")
+
+    # ---- global memory (kernels) -------------------------------------------
+    def _pointer(self, op: Operand) -> Lanes:
+        x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
+        if x is None or x.hi is None:
+            raise self._unsupported(f"pointer operand '{op.text}'")
+        return x
+
+    def memory_op(self, ins: Inst) -> Lanes:
+        B, W = self.B, self.wave
+        op = ins.opcode
+        if op in ("zext", "sext"):  # i32 -> i64, for an index
+            a = self.operand(ins.operands[0])
+            if a.width != 32 or self._flags(ins) not in ([], ["nneg"]):
+                raise self._unsupported(f"{op} {ins.operands[0].type} to i64")
+            hi = [B.const(0)] * W if op == "zext" else [B.ashr(v, B.const(31)) for v in a.vals]
+            pois = list(a.poison) if not self._flags(ins) else [B.or_b(p, B.slt(v, 0)) for p, v in zip(a.poison, a.vals)]
+            return Lanes(list(a.vals), pois, 64, False, hi)
+        if self.memory is None:
+            raise self._unsupported(f"instruction '{op}' outside a kernel")
+        if op == "getelementptr":
+            words = ins.text.split()
+            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(\w+),\s*ptr addrspace\(1\)", ins.text)
+            if m is None or len(ins.operands) != 2 or m.group(1) not in ("i32", "float", "i8"):
+                raise self._unsupported(f"getelementptr '{' '.join(words[2:6])}...'")
+            size = 1 if m.group(1) == "i8" else 4
+            base = self._pointer(ins.operands[0])
+            assert base.hi is not None
+            ix = ins.operands[1]
+            if ix.type == "i64" and ix.kind == "ref":
+                idx = self.env[ix.key]
+            elif ix.type == "i64" and ix.kind == "const":
+                c = ix.value & ((1 << 64) - 1)
+                idx = Lanes([B.const(c & M32)] * W, [False] * W, 64, False, [B.const(c >> 32)] * W)
+            elif ix.type == "i32":
+                a = self.operand(ix)
+                idx = Lanes(a.vals, a.poison, 64, False, [B.ashr(v, B.const(31)) for v in a.vals])
+            else:
+                raise self._unsupported(f"getelementptr index of type {ix.type}")
+            assert idx.hi is not None
+            lo, hi = [], []
+            sh = {1: 0, 4: 2}[size]
+            for i in range(W):
+                olo = B.shl(idx.vals[i], B.const(sh))
+                ohi = B.or_(B.shl(idx.hi[i], B.const(sh)), B.lshr(idx.vals[i], B.const(32 - sh))) if sh else idx.hi[i]
+                rlo = B.add(base.vals[i], olo)
+                carry = B.bool_value(B.ult(rlo, olo))
+                lo.append(rlo)
+                hi.append(B.add(B.add(base.hi[i], ohi), carry))
+            return Lanes(lo, [B.or_b(base.poison[i], idx.poison[i]) for i in range(W)], 64, False, hi)
+        m = re.search(r",\s*align\s+(\d+)", ins.text)
+        if m is None or int(m.group(1)) < 4 or "volatile" in ins.text or "atomic" in ins.text:
+            raise self._unsupported(f"{op} without align >= 4 (or volatile/atomic)")
+        ptr = self._pointer(ins.operands[0 if op == "load" else 1])
+        assert ptr.hi is not None
+        act = self.lanes_on()
+        # an access at a poison or misaligned address is undefined behaviour
+        for i in range(W):
+            self.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
+        if op == "load":
+            if ins.type not in ("i32", "float"):
+                raise self._unsupported(f"load of {ins.type}")
+            vals, pois = [], []
+            for i in range(W):
+                v, p = self.memory.read(ptr.vals[i], ptr.hi[i])
+                vals.append(v)
+                pois.append(p)
+            return Lanes(vals, pois, 32, ins.type == "float")
+        val = self.operand(ins.operands[0])
+        if ins.operands[0].type not in ("i32", "float"):
+            raise self._unsupported(f"store of {ins.operands[0].type}")
+        self.memory.write([(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i]) for i in range(W)])
+        return Lanes([B.const(0)] * W, [False] * W)
 
     def _flags(self, ins: Inst) -> list[str]:
         out = []
@@ -525,6 +649,10 @@ class IRRun:
         def done(vals: list[Any], pois: list[Any]) -> Lanes:
             return Lanes(vals, pois, 32, fl)
 
+        if name == "workitem.id.x":
+            if self.workitem_x is None:
+                raise self._unsupported("workitem.id.x outside a kernel")
+            return done(list(self.workitem_x), [False] * W)
         if name == "set.inactive":
             x, v = args
             if not self.whole:
