@@ -211,6 +211,34 @@ def test_set_inactive_outside_wwm_is_unsupported(tmp_path):
     assert f"  {p}:3:3: unsupported: set.inactive outside a strict.wwm/wwm computation" in out
 
 
+def test_kernel_with_memory_proved():
+    p = str(CORPUS / "kernel_dpp_row_shr1_add.ll")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_kernel_ir_mutant_refuted(tmp_path):
+    src = CORPUS / "kernel_dpp_row_shr1_add.ll"
+    asm = write(tmp_path, "k.s", llc(str(src), "gfx1100", 32))
+    m = write(tmp_path, "k.ll", src.read_text().replace("i32 273,", "i32 274,"))
+    code, out, _ = cli("tv", m, "--target", "gfx1100", "--wave", "32", "--asm", asm)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("kernel_dpp_row_shr1_add on gfx1100 wave32 (") and lines[0].endswith(
+        "refuted (9 GPU instructions)")
+    assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+; memory at 0x[0-9a-f]+ after the kernel: "
+                        r"IR 0x[0-9a-f]+, GPU 0x[0-9a-f]+", lines[1])
+
+
+def test_kernel_store_of_i8_is_unsupported(tmp_path):
+    p = write(tmp_path, "s.ll", "define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %v) {\n"
+                                "  %t = trunc i32 %v to i8\n  store i8 %t, ptr addrspace(1) %out, align 1\n  ret void\n}\n")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2
+    assert f"  {p}:3:3: unsupported: store without align >= 4 (or volatile/atomic)" in out
+
+
 # ---------------------------------------------------------------------------
 # slow: the corpus on every target/wave of its RUN lines, mutants, the
 # GlobalISel wave.shuffle bug

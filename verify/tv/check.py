@@ -314,18 +314,14 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.notes = probs
         return res
     if fn.kernel:
-        try:
-            asm = compile_asm(target, wave)
-        except InputError as e:
-            res.verdict = "unknown"
-            res.notes = [f"could not compile: {e.message}"]
-            return res
-        code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
-        if code.problems:
-            res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
-            return res
-        res.warnings = [str(w) for w in hazards(code.program, target)]
-        kres: TVResult = prove_kernel(mod, fn, asm, code.program, code.label, target, wave, compiler, timeout, res)
+        def code_of() -> tuple[str, GpuCode] | str:
+            try:
+                asm = compile_asm(target, wave)
+            except InputError as e:
+                return f"could not compile: {e.message}"
+            return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
+
+        kres: TVResult = prove_kernel(mod, fn, code_of, target, wave, timeout, res)
         return kres
     B = smt.Z3()
     W = wave

@@ -32,6 +32,7 @@ from typing import Any
 
 from .. import smt
 from ..asmcheck import Opaque
+from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
@@ -199,18 +200,15 @@ def arg_offsets(fn: Function) -> list[int] | None:
     return out
 
 
-def prove_kernel(mod: Module, fn: Function, asm: str, prog: list[Instr], label: str, target: Target, wave: int,
-                 compiler: str, timeout: float, result: Any) -> Any:
-    """Fill `result` (a TVResult) for kernel `fn` against its compiled code."""
+def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                 result: Any) -> Any:
+    """Fill `result` (a TVResult) for kernel `fn` against its compiled code:
+    `code_of()` compiles, giving (assembly, GpuCode) or why it could not."""
     t0 = time.monotonic()
     res = result
     offs = arg_offsets(fn)
     if offs is None or not all(a.type in ("i32", "float") or a.type == "ptr addrspace(1)" for a in fn.args):
         res.notes = [f"{fn.span}: unsupported: kernel arguments other than i32, float and ptr addrspace(1)"]
-        return res
-    ks = kernarg_sgpr(asm, fn.name)
-    if ks is None:
-        res.notes = [f"{label}: unsupported: no kernarg segment pointer in the kernel descriptor"]
         return res
     B = smt.Z3()
     W = wave
@@ -248,6 +246,21 @@ def prove_kernel(mod: Module, fn: Function, asm: str, prog: list[Instr], label: 
         run.run(fn, ir_args)
     except Unsupported as e:
         res.notes = [e.line()]
+        return res
+    got = code_of()
+    if isinstance(got, str):
+        res.verdict = "unknown"
+        res.notes = [got]
+        return res
+    asm, code = got
+    label, prog = code.label, code.program
+    if code.problems:
+        res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
+        return res
+    res.warnings = [str(w) for w in hazards(prog, target)]
+    ks = kernarg_sgpr(asm, fn.name)
+    if ks is None:
+        res.notes = [f"{label}: unsupported: no kernarg segment pointer in the kernel descriptor"]
         return res
     fresh_v: dict[str, list[Any]] = {}
 
