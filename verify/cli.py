@@ -425,7 +425,8 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .tv.check import check_file, check_pair_files, exit_code, has_src_tgt, summary  # a command's own modules load with it (test_imports)
+    # a command's own modules load with it (test_imports)
+    from .tv.check import check_file, check_pair_files, exit_code, has_src_tgt, summary
 
     asm = (args.asm, read_source(args.asm)) if args.asm else None
     text = read_source(args.file)
