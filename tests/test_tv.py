@@ -231,6 +231,19 @@ def test_kernel_ir_mutant_refuted(tmp_path):
                         r"IR 0x[0-9a-f]+, GPU 0x[0-9a-f]+", lines[1])
 
 
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_uncovered_hazard_is_not_proved(tmp_path):
+    src = CORPUS / "kernel_dpp_row_shr1_add.ll"
+    text = llc(str(src), "gfx90a", 64)
+    assert "\ts_nop 0\n" in text
+    asm = write(tmp_path, "h.s", text.replace("\ts_nop 0\n", "", 1))
+    code, out, _ = cli("tv", str(src), "--target", "gfx90a", "--asm", asm)
+    assert code == 3
+    lines = out.splitlines()
+    assert lines[1] == "  proved for the modelled semantics, but the code has the hazard(s) below"
+    assert "warning: hazard (GFX8/9 family)" in lines[2] and lines[2].endswith("insert s_nop 0")
+
+
 def test_kernel_store_of_i8_is_unsupported(tmp_path):
     p = write(tmp_path, "s.ll", "define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %v) {\n"
                                 "  %t = trunc i32 %v to i8\n  store i8 %t, ptr addrspace(1) %out, align 1\n  ret void\n}\n")
