@@ -217,6 +217,7 @@ def test_kernel_with_memory_proved():
     assert code == 0, out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 def test_kernel_ir_mutant_refuted(tmp_path):
     src = CORPUS / "kernel_dpp_row_shr1_add.ll"
