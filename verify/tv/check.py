@@ -302,7 +302,12 @@ def _fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> None:
             q.pop()
             return
         q.pop()
-    q.check()
+    if q.check() != "sat":
+        raise smt_gave_up(q)
+
+
+def smt_gave_up(q: smt.Query) -> InputError:
+    return InputError(None, f"the solver gave up on a counterexample it had found ({q.reason}); try a larger --timeout")
 
 
 def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,

@@ -350,7 +350,10 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
             break
         q.pop()
     else:
-        q.check()
+        if q.check() != "sat":  # (the solver gave up the second time)
+            res.verdict = "unknown"
+            res.notes = [f"the solver gave up ({q.reason})"]
+            return res
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     at = q.value(alo) | q.value(ahi) << 32
     res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {at:#x} after the kernel: IR "
