@@ -311,6 +311,20 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
             r0 = _check(q, c)
             if r0 == "sat" and hint is None:
                 hint = ir_mem.stores[n][:2]  # a lane whose stores differ: look at its address first
+                # the same address, different values, and no other lane of
+                # either side stores there: memory differs at that address
+                ilo, ihi, ival, ipois, ien = ir_mem.stores[n]
+                glo, ghi, gval, _, gen = gpu_mem.stores[n]
+                alone = [B.not_b(B.and_b(e, B.eq(a, ilo), B.eq(b, ihi)))
+                         for k2, (a, b, _, _, e) in enumerate(ir_mem.stores + gpu_mem.stores)
+                         if k2 not in (n, n + len(ir_mem.stores))]
+                q.push()
+                q.add(B.and_b(no_ub, ien, gen, B.eq(ilo, glo), B.eq(ihi, ghi), B.not_b(ipois), B.ne(ival, gval),
+                              *alone))
+                if q.check() == "sat":
+                    res.seconds = time.monotonic() - t0
+                    return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None)
+                q.pop()
             if r0 != "unsat":
                 break
         else:
@@ -342,6 +356,13 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         res.verdict = "unknown"
         res.notes = [f"the solver gave up ({q.reason})"]
         return res
+    return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi))
+
+
+def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: list[Any], run: IRRun,
+             at: tuple[Any, Any, Any, Any], race: Any) -> Any:
+    """A kernel's counterexample (q has a model), fewest lanes first."""
+    alo, ahi, iv, gv = at
     for kk in (1, 2, 4):  # fewest lanes first
         q.push()
         q.add(B.at_most(exec_bits, kk))
@@ -355,10 +376,10 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
             res.notes = [f"the solver gave up ({q.reason})"]
             return res
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
-    at = q.value(alo) | q.value(ahi) << 32
-    res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {at:#x} after the kernel: IR "
+    addr = q.value(alo) | q.value(ahi) << 32
+    res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {addr:#x} after the kernel: IR "
                      f"{q.value(iv):#x}, GPU {q.value(gv):#x}"
-                     + ("; two lanes of one GPU store write it" if q.truth(gpu_mem.race_at(alo, ahi)) else ""))
+                     + ("; two lanes of one GPU store write it" if race is not None and q.truth(race) else ""))
     for ln in range(W):
         if mask >> ln & 1 and ln < 8:
             res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
