@@ -41,6 +41,7 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.cli", "*", "verify.emit"): _CMD,
     ("verify.cli", "*", "verify.synth"): _CMD,
     ("verify.cli", "*", "verify.asmcheck"): _CMD + " (asm)",
+    ("verify.cli", "*", "verify.tv"): _CMD + " (tv: llvmlite and z3 load with it)",
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any, NoReturn, TextIO
 from . import catalog
 from . import target as T
 from .assume import parse_assume
-from .diag import InputError, Span, VerifyError, Warning_
+from .diag import InputError, Span, VerifyError, Warning_, read_source
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
@@ -112,6 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
+
+    tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
+                  "timeout", "json")
+    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR")
+    tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
+                    help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
+    tv.add_argument("--target", action="append", default=[], metavar="GFX",
+                    help="a target (repeatable; default: the file's RUN lines)")
+    tv.add_argument("--wave", type=int, choices=(32, 64), help="only this wave size")
+    tv.add_argument("--llc", action="append", default=[], metavar="CMD",
+                    help="compile with this llc command line (e.g. 'llc-22 -global-isel'; repeatable) "
+                         "instead of llvmlite's LLVM")
+    tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
+    tv.add_argument("--asm", metavar="FILE.s", help="check this assembly (llc's output for one --target and --wave) "
+                                                    "instead of compiling")
 
     tg = _command(sub, "targets", "the target table", "json")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
@@ -411,8 +426,28 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return code
 
 
+def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # a command's own modules load with it (test_imports)
+    from .tv.check import check_file, check_pair_files, exit_code, has_src_tgt, summary
+
+    asm = (args.asm, read_source(args.asm)) if args.asm else None
+    text = read_source(args.file)
+    if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
+        results = check_pair_files(args.file, text, args.tgt,
+                                   read_source(args.tgt) if args.tgt else None, args.target, args.wave, args.timeout)
+    else:
+        results = check_file(args.file, text, args.target, args.wave, args.llc, args.function, args.timeout, asm)
+    code = exit_code(results)
+    if args.json:
+        return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)
+    lines = [ln for r in results for ln in r.lines()] + [summary(results)]
+    _print_lines(lines, out)
+    return code
+
+
 COMMANDS = {
     "asm": cmd_asm,
+    "tv": cmd_tv,
     "synth": cmd_synth,
     "lowering": cmd_lowering,
     "prove": cmd_prove,

@@ -175,6 +175,13 @@ class Z3:
     def fresh(self, name: str) -> Any:
         return z3.BitVec(name, 32, self.s.ctx)
 
+    def uf(self, name: str, *args: Any) -> Any:
+        """name(args...): an uninterpreted function of 32-bit values, the
+        same function for the same name in this Session (verify tv's initial
+        memory: one unknown value per address)."""
+        f = z3.Function(name, *([self.s.bv32] * (len(args) + 1)))
+        return f(*[self.s.bv(a) for a in args])
+
     def fresh_bool(self, name: str) -> Any:
         return z3.Bool(name, self.s.ctx)
 

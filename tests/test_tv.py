@@ -1,0 +1,326 @@
+"""`verify tv`: translation validation of LLVM IR against the GPU code LLVM
+makes of it (docs/tv.md).  The fast tier checks a few corpus functions on
+one target, the verdicts for unsupported input and for mutants; the slow
+tier runs the whole corpus (tests/tv/) on every target and wave its RUN lines
+name, and one IR mutant of each file."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+pytest.importorskip("llvmlite")
+
+from verify.tv.compile import run_line_instances
+from verify.tv.llir import read_module
+
+CORPUS = Path(__file__).parent / "tv"
+FILES = sorted(CORPUS.glob("*.ll"))
+LLC = shutil.which("llc-22")
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def llc(path: str, cpu: str, wave: int, *extra: str) -> str:
+    assert LLC is not None
+    attr = [] if cpu.startswith("gfx9") else [f"-mattr=+wavefrontsize{wave}"]
+    r = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O2", *attr, *extra, path, "-o", "-"],
+                       capture_output=True, text=True, check=True)
+    return r.stdout
+
+
+# ---------------------------------------------------------------------------
+# fast
+
+
+def test_corpus_is_large_enough():
+    assert len(FILES) >= 40
+
+
+def test_run_lines_give_targets_and_waves():
+    text = (CORPUS / "permlane64_add.ll").read_text()
+    mod = read_module("x.ll", text)
+    assert [(t.name, w) for t, w in run_line_instances("x.ll", mod.run_lines)] == [("gfx1100", 64), ("gfx1200", 64)]
+    mod = read_module("y.ll", (CORPUS / "hip_shfl_xor_5_w16.ll").read_text())
+    got = [(t.name, w) for t, w in run_line_instances("y.ll", mod.run_lines)]
+    assert got[:4] == [("gfx90a", 64), ("gfx942", 64), ("gfx950", 64), ("gfx1030", 32)] and len(got) == 9
+
+
+@pytest.mark.parametrize("name, target, wave", [("hip_shfl_xor_5_w16", "gfx1100", 32),
+                                                ("dpp_row_shr1_add", "gfx90a", 64)])
+def test_proves_corpus_functions(name, target, wave):
+    code, out, err = cli("tv", str(CORPUS / f"{name}.ll"), "--target", target, "--wave", str(wave))
+    assert (code, err) == (0, ""), out
+    assert out.splitlines() == [f"{name} on {target} wave{wave} (llvmlite): proved" + out.split("proved", 1)[1].split("\n")[0],
+                                "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"]
+
+
+IR_HEAD = "declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)\n"
+
+
+def test_unsupported_instruction_is_named_at_its_line(tmp_path):
+    p = write(tmp_path, "d.ll", "define i32 @f(i32 %x, i32 %y) {\n  %q = udiv i32 %x, %y\n  ret i32 %q\n}\n")
+    code, out, err = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2
+    assert out.splitlines() == ["f on gfx1100 wave32 (llvmlite): unsupported",
+                                f"  {p}:2:3: unsupported: instruction 'udiv'",
+                                "Summary: 0 correct, 0 incorrect, 0 failed-to-prove, 1 unsupported"]
+
+
+def test_control_flow_is_unsupported(tmp_path):
+    p = write(tmp_path, "b.ll", "define i32 @f(i32 %x) {\nentry:\n  %c = icmp eq i32 %x, 0\n  br i1 %c, label %a, label %b\n"
+                                "a:\n  ret i32 1\nb:\n  ret i32 %x\n}\n")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2
+    assert f"  {p}:4:3: unsupported: control flow (more than one basic block)" in out.splitlines()
+
+
+def test_unsupported_intrinsic_on_a_target(tmp_path):
+    text = (CORPUS / "dpp8_reverse.ll").read_text()
+    p = write(tmp_path, "d8.ll", text)
+    code, out, _ = cli("tv", p, "--target", "gfx942")
+    assert code == 2
+    assert "dpp8 is not available on gfx942" in out
+
+
+def test_poison_and_undef(tmp_path):
+    # A shift by the width is poison: any GPU value refines it.  undef and
+    # freeze of poison are one unknown for all choices, so a mismatch that
+    # needs a particular choice is "unknown" (failed-to-prove), never refuted.
+    p = write(tmp_path, "p.ll", "define i32 @f(i32 %x) {\n  %s = shl i32 %x, 32\n  ret i32 %s\n}\n"
+                                "define i32 @g(i32 %x) {\n  ret i32 undef\n}\n"
+                                "define i32 @h(i32 %x) {\n  %a = add nsw i32 %x, 1\n  %f = freeze i32 %a\n  ret i32 %f\n}\n")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 3, out
+    lines = out.splitlines()
+    assert lines[0].startswith("f on gfx1100 wave32 (llvmlite): proved")
+    assert lines[1].startswith("g on gfx1100 wave32 (llvmlite): unknown")
+    assert lines[2] == (f"  the counterexample depends on a non-deterministic IR value (undef at {p}:6:3), which verify "
+                        "fixes for all choices: the refutation may be spurious")
+    assert f"freeze of poison at {p}:10:3" in out
+    assert lines[-1] == "Summary: 1 correct, 0 incorrect, 2 failed-to-prove, 0 unsupported"
+
+
+def test_no_run_line_needs_a_target(tmp_path):
+    p = write(tmp_path, "n.ll", "define i32 @f(i32 %x) {\n  ret i32 %x\n}\n")
+    code, out, err = cli("tv", p)
+    assert (code, out) == (2, "")
+    assert err.strip() == f"error: {p}: no RUN line names an AMDGPU target verify knows; give --target"
+
+
+def test_parse_error_is_one_line(tmp_path):
+    p = write(tmp_path, "e.ll", "define i32 @f(i32 %x) {\n  %y = add i32 %x\n  ret i32 %y\n}\n")
+    code, out, err = cli("tv", p, "--target", "gfx1100")
+    assert code == 2 and out == ""
+    assert re.fullmatch(rf"{re.escape(p)}:\d+:\d+: error: expected ',' in arithmetic operation\n", err)
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_ir_mutant_is_refuted_against_the_original_code(tmp_path):
+    src = CORPUS / "hip_shfl_xor_5_w16.ll"
+    asm = write(tmp_path, "o.s", llc(str(src), "gfx1100", 32))
+    mutant = write(tmp_path, "m.ll", src.read_text().replace("xor i32 %self, 5", "xor i32 %self, 4"))
+    code, out, _ = cli("tv", mutant, "--target", "gfx1100", "--wave", "32", "--asm", asm)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("hip_shfl_xor_5_w16 on gfx1100 wave32 (") and "refuted" in lines[0]
+    assert lines[1] == "  counterexample: EXEC = 0x11"
+    assert lines[-3].endswith("%r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)")
+    assert re.fullmatch(r"  GPU: line \d+: ds_bpermute_b32 v0, v1, v0", lines[-2])
+    # the same code against its own IR is proved
+    code, out, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--asm", asm)
+    assert code == 0, out
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_code_mutant_is_refuted(tmp_path):
+    src = CORPUS / "dpp_row_shr1_add.ll"
+    text = llc(str(src), "gfx1100", 32)
+    assert "row_shr:1" in text
+    asm = write(tmp_path, "m.s", text.replace("row_shr:1", "row_shr:2"))
+    code, js, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--asm", asm, "--json")
+    assert code == 1
+    r = json.loads(js)["results"][0]
+    assert r["verdict"] == "refuted"
+    assert "row_shr:2" in r["counterexample"]["gpu_instruction"]
+
+
+PAIR = """; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
+declare i32 @llvm.amdgcn.wave.shuffle.i32(i32, i32)
+declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
+define i32 @src(i32 %x, i32 inreg %i) {
+  %r = call i32 @llvm.amdgcn.wave.shuffle.i32(i32 %x, i32 %i)
+  ret i32 %r
+}
+define i32 @tgt(i32 %x, i32 inreg %i) {
+  %r = call i32 @llvm.amdgcn.readlane.i32(i32 %x, i32 %i)
+  ret i32 %r
+}
+"""
+
+
+def test_ir_to_ir_src_tgt(tmp_path):
+    # a uniform-index wave.shuffle may become readlane (which also reads an
+    # inactive lane, where the shuffle is poison) but not the other way round
+    p = write(tmp_path, "pair.ll", PAIR)
+    code, out, _ = cli("tv", p)
+    assert (code, out) == (0, "src -> tgt on gfx942 wave64 (IR): proved\n"
+                                 "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
+    rev = PAIR.replace("@src(", "@tmp(").replace("@tgt(", "@src(").replace("@tmp(", "@tgt(")
+    p = write(tmp_path, "rev.ll", rev)
+    code, out, _ = cli("tv", p)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "src -> tgt on gfx942 wave64 (IR): refuted"
+    assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+", lines[1])
+    assert lines[2].split() == ["lane", "%x", "%i", "src", "tgt"]
+    assert lines[3].split()[-3:] == ["poison", "<-", "differs"]
+
+
+def test_ir_to_ir_two_files(tmp_path):
+    a = write(tmp_path, "a.ll", "define i32 @f(i32 %x) {\n  %y = mul i32 %x, 2\n  ret i32 %y\n}\n")
+    b = write(tmp_path, "b.ll", "define i32 @f(i32 %x) {\n  %y = shl nsw i32 %x, 1\n  ret i32 %y\n}\n")
+    code, out, _ = cli("tv", a, b, "--target", "gfx1100", "--wave", "32")
+    assert code == 1 and "f -> f on gfx1100 wave32 (IR): refuted" in out  # nsw adds poison
+    code, out, _ = cli("tv", b, a, "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+
+
+def test_wwm_scan_step():
+    p = str(CORPUS / "wwm_scan_row_shr1.ll")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+
+
+def test_set_inactive_outside_wwm_is_unsupported(tmp_path):
+    p = write(tmp_path, "si.ll", "declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)\n"
+                                 "define i32 @f(i32 %x) {\n  %a = call i32 @llvm.amdgcn.set.inactive.i32(i32 %x, i32 0)\n"
+                                 "  ret i32 %a\n}\n")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2
+    assert f"  {p}:3:3: unsupported: set.inactive outside a strict.wwm/wwm computation" in out
+
+
+def test_kernel_with_memory_proved():
+    p = str(CORPUS / "kernel_dpp_row_shr1_add.ll")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_kernel_ir_mutant_refuted(tmp_path):
+    src = CORPUS / "kernel_dpp_row_shr1_add.ll"
+    asm = write(tmp_path, "k.s", llc(str(src), "gfx1100", 32))
+    m = write(tmp_path, "k.ll", src.read_text().replace("i32 273,", "i32 274,"))
+    code, out, _ = cli("tv", m, "--target", "gfx1100", "--wave", "32", "--asm", asm)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("kernel_dpp_row_shr1_add on gfx1100 wave32 (") and lines[0].endswith(
+        "refuted (9 GPU instructions)")
+    assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+; memory at 0x[0-9a-f]+ after the kernel: "
+                        r"IR 0x[0-9a-f]+, GPU 0x[0-9a-f]+", lines[1])
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_uncovered_hazard_is_not_proved(tmp_path):
+    src = CORPUS / "kernel_dpp_row_shr1_add.ll"
+    text = llc(str(src), "gfx90a", 64)
+    assert "\ts_nop 0\n" in text
+    asm = write(tmp_path, "h.s", text.replace("\ts_nop 0\n", "", 1))
+    code, out, _ = cli("tv", str(src), "--target", "gfx90a", "--asm", asm)
+    assert code == 3
+    lines = out.splitlines()
+    assert lines[1] == "  proved for the modelled semantics, but the code has the hazard(s) below"
+    assert "warning: hazard (GFX8/9 family)" in lines[2] and lines[2].endswith("insert s_nop 0")
+
+
+def test_kernel_store_of_i8_is_unsupported(tmp_path):
+    p = write(tmp_path, "s.ll", "define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %v) {\n"
+                                "  %t = trunc i32 %v to i8\n  store i8 %t, ptr addrspace(1) %out, align 1\n  ret void\n}\n")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2
+    assert f"  {p}:3:3: unsupported: store without align >= 4 (or volatile/atomic)" in out
+
+
+# ---------------------------------------------------------------------------
+# slow: the corpus on every target/wave of its RUN lines, mutants, the
+# GlobalISel wave.shuffle bug
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_corpus_proved_everywhere(path):
+    code, out, err = cli("tv", str(path))
+    assert (code, err) == (0, ""), out
+    assert " 0 incorrect, 0 failed-to-prove, 0 unsupported" in out.splitlines()[-1]
+
+
+# One-token IR mutants, the first rule that applies (specific ones first:
+# a bare opcode swap can be equivalent, e.g. add of disjoint bits is xor).
+MUTATIONS: list[tuple[str, object]] = [
+    (r"\bshl i32 (%\w+), 2\b", r"shl i32 \1, 3"),  # a ds_bpermute byte address
+    (r"(update\.dpp\.i32\(i32 [^,]+, i32 %\w+, i32 \d+, i32) 15\b", r"\1 14"),  # the row mask
+    (r"(ds\.swizzle\(i32 %\w+, i32) (\d+)\)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1})"),
+    (r"(mov\.dpp8\.i32\(i32 %\w+, i32) (\d+)\)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1})"),
+    (r"(readlane\.i32\(i32 %\w+, i32) 5\)", r"\1 6)"),
+    (r"(writelane\.i32\(i32 %\w+, i32) 3\b", r"\1 4"),
+    (r"\bicmp ult\b", "icmp ugt"), (r"\bicmp ne\b", "icmp eq"), (r"\bicmp ugt\b", "icmp ult"),
+    (r"(permlanex?16\.i32\(i32 %\w+, i32 %\w+, i32) (-?\d+)", lambda m: f"{m.group(1)} {int(m.group(2)) ^ 1}"),
+    (r"(update\.dpp\.i32\(i32 %old, i32 %var, i32) 273\b", r"\1 274"), (r"\badd nsw i32\b", "sub nsw i32"),
+    (r"(set\.inactive\.i32\(i32 %\w+, i32) 0\)", r"\1 1)"),
+    (r"\badd i32\b", "sub i32"), (r"\bxor i32\b", "and i32"), (r"\bsub i32\b", "add i32"),
+    (r"\bor i32\b", "and i32"), (r"\band i32\b", "or i32"),
+    (r"\bret i32 %[rs]\b", "ret i32 %var"),
+]
+
+
+def _mutate(text: str) -> str | None:
+    head, body = text.split("define", 1)
+    for pat, rep in MUTATIONS:
+        new = re.sub(pat, rep, body, count=1)  # type: ignore[call-overload]
+        if new != body:
+            return head + "define" + new
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_corpus_ir_mutant_refuted(tmp_path, path):
+    text = path.read_text()
+    mod = read_module(str(path), text)
+    inst = run_line_instances(str(path), mod.run_lines)
+    t, w = next(((t, w) for t, w in reversed(inst) if w == 32), inst[-1])  # (wave32: quicker to refute)
+    mutant = _mutate(text)
+    if mutant is None:
+        pytest.skip("no one-token mutation applies")
+    asm = write(tmp_path, "o.s", llc(str(path), t.llvm_cpu, w))
+    m = write(tmp_path, "m.ll", mutant)
+    code, out, _ = cli("tv", m, "--target", t.name, "--wave", str(w), "--asm", asm)
+    assert code == 1, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_globalisel_wave_shuffle_wave64_bug_is_refuted(tmp_path):
+    """LLVM 22.1's GlobalISel half-select for wave.shuffle in wave64 (fixed
+    upstream in #210661) tests bit 5 of the shifted address, not of the lane."""
+    p = str(CORPUS / "wave_shuffle_var.ll")
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "64", "--llc", f"{LLC} -global-isel", "--llc", LLC)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"wave_shuffle_var on gfx1100 wave64 ({LLC} -global-isel): refuted")
+    assert any(ln.startswith("  GPU: line ") and "v_cndmask_b32" in ln for ln in lines)
+    assert any(ln.startswith(f"wave_shuffle_var on gfx1100 wave64 ({LLC}): proved") for ln in lines)
+    assert lines[-1] == "Summary: 1 correct, 1 incorrect, 0 failed-to-prove, 0 unsupported"

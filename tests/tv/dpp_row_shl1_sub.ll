@@ -1,0 +1,18 @@
+; update.dpp row_shl1 then sub (a scan/reduce step)
+; RUN: llc -mtriple=amdgcn -mcpu=gfx90a < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx950 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize64 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s
+
+declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)
+
+define i32 @dpp_row_shl1_sub(i32 %var) {
+  %d = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %var, i32 257, i32 15, i32 15, i1 true)
+  %r = sub i32 %var, %d
+  ret i32 %r
+}

@@ -1,0 +1,26 @@
+; HIP __shfl_up(var, 16, 64)
+; RUN: llc -mtriple=amdgcn -mcpu=gfx90a < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx950 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize64 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s
+
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+
+define i32 @hip_shfl_up_16_w64(i32 %var) {
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %self = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
+  %index = sub i32 %self, 16
+  %g = and i32 %self, -64
+  %c = icmp slt i32 %index, %g
+  %sel = select i1 %c, i32 %self, i32 %index
+  %addr = shl i32 %sel, 2
+  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)
+  ret i32 %r
+}

@@ -1,0 +1,610 @@
+"""`verify tv`: prove, per function, target and wave, that the GPU code a
+compiler made refines the LLVM IR it came from (docs/tv.md).
+
+For a non-kernel function (the AMDGPU calling convention: divergent
+arguments in v0, v1, ...; ``inreg`` arguments in s0, s1, ...; the result in
+v0; the code ends with ``s_setpc_b64 s[30:31]``) and EXEC at entry any
+non-empty mask, for every active lane i:
+
+    the IR's result in lane i is poison, or v0[i] at the return equals it
+
+(floats: equal, or both NaN), and EXEC at the return equals EXEC at entry.
+This is refinement as Alive2 defines it, per lane, with undefined behaviour
+absent from the IR we model (no memory, no division).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import smt
+from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
+from ..diag import InputError, Span
+from ..emit import split_vopd
+from ..hazards import check as hazards
+from ..ir import Instr
+from ..machine import Machine
+from ..ops.base import op_of
+from ..target import FeatureLog, Target
+from .compile import by_llc, by_llvmlite_isolated, instances
+from .kernel import GLOBAL, SLOAD, prove_kernel
+from .llir import TYPES, Function, Module, read_module
+from .sem import IRRun, Lanes, Unsupported
+
+# z3 resource units for the all-lanes question before asking lane by lane
+# (as verify/refine.py does: the same questions under any load)
+JOINT_RLIMIT = 2_000_000
+SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+
+
+@dataclass
+class LaneRow:
+    lane: int
+    inputs: dict[str, int]
+    ir: int | None  # None: poison
+    gpu: int
+    wrong: bool = True  # the GPU value does not refine the IR's here
+
+
+@dataclass
+class Counterexample:
+    exec_mask: int
+    rows: list[LaneRow]
+    exec_after: int | None = None  # EXEC at the return when it was not restored
+    ir_at: str = ""  # the IR instruction responsible: "path:line:col: text"
+    tgt_poison: list[bool] | None = None  # IR-to-IR: the target's value is poison (per row)
+    gpu_at: str = ""  # the GPU line responsible
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exec": f"{self.exec_mask:#x}", "exec_after": None if self.exec_after is None else f"{self.exec_after:#x}",
+                "lanes": [{"lane": r.lane, "inputs": {k: f"{v:#x}" for k, v in r.inputs.items()},
+                           "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}", "differs": r.wrong}
+                          for r in self.rows],
+                "ir_instruction": self.ir_at, "gpu_instruction": self.gpu_at}
+
+
+@dataclass
+class TVResult:
+    path: str
+    function: str
+    target: str
+    wave: int
+    compiler: str
+    verdict: str  # proved, refuted, unknown, unsupported
+    notes: list[str] = field(default_factory=list)
+    cex: Counterexample | None = None
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    instructions: int = 0
+
+    def head(self) -> str:
+        return f"{self.function} on {self.target} wave{self.wave} ({self.compiler})"
+
+    def lines(self) -> list[str]:
+        out = [f"{self.head()}: {self.verdict}" + (f" ({self.instructions} GPU instructions)" if self.instructions else "")]
+        out += [f"  {n}" for n in self.notes]
+        out += [f"  {w}" for w in self.warnings]
+        c = self.cex
+        if c is not None:
+            out.append(f"  counterexample: EXEC = {c.exec_mask:#x}")
+            if c.exec_after is not None:
+                out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
+            if c.rows:
+                names = list(c.rows[0].inputs)
+                ir2 = c.tgt_poison is not None
+                head = ["lane", *names, "src" if ir2 else "IR value", "tgt" if ir2 else "GPU v0", ""]
+                table = [[str(r.lane), *[f"{r.inputs[n]:#x}" for n in names],
+                          "poison" if r.ir is None else f"{r.ir:#x}",
+                          "poison" if c.tgt_poison is not None and c.tgt_poison[k] else f"{r.gpu:#x}",
+                          "<- differs" if r.wrong else ""]
+                         for k, r in enumerate(c.rows)]
+                widths = [max(len(h), *(len(t[k]) for t in table)) for k, h in enumerate(head)]
+                out.append(("    " + "  ".join(h.rjust(w) for h, w in zip(head, widths))).rstrip())
+                out += [("    " + "  ".join(x.rjust(w) for x, w in zip(t, widths))).rstrip() for t in table]
+            if c.ir_at:
+                out.append(f"  IR:  {c.ir_at}")
+            if c.gpu_at:
+                out.append(f"  GPU: {c.gpu_at}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.path, "function": self.function, "target": self.target, "wave": self.wave,
+                "compiler": self.compiler, "verdict": self.verdict, "notes": self.notes, "warnings": self.warnings,
+                "counterexample": None if self.cex is None else self.cex.to_json()}
+
+
+def summary(results: list[TVResult]) -> str:
+    n = {v: sum(1 for r in results if r.verdict == v) for v in ("proved", "refuted", "unknown", "unsupported")}
+    return (f"Summary: {n['proved']} correct, {n['refuted']} incorrect, {n['unknown']} failed-to-prove, "
+            f"{n['unsupported']} unsupported")
+
+
+def exit_code(results: list[TVResult]) -> int:
+    vs = {r.verdict for r in results}
+    if "refuted" in vs:
+        return 1
+    if "unsupported" in vs:
+        return 2
+    if "unknown" in vs:
+        return 3
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# the GPU side
+
+
+@dataclass
+class GpuCode:
+    program: list[Instr]
+    problems: list[str]  # why it is unsupported (empty: supported)
+    spills: list[Instr]
+    label: str
+
+
+def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
+    """The function's code from printed assembly, as straight-line
+    instructions ending with the return (which is dropped)."""
+    problems: list[str] = []
+    try:
+        text = "\n".join(t for _, t in split_vopd(list(enumerate(asm.splitlines(), 1))))
+        lines = function_lines(read(label, text), fname, label)
+    except InputError as e:
+        return GpuCode([], [f"the assembly: {e.message}"], [], label)
+    prog: list[Instr] = []
+    spills: list[Instr] = []
+    for ln in lines:
+        if ln.kind == "label":
+            problems.append(f"control flow in the GPU code (label {ln.text} at line {ln.lineno})")
+            continue
+        if ln.kind != "instr":
+            continue
+        try:
+            ins = parse_line(ln.text, Span(label, ln.lineno, 1))
+        except InputError as e:
+            problems.append(f"GPU line {ln.lineno}: {ln.text.split(';')[0].strip()}: {e.message}")
+            continue
+        prog.append(ins)
+    end = "s_endpgm" if kernel else "s_setpc_b64"
+    if not prog or prog[-1].mnemonic != end:
+        problems.append(f"the GPU code does not end with {end}")
+    else:
+        prog = prog[:-1]
+    for ins in prog:
+        op = op_of(ins.base)
+        text = ins.text.split(";")[0].strip()
+        if CONTROL.match(ins.mnemonic):
+            problems.append(f"control flow in the GPU code: line {ins.line}: {text}")
+        elif isinstance(op, Opaque):
+            if SPILL.match(ins.mnemonic):
+                spills.append(ins)
+            elif kernel and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)):
+                pass  # memory: verify/tv/kernel.py
+            else:
+                problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
+    return GpuCode(prog, problems, spills, label)
+
+
+def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
+    """A spill or reload (private memory, per lane) as (kind, its VGPR, the
+    address operands): "store"/"load"."""
+    m = SPILL.match(ins.mnemonic)
+    body = ins.text.split(";")[0].strip()
+    ops = [o.strip() for o in body.split(None, 1)[1].split(",")] if m and " " in body else []
+    if m is None or len(ops) < 3:
+        return None
+    if m.group(1) == "scratch":
+        data, addr = (ops[1], [ops[0], *ops[2:]]) if m.group(2) == "store" else (ops[0], ops[1:])
+    else:
+        data, addr = ops[0], ops[1:]
+    if not re.fullmatch(r"v\d+", data):
+        return None
+    return m.group(2), int(data[1:]), tuple(addr)
+
+
+def run_gpu(m: Machine, program: list[Instr]) -> list[Instr]:
+    """Run the GPU code.  Spills and reloads of a VGPR to private memory at
+    the same address (nothing in between writes the address registers)
+    give each lane back what it stored where that lane was active at the
+    store; anything else a reload reads is unknown (those reloads are
+    returned)."""
+    B = m.B
+    stored: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
+    untracked: list[Instr] = []
+    for ins in program:
+        key = _spill_key(ins)
+        if key is not None and key[0] == "store":
+            stored[key[2]] = (list(m.v(key[1])), m.actives())
+            continue
+        if key is not None and key[0] == "load":
+            hit = stored.get(key[2])
+            if hit is None:
+                untracked.append(ins)
+            fresh = m.unknown_lanes(f"v{key[1]}@{ins.line}")
+            vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
+            m.write_v(key[1], vals, m.actives())
+            continue
+        m.run([ins])
+        written = set(op_of(ins.base).defs(ins))
+        for k in [k for k in stored if any(r in written for a in k for r in _names(a))]:
+            del stored[k]
+    return untracked
+
+
+def _names(operand: str) -> list[str]:
+    """Register names in an operand's text ('s32', 's[0:3]', 'v1 offset:4')."""
+    out = []
+    for kind, a, b in re.findall(r"\b([sv])(?:\[(\d+):(\d+)\]|(?=\d))", operand):
+        if a:
+            out += [f"{kind}{k}" for k in range(int(a), int(b) + 1)]
+    out += re.findall(r"\b[sv]\d+\b", operand)
+    return out
+
+
+def _responsible_gpu(prog: list[Instr], reg: str) -> str:
+    for ins in reversed(prog):
+        if reg in op_of(ins.base).defs(ins):
+            return f"line {ins.line}: {ins.text.split(';')[0].strip()}"
+    return "(v0 is never written: its value at entry)"
+
+
+# ---------------------------------------------------------------------------
+# one proof
+
+
+def first_sgpr_arg(target: Target) -> int:
+    """The first SGPR of `inreg` arguments in LLVM's calling convention for
+    callable functions: s0 where scratch is architected (GFX940+, GFX11+),
+    else s16, after the scratch resource and the other preloaded SGPRs
+    (AMDGPUUsage "Call Convention"; what llc-22 does on the six targets)."""
+    return 0 if target.gen >= 11 or target.llvm_cpu in ("gfx942", "gfx950") else 16
+
+
+def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int]]:
+    """(arg key, register kind "v"/"s", index) per argument."""
+    out, nv, ns = [], 0, first_sgpr_arg(target)
+    for a in fn.args:
+        if a.inreg:
+            out.append((a.key, "s", ns))
+            ns += 1
+        else:
+            out.append((a.key, "v", nv))
+            nv += 1
+    return out
+
+
+def static_problems(fn: Function) -> list[str]:
+    """Why a function cannot be checked at all (before running anything)."""
+    where = f"{fn.span.path}:{fn.span.line}:{fn.span.col}"
+    out: list[str] = []
+    if fn.kernel:
+        return out  # (verify/tv/kernel.py checks a kernel's arguments)
+    if fn.cc and fn.cc not in ("", "ccc", "fastcc"):
+        out.append(f"{where}: unsupported: calling convention {fn.cc}")
+    for a in fn.args:
+        if a.type not in TYPES or a.type == "i1":
+            out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
+    if fn.ret != "void" and (fn.ret not in TYPES or fn.ret == "i1"):
+        out.append(f"{where}: unsupported: return type {fn.ret}")
+    return out
+
+
+def _fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> None:
+    """After a sat check: a model with 1, 2 or 4 active lanes where there is
+    one (the query's model is left on the last sat check)."""
+    for k in (1, 2, 4):
+        q.push()
+        q.add(B.at_most(exec_bits, k))
+        if q.check() == "sat":
+            q.pop()
+            return
+        q.pop()
+    if q.check() != "sat":
+        raise smt_gave_up(q)
+
+
+def smt_gave_up(q: smt.Query) -> InputError:
+    return InputError(None, f"the solver gave up on a counterexample it had found ({q.reason}); try a larger --timeout")
+
+
+def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
+                   timeout: float = 30.0) -> TVResult:
+    t0 = time.monotonic()
+    res = TVResult(mod.path, fn.name, target.name, wave, compiler, "unsupported")
+    probs = static_problems(fn)
+    if probs:
+        res.notes = probs
+        return res
+    if fn.kernel:
+        def code_of() -> tuple[str, GpuCode] | str:
+            try:
+                asm = compile_asm(target, wave)
+            except InputError as e:
+                return f"could not compile: {e.message}"
+            return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
+
+        kres: TVResult = prove_kernel(mod, fn, code_of, target, wave, timeout, res)
+        return kres
+    B = smt.Z3()
+    W = wave
+    exec_bits = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    regs = _arg_regs(fn, target)
+    arg_lanes: dict[str, list[Any]] = {}
+    args: dict[str, Lanes] = {}
+    for a, (key, kind, idx) in zip(fn.args, regs):
+        w, fl = TYPES[a.type]
+        raw = B.fresh_lanes(f"v{idx}", W) if kind == "v" else [B.fresh(f"s{idx}")] * W
+        arg_lanes[key] = raw
+        vals = raw if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raw]
+        args[key] = Lanes(vals, [False] * W, w, fl)
+    run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n: B.fresh_lanes(n, W))
+    try:
+        ret = run.run(fn, args)
+    except Unsupported as e:
+        res.notes = [e.line()]
+        return res
+    # the compiled code
+    try:
+        asm = compile_asm(target, wave)
+    except InputError as e:
+        res.verdict = "unknown"
+        res.notes = [f"could not compile: {e.message}"]
+        return res
+    code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel)
+    if code.problems:
+        res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
+        return res
+    res.instructions = len(code.program)
+    res.warnings = [str(w) for w in hazards(code.program, target)]
+    fresh_v: dict[str, list[Any]] = {}
+    by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            assert lane is not None
+            if name not in fresh_v:
+                fresh_v[name] = by_reg[name] if name in by_reg else B.fresh_lanes("gpu." + name, W)
+            return fresh_v[name][lane]
+        if name in by_reg:
+            return by_reg[name][0]
+        return B.fresh("gpu." + name)
+
+    m = Machine(B, W, initial, FeatureLog(target), {}, waits=True)
+    m.set_s("exec_lo", lo)
+    m.set_s("exec_hi", hi)
+    m.scc = initial("scc", "scc", None)
+    try:
+        untracked = run_gpu(m, code.program)
+    except InputError as e:
+        res.notes = [f"{code.label}: unsupported: {e.message}"]
+        return res
+    v0 = m.v(0) if ret is not None else []
+    elo, ehi = m.exec_pair()
+    lane_bad: list[Any] = []
+    if ret is not None:
+        for i in range(W):
+            g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
+            differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
+            lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
+    exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
+    q = smt.Query(timeout, session=B.session)
+    q.add(B.or_b(*exec_bits))
+    # all lanes at once with a fixed resource limit, then lane by lane
+    q.push()
+    q.add(B.or_b(exec_bad, *lane_bad))
+    r = q.check(rlimit=JOINT_RLIMIT)
+    if r == "unknown":
+        q.pop()
+        r = "unsat"
+        for cond in [exec_bad, *lane_bad]:
+            q.push()
+            q.add(cond)
+            r = q.check()
+            if r != "unsat":
+                break
+            q.pop()
+    res.seconds = time.monotonic() - t0
+    if r == "unsat":
+        res.verdict = "proved"
+        return res
+    if r == "unknown":
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up ({q.reason})"]
+        return res
+    _fewest_lanes(q, B, exec_bits)
+    mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    rows: list[LaneRow] = []
+    # every active lane (up to 8, the differing ones first), so that the
+    # lanes a lane reads from are in the table too
+    active = [i for i in range(W) if mask >> i & 1]
+    shown = sorted(sorted(active, key=lambda i: not (lane_bad and q.truth(lane_bad[i])))[:8])
+    for i in shown if ret is not None else []:
+        assert ret is not None
+        ins = {a.name: q.value(arg_lanes[a.key][i]) for a in fn.args}
+        rows.append(LaneRow(i, ins, None if q.truth(ret.poison[i]) else q.value(ret.vals[i]), q.value(v0[i]),
+                            bool(q.truth(lane_bad[i]))))
+    cex = Counterexample(mask, rows)
+    if q.truth(exec_bad):
+        cex.exec_after = q.value(elo) | (q.value(ehi) << 32 if W == 64 else 0)
+        cex.gpu_at = _responsible_gpu(code.program, "exec_lo")
+    if any(r.wrong for r in rows):
+        ret_ins = next((i for i in fn.insts if i.opcode == "ret"), None)
+        src = ret_ins.operands[0].key if ret_ins is not None and ret_ins.operands else ""
+        d = next((i for i in fn.insts if i.key == src), ret_ins)
+        if d is not None:
+            cex.ir_at = f"{d.span}: {d.text}"
+        cex.gpu_at = _responsible_gpu(code.program, "v0")
+    res.cex = cex
+    used = [c for c in run.choices if any(q.truth(u) for u in c.used)]
+    if used:
+        res.verdict = "unknown"
+        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
+                         f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
+    elif untracked:
+        res.verdict = "unknown"
+        res.notes.append(f"the GPU code reloads a register from private memory verify does not track (line "
+                         f"{untracked[0].line}): the refutation may be spurious")
+    else:
+        res.verdict = "refuted"
+    return res
+
+
+def _fresh_named(B: Any, W: int, prefix: str) -> Any:
+    def fresh(name: str) -> list[Any]:
+        return list(B.fresh_lanes(f"{prefix}.{name}", W))
+    return fresh
+
+
+def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
+                  timeout: float = 30.0) -> TVResult:
+    """IR-to-IR refinement (Alive2's src/tgt): for every EXEC and input, in
+    every active lane, src's value is poison or tgt's is not poison and equal
+    to it.  Non-deterministic values of tgt range over every choice (as
+    refinement asks); those of src are fixed the same way, so a refutation
+    that needs a particular src choice is reported as unknown."""
+    t0 = time.monotonic()
+    res = TVResult(mod.path, f"{src.name} -> {tgt.name}", target.name, wave, "IR", "unsupported")
+    probs = static_problems(src) + static_problems(tgt)
+    if [a.type for a in src.args] != [a.type for a in tgt.args] or src.ret != tgt.ret:
+        probs.append(f"{tgt.span}: error: @{tgt.name} does not have @{src.name}'s signature")
+    if probs:
+        res.notes = probs
+        return res
+    B = smt.Z3()
+    W = wave
+    exec_bits = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    raw: list[list[Any]] = []
+    for k, a in enumerate(src.args):
+        raw.append(B.fresh_lanes(f"arg{k}", W) if not a.inreg else [B.fresh(f"arg{k}")] * W)
+    outs = []
+    runs = []
+    for fn in (src, tgt):
+        args = {}
+        for a, lanes in zip(fn.args, raw):
+            w, fl = TYPES[a.type]
+            args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
+                                [False] * W, w, fl)
+        run = IRRun(B, W, target, lo, hi, exec_bits, fresh=_fresh_named(B, W, fn.name))
+        try:
+            outs.append(run.run(fn, args))
+        except Unsupported as e:
+            res.notes = [e.line()]
+            return res
+        runs.append(run)
+    s_out, t_out = outs
+    if s_out is None or t_out is None:
+        res.verdict = "proved"
+        return res
+    lane_bad = []
+    for i in range(W):
+        differ = B.not_b(B.feq(t_out.vals[i], s_out.vals[i])) if s_out.is_float else B.ne(t_out.vals[i], s_out.vals[i])
+        lane_bad.append(B.and_b(exec_bits[i], B.not_b(s_out.poison[i]), B.or_b(t_out.poison[i], differ)))
+    q = smt.Query(timeout, session=B.session)
+    q.add(B.or_b(*exec_bits))
+    q.add(B.or_b(*lane_bad))
+    r = q.check()
+    res.seconds = time.monotonic() - t0
+    if r != "sat":
+        res.verdict = "proved" if r == "unsat" else "unknown"
+        if r == "unknown":
+            res.notes = [f"the solver gave up ({q.reason})"]
+        return res
+    _fewest_lanes(q, B, exec_bits)
+    mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    rows = []
+    for i in [i for i in range(W) if mask >> i & 1][:8]:
+        rows.append(LaneRow(i, {a.name: q.value(raw[k][i]) for k, a in enumerate(src.args)},
+                            None if q.truth(s_out.poison[i]) else q.value(s_out.vals[i]),
+                            q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
+    res.cex = Counterexample(mask, rows, tgt_poison=[q.truth(t_out.poison[r.lane]) for r in rows])
+    used = [c for c in runs[0].choices if any(q.truth(u) for u in c.used)]
+    if used:
+        res.verdict = "unknown"
+        res.notes.append(f"the counterexample depends on a non-deterministic value of @{src.name} ({used[0].what} at "
+                         f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
+    else:
+        res.verdict = "refuted"
+    return res
+
+
+def has_src_tgt(text: str) -> bool:
+    """The file defines @src and @tgt (Alive2's convention for IR-to-IR)."""
+    return all(re.search(rf"^\s*define\b[^@\n]*@{n}\s*\(", text, re.M) for n in ("src", "tgt"))
+
+
+def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str | None, targets: list[str],
+                     wave: int | None, timeout: float = 30.0) -> list[TVResult]:
+    """IR-to-IR: the functions of `path` against those of the same name in
+    `tgt_path`, or, in one file, @src against @tgt."""
+    mod = read_module(path, text)
+    inst = instances(path, mod.run_lines, targets, wave)
+    pairs: list[tuple[Module, Function, Function]] = []
+    if tgt_path is not None and tgt_text is not None:
+        tmod = read_module(tgt_path, tgt_text)
+        by_name = {f.name: f for f in tmod.functions}
+        pairs = [(mod, f, by_name[f.name]) for f in mod.functions if f.name in by_name]
+        if not pairs:
+            raise InputError(None, f"{path} and {tgt_path} define no function of the same name")
+    else:
+        fs = {f.name: f for f in mod.functions}
+        if "src" not in fs or "tgt" not in fs:
+            raise InputError(None, f"{path}: IR-to-IR refinement needs @src and @tgt (or a second file)")
+        pairs = [(mod, fs["src"], fs["tgt"])]
+    return [prove_ir_pair(m, s, t, tg, w, timeout) for m, s, t in pairs for tg, w in inst]
+
+
+def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
+               functions: list[str] | None = None, timeout: float = 30.0,
+               asm: tuple[str, str] | None = None) -> list[TVResult]:
+    """Check every function of the module `text` (or those named) on each
+    target/wave: compiled by llvmlite, or by each `llc` command, or against
+    the given assembly `asm` = (path, text) (one target and wave)."""
+    mod = read_module(path, text)
+    inst = instances(path, mod.run_lines, targets, wave)
+    if asm is not None and len(inst) != 1:
+        raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
+                               f"({len(inst)} instances)")
+    fns = [f for f in mod.functions if not functions or f.name in functions]
+    if functions:
+        missing = [n for n in functions if n not in {f.name for f in mod.functions}]
+        if missing:
+            raise InputError(None, f"{path}: no function '{missing[0]}'")
+    compilers: list[tuple[str, Any]] = []
+    cache: dict[tuple[str, str, int], str] = {}
+
+    def make(name: str, cmd: str | None) -> Any:
+        def compile_asm(t: Target, w: int) -> str:
+            key = (name, t.name, w)
+            if key not in cache:
+                cache[key] = by_llvmlite_isolated(text, t, w) if cmd is None else by_llc(cmd, path, text, t, w)
+            return cache[key]
+        return compile_asm
+
+    if asm is not None:
+        asm_text = asm[1]
+        compilers = [(asm[0], lambda t, w: asm_text)]
+    elif llc:
+        compilers = [(c, make(c, c)) for c in llc]
+    else:
+        compilers = [("llvmlite", make("llvmlite", None))]
+    out = []
+    for fn in fns:
+        for t, w in inst:
+            for cname, comp in compilers:
+                r = prove_function(mod, fn, comp, t, w, cname, timeout)
+                if r.verdict == "proved" and r.warnings:
+                    # a hazard the code does not cover: the hardware may not
+                    # compute what the model does
+                    r.verdict = "unknown"
+                    r.notes.append("proved for the modelled semantics, but the code has the hazard(s) below")
+                out.append(r)
+    return out

@@ -1,0 +1,393 @@
+"""Kernels (``amdgpu_kernel``) with global memory, for `verify tv`.
+
+The kernel's arguments are in the kernarg segment, read by ``s_load_*`` from
+the kernarg pointer the dispatch puts in a user SGPR pair (which pair follows
+from the ``.amdhsa_user_sgpr_*`` directives); an argument's offset is its
+natural alignment after the previous one (the HSA ABI layout LLVM's metadata
+lists).  ``llvm.amdgcn.workitem.id.x`` is v0 at entry: on targets with packed
+work-item IDs (gfx90a, gfx940+, GFX11+) v0 = x | y << 10 | z << 20, y and z
+unknown; elsewhere v0 = x.  x < 1024 in every lane.
+
+Global memory is dword-granular: one unknown value per byte address at entry
+(an uninterpreted function of the address), then the stores in order.  Loads
+and stores of i32/float with align >= 4 are modelled, on the IR side and as
+``global_load_b32/dword`` and ``global_store_b32/dword`` (and ``s_load_*`` of
+global memory) on the GPU side.  A load result is used only after its wait
+(``s_waitcnt vmcnt(0)``/``lgkmcnt(0)``, ``s_wait_loadcnt/kmcnt 0``), else the
+function is unsupported.
+
+Refinement: for every entry EXEC a dispatch gives (lanes 0..n-1, n >= 1), and
+every work-item ID, unless the IR has undefined behaviour (an access at a
+poison or misaligned address), memory at a free address A after the kernel
+equals the IR's, unless the IR stored poison there or two lanes of one IR
+store wrote A (a race: any value); two lanes of one GPU store writing A with
+the IR's value defined is a failure.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from .. import smt
+from ..asmcheck import Opaque
+from ..hazards import check as hazards
+from ..ir import Instr
+from ..machine import Machine
+from ..ops.base import op_of
+from ..target import FeatureLog, Target
+from .llir import TYPES, Function, Module
+from .sem import IRRun, Lanes, Memory, Unsupported
+
+USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
+              ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
+
+GLOBAL = re.compile(r"^global_(load|store)_(b32|dword)$")
+SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b128|dwordx4)$")
+WAIT_VM = re.compile(r"^(s_waitcnt|s_waitcnt_vmcnt|s_wait_loadcnt|s_wait_storecnt|s_wait_loadcnt_dscnt)$")
+
+
+def kernarg_sgpr(asm: str, fname: str) -> int | None:
+    """The first SGPR of the kernarg segment pointer, from the kernel's
+    .amdhsa_user_sgpr_* directives (None: not enabled or not found)."""
+    m = re.search(r"\.amdhsa_kernel\s+" + re.escape(fname) + r"\b(.*?)\.end_amdhsa_kernel", asm, re.S)
+    if m is None:
+        return None
+    body = m.group(1)
+    n = 0
+    for name, size in USER_SGPRS:
+        d = re.search(r"\.amdhsa_user_sgpr_" + name + r"\s+(\d+)", body)
+        on = d is not None and d.group(1) == "1"
+        if name == "kernarg_segment_ptr":
+            return n if on else None
+        n += size if on else 0
+    return None
+
+
+def packed_tid(target: Target) -> bool:
+    return target.gen >= 11 or target.llvm_cpu in ("gfx90a", "gfx942", "gfx950")
+
+
+def _regs(text: str) -> list[int]:
+    m = re.fullmatch(r"([sv])(\d+)", text)
+    if m:
+        return [int(m.group(2))]
+    m = re.fullmatch(r"([sv])\[(\d+):(\d+)\]", text)
+    if m:
+        return list(range(int(m.group(2)), int(m.group(3)) + 1))
+    raise ValueError(text)
+
+
+def _operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
+    body = ins.text.split(";")[0].strip()
+    rest = body.split(None, 1)[1] if " " in body else ""
+    parts = [p.strip() for p in rest.split(",")]
+    ops, mods = [], {}
+    for p in parts:
+        words = p.split()
+        ops.append(words[0])
+        for w in words[1:]:
+            k, _, v = w.partition(":")
+            mods[k] = v
+    return ops, mods
+
+
+class Kernel:
+    """The GPU side of a kernel: memory, the kernarg segment, waits."""
+
+    def __init__(self, m: Machine, mem: Memory, kernarg: tuple[Any, Any], args: dict[int, Any]) -> None:
+        self.m = m
+        self.mem = mem
+        self.kernarg = kernarg
+        self.args = args  # kernarg dword offset -> value
+        self.pending_v: set[int] = set()
+        self.pending_s: set[int] = set()
+
+    def _kernarg_or_memory(self, lo: Any, hi: Any, off: int) -> Any:
+        B = self.m.B
+        klo, khi = self.kernarg
+        smt_same = getattr(getattr(B, "session", None), "same", None)
+        if smt_same is not None and smt_same(lo, klo) and smt_same(hi, khi) and off in self.args:
+            return self.args[off]
+        return self.mem.read(B.add(lo, B.const(off)), hi)[0]  # (no carry: offsets are small)
+
+    def step(self, ins: Instr) -> str | None:
+        """Run one instruction; a reason when it cannot be modelled."""
+        m, B = self.m, self.m.B
+        mn = ins.mnemonic
+        op = op_of(ins.base)
+        if not isinstance(op, Opaque):
+            used = set(op.uses(ins))
+            if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
+                return f"line {ins.line} reads a load result before its wait"
+            m.run([ins])
+            if mn.startswith("s_waitcnt") or mn.startswith("s_wait_"):
+                text = ins.text
+                if re.search(r"vmcnt\(0\)|s_wait_loadcnt 0x0|s_wait_loadcnt_dscnt 0x0", text):
+                    self.pending_v.clear()
+                if re.search(r"lgkmcnt\(0\)|s_wait_kmcnt 0x0", text):
+                    self.pending_s.clear()
+            return None
+        ops, mods = _operands(ins)
+        off = int(mods.get("offset", "0"), 0)
+        if SLOAD.match(mn):
+            dst, base = _regs(ops[0]), _regs(ops[1])
+            if len(base) != 2 or len(ops) != 3:
+                return f"line {ins.line}: {mn} {', '.join(ops)}"
+            off = int(ops[2], 0)
+            lo, hi = m.s(f"s{base[0]}"), m.s(f"s{base[1]}")
+            for k, r in enumerate(dst):
+                m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
+                self.pending_s.add(r)
+            return None
+        g = GLOBAL.match(mn)
+        if g is None:
+            return f"an instruction verify does not model: line {ins.line}: {ins.text.split(';')[0].strip()}"
+        if set(mods) - {"offset"}:
+            return f"line {ins.line}: {mn} with {', '.join(sorted(mods))}"
+        addr_op, saddr = (ops[1], ops[2]) if g.group(1) == "load" else (ops[0], ops[2])
+        act = m.actives()
+        if saddr == "off":
+            a = _regs(addr_op)
+            if len(a) != 2:
+                return f"line {ins.line}: {mn} address {addr_op}"
+            lo_l, hi_l = m.v(a[0]), m.v(a[1])
+            addrs = [(B.add(lo_l[i], B.const(off)), hi_l[i]) for i in range(m.W)]
+        else:
+            s = _regs(saddr)
+            v = _regs(addr_op)
+            if len(s) != 2 or len(v) != 1:
+                return f"line {ins.line}: {mn} address {addr_op}, {saddr}"
+            slo, shi = m.s(f"s{s[0]}"), m.s(f"s{s[1]}")
+            vo = m.v(v[0])
+            addrs = []
+            for i in range(m.W):
+                o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+                lo = B.add(slo, o)
+                addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+        if g.group(1) == "load":
+            d = _regs(ops[0])[0]
+            vals = [self.mem.read(lo, hi)[0] for lo, hi in addrs]
+            m.write_v(d, vals, act)
+            self.pending_v.add(d)
+            return None
+        data = m.v(_regs(ops[1])[0])
+        self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, act[i]) for i in range(m.W)])
+        return None
+
+
+def _check(q: smt.Query, cond: Any) -> str:
+    if cond is False:
+        return "unsat"
+    q.push()
+    q.add(cond)
+    r = q.check()
+    q.pop()
+    return r
+
+
+def arg_offsets(fn: Function) -> list[int] | None:
+    """Each argument's kernarg offset (natural alignment, in order)."""
+    out, off = [], 0
+    for a in fn.args:
+        size = 8 if a.type.startswith("ptr") else 4 if a.type in ("i32", "float") else 0
+        if size == 0:
+            return None
+        off = (off + size - 1) // size * size
+        out.append(off)
+        off += size
+    return out
+
+
+def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                 result: Any) -> Any:
+    """Fill `result` (a TVResult) for kernel `fn` against its compiled code:
+    `code_of()` compiles, giving (assembly, GpuCode) or why it could not."""
+    t0 = time.monotonic()
+    res = result
+    offs = arg_offsets(fn)
+    if offs is None or not all(a.type in ("i32", "float") or a.type == "ptr addrspace(1)" for a in fn.args):
+        res.notes = [f"{fn.span}: unsupported: kernel arguments other than i32, float and ptr addrspace(1)"]
+        return res
+    B = smt.Z3()
+    W = wave
+    exec_bits = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    contract = [B.or_b(B.not_b(exec_bits[i + 1]), exec_bits[i]) for i in range(W - 1)] + [exec_bits[0]]
+    # arguments
+    kargs: dict[int, Any] = {}
+    ir_args: dict[str, Lanes] = {}
+    for a, off in zip(fn.args, offs):
+        if a.type.startswith("ptr"):
+            plo, phi = B.fresh(f"{a.name}.lo"), B.fresh(f"{a.name}.hi")
+            kargs[off], kargs[off + 4] = plo, phi
+            ir_args[a.key] = Lanes([plo] * W, [False] * W, 64, False, [phi] * W)
+        else:
+            v = B.fresh(a.name)
+            kargs[off] = v
+            w, fl = TYPES[a.type]
+            ir_args[a.key] = Lanes([v] * W, [False] * W, w, fl)
+    raw = B.fresh_lanes("v0", W)
+    if packed_tid(target):  # x in bits 0-9 (y, z above: any)
+        v0 = raw
+        tid = [B.and_(v, B.const(0x3FF)) for v in v0]
+    else:  # x < 1024 (the largest work-group), written so that the solver sees it
+        v0 = tid = [B.and_(v, B.const(0x3FF)) for v in raw]
+    kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
+
+    def initial_mem(alo: Any, ahi: Any) -> Any:
+        return B.uf("mem", alo, ahi)
+
+    ir_mem = Memory(B, initial_mem)
+    run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem, workitem_x=tid)
+    try:
+        run.run(fn, ir_args)
+    except Unsupported as e:
+        res.notes = [e.line()]
+        return res
+    got = code_of()
+    if isinstance(got, str):
+        res.verdict = "unknown"
+        res.notes = [got]
+        return res
+    asm, code = got
+    label, prog = code.label, code.program
+    if code.problems:
+        res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
+        return res
+    res.warnings = [str(w) for w in hazards(prog, target)]
+    ks = kernarg_sgpr(asm, fn.name)
+    if ks is None:
+        res.notes = [f"{label}: unsupported: no kernarg segment pointer in the kernel descriptor"]
+        return res
+    fresh_v: dict[str, list[Any]] = {}
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            assert lane is not None
+            if name == "v0":
+                return v0[lane]
+            if name not in fresh_v:
+                fresh_v[name] = B.fresh_lanes("gpu." + name, W)
+            return fresh_v[name][lane]
+        if name == f"s{ks}":
+            return kptr[0]
+        if name == f"s{ks + 1}":
+            return kptr[1]
+        return B.fresh("gpu." + name)
+
+    m = Machine(B, W, initial, FeatureLog(target), {}, waits=True)
+    m.set_s("exec_lo", lo)
+    m.set_s("exec_hi", hi)
+    m.scc = initial("scc", "scc", None)
+    gpu_mem = Memory(B, initial_mem)
+    k = Kernel(m, gpu_mem, kptr, kargs)
+    for ins in prog:
+        why = k.step(ins)
+        if why is not None:
+            res.notes = [f"{label}: unsupported: {why}"]
+            return res
+    q = smt.Query(timeout, session=B.session)
+    for c in contract:
+        q.add(c)
+    no_ub = B.not_b(B.or_b(*run.ub))
+    res.instructions = len(prog)
+    # First the stronger, easier question: the same stores, lane by lane, in
+    # the same order (same enables and addresses; equal values where the IR's
+    # is not poison).  Equal store sequences leave equal memory.
+    hint: tuple[Any, Any] | None = None
+    if len(ir_mem.groups) == len(gpu_mem.groups):
+        per_lane: list[Any] = []
+        for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in zip(ir_mem.stores, gpu_mem.stores):
+            differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
+                            B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
+                                                B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
+            per_lane.append(B.and_b(no_ub, differ))
+        for n, c in enumerate(per_lane):
+            r0 = _check(q, c)
+            if r0 == "sat" and hint is None:
+                hint = ir_mem.stores[n][:2]  # a lane whose stores differ: look at its address first
+                # the same address, different values, and no other lane of
+                # either side stores there: memory differs at that address
+                ilo, ihi, ival, ipois, ien = ir_mem.stores[n]
+                glo, ghi, gval, _, gen = gpu_mem.stores[n]
+                alone = [B.not_b(B.and_b(e, B.eq(a, ilo), B.eq(b, ihi)))
+                         for k2, (a, b, _, _, e) in enumerate(ir_mem.stores + gpu_mem.stores)
+                         if k2 not in (n, n + len(ir_mem.stores))]
+                q.push()
+                q.add(B.and_b(no_ub, ien, gen, B.eq(ilo, glo), B.eq(ihi, ghi), B.not_b(ipois), B.ne(ival, gval),
+                              *alone))
+                if q.check() == "sat":
+                    res.seconds = time.monotonic() - t0
+                    return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None)
+                q.pop()
+            if r0 != "unsat":
+                break
+        else:
+            res.seconds = time.monotonic() - t0
+            res.verdict = "proved"
+            return res
+    # memory at a free address
+    alo, ahi = B.fresh("A.lo"), B.fresh("A.hi")
+    iv, ip = ir_mem.read(alo, ahi)
+    gv, _ = gpu_mem.read(alo, ahi)
+    free = B.or_b(ip, ir_mem.race_at(alo, ahi))
+    bad = B.and_b(no_ub, B.or_b(B.and_b(B.not_b(free), B.ne(iv, gv)),
+                                B.and_b(B.not_b(free), gpu_mem.race_at(alo, ahi))))
+    q.add(bad)
+    r = "unknown"
+    if hint is not None:  # memory at the address where the stores differ
+        q.push()
+        q.add(B.and_b(B.eq(alo, hint[0]), B.eq(ahi, hint[1])))
+        r = q.check()
+        if r != "sat":
+            q.pop()
+    if r != "sat":
+        r = q.check()
+    res.seconds = time.monotonic() - t0
+    if r == "unsat":
+        res.verdict = "proved"
+        return res
+    if r == "unknown":
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up ({q.reason})"]
+        return res
+    return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi))
+
+
+def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: list[Any], run: IRRun,
+             at: tuple[Any, Any, Any, Any], race: Any) -> Any:
+    """A kernel's counterexample (q has a model), fewest lanes first."""
+    alo, ahi, iv, gv = at
+    for kk in (1, 2, 4):  # fewest lanes first
+        q.push()
+        q.add(B.at_most(exec_bits, kk))
+        if q.check() == "sat":
+            q.pop()
+            break
+        q.pop()
+    else:
+        if q.check() != "sat":  # (the solver gave up the second time)
+            res.verdict = "unknown"
+            res.notes = [f"the solver gave up ({q.reason})"]
+            return res
+    mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    addr = q.value(alo) | q.value(ahi) << 32
+    res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {addr:#x} after the kernel: IR "
+                     f"{q.value(iv):#x}, GPU {q.value(gv):#x}"
+                     + ("; two lanes of one GPU store write it" if race is not None and q.truth(race) else ""))
+    for ln in range(W):
+        if mask >> ln & 1 and ln < 8:
+            res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
+    used = [c for c in run.choices if any(q.truth(u) for u in c.used)]
+    if used:
+        res.verdict = "unknown"
+        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
+                         f"{used[0].span}): the refutation may be spurious")
+    else:
+        res.verdict = "refuted"
+    return res

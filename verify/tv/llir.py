@@ -1,0 +1,197 @@
+"""LLVM IR as `verify tv` reads it: llvmlite's parser (LLVM's own), turned
+into plain records with source positions.
+
+llvmlite gives no source locations, so each instruction is matched, in
+order, with the instruction lines of its function's body in the file (one
+instruction per line, as hand-written and llc-test IR is); a file where the
+two do not line up gets the `define` line for every instruction.
+
+Values are keyed by their printed text within a function (llvmlite names
+numbered values ''), which is unique per definition.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass, field
+
+import llvmlite.binding as llvm
+
+from ..diag import InputError, Span
+
+# types verify tv gives lane values to: name -> (bit width, is float)
+TYPES: dict[str, tuple[int, bool]] = {"i1": (1, False), "i8": (8, False), "i16": (16, False), "i32": (32, False),
+                                      "float": (32, True)}
+
+
+@dataclass(frozen=True)
+class Operand:
+    kind: str  # "const", "undef", "poison", "ref", "func", "other"
+    type: str
+    value: int = 0  # const: the integer (masked to the type's width) or the float's bits
+    key: str = ""  # ref: the defining value's key; func: the callee's name
+    text: str = ""
+
+
+@dataclass
+class Inst:
+    key: str
+    name: str  # "%x" or "" (unnamed results are "%<n>" in the text)
+    opcode: str
+    type: str  # result type ("void" for none)
+    text: str  # as llvmlite prints it, stripped
+    operands: list[Operand]
+    span: Span
+    words: list[str] = field(default_factory=list)  # the tokens between '=' opcode and the type
+
+    @property
+    def callee(self) -> str:
+        return self.operands[-1].key if self.opcode == "call" and self.operands else ""
+
+
+@dataclass
+class Arg:
+    key: str
+    name: str
+    type: str
+    inreg: bool
+
+
+@dataclass
+class Function:
+    name: str
+    span: Span
+    kernel: bool
+    cc: str
+    args: list[Arg]
+    ret: str
+    blocks: int
+    insts: list[Inst]
+
+
+@dataclass
+class Module:
+    path: str
+    text: str
+    functions: list[Function]
+    run_lines: list[tuple[int, str]]  # (line, the RUN command)
+
+
+def _type_text(t: object) -> str:
+    return str(t).strip()
+
+
+def _const_value(text: str, ty: str) -> int | None:
+    """The bits of a printed constant ('i32 -1', 'i1 true', 'float 1.0')."""
+    body = text[len(ty):].strip() if text.startswith(ty) else text.split(" ", 1)[-1]
+    if ty == "i1" and body in ("true", "false"):
+        return 1 if body == "true" else 0
+    w = TYPES.get(ty, (0, False))[0]
+    if ty.startswith("i") and re.fullmatch(r"-?\d+", body):
+        return int(body) & ((1 << w) - 1 if w else -1)
+    if ty == "float":
+        m = re.fullmatch(r"0x([0-9A-Fa-f]{16})", body)
+        if m:  # LLVM prints floats as the double's bits when not exact in decimal
+            d = struct.unpack("<d", bytes.fromhex(m.group(1))[::-1])[0]
+            return int(struct.unpack("<I", struct.pack("<f", d))[0])
+        try:
+            return int(struct.unpack("<I", struct.pack("<f", float(body)))[0])
+        except ValueError:
+            return None
+    return None
+
+
+def value_key(v: llvm.ValueRef) -> str:
+    """A key for an argument or instruction, the same at its definition and its uses."""
+    if v.value_kind.name == "argument":
+        return "a:" + (v.name or str(v).strip().split()[-1])
+    return "i:" + str(v).strip()
+
+
+def _operand(v: llvm.ValueRef) -> Operand:
+    kind = v.value_kind.name
+    ty = _type_text(v.type)
+    text = str(v).strip()
+    if kind in ("constant_int", "constant_fp"):
+        c = _const_value(text, ty)
+        return Operand("const", ty, c, text=text) if c is not None else Operand("other", ty, text=text)
+    if kind == "undef_value":
+        return Operand("undef", ty, text=text)
+    if kind == "poison_value":
+        return Operand("poison", ty, text=text)
+    if kind == "function":
+        return Operand("func", ty, key=v.name, text=v.name)
+    if kind in ("argument", "instruction"):
+        return Operand("ref", ty, key=value_key(v), text=text)
+    return Operand("other", ty, text=text)
+
+
+def _body_lines(lines: list[str], start: int) -> list[tuple[int, int]]:
+    """(line number, column) of each instruction line of the function whose
+    `define` is on line `start` (1-based)."""
+    out = []
+    for k in range(start, len(lines)):
+        s = lines[k].split(";", 1)[0].rstrip()
+        st = s.strip()
+        if not st or st == "{":
+            continue
+        if st == "}" or st.startswith("}"):
+            break
+        if re.fullmatch(r"[-\w.$\"]+:", st):
+            continue  # a label
+        out.append((k + 1, len(s) - len(s.lstrip()) + 1))
+    return out
+
+
+def read_module(path: str, text: str) -> Module:
+    try:
+        mod = llvm.parse_assembly(text)
+    except RuntimeError as e:
+        msg = str(e).strip()
+        m = re.search(r":(\d+):(\d+): error: (.*)", msg)
+        if m:
+            raise InputError(Span(path, int(m.group(1)), int(m.group(2))), m.group(3).strip()) from None
+        raise InputError(None, f"{path}: LLVM cannot parse it: {msg.splitlines()[0] if msg else '?'}") from None
+    lines = text.splitlines()
+    runs = []
+    for k, text_line in enumerate(lines, 1):
+        m = re.search(r";\s*RUN:\s*(.*)$", text_line)
+        if m:
+            runs.append((k, m.group(1)))
+    funcs = []
+    for f in mod.functions:
+        if f.is_declaration:
+            continue
+        name = f.name
+        head = next((k for k, ln in enumerate(lines) if ln.lstrip().startswith("define")
+                     and re.search(r"@\"?" + re.escape(name) + r"\"?\s*\(", ln)), None)
+        span = Span(path, head + 1 if head is not None else 1, 1)
+        header = lines[head] if head is not None else ""
+        m = re.match(r"\s*define\s+(.*?)@", header)
+        pre = m.group(1).split() if m else []
+        cc = next((w for w in pre if w.startswith("amdgpu_") or w.endswith("cc")), "")
+        fty = str(f.global_value_type)
+        ret = fty.split(" (", 1)[0].strip() if " (" in fty else "void"
+        args = []
+        for a in f.arguments:
+            atext = str(a).strip()
+            attrs = [bytes(x).decode() if isinstance(x, bytes) else str(x) for x in a.attributes]
+            args.append(Arg(value_key(a), atext.split()[-1], _type_text(a.type), any("inreg" in x for x in attrs)))
+        blocks = list(f.blocks)
+        insts = []
+        positions = _body_lines(lines, head + 1) if head is not None else []
+        raw = [i for b in blocks for i in b.instructions]
+        if len(positions) != len(raw):
+            positions = [(span.line, 1)] * len(raw)
+        for ins, (ln, col) in zip(raw, positions):
+            itext = str(ins).strip()
+            nm = itext.split("=", 1)[0].strip() if re.match(r"%[-\w.$]+\s*=", itext) else ""
+            ops = [_operand(o) for o in ins.operands]
+            words: list[str] = []
+            if nm:
+                rest = itext.split("=", 1)[1].split()
+                words = rest[1:]
+            insts.append(Inst(value_key(ins), nm, ins.opcode, _type_text(ins.type), itext, ops, Span(path, ln, col), words))
+        funcs.append(Function(name, span, cc == "amdgpu_kernel", cc, args, ret, len(blocks), insts))
+    return Module(path, text, funcs, runs)

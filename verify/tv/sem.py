@@ -1,0 +1,805 @@
+"""Per-lane semantics of LLVM IR, over verify's backend protocol.
+
+Every IR value is a wave of lane values with a poison condition per lane
+(:class:`Lanes`); integers narrower than 32 bits are kept zero-extended.
+Integer and bitwise ops, shifts, icmp, select, casts and freeze follow the
+LangRef: nsw/nuw/exact/disjoint/nneg/samesign flags and a shift by the bit
+width or more give poison; poison propagates through every operand.
+
+The amdgcn cross-lane intrinsics are not written again here: each is the
+instruction LLVM documents it as (``llvm.amdgcn.ds.bpermute`` is
+``ds_bpermute_b32``, ``update.dpp`` is ``v_mov_b32_dpp`` with the old value
+in the destination, ...) executed by verify's own op definitions
+(verify/ops) on a machine holding the IR values, under the same EXEC and
+target as the compiled code.  Their poison is computed by running the same
+instruction once more on the poison bits (a lane of the result is poison
+exactly when the lane it read was).
+
+Non-determinism (``undef``, ``freeze`` of poison, the unwritten lanes of
+``mov.dpp``) is a fresh unknown the proof ranges over: a proof then holds
+for every choice, which is stronger than refinement needs (sound), but a
+refutation that depends on such a choice may be spurious, so the checker
+reports it as unknown (:attr:`IRRun.choices`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..asmcheck import parse_line
+from ..backend import Backend
+from ..diag import InputError, Span, VerifyError
+from ..ir import Instr
+from ..machine import Machine
+from ..ops.base import op_of
+from ..ops.dpp import ctrl_code
+from ..target import FeatureLog, Target
+from .llir import TYPES, Function, Inst, Operand
+
+M32 = 0xFFFFFFFF
+
+
+class Unsupported(VerifyError):
+    """An IR construct verify tv does not model (the function is "unsupported")."""
+
+    def __init__(self, span: Span | None, msg: str) -> None:
+        super().__init__(msg)
+        self.span = span
+        self.msg = msg
+
+    def line(self) -> str:
+        where = f"{self.span.path}:{self.span.line}:{self.span.col}: " if self.span is not None else ""
+        return f"{where}unsupported: {self.msg}"
+
+
+@dataclass
+class Lanes:
+    vals: list[Any]
+    poison: list[Any]
+    width: int = 32
+    is_float: bool = False
+    hi: list[Any] | None = None  # a 64-bit value (i64, a global pointer): the high halves
+
+
+class Memory:
+    """Dword-granular memory: an initial value per byte address (`initial`,
+    an unknown function of the address's halves) and the stores made since,
+    in order (the last matching store wins).  Values carry a poison flag."""
+
+    def __init__(self, B: Backend, initial: Callable[[Any, Any], Any]) -> None:
+        self.B = B
+        self.initial = initial
+        self.stores: list[tuple[Any, Any, Any, Any, Any]] = []  # lo, hi, value, poison, enable
+        self.groups: list[list[tuple[Any, Any, Any]]] = []  # per store instruction: (lo, hi, enable) per lane
+
+    def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        B = self.B
+        v, p = self.initial(lo, hi), False
+        for slo, shi, sv, sp, en in self.stores:
+            hit = B.and_b(en, B.eq(lo, slo), B.eq(hi, shi))
+            v = B.ite(hit, sv, v)
+            p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
+        return v, p
+
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]]) -> None:
+        """One store instruction: (lo, hi, value, poison, enable) per lane, in lane order."""
+        self.stores += lanes
+        self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
+
+    def race_at(self, lo: Any, hi: Any) -> Any:
+        """Two enabled lanes of one store instruction write address (lo, hi)."""
+        B = self.B
+        out: list[Any] = []
+        for g in self.groups:
+            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g]
+            out.append(B.not_b(self._at_most_one(hits)))
+        return B.or_b(*out)
+
+    def _at_most_one(self, conds: list[Any]) -> Any:
+        B = self.B
+        seen: Any = False
+        bad: list[Any] = []
+        for c in conds:
+            bad.append(B.and_b(seen, c))
+            seen = B.or_b(seen, c)
+        return B.not_b(B.or_b(*bad))
+
+
+@dataclass
+class Choice:
+    """A non-deterministic choice the IR makes (undef, freeze of poison):
+    `used` per lane says when the choice matters."""
+
+    span: Span
+    what: str
+    used: list[Any]
+
+
+# the DPP controls by their DPP_CTRL code, from verify/ops/dpp.py's encoding
+def _dpp_controls() -> dict[int, str]:
+    out: dict[int, str] = {}
+    cands: list[tuple[tuple[str, Any], str]] = []
+    for a in range(4):
+        for b in range(4):
+            for c in range(4):
+                for d in range(4):
+                    cands.append((("quad_perm", (a, b, c, d)), f"quad_perm:[{a},{b},{c},{d}]"))
+    for kind in ("row_shl", "row_shr", "row_ror"):
+        cands += [((kind, n), f"{kind}:{n}") for n in range(1, 16)]
+    for kind in ("row_share", "row_xmask"):
+        cands += [((kind, n), f"{kind}:{n}") for n in range(16)]
+    for kind in ("wave_shl", "wave_rol", "wave_shr", "wave_ror"):
+        cands.append(((kind, 1), f"{kind}:1"))
+    cands += [(("row_mirror", None), "row_mirror"), (("row_half_mirror", None), "row_half_mirror"),
+              (("row_bcast", 15), "row_bcast:15"), (("row_bcast", 31), "row_bcast:31")]
+    for ctrl, text in cands:
+        out.setdefault(ctrl_code(ctrl), text)
+    return out
+
+
+DPP_CONTROLS = _dpp_controls()
+
+# scratch registers of the machine that runs the intrinsics
+_D, _S0, _S1, _S2 = 200, 201, 202, 203
+_SD, _SA, _SB = "s90", "s91", "s92"
+
+INTRINSICS = ("workitem.id.x", "set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
+              "mov.dpp", "ds.swizzle", "ds.bpermute", "ds.permute", "permlane16.var", "permlanex16.var",
+              "permlane16", "permlanex16", "permlane64", "wave.shuffle", "ballot")
+
+
+def intrinsic_name(callee: str) -> str | None:
+    """'llvm.amdgcn.update.dpp.i32' -> 'update.dpp' (None: not one we model)."""
+    if not callee.startswith("llvm.amdgcn."):
+        return None
+    rest = callee[len("llvm.amdgcn."):]
+    for n in INTRINSICS:
+        if rest == n or rest.startswith(n + "."):
+            return n
+    return None
+
+
+def wwm_region(fn: Function) -> set[str]:
+    """The instructions that compute the operand of a strict.wwm/wwm call
+    (back to, and including, set.inactive): LLVM runs them in whole-wave
+    mode, every lane enabled (AMDGPUUsage: llvm.amdgcn.strict.wwm)."""
+    by_key = {i.key: i for i in fn.insts}
+    out: set[str] = set()
+    todo = [o.key for i in fn.insts if i.opcode == "call" and intrinsic_name(i.callee) in ("strict.wwm", "wwm")
+            for o in i.operands[:-1] if o.kind == "ref"]
+    while todo:
+        k = todo.pop()
+        ins = by_key.get(k)
+        if ins is None or k in out:
+            continue
+        out.add(k)
+        if ins.opcode == "call" and intrinsic_name(ins.callee) == "set.inactive":
+            continue
+        todo += [o.key for o in ins.operands if o.kind == "ref"]
+    return out
+
+
+@dataclass
+class IRRun:
+    """One function's IR run on backend B for a target and wave, from EXEC
+    lane bits `act` (one per lane) and its arguments' lane values."""
+
+    B: Backend
+    wave: int
+    target: Target
+    exec_lo: Any
+    exec_hi: Any
+    act: list[Any]
+    assume: dict[str, str] = field(default_factory=dict)
+    fresh: Callable[[str], list[Any]] | None = None  # W fresh values named so (undef)
+    env: dict[str, Lanes] = field(default_factory=dict)
+    choices: list[Choice] = field(default_factory=list)
+    machine: Machine | None = None
+    whole_machine: Machine | None = None  # EXEC = every lane: whole-wave mode
+    whole: bool = False  # the current instruction computes a wwm operand
+    wwm_keys: set[str] = field(default_factory=set)
+    cur: Inst | None = None
+    memory: Memory | None = None  # global memory (kernels)
+    workitem_x: list[Any] | None = None  # llvm.amdgcn.workitem.id.x per lane (kernels)
+    ub: list[Any] = field(default_factory=list)  # conditions under which the IR has undefined behaviour
+
+    # ---- helpers ------------------------------------------------------
+    def _m(self) -> Machine:
+        if self.whole:
+            if self.whole_machine is None:
+                wm = Machine(self.B, self.wave, lambda kind, name, lane: False if kind == "scc" else self.B.const(0),
+                             FeatureLog(self.target), self.assume, waits=False)
+                wm.set_exec_mask((1 << self.wave) - 1)
+                self.whole_machine = wm
+            return self.whole_machine
+        if self.machine is None:
+            def initial(kind: str, name: str, lane: int | None) -> Any:
+                # the scratch destinations' lanes an instruction does not write
+                # (inactive lanes: what the IR never reads)
+                return False if kind == "scc" else self.B.const(0)
+            m = Machine(self.B, self.wave, initial, FeatureLog(self.target), self.assume, waits=False)
+            m.set_s("exec_lo", self.exec_lo)
+            m.set_s("exec_hi", self.exec_hi)
+            self.machine = m
+        return self.machine
+
+    def _unsupported(self, msg: str) -> Unsupported:
+        return Unsupported(self.cur.span if self.cur is not None else None, msg)
+
+    def _new_choice(self, what: str) -> list[Any]:
+        if self.fresh is None:
+            raise self._unsupported(f"{what} (a non-deterministic value) needs a symbolic run")
+        n = len(self.choices)
+        return self.fresh(f"{what}#{n}")
+
+    def operand(self, op: Operand) -> Lanes:
+        B, W = self.B, self.wave
+        if op.type not in TYPES:
+            raise self._unsupported(f"values of type {op.type}")
+        w, fl = TYPES[op.type]
+        if op.kind == "const":
+            return Lanes([B.const(op.value)] * W, [False] * W, w, fl)
+        if op.kind == "poison":
+            return Lanes([B.const(0)] * W, [True] * W, w, fl)
+        if op.kind == "undef":
+            assert self.cur is not None
+            vals = self._new_choice("undef")
+            self.choices.append(Choice(self.cur.span, "undef", [True] * W))
+            return Lanes([self._trunc(v, w) for v in vals], [False] * W, w, fl)
+        if op.kind == "ref" and op.key in self.env:
+            return self.env[op.key]
+        raise self._unsupported(f"operand '{op.text}'")
+
+    def _mask(self, w: int) -> int:
+        return (1 << w) - 1
+
+    def _trunc(self, v: Any, w: int) -> Any:
+        return v if w == 32 else self.B.and_(v, self.B.const(self._mask(w)))
+
+    def _sext(self, v: Any, w: int) -> Any:
+        if w == 32:
+            return v
+        k = self.B.const(32 - w)
+        return self.B.ashr(self.B.shl(v, k), k)
+
+    def _or(self, *cs: Any) -> Any:
+        return self.B.or_b(*cs)
+
+    # ---- the run ------------------------------------------------------
+    def run(self, fn: Function, args: dict[str, Lanes]) -> Lanes | None:
+        """Run `fn`; returns the returned value (None for void)."""
+        self.env.update(args)
+        if fn.blocks != 1:
+            br = next((i for i in fn.insts if i.opcode in ("br", "switch", "indirectbr")), fn.insts[0])
+            raise Unsupported(br.span, "control flow (more than one basic block)")
+        self.wwm_keys = wwm_region(fn)
+        for ins in fn.insts:
+            self.cur = ins
+            self.whole = ins.key in self.wwm_keys
+            if ins.opcode == "ret":
+                return self.operand(ins.operands[0]) if ins.operands else None
+            self.env[ins.key] = self.step(ins)
+        raise Unsupported(fn.span, "a function without ret")
+
+    def step(self, ins: Inst) -> Lanes:
+        op = ins.opcode
+        if op == "call":
+            return self.call(ins)
+        if op in ("load", "store", "getelementptr") or (op in ("zext", "sext") and ins.type == "i64"):
+            return self.memory_op(ins)
+        if ins.type not in TYPES:
+            raise self._unsupported(f"{op} of type {ins.type}" if ins.type != "void" else f"instruction '{op}'")
+        if op in ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr"):
+            return self.binop(ins)
+        if op == "icmp":
+            return self.icmp(ins)
+        if op == "select":
+            return self.select(ins)
+        if op in ("zext", "sext", "trunc", "bitcast"):
+            return self.cast(ins)
+        if op == "freeze":
+            return self.freeze(ins)
+        if op in ("fadd", "fsub"):
+            return self.fbinop(ins)
+        raise self._unsupported(f"instruction '{op}'")
+
+    # ---- global memory (kernels) -------------------------------------------
+    def _pointer(self, op: Operand) -> Lanes:
+        x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
+        if x is None or x.hi is None:
+            raise self._unsupported(f"pointer operand '{op.text}'")
+        return x
+
+    def memory_op(self, ins: Inst) -> Lanes:
+        B, W = self.B, self.wave
+        op = ins.opcode
+        if op in ("zext", "sext"):  # i32 -> i64, for an index
+            a = self.operand(ins.operands[0])
+            if a.width != 32 or self._flags(ins) not in ([], ["nneg"]):
+                raise self._unsupported(f"{op} {ins.operands[0].type} to i64")
+            hi = [B.const(0)] * W if op == "zext" else [B.ashr(v, B.const(31)) for v in a.vals]
+            pois = list(a.poison) if not self._flags(ins) else [B.or_b(p, B.slt(v, 0)) for p, v in zip(a.poison, a.vals)]
+            return Lanes(list(a.vals), pois, 64, False, hi)
+        if self.memory is None:
+            raise self._unsupported(f"instruction '{op}' outside a kernel")
+        if op == "getelementptr":
+            words = ins.text.split()
+            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(\w+),\s*ptr addrspace\(1\)", ins.text)
+            if m is None or len(ins.operands) != 2 or m.group(1) not in ("i32", "float", "i8"):
+                raise self._unsupported(f"getelementptr '{' '.join(words[2:6])}...'")
+            size = 1 if m.group(1) == "i8" else 4
+            base = self._pointer(ins.operands[0])
+            assert base.hi is not None
+            ix = ins.operands[1]
+            if ix.type == "i64" and ix.kind == "ref":
+                idx = self.env[ix.key]
+            elif ix.type == "i64" and ix.kind == "const":
+                c = ix.value & ((1 << 64) - 1)
+                idx = Lanes([B.const(c & M32)] * W, [False] * W, 64, False, [B.const(c >> 32)] * W)
+            elif ix.type == "i32":
+                a = self.operand(ix)
+                idx = Lanes(a.vals, a.poison, 64, False, [B.ashr(v, B.const(31)) for v in a.vals])
+            else:
+                raise self._unsupported(f"getelementptr index of type {ix.type}")
+            assert idx.hi is not None
+            lo, hi = [], []
+            sh = {1: 0, 4: 2}[size]
+            for i in range(W):
+                olo = B.shl(idx.vals[i], B.const(sh))
+                ohi = B.or_(B.shl(idx.hi[i], B.const(sh)), B.lshr(idx.vals[i], B.const(32 - sh))) if sh else idx.hi[i]
+                rlo = B.add(base.vals[i], olo)
+                carry = B.bool_value(B.ult(rlo, olo))
+                lo.append(rlo)
+                hi.append(B.add(B.add(base.hi[i], ohi), carry))
+            return Lanes(lo, [B.or_b(base.poison[i], idx.poison[i]) for i in range(W)], 64, False, hi)
+        m = re.search(r",\s*align\s+(\d+)", ins.text)
+        if m is None or int(m.group(1)) < 4 or "volatile" in ins.text or "atomic" in ins.text:
+            raise self._unsupported(f"{op} without align >= 4 (or volatile/atomic)")
+        ptr = self._pointer(ins.operands[0 if op == "load" else 1])
+        assert ptr.hi is not None
+        act = self.lanes_on()
+        # an access at a poison or misaligned address is undefined behaviour
+        for i in range(W):
+            self.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
+        if op == "load":
+            if ins.type not in ("i32", "float"):
+                raise self._unsupported(f"load of {ins.type}")
+            vals, pois = [], []
+            for i in range(W):
+                v, p = self.memory.read(ptr.vals[i], ptr.hi[i])
+                vals.append(v)
+                pois.append(p)
+            return Lanes(vals, pois, 32, ins.type == "float")
+        val = self.operand(ins.operands[0])
+        if ins.operands[0].type not in ("i32", "float"):
+            raise self._unsupported(f"store of {ins.operands[0].type}")
+        self.memory.write([(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i]) for i in range(W)])
+        return Lanes([B.const(0)] * W, [False] * W)
+
+    def _flags(self, ins: Inst) -> list[str]:
+        out = []
+        for wd in ins.words:
+            if wd in TYPES or wd.startswith("%") or wd.startswith("<") or wd.startswith("ptr"):
+                break
+            out.append(wd)
+        return out
+
+    def binop(self, ins: Inst) -> Lanes:
+        B, W = self.B, self.wave
+        a, b = (self.operand(o) for o in ins.operands[:2])
+        w = a.width
+        flags = self._flags(ins)
+        known = {"add": {"nsw", "nuw"}, "sub": {"nsw", "nuw"}, "mul": {"nsw", "nuw"}, "shl": {"nsw", "nuw"},
+                 "lshr": {"exact"}, "ashr": {"exact"}, "or": {"disjoint"}}.get(ins.opcode, set())
+        for f in flags:
+            if f not in known:
+                raise self._unsupported(f"flag '{f}' on {ins.opcode}")
+        if ins.opcode == "mul" and flags and w > 16:
+            raise self._unsupported(f"mul {' '.join(flags)} on i{w} (overflow needs a wider product)")
+        vals, pois = [], []
+        M = B.const(self._mask(w))
+        for i in range(W):
+            x, y = a.vals[i], b.vals[i]
+            bad: list[Any] = [a.poison[i], b.poison[i]]
+            op = ins.opcode
+            if op in ("add", "sub", "mul"):
+                fn = {"add": B.add, "sub": B.sub, "mul": B.mul}[op]
+                full = fn(x, y)
+                r = self._trunc(full, w)
+                if "nuw" in flags:
+                    if w < 32 or op == "mul":
+                        bad.append(B.ne(full, r))  # (sub wraps below 0 to >= 2^w in 32 bits)
+                    elif op == "add":
+                        bad.append(B.ult(r, x))
+                    else:
+                        bad.append(B.ult(x, y))
+                if "nsw" in flags:
+                    if w < 32 or op == "mul":
+                        sfull = fn(self._sext(x, w), self._sext(y, w))
+                        bad.append(B.ne(self._sext(self._trunc(sfull, w), w), sfull))
+                    else:
+                        sx, sy, sr = B.slt(x, 0), B.slt(y, 0), B.slt(r, 0)
+                        same_in = B.not_b(B.or_b(B.and_b(sx, B.not_b(sy)), B.and_b(sy, B.not_b(sx))))
+                        if op == "add":
+                            flip = B.or_b(B.and_b(sx, B.not_b(sr)), B.and_b(sr, B.not_b(sx)))
+                            bad.append(B.and_b(same_in, flip))
+                        else:
+                            flip = B.or_b(B.and_b(sx, B.not_b(sr)), B.and_b(sr, B.not_b(sx)))
+                            bad.append(B.and_b(B.not_b(same_in), flip))
+            elif op in ("and", "or", "xor"):
+                r = {"and": B.and_, "or": B.or_, "xor": B.xor}[op](x, y)
+                if "disjoint" in flags:
+                    bad.append(B.ne(B.and_(x, y), 0))
+            else:  # shifts: an amount >= the width is poison
+                bad.append(B.ule(B.const(w), y))
+                if op == "shl":
+                    r = B.and_(B.shl(x, y), M)
+                    if "nuw" in flags:
+                        bad.append(B.ne(B.lshr(r, y), x))
+                    if "nsw" in flags:
+                        bad.append(B.ne(B.ashr(self._sext(r, w), y), self._sext(x, w)))
+                elif op == "lshr":
+                    r = B.lshr(x, y)
+                    if "exact" in flags:
+                        bad.append(B.ne(B.and_(B.shl(r, y), M), x))
+                else:
+                    r = B.and_(B.ashr(self._sext(x, w), y), M)
+                    if "exact" in flags:
+                        bad.append(B.ne(B.and_(B.shl(r, y), M), x))
+            vals.append(r)
+            pois.append(self._or(*bad))
+        return Lanes(vals, pois, w)
+
+    def icmp(self, ins: Inst) -> Lanes:
+        B = self.B
+        a, b = (self.operand(o) for o in ins.operands[:2])
+        words = self._flags(ins)
+        samesign = "samesign" in words
+        preds = [x for x in words if x != "samesign"]
+        if len(preds) != 1:
+            raise self._unsupported(f"icmp '{' '.join(words)}'")
+        pred = preds[0]
+        w = a.width
+        vals, pois = [], []
+        for i in range(self.wave):
+            x, y = a.vals[i], b.vals[i]
+            sx, sy = self._sext(x, w), self._sext(y, w)
+            c = self._compare(pred, x, y, sx, sy)
+            bad = [a.poison[i], b.poison[i]]
+            if samesign:
+                nx, ny = B.slt(sx, 0), B.slt(sy, 0)
+                bad.append(B.or_b(B.and_b(nx, B.not_b(ny)), B.and_b(ny, B.not_b(nx))))
+            vals.append(B.bool_value(c))
+            pois.append(self._or(*bad))
+        return Lanes(vals, pois, 1)
+
+    def _compare(self, pred: str, x: Any, y: Any, sx: Any, sy: Any) -> Any:
+        B = self.B
+        if pred == "eq":
+            return B.eq(x, y)
+        if pred == "ne":
+            return B.ne(x, y)
+        if pred in ("ult", "ule", "ugt", "uge"):
+            a, b = (x, y) if pred in ("ult", "ule") else (y, x)
+            return B.ult(a, b) if pred in ("ult", "ugt") else B.ule(a, b)
+        if pred in ("slt", "sle", "sgt", "sge"):
+            a, b = (sx, sy) if pred in ("slt", "sle") else (sy, sx)
+            return B.slt(a, b) if pred in ("slt", "sgt") else B.sle(a, b)
+        raise self._unsupported(f"icmp predicate '{pred}'")
+
+    def select(self, ins: Inst) -> Lanes:
+        B = self.B
+        if self._flags(ins):
+            raise self._unsupported(f"select flags '{' '.join(self._flags(ins))}'")
+        c, a, b = (self.operand(o) for o in ins.operands[:3])
+        if c.width != 1:
+            raise self._unsupported("select on a vector condition")
+        vals, pois = [], []
+        for i in range(self.wave):
+            t = B.ne(c.vals[i], 0)
+            vals.append(B.ite(t, a.vals[i], b.vals[i]))
+            pois.append(B.or_b(c.poison[i], B.and_b(t, a.poison[i]), B.and_b(B.not_b(t), b.poison[i])))
+        return Lanes(vals, pois, a.width, a.is_float)
+
+    def cast(self, ins: Inst) -> Lanes:
+        B = self.B
+        a = self.operand(ins.operands[0])
+        w, fl = TYPES[ins.type]
+        flags = self._flags(ins)
+        op = ins.opcode
+        allowed = {"zext": {"nneg"}, "trunc": {"nuw", "nsw"}}.get(op, set())
+        for f in flags:
+            if f not in allowed:
+                raise self._unsupported(f"flag '{f}' on {op}")
+        vals, pois = [], []
+        for i in range(self.wave):
+            x = a.vals[i]
+            bad = [a.poison[i]]
+            if op == "zext":
+                r = x
+                if "nneg" in flags:
+                    bad.append(B.slt(self._sext(x, a.width), 0))
+            elif op == "sext":
+                r = self._trunc(self._sext(x, a.width), w)
+            elif op == "trunc":
+                r = self._trunc(x, w)
+                if "nuw" in flags:
+                    bad.append(B.ne(r, x))
+                if "nsw" in flags:
+                    bad.append(B.ne(self._sext(r, w), self._sext(x, a.width)))
+            else:  # bitcast between i32 and float
+                if w != a.width:
+                    raise self._unsupported(f"bitcast {ins.operands[0].type} to {ins.type}")
+                r = x
+            vals.append(r)
+            pois.append(self._or(*bad))
+        return Lanes(vals, pois, w, fl)
+
+    def freeze(self, ins: Inst) -> Lanes:
+        B = self.B
+        a = self.operand(ins.operands[0])
+        if all(p is False for p in a.poison):
+            return Lanes(list(a.vals), list(a.poison), a.width, a.is_float)
+        fresh = self._new_choice("freeze")
+        self.choices.append(Choice(ins.span, "freeze of poison", list(a.poison)))
+        vals = [B.ite(a.poison[i], self._trunc(fresh[i], a.width), a.vals[i]) for i in range(self.wave)]
+        return Lanes(vals, [False] * self.wave, a.width, a.is_float)
+
+    def fbinop(self, ins: Inst) -> Lanes:
+        B = self.B
+        flags = self._flags(ins)
+        for f in flags:
+            if f not in ("nnan", "ninf"):
+                raise self._unsupported(f"fast-math flag '{f}' on {ins.opcode}")
+        if "ninf" in flags:
+            raise self._unsupported(f"fast-math flag 'ninf' on {ins.opcode}")
+        a, b = (self.operand(o) for o in ins.operands[:2])
+        vals, pois = [], []
+        for i in range(self.wave):
+            y = b.vals[i] if ins.opcode == "fadd" else B.xor(b.vals[i], B.const(0x80000000))
+            r = B.fadd(a.vals[i], y)  # a - b is a + (-b) exactly  [S:f32]
+            bad = [a.poison[i], b.poison[i]]
+            if "nnan" in flags:
+                bad += [B.fis_nan(a.vals[i]), B.fis_nan(b.vals[i]), B.fis_nan(r)]
+            vals.append(r)
+            pois.append(self._or(*bad))
+        return Lanes(vals, pois, 32, True)
+
+    # ---- intrinsics: verify's own instruction definitions -------------------
+    def _exec_asm(self, text: str) -> None:
+        assert self.cur is not None
+        m = self._m()
+        ins: Instr = parse_line(text, self.cur.span)
+        op = op_of(ins.base)
+        try:
+            op.check(ins, self.target, self.wave)
+        except InputError as e:
+            raise self._unsupported(f"{self.cur.callee} on {self.target.name} wave{self.wave}: {e.message}") from None
+        m.run([ins])
+
+    def _put(self, reg: int, vals: list[Any]) -> None:
+        self._m().vregs[reg] = list(vals)
+
+    def _get(self, reg: int) -> list[Any]:
+        return list(self._m().vregs[reg])
+
+    def lanes_on(self) -> list[Any]:
+        """The lanes the current instruction runs in: EXEC's, or every lane in whole-wave mode."""
+        return [True] * self.wave if self.whole else self.act
+
+    def _poison_any_active(self, lanes: Lanes) -> Any:
+        B = self.B
+        return B.or_b(*[B.and_b(self.lanes_on()[i], lanes.poison[i]) for i in range(self.wave)])
+
+    def _uniform(self, x: Lanes, what: str, sgpr: str | None = None) -> tuple[str, Any]:
+        """A scalar operand: a constant's text, or an SGPR holding the first
+        active lane's value; poison when it is not uniform over the active
+        lanes (LLVM: the operand must be uniform, else the result is
+        undefined) or poison in an active lane."""
+        B = self.B
+        if all(v is x.vals[0] for v in x.vals) and isinstance(x.vals[0], int) and all(p is False for p in x.poison):
+            if sgpr is None:
+                return str(x.vals[0]), False
+            self._m().set_s(sgpr, x.vals[0])  # (a VOP3 takes one literal: constants go in SGPRs)
+            return sgpr, False
+        reg = sgpr or (_SA if what == "a" else _SB)
+        self._put(_S2, x.vals)
+        self._exec_asm(f"v_readfirstlane_b32 {reg}, v{_S2}")
+        s = self._m().s(reg)
+        bad = B.or_b(*[B.and_b(self.lanes_on()[i], B.or_b(x.poison[i], B.ne(x.vals[i], s))) for i in range(self.wave)])
+        return reg, bad
+
+    def _move(self, text: str, data: dict[int, Lanes], ctl: dict[int, Lanes], out: str = "v") -> tuple[list[Any], list[Any]]:
+        """Run a data-movement instruction: values, then the poison bits of
+        the `data` registers through the same instruction."""
+        B = self.B
+        for r, lv in ctl.items():
+            self._put(r, lv.vals)
+        for r, lv in data.items():
+            self._put(r, lv.vals)
+        self._put(_D, [B.const(0)] * self.wave)
+        self._exec_asm(text)
+        vals = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
+        self._put(_D, [B.const(0)] * self.wave)
+        for r, lv in data.items():
+            self._put(r, [B.bool_value(p) for p in lv.poison])
+        self._exec_asm(text)
+        taint = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
+        return vals, [B.ne(t, 0) for t in taint]
+
+    def call(self, ins: Inst) -> Lanes:
+        B, W = self.B, self.wave
+        name = intrinsic_name(ins.callee)
+        if name is None:
+            raise self._unsupported(f"call to @{ins.callee}")
+        if ins.type not in ("i32", "float") and not (name == "ballot" and ins.type == "i32"):
+            raise self._unsupported(f"@{ins.callee} of type {ins.type}")
+        args = [self.operand(o) for o in ins.operands[:-1]]
+        fl = ins.type == "float"
+
+        def imm(k: int) -> int:
+            o = ins.operands[k]
+            if o.kind != "const":
+                raise self._unsupported(f"@{ins.callee} operand {k} must be a constant")
+            return o.value
+
+        def done(vals: list[Any], pois: list[Any]) -> Lanes:
+            return Lanes(vals, pois, 32, fl)
+
+        if name == "workitem.id.x":
+            if self.workitem_x is None:
+                raise self._unsupported("workitem.id.x outside a kernel")
+            return done(list(self.workitem_x), [False] * W)
+        if name == "set.inactive":
+            x, v = args
+            if not self.whole:
+                raise self._unsupported("set.inactive outside a strict.wwm/wwm computation")
+            act = self.act
+            return done([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
+                        [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)])
+        if name in ("strict.wwm", "wwm"):
+            (x,) = args
+            return done(list(x.vals), list(x.poison))
+        if name in ("mbcnt.lo", "mbcnt.hi"):
+            a, b = args
+            src0 = str(a.vals[0]) if isinstance(a.vals[0], int) and all(v is a.vals[0] for v in a.vals) else f"v{_S2}"
+            self._put(_S2, a.vals)
+            self._put(_S1, b.vals)
+            self._exec_asm(f"v_mbcnt_{name[-2:]}_u32_b32 v{_D}, {src0}, v{_S1}")
+            return done(self._get(_D), [B.or_b(a.poison[i], b.poison[i]) for i in range(W)])
+        if name == "readfirstlane":
+            (x,) = args
+            vals, pois = self._move(f"v_readfirstlane_b32 {_SD}, v{_S1}", {_S1: x}, {}, out="s")
+            return done(vals, pois)
+        if name == "readlane":
+            x, lane = args
+            sel, bad = self._uniform(lane, "a")
+            vals, pois = self._move(f"v_readlane_b32 {_SD}, v{_S1}, {sel}", {_S1: x}, {}, out="s")
+            return done(vals, [B.or_b(p, bad) for p in pois])
+        if name == "writelane":
+            val, lane, old = args
+            sel, bad = self._uniform(lane, "a")
+            sval, bad2 = self._uniform(val, "b")
+            self._put(_D, old.vals)
+            self._exec_asm(f"v_writelane_b32 v{_D}, {sval}, {sel}")
+            vals = self._get(_D)
+            # the written lane carries the value's poison, the others old's
+            self._put(_D, [B.bool_value(p) for p in old.poison])
+            self._m().set_s(_SB, B.bool_value(B.or_b(bad2, self._poison_any_active(val))))
+            self._exec_asm(f"v_writelane_b32 v{_D}, {_SB}, {sel}")
+            return done(vals, [B.or_b(B.ne(t, 0), bad) for t in self._get(_D)])
+        if name in ("update.dpp", "mov.dpp"):
+            if name == "update.dpp":
+                old, src = args[0], args[1]
+                k = 2
+            else:
+                src = args[0]
+                k = 1
+                fresh = self._new_choice("mov.dpp old")
+                old = Lanes(fresh, [False] * W)
+            ctrl, rm, bm, bc = imm(k), imm(k + 1), imm(k + 2), imm(k + 3)
+            text = DPP_CONTROLS.get(ctrl)
+            if text is None:
+                raise self._unsupported(f"DPP control {ctrl:#x}")
+            asm = f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
+            self._put(_D, old.vals)
+            self._put(_S1, src.vals)
+            self._exec_asm(asm)
+            vals = self._get(_D)
+            self._put(_D, [B.bool_value(p) for p in old.poison])
+            self._put(_S1, [B.bool_value(p) for p in src.poison])
+            self._exec_asm(asm)
+            pois = [B.ne(t, 0) for t in self._get(_D)]
+            if name == "mov.dpp":  # lanes that kept the (undefined) old value
+                self._put(_D, [B.const(1)] * W)
+                self._put(_S1, [B.const(0)] * W)
+                self._exec_asm(asm)
+                self.choices.append(Choice(ins.span, "the unwritten lanes of mov.dpp", [B.ne(t, 0) for t in self._get(_D)]))
+            return done(vals, pois)
+        if name == "mov.dpp8":
+            (src,) = args[:1]
+            sel8 = imm(1)
+            lanes = ",".join(str((sel8 >> (3 * j)) & 7) for j in range(8))
+            vals, pois = self._move(f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]", {_S1: src}, {})
+            return done(vals, pois)
+        if name == "ds.swizzle":
+            (src,) = args[:1]
+            vals, pois = self._move(f"ds_swizzle_b32 v{_D}, v{_S1} offset:{imm(1)}", {_S1: src}, {})
+            return done(vals, pois)
+        if name in ("ds.bpermute", "ds.permute"):
+            addr, src = args
+            vals, pois = self._move(f"{'ds_bpermute_b32' if name == 'ds.bpermute' else 'ds_permute_b32'} "
+                                    f"v{_D}, v{_S2}, v{_S1}", {_S1: src}, {_S2: addr})
+            if name == "ds.bpermute":
+                pois = [B.or_b(pois[i], addr.poison[i]) for i in range(W)]
+            else:  # a poison address in any active lane can land anywhere
+                anyp = self._poison_any_active(addr)
+                pois = [B.or_b(p, anyp) for p in pois]
+            return done(vals, pois)
+        if name in ("permlane16", "permlanex16"):
+            old, src, s1, s2 = args[:4]
+            fi, bc = imm(4), imm(5)
+            sa, bad1 = self._uniform(s1, "a", "s93")
+            sb, bad2 = self._uniform(s2, "b", "s94")
+            asm = f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]"
+            self._put(_D, old.vals)
+            self._put(_S1, src.vals)
+            self._exec_asm(asm)
+            vals = self._get(_D)
+            self._put(_D, [B.bool_value(p) for p in old.poison])
+            self._put(_S1, [B.bool_value(p) for p in src.poison])
+            self._exec_asm(asm)
+            bad = B.or_b(bad1, bad2)
+            return done(vals, [B.or_b(B.ne(t, 0), bad) for t in self._get(_D)])
+        if name in ("permlane16.var", "permlanex16.var"):
+            old, src, lsel = args[:3]
+            fi, bc = imm(3), imm(4)
+            asm = f"v_{name.replace('.', '_')}_b32 v{_D}, v{_S1}, v{_S2} op_sel:[{fi},{bc}]"
+            self._put(_D, old.vals)
+            self._put(_S1, src.vals)
+            self._put(_S2, lsel.vals)
+            self._exec_asm(asm)
+            vals = self._get(_D)
+            self._put(_D, [B.bool_value(p) for p in old.poison])
+            self._put(_S1, [B.bool_value(p) for p in src.poison])
+            self._exec_asm(asm)
+            return done(vals, [B.or_b(B.ne(t, 0), lsel.poison[i]) for i, t in enumerate(self._get(_D))])
+        if name == "permlane64" and W == 32:
+            # The intrinsic swaps the halves of a wave64; in wave32 there is one
+            # half and the value is returned unchanged.  (v_permlane64_b32 in
+            # wave32 is a no-operation that leaves its destination alone
+            # [S:permlane64]: the two do not coincide here.)
+            return done(list(args[0].vals), list(args[0].poison))
+        if name == "permlane64":
+            (src,) = args
+            vals, pois = self._move(f"v_permlane64_b32 v{_D}, v{_S1}", {_S1: src}, {})
+            return done(vals, pois)
+        if name == "wave.shuffle":
+            return self.wave_shuffle(args[0], args[1], fl)
+        if name == "ballot":
+            (c,) = args
+            if W != 32:
+                raise self._unsupported(f"@{ins.callee} in wave{W} (an i64 result)")
+            self._put(_S1, c.vals)
+            self._exec_asm(f"v_cmp_ne_u32_e64 {_SD}, 0, v{_S1}")
+            v = self._m().s(_SD)
+            p = self._poison_any_active(c)
+            return Lanes([v] * W, [p] * W)
+        raise self._unsupported(f"call to @{ins.callee}")
+
+    def wave_shuffle(self, x: Lanes, idx: Lanes, fl: bool) -> Lanes:
+        """llvm.amdgcn.wave.shuffle(value, index): lane i gets `value` at
+        lane index mod W; reading an inactive lane is poison (the intrinsic's
+        definition in IntrinsicsAMDGPU.td)."""
+        B, W = self.B, self.wave
+        vals, pois = [], []
+        pv = [B.bool_value(p) for p in x.poison]
+        for i in range(W):
+            j = B.and_(idx.vals[i], B.const(W - 1))
+            vals.append(B.select(x.vals, j))
+            src_active = B.select(self.lanes_on(), j)
+            pois.append(B.or_b(idx.poison[i], B.not_b(src_active), B.ne(B.select(pv, j), 0)))
+        return Lanes(vals, pois, 32, fl)
