@@ -16,7 +16,7 @@ answer on every run:
   every lane.  When the solver's all-lanes question gives up on a spec that
   folds lanes (:func:`more_cases`): the other fills under those masks, the
   quick fills under every other single lane and adjacent pair, and a batch
-  of random (mask, values) cases.
+  of random (mask, values) cases (random values under a fixed contract's mask).
 * Values (:func:`patterns`), every register read before written filled the
   same way: 0, INT_MIN (0x80000000, also -0.0), 1, all ones, INT_MAX, 2, 3,
   the fold operator's identity, absorbing element and witness; for f32
@@ -245,8 +245,9 @@ class Search:
                 if out is not None:
                     return self.canonical(Found(out, mask, vals, name))
         rnd = random.Random(SEED + 1)
+        fixed = _first_masks(self.low.exec_contract, self.wave)[0] if self.low.exec_contract != "any" else None
         for r in range(random_cases):
-            mask = rnd.getrandbits(self.wave) | (1 << rnd.randrange(self.wave))
+            mask = rnd.getrandbits(self.wave) | (1 << rnd.randrange(self.wave)) if fixed is None else fixed
             vals = {"scc": False}
             for name in self.order:
                 t = self.enc_sym.fresh[name]

@@ -31,6 +31,7 @@ from .cex import Counterexample, concrete_counterexample, f32_search, find_count
 from .diag import InputError, Warning_
 from .encode import Encoding, encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
 from .hazards import check as hazards
+from .identities import FOLDS
 from .ir import Lowering, SReg, VReg
 from .machine import Machine
 from .ops.base import op_of, reg_names
@@ -255,7 +256,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         if r != "unknown":
             return r, joint
         if search is not None and search.mode.op is not None and not stage2:
-            stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS if low.exec_contract == "any" else 0))
+            stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS))
             if stage2[0] is not None:
                 return "presearch", None
         res.method += ", per-lane"
@@ -320,7 +321,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
     folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
                  for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
     fold_op = spec_monoid(catalog.speclib(), low.spec, low.params) or low.params.get("op")
-    mode = Mode(fold_op if isinstance(fold_op, str) else None, f32,
+    mode = Mode(fold_op if isinstance(fold_op, str) and fold_op in FOLDS else None, f32,
                 exact_sums=f32 and enc_name != "bit-vector" and fold_op == "fadd", monoid=enc_name != "bit-vector")
     search = None if folded else Search(low, target, wave, assume, enc, mode)
     stage2: list[Found | None] = []  # the second stage's answer, once it has run
