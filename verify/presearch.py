@@ -33,10 +33,11 @@ of its active lanes is compared (:func:`check_lanes`): a missed lane costs
 nothing but time, the solver still asks about every lane.
 
 The failing state is then made canonical the way verify.cex makes a solver
-model canonical, within what the search can see: among the masks it knows
-(every single lane and adjacent pair, the first masks), the fewest active
-lanes and then the smallest mask, tried with the values found and with lane
-tags; then lane tags if they
+model canonical, within what the search can see: active lanes dropped while
+the failure persists, then among the masks it knows (every single lane and
+adjacent pair, the first masks) the fewest active lanes and then the
+smallest mask, tried with the values found and with lane tags; then lane
+tags if they
 still fail, else the monoid witness, else the values found with each
 register set to lane tags or zero where the failure survives it.  The state
 is replayed with tracing into a :class:`verify.cex.Counterexample`; a state
@@ -259,11 +260,17 @@ class Search:
         return None
 
     def canonical(self, f: Found) -> Found:
-        """Fewer lanes, then a smaller mask, among the masks the search
-        knows (every single lane and adjacent pair, the first masks): first
-        with the values found, then lane tags."""
+        """Fewer lanes, then a smaller mask: active lanes dropped from the
+        highest down while the failure persists with the values found (as
+        verify.cex.concrete_counterexample does), then the masks the search
+        knows (every single lane and adjacent pair, the first masks) that
+        come before, with the values found, then with lane tags."""
         if self.low.exec_contract != "any":
             return f
+        for i in reversed(range(self.wave)):
+            less = f.mask & ~(1 << i)
+            if less != f.mask and less and (out := self.fails(less, f.vals)) is not None:
+                f = Found(out, less, f.vals, f.case)
         key = (bin(f.mask).count("1"), f.mask)
         known = [m for m, _ in first_cases("any", self.wave) + more_cases("any", self.wave)]
         cands = sorted({m for m in known
@@ -326,3 +333,20 @@ def counterexample(search: Search, f: Found) -> Counterexample:
     tagged_regs = {k for k, v in shown.items() if tagged and v == tag_vals.get(k)}
     return Counterexample(f"value({rows[0].output})", search.wave, mask, shown, labels, tagged, rows, None,
                           tagged_regs)
+
+
+class Bounded:
+    """A solver query (verify.smt.Query) whose every check runs on a resource
+    limit (a count of solver steps: the same answer under any load) and
+    remembers whether one gave up; everything else is the query's."""
+
+    def __init__(self, q: Any, rlimit: int):
+        self.q, self.rlimit, self.gave_up = q, rlimit, False
+
+    def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
+        r: str = self.q.check(timeout_s, rlimit or self.rlimit)
+        self.gave_up = self.gave_up or r == "unknown"
+        return r
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.q, name)

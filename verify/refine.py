@@ -35,7 +35,7 @@ from .identities import FOLDS
 from .ir import Lowering, SReg, VReg
 from .machine import Machine
 from .ops.base import op_of, reg_names
-from .presearch import RANDOM_MASKS, Found, Mode, Search, first_cases, more_cases
+from .presearch import RANDOM_MASKS, Bounded, Found, Mode, Search, first_cases, more_cases
 from .presearch import counterexample as presearch_counterexample
 from .spec import SpecDef, spec_monoid
 from .target import FeatureLog, Target, resolve, resolve_all
@@ -274,13 +274,38 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
             return "unknown", None
         return "unsat", None
 
+    def solver_counterexample(h: Found) -> Counterexample | None:
+        """The counterexample the solver path would give for the output the
+        pre-search refuted (verify.cex: fewest lanes, then the smallest mask,
+        then tags, the monoid witness or small values), asked with at most as
+        many active lanes as the state found and every check on a resource
+        limit; None if a check gives up (then the pre-search's own)."""
+        sv, sd = enc.spec[h.output]
+        out = enc.outputs[h.output]
+        cond = B.or_b(*[B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)])
+        if enc.exec_bits:
+            cond = B.and_b(cond, B.at_most(enc.exec_bits, bin(h.mask).count("1")))
+        bq = Bounded(q, JOINT_RLIMIT)
+        depth, size = len(q.marks), len(q.assertions)
+        try:
+            cex = find_counterexample(low, target, wave, enc, B, bq, [(f"value({h.output})", cond)], assume)  # type: ignore[arg-type]
+        except AssertionError:  # a check gave up where the search needed an answer
+            del q.marks[depth:]
+            del q.assertions[size:]
+            return None
+        return None if bq.gave_up else cex
+
     def found_by_presearch(h: Found | None) -> None:
         """A refutation by the concrete pre-search, its counterexample made as the solver's are."""
         assert search is not None and h is not None
-        res.cex = presearch_counterexample(search, h) if want_cex else None
+        res.cex, how = None, ""
+        if want_cex and not (f32 and enc_name == "bit-vector"):
+            res.cex = solver_counterexample(h)
+        if want_cex and res.cex is None:  # values the solver did not choose: say so, as for f32_search
+            res.cex, how = presearch_counterexample(search, h), " (found by concrete search)"
         oname = res.cex.obligation if res.cex is not None else f"value({h.output})"
-        res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec "
-                                                            "(found by the concrete pre-search)"))
+        # reported as the solver's refutations are; `method` names the pre-search
+        res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec" + how))
         res.method += ", concrete pre-search"
 
     # 1-2. vacuity.  A concrete witness settles each without the solver: all
