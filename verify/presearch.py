@@ -338,12 +338,15 @@ def counterexample(search: Search, f: Found) -> Counterexample:
 class Bounded:
     """A solver query (verify.smt.Query) whose every check runs on a resource
     limit (a count of solver steps: the same answer under any load) and
-    remembers whether one gave up; everything else is the query's."""
+    remembers whether one gave up; after that every check gives up at once
+    (the caller throws its answer away).  Everything else is the query's."""
 
     def __init__(self, q: Any, rlimit: int):
         self.q, self.rlimit, self.gave_up = q, rlimit, False
 
     def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
+        if self.gave_up:
+            return "unknown"
         r: str = self.q.check(timeout_s, rlimit or self.rlimit)
         self.gave_up = self.gave_up or r == "unknown"
         return r

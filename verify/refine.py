@@ -50,6 +50,10 @@ DEFAULT_TIMEOUT = 30.0
 # when asked to the end, 1.5 to 2.5 s) and shfl_down_var (more than 6 million) go
 # lane by lane after about 0.5 to 1 s.  Replaces a 0.25 s wall-clock budget.
 JOINT_RLIMIT = 2_000_000
+# z3 resource units for each check of the solver's counterexample search after a
+# refutation by the concrete pre-search (refine.solver_counterexample): the first
+# check that gives up ends it and the pre-search's own counterexample is shown.
+CEX_RLIMIT = JOINT_RLIMIT
 
 
 @dataclass
@@ -285,7 +289,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         cond = B.or_b(*[B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)])
         if enc.exec_bits:
             cond = B.and_b(cond, B.at_most(enc.exec_bits, bin(h.mask).count("1")))
-        bq = Bounded(q, JOINT_RLIMIT)
+        bq = Bounded(q, CEX_RLIMIT)
         depth, size = len(q.marks), len(q.assertions)
         try:
             cex = find_counterexample(low, target, wave, enc, B, bq, [(f"value({h.output})", cond)], assume)  # type: ignore[arg-type]
