@@ -21,7 +21,8 @@ answer on every run:
   same way: 0, INT_MIN (0x80000000, also -0.0), 1, all ones, INT_MAX, 2, 3,
   the fold operator's identity, absorbing element and witness; for f32
   claims +-1.0, 2.0, +-inf; lane tags (register k's lane i holds
-  ``k << 8 | i``), lane numbers + 1, and a fixed-seed random batch.  The f32
+  ``k << 8 | i``), lane numbers + 1, signs (odd lanes negative), and a
+  fixed-seed random batch.  The f32
   claims are stated for inputs that are not NaN, so no input is one; the
   reassociation claim (``fadd`` under the monoid encoding) gets only values
   whose sums are exact in every order (small integers, signed zeros,
@@ -117,6 +118,13 @@ def patterns(mode: Mode, wave: int) -> list[tuple[str, Fill]]:
     else:
         out.append(("lane tags", lambda k, i: (k << 8) + i))
         out.append(("lane + 1", lambda k, i: i + 1))
+    # signs: even lanes small and positive, odd lanes negative (signed and unsigned orders disagree)
+    if mode.exact_sums:
+        out.append(("signs", lambda k, i: _float(float(-(i + 1) if i & 1 else i + 1))))
+    elif mode.f32:
+        out.append(("signs", lambda k, i: _float(float(-(k << 8) - i if i & 1 else (k << 8) + i))))
+    else:
+        out.append(("signs", lambda k, i: 0x80000000 | (k << 8) | i if i & 1 else (k << 8) | i))
     rnd = random.Random(SEED)
     for r in range(RANDOM_STATES):
         table = [[random_value(rnd, mode) for _ in range(wave)] for _ in range(8)]
@@ -147,7 +155,7 @@ def random_value(rnd: random.Random, mode: Mode) -> int:
     return rnd.getrandbits(32)
 
 
-QUICK = ("lane tags", "lane + 1", "random 0", "random 1")  # the fills tried under every mask
+QUICK = ("lane tags", "lane + 1", "signs", "random 0", "random 1")  # the fills tried under every mask
 
 # a stage of the search: (mask, which fills: "all", "quick" (QUICK) or "rest" (the others))
 Cases = list[tuple[int, str]]
