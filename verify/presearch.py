@@ -300,11 +300,14 @@ def _fixed(mask: int) -> Callable[[Any], list[Any]]:
     return exec_init
 
 
-def counterexample(search: Search, f: Found) -> Counterexample:
+def counterexample(search: Search, f: Found, solver_free: bool = False) -> Counterexample | None:
     """The counterexample for a failing state, shown as the solver's are
     (verify.cex.find_counterexample): EXEC as found, then lane tags if the
     failure survives them, else the monoid witness, else the values found
-    with each register set to its tags or to zero where the failure survives."""
+    with each register set to its tags or to zero where the failure survives.
+    `solver_free`: only if tags or the witness fail (None otherwise): where
+    EXEC is the solver's too (the lowest lane alone, or a fixed contract),
+    the counterexample is then the one the solver path prints."""
     low, mask, feq = search.low, f.mask, search.mode.f32
 
     def fails(v: dict[str, Any]) -> bool:
@@ -319,6 +322,8 @@ def counterexample(search: Search, f: Found) -> Counterexample:
     elif (search.mode.op is not None and search.mode.monoid
           and (hit := _monoid_witness(low, search.enc_sym, search.mode.op, mask, fails))):
         vals = hit
+    elif solver_free:
+        return None
     else:
         for name in list(vals):
             if name != "scc" and vals[name] != tag_vals[name]:

@@ -303,7 +303,9 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         """A refutation by the concrete pre-search, its counterexample made as the solver's are."""
         assert search is not None and h is not None
         res.cex, how = None, ""
-        if want_cex and not (f32 and enc_name == "bit-vector"):
+        if want_cex and (h.mask == 1 or low.exec_contract != "any"):  # EXEC as the solver's: no solver needed
+            res.cex = presearch_counterexample(search, h, solver_free=True)
+        if want_cex and res.cex is None and not (f32 and enc_name == "bit-vector"):
             res.cex = solver_counterexample(h)
         if want_cex and res.cex is None:  # values the solver did not choose: say so, as for f32_search
             res.cex, how = presearch_counterexample(search, h), " (found by concrete search)"
