@@ -83,7 +83,7 @@ def token_mutations(line: str) -> list[tuple[str, str]]:
             if new != mnem:
                 out.append((f"op {mnem}->{new}", lead + new + rest))
     # operands and modifiers: split the rest on commas/spaces, keep the separators
-    parts = re.split(r"(\s*,\s*|\s+)", rest)
+    parts = re.split(r"(\s*,\s*|\s+)(?![^\[]*\])", rest)  # not inside quad_perm:[...]
     for k, tok in enumerate(parts):
         if not tok or re.fullmatch(r"\s*,\s*|\s+", tok):
             continue
@@ -110,7 +110,7 @@ def token_mutations(line: str) -> list[tuple[str, str]]:
             for j in range(4):
                 q2 = list(q)
                 q2[j] = (q[j] + 1) % 4
-                put(f"quad_perm:[{','.join(map(str, q2))}]", f"dpp {tok}->quad_perm{q2}")
+                put(f"quad_perm:[{','.join(map(str, q2))}]", f"dpp {tok}->quad_perm:[{','.join(map(str, q2))}]")
         elif mm := re.fullmatch(r"(row_mask|bank_mask):0x([0-9a-fA-F])", tok):
             v = int(mm.group(2), 16)
             for bit in range(4):
