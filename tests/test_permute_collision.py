@@ -3,6 +3,7 @@ GCN3 article says the highest sender wins; the RDNA3/RDNA4 ISA says the
 winner is not deterministic, CDNA leaves it to LDS arbitration.  Assumption
 ``permute.collision``: ``highest`` (default) or ``any``.  [S:permute]"""
 
+import json
 import re
 
 import pytest
@@ -135,3 +136,25 @@ def test_catalogue_permute_lowerings_under_any():
         c0, _, _ = cli("lowering", path)
         c1, _, _ = cli("lowering", path, "--assume", "permute.collision=any")
         assert (c0 != c1) == (path in relies_on_winner), path
+
+
+def test_catalogue_lowerings_that_rely_on_the_winner():
+    """Issue 11's done-when: the catalogue is proved under the robust
+    permute-collision variant or says which lowerings rely on the winner.
+    The proof records list every assumption a run consulted; none consults
+    permute.collision (no catalogue lowering pushes with ds_permute_b32), so
+    every verdict holds under `any` as under `highest`."""
+    # a lowering whose record consults the assumption must be checked under
+    # `--assume permute.collision=any` and, if refuted there, named here
+    consulted, bpermute = set(), set()
+    for rec_path in sorted((catalog.ROOT / "proofs").rglob("*.proof")):
+        rec = json.loads(rec_path.read_text())
+        for r in rec["records"]:
+            if "permute.collision" in r["assumptions"]:
+                consulted.add(rec["lowering"])
+            if "ds_bpermute_b32" in r["ops"]:
+                bpermute.add(rec["lowering"])
+    assert sorted(consulted) == []
+    assert [str(p) for p in catalog.lowering_files() if "ds_permute_b32" in p.read_text()] == []
+    # the records do name the ops and assumptions they consulted: the pulling shuffles are there
+    assert "lowerings/shuffle/shfl_idx_var.s" in bpermute and len(bpermute) > 10

@@ -13,7 +13,7 @@ This module decides nothing about correctness and never calls the solver.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,8 +70,9 @@ def _note_outstanding(m: Machine, low: Lowering) -> None:
 
 
 def encode(low: Lowering, target: Target, wave: int, B: Any, assume: dict[str, str], initial: Initial, exec_init: ExecInit,
-           trace: bool = False) -> Encoding:
-    """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC."""
+           trace: bool = False, spec_lanes: Collection[int] | None = None) -> Encoding:
+    """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC.
+    `spec_lanes`: evaluate the spec in these lanes only (undefined elsewhere)."""
     m = Machine(B, wave, initial, FeatureLog(target), assume, trace=trace)
     exec_bits = exec_init(m)
     m.scc = initial("scc", "scc", None)
@@ -93,7 +94,8 @@ def encode(low: Lowering, target: Target, wave: int, B: Any, assume: dict[str, s
     missing = [i for i in spec_def.inputs if i not in inputs]
     if missing:
         raise InputError(low.spans.get("spec"), f"spec {low.spec} reads input '{missing[0]}': bind it with '; @input {missing[0]} = vN'")
-    spec = lib.evaluate(low.spec, low.params, B, wave, inputs, act0, low.param_spans, low.spans.get("spec"))
+    spec = lib.evaluate(low.spec, low.params, B, wave, inputs, act0, low.param_spans, low.spans.get("spec"),
+                        lanes=spec_lanes)
     return Encoding(m, act0, exec0, inputs, outputs, spec, {}, exec_bits)
 
 

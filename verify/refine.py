@@ -31,9 +31,12 @@ from .cex import Counterexample, concrete_counterexample, f32_search, find_count
 from .diag import InputError, Warning_
 from .encode import Encoding, encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
 from .hazards import check as hazards
+from .identities import FOLDS
 from .ir import Lowering, SReg, VReg
 from .machine import Machine
 from .ops.base import op_of, reg_names
+from .presearch import RANDOM_MASKS, Bounded, Found, Mode, Search, first_cases, more_cases
+from .presearch import counterexample as presearch_counterexample
 from .spec import SpecDef, spec_monoid
 from .target import FeatureLog, Target, resolve, resolve_all
 
@@ -47,6 +50,10 @@ DEFAULT_TIMEOUT = 30.0
 # when asked to the end, 1.5 to 2.5 s) and shfl_down_var (more than 6 million) go
 # lane by lane after about 0.5 to 1 s.  Replaces a 0.25 s wall-clock budget.
 JOINT_RLIMIT = 2_000_000
+# z3 resource units for each check of the solver's counterexample search after a
+# refutation by the concrete pre-search (refine.solver_counterexample): the first
+# check that gives up ends it and the pre-search's own counterexample is shown.
+CEX_RLIMIT = JOINT_RLIMIT
 
 
 @dataclass
@@ -237,9 +244,11 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
 
     def ask_lanes(name: str, conds: list[Cond]) -> tuple[str, Cond]:
         """Is some lane's condition satisfiable?  One query for all lanes
-        first, on a small resource limit; if that does not settle it, one query per
-        lane (symbolic lane indices make the joint query much harder than
-        its parts).  Returns (answer, the satisfiable condition)."""
+        first, on a small resource limit; if that does not settle it, the
+        second stage of the concrete pre-search (verify.presearch: answer
+        "presearch"), then one query per lane (symbolic lane indices make
+        the joint query much harder than its parts).  Returns (answer, the
+        satisfiable condition)."""
         live = [c for c in conds if c is not False]
         if not live:
             return "unsat", None
@@ -250,6 +259,10 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         q.pop()
         if r != "unknown":
             return r, joint
+        if search is not None and search.mode.op is not None and not stage2:
+            stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS))
+            if stage2[0] is not None:
+                return "presearch", None
         res.method += ", per-lane"
         unknown = False
         for c in live:
@@ -264,6 +277,42 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
             res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'} in some lane"))
             return "unknown", None
         return "unsat", None
+
+    def solver_counterexample(h: Found) -> Counterexample | None:
+        """The counterexample the solver path would give for the output the
+        pre-search refuted (verify.cex: fewest lanes, then the smallest mask,
+        then tags, the monoid witness or small values), asked with at most as
+        many active lanes as the state found and every check on a resource
+        limit; None if a check gives up (then the pre-search's own)."""
+        sv, sd = enc.spec[h.output]
+        out = enc.outputs[h.output]
+        cond = B.or_b(*[B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)])
+        if enc.exec_bits:
+            cond = B.and_b(cond, B.at_most(enc.exec_bits, bin(h.mask).count("1")))
+        bq = Bounded(q, CEX_RLIMIT)
+        depth, size = len(q.marks), len(q.assertions)
+        try:
+            cex = find_counterexample(low, target, wave, enc, B, bq, [(f"value({h.output})", cond)], assume)  # type: ignore[arg-type]
+        except AssertionError:  # a check gave up where the search needed an answer
+            del q.marks[depth:]
+            del q.assertions[size:]
+            return None
+        return None if bq.gave_up else cex
+
+    def found_by_presearch(h: Found | None) -> None:
+        """A refutation by the concrete pre-search, its counterexample made as the solver's are."""
+        assert search is not None and h is not None
+        res.cex, how = None, ""
+        if want_cex and (h.mask == 1 or low.exec_contract != "any"):  # EXEC as the solver's: no solver needed
+            res.cex = presearch_counterexample(search, h, solver_free=True)
+        if want_cex and res.cex is None and not (f32 and enc_name == "bit-vector"):
+            res.cex = solver_counterexample(h)
+        if want_cex and res.cex is None:  # values the solver did not choose: say so, as for f32_search
+            res.cex, how = presearch_counterexample(search, h), " (found by concrete search)"
+        oname = res.cex.obligation if res.cex is not None else f"value({h.output})"
+        # reported as the solver's refutations are; `method` names the pre-search
+        res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec" + how))
+        res.method += ", concrete pre-search"
 
     # 1-2. vacuity.  A concrete witness settles each without the solver: all
     # lanes on (every contract admits it) and lane-numbered inputs.
@@ -293,21 +342,31 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         res.verdict = "error"
         res.seconds = time.perf_counter() - t0
         return res, _feature_log(enc)
-    # 3. values.  An exact f32 claim first gets a concrete search: the solver
-    # is hopeless at finding a rounding difference between two 32-leaf float
-    # trees, and any concrete mismatch is a refutation that replays.
+    # 3. values.  First a concrete pre-search (verify.presearch) of the
+    # states that break reductions and scans: one active lane, -0.0,
+    # identities, extremes; a state that fails is a refutation that replays.
+    # An exact f32 claim then gets a random concrete search: the solver is
+    # hopeless at finding a rounding difference between two 32-leaf float trees.
     bad_conds = []
     differ: Callable[[Value, Value], Cond] = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
     folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
                  for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
-    found = f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded else None
-    if found is not None:
+    fold_op = spec_monoid(catalog.speclib(), low.spec, low.params) or low.params.get("op")
+    mode = Mode(fold_op if isinstance(fold_op, str) and fold_op in FOLDS else None, f32,
+                exact_sums=f32 and enc_name != "bit-vector" and fold_op == "fadd", monoid=enc_name != "bit-vector")
+    search = None if folded else Search(low, target, wave, assume, enc, mode)
+    stage2: list[Found | None] = []  # the second stage's answer, once it has run
+    hit = search.run(first_cases(low.exec_contract, wave)) if search is not None else None
+    found = f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded and hit is None else None
+    if hit is not None:
+        found_by_presearch(hit)
+    elif found is not None:
         res.obligations.append(Obligation(f"value({found[0]})", "refuted",
                                           "an active lane differs from the spec (found by concrete search)"))
         res.cex = concrete_counterexample(low, target, wave, assume, found[1], found[2])
         res.method += ", concrete search"
     for name, out in enc.outputs.items():
-        if found is not None:
+        if found is not None or hit is not None:
             break
         sv, sd = enc.spec[name]
         lanes = [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)]
@@ -315,6 +374,9 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         if smt2:
             export(oname, B.or_b(*lanes), "unsat")
         r, mism = ask_lanes(oname, lanes)
+        if r == "presearch":
+            found_by_presearch(stage2[0])
+            break
         if r == "sat":
             res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec"))
             bad_conds.append((oname, mism))

@@ -57,7 +57,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -377,8 +377,10 @@ class SpecLib:
     # -- evaluation -------------------------------------------------------
     def evaluate(self, name: str, params: dict[str, Any], B: Any, W: int, inputs: dict[str, list[Value]],
                  active: list[Cond], spans: dict[str, Span] | None = None,
-                 span: Span | None = None) -> dict[str, tuple[list[Value], list[Cond]]]:
+                 span: Span | None = None, lanes: Collection[int] | None = None) -> dict[str, tuple[list[Value], list[Cond]]]:
         """Evaluate spec `name` on a wave: {output: (values[W], defined[W])}.
+        `lanes`: evaluate only these lanes (the others read as undefined, 0):
+        a concrete search that compares a few lanes need not pay for all.
 
         `inputs` maps input names to W values; a parameter given as
         ``"@name"`` reads input `name` per lane.  Values are 32-bit
@@ -398,6 +400,11 @@ class SpecLib:
         outs: dict[str, tuple[list[Value], list[Cond]]] = {o: ([], []) for o in spec.outputs}
         slices: dict[tuple[str | None, int], list[Any]] = {}
         for lane in range(W):
+            if lanes is not None and lane not in lanes:
+                for o in spec.outputs:
+                    outs[o][0].append(B.const(0))
+                    outs[o][1].append(False)
+                continue
             base = lane - lane % n
             env: dict[str, Any] = {}
             for k, v in bound.items():

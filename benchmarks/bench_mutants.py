@@ -1,0 +1,229 @@
+"""Every one-token mutant of the catalogue's reduction and scan lowerings,
+and how long verify takes to give each one a verdict.
+
+    python benchmarks/bench_mutants.py [--jobs N] [--sample K] [--limit S] [--only SUBSTR] [--list]
+
+A lowering is a reduction or scan when its spec folds lanes (``red.*``).
+One mutant changes one token of one instruction line, or drops the line:
+
+* opcode: ``max``<->``min``, ``_u32``<->``_i32``, ``add``<->``sub``,
+  ``and``/``or``/``xor`` rotated, ``readlane``<->``readfirstlane``...;
+* DPP control: ``row_shr:N`` to N-1 / N+1 / ``row_shl:N`` / ``row_ror:N``,
+  ``row_bcast:15``<->``31``, ``row_mirror``<->``row_half_mirror``,
+  one ``quad_perm`` entry changed, ``bound_ctrl`` added or dropped;
+* one bit of ``row_mask`` / ``bank_mask``;
+* a constant operand: 0, 1, -1, -2, 2, 0x80000000 and the value +-1;
+* one instruction line dropped.
+
+Each mutant is checked by ``python -m verify lowering --json --times`` on
+the first target the lowering declares and every wave it declares, in a
+process of its own with a hard wall-clock limit (``--limit``, default 120 s:
+a mutant still running then counts as "timeout").  Printed: the number of
+mutants, the verdict counts, the slowest verdicts (seconds as verify reports
+them, and wall time with the process start) with their names.  The goal is
+a verdict for every mutant in < 30 s.  ``--sample K`` checks a fixed-seed
+sample of K mutants; ``--jobs`` runs that many at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from verify import catalog
+from verify.lowering_file import load_lowering
+from verify.target import resolve_all
+
+OPCODE_SWAPS = [("max", "min"), ("min", "max"), ("_u32", "_i32"), ("_i32", "_u32"), ("add", "sub"), ("sub", "add"),
+                ("and", "or"), ("or", "xor"), ("xor", "and"), ("readlane", "readfirstlane"), ("mul_lo", "mul_hi"),
+                ("cndmask", "mov"), ("_e64", "_e32"), ("_e32", "_e64")]
+CONSTS = [0, 1, -1, -2, 2, 0x80000000]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str  # lowering:L<line>:<what>
+    lowering: str
+    text: str
+    target: str
+    waves: tuple[int, ...]
+
+
+def _int(tok: str) -> int | None:
+    try:
+        return int(tok, 0)
+    except ValueError:
+        return None
+
+
+def token_mutations(line: str) -> list[tuple[str, str]]:
+    """(what, new line) for every one-token change of an instruction line."""
+    out: list[tuple[str, str]] = []
+    m = re.match(r"(\s*)(\S+)(.*)$", line)
+    if not m:
+        return out
+    lead, mnem, rest = m.groups()
+    for a, b in OPCODE_SWAPS:
+        if a in mnem:
+            new = mnem.replace(a, b, 1)
+            if new != mnem:
+                out.append((f"op {mnem}->{new}", lead + new + rest))
+    # operands and modifiers: split the rest on commas/spaces, keep the separators
+    parts = re.split(r"(\s*,\s*|\s+)(?![^\[]*\])", rest)  # not inside quad_perm:[...]
+    for k, tok in enumerate(parts):
+        if not tok or re.fullmatch(r"\s*,\s*|\s+", tok):
+            continue
+
+        def put(new: str, what: str, k: int = k, tok: str = tok) -> None:
+            if new != tok:
+                out.append((what, lead + mnem + "".join(parts[:k] + [new] + parts[k + 1:])))
+
+        if mm := re.fullmatch(r"(row_shr|row_shl|row_ror|row_share|row_xmask|row_newbcast):(\d+)", tok):
+            ctl, n = mm.group(1), int(mm.group(2))
+            for n2 in (n - 1, n + 1):
+                if 0 <= n2 <= 15:
+                    put(f"{ctl}:{n2}", f"dpp {tok}->{ctl}:{n2}")
+            for c2 in ("row_shr", "row_shl", "row_ror"):
+                if c2 != ctl and ctl in ("row_shr", "row_shl", "row_ror"):
+                    put(f"{c2}:{n}", f"dpp {tok}->{c2}:{n}")
+        elif mm := re.fullmatch(r"row_bcast:(\d+)", tok):
+            put(f"row_bcast:{46 - int(mm.group(1))}", f"dpp {tok}->row_bcast:{46 - int(mm.group(1))}")
+        elif tok in ("row_mirror", "row_half_mirror"):
+            other = "row_half_mirror" if tok == "row_mirror" else "row_mirror"
+            put(other, f"dpp {tok}->{other}")
+        elif mm := re.fullmatch(r"quad_perm:\[(\d),(\d),(\d),(\d)\]", tok):
+            q = [int(x) for x in mm.groups()]
+            for j in range(4):
+                q2 = list(q)
+                q2[j] = (q[j] + 1) % 4
+                put(f"quad_perm:[{','.join(map(str, q2))}]", f"dpp {tok}->quad_perm:[{','.join(map(str, q2))}]")
+        elif mm := re.fullmatch(r"(row_mask|bank_mask):0x([0-9a-fA-F])", tok):
+            v = int(mm.group(2), 16)
+            for bit in range(4):
+                put(f"{mm.group(1)}:{v ^ (1 << bit):#x}", f"{mm.group(1)} {v:#x}->{v ^ (1 << bit):#x}")
+        elif tok in ("bound_ctrl:0", "bound_ctrl:1"):
+            out.append((f"drop {tok}", lead + mnem + "".join(parts[:k] + parts[k + 1:]).rstrip()))
+        elif (v := _int(tok)) is not None and not tok.startswith(("v", "s")):
+            for c in CONSTS + [v - 1, v + 1]:
+                if c != v:
+                    put(str(c) if -16 <= c <= 64 else f"{c & 0xFFFFFFFF:#x}", f"const {tok}->{c}")
+    if "_dpp" in mnem and "bound_ctrl" not in rest:
+        out.append(("add bound_ctrl:1", line.rstrip() + " bound_ctrl:1"))
+    return out
+
+
+def mutants_of(path: Path) -> list[Mutant]:
+    low = load_lowering(path)
+    target = resolve_all(low.targets)[0].name
+    lines = path.read_text().splitlines()
+    out: list[Mutant] = []
+    code = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith(";")]
+    seen: set[str] = set()
+    for i in code:
+        muts = token_mutations(lines[i]) + [("drop line", None)]
+        for what, new in muts:
+            body = lines[:i] + ([] if new is None else [new]) + lines[i + 1:]
+            text = "\n".join(body) + "\n"
+            if text in seen:
+                continue
+            seen.add(text)
+            out.append(Mutant(f"{low.name}:L{i + 1}:{what}", low.name, text, target, tuple(low.waves)))
+    return out
+
+
+def catalogue_mutants(only: str | None = None) -> list[Mutant]:
+    out: list[Mutant] = []
+    for p in catalog.lowering_files():
+        low = load_lowering(p)
+        if not low.spec.startswith("red.") or (only and only not in low.name):
+            continue
+        out += mutants_of(Path(p))
+    return out
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    verdict: str  # proved / refuted / unknown / error / timeout
+    seconds: float  # as verify reports it (all waves); the limit for a timeout
+    wall: float
+
+
+def check(m: Mutant, tmp: Path, limit: float, timeout: float) -> Outcome:
+    path = tmp / (re.sub(r"[^A-Za-z0-9_.-]+", "_", m.name) + ".s")
+    path.write_text(m.text)
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run([sys.executable, "-m", "verify", "lowering", str(path), "--target", m.target, "--json",
+                            "--times", "--timeout", str(timeout)], capture_output=True, text=True, cwd=ROOT,
+                           timeout=limit)
+    except subprocess.TimeoutExpired:
+        return Outcome(m, "timeout", limit, time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    if p.returncode == 2 or not p.stdout.strip():
+        return Outcome(m, "error", wall, wall)
+    if "Traceback" in p.stderr:
+        return Outcome(m, "traceback", wall, wall)
+    js = json.loads(p.stdout)
+    secs = sum(r.get("seconds", 0.0) for r in js["results"])
+    return Outcome(m, js["verdict"], secs, wall)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 0))
+    ap.add_argument("--sample", type=int, default=0, help="check a fixed-seed sample of this many mutants")
+    ap.add_argument("--limit", type=float, default=120.0, help="wall-clock seconds per mutant before 'timeout'")
+    ap.add_argument("--timeout", type=float, default=30.0, help="verify's solver timeout per obligation")
+    ap.add_argument("--only", help="only lowerings whose name contains this")
+    ap.add_argument("--list", action="store_true", help="list the mutants, check none")
+    ap.add_argument("--top", type=int, default=10)
+    args = ap.parse_args()
+
+    muts = catalogue_mutants(args.only)
+    total = len(muts)
+    if args.sample and args.sample < total:
+        muts = sorted(random.Random(0).sample(muts, args.sample), key=lambda m: m.name)
+    if args.list:
+        for m in muts:
+            print(m.name)
+        print(f"{total} mutants")
+        return
+    print(f"{total} one-token mutants of {len({m.lowering for m in catalogue_mutants(args.only)})} reduction/scan "
+          f"lowerings; checking {len(muts)} with {args.jobs} jobs, limit {args.limit:.0f} s each", flush=True)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="verify-mutants-") as d, ThreadPoolExecutor(args.jobs) as pool:
+        outs = list(pool.map(lambda m: check(m, Path(d), args.limit, args.timeout), muts))
+    counts = Counter(o.verdict for o in outs)
+    print(f"checked {len(outs)} mutants in {time.perf_counter() - t0:.0f} s: "
+          + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+    print(f"verdicts in < 30 s: {sum(o.seconds < 30 and o.verdict != 'timeout' for o in outs)} of {len(outs)}")
+    print(f"slowest {args.top} (verify's seconds, wall seconds, verdict, mutant):")
+    for o in sorted(outs, key=lambda o: (-o.seconds, o.mutant.name))[:args.top]:
+        print(f"  {o.seconds:7.2f} {o.wall:7.2f}  {o.verdict:<9} {o.mutant.name}")
+    slow = max(outs, key=lambda o: (o.seconds, o.mutant.name)) if outs else None
+    if slow is not None:
+        print(f"slowest mutant verdict: {slow.verdict} in {slow.seconds:.2f} s: {slow.mutant.name}")
+    proved = [o for o in outs if o.verdict == "proved"]
+    if proved:
+        print(f"proved mutants ({len(proved)}; equivalent mutants, or a modelling question):")
+        for o in proved[:40]:
+            print(f"  {o.mutant.name}")
+
+
+if __name__ == "__main__":
+    main()
