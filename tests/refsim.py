@@ -76,29 +76,39 @@ def fadd(a: int, b: int) -> int:
     return f32_round(f32(a) + f32(b))
 
 
-def _fkey(bits: int) -> tuple[float, int]:
-    # -0.0 orders below +0.0 ([S:f32])
-    return (f32(bits), 0 if bits >> 31 else 1)
+def is_snan(bits: int) -> bool:
+    return is_nan(bits) and not (bits >> 22) & 1
+
+
+def quiet(bits: int) -> int:
+    return (bits | 1 << 22) & M32
+
+
+def _minmax(a: int, b: int, a_first: Callable[[float, float], bool], zero_a_first: bool) -> int:
+    """V_MIN_F32/V_MAX_F32 as the RDNA3 ISA pseudocode writes them, IEEE mode
+    (LLVM's default for compute): a signalling NaN comes back quieted (S0
+    first), else a quiet NaN in S1 gives S0 and one in S0 gives S1; -0.0
+    orders below +0.0 ([S:f32])."""
+    if is_snan(a):
+        return quiet(a)
+    if is_snan(b):
+        return quiet(b)
+    if is_nan(b):
+        return a
+    if is_nan(a):
+        return b
+    fa, fb = f32(a), f32(b)
+    if fa == fb == 0.0:
+        return a if ((a >> 31) != (b >> 31) and bool(a >> 31) == zero_a_first) else b
+    return a if a_first(fa, fb) else b
 
 
 def fmin(a: int, b: int) -> int:
-    if is_nan(a) and is_nan(b):
-        return QNAN
-    if is_nan(a):
-        return b
-    if is_nan(b):
-        return a
-    return a if _fkey(a) <= _fkey(b) else b
+    return _minmax(a, b, lambda x, y: x < y, True)
 
 
 def fmax(a: int, b: int) -> int:
-    if is_nan(a) and is_nan(b):
-        return QNAN
-    if is_nan(a):
-        return b
-    if is_nan(b):
-        return a
-    return a if _fkey(a) >= _fkey(b) else b
+    return _minmax(a, b, lambda x, y: x > y, False)
 
 
 def bfe_u(a: int, off: int, width: int) -> int:
@@ -169,6 +179,8 @@ CMP: dict[str, Callable[[int, int], bool]] = {
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b,
     "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
 }
+
+F32_MINMAX = ("v_min_f32", "v_max_f32")
 
 SCHEDULE_ONLY = ("s_nop", "s_sleep", "s_setprio", "s_delay_alu", "s_wait", "s_waitcnt")
 
@@ -254,6 +266,9 @@ class Wave:
         self.s: dict[str, int] = {}
         self.scc = scc
         self.set_exec(exec_mask)
+        # (vgpr, lane) an f32 min/max computed from a NaN input: outside every
+        # f32 claim ([S:f32]), so the comparison skips them
+        self.nan_input: set[tuple[int, int]] = set()
 
     # -- state
     def vreg(self, n: int) -> list[int]:
@@ -348,10 +363,9 @@ class Wave:
                                      for i in range(W)]
             return self.write_lanes(dst.index, out)
         if base in ("v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"):  # [S:mbcnt], ref 6
-            m = srcs[0][0]
-            sh = 0 if base.endswith("lo_u32_b32") else 32
-            out = [((srcs[1][i] + popcount(m & ((((1 << i) - 1) >> sh) & M32))) & M32) if self.active(i) else None
-                   for i in range(W)]
+            sh = 0 if base.endswith("lo_u32_b32") else 32  # M is a source like any other (a VGPR too)
+            out = [((srcs[1][i] + popcount(srcs[0][i] & ((((1 << i) - 1) >> sh) & M32))) & M32)
+                   if self.active(i) else None for i in range(W)]
             return self.write_lanes(dst.index, out)
         if base == "v_bitop3_b32":
             tt = mods["bitop3"]
@@ -359,11 +373,15 @@ class Wave:
             return self.write_lanes(dst.index, out)
         fn = VALU[base]
         if "dpp" not in ins.enc:
+            if base in F32_MINMAX:
+                self.nan_input |= {(dst.index, i) for i in range(W) if any(is_nan(s[i]) for s in srcs)}
             out = [fn(*(s[i] for s in srcs)) if self.active(i) else None for i in range(W)]
             return self.write_lanes(dst.index, out)
         out = []
         for i in range(W):
             a = self.dpp_src0(mods, srcs[0], i)
+            if a is not None and base in F32_MINMAX and any(is_nan(x) for x in (a, *(s[i] for s in srcs[1:]))):
+                self.nan_input.add((dst.index, i))
             out.append(None if a is None else fn(a, *(s[i] for s in srcs[1:])))
         self.write_lanes(dst.index, out)
 
