@@ -499,7 +499,6 @@ class Wave:
 
     # -- scalar ops ([S:salu]; SCC as the ISA's SOP1/SOP2 pseudocode sets it)
     def salu(self, base: str, ops: Sequence[Any]) -> None:
-        W = self.W
         if "saveexec" in base:
             wide = base.endswith("_b64")
             src = self.read64(ops[1]) if wide else self.read32(ops[1])

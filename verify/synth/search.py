@@ -428,9 +428,8 @@ class Searcher:
             for ci, comp in enumerate(ctx.comps):
                 nbody, add = self.extend((), comp)
                 st2 = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
-                k = (st2, self.signature(nbody))
-                if self.robust:
-                    k = (k, ci)  # nothing merged (see __init__)
+                # --robust: nothing merged (see __init__), so the component is part of the key
+                k: Any = (st2, self.signature(nbody), ci if self.robust else None)
                 if k in seen and seen[k][0] <= enter + add:
                     continue
                 seen[k] = (enter + add, ci, st2, nbody)
