@@ -191,3 +191,46 @@ def test_lowering_matches_refsim(path: str) -> None:
 @pytest.mark.parametrize("path", LOWERINGS)
 def test_every_lowering_matches_refsim(path: str) -> None:
     assert check_lowering(path, 3) == []
+
+
+# ---------------------------------------------------------------------------
+# refsim itself against the reference's worked example (section 8b): EXEC all
+# lanes but 5, S[k] = 100 + k in v0, the destination v1 (and the temporary v2) -1 beforehand
+
+
+def _example(lines: list[str], target: str) -> list[int]:
+    def init(name: str, lane: int | None) -> int:
+        assert lane is not None
+        return 100 + lane if name == "v0" else 0xFFFFFFFF
+
+    w = refsim.Wave(target, 32, init, 0xFFFFFFFF & ~(1 << 5), False)
+    w.run([parse_instr(t, Span("t", 1)) for t in lines])
+    return [refsim.s32(x) for x in w.vreg(1)[:8]]
+
+
+@pytest.mark.parametrize("lines, target, want", [
+    (["v_mov_b32_dpp v1, v0 row_xmask:5"], "gfx1100", [-1, 104, 107, 106, 101, -1, 103, 102]),
+    (["v_mov_b32_dpp v2, v0 row_half_mirror", "v_mov_b32_dpp v1, v2 quad_perm:[2,3,0,1]"], "gfx1100",
+     [-1, 104, 107, 106, 101, -1, 103, -1]),
+    (["ds_swizzle_b32 v1, v0 offset:0x141f"], "gfx1100", [0, 104, 107, 106, 101, -1, 103, 102]),
+    (["v_mov_b32_dpp v1, v0 dpp8:[5,4,7,6,1,0,3,2]"], "gfx1100", [0, 104, 107, 106, 101, -1, 103, 102]),
+])
+def test_refsim_reproduces_the_reference_example(lines: list[str], target: str, want: list[int]) -> None:
+    assert _example(lines, target) == want
+
+
+def test_refsim_reproduces_the_gcn3_prefix_sum() -> None:
+    """Reference section 8a: the GCN3 article's inclusive prefix sum, EXEC
+    all ones, gives S0..i in every lane (x_k = k + 1, exact in f32)."""
+    lines = ["v_add_f32_dpp v1, v0, v0 row_shr:1 bound_ctrl:0", "v_add_f32_dpp v1, v0, v1 row_shr:2 bound_ctrl:0",
+             "v_add_f32_dpp v1, v0, v1 row_shr:3 bound_ctrl:0", "v_add_f32_dpp v1, v1, v1 row_shr:4 bank_mask:0xe",
+             "v_add_f32_dpp v1, v1, v1 row_shr:8 bank_mask:0xc", "v_add_f32_dpp v1, v1, v1 row_bcast:15 row_mask:0xa",
+             "v_add_f32_dpp v1, v1, v1 row_bcast:31 row_mask:0xc"]
+
+    def init(name: str, lane: int | None) -> int:
+        assert lane is not None
+        return refsim.f32_round(float(lane + 1)) if name == "v0" else 0
+
+    w = refsim.Wave("gfx900", 64, init, (1 << 64) - 1, False)
+    w.run([parse_instr(t, Span("t", 1)) for t in lines])
+    assert [refsim.f32(x) for x in w.vreg(1)] == [float((i + 1) * (i + 2) // 2) for i in range(64)]
