@@ -174,12 +174,16 @@ def check_lowering(path: str, runs: int) -> list[str]:
 
 
 LOWERINGS = sorted(str(catalog.display_path(p)) for p in catalog.lowering_files())
-FAST = [p for p in LOWERINGS if p.endswith(("xor5.s", "bcast16_row_newbcast.s", "xor16_permlanex16.s",
-                                            "quadrants_shuffle_gfx10.s", "scan_add_gcn3.s"))]
+# one of each kind for the default tier: DPP16 (GCN3 scan), newbcast, permlanex16, ds_bpermute +
+# permlane64 + writelane, the gfx950 swap, swizzle, f32 under any EXEC, a GFX12 scan, shuffles
+FAST = [p for p in LOWERINGS if p.endswith(("/xor5.s", "bcast16_row_newbcast.s", "xor16_permlanex16.s",
+                                            "quadrants_shuffle_gfx10.s", "scan_add_gcn3.s", "xor32_permlane32_swap.s",
+                                            "xor31_swizzle.s", "reduce_fadd_scan_w32.s", "scan_excl_mul_gfx12_w32.s",
+                                            "shfl_idx_var.s", "shfl_up1_row.s"))]
 
 
 def test_catalogue_is_nonempty() -> None:
-    assert len(LOWERINGS) > 50 and FAST
+    assert len(LOWERINGS) > 50 and len(FAST) == 11
 
 
 @pytest.mark.parametrize("path", FAST)
