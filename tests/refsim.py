@@ -180,6 +180,10 @@ CMP: dict[str, Callable[[int, int], bool]] = {
     "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
 }
 
+# the modifiers refsim gives a meaning to (the permlane swaps' fi/bound_ctrl
+# have none: [S:permlane-swap])
+KNOWN_MODS = {"ctrl", "row_mask", "bank_mask", "bound_ctrl", "fi", "dpp8", "offset", "op_sel", "bitop3"}
+
 F32_MINMAX = ("v_min_f32", "v_max_f32")
 
 SCHEDULE_ONLY = ("s_nop", "s_sleep", "s_setprio", "s_delay_alu", "s_wait", "s_waitcnt")
@@ -337,6 +341,9 @@ class Wave:
     def step(self, ins: Any) -> None:
         base, ops = ins.base, ins.operands
         mods = dict(ins.mods)
+        unknown = sorted(set(mods) - KNOWN_MODS)
+        if unknown:  # a modifier refsim has not been taught (clamp, neg, ...): refuse, never ignore
+            raise NotImplementedError(f"refsim: modifier {unknown} of {ins.mnemonic}")
         if base.startswith(SCHEDULE_ONLY):
             return
         if base.startswith("s_"):
@@ -579,12 +586,16 @@ class Wave:
             self.scc = scc
 
 
-COVERED_PREFIXES = ("s_", "v_", "ds_")
+PERMLANES = ("v_permlane16_b32", "v_permlanex16_b32", "v_permlane16_var_b32", "v_permlanex16_var_b32",
+             "v_permlane64_b32", "v_permlane16_swap_b32", "v_permlane32_swap_b32")
 
 
 def covers(base: str) -> bool:
     """Whether refsim models op `base` (the registry's base mnemonic)."""
-    if base.startswith(SCHEDULE_ONLY) or base.startswith("v_cmp_") or base.startswith("v_permlane"):
+    if base.startswith(SCHEDULE_ONLY) or base in PERMLANES:
+        return True
+    parts = base.split("_")
+    if len(parts) == 4 and parts[:2] == ["v", "cmp"] and parts[2] in CMP and parts[3] in ("u32", "i32"):
         return True
     if base in VALU or base in ("v_cndmask_b32", "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "v_bitop3_b32",
                                 "v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32",
