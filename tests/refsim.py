@@ -170,6 +170,9 @@ VALU: dict[str, Callable[..., int]] = {
     "v_bfe_u32": bfe_u,
     "v_bfe_i32": bfe_i,
     "v_add_f32": fadd,
+    "v_sub_f32": lambda a, b: f32_round(f32(a) - f32(b)),
+    "v_subrev_f32": lambda a, b: f32_round(f32(b) - f32(a)),
+    "v_mul_hi_u32": lambda a, b: (a * b) >> 32,
     "v_min_f32": fmin,
     "v_max_f32": fmax,
 }
@@ -182,7 +185,26 @@ CMP: dict[str, Callable[[int, int], bool]] = {
 
 # the modifiers refsim gives a meaning to (the permlane swaps' fi/bound_ctrl
 # have none: [S:permlane-swap])
-KNOWN_MODS = {"ctrl", "row_mask", "bank_mask", "bound_ctrl", "fi", "dpp8", "offset", "op_sel", "bitop3"}
+KNOWN_MODS = {"ctrl", "row_mask", "bank_mask", "bound_ctrl", "fi", "dpp8", "offset", "op_sel", "bitop3",
+              "neg", "abs", "clamp"}
+REV_SUB = ("v_subrev_u32", "v_subrev_nc_u32")
+REV_SHIFT = ("v_lshlrev_b32", "v_lshrrev_b32", "v_ashrrev_i32")
+F32_OPS = ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_min_f32", "v_max_f32")
+
+
+def clamp(base: str, r: int, args: Sequence[int]) -> int:
+    """[S:clamp]: integer add/sub saturate (unsigned); f32 results are limited
+    to [0.0, 1.0], NaN and -0.0 giving +0.0 (f32.clamp default `dx10`)."""
+    if base in F32_OPS:
+        if is_nan(r) or f32(r) <= 0.0:
+            return 0
+        return 0x3F800000 if f32(r) >= 1.0 else r
+    a, b = args[0], args[1]
+    if "subrev" in base:
+        a, b = b, a
+    if "sub" in base:
+        return 0 if b > a else r
+    return M32 if a + b > M32 else r
 
 F32_MINMAX = ("v_min_f32", "v_max_f32")
 
@@ -263,16 +285,18 @@ class Wave:
     (exec_lo/exec_hi, vcc_lo/vcc_hi, m0, sN), SCC.  A register not yet
     written reads `init`."""
 
-    def __init__(self, target: str, W: int, init: Init, exec_mask: int, scc: bool) -> None:
+    def __init__(self, target: str, W: int, init: Init, exec_mask: int, scc: bool, rev_operand: str = "src1") -> None:
         self.target, self.W, self.gen = target, W, generation(target)
+        self.rev_operand = rev_operand  # dpp.rev_operand ([S:dpp-rev]): `src1` (default) or `src0`
         self.init = init
         self.v: dict[int, list[int]] = {}
         self.s: dict[str, int] = {}
         self.scc = scc
         self.set_exec(exec_mask)
-        # (vgpr, lane) an f32 min/max computed from a NaN input: outside every
-        # f32 claim ([S:f32]), so the comparison skips them
-        self.nan_input: set[tuple[int, int]] = set()
+        # (vgpr, lane) the comparison skips: an f32 min/max computed from a
+        # NaN input (outside every f32 claim, [S:f32]; refsim follows the ISA's
+        # NaN rules), a value the docs call unknown
+        self.skip: set[tuple[int, int]] = set()
 
     # -- state
     def vreg(self, n: int) -> list[int]:
@@ -312,7 +336,11 @@ class Wave:
             if len(op.names) == 1:
                 return self.sreg(op.names[0])
             return self.sreg(op.names[0]) | self.sreg(op.names[1]) << 32
-        written = int(op.text, 0) if op.text else s32(op.value)
+        try:
+            written = int(op.text, 0) if op.text else s32(op.value)
+        except ValueError:  # [S:float-literals]: a float inline constant is its binary64 value
+            f = float.fromhex(op.text) if "x" in op.text.lower() else float(op.text)
+            return int(struct.unpack("<Q", struct.pack("<d", f))[0])
         if -16 <= written <= 64:
             return written & M64
         return written & M32
@@ -352,6 +380,8 @@ class Wave:
             return self.ds(base, ops, mods)
         if base.startswith(("v_permlane", "v_readlane", "v_readfirstlane", "v_writelane")):
             return self.lane_op(base, ops, mods)
+        if base.startswith("v_cmpx_"):
+            return self.vcmpx(base, ops)
         if base.startswith("v_cmp_"):
             return self.vcmp(base, ops)
         return self.valu(ins, base, ops, mods)
@@ -379,17 +409,35 @@ class Wave:
             out = [bitop3(tt, srcs[0][i], srcs[1][i], srcs[2][i]) if self.active(i) else None for i in range(W)]
             return self.write_lanes(dst.index, out)
         fn = VALU[base]
-        if "dpp" not in ins.enc:
-            if base in F32_MINMAX:
-                self.nan_input |= {(dst.index, i) for i in range(W) if any(is_nan(s[i]) for s in srcs)}
-            out = [fn(*(s[i] for s in srcs)) if self.active(i) else None for i in range(W)]
-            return self.write_lanes(dst.index, out)
+        neg, ab = mods.get("neg") or (0,) * len(srcs), mods.get("abs") or (0,) * len(srcs)
+
+        def srcmod(k: int, x: int) -> int:  # [S:f32-srcmods]: ABS clears the sign bit, then NEG flips it
+            if k < len(ab) and ab[k]:
+                x &= 0x7FFFFFFF
+            return x ^ (1 << 31) if k < len(neg) and neg[k] else x
+
+        # [S:dpp-rev], dpp.rev_operand default `src1`: the swizzle lands on the printed src1 of the integer
+        # reversed subtractions, and of the reversed shifts before GFX11
+        k = 1 if ("dpp" in ins.enc and self.rev_operand == "src1"
+                  and (base in REV_SUB or (base in REV_SHIFT and self.gen < 11))) else 0
+        if k == 1 and type(ops[2]).__name__ != "VReg":  # a swizzled scalar: unknown ([S:dpp-rev])
+            self.skip |= {(dst.index, i) for i in range(W) if self.active(i)}
         out = []
         for i in range(W):
-            a = self.dpp_src0(mods, srcs[0], i)
-            if a is not None and base in F32_MINMAX and any(is_nan(x) for x in (a, *(s[i] for s in srcs[1:]))):
-                self.nan_input.add((dst.index, i))
-            out.append(None if a is None else fn(a, *(s[i] for s in srcs[1:])))
+            args = [s[i] for s in srcs]
+            if "dpp" in ins.enc:
+                a = self.dpp_src0(mods, srcs[k], i)
+                if a is None:
+                    out.append(None)
+                    continue
+                args[k] = a
+            elif not self.active(i):
+                out.append(None)
+                continue
+            args = [srcmod(j, x) for j, x in enumerate(args)]
+            if base in F32_MINMAX and any(is_nan(x) for x in args):
+                self.skip.add((dst.index, i))
+            out.append(clamp(base, fn(*args), args) if mods.get("clamp") else fn(*args))
         self.write_lanes(dst.index, out)
 
     def bound_ctrl_bit(self, spelled: Any) -> bool:
@@ -417,6 +465,24 @@ class Wave:
             return src0[j]
         # out of range, or inactive with fi:0 (dpp.inactive_src default: bound_ctrl decides)
         return 0 if self.bound_ctrl_bit(mods.get("bound_ctrl")) else None
+
+    def vcmpx(self, base: str, ops: Sequence[Any]) -> None:
+        """[S:cmpx]: the compare's mask (inactive lanes 0) into EXEC, and into
+        the destination where there is one (GFX8/9)."""
+        has_dst = len(ops) == 3
+        srcs = ops[1:] if has_dst else ops
+        _, cond, ty = base.split("_")[1:4]
+        a, b = self.lanes(srcs[0]), self.lanes(srcs[1])
+        key = s32 if ty == "i32" else (lambda x: x)
+        mask = sum(1 << i for i in range(self.W) if self.active(i) and CMP[cond](key(a[i]), key(b[i])))
+        if has_dst:
+            if self.W == 32:
+                self.s[ops[0].names[0]] = mask
+            else:
+                self.write64(ops[0], mask)
+        self.s["exec_lo"] = mask & M32
+        if self.W == 64:
+            self.s["exec_hi"] = mask >> 32
 
     def vcmp(self, base: str, ops: Sequence[Any]) -> None:
         """[S:vopc]: a lane mask, inactive lanes' bits 0."""
@@ -533,6 +599,12 @@ class Wave:
             if name != "s_mov":
                 self.scc = r != 0
             return
+        if base in ("s_lshl_b64", "s_lshr_b64"):
+            v, n = self.read64(ops[1]), self.read32(ops[2]) & 63
+            r = (v << n) & M64 if base == "s_lshl_b64" else v >> n
+            self.write64(ops[0], r)
+            self.scc = r != 0
+            return
         if base in ("s_bitset0_b64", "s_bitset1_b64"):
             cur = self.read64(ops[0])
             bit = 1 << (self.read32(ops[1]) & 63)
@@ -561,7 +633,15 @@ class Wave:
             return
         b = self.read32(ops[2])
         scc: bool | None
-        if base == "s_add_u32":
+        if base == "s_addc_u32":
+            c = a + b + int(self.scc)
+            r, scc = c & M32, c > M32
+        elif base == "s_ashr_i32":
+            r = (s32(a) >> (b & 31)) & M32
+            scc = r != 0
+        elif base == "s_mul_hi_u32":
+            r, scc = (a * b) >> 32, None
+        elif base == "s_add_u32":
             r, scc = (a + b) & M32, a + b > M32
         elif base == "s_sub_u32":
             r, scc = (a - b) & M32, b > a
@@ -595,7 +675,7 @@ def covers(base: str) -> bool:
     if base.startswith(SCHEDULE_ONLY) or base in PERMLANES:
         return True
     parts = base.split("_")
-    if len(parts) == 4 and parts[:2] == ["v", "cmp"] and parts[2] in CMP and parts[3] in ("u32", "i32"):
+    if len(parts) == 4 and parts[:2] in (["v", "cmp"], ["v", "cmpx"]) and parts[2] in CMP and parts[3] in ("u32", "i32"):
         return True
     if base in VALU or base in ("v_cndmask_b32", "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "v_bitop3_b32",
                                 "v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32",
@@ -611,4 +691,5 @@ SALU_BASES = {
     "s_mul_i32", "s_min_u32", "s_max_u32", "s_min_i32", "s_max_i32", "s_lshl_b32", "s_lshr_b32",
     "s_bitset0_b32", "s_bitset1_b32", "s_bitset0_b64", "s_bitset1_b64", "s_bcnt1_i32_b32", "s_bcnt1_i32_b64",
     "s_ff1_i32_b32", "s_ff1_i32_b64", "s_ctz_i32_b32", "s_ctz_i32_b64",
+    "s_addc_u32", "s_ashr_i32", "s_mul_hi_u32", "s_lshl_b64", "s_lshr_b64",
 }
