@@ -272,3 +272,12 @@ def test_refsim_reproduces_the_gcn3_prefix_sum() -> None:
     w = refsim.Wave("gfx900", 64, init, (1 << 64) - 1, False)
     w.run([parse_instr(t, Span("t", 1)) for t in lines])
     assert [refsim.f32(x) for x in w.vreg(1)] == [float((i + 1) * (i + 2) // 2) for i in range(64)]
+
+
+@pytest.mark.parametrize("macro, offset", [("BROADCAST,4,0", 0x1C), ("BROADCAST,2,1", 0x3E), ("BROADCAST,8,3", 0x78)])
+def test_swizzle_broadcast_of_lanes_0_and_1_parses(macro: str, offset: int) -> None:
+    """refsim's sweep drew `swizzle(BROADCAST,4,0)`, which verify printed and
+    then rejected (its lane argument was held to the group size's range
+    [2, 32]); llvm-mc 22 encodes these offsets (gfx900)."""
+    ins = parse_instr(f"ds_swizzle_b32 v0, v0 offset:swizzle({macro})", Span("t", 1))
+    assert ins.mod("offset") == offset
