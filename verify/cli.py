@@ -145,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--targets", metavar="LIST", help="--table: only these table columns (families, comma-separated)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
     sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
+    sy.add_argument("--robust", action="store_true",
+                    help="a program counts only if proved under every variant of every assumption it consults")
 
     _command(sub, "specs", "the spec library", "json")
     return p
@@ -365,6 +367,9 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth.components import parse_components
 
     if args.table:
+        if args.robust:
+            raise InputError(None, "verify synth: --robust searches one entry; the table marks the entries that "
+                                   "rely on a default variant instead")
         return _synth_table(args, out, err)
     if not args.spec:
         raise InputError(None, "verify synth: give a SPEC (see `verify specs`) or --table")
@@ -376,9 +381,10 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
     name = Path(args.output).stem if args.output else "synth"
-    cmd = command_text(args.spec, params, args.target, args.wave, args.exec_contract, args.max_ops, args.components)
+    cmd = command_text(args.spec, params, args.target, args.wave, args.exec_contract, args.max_ops, args.components,
+                       args.robust)
     o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
-                   [args.target], cmd, args.timeout, args.time_limit, survey=True)
+                   [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
     wrote = None
     if args.output and o.text is not None:
         save(o, args.output, args.timeout)

@@ -118,7 +118,9 @@ def swizzle_macro(text: str, span: Span | None = None) -> int:
             raise InputError(sp, f"swizzle(REVERSE,{g}): group size must be a power of two")
         return 0x1F | (g - 1) << 10
     if mode == "BROADCAST":
-        g, lane = ints(2, 2, 32)
+        g, lane = ints(2, 0, 32)  # the lane may be 0 or 1 (llvm-mc 22 takes swizzle(BROADCAST,4,0))
+        if g < 2:
+            raise InputError(sp, f"swizzle(BROADCAST,{g},..): group size must be in the interval [2,32]")
         if g & (g - 1):
             raise InputError(sp, f"swizzle(BROADCAST,{g},..): group size must be a power of two")
         if lane >= g:

@@ -30,7 +30,7 @@ from . import baseline as _baseline
 from .components import CLASSES, build, parse_components
 from .concrete import apply, default_masks
 from .cost import CostModel, folded_cost, model_for, program_cost
-from .emit import render, reverify
+from .emit import relies_on, render, reverify
 from .reach import Reach, analyse
 from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, wrapper
 
@@ -63,6 +63,12 @@ class Outcome:
     unknown: list[Candidate] = field(default_factory=list)  # candidates the checker could not decide
     n_components: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    # --robust: every candidate had to prove under every variant of every
+    # named assumption it consults (verify/assume.py); otherwise under the defaults
+    robust: bool = False
+    # without --robust: `assumption=default` for each assumption whose other
+    # variant refutes (or leaves undecided) the result; empty: it holds under all
+    relies_on: list[str] = field(default_factory=list)
 
     @property
     def cost(self) -> int | None:
@@ -76,6 +82,8 @@ class Outcome:
 
     def claim(self) -> str:
         scope = f"within these components and {self.max_ops} op{'s' * (self.max_ops != 1)}"
+        if self.robust:
+            scope += " under every variant of the named assumptions"
         if self.best is not None:
             if self.exhaustive:
                 return f"optimal: no lowering cheaper than {self.best.cost} exists {scope}"
@@ -109,6 +117,8 @@ class Outcome:
             "is_baseline": self.best_is_baseline,
             "claim": self.claim(),
             "optimal": self.best is not None and self.exhaustive,
+            "robust": self.robust,
+            "relies_on": self.relies_on,
             "exhaustive": self.exhaustive,
             "max_ops": self.max_ops,
             "components": self.classes,
@@ -150,6 +160,9 @@ class Outcome:
                 out.append(f"  proved for {', '.join(ts)} wave{self.wave} under exec={self.exec_contract}; "
                            f"assumptions: {a} (re-read from the lowering text)")
         out.append(f"  {self.claim()}")
+        if self.relies_on:
+            out.append(f"  relies on the default variant of {', '.join(self.relies_on)}: under another it is refuted "
+                       f"or undecided, so it is optimal only under the defaults (--robust: under every variant)")
         if self.baseline is not None and not self.best_is_baseline:
             out.append(f"  ds_bpermute baseline: cost {self.baseline.cost}")
         elif self.baseline is None and self.baseline_note:
@@ -181,7 +194,12 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
                max_ops: int = DEFAULT_MAX_OPS, classes: list[str] | None = None, name: str = "synth",
                target_names: list[str] | None = None, command: str = "", timeout: float = 30.0,
                time_limit: float | None = None, survey: bool = False, masks: list[int] | None = None,
-               shared: dict[Any, Any] | None = None) -> Outcome:
+               shared: dict[Any, Any] | None = None, robust: bool = False) -> Outcome:
+    """The cheapest lowering of `spec` the checker proves, within the
+    components and `max_ops`.  `robust`: a program counts only if it is
+    proved under every variant of every named assumption it consults, and
+    the search merges no programs for their default-variant effect; without
+    it the outcome lists the defaults it relies on (`relies_on`)."""
     t_start = time.perf_counter()
     classes = parse_components(None) if classes is None else classes
     if not targets:
@@ -199,7 +217,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
     bound = lib.bind(sdef, params)
     lib.check_requires(sdef, {k: v for k, v in bound.items() if isinstance(v, int)}, wave)
     out = Outcome(spec, params, targets, target_names or [t.name for t in targets], wave, exec_contract,
-                  max_ops, classes, model)
+                  max_ops, classes, model, robust=robust)
     comps = build(targets, wave, [c for c in classes if c in CLASSES])
     masks = masks or default_masks(wave)
 
@@ -222,7 +240,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
             res: list[Result]
             warns: list[Warning_] | list[str]
             try:
-                _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout)
+                _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout, robust)
             except InputError as e:
                 res, warns = [], [str(e)]
             if res and all(r.verdict == "proved" for r in res) and not warns:
@@ -240,7 +258,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
         text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
                       header("cheapest proven", cand.cost, []))
         try:
-            _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout)
+            _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout, robust)
         except InputError:
             return False
         searcher.stats.verified += 1
@@ -248,7 +266,10 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
             return False
         refuted = next((r for r in res if r.verdict == "refuted"), None)
         if refuted is not None:
-            if refuted.cex is not None and not cand.wwm:
+            # a refutation under a non-default variant only (--robust) is no
+            # new EXEC test: the tests run the defaults, which it passes
+            default_ok = any(v.get("default") and v["verdict"] == "proved" for v in refuted.variants)
+            if refuted.cex is not None and not cand.wwm and not default_ok:
                 raise _restart(refuted.cex.exec_mask)
             return False
         if any(r.verdict != "proved" for r in res):
@@ -258,7 +279,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
 
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     searcher = Searcher(comps, targets, wave, exec_contract, model, masks, max_ops, "wwm" in classes,
-                        spec, params, verify_cb, deadline, shared)
+                        spec, params, verify_cb, deadline, shared, robust)
     out.n_components = {}
     for c in searcher.ctx[False].comps:
         out.n_components[c.cls] = out.n_components.get(c.cls, 0) + 1
@@ -309,10 +330,17 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
     if out.text is not None:
         # the header records the claim; then the file is re-read and re-proved
         out.text = _with_claim(out.text, out)
-        _, res, warns = reverify(f"{name}.s", out.text, targets, wave, timeout)
+        low, res, warns = reverify(f"{name}.s", out.text, targets, wave, timeout, robust)
         out.results = res
         if warns or any(r.verdict != "proved" for r in res):
             raise AssertionError("a synthesised lowering failed re-verification from its text")
+        if not robust:
+            out.relies_on = relies_on(res, low, targets, wave, timeout)
+            if out.relies_on:
+                lines = out.text.split("\n")
+                k = next(i for i, l in enumerate(lines) if l.startswith("; cost:")) + 1
+                out.text = "\n".join(lines[:k + 1] + [f"; relies on the default variant of {', '.join(out.relies_on)}"]
+                                     + lines[k + 1:])
     if survey:
         _survey(out, searcher, name, timeout)
     out.seconds = time.perf_counter() - t_start
@@ -362,7 +390,7 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
             prog = cand.program(out.wave)
             text = render(name, out.spec, out.params, out.target_names, out.wave, out.exec_contract, prog,
                           out.targets[0], [name])
-            _, res, warns = reverify(f"{name}.s", text, out.targets, out.wave, timeout)
+            _, res, warns = reverify(f"{name}.s", text, out.targets, out.wave, timeout, out.robust)
             if not warns and all(r.verdict == "proved" for r in res):
                 seen.add((comp.cls, comp.label, comp.src))
                 out.single_ops.append((comp.cls, "; ".join(
@@ -372,17 +400,18 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
 
 def save(o: Outcome, path: str, timeout: float = 30.0) -> None:
     """Write the lowering file of `o` to `path`, read it back and prove it
-    again for every target (VerifyError unless all proved, without warnings)."""
+    again for every target (VerifyError unless all proved, without warnings;
+    under every variant if `o` was synthesised robustly)."""
     assert o.text is not None
     Path(path).write_text(o.text)
-    _, res, warns = reverify(path, Path(path).read_text(), o.targets, o.wave, timeout)
+    _, res, warns = reverify(path, Path(path).read_text(), o.targets, o.wave, timeout, o.robust)
     if warns or any(r.verdict != "proved" for r in res):
         raise VerifyError(f"{path}: re-verification failed")
 
 
 def command_text(spec: str, params: dict[str, Any], target: str, wave: int, exec_contract: str, max_ops: int,
-                 components: str | None) -> str:
+                 components: str | None, robust: bool = False) -> str:
     """The `verify synth` command a result file records (it reproduces the search)."""
     return " ".join(["verify synth", spec] + [f"{k}={v}" for k, v in params.items()] +
                     ["--target", target, "--wave", str(wave), "--exec", exec_contract, "--max-ops", str(max_ops)] +
-                    (["--components", components] if components else []))
+                    (["--components", components] if components else []) + (["--robust"] if robust else []))

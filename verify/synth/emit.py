@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..assume import ASSUMPTIONS
 from ..diag import Warning_
 from ..ir import Instr, Lowering, VReg
 from ..lowering_file import load_lowering, print_instr
@@ -65,17 +66,41 @@ def render(name: str, spec: str, params: dict[str, Any], target_names: list[str]
 
 
 def reverify(path: str, text: str, targets: list[Target], wave: int,
-             timeout: float = 30.0) -> tuple[Lowering, list[Result], list[Warning_]]:
+             timeout: float = 30.0, robust: bool = False) -> tuple[Lowering, list[Result], list[Warning_]]:
     """Parse `text` as the lowering file `path` and prove it for every
     target: (lowering, results, warnings).  Every result must be proved and
-    warnings empty for the synthesis to stand."""
+    warnings empty for the synthesis to stand.  `robust`: proved means
+    proved under every variant of every named assumption it consults."""
     low = load_lowering(path, text)
     warns: list[Warning_] = []
     for t in targets:
         warns += static_checks(low, t, wave)
-    results = check_lowering(low, targets, [wave], timeout)
+    results = check_lowering(low, targets, [wave], timeout, robust=robust)
     return low, results, warns
 
 
 def uses_vreg(program: Iterable[Instr], n: int) -> bool:
     return any(isinstance(o, VReg) and o.index == n for ins in program for o in ins.operands)
+
+
+def relies_on(results: list[Result], low: Lowering, targets: list[Target], wave: int,
+              timeout: float = 30.0) -> list[str]:
+    """The named assumptions a proved lowering needs the default variant of:
+    `assumption=default` for each assumption some refuted or undecided
+    variant changes, over every target (sorted; empty when it holds under
+    every variant, or consulted none).  `results`: its ordinary proofs; a
+    target whose proof consulted no assumption is not proved again."""
+    need: set[str] = set()
+    for t in targets:
+        r = next((r for r in results if r.target == t.name), None)
+        if r is not None and not r.assumptions:
+            continue
+        for x in check_lowering(low, [t], [wave], timeout, robust=True):
+            # what each failing variant changes from the defaults; the
+            # minimal such sets name the assumptions to blame
+            diffs = [frozenset(k for k, val in v["assumptions"].items() if val != ASSUMPTIONS[k].default)
+                     for v in x.variants if v["verdict"] != "proved"]
+            for d in diffs:
+                if not any(e < d for e in diffs):
+                    need |= {f"{k}={ASSUMPTIONS[k].default}" for k in d}
+    return sorted(need)

@@ -112,7 +112,7 @@ class Context:
     everything; its maps are the first test's maps of the plain context."""
 
     def __init__(self, comps: list[Component], targets: list[Target], wave: int, masks: list[int], wwm: bool,
-                 plain: Context | None = None):
+                 plain: Context | None = None, keep_all: bool = False):
         self.targets = targets
         self.wave = wave
         self.wwm = wwm
@@ -144,14 +144,16 @@ class Context:
             except NotMovement:
                 continue
             a, _ = self.space.region(c.dst)
-            if m0 == tuple(range(a, a + W)):
+            if m0 == tuple(range(a, a + W)) and not keep_all:
                 continue  # changes nothing
             try:
                 mp = m0 + (component_map(c, self.space, t0, wwm, blocks=set(range(1, K))) if K > 1 else ())
             except NotMovement:
                 continue
             key = (c.dst, mp)
-            if key in seen:
+            # `keep_all` (--robust): maps are the default variants' effect, so
+            # two components with one map may differ under another variant
+            if key in seen and not keep_all:
                 continue  # the same effect as an earlier (no dearer: classes are in cost order) component
             seen[key] = c
             self.comps.append(c)
@@ -169,7 +171,7 @@ class Searcher:
     def __init__(self, comps: list[Component], targets: list[Target], wave: int, exec_contract: str,
                  model: CostModel, masks: list[int], max_ops: int, allow_wwm: bool, goal_spec: str,
                  params: dict[str, Any], verify_cb: Callable[[Searcher, Candidate], bool],
-                 deadline: float | None = None, shared: dict[Any, Any] | None = None):
+                 deadline: float | None = None, shared: dict[Any, Any] | None = None, robust: bool = False):
         # contexts and the root's children depend on the components and the
         # tests, not on the goal: a table shares them between its entries
         self.shared: dict[Any, Any] = {} if shared is None else shared
@@ -183,6 +185,10 @@ class Searcher:
         self.spec, self.params = goal_spec, params
         self.verify_cb = verify_cb
         self.deadline = deadline
+        # --robust: the lane maps and states here are the default variants'
+        # effect, so nothing is merged for having the same one (a program the
+        # merge would drop may be the one that holds under every variant)
+        self.robust = robust
         self.hazardous = any(f.startswith("hazard_") for t in targets for f in t.features)
         self.stats = Stats()
         full = (1 << wave) - 1
@@ -197,12 +203,13 @@ class Searcher:
         self._build()
 
     def _build(self) -> None:
-        key = ("ctx", tuple(self.masks), self.allow_wwm)
+        key = ("ctx", tuple(self.masks), self.allow_wwm, self.robust)
         if key not in self.shared:
-            ctx = {False: Context(self.comps_all, self.targets, self.wave, self.masks, False)}
+            ctx = {False: Context(self.comps_all, self.targets, self.wave, self.masks, False, keep_all=self.robust)}
             if self.allow_wwm:
                 full = (1 << self.wave) - 1
-                ctx[True] = Context(self.comps_all, self.targets, self.wave, [full], True, ctx[False])
+                ctx[True] = Context(self.comps_all, self.targets, self.wave, [full], True, ctx[False],
+                                    keep_all=self.robust)
             self.shared[key] = ctx
         self.ctx: dict[bool, Context] = self.shared[key]
         self.goal = {w: Goal(self.spec, self.params, c.space) for w, c in self.ctx.items()}
@@ -400,7 +407,7 @@ class Searcher:
                     continue
                 st2 = apply(state, comp.dst, ctx.getters[ci], ctx.space)
                 key = (wwm, st2, self.signature(nbody))
-                if visited.get(key, _INF) <= c2:
+                if visited.get(key, _INF) <= c2 and not self.robust:
                     continue
                 visited[key] = c2
                 self.stats.states += 1
@@ -412,16 +419,17 @@ class Searcher:
     def _root_children(self, wwm: bool) -> list[tuple[int, int, State, tuple[Instr, ...]]]:
         """The one-component programs (cost, component, state, body), once
         per set of components and tests."""
-        key = ("root", tuple(self.masks), wwm)
+        key = ("root", tuple(self.masks), wwm, self.robust)
         hit = self.shared.get(key)
         if hit is None:
             ctx = self.ctx[wwm]
             enter = self.wrapper_cost()[0] if wwm else 0
-            seen: dict[tuple[State, Sig], tuple[int, int, State, tuple[Instr, ...]]] = {}
+            seen: dict[Any, tuple[int, int, State, tuple[Instr, ...]]] = {}
             for ci, comp in enumerate(ctx.comps):
                 nbody, add = self.extend((), comp)
                 st2 = apply(ctx.init, comp.dst, ctx.getters[ci], ctx.space)
-                k = (st2, self.signature(nbody))
+                # --robust: nothing merged (see __init__), so the component is part of the key
+                k: Any = (st2, self.signature(nbody), ci if self.robust else None)
                 if k in seen and seen[k][0] <= enter + add:
                     continue
                 seen[k] = (enter + add, ci, st2, nbody)

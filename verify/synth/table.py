@@ -32,6 +32,8 @@ LOW_DIR = ROOT / "lowerings" / "synth"
 INDEX = ROOT / "docs" / "synthesis-table.json"
 MD = ROOT / "docs" / "synthesis-table.md"
 MAX_OPS = 2
+# the mark of a cell whose lowering relies on a default variant (Entry["relies_on"])
+DEFAULT_MARK = "\u2020"
 
 # an entry of the index (docs/synthesis-table.json), as JSON
 Entry = dict[str, Any]
@@ -82,6 +84,7 @@ def _column(args: tuple[str, int, list[Row], None]) -> list[Entry]:
             "baseline": None if o.baseline is None else o.baseline.cost,
             "claim": o.claim(), "text": o.text, "seconds": round(dt, 3),
             "summary": _summary(o),
+            "relies_on": o.relies_on,
         })
     return out
 
@@ -199,9 +202,17 @@ def markdown(index: list[Entry]) -> str:
                 out.append("none / " + ("-" if cell is None or cell["baseline"] is None else str(cell["baseline"])))
                 continue
             base = "-" if cell["baseline"] is None else str(cell["baseline"])
-            out.append(f"**{cell['cost']}** {cell['summary']} / {base}<br>`{Path(cell['file']).stem}`")
+            mark = DEFAULT_MARK if cell.get("relies_on") else ""
+            out.append(f"**{cell['cost']}**{mark} {cell['summary']} / {base}<br>`{Path(cell['file']).stem}`")
         lines.append(f"| {label} | " + " | ".join(out) + " |")
     total = sum(e["seconds"] for e in index)
+    marked = [e for e in index if e.get("relies_on")]
+    if marked:
+        needs = sorted({a for e in marked for a in e["relies_on"]})
+        lines += ["", f"{DEFAULT_MARK}: proved only under the default variant of a named assumption "
+                      f"([semantics.md](semantics.md), `verify/assume.py`): another variant refutes it or leaves it "
+                      f"undecided ({len(marked)} entries; {', '.join(needs)}).  `verify synth --robust` finds the "
+                      "cheapest lowering that holds under every variant."]
     lines += ["", f"{len(index)} entries, {len(cols)} columns, {len({e['file'] for e in index if e['file']})} "
                   "lowering files.", ""]
     _ = total
