@@ -177,6 +177,18 @@ def _write(path: str, text: str) -> None:
         raise InputError(None, f"cannot write {path}: {e.strerror}") from None
 
 
+def _writable(path: str | None) -> None:
+    """Refuse an output path before any work: its directory must exist and
+    it must not be a directory itself (nothing is created on the way)."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(None, f"cannot write {path}: it is a directory")
+    if not p.parent.is_dir():
+        raise InputError(None, f"cannot write {path}: no directory {p.parent}")
+
+
 def _params(items: list[str]) -> dict[str, Any]:
     """PARAM=VALUE arguments."""
     params: dict[str, Any] = {}
@@ -237,6 +249,7 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
 
+    _writable(args.junit)
     shard = gate.parse_shard(args.shard) if args.shard else None
     jobs = _jobs(args.jobs)
     report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
@@ -255,6 +268,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import emit  # a command's own modules load with it (test_imports)
 
+    _writable(args.output)
     low = catalog.load(args.name)
     ts = T.resolve(args.target)
     if len(ts) != 1:
@@ -357,6 +371,7 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "verify synth: --target and --wave are required")
     if args.max_ops < 1:
         raise InputError(None, "--max-ops must be at least 1")
+    _writable(args.output)
     params = _params(args.params)
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
