@@ -366,6 +366,8 @@ def parse_assertion(text: str) -> Assertion:
             a.params[kw.arg] = v.id  # a bare word: op=add
         else:
             raise InputError(at(v), f"parameter {kw.arg} must be a constant or a register, got '{ast.unparse(v)}'")
+        if isinstance(a.params.get(kw.arg), int) and not -(1 << 31) <= a.params[kw.arg] < (1 << 32):
+            raise InputError(at(v), f"parameter {kw.arg}={a.params[kw.arg]} does not fit in 32 bits")
     return a
 
 

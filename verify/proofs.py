@@ -339,8 +339,8 @@ def parse(text: str, path: str) -> dict[str, Any]:
                                           f"(this verify reads {SCHEMA}); run: verify prove")
     if not isinstance(d, dict) or type(d.get("schema")) is not int or d.get("schema") != SCHEMA:
         bad(f"expected a JSON object with \"schema\": {SCHEMA}")
-    if not (isinstance(d.get("lowering"), str) and isinstance(d.get("spec"), str)):
-        bad("\"lowering\" and \"spec\" must be strings")
+    if set(d) != {"lowering", "records", "schema", "spec"} or not (isinstance(d["lowering"], str) and isinstance(d["spec"], str)):
+        bad("expected the keys lowering, records, schema and spec (\"lowering\" and \"spec\" strings)")
     recs = d.get("records")
     if not isinstance(recs, list):
         bad("\"records\" must be a list")

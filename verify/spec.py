@@ -157,6 +157,8 @@ def _check_subset(node: ast.AST, span: Span) -> None:
             raise InputError(span.shifted(col), f"'{type(n).__name__}' is not part of the spec notation")
         if (isinstance(n, ast.Constant) and not isinstance(n.value, (int, str))) or (isinstance(n, ast.Constant) and isinstance(n.value, bool)):
             raise InputError(span.shifted(n.col_offset), f"constant {n.value!r} is not part of the spec notation")
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and n.value >= 1 << 32:
+            raise InputError(span.shifted(n.col_offset), f"constant {_short(n)} does not fit in 32 bits")
 
 
 def _dotted(node: ast.AST) -> str | None:
