@@ -347,6 +347,8 @@ def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs:
 
 def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     low = catalog.load(args.name)
+    lib = catalog.speclib()  # the spec is not run here, but a file naming a wrong one is still malformed
+    lib.bind(lib.get(low.spec, low.spans.get("spec")), low.params, low.param_spans, low.spans.get("spec"))
     tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)

@@ -123,7 +123,17 @@ def _parse_expr(text: str, span: Span) -> ast.expr:
     except (RecursionError, MemoryError, ValueError):
         raise InputError(span, f"spec expression nested more than {MAX_DEPTH} deep") from None
     _check_subset(tree.body, span)
+    _no_leading_zero(tree.body, text.strip(), span.shifted(len(text) - len(text.lstrip())))
     return tree.body
+
+
+def _no_leading_zero(node: ast.AST, text: str, span: Span) -> None:
+    """Python reads ``00`` as 0 where llvm-mc reads octal: refused, as everywhere (verify.syntax.int_text)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            lit = ast.get_source_segment(text, n) or ""
+            if len(lit) > 1 and lit[0] == "0" and lit[1].isdigit():
+                raise InputError(span.shifted(n.col_offset), f"integer '{lit}' has a leading zero: write it without the zero")
 
 
 _ALLOWED = (
@@ -241,6 +251,7 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
                 raise InputError(span, 'expected: require CONDITION, "message"')
             expr = tup.elts[0]
             _check_subset(expr, span.shifted(8))
+            _no_leading_zero(expr, f"({rest})", span.shifted(7))
             cur.body.append(Stmt("require", "", expr, span, tup.elts[1].value))
             continue
         m = re.match(r"^type\s+(u32|f32)$", body)
