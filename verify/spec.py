@@ -59,6 +59,7 @@ import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -291,6 +292,7 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
         if name in cur.params or name in ("i", "lane", "wave"):
             raise InputError(span, f"'{name}' is a parameter or lane variable and cannot be redefined")
         cur.body.append(Stmt("lanes" if name == "lanes" else "let", name, expr, espan))
+    _check_sorts(specs)
     for s in specs.values():
         if not any(st.kind == "lanes" for st in s.body):
             raise InputError(s.span, f"spec {s.name} does not say how many lanes it describes ('lanes = ...')")
@@ -485,10 +487,17 @@ def _check_sorts(specs: dict[str, SpecDef]) -> None:
         _Sorts(s, specs).check()
 
 
+@lru_cache(maxsize=64)
+def _parse_file(text: str, path: str) -> dict[str, SpecDef]:
+    """A spec file's definitions, parsed once per text (commands run in one
+    process, as the tests do, read the same library many times); nothing
+    changes a SpecDef after parsing."""
+    return parse_specs(text, path)
+
+
 class SpecLib:
     def __init__(self, specs: dict[str, SpecDef]):
         _check_recursion(specs)
-        _check_sorts(specs)
         self.specs = specs
 
     @classmethod
@@ -500,7 +509,7 @@ class SpecLib:
         specs: dict[str, SpecDef] = {}
         for d in dirs:
             for p in sorted(Path(d).glob("*.spec")):
-                for name, s in parse_specs(read_source(p), str(p)).items():
+                for name, s in _parse_file(read_source(p), str(p)).items():
                     if name in specs:
                         raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
                     specs[name] = s
