@@ -292,6 +292,7 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
         if name in cur.params or name in ("i", "lane", "wave"):
             raise InputError(span, f"'{name}' is a parameter or lane variable and cannot be redefined")
         cur.body.append(Stmt("lanes" if name == "lanes" else "let", name, expr, espan))
+    _check_recursion(specs)  # before the sorts, which unfold local functions
     _check_sorts(specs)
     for s in specs.values():
         if not any(st.kind == "lanes" for st in s.body):
@@ -497,7 +498,7 @@ def _parse_file(text: str, path: str) -> dict[str, SpecDef]:
 
 class SpecLib:
     def __init__(self, specs: dict[str, SpecDef]):
-        _check_recursion(specs)
+        _check_recursion(specs)  # again: a cycle may run through several files
         self.specs = specs
 
     @classmethod
