@@ -26,7 +26,6 @@ Composing "first a then b" means lane i reads a's map at b's source:
 from __future__ import annotations
 
 import re
-
 from typing import Any, NamedTuple
 
 from .diag import InputError, Span
