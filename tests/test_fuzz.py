@@ -480,3 +480,49 @@ def test_malformed_arguments(data: st.DataObject) -> None:
         tmp = Path(d)
         argv = data.draw(malformed_argv(tmp))
         refused(argv, tmp)
+
+
+# ---------------------------------------------------------------------------
+# any edit of a lowering file: valid or not (not decided here), never a traceback
+
+
+@st.composite
+def edited_lowering(draw: st.DrawFn) -> bytes:
+    data = bytearray(TEXTS[draw(st.sampled_from(BASES))].encode())
+    alphabet = b" \t\n,:;.=@[]()-+0123456789xabfsv_"
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data) - 1))
+        op = draw(st.sampled_from(["delete", "insert", "replace"]))
+        byte = draw(st.sampled_from(alphabet))
+        if op == "delete":
+            del data[at]
+        elif op == "insert":
+            data.insert(at, byte)
+        else:
+            data[at] = byte
+    return bytes(data)
+
+
+@FUZZ
+@given(data=edited_lowering())
+def test_edited_lowering_file_never_a_traceback(data: bytes) -> None:
+    """`verify show` (no solver) on a randomly edited lowering: exit 0 with a
+    lane table, or exit 2 with one `path:line:col: error:` line (or one plain
+    `error:` line, for a problem no single position causes)."""
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        p = tmp / "t.s"
+        p.write_bytes(data)
+        before = _tree(tmp)
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            code = main(["show", str(p)], out, err)
+        except BaseException:
+            pytest.fail(f"traceback from verify show on:\n{data.decode(errors='replace')}\n{traceback.format_exc()}")
+        assert _tree(tmp) == before
+        errors = [line for line in err.getvalue().splitlines() if "error:" in line]
+        if code == 0:
+            assert errors == [] and out.getvalue()
+        else:
+            assert code == 2 and out.getvalue() == "" and len(errors) == 1, (code, err.getvalue())
+            assert errors[0].startswith((f"{p}:", "error: ")), errors[0]
