@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -67,6 +68,12 @@ def _command(sub: Any, name: str, help: str, *shared: str) -> argparse.ArgumentP
         flags, kw = _OPTIONS[key]
         p.add_argument(*flags, **kw)
     return p
+
+
+@cache
+def parser() -> argparse.ArgumentParser:
+    """The parser, built once (parse_args changes nothing in it)."""
+    return build_parser()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -444,9 +451,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = build_parser().parse_args(argv)
+        args = parser().parse_args(argv)
         if not args.cmd:
-            build_parser().print_help(out)
+            parser().print_help(out)
             return EXIT_ERROR
         return COMMANDS[args.cmd](args, out, err)
     except InputError as e:
