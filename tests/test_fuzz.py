@@ -466,7 +466,7 @@ def malformed_argv(draw: st.DrawFn, tmp: Path) -> list[str]:
     if kind == 11:
         return ["check", "--shard", draw(st.sampled_from(["0/0", "2/1", "1", "a/b", "1/0", "-1/2", "", "1/" + "9" * 5000]))]
     if kind == 12:
-        return ["prove", "--jobs", draw(st.sampled_from(["0", "-1", "x"]))]
+        return ["prove", "--jobs", draw(st.sampled_from(["0", "-1", "x", "01", "1.0", ""]))]
     if kind == 13:
         return ["asm", str(tmp / "missing.s"), "--assert", "v1 == v1"]
     if kind == 14:

@@ -182,3 +182,12 @@ def test_output_into_a_missing_directory_or_onto_a_directory(tmp_path: Path) -> 
 
 def test_exec_mask_is_plain_hex(tmp_path: Path) -> None:
     assert refused(tmp_path, "show", "xor5", "--exec", "1_0") == "error: --exec expects a hex mask, got '1_0'"
+
+
+def test_integer_arguments_have_no_leading_zero(tmp_path: Path) -> None:
+    assert refused(tmp_path, "lowering", "xor5", "--wave", "064") == \
+        "error: verify lowering: argument --wave: expected a decimal integer without leading zeros, got '064'"
+
+
+def test_an_empty_shard_is_not_no_shard(tmp_path: Path) -> None:
+    assert refused(tmp_path, "check", "--shard", "") == "error: --shard expects I/N (e.g. 1/4), got ''"

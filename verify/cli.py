@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from functools import cache
@@ -44,9 +45,17 @@ def _seconds(text: str) -> float:
     return v
 
 
+def _integer(text: str) -> int:
+    """A decimal integer argument; a leading zero is refused, as in files
+    (verify.syntax.int_text: llvm-mc would read it as octal)."""
+    if not re.fullmatch(r"-?(0|[1-9][0-9]{0,8})", text):
+        raise argparse.ArgumentTypeError(f"expected a decimal integer without leading zeros, got '{text}'")
+    return int(text)
+
+
 # Options several commands share, defined once so their spelling and help agree.
 _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "wave": (("--wave",), dict(type=int, choices=(32, 64), help="only this wave size")),
+    "wave": (("--wave",), dict(type=_integer, choices=(32, 64), help="only this wave size")),
     "target": (("--target",), dict(metavar="GFX", help="a target or family (default: every declared target)")),
     "timeout": (("--timeout",), dict(type=_seconds, default=30.0, metavar="S",
                                      help="solver timeout per obligation, seconds (default 30)")),
@@ -55,7 +64,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "robust": (("--robust",), dict(action="store_true", help="prove under every variant of every assumption used")),
     "json": (("--json",), dict(action="store_true", help="JSON on stdout instead of text")),
     "times": (("--times",), dict(action="store_true", help="show how long each proof took (JSON: seconds)")),
-    "jobs": (("--jobs", "-j"), dict(type=int, default=1, metavar="N", help="worker processes (default 1)")),
+    "jobs": (("--jobs", "-j"), dict(type=_integer, default=1, metavar="N", help="worker processes (default 1)")),
     "paths": (("paths",), dict(nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")),
     "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file")),
     "params": (("params",), dict(nargs="*", metavar="PARAM=VALUE", help="the spec's parameters")),
@@ -97,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
-    em.add_argument("--wave", type=int, choices=(32, 64), required=True, help="the wave size")
+    em.add_argument("--wave", type=_integer, choices=(32, 64), required=True, help="the wave size")
     em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm", help="what to write (default llvm)")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     em.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
@@ -115,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--function", metavar="NAME", help="the function to check (default: the first)")
     am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
     am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
-    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the file's wavefront size")
+    am.add_argument("--wave", type=_integer, choices=(32, 64), help="default: the file's wavefront size")
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
@@ -129,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         sy.add_argument(*_OPTIONS[key][0], **_OPTIONS[key][1])
     sy.add_argument("--target", metavar="GFX", help="a target or family; components common to all of them are used")
     sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any", help="the EXEC contract")
-    sy.add_argument("--max-ops", type=int, default=2, metavar="N", help="components per program (default 2)")
+    sy.add_argument("--max-ops", type=_integer, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
@@ -257,7 +266,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
 
     _writable(args.junit)
-    shard = gate.parse_shard(args.shard) if args.shard else None
+    shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
     report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
     if args.junit:
