@@ -191,3 +191,14 @@ def test_integer_arguments_have_no_leading_zero(tmp_path: Path) -> None:
 
 def test_an_empty_shard_is_not_no_shard(tmp_path: Path) -> None:
     assert refused(tmp_path, "check", "--shard", "") == "error: --shard expects I/N (e.g. 1/4), got ''"
+
+
+def test_emit_checks_the_spec_a_lowering_names(tmp_path: Path) -> None:
+    p = tmp_path / "t.s"
+    p.write_text((HEADER + BODY).replace("cuda.shfl_xor", "cudashfl_xor"))
+    assert refused(tmp_path, "emit", str(p), "--target", "gfx900", "--wave", "64") == \
+        "T/t.s:1:13: error: unknown spec 'cudashfl_xor' (did you mean 'cuda.shfl_xor'?)"
+
+
+def test_exec_binary_mask(tmp_path: Path) -> None:
+    assert refused(tmp_path, "show", "xor5", "--exec", "0b2") == "error: --exec expects a hex mask, got '0b2'"

@@ -20,6 +20,7 @@ from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
+from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
 from .syntax import parse_param_value
@@ -205,6 +206,15 @@ def _writable(path: str | None) -> None:
         raise InputError(None, f"cannot write {path}: no directory {p.parent}")
 
 
+def _load_checked(name: str) -> Lowering:
+    """A lowering whose spec exists and takes its parameters (a command that
+    does not run the spec still refuses a file naming a wrong one)."""
+    low = catalog.load(name)
+    lib = catalog.speclib()
+    lib.bind(lib.get(low.spec, low.spans.get("spec")), low.params, low.param_spans, low.spans.get("spec"))
+    return low
+
+
 def _params(items: list[str]) -> dict[str, Any]:
     """PARAM=VALUE arguments."""
     params: dict[str, Any] = {}
@@ -285,7 +295,7 @@ def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import emit  # a command's own modules load with it (test_imports)
 
     _writable(args.output)
-    low = catalog.load(args.name)
+    low = _load_checked(args.name)
     ts = T.resolve(args.target)
     if len(ts) != 1:
         raise InputError(None, f"--target {args.target} names {len(ts)} targets; emit needs one (e.g. --target {ts[0].name})")
@@ -362,9 +372,7 @@ def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs:
 
 
 def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    low = catalog.load(args.name)
-    lib = catalog.speclib()  # the spec is not run here, but a file naming a wrong one is still malformed
-    lib.bind(lib.get(low.spec, low.spans.get("spec")), low.params, low.param_spans, low.spans.get("spec"))
+    low = _load_checked(args.name)
     tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)

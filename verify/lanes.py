@@ -60,7 +60,7 @@ def parse_mask(text: str | None, wave: int) -> int:
     full = (1 << wave) - 1
     if text is None:
         return full
-    if not re.fullmatch(r"(0x)?[0-9a-f]{1,16}|0b[01]{1,64}", text, re.I):
+    if not re.fullmatch(r"0b[01]{1,64}" if text.lower().startswith("0b") else r"(0x)?[0-9a-f]{1,16}", text, re.I):
         raise InputError(None, f"--exec expects a hex mask, got '{text}'")
     m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
     if m < 0 or m > full:
