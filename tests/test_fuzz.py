@@ -6,7 +6,7 @@ command line in-process on each.  Every case must end with exit 2, exactly one
 at fault), no traceback, nothing on stdout and no file written.
 
 Each test runs VERIFY_FUZZ examples (default 40: the fast tier); `.ci/run`
-runs the tier with VERIFY_FUZZ=2100 (5 tests, >= 10,000 cases).  Derandomised:
+runs the tier with VERIFY_FUZZ=2100 (6 tests, 12,600 cases).  Derandomised:
 the same cases on every run.
 """
 
