@@ -46,7 +46,7 @@ from .machine import Machine
 from .ops import MNEMONICS
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
 from .refine import Result, prove, prove_exec, static_checks
-from .spec import _dotted
+from .spec import MAX_DEPTH, _depth, _dotted
 from .syntax import Line, parse_operand, split_line, strip_comment
 from .target import Target, get
 from .waits import scalar_early, waits_of
@@ -640,6 +640,10 @@ def parse_assertion(text: str) -> Assertion:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as e:
         raise InputError(span.shifted((e.offset or 1) - 1), f"cannot parse assertion '{text}': {e.msg}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise InputError(span, f"cannot parse assertion: nested more than {MAX_DEPTH} deep") from None
+    if _depth(tree) > MAX_DEPTH:
+        raise InputError(span, f"cannot parse assertion: nested more than {MAX_DEPTH} deep")
     if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)
             and isinstance(tree.left, ast.Name)):
         raise InputError(span, f"an assertion is REGISTER == SPEC(...), got '{text}'")
@@ -666,11 +670,13 @@ def parse_assertion(text: str) -> Assertion:
         v = kw.value
         if kw.arg is None:
             raise InputError(at(kw), f"spec parameters are NAME=VALUE, got '**{ast.unparse(v)}'")
+        if kw.arg in a.param_spans:
+            raise InputError(at(kw), f"parameter {kw.arg} given twice")
         a.param_spans[kw.arg] = at(kw)
-        if isinstance(v, ast.Constant) and isinstance(v.value, (int, str)):
+        if isinstance(v, ast.Constant) and isinstance(v.value, (int, str)) and not isinstance(v.value, bool):
             a.params[kw.arg] = v.value
         elif isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) \
-                and isinstance(v.operand.value, (int, float, complex)):
+                and type(v.operand.value) is int:
             a.params[kw.arg] = -v.operand.value
         elif isinstance(v, ast.Name) and re.fullmatch(r"[vs]\d+", v.id):
             a.reg_params[kw.arg] = _reg(v.id, at(v))
@@ -678,6 +684,8 @@ def parse_assertion(text: str) -> Assertion:
             a.params[kw.arg] = v.id  # a bare word: op=add
         else:
             raise InputError(at(v), f"parameter {kw.arg} must be a constant or a register, got '{ast.unparse(v)}'")
+        if isinstance(a.params.get(kw.arg), int) and not -(1 << 31) <= a.params[kw.arg] < (1 << 32):
+            raise InputError(at(v), f"parameter {kw.arg}={a.params[kw.arg]} does not fit in 32 bits")
     return a
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -18,6 +20,7 @@ from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_, read_source
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
+from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
 from .syntax import parse_param_value
@@ -43,9 +46,17 @@ def _seconds(text: str) -> float:
     return v
 
 
+def _integer(text: str) -> int:
+    """A decimal integer argument; a leading zero is refused, as in files
+    (verify.syntax.int_text: llvm-mc would read it as octal)."""
+    if not re.fullmatch(r"-?(0|[1-9][0-9]{0,8})", text):
+        raise argparse.ArgumentTypeError(f"expected a decimal integer without leading zeros, got '{text}'")
+    return int(text)
+
+
 # Options several commands share, defined once so their spelling and help agree.
 _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "wave": (("--wave",), dict(type=int, choices=(32, 64), help="only this wave size")),
+    "wave": (("--wave",), dict(type=_integer, choices=(32, 64), help="only this wave size")),
     "target": (("--target",), dict(metavar="GFX", help="a target or family (default: every declared target)")),
     "timeout": (("--timeout",), dict(type=_seconds, default=30.0, metavar="S",
                                      help="solver timeout per obligation, seconds (default 30)")),
@@ -54,7 +65,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "robust": (("--robust",), dict(action="store_true", help="prove under every variant of every assumption used")),
     "json": (("--json",), dict(action="store_true", help="JSON on stdout instead of text")),
     "times": (("--times",), dict(action="store_true", help="show how long each proof took (JSON: seconds)")),
-    "jobs": (("--jobs", "-j"), dict(type=int, default=1, metavar="N", help="worker processes (default 1)")),
+    "jobs": (("--jobs", "-j"), dict(type=_integer, default=1, metavar="N", help="worker processes (default 1)")),
     "paths": (("paths",), dict(nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")),
     "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file")),
     "params": (("params",), dict(nargs="*", metavar="PARAM=VALUE", help="the spec's parameters")),
@@ -67,6 +78,12 @@ def _command(sub: Any, name: str, help: str, *shared: str) -> argparse.ArgumentP
         flags, kw = _OPTIONS[key]
         p.add_argument(*flags, **kw)
     return p
+
+
+@cache
+def parser() -> argparse.ArgumentParser:
+    """The parser, built once (parse_args changes nothing in it)."""
+    return build_parser()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
-    em.add_argument("--wave", type=int, choices=(32, 64), required=True, help="the wave size")
+    em.add_argument("--wave", type=_integer, choices=(32, 64), required=True, help="the wave size")
     em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm", help="what to write (default llvm)")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     em.add_argument("--timeout", type=_seconds, default=30.0, metavar="S", help="solver timeout for re-proving LLVM's code")
@@ -108,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--function", metavar="NAME", help="the function to check (default: every function)")
     am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
     am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
-    am.add_argument("--wave", type=int, choices=(32, 64), help="default: the kernel descriptor's, else the target's default")
+    am.add_argument("--wave", type=_integer, choices=(32, 64),
+                    help="default: the kernel descriptor's, else the target's default")
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
@@ -137,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         sy.add_argument(*_OPTIONS[key][0], **_OPTIONS[key][1])
     sy.add_argument("--target", metavar="GFX", help="a target or family; components common to all of them are used")
     sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any", help="the EXEC contract")
-    sy.add_argument("--max-ops", type=int, default=2, metavar="N", help="components per program (default 2)")
+    sy.add_argument("--max-ops", type=_integer, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
@@ -192,6 +210,27 @@ def _write(path: str, text: str) -> None:
         write_atomic(Path(path), text)
     except OSError as e:
         raise InputError(None, f"cannot write {path}: {e.strerror}") from None
+
+
+def _writable(path: str | None) -> None:
+    """Refuse an output path before any work: its directory must exist and
+    it must not be a directory itself (nothing is created on the way)."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(None, f"cannot write {path}: it is a directory")
+    if not p.parent.is_dir():
+        raise InputError(None, f"cannot write {path}: no directory {p.parent}")
+
+
+def _load_checked(name: str) -> Lowering:
+    """A lowering whose spec exists and takes its parameters (a command that
+    does not run the spec still refuses a file naming a wrong one)."""
+    low = catalog.load(name)
+    lib = catalog.speclib()
+    lib.bind(lib.get(low.spec, low.spans.get("spec")), low.params, low.param_spans, low.spans.get("spec"))
+    return low
 
 
 def _params(items: list[str]) -> dict[str, Any]:
@@ -254,7 +293,8 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
 
-    shard = gate.parse_shard(args.shard) if args.shard else None
+    _writable(args.junit)
+    shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
     report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
     if args.junit:
@@ -272,7 +312,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import emit  # a command's own modules load with it (test_imports)
 
-    low = catalog.load(args.name)
+    _writable(args.output)
+    low = _load_checked(args.name)
     ts = T.resolve(args.target)
     if len(ts) != 1:
         raise InputError(None, f"--target {args.target} names {len(ts)} targets; emit needs one (e.g. --target {ts[0].name})")
@@ -349,7 +390,7 @@ def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs:
 
 
 def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    low = catalog.load(args.name)
+    low = _load_checked(args.name)
     tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
@@ -377,6 +418,7 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "verify synth: --target and --wave are required")
     if args.max_ops < 1:
         raise InputError(None, "--max-ops must be at least 1")
+    _writable(args.output)
     params = _params(args.params)
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
@@ -470,9 +512,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = build_parser().parse_args(argv)
+        args = parser().parse_args(argv)
         if not args.cmd:
-            build_parser().print_help(out)
+            parser().print_help(out)
             return EXIT_ERROR
         return COMMANDS[args.cmd](args, out, err)
     except InputError as e:

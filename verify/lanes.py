@@ -25,6 +25,7 @@ Composing "first a then b" means lane i reads a's map at b's source:
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from .diag import InputError, Span
@@ -59,10 +60,9 @@ def parse_mask(text: str | None, wave: int) -> int:
     full = (1 << wave) - 1
     if text is None:
         return full
-    try:
-        m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
-    except ValueError:
-        raise InputError(None, f"--exec expects a hex mask, got '{text}'") from None
+    if not re.fullmatch(r"0b[01]{1,64}" if text.lower().startswith("0b") else r"(0x)?[0-9a-f]{1,16}", text, re.I):
+        raise InputError(None, f"--exec expects a hex mask, got '{text}'")
+    m = int(text, 16) if not text.lower().startswith("0b") else int(text, 0)
     if m < 0 or m > full:
         raise InputError(None, f"--exec {text} does not fit in a {wave}-lane mask")
     return m

@@ -45,11 +45,25 @@ def parse_instr(text: str, span: Span) -> Instr:
     return opdef.parse(line, enc)
 
 
+def _is_mnemonic(word: str) -> bool:
+    try:
+        lookup(word.lower(), Span("", 1))
+    except InputError:
+        return False
+    return True
+
+
 def parse_program(lines: list[tuple[int, str]], path: str) -> list[Instr]:
     prog = []
     for lineno, text in lines:
         body = strip_comment(text).strip()
-        if not body or body.endswith(":") or body.startswith("."):
+        if not body or re.fullmatch(r"[A-Za-z_.$][\w.$]*:", body):
+            continue  # a label
+        if body.startswith("."):  # a directive, which changes nothing here; not an instruction with a stray '.'
+            word = body[1:].split()[0] if body[1:].split() else ""
+            if word and _is_mnemonic(word):
+                raise InputError(Span(path, lineno, 1), f"'.{word}' is an assembler directive, which verify skips: "
+                                                        f"write the instruction {word} without the '.'")
             continue
         prog.append(parse_instr(text, Span(path, lineno, 1)))
     return prog
@@ -111,7 +125,12 @@ def _bindings(text: str, span: Span, key: str) -> list[Binding]:
         name, reg = (x.strip() for x in part.split("=", 1))
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise InputError(pspan, f"bad name '{name}' in @{key}")
-        out.append(Binding(name, parse_operand(reg, pspan), pspan))
+        rspan = pspan.shifted(part.index("=") + 1 + len(part.split("=", 1)[1]) - len(part.split("=", 1)[1].lstrip()) -
+                              (len(part) - len(part.lstrip())))
+        op = parse_operand(reg, rspan)
+        if isinstance(op, Imm):
+            raise InputError(rspan, f"@{key} binds '{name}' to a register, got the constant '{reg}'")
+        out.append(Binding(name, op, pspan))
     return out
 
 
@@ -140,7 +159,10 @@ def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
                 outputs += _bindings(val, vspan, key)
             elif key == "clobbers":
                 for w, off in _split_params(val.replace(",", " "), vspan):
-                    clobbers.append(parse_operand(w, vspan.shifted(off)))
+                    c = parse_operand(w, vspan.shifted(off))
+                    if isinstance(c, Imm):
+                        raise InputError(vspan.shifted(off), f"@clobbers lists registers, got the constant '{w}'")
+                    clobbers.append(c)
             else:
                 if key in header:
                     raise InputError(kspan, f"@{key} given twice")
@@ -176,6 +198,8 @@ def load_lowering(path: str | Path, text: str | None = None) -> Lowering:
         if n in waves:
             raise InputError(ws, f"@waves names {n} twice")
         waves.append(n)
+    if not waves:
+        raise InputError(wspan, "@waves is empty (give 32, 64 or both)")
     seen: dict[str, Binding] = {}
     for b in inputs + outputs:
         if b.name in seen:

@@ -292,6 +292,7 @@ def render(lowering: str, spec: str, records: list[dict[str, Any]]) -> str:
 
 _RECORD_KEYS = {"targets", "wave", "exec", "verdict", "obligations", "assumptions", "method", "ops", "hashes"}
 _HASH_KEYS = {"lowering", "spec", "solver"}
+_OBLIGATION_KEYS = {"name", "verdict", "detail"}
 
 
 _ORDER = ("error", "refuted", "unknown")  # as refine.py decides a verdict
@@ -327,15 +328,19 @@ def parse(text: str, path: str) -> dict[str, Any]:
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(Span(path, e.lineno, e.colno), f"not a proof record: {e.msg}") from None
+    except RecursionError:
+        raise InputError(Span(path, 1, 1), "not a proof record: nested too deeply") from None
 
     def bad(msg: str) -> None:
         raise InputError(Span(path, 1, 1), f"not a proof record: {msg}")
 
-    if isinstance(d, dict) and isinstance(d.get("schema"), int) and 0 < d["schema"] < SCHEMA:
+    if isinstance(d, dict) and type(d.get("schema")) is int and 0 < d["schema"] < SCHEMA:
         raise OldSchema(Span(path, 1, 1), f"not a proof record: schema {d['schema']} is an older format "
                                           f"(this verify reads {SCHEMA}); run: verify prove")
-    if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+    if not isinstance(d, dict) or type(d.get("schema")) is not int or d.get("schema") != SCHEMA:
         bad(f"expected a JSON object with \"schema\": {SCHEMA}")
+    if set(d) != {"lowering", "records", "schema", "spec"} or not (isinstance(d["lowering"], str) and isinstance(d["spec"], str)):
+        bad("expected the keys lowering, records, schema and spec (\"lowering\" and \"spec\" strings)")
     recs = d.get("records")
     if not isinstance(recs, list):
         bad("\"records\" must be a list")
@@ -345,7 +350,7 @@ def parse(text: str, path: str) -> dict[str, Any]:
             bad(f"each record has exactly the keys {', '.join(sorted(_RECORD_KEYS))}")
         ts, w = r["targets"], r["wave"]
         if not (isinstance(ts, list) and ts and all(isinstance(t, str) for t in ts) and len(set(ts)) == len(ts)
-                and isinstance(w, int)):
+                and type(w) is int):
             bad("each record names its targets (a list of distinct names) and its wave (a number)")
         where = f"{', '.join(ts)} wave{w}"
         ops = r["ops"]
@@ -354,6 +359,15 @@ def parse(text: str, path: str) -> dict[str, Any]:
         h = r["hashes"]
         if not (isinstance(h, dict) and set(h) == _HASH_KEYS and all(isinstance(v, str) for v in h.values())):
             bad(f"the hashes of the record for {where} are exactly {', '.join(sorted(_HASH_KEYS))}")
+        if not all(isinstance(r[k], str) for k in ("exec", "verdict", "method")):
+            bad(f"the exec, verdict and method of the record for {where} must be strings")
+        a = r["assumptions"]
+        if not (isinstance(a, dict) and all(isinstance(v, str) for v in a.values())):
+            bad(f"the assumptions of the record for {where} must map names to variants (strings)")
+        obs = r["obligations"]
+        if not (isinstance(obs, list) and all(isinstance(o, dict) and {"name", "verdict"} <= set(o) <= _OBLIGATION_KEYS
+                                              and all(isinstance(v, str) for v in o.values()) for o in obs)):
+            bad(f"each obligation of the record for {where} has a name, a verdict and perhaps a detail (strings)")
         for t in ts:
             if (t, w) in out:
                 bad(f"two records for {t} wave{w}")

@@ -59,6 +59,7 @@ import difflib
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -120,8 +121,20 @@ def _parse_expr(text: str, span: Span) -> ast.expr:
     except SyntaxError as e:
         col = (e.offset or 1) - 1 + (len(text) - len(text.lstrip()))
         raise InputError(span.shifted(col), f"syntax error in spec expression: {e.msg}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise InputError(span, f"spec expression nested more than {MAX_DEPTH} deep") from None
     _check_subset(tree.body, span)
+    _no_leading_zero(tree.body, text.strip(), span.shifted(len(text) - len(text.lstrip())))
     return tree.body
+
+
+def _no_leading_zero(node: ast.AST, text: str, span: Span) -> None:
+    """Python reads ``00`` as 0 where llvm-mc reads octal: refused, as everywhere (verify.syntax.int_text)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            lit = ast.get_source_segment(text, n) or ""
+            if len(lit) > 1 and lit[0] == "0" and lit[1].isdigit():
+                raise InputError(span.shifted(n.col_offset), f"integer '{lit}' has a leading zero: write it without the zero")
 
 
 _ALLOWED = (
@@ -134,13 +147,29 @@ _ALLOWED = (
 )
 
 
+MAX_DEPTH = 100  # the evaluator recurses once per level
+
+
+def _depth(node: ast.AST) -> int:
+    deepest, todo = 0, [(node, 1)]
+    while todo:
+        n, d = todo.pop()
+        deepest = max(deepest, d)
+        todo += [(c, d + 1) for c in ast.iter_child_nodes(n)]
+    return deepest
+
+
 def _check_subset(node: ast.AST, span: Span) -> None:
+    if _depth(node) > MAX_DEPTH:
+        raise InputError(span, f"spec expression nested more than {MAX_DEPTH} deep")
     for n in ast.walk(node):
         if not isinstance(n, _ALLOWED):
             col = getattr(n, "col_offset", 0)
             raise InputError(span.shifted(col), f"'{type(n).__name__}' is not part of the spec notation")
         if (isinstance(n, ast.Constant) and not isinstance(n.value, (int, str))) or (isinstance(n, ast.Constant) and isinstance(n.value, bool)):
             raise InputError(span.shifted(n.col_offset), f"constant {n.value!r} is not part of the spec notation")
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and n.value >= 1 << 32:
+            raise InputError(span.shifted(n.col_offset), f"constant {_short(n)} does not fit in 32 bits")
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -184,7 +213,7 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
                 raise InputError(span, f"spec '{name}' defined twice")
             try:
                 fn = cast(ast.FunctionDef, ast.parse(f"def _({m.group(2)}): pass").body[0])
-            except SyntaxError:
+            except (SyntaxError, RecursionError, MemoryError, ValueError):
                 raise InputError(span.shifted(raw.index("(") + 1), "bad parameter list") from None
             params = [a.arg for a in fn.args.args]
             defaults: dict[str, Any] = {}
@@ -216,11 +245,14 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
                 tup = ast.parse(f"({rest})", mode="eval").body
             except SyntaxError as e:
                 raise InputError(span.shifted(8 + (e.offset or 1) - 2), f"syntax error: {e.msg}") from None
+            except (RecursionError, MemoryError, ValueError):
+                raise InputError(span.shifted(8), f"spec expression nested more than {MAX_DEPTH} deep") from None
             if not (isinstance(tup, ast.Tuple) and len(tup.elts) == 2 and isinstance(tup.elts[1], ast.Constant)
                     and isinstance(tup.elts[1].value, str)):
                 raise InputError(span, 'expected: require CONDITION, "message"')
             expr = tup.elts[0]
             _check_subset(expr, span.shifted(8))
+            _no_leading_zero(expr, f"({rest})", span.shifted(7))
             cur.body.append(Stmt("require", "", expr, span, tup.elts[1].value))
             continue
         m = re.match(r"^type\s+(u32|f32)$", body)
@@ -260,6 +292,8 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
         if name in cur.params or name in ("i", "lane", "wave"):
             raise InputError(span, f"'{name}' is a parameter or lane variable and cannot be redefined")
         cur.body.append(Stmt("lanes" if name == "lanes" else "let", name, expr, espan))
+    _check_recursion(specs)  # before the sorts, which unfold local functions
+    _check_sorts(specs)
     for s in specs.values():
         if not any(st.kind == "lanes" for st in s.body):
             raise InputError(s.span, f"spec {s.name} does not say how many lanes it describes ('lanes = ...')")
@@ -298,8 +332,173 @@ class _Ctx:
         return g
 
 
+def _calls(nodes: list[Any], names: Any) -> list[str]:
+    """The names among `names` that the expressions `nodes` call."""
+    return sorted({c for e in nodes for n in ast.walk(e) if isinstance(n, ast.Call)
+                   and (c := _dotted(n.func)) is not None and c in names})
+
+
+def _cycle(graph: dict[str, list[str]]) -> list[str] | None:
+    """A cycle of `graph` (a path whose last node calls its first), or None."""
+    state: dict[str, int] = {}
+    for root in sorted(graph):
+        if state.get(root):
+            continue
+        path, todo = [root], [iter(graph[root])]
+        state[root] = 1
+        while todo:
+            nxt = next(todo[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                todo.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt):]
+            elif not state.get(nxt):
+                state[nxt] = 1
+                path.append(nxt)
+                todo.append(iter(graph[nxt]))
+    return None
+
+
+def _check_recursion(specs: dict[str, SpecDef]) -> None:
+    """Specs and local functions are not recursive (the evaluator unfolds every call)."""
+    for s in specs.values():
+        cyc = _cycle({f: _calls([body], s.funcs) for f, (_, body) in s.funcs.items()})
+        if cyc:
+            raise InputError(s.span, f"spec {s.name}: local function {cyc[0]} calls itself ({' -> '.join(cyc + cyc[:1])})")
+    cyc = _cycle({n: _calls([st.expr for st in s.body if st.kind in ("let", "lanes", "require")]
+                            + [b for _, b in s.funcs.values()], specs) for n, s in specs.items()})
+    if cyc:
+        raise InputError(specs[cyc[0]].span, f"spec {cyc[0]} calls itself ({' -> '.join(cyc + cyc[:1])})")
+
+
+_INT, _BOOL, _STR, _ANY = "an integer", "a condition", "a string", "any"
+_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "lanemap"}
+_BOOL_CALLS = {"ult", "ule", "active", "all", "any"}
+
+
+class _Sorts:
+    """The static sorts of a spec's expressions: an integer (a 32-bit lane
+    value) or a condition, never mixed (the solver has no implicit
+    conversion, and a concrete run must not invent one)."""
+
+    def __init__(self, spec: SpecDef, specs: dict[str, SpecDef]):
+        self.spec, self.specs = spec, specs
+
+    def want(self, node: ast.AST, want: str, env: dict[str, str], span: Span, what: str) -> None:
+        got = self.sort(node, env, span)
+        if got != _ANY and got != want:
+            raise InputError(span.shifted(getattr(node, "col_offset", 0)),
+                             f"spec {self.spec.name}: {what} must be {want}, got {got} ('{_short(node)}')")
+
+    def sort(self, node: ast.AST, env: dict[str, str], span: Span) -> str:
+        if isinstance(node, ast.Constant):
+            return _STR if isinstance(node.value, str) else _INT
+        if isinstance(node, ast.Name):
+            return env.get(node.id, _ANY)
+        if isinstance(node, ast.BinOp):
+            for x in (node.left, node.right):
+                self.want(x, _INT, env, span, "an operand of arithmetic")
+            return _INT
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                self.want(node.operand, _BOOL, env, span, "the operand of 'not'")
+                return _BOOL
+            self.want(node.operand, _INT, env, span, "an operand of arithmetic")
+            return _INT
+        if isinstance(node, ast.BoolOp):
+            for x in node.values:
+                self.want(x, _BOOL, env, span, "an operand of 'and'/'or'")
+            return _BOOL
+        if isinstance(node, ast.Compare):
+            for x in [node.left, *node.comparators]:
+                if isinstance(x, ast.Tuple):
+                    for e in x.elts:
+                        if self.sort(e, env, span) == _BOOL:
+                            self.want(e, _INT, env, span, "a compared value")
+                elif self.sort(x, env, span) == _BOOL:
+                    self.want(x, _INT, env, span, "a compared value")
+            return _BOOL
+        if isinstance(node, ast.IfExp):
+            self.want(node.test, _BOOL, env, span, "the condition of 'if'")
+            a, b = self.sort(node.body, env, span), self.sort(node.orelse, env, span)
+            if _ANY not in (a, b) and a != b:
+                self.want(node.orelse, a, env, span, "the 'else' value")
+            return a if a != _ANY else b
+        if isinstance(node, ast.Subscript):
+            self.want(node.slice, _INT, env, span, "a lane index")
+            return _INT
+        if isinstance(node, ast.Call):
+            return self.call(node, env, span)
+        return _ANY
+
+    def call(self, node: ast.Call, env: dict[str, str], span: Span) -> str:
+        name = _dotted(node.func)
+        if name in ("fold", "fold_tree", "all", "any"):
+            gen = node.args[-1] if node.args else None
+            if isinstance(gen, ast.GeneratorExp) and len(gen.generators) == 1:
+                comp = gen.generators[0]
+                local = dict(env)
+                if isinstance(comp.target, ast.Name):
+                    local[comp.target.id] = _INT
+                for f in comp.ifs:
+                    self.want(f, _BOOL, local, span, "a fold's condition")
+                self.want(gen.elt, _BOOL if name in ("all", "any") else _INT, local, span, f"what {name} combines")
+            return _BOOL if name in ("all", "any") else _INT
+        for a in node.args:
+            if not isinstance(a, ast.GeneratorExp):
+                self.sort(a, env, span)
+        if name in _BOOL_CALLS:
+            for a in node.args:
+                self.want(a, _INT, env, span, f"an argument of {name}")
+            return _BOOL
+        if name in _INT_CALLS:
+            for a in node.args[1:] if name in ("combine", "ident") else node.args:
+                if name != "lanemap":
+                    self.want(a, _INT, env, span, f"an argument of {name}")
+            return _INT
+        if name in self.spec.funcs:
+            fargs, body = self.spec.funcs[name]
+            return self.sort(body, {**env, **dict.fromkeys(fargs, _ANY)}, span)
+        for kw in node.keywords:
+            if kw.value is not None and self.sort(kw.value, env, span) == _BOOL:
+                self.want(kw.value, _INT, env, span, f"an argument of {name}")
+        return _INT  # another spec: its first output
+
+    def check(self) -> None:
+        env: dict[str, str] = {"i": _INT, "lane": _INT, "wave": _INT, "undefined": _INT}
+        env.update(dict.fromkeys(self.spec.params, _ANY))
+        for st in self.spec.body:
+            if st.kind == "require":
+                self.want(st.expr, _BOOL, env, st.span.shifted(7), "a requirement")
+            elif st.kind in ("let", "lanes"):
+                got = self.sort(st.expr, env, st.span)
+                if st.kind == "lanes" or st.name in self.spec.outputs:
+                    self.want(st.expr, _INT, env, st.span, f"'{st.name}'")
+                env[st.name] = got
+
+
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_sorts(specs: dict[str, SpecDef]) -> None:
+    for s in specs.values():
+        _Sorts(s, specs).check()
+
+
+@lru_cache(maxsize=64)
+def _parse_file(text: str, path: str) -> dict[str, SpecDef]:
+    """A spec file's definitions, parsed once per text (commands run in one
+    process, as the tests do, read the same library many times); nothing
+    changes a SpecDef after parsing."""
+    return parse_specs(text, path)
+
+
 class SpecLib:
     def __init__(self, specs: dict[str, SpecDef]):
+        _check_recursion(specs)  # again: a cycle may run through several files
         self.specs = specs
 
     @classmethod
@@ -311,7 +510,7 @@ class SpecLib:
         specs: dict[str, SpecDef] = {}
         for d in dirs:
             for p in sorted(Path(d).glob("*.spec")):
-                for name, s in parse_specs(read_source(p), str(p)).items():
+                for name, s in _parse_file(read_source(p), str(p)).items():
                     if name in specs:
                         raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
                     specs[name] = s

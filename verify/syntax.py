@@ -138,12 +138,35 @@ def split_line(text: str, span: Span) -> Line:
 
 
 _INT_RE = re.compile(r"^-?(0x[0-9a-f]+|0b[01]+|[0-9]+)$", re.I)
+MAX_INT_CHARS = 80  # any integer a 64-bit field can hold, in binary with its 0b; Python's int() refuses > 4300 digits
+
+
+def int_text(text: str, span: Span) -> int:
+    """The value of integer text that matches _INT_RE.  A decimal with a
+    leading zero is refused: llvm-mc-22 reads ``010`` as octal 8 (and ``08`` as
+    an error), Python's int() refuses it, so no reading is safe; so is text too
+    long for any field.
+
+    >>> int_text("010", Span("f", 1))
+    Traceback (most recent call last):
+    verify.diag.InputError: f:1:1: error: integer '010' has a leading zero, which llvm-mc reads as octal (8): write it in decimal without the zero, or in hex
+    """
+    t = text.strip()
+    if len(t) > MAX_INT_CHARS:
+        raise InputError(span, f"integer '{t[:12]}...' is too long ({len(t)} characters)")
+    digits = t.lstrip("-")
+    if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+        octal = f"octal ({t[:len(t) - len(digits)]}{int(digits, 8)})" if set(digits) <= set("01234567") else \
+            "octal, and refuses"
+        raise InputError(span, f"integer '{t}' has a leading zero, which llvm-mc reads as {octal}: "
+                               "write it in decimal without the zero, or in hex")
+    return int(t, 0)
 
 
 def parse_int(text: str, span: Span, what: str = "integer") -> int:
     if not _INT_RE.match(text.strip()):
         raise InputError(span, f"expected {what}, got '{text}'")
-    return int(text.strip(), 0)
+    return int_text(text, span)
 
 
 # float text as llvm-mc-22 takes it: decimal with a point or an exponent, or a C99 hex float
@@ -211,25 +234,25 @@ def fold64(v: int) -> int:
 def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
     t = text.strip()
     low = t.lower()
-    m = re.fullmatch(r"v(\d+)", low)
+    m = re.fullmatch(r"v(\d{1,9})", low)
     if m:
         n = int(m.group(1))
         if n >= NUM_VGPRS:
             raise InputError(span, f"VGPR index out of range: '{t}' (v0-v{NUM_VGPRS - 1})")
         return VReg(n)
-    m = re.fullmatch(r"v\[(\d+):(\d+)\]", low)
+    m = re.fullmatch(r"v\[(\d{1,9}):(\d{1,9})\]", low)
     if m:
         a, b = int(m.group(1)), int(m.group(2))
         if b < a or b >= NUM_VGPRS:
             raise InputError(span, f"bad VGPR range '{t}'")
         return VReg(a, b - a + 1)
-    m = re.fullmatch(r"s(\d+)", low)
+    m = re.fullmatch(r"s(\d{1,9})", low)
     if m:
         n = int(m.group(1))
         if n >= NUM_SGPRS:
             raise InputError(span, f"SGPR index out of range: '{t}' (s0-s{NUM_SGPRS - 1})")
         return SReg((f"s{n}",), low)
-    m = re.fullmatch(r"s\[(\d+):(\d+)\]", low)
+    m = re.fullmatch(r"s\[(\d{1,9}):(\d{1,9})\]", low)
     if m:
         a, b = int(m.group(1)), int(m.group(2))
         if b < a or b >= NUM_SGPRS:
@@ -246,7 +269,7 @@ def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
             raise InputError(span, f"float constant {t} is not representable as a 32-bit float")
         return Imm(fb, t)
     if _INT_RE.match(low):
-        v = fold64(int(low, 0))
+        v = fold64(int_text(low, span))
         if not -(1 << 31) <= v < (1 << 32):
             raise InputError(span, f"constant {t} does not fit in 32 bits")
         return Imm(v & 0xFFFFFFFF, t)
