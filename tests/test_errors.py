@@ -76,7 +76,7 @@ def test_unknown_modifier(tmp_path):
 
 def test_bad_swizzle_macro(tmp_path):
     assert one_error(tmp_path, "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,3)\n") == \
-        "F:6:30: error: swizzle(SWAP,3): group size must be a power of two"
+        "F:6:43: error: swizzle(SWAP,3): group size must be a power of two"
 
 
 def test_register_out_of_range(tmp_path):
