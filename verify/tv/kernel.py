@@ -201,7 +201,7 @@ def arg_offsets(fn: Function) -> list[int] | None:
 
 
 def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
-                 result: Any) -> Any:
+                 result: Any, assume: dict[str, str] | None = None) -> Any:
     """Fill `result` (a TVResult) for kernel `fn` against its compiled code:
     `code_of()` compiles, giving (assembly, GpuCode) or why it could not."""
     t0 = time.monotonic()
@@ -241,7 +241,9 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         return B.uf("mem", alo, ahi)
 
     ir_mem = Memory(B, initial_mem)
-    run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem, workitem_x=tid)
+    assume = assume or {}
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+                workitem_x=tid)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -280,7 +282,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
             return kptr[1]
         return B.fresh("gpu." + name)
 
-    m = Machine(B, W, initial, FeatureLog(target), {}, waits=True)
+    m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
@@ -291,6 +293,9 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
+    for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
+        if used_by is not None:
+            res.assumptions.update(used_by.assumptions_used)
     q = smt.Query(timeout, session=B.session)
     for c in contract:
         q.add(c)
