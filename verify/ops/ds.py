@@ -234,8 +234,11 @@ class Swizzle(LdsOp):
         o = ins.mod("offset")
         spelled = re.search(r"swizzle\(\s*(FFT|ROTATE)\b", ins.text, re.I)
         if spelled and not target.has("swizzle_fft_rotate"):  # as llvm-mc: "FFT mode swizzle not supported"
-            raise InputError(ins.mod_span("offset"), f"swizzle({spelled.group(1).upper()},...) is not available on "
-                                                     f"{target.name}: {needs_text('swizzle_fft_rotate')}")
+            sp = ins.mod_span("offset")
+            if sp is not None:  # llvm-mc points just past the mode's name
+                sp = sp.shifted(len("offset:") + spelled.end() - spelled.start())
+            raise InputError(sp, f"swizzle({spelled.group(1).upper()},...) is not available on "
+                                 f"{target.name}: {needs_text('swizzle_fft_rotate')}")
         if o >= 0xC000 and not target.has("swizzle_fft_rotate"):
             mode = "FFT" if o >= 0xE000 else "rotate"
             warns.append(Warning_(ins.mod_span("offset"),
