@@ -76,7 +76,7 @@ def test_unknown_modifier(tmp_path):
 
 def test_bad_swizzle_macro(tmp_path):
     assert one_error(tmp_path, "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,3)\n") == \
-        "F:6:30: error: swizzle(SWAP,3): group size must be a power of two"
+        "F:6:43: error: swizzle(SWAP,3): group size must be a power of two"
 
 
 def test_register_out_of_range(tmp_path):
@@ -214,7 +214,7 @@ def test_gfx8_has_no_fft_or_rotate_swizzle_macro(tmp_path, macro):
     header = HEADER.replace("gfx9", "gfx8")
     mode = macro[8:].split(",")[0]
     assert one_error(tmp_path, f"ds_swizzle_b32 v1, v0 offset:{macro}\ns_waitcnt lgkmcnt(0)\n", header) == \
-        f"F:6:23: error: swizzle({mode},...) is not available on gfx803: GFX9+ only"
+        f"F:6:{38 + len(mode)}: error: swizzle({mode},...) is not available on gfx803: GFX9+ only"
     code, out, err, path = run_file(tmp_path, "ds_swizzle_b32 v1, v0 offset:0xe001\ns_waitcnt lgkmcnt(0)\n", header)
     assert code in (0, 1) and "selects FFT mode on GFX9+, but gfx803 has no FFT mode" in err
 

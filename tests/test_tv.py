@@ -62,7 +62,12 @@ def test_proves_corpus_functions(name, target, wave):
     code, out, err = cli("tv", str(CORPUS / f"{name}.ll"), "--target", target, "--wave", str(wave))
     assert (code, err) == (0, ""), out
     assert out.splitlines() == [f"{name} on {target} wave{wave} (llvmlite): proved" + out.split("proved", 1)[1].split("\n")[0],
+                                f"  for {target} wave{wave} under exec=any, assumptions: {SCOPE[name]}",
                                 "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"]
+
+
+# the assumptions each proof above relies on (its scope)
+SCOPE = {"hip_shfl_xor_5_w16": "permute.addr_sign=bits", "dpp_row_shr1_add": "none"}
 
 
 IR_HEAD = "declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)\n"
@@ -104,8 +109,9 @@ def test_poison_and_undef(tmp_path):
     assert code == 3, out
     lines = out.splitlines()
     assert lines[0].startswith("f on gfx1100 wave32 (llvmlite): proved")
-    assert lines[1].startswith("g on gfx1100 wave32 (llvmlite): unknown")
-    assert lines[2] == (f"  the counterexample depends on a non-deterministic IR value (undef at {p}:6:3), which verify "
+    assert lines[1] == "  for gfx1100 wave32 under exec=any, assumptions: none"
+    assert lines[2].startswith("g on gfx1100 wave32 (llvmlite): unknown")
+    assert lines[3] == (f"  the counterexample depends on a non-deterministic IR value (undef at {p}:6:3), which verify "
                         "fixes for all choices: the refutation may be spurious")
     assert f"freeze of poison at {p}:10:3" in out
     assert lines[-1] == "Summary: 1 correct, 0 incorrect, 2 failed-to-prove, 0 unsupported"
@@ -134,6 +140,7 @@ def test_ir_mutant_is_refuted_against_the_original_code(tmp_path):
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("hip_shfl_xor_5_w16 on gfx1100 wave32 (") and "refuted" in lines[0]
+    assert lines.pop(1) == "  for gfx1100 wave32 under exec=any, assumptions: permute.addr_sign=bits"
     assert lines[1] == "  counterexample: EXEC = 0x11"
     assert lines[-3].endswith("%r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)")
     assert re.fullmatch(r"  GPU: line \d+: ds_bpermute_b32 v0, v1, v0", lines[-2])
@@ -175,6 +182,7 @@ def test_ir_to_ir_src_tgt(tmp_path):
     p = write(tmp_path, "pair.ll", PAIR)
     code, out, _ = cli("tv", p)
     assert (code, out) == (0, "src -> tgt on gfx942 wave64 (IR): proved\n"
+                                 "  for gfx942 wave64 under exec=any, assumptions: none\n"
                                  "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
     rev = PAIR.replace("@src(", "@tmp(").replace("@tgt(", "@src(").replace("@tmp(", "@tgt(")
     p = write(tmp_path, "rev.ll", rev)
@@ -182,6 +190,7 @@ def test_ir_to_ir_src_tgt(tmp_path):
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == "src -> tgt on gfx942 wave64 (IR): refuted"
+    assert lines.pop(1) == "  for gfx942 wave64 under exec=any, assumptions: none"
     assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+", lines[1])
     assert lines[2].split() == ["lane", "%x", "%i", "src", "tgt"]
     assert lines[3].split()[-3:] == ["poison", "<-", "differs"]
@@ -228,6 +237,7 @@ def test_kernel_ir_mutant_refuted(tmp_path):
     lines = out.splitlines()
     assert lines[0].startswith("kernel_dpp_row_shr1_add on gfx1100 wave32 (") and lines[0].endswith(
         "refuted (9 GPU instructions)")
+    assert lines.pop(1) == "  for gfx1100 wave32 under exec=dispatch, assumptions: none"
     assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+; memory at 0x[0-9a-f]+ after the kernel: "
                         r"IR 0x[0-9a-f]+, GPU 0x[0-9a-f]+", lines[1])
 

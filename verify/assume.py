@@ -36,6 +36,17 @@ ASSUMPTIONS: dict[str, Assumption] = {
     a.name: a
     for a in [
         Assumption(
+            "permlane64.wave32",
+            "what v_permlane64_b32 does in wave32 (the RDNA3/RDNA4 ISA: no operation; LLVM selects it for the "
+            "llvm.amdgcn.permlane64 intrinsic in wave32 and reads its result as the source)",
+            {
+                "nop": "no operation: the destination keeps its value (the ISA pseudocode: a scalar NOP in wave32)",
+                "copy": "the destination gets the source in active lanes, as LLVM's selection takes it",
+            },
+            "nop",
+            "S:permlane64",
+        ),
+        Assumption(
             "dpp.inactive_src",
             "DPP16 with fi=0 and bound_ctrl off reads an in-range but inactive source lane",
             {

@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
-                  "timeout", "json")
+                  "timeout", "json", "assume", "robust")
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
@@ -482,9 +482,11 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     text = read_source(args.file)
     if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
         results = check_pair_files(args.file, text, args.tgt,
-                                   read_source(args.tgt) if args.tgt else None, args.target, args.wave, args.timeout)
+                                   read_source(args.tgt) if args.tgt else None, args.target, args.wave, args.timeout,
+                                   parse_assume(args.assume), args.robust)
     else:
-        results = check_file(args.file, text, args.target, args.wave, args.llc, args.function, args.timeout, asm)
+        results = check_file(args.file, text, args.target, args.wave, args.llc, args.function, args.timeout, asm,
+                             parse_assume(args.assume), args.robust)
     code = exit_code(results)
     if args.json:
         return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)

@@ -72,32 +72,58 @@ def swizzle_src(o: int, i: int, W: int, fft_rotate: bool, rotate_rule: str) -> i
     return ((i & m) | ((i + step) & ~m)) % W
 
 
+_SWIZZLE_ARGS = {"QUAD_PERM": 4, "BITMASK_PERM": 1, "BROADCAST": 2, "SWAP": 1, "REVERSE": 1, "FFT": 1, "ROTATE": 2}
+
+
+def _macro_args(text: str) -> list[tuple[str, int]]:
+    """Split at commas outside quotes: (argument stripped, its 0-based column)."""
+    out: list[tuple[str, int]] = []
+    quote = False
+    start = 0
+    for k, c in enumerate(text + ","):
+        if c == '"':
+            quote = not quote
+        elif c == "," and not quote:
+            part = text[start:k]
+            out.append((part.strip(), start + len(part) - len(part.lstrip())))
+            start = k + 1
+    return out
+
+
 def swizzle_macro(text: str, span: Span | None = None) -> int:
-    """Encode LLVM's swizzle(...) macro arguments (without the parens)."""
+    """Encode LLVM's swizzle(...) macro arguments (without the parens) as
+    llvm-mc-22 does, with its rules and messages; `span` is where `text`
+    starts, and an error points at the argument at fault.  Mode names are
+    upper case and arguments integers (llvm-mc also takes expressions).
+
+    >>> swizzle_macro("BROADCAST,16,0"), swizzle_macro("BROADCAST,2,1")
+    (16, 62)
+    """
     sp = span or Span("<swizzle>", 1)
-    parts = [p.strip() for p in text.split(",")]
-    mode = parts[0].upper()
-    args = parts[1:]
+    args = _macro_args(text)
+    mode, mcol = args[0]
 
-    def ints(n: int, lo: int, hi: int) -> list[int]:
-        if len(args) != n:
-            raise InputError(sp, f"swizzle({mode},...) takes {n} argument{'s' * (n != 1)}")
-        out = []
-        for a in args:
-            v = parse_int(a, sp, "an integer")
-            if not lo <= v <= hi:
-                raise InputError(sp, f"swizzle({mode}) argument {a} out of range [{lo}, {hi}]")
-            out.append(v)
-        return out
+    def err(col: int, msg: str) -> InputError:
+        return InputError(sp.shifted(col), f"swizzle({text}): {msg}")
 
-    if mode == "QUAD_PERM":
-        a = ints(4, 0, 3)
-        return 0x8000 | a[0] | a[1] << 2 | a[2] << 4 | a[3] << 6
+    n = _SWIZZLE_ARGS.get(mode)
+    if n is None:
+        raise err(mcol, "expected a swizzle mode (QUAD_PERM, BITMASK_PERM, BROADCAST, SWAP, REVERSE, FFT, ROTATE)")
+    if len(args) - 1 < n:  # llvm-mc points just past the last argument
+        raise err(len(text.rstrip()), f"expected a comma: {mode} takes {n} argument{'s' * (n != 1)}")
+    if len(args) - 1 > n:
+        raise err(args[n + 1][1] - 1, f"expected a closing parentheses: {mode} takes {n} argument{'s' * (n != 1)}")
+    rest = args[1:]
     if mode == "BITMASK_PERM":
-        if len(args) != 1 or not re.fullmatch(r'"[01pi]{5}"', args[0]):
-            raise InputError(sp, 'swizzle(BITMASK_PERM,"ccccc") takes five characters of 0, 1, p, i')
+        a, col = rest[0]
+        if not (len(a) >= 2 and a[0] == a[-1] == '"'):
+            raise err(col, "expected a string")
+        if len(a) != 7:
+            raise err(col, "expected a 5-character mask")
+        if not re.fullmatch(r'"[01pi]{5}"', a):
+            raise err(col, "invalid mask: each character is 0, 1, p (keep) or i (invert)")
         and_m = or_m = xor_m = 0
-        for k, c in enumerate(args[0][1:-1]):
+        for k, c in enumerate(a[1:-1]):
             bit = 1 << (4 - k)
             if c == "1":
                 or_m |= bit
@@ -107,34 +133,36 @@ def swizzle_macro(text: str, span: Span | None = None) -> int:
                 and_m |= bit
                 xor_m |= bit
         return and_m | or_m << 5 | xor_m << 10
+    vals = [parse_int(a, sp.shifted(col), "an integer") for a, col in rest]
+    cols = [col for _, col in rest]
+
+    def within(k: int, lo: int, hi: int, msg: str) -> int:
+        if not lo <= vals[k] <= hi:
+            raise err(cols[k], msg)
+        return vals[k]
+
+    def group(k: int, lo: int, hi: int) -> int:
+        g = within(k, lo, hi, f"group size must be in the interval [{lo},{hi}]")
+        if g & (g - 1):
+            raise err(cols[k], "group size must be a power of two")
+        return g
+
+    if mode == "QUAD_PERM":
+        q = [within(k, 0, 3, "expected a 2-bit lane id") for k in range(4)]
+        return 0x8000 | q[0] | q[1] << 2 | q[2] << 4 | q[3] << 6
     if mode == "SWAP":
-        (n,) = ints(1, 1, 16)
-        if n & (n - 1):
-            raise InputError(sp, f"swizzle(SWAP,{n}): group size must be a power of two")
-        return 0x1F | n << 10
+        return 0x1F | group(0, 1, 16) << 10
     if mode == "REVERSE":
-        (g,) = ints(1, 2, 32)
-        if g & (g - 1):
-            raise InputError(sp, f"swizzle(REVERSE,{g}): group size must be a power of two")
-        return 0x1F | (g - 1) << 10
+        return 0x1F | (group(0, 2, 32) - 1) << 10
     if mode == "BROADCAST":
-        g, lane = ints(2, 0, 32)  # the lane may be 0 or 1 (llvm-mc 22 takes swizzle(BROADCAST,4,0))
-        if g < 2:
-            raise InputError(sp, f"swizzle(BROADCAST,{g},..): group size must be in the interval [2,32]")
-        if g & (g - 1):
-            raise InputError(sp, f"swizzle(BROADCAST,{g},..): group size must be a power of two")
-        if lane >= g:
-            raise InputError(sp, f"swizzle(BROADCAST,{g},{lane}): lane must be below the group size")
+        g = group(0, 2, 32)
+        lane = within(1, 0, g - 1, "lane id must be in the interval [0,group size - 1]")
         return (0x1F & ~(g - 1)) | lane << 5
     if mode == "FFT":
-        (n,) = ints(1, 0, 31)
-        return 0xE000 | n
-    if mode == "ROTATE":
-        d, n = ints(2, 0, 31)
-        if d > 1:
-            raise InputError(sp, "swizzle(ROTATE,dir,n): dir is 0 (left) or 1 (right)")
-        return 0xC000 | d << 10 | n << 5
-    raise InputError(sp, f"unknown swizzle mode '{parts[0]}' (QUAD_PERM, BITMASK_PERM, SWAP, REVERSE, BROADCAST, FFT, ROTATE)")
+        return 0xE000 | within(0, 0, 31, "FFT swizzle must be in the interval [0,31]")
+    d = within(0, 0, 1, "direction must be 0 (left) or 1 (right)")
+    r = within(1, 0, 31, "number of threads to rotate must be in the interval [0,31]")
+    return 0xC000 | d << 10 | r << 5
 
 
 def print_swizzle(o: int, fft_rotate: bool = True) -> str:
@@ -173,7 +201,7 @@ def _swizzle_offset(value: str | None, span: Span) -> int:
     v = value.strip()
     m = re.fullmatch(r"swizzle\((.*)\)", v, re.S)
     if m:
-        return swizzle_macro(m.group(1), span)
+        return swizzle_macro(m.group(1), span.shifted(len("swizzle(")))
     o = parse_int(v, span, "a 16-bit offset or swizzle(...)")
     if not 0 <= o <= 0xFFFF:
         raise InputError(span, f"expected a 16-bit offset, got {value}")
@@ -206,8 +234,11 @@ class Swizzle(LdsOp):
         o = ins.mod("offset")
         spelled = re.search(r"swizzle\(\s*(FFT|ROTATE)\b", ins.text, re.I)
         if spelled and not target.has("swizzle_fft_rotate"):  # as llvm-mc: "FFT mode swizzle not supported"
-            raise InputError(ins.mod_span("offset"), f"swizzle({spelled.group(1).upper()},...) is not available on "
-                                                     f"{target.name}: {needs_text('swizzle_fft_rotate')}")
+            sp = ins.mod_span("offset")
+            if sp is not None:  # llvm-mc points just past the mode's name
+                sp = sp.shifted(len("offset:") + spelled.end() - spelled.start())
+            raise InputError(sp, f"swizzle({spelled.group(1).upper()},...) is not available on "
+                                 f"{target.name}: {needs_text('swizzle_fft_rotate')}")
         if o >= 0xC000 and not target.has("swizzle_fft_rotate"):
             mode = "FFT" if o >= 0xE000 else "rotate"
             warns.append(Warning_(ins.mod_span("offset"),

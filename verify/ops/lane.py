@@ -154,7 +154,7 @@ class Mbcnt(OpDef):
 
 class Permlane64(OpDef):
     """wave64: D[i] = S[i ^ 32] for active i, reading inactive lanes too;
-    wave32: no operation."""
+    wave32: no operation, or D = S (the assumption permlane64.wave32)."""
 
     base = "v_permlane64_b32"
     unit = "valu"
@@ -167,11 +167,12 @@ class Permlane64(OpDef):
 
     def execute(self, ins: Instr, m: Machine) -> None:
         dst, src = ins.operands
-        if m.W == 32:
-            return
+        if m.W == 32 and m.assume("permlane64.wave32") == "nop":
+            return  # the ISA: no operation in wave32  [S:permlane64]
         v = m.v(src.index)
         act = m.actives()
-        m.gather(dst, src, [Read(i ^ 32, True, act[i]) for i in range(m.W)], v)
+        flip = 32 if m.W == 64 else 0  # wave32 under permlane64.wave32=copy: D = S
+        m.gather(dst, src, [Read(i ^ flip, True, act[i]) for i in range(m.W)], v)
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands

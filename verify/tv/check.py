@@ -15,13 +15,17 @@ absent from the IR we model (no memory, no division).
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .. import smt
 from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
+from ..assume import ASSUMPTIONS
 from ..diag import InputError, Span
 from ..emit import split_vopd
 from ..hazards import check as hazards
@@ -79,12 +83,30 @@ class TVResult:
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
     instructions: int = 0
+    # the scope of a verdict, as verify lowering names it (refine.Result.scope)
+    exec_contract: str = "any"  # kernels: "dispatch" (lanes 0..n-1, n >= 1)
+    assumptions: dict[str, str] = field(default_factory=dict)  # the assumptions the verdict relied on
+    robust_over: list[str] | None = None  # --robust: the assumptions varied
+    variants: list[dict[str, Any]] = field(default_factory=list)  # --robust: every variant's verdict
 
     def head(self) -> str:
         return f"{self.function} on {self.target} wave{self.wave} ({self.compiler})"
 
+    def assumption_text(self) -> str:
+        if self.robust_over is not None and self.verdict == "proved":
+            return ("every variant of " + ", ".join(self.robust_over)) if self.robust_over else "none consulted"
+        return ", ".join(f"{k}={v}" for k, v in sorted(self.assumptions.items())) or "none"
+
+    def scope(self) -> str:
+        return f"{self.target} wave{self.wave} under exec={self.exec_contract}, assumptions: {self.assumption_text()}"
+
     def lines(self) -> list[str]:
         out = [f"{self.head()}: {self.verdict}" + (f" ({self.instructions} GPU instructions)" if self.instructions else "")]
+        if self.verdict in ("proved", "refuted"):
+            out.append(f"  for {self.scope()}")
+        for v in self.variants if len(self.variants) >= 2 else []:
+            va = ", ".join(f"{k}={x}" for k, x in sorted(v["assumptions"].items())) or "none"
+            out.append(f"  {v['verdict']:<8} under {va}{' (the defaults)' if v.get('default') else ''}")
         out += [f"  {n}" for n in self.notes]
         out += [f"  {w}" for w in self.warnings]
         c = self.cex
@@ -112,7 +134,9 @@ class TVResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.path, "function": self.function, "target": self.target, "wave": self.wave,
-                "compiler": self.compiler, "verdict": self.verdict, "notes": self.notes, "warnings": self.warnings,
+                "compiler": self.compiler, "verdict": self.verdict, "scope": self.scope(), "exec": self.exec_contract,
+                "assumptions": dict(sorted(self.assumptions.items())), "variants": self.variants,
+                "notes": self.notes, "warnings": self.warnings,
                 "counterexample": None if self.cex is None else self.cex.to_json()}
 
 
@@ -120,6 +144,56 @@ def summary(results: list[TVResult]) -> str:
     n = {v: sum(1 for r in results if r.verdict == v) for v in ("proved", "refuted", "unknown", "unsupported")}
     return (f"Summary: {n['proved']} correct, {n['refuted']} incorrect, {n['unknown']} failed-to-prove, "
             f"{n['unsupported']} unsupported")
+
+
+def used_assumptions(*machines: Machine | None) -> dict[str, str]:
+    """The assumptions these machines consulted (a verdict's scope)."""
+    out: dict[str, str] = {}
+    for m in machines:
+        if m is not None:
+            out.update(m.assumptions_used)
+    return out
+
+
+def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
+    names = sorted(used)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(list(ASSUMPTIONS[n].variants) for n in names))]
+
+
+def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool) -> TVResult:
+    """`prove` under `assume`; with `robust`, under every variant of every
+    assumption it relied on (and those the variants rely on in turn): proved
+    only if every variant is, else the worst variant's result (as
+    refine.prove does for lowerings)."""
+    res = prove(assume)
+    if not robust or res.verdict == "unsupported":
+        return res
+    runs = {tuple(sorted(res.assumptions.items())): res}
+    asked = set(runs)
+    frontier = _variant_space(res.assumptions)
+    while frontier:
+        v = frontier.pop()
+        key = tuple(sorted(v.items()))
+        if key in asked:
+            continue
+        asked.add(key)
+        r = prove({**assume, **v})
+        used = tuple(sorted(r.assumptions.items()))
+        if used not in runs:
+            runs[used] = r
+            asked.add(used)
+            if set(r.assumptions) - set(v):
+                frontier += _variant_space(r.assumptions)
+    order = {"refuted": 0, "unknown": 1, "unsupported": 2, "proved": 3}
+    worst = min(runs.values(), key=lambda r: order[r.verdict])
+    names = sorted({k for r in runs.values() for k in r.assumptions})
+    worst.variants = [{"assumptions": r.assumptions, "verdict": r.verdict, "default": r is res}
+                      for r in sorted(runs.values(), key=lambda r: (r is not res, order[r.verdict]))]
+    worst.robust_over = names
+    if worst.verdict == "proved":
+        worst.assumptions = {k: "*" for k in names}
+    worst.seconds = sum(r.seconds for r in runs.values())
+    return worst
 
 
 def exit_code(results: list[TVResult]) -> int:
@@ -311,8 +385,9 @@ def smt_gave_up(q: smt.Query) -> InputError:
 
 
 def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
-                   timeout: float = 30.0) -> TVResult:
+                   timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     t0 = time.monotonic()
+    assume = assume or {}
     res = TVResult(mod.path, fn.name, target.name, wave, compiler, "unsupported")
     probs = static_problems(fn)
     if probs:
@@ -326,7 +401,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                 return f"could not compile: {e.message}"
             return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
 
-        kres: TVResult = prove_kernel(mod, fn, code_of, target, wave, timeout, res)
+        res.exec_contract = "dispatch"
+        kres: TVResult = prove_kernel(mod, fn, code_of, target, wave, timeout, res, assume)
         return kres
     B = smt.Z3()
     W = wave
@@ -342,7 +418,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         arg_lanes[key] = raw
         vals = raw if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raw]
         args[key] = Lanes(vals, [False] * W, w, fl)
-    run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n: B.fresh_lanes(n, W))
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W))
     try:
         ret = run.run(fn, args)
     except Unsupported as e:
@@ -376,7 +452,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             return by_reg[name][0]
         return B.fresh("gpu." + name)
 
-    m = Machine(B, W, initial, FeatureLog(target), {}, waits=True)
+    m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
@@ -385,6 +461,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     except InputError as e:
         res.notes = [f"{code.label}: unsupported: {e.message}"]
         return res
+    res.assumptions = used_assumptions(run.machine, run.whole_machine, m)
     v0 = m.v(0) if ret is not None else []
     elo, ehi = m.exec_pair()
     lane_bad: list[Any] = []
@@ -463,7 +540,7 @@ def _fresh_named(B: Any, W: int, prefix: str) -> Any:
 
 
 def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
-                  timeout: float = 30.0) -> TVResult:
+                  timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     """IR-to-IR refinement (Alive2's src/tgt): for every EXEC and input, in
     every active lane, src's value is poison or tgt's is not poison and equal
     to it.  Non-deterministic values of tgt range over every choice (as
@@ -493,7 +570,7 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
             w, fl = TYPES[a.type]
             args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
                                 [False] * W, w, fl)
-        run = IRRun(B, W, target, lo, hi, exec_bits, fresh=_fresh_named(B, W, fn.name))
+        run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume or {}, fresh=_fresh_named(B, W, fn.name))
         try:
             outs.append(run.run(fn, args))
         except Unsupported as e:
@@ -501,6 +578,7 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
             return res
         runs.append(run)
     s_out, t_out = outs
+    res.assumptions = used_assumptions(*(m for r in runs for m in (r.machine, r.whole_machine)))
     if s_out is None or t_out is None:
         res.verdict = "proved"
         return res
@@ -542,7 +620,8 @@ def has_src_tgt(text: str) -> bool:
 
 
 def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str | None, targets: list[str],
-                     wave: int | None, timeout: float = 30.0) -> list[TVResult]:
+                     wave: int | None, timeout: float = 30.0, assume: dict[str, str] | None = None,
+                     robust: bool = False) -> list[TVResult]:
     """IR-to-IR: the functions of `path` against those of the same name in
     `tgt_path`, or, in one file, @src against @tgt."""
     mod = read_module(path, text)
@@ -559,12 +638,14 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
         if "src" not in fs or "tgt" not in fs:
             raise InputError(None, f"{path}: IR-to-IR refinement needs @src and @tgt (or a second file)")
         pairs = [(mod, fs["src"], fs["tgt"])]
-    return [prove_ir_pair(m, s, t, tg, w, timeout) for m, s, t in pairs for tg, w in inst]
+    return [robustly(partial(prove_ir_pair, m, s, t, tg, w, timeout), assume or {}, robust)
+            for m, s, t in pairs for tg, w in inst]
 
 
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
                functions: list[str] | None = None, timeout: float = 30.0,
-               asm: tuple[str, str] | None = None) -> list[TVResult]:
+               asm: tuple[str, str] | None = None, assume: dict[str, str] | None = None,
+               robust: bool = False) -> list[TVResult]:
     """Check every function of the module `text` (or those named) on each
     target/wave: compiled by llvmlite, or by each `llc` command, or against
     the given assembly `asm` = (path, text) (one target and wave)."""
@@ -600,7 +681,7 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     for fn in fns:
         for t, w in inst:
             for cname, comp in compilers:
-                r = prove_function(mod, fn, comp, t, w, cname, timeout)
+                r = robustly(partial(prove_function, mod, fn, comp, t, w, cname, timeout), assume or {}, robust)
                 if r.verdict == "proved" and r.warnings:
                     # a hazard the code does not cover: the hardware may not
                     # compute what the model does

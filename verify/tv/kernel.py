@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from .. import smt
@@ -200,8 +201,95 @@ def arg_offsets(fn: Function) -> list[int] | None:
     return out
 
 
+@dataclass(frozen=True)
+class MetaArg:
+    """One entry of a kernel's `.args` in the printed `.amdgpu_metadata`."""
+
+    name: str
+    offset: int
+    size: int
+    value_kind: str
+    line: int  # 1-based line of the entry in the assembly
+
+
+_META_KEY = re.compile(r"^( *)(- )?(\.?[A-Za-z_][\w.]*):[ \t]*(.*?)\s*$")
+
+
+def metadata_args(asm: str, fname: str) -> list[MetaArg] | None:
+    """Kernel `fname`'s `.args` (hidden ones included) from the YAML of the
+    assembly's `.amdgpu_metadata` block, as LLVM prints it (None: no block or
+    no entry for `fname`)."""
+    lines = asm.split("\n")
+    try:
+        start = next(k for k, ln in enumerate(lines) if ln.strip() == ".amdgpu_metadata")
+    except StopIteration:
+        return None
+    kernels: list[tuple[str | None, list[dict[str, tuple[str, int]]]]] = []
+    entry_dash: int | None = None  # the indent of "- " that starts a kernel entry
+    in_kernels = in_args = False
+    for k in range(start + 1, len(lines)):
+        text = lines[k]
+        if text.strip() == ".end_amdgpu_metadata":
+            break
+        m = _META_KEY.match(text)
+        if m is None:
+            continue
+        indent, dash, key, value = len(m.group(1)), m.group(2) is not None, m.group(3), m.group(4).strip("'\"")
+        col = indent + (2 if dash else 0)
+        if col == 0:
+            in_kernels = key == "amdhsa.kernels"
+            continue
+        if not in_kernels:
+            continue
+        if entry_dash is None and dash:
+            entry_dash = indent
+        if dash and indent == entry_dash:
+            kernels.append((None, []))
+        if entry_dash is None or not kernels:
+            continue
+        if col == entry_dash + 2:  # a key of the kernel entry
+            in_args = key == ".args"
+            if key == ".name":
+                kernels[-1] = (value, kernels[-1][1])
+            continue
+        if in_args and col > entry_dash + 2:
+            if dash:
+                kernels[-1][1].append({})
+            if kernels[-1][1]:
+                kernels[-1][1][-1][key] = (value, k + 1)
+    for name, args in kernels:
+        if name == fname:
+            out = []
+            for a in args:
+                try:
+                    out.append(MetaArg(a.get(".name", ("", 0))[0], int(a[".offset"][0], 0), int(a[".size"][0], 0),
+                                       a[".value_kind"][0], a[".offset"][1]))
+                except (KeyError, ValueError):
+                    continue  # an entry without offset, size or kind: not an argument verify reads
+            return out
+    return None
+
+
+def metadata_problems(fn: Function, offs: list[int], meta: list[MetaArg], label: str) -> list[str]:
+    """Where the metadata's explicit arguments disagree with the ABI rule
+    (natural alignment, in order) `offs` came from: one error line each."""
+    explicit = [a for a in meta if not a.value_kind.startswith("hidden_")]
+    if len(explicit) != len(fn.args):
+        return [f"{label}: error: the .amdgpu_metadata of {fn.name} lists {len(explicit)} kernel arguments, "
+                f"the IR has {len(fn.args)}"]
+    out = []
+    for a, off, ir in zip(explicit, offs, fn.args):
+        ptr = ir.type.startswith("ptr")
+        size, kind = (8, "global_buffer") if ptr else (4, "by_value")
+        if (a.offset, a.size, a.value_kind) != (off, size, kind):
+            out.append(f"{label}:{a.line}: error: kernel argument {ir.name}: the .amdgpu_metadata says offset "
+                       f"{a.offset}, size {a.size}, {a.value_kind}; the ABI rule gives offset {off}, size {size}, "
+                       f"{kind}")
+    return out
+
+
 def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
-                 result: Any) -> Any:
+                 result: Any, assume: dict[str, str] | None = None) -> Any:
     """Fill `result` (a TVResult) for kernel `fn` against its compiled code:
     `code_of()` compiles, giving (assembly, GpuCode) or why it could not."""
     t0 = time.monotonic()
@@ -241,7 +329,9 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         return B.uf("mem", alo, ahi)
 
     ir_mem = Memory(B, initial_mem)
-    run = IRRun(B, W, target, lo, hi, exec_bits, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem, workitem_x=tid)
+    assume = assume or {}
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+                workitem_x=tid)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -257,6 +347,15 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
         return res
+    # the argument offsets: the metadata's, checked against the ABI rule
+    meta = metadata_args(asm, fn.name)
+    if meta is None:
+        res.notes.append(f"{label}: no .amdgpu_metadata entry for {fn.name}: kernel argument offsets by the ABI rule")
+    else:
+        errors = metadata_problems(fn, offs, meta, label)
+        if errors:
+            res.notes = errors
+            return res
     res.warnings = [str(w) for w in hazards(prog, target)]
     ks = kernarg_sgpr(asm, fn.name)
     if ks is None:
@@ -280,7 +379,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
             return kptr[1]
         return B.fresh("gpu." + name)
 
-    m = Machine(B, W, initial, FeatureLog(target), {}, waits=True)
+    m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
@@ -291,6 +390,9 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
+    for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
+        if used_by is not None:
+            res.assumptions.update(used_by.assumptions_used)
     q = smt.Query(timeout, session=B.session)
     for c in contract:
         q.add(c)

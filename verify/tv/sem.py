@@ -769,9 +769,10 @@ class IRRun:
             return done(vals, [B.or_b(B.ne(t, 0), lsel.poison[i]) for i, t in enumerate(self._get(_D))])
         if name == "permlane64" and W == 32:
             # The intrinsic swaps the halves of a wave64; in wave32 there is one
-            # half and the value is returned unchanged.  (v_permlane64_b32 in
-            # wave32 is a no-operation that leaves its destination alone
-            # [S:permlane64]: the two do not coincide here.)
+            # half and the value is returned unchanged (LLVM's reading of "no
+            # operation in wave32").  What v_permlane64_b32 does in wave32 is
+            # the assumption permlane64.wave32, which the GPU side asks: the
+            # two coincide only under its variant `copy`.  [S:permlane64]
             return done(list(args[0].vals), list(args[0].poison))
         if name == "permlane64":
             (src,) = args
