@@ -227,11 +227,14 @@ def window(program: list[Instr], k: int, target: HasFeature) -> dict[str, Findin
     """The registers program[k] reads inside a hazard window on `target`,
     each with its finding (the machine gives them unknown values).  A rule's
     target feature is consulted only when program[k] plays its consumer
-    role, so a proof depends on exactly the features that mattered."""
+    role and a producer is in reach, so a proof depends on exactly the
+    features that mattered (targets differing only in a rule that finds
+    nothing still share one solver run)."""
     cons = program[k]
-    rules = [r for r in RULES if r.consumer(cons) and target.has(r.feature)]
     out: dict[str, Finding] = {}
-    for rule, j, waited in _findings(program, k, rules):
+    for rule, j, waited in _findings(program, k, RULES):
+        if not target.has(rule.feature):
+            continue
         for reg in sorted(rule.producer(program[j]) & rule.consumer(cons)):
             out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
     return out

@@ -74,6 +74,7 @@ class Machine:
         assumptions: dict[str, str] | None = None,
         trace: bool = False,
         waits: bool = True,
+        hazards: bool = True,
     ) -> None:
         self.B = B
         self.W = wave
@@ -94,6 +95,9 @@ class Machine:
         self.cur: Instr | None = None
         # registers the current instruction reads inside a hazard window (they
         # read as unknown), and those it has read so far  [S:hazards]
+        # (hazards=False: instruction semantics without timing, as published
+        # lane tables show them)
+        self.hazards_on = hazards
         self.hazard: dict[str, hazards.Finding] = {}
         self.hazard_read: set[str] = set()
         # the ops executed (registry names), as FeatureLog records the
@@ -357,7 +361,7 @@ class Machine:
             # the table of hazards is semantics: what this instruction reads
             # inside a window is unknown (not in the synthesiser's runs of one
             # component, which insert their own waits)  [S:hazards]
-            self.hazard = hazards.window(program, k, self.target) if self.waits is not None and self.target else {}
+            self.hazard = hazards.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
             self.hazard_read = set()
             unread = [h for r, h in self.hazard.items() if r in hazards.EXEC]
             opdef.execute(ins, self)
