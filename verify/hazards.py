@@ -24,6 +24,7 @@ from typing import Protocol
 from .diag import Warning_
 from .ir import Instr, SReg
 from .ops.base import OpDef, op_of
+from .ops.salu import nop_wait_states
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
@@ -131,19 +132,8 @@ RULES = [
 ]
 
 
-NOP_MAX = 0xFFFFFFFFFFFFFFFF  # llvm-mc-22 takes any 64-bit integer and keeps its low 16 bits
-
-
-def nop_wait_states(n: int) -> int:
-    """Wait states of ``s_nop n``: SIMM16 keeps the low 16 bits of n (as
-    llvm-mc-22 encodes it) and the count is SIMM16[2:0] + 1, the smaller of
-    the ISA guides' readings (GCN3: [2:0], 1..8; Vega/RDNA: [3:0], 1..16), so
-    that verify never counts more than the hardware gives.  [S:hazards]"""
-    return ((n & 0xFFFF) & 0x7) + 1
-
-
 def _wait_states(ins: Instr) -> int:
-    if ins.base == "s_nop":
+    if ins.base == "s_nop":  # its operand was checked when it was parsed
         words = ins.text.split(";")[0].split()
         try:
             return nop_wait_states(int(words[1], 0)) if len(words) > 1 else 1
