@@ -166,6 +166,17 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "ieee",
             "S:f32",
         ),
+        Assumption(
+            "hazard.kept_lanes",
+            "the lanes a DPP instruction does not write, when a write of its destination is inside the hazard window",
+            {
+                "unknown": "they are unknown: LLVM counts the tied old destination as a read that needs the wait states",
+                "kept": "they keep the value the earlier write left (the hardware does not read them; the GCN3 "
+                        "article counts only the operands DPP reads)",
+            },
+            "unknown",
+            "S:hazards",
+        ),
     ]
 }
 

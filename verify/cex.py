@@ -354,10 +354,11 @@ def _inactive_note(why: str, active: list[bool] | None) -> str:
     return f" (lane{'s' if len(lanes) > 1 else ''} {', '.join(map(str, lanes))} inactive at entry)"
 
 
-def _hazard_of(step: Step, ev: Any) -> str:
+def _hazard_of(step: Step, ev: Any, reg: str) -> str:
     """The hazard explanation that accounts for this lane event, if any: a
     read of EXEC in a window affects every lane, a VGPR read the lanes whose
-    value comes from it (or are computed from it)."""
+    value comes from it (or are computed from it), the destination's own
+    entry the lanes it keeps."""
     if not step.hazard:
         return ""
     for r in ("exec_lo", "exec_hi"):
@@ -367,7 +368,7 @@ def _hazard_of(step: Step, ev: Any) -> str:
         return step.hazard.get(ev.src[0], "")
     if ev.status == "written":
         return next(iter(step.hazard.values()))
-    return ""
+    return step.hazard.get(reg, "") if ev.status == "kept" else ""
 
 
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
@@ -396,7 +397,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
         assert ev is not None  # found with its step
         k = step.index
         where = f"{_line(step)} ({print_instr(step.instr)})"
-        hz = _hazard_of(step, ev)
+        hz = _hazard_of(step, ev, reg)
         if hz:  # read inside a hazard window: the value is unknown  [S:hazards]
             chain.append(f"{where}: {reg}[{lane}] {ev.status}: it {hz}")
             source = "unknown (hazard)"

@@ -176,7 +176,11 @@ class Machine:
 
     def write_v(self, n: int, vals: list[Value], enable: list[Cond]) -> None:
         old = self._v(n)
-        self.hazard.pop(f"v{n}", None)  # written by this instruction: later reads see it
+        h = self.hazard.pop(f"v{n}", None)  # written by this instruction: later reads see it
+        if h is not None and any(e is not True for e in enable) and self.assume("hazard.kept_lanes") == "unknown":
+            # the lanes it does not write, of a destination written inside the window  [S:hazards]
+            self._hazard_note(h)
+            old = self._unknown_v(n, f"v{n}@{self.line}(hazard after line {h.producer.line})")
         ite = self.B.ite
         self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
         if self.step is not None:

@@ -1,0 +1,137 @@
+"""Deleting or shortening any single required wait (s_nop, s_wait_alu,
+s_waitcnt / s_wait_dscnt) in any catalogue lowering never yields "proved"
+unless the value it guards provably cannot reach an output (issue 11).
+
+Every lowerings/**/*.s file with such a wait gives its mutants: each wait
+deleted, each `s_nop N` made `s_nop N-1`, each counter wait made to wait
+for one operation less.  A mutant must be refuted (or unknown), or leave no
+hazard or wait finding at all (the wait guarded nothing on these targets),
+or be listed in HARMLESS: proved by the checker, which gives every read in
+a hazard window an unknown value, while the static check still warns, so
+the proof itself shows the guarded value cannot reach an output.
+
+The whole sweep is slow (`--slow`); a few files run in the fast tier.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from verify.lowering_file import load_lowering
+from verify.refine import prove_one, static_checks
+from verify.target import FeatureLog, resolve_all
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = re.compile(r"^\s*(s_nop|s_wait_alu|s_waitcnt\w*|s_wait_\w+)\b")
+FINDING = re.compile(r"warning: (hazard \(|.*before the DS result|.*still outstanding)")
+
+# (file, mutant) proved while a finding remains: the checker showed that the
+# value the wait guards reaches no output.  Each with why.
+HARMLESS: dict[tuple[str, str], str] = {}
+
+
+def wait_files() -> list[Path]:
+    out = []
+    for p in sorted((ROOT / "lowerings").rglob("*.s")):
+        if "_gen" in p.parts:
+            continue
+        if any(WAIT.match(line) for line in p.read_text().splitlines()):
+            out.append(p)
+    return out
+
+
+def _shorter(line: str) -> str | None:
+    """The wait made shorter by one step, or None."""
+    m = re.match(r"^(\s*s_nop\s+)(\S+)(.*)$", line)
+    if m:
+        n = int(m.group(2), 0)
+        return f"{m.group(1)}{n - 1}{m.group(3)}" if 0 < n <= 7 else None
+    m = re.match(r"^(.*lgkmcnt\(\s*)(\d+)(\s*\).*)$", line)
+    if m:
+        return f"{m.group(1)}{int(m.group(2)) + 1}{m.group(3)}"
+    m = re.match(r"^(\s*s_wait_dscnt\s+)(\d+)(.*)$", line)
+    if m:
+        return f"{m.group(1)}{int(m.group(2)) + 1}{m.group(3)}"
+    m = re.match(r"^(\s*s_waitcnt_lgkmcnt\s+null\s*,\s*)(\d+)(.*)$", line)
+    if m:
+        return f"{m.group(1)}{int(m.group(2)) + 1}{m.group(3)}"
+    return None
+
+
+def mutants(path: Path) -> list[tuple[str, str]]:
+    """(name, text): 'del L12' (line 12 deleted), 'short L12' (made shorter)."""
+    lines = path.read_text().splitlines(keepends=True)
+    out = []
+    for k, line in enumerate(lines):
+        if not WAIT.match(line):
+            continue
+        out.append((f"del L{k + 1}", "".join(lines[:k] + ["\n"] + lines[k + 1:])))
+        s = _shorter(line.rstrip("\n"))
+        if s is not None:
+            out.append((f"short L{k + 1}", "".join(lines[:k] + [s + "\n"] + lines[k + 1:])))
+    return out
+
+
+def judge(path: Path, text: str) -> tuple[str, list[str]]:
+    """("refuted" | "proved" | "unknown", the hazard/wait findings) of one
+    mutant over every declared (target, wave); stops at the first
+    instantiation that is not proved.  Targets whose consulted features agree
+    share a solver run, as `verify lowering` does."""
+    low = load_lowering(path, text)
+    findings: list[str] = []
+    for wave in low.waves:
+        done: list[FeatureLog] = []
+        for t in resolve_all(low.targets):
+            if wave not in t.waves:
+                continue
+            findings += [str(w) for w in static_checks(low, t, wave) if FINDING.search(str(w))]
+            if any(fl.agrees(t) for fl in done):
+                continue
+            res, fl = prove_one(low, t, wave, want_cex=False)
+            if res.verdict != "proved":
+                return res.verdict, findings
+            done.append(fl)
+    return "proved", findings
+
+
+def sweep(paths: list[Path]) -> dict[str, list[tuple[str, str]]]:
+    """Mutants by outcome: 'refuted' (or unknown), 'unguarded' (proved, no
+    finding left), 'harmless' (proved with a finding: must be in HARMLESS)."""
+    out: dict[str, list[tuple[str, str]]] = {"refuted": [], "unguarded": [], "harmless": []}
+    for p in paths:
+        rel = str(p.relative_to(ROOT))
+        for name, text in mutants(p):
+            verdict, findings = judge(p, text)
+            kind = "refuted" if verdict != "proved" else "harmless" if findings else "unguarded"
+            out[kind].append((rel, name))
+    return out
+
+
+def check(paths: list[Path]) -> dict[str, list[tuple[str, str]]]:
+    res = sweep(paths)
+    unexplained = [m for m in res["harmless"] if m not in HARMLESS]
+    assert unexplained == [], f"proved with a hazard or wait finding left, not in HARMLESS: {unexplained}"
+    return res
+
+
+FAST = ["lowerings/xor/xor9.s", "lowerings/scan/scan_excl_add_gfx12_w32.s", "lowerings/shuffle/shfl_idx_var.s"]
+
+
+def test_mutants_fast_subset():
+    res = check([ROOT / f for f in FAST])
+    assert len(res["refuted"]) >= 3
+
+
+def test_mutant_kinds():
+    text = "s_nop 1\n s_waitcnt lgkmcnt(0)\ns_wait_dscnt 1\ns_wait_alu depctr_va_sdst(0)\ns_nop 0\n"
+    assert [_shorter(t) for t in text.splitlines()] == ["s_nop 0", " s_waitcnt lgkmcnt(1)", "s_wait_dscnt 2",
+                                                         None, None]
+
+
+@pytest.mark.slow
+def test_every_catalogue_wait_is_needed_or_provably_harmless():
+    res = check(wait_files())
+    assert res["refuted"]
