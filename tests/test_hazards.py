@@ -98,7 +98,7 @@ def test_window_asks_a_feature_only_when_a_producer_is_in_reach():
     assert log.asked == {"hazard_gfx94_readlane": True}
 
 
-def run(lines, target, wave=64, regs=None):
+def run(lines, target, wave=64, regs=None, assume=None):
     regs = regs or {}
 
     def initial(kind, name, lane):
@@ -107,7 +107,7 @@ def run(lines, target, wave=64, regs=None):
         v = regs.get(name, 0xDEAD)  # an unknown reads 0xdead here
         return (v[lane] if isinstance(v, list) else v) & 0xFFFFFFFF
 
-    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), {})
+    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), assume or {})
     m.set_exec_mask((1 << wave) - 1)
     m.run(prog(lines))
     return m
@@ -123,6 +123,19 @@ def test_the_machine_reads_unknown_in_the_window():
     assert m.v(1)[:4] == [1, 0, 3, 2]
     m = run(lines, "gfx1030", regs={"v0": x})  # no such hazard on GFX10
     assert m.v(1)[:4] == [1, 0, 3, 2]
+
+
+def test_the_lanes_a_dpp_keeps_of_a_destination_written_in_the_window():
+    lines = ["v_mov_b32_e32 v1, 7", "v_mov_b32_dpp v1, v0 row_shl:1 row_mask:0xf bank_mask:0xf"]
+    x = list(range(64))
+    m = run(lines, "gfx900", regs={"v0": x})
+    assert m.v(1)[14:17] == [15, 0xDEAD, 17] and m.assumptions_used == {"hazard.kept_lanes": "unknown"}
+    m = run(lines, "gfx900", regs={"v0": x}, assume={"hazard.kept_lanes": "kept"})
+    assert m.v(1)[14:17] == [15, 7, 17]
+    # a DPP that writes every lane keeps nothing: the question is not asked
+    m = run(["v_mov_b32_e32 v1, 7", "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"],
+            "gfx900", regs={"v0": x})
+    assert m.v(1)[:4] == [1, 0, 3, 2] and m.assumptions_used == {}
 
 
 def test_an_exec_read_in_the_window_is_unknown():
