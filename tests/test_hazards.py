@@ -5,8 +5,8 @@ permlane; the s_nop field."""
 import json
 
 import pytest
-
 from helpers import cli
+
 from verify.asmcheck import parse_line
 from verify.backend import Concrete
 from verify.diag import Span

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import hazards
+from . import hazards as hz
 from .assume import ASSUMPTIONS
 from .backend import Backend, Cond, Value
 from .diag import InputError
@@ -98,7 +98,7 @@ class Machine:
         # (hazards=False: instruction semantics without timing, as published
         # lane tables show them)
         self.hazards_on = hazards
-        self.hazard: dict[str, hazards.Finding] = {}
+        self.hazard: dict[str, hz.Finding] = {}
         self.hazard_read: set[str] = set()
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
@@ -148,7 +148,7 @@ class Machine:
             self.inputs_read.append(name)
         return vals
 
-    def _hazard_note(self, h: hazards.Finding) -> None:
+    def _hazard_note(self, h: hz.Finding) -> None:
         self.hazard_read.add(h.reg)
         if self.step is not None:
             self.step.hazard.setdefault(h.reg, h.explain())
@@ -365,11 +365,11 @@ class Machine:
             # the table of hazards is semantics: what this instruction reads
             # inside a window is unknown (not in the synthesiser's runs of one
             # component, which insert their own waits)  [S:hazards]
-            self.hazard = hazards.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
+            self.hazard = hz.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
             self.hazard_read = set()
-            unread = [h for r, h in self.hazard.items() if r in hazards.EXEC]
+            unread = [h for r, h in self.hazard.items() if r in hz.EXEC]
             opdef.execute(ins, self)
-            if unread and not self.hazard_read & hazards.EXEC:
+            if unread and not self.hazard_read & hz.EXEC:
                 self._hazard_unread(ins, unread[0])
             self.hazard = {}
             if self.waits is not None:
@@ -377,7 +377,7 @@ class Machine:
         self.step = None
         self.cur = None
 
-    def _hazard_unread(self, ins: Instr, h: hazards.Finding) -> None:
+    def _hazard_unread(self, ins: Instr, h: hz.Finding) -> None:
         """An instruction in an EXEC hazard window whose semantics do not read
         EXEC (v_readlane after a VALU EXEC write on gfx94x): what it writes is
         unknown, every lane of it, since how a wrong EXEC disturbs it is not
@@ -392,7 +392,7 @@ class Machine:
                 if self.step is not None:
                     for i in range(self.W):
                         self.step.events[(r, i)] = LaneEvent("written", why=f"unknown: {why}")
-            elif r not in hazards.EXEC:
+            elif r not in hz.EXEC:
                 if name not in self.inputs_read:
                     self.inputs_read.append(name)
                 self.set_s(r, self.initial("s", name, None))

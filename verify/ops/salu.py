@@ -180,7 +180,10 @@ class Nop(Schedule):
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         words = ins.text.split(";")[0].split()
-        n = nop_value(words[1], ins.span) if len(words) > 1 else 0
+        try:  # checked when parsed
+            n = (int(words[1], 0) if len(words) > 1 else 0) & 0xFFFFFFFFFFFFFFFF
+        except ValueError:
+            return []
         if n & 0xFFFF == n and n <= 7:
             return []
         k = nop_wait_states(n)
