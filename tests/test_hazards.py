@@ -239,3 +239,21 @@ def test_s_nop_above_7_warns():
     w = [str(x) for x in op_of("s_nop").check(ins, get("gfx900"), 64)]
     assert w == ["f:1:1: warning: s_nop 0x10000 is encoded as s_nop 0 (SIMM16 keeps the low 16 bits) and verify "
                  "counts 1 wait state for it (SIMM16[2:0] + 1: the GCN3 ISA reads 3 bits, later ISAs 4)"]
+
+
+def test_gfx12_sgpr_read_without_s_wait_alu_is_unknown():
+    lines = ["v_readfirstlane_b32 s4, v3", "v_readlane_b32 s5, v0, s4"]
+    regs = {"v3": 5, "v0": list(range(64))}
+    m = run(lines, "gfx1200", regs=regs)
+    assert m.s("s5") == 0xDEAD & 63 and "s4@2(hazard after line 1)" in m.inputs_read
+    m = run(lines[:1] + ["s_wait_alu depctr_va_sdst(0)"] + lines[1:], "gfx1200", regs=regs)
+    assert m.s("s5") == 5
+    m = run(lines, "gfx1100", regs=regs)  # no such rule before GFX12
+    assert m.s("s5") == 5
+
+
+def test_vcmpx_then_permlane_reads_an_unknown_exec():
+    lines = ["v_cmpx_eq_u32_e32 v0, v1", "v_permlane16_b32 v1, v1, s0, s1"]
+    w = window(prog(lines, asm=True), 1, get("gfx1100"))
+    assert sorted(w) == ["exec_hi", "exec_lo"] and w["exec_lo"].rule.name == "vcmpx-permlane"
+    assert "insert a VALU instruction such as v_mov_b32 v0, v0" in w["exec_lo"].explain()
