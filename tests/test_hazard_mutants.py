@@ -10,7 +10,10 @@ or be listed in HARMLESS: proved by the checker, which gives every read in
 a hazard window an unknown value, while the static check still warns, so
 the proof itself shows the guarded value cannot reach an output.
 
-The whole sweep is slow (`--slow`); a few files run in the fast tier.
+The whole sweep is slow (`--slow`; 973 mutants of 248 files, about 25
+minutes on a loaded 2-core machine): 937 refuted, 4 unknown (the solver's
+timeout on GFX12 mul scans missing an s_wait_alu: never proved), 32 in
+HARMLESS, none proved without a finding.  A few files run in the fast tier.
 """
 
 from __future__ import annotations
@@ -29,9 +32,51 @@ WAIT = re.compile(r"^\s*(s_nop|s_wait_alu|s_waitcnt\w*|s_wait_\w+)\b")
 FINDING = re.compile(r"warning: (hazard \(|.*before the DS result|.*still outstanding)")
 
 # (file, mutant) proved while a finding remains: the checker showed that the
-# value the wait guards reaches no output; why, as `reason` reads it from the
-# proof (see KEPT and NO_READ below).
-HARMLESS: dict[tuple[str, str], str] = {}
+# value the wait guards reaches no output; why, as `reason` reads it from what
+# the proof consulted:
+KEPT = "kept-lanes"  # the DPP keeps lanes of a destination written in the window; unknown there, they reach no output
+NO_READ = "no-read"  # the DPP writes every lane and reads no register the window covers: nothing unknown is read
+
+# The identity fill `v_mov_b32 v4, 1` right before `v_mov_b32_dpp v4, v1 ...`
+# in the gfx9 mul reductions (no DPP multiply: a DPP move, then v_mul_lo_u32):
+# either the DPP writes every lane (quad_perm, mirrors in whole-wave mode), or
+# the lanes it keeps (lane 0 of a row after row_shr:1, ...) feed only lanes
+# whose products never reach lane 63, the one v_readlane reads; the scans built
+# the same way read every lane and are refuted.
+HARMLESS: dict[tuple[str, str], str] = {
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "del L16"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "short L16"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "del L20"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "short L20"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "del L24"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "short L24"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "del L28"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "short L28"): NO_READ,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "del L32"): KEPT,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "short L32"): KEPT,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "del L36"): KEPT,
+    ("lowerings/scan/reduce_aco_mul_gfx9.s", "short L36"): KEPT,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "del L17"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "short L17"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "del L21"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "short L21"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "del L25"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "short L25"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "del L29"): NO_READ,
+    ("lowerings/scan/reduce_all_mul_gfx9.s", "short L29"): NO_READ,
+    ("lowerings/scan/reduce_mul_gfx9.s", "del L16"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "short L16"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "del L20"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "short L20"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "del L24"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "short L24"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "del L28"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "short L28"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "del L32"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "short L32"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "del L36"): KEPT,
+    ("lowerings/scan/reduce_mul_gfx9.s", "short L36"): KEPT,
+}
 
 
 def wait_files() -> list[Path]:
@@ -99,11 +144,6 @@ def judge(path: Path, text: str) -> tuple[str, list[str], set[str]]:
                 return res.verdict, findings, used
             done.append(fl)
     return "proved", findings, used
-
-
-# why a proved mutant with a finding is harmless, from what the proof consulted
-KEPT = "kept-lanes"  # the DPP keeps lanes of a destination written in the window; unknown there, they reach no output
-NO_READ = "no-read"  # the DPP writes every lane and reads no register the window covers: nothing unknown is read
 
 
 def reason(used: set[str]) -> str:
