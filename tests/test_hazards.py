@@ -257,3 +257,10 @@ def test_vcmpx_then_permlane_reads_an_unknown_exec():
     w = window(prog(lines, asm=True), 1, get("gfx1100"))
     assert sorted(w) == ["exec_hi", "exec_lo"] and w["exec_lo"].rule.name == "vcmpx-permlane"
     assert "insert a VALU instruction such as v_mov_b32 v0, v0" in w["exec_lo"].explain()
+
+
+def test_vcc_is_an_sgpr_not_a_vgpr():
+    # a VALU write of vcc_lo used as a lane select is the lane-select hazard
+    w = [str(x) for x in check(prog(["v_readfirstlane_b32 vcc_lo, v0", "v_readlane_b32 s6, v0, vcc_lo"]),
+                               get("gfx900"))]
+    assert len(w) == 1 and "writes vcc_lo and v_readlane_b32 reads it" in w[0]

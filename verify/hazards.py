@@ -48,12 +48,16 @@ def _is_valu(ins: Instr) -> bool:
     return _op(ins).unit == "valu"
 
 
+def _is_vgpr(r: str) -> bool:
+    return r.startswith("v") and r[1:].isdigit()  # v3, not vcc_lo
+
+
 def _vgprs_written(ins: Instr) -> set[str]:
-    return {r for r in _defs(ins) if r.startswith("v")}
+    return {r for r in _defs(ins) if _is_vgpr(r)}
 
 
 def _sgprs_written(ins: Instr) -> set[str]:
-    return {r for r in _defs(ins) if not r.startswith("v")}
+    return {r for r in _defs(ins) if not _is_vgpr(r)}
 
 
 def _exec_written(ins: Instr) -> set[str]:
@@ -66,7 +70,7 @@ def _vcmp_exec_written(ins: Instr) -> set[str]:
 
 
 def _vgprs_read(ins: Instr) -> set[str]:
-    return {r for r in _op(ins).uses(ins) if r.startswith("v")}
+    return {r for r in _op(ins).uses(ins) if _is_vgpr(r)}
 
 
 def _lane_select(ins: Instr) -> set[str]:
