@@ -3,6 +3,7 @@
 permlane; the s_nop field."""
 
 import json
+from pathlib import Path
 
 import pytest
 from helpers import cli
@@ -15,6 +16,8 @@ from verify.lowering_file import parse_instr
 from verify.machine import Machine
 from verify.ops.salu import nop_wait_states
 from verify.target import FeatureLog, get
+
+ROOT = Path(__file__).resolve().parent.parent
 
 XOR9 = """; @spec     cuda.shfl_xor mask=9 width=16
 ; @targets  gfx9
@@ -264,3 +267,13 @@ def test_vcc_is_an_sgpr_not_a_vgpr():
     w = [str(x) for x in check(prog(["v_readfirstlane_b32 vcc_lo, v0", "v_readlane_b32 s6, v0, vcc_lo"]),
                                get("gfx900"))]
     assert len(w) == 1 and "writes vcc_lo and v_readlane_b32 reads it" in w[0]
+
+
+def test_gfx12_s_wait_alu_is_the_named_assumption(tmp_path):
+    src = (ROOT / "lowerings/scan/scan_excl_add_gfx12_w32.s").read_text().splitlines(keepends=True)
+    p = tmp_path / "s.s"
+    p.write_text("".join(x for x in src if not x.startswith("s_wait_alu")))
+    code, out, _ = cli("lowering", str(p), "--target", "gfx1200")
+    assert code == 1 and "hazard.sgpr_wait_alu=unknown" in out and "insert s_wait_alu depctr_va_sdst(0)" in out
+    code, out, err = cli("lowering", str(p), "--target", "gfx1200", "--assume", "hazard.sgpr_wait_alu=forwarded")
+    assert code == 0 and "with no s_wait_alu between" in err

@@ -104,6 +104,9 @@ class Rule:
     # what ends the window: "nop" (wait states), "alu" (an s_wait_alu between),
     # "valu" (a VALU instruction other than v_nop between; s_nop does not count)
     sep: str = "nop"
+    # a named assumption whose variant "unknown" makes the rule semantics (any
+    # other variant: a warning only); None: always semantics
+    assumption: str | None = None
 
     def producer(self, ins: Instr) -> set[str]:
         """Registers `ins` writes that matter, if it can produce this hazard."""
@@ -130,7 +133,7 @@ RULES = [
          "a permlane swap of a VGPR written by a VALU instruction"),
     Rule("sgpr-wait-alu", "hazard_sgpr_wait_alu", "valu", lambda p: _sgprs_written(p) - {"scc"},
          "sgpr_select", _scalars_read, 0,
-         "a VALU SGPR write read by readlane/writelane/permlane", "alu"),
+         "a VALU SGPR write read by readlane/writelane/permlane", "alu", "hazard.sgpr_wait_alu"),
     Rule("vcmpx-permlane", "hazard_vcmpx_permlane", "valu", _vcmp_exec_written, "permlane", lambda c: EXEC, 0,
          "v_permlane16/x16/64 after a VALU compare writing EXEC (v_cmpx)", "valu"),
 ]

@@ -366,6 +366,8 @@ class Machine:
             # inside a window is unknown (not in the synthesiser's runs of one
             # component, which insert their own waits)  [S:hazards]
             self.hazard = hz.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
+            self.hazard = {r: h for r, h in self.hazard.items()
+                           if h.rule.assumption is None or self.assume(h.rule.assumption) == "unknown"}
             self.hazard_read = set()
             unread = [h for r, h in self.hazard.items() if r in hz.EXEC]
             opdef.execute(ins, self)
