@@ -23,7 +23,8 @@ def simulate(lines: list[str], target: str, wave: int, exec_mask: int, regs: dic
         v = regs.get(name, 0)
         return (v[lane] if isinstance(v, list) else v) & 0xFFFFFFFF
 
-    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), assume or {})
+    # instruction semantics without timing: hazards are tests/test_hazards.py's
+    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), assume or {}, hazards=False)
     m.set_exec_mask(exec_mask)
     m.run([parse_instr(t, Span("t", k + 1)) for k, t in enumerate(lines)])
     m.land_all()  # the results as the instructions compute them (waits: tests/test_waits.py)

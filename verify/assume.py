@@ -227,6 +227,29 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "unknown",
             "S:addr",
         ),
+        Assumption(
+            "hazard.sgpr_wait_alu",
+            "GFX12: a readlane/writelane/permlane16 reading an SGPR that a VALU instruction wrote, with no s_wait_alu between",
+            {
+                "unknown": "the SGPR reads as unknown (the rule as verify's table states it: an s_wait_alu "
+                           "depctr_va_sdst(0) must come between)",
+                "forwarded": "the value is forwarded (LLVM 22's own gfx1200 output reads such an SGPR in "
+                             "v_writelane and v_permlane16 with no s_wait_alu); the rule is a warning only",
+            },
+            "unknown",
+            "S:hazards",
+        ),
+        Assumption(
+            "hazard.kept_lanes",
+            "the lanes a DPP instruction does not write, when a write of its destination is inside the hazard window",
+            {
+                "unknown": "they are unknown: LLVM counts the tied old destination as a read that needs the wait states",
+                "kept": "they keep the value the earlier write left (the hardware does not read them; the GCN3 "
+                        "article counts only the operands DPP reads)",
+            },
+            "unknown",
+            "S:hazards",
+        ),
     ]
 }
 

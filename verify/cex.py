@@ -354,6 +354,23 @@ def _inactive_note(why: str, active: list[bool] | None) -> str:
     return f" (lane{'s' if len(lanes) > 1 else ''} {', '.join(map(str, lanes))} inactive at entry)"
 
 
+def _hazard_of(step: Step, ev: Any, reg: str) -> str:
+    """The hazard explanation that accounts for this lane event, if any: a
+    read of EXEC in a window affects every lane, a VGPR read the lanes whose
+    value comes from it (or are computed from it), the destination's own
+    entry the lanes it keeps."""
+    if not step.hazard:
+        return ""
+    for r in ("exec_lo", "exec_hi"):
+        if r in step.hazard:
+            return step.hazard[r]
+    if ev.src is not None:
+        return step.hazard.get(ev.src[0], "")
+    if ev.status == "written":
+        return next(iter(step.hazard.values()))
+    return step.hazard.get(reg, "") if ev.status == "kept" else ""
+
+
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                active: list[bool] | None = None) -> tuple[list[str], str, str]:
     """Follow where (reg, lane)'s final value came from.  `active`: the lanes
@@ -380,6 +397,12 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
         assert ev is not None  # found with its step
         k = step.index
         where = f"{_line(step)} ({print_instr(step.instr)})"
+        hz = _hazard_of(step, ev, reg)
+        if hz:  # read inside a hazard window: the value is unknown  [S:hazards]
+            chain.append(f"{where}: {reg}[{lane}] {ev.status}: it {hz}")
+            source = "unknown (hazard)"
+            responsible = responsible or f"{_at(step)}: {hz}"
+            break
         if ev.status == "written" and ev.src is not None and ev.src[0] in step.stale:
             why = (f"reads {ev.src[0]} before the DS result from line {step.stale[ev.src[0]]} has returned "
                    f"(no wait covers it): an unknown value")

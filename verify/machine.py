@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import hazards as hz
 from .assume import ASSUMPTIONS
 from .backend import Backend, Cond, Value
 from .diag import InputError
@@ -59,6 +60,8 @@ class Step:
     pending: dict[int, LaneEvent] = field(default_factory=dict)
     # VGPRs this instruction read before a DS result for them returned -> that DS line
     stale: dict[str, int] = field(default_factory=dict)
+    # registers this instruction read inside a hazard window -> the explanation
+    hazard: dict[str, str] = field(default_factory=dict)
 
 
 class Machine:
@@ -71,6 +74,7 @@ class Machine:
         assumptions: dict[str, str] | None = None,
         trace: bool = False,
         waits: bool = True,
+        hazards: bool = True,
     ) -> None:
         self.B = B
         self.W = wave
@@ -89,6 +93,13 @@ class Machine:
         self.waits = Outstanding() if waits else None
         self.line: int | None = None
         self.cur: Instr | None = None
+        # registers the current instruction reads inside a hazard window (they
+        # read as unknown), and those it has read so far  [S:hazards]
+        # (hazards=False: instruction semantics without timing, as published
+        # lane tables show them)
+        self.hazards_on = hazards
+        self.hazard: dict[str, hz.Finding] = {}
+        self.hazard_read: set[str] = set()
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
         self.ops_run: set[str] = set()
@@ -107,6 +118,10 @@ class Machine:
 
     # ---- registers ----------------------------------------------------
     def v(self, n: int) -> list[Value]:
+        h = self.hazard.get(f"v{n}")
+        if h is not None:  # read inside a hazard window: unknown  [S:hazards]
+            self._hazard_note(h)
+            return self._unknown_v(n, f"v{n}@{self.line}(hazard after line {h.producer.line})")
         if self.waits is not None:
             line = self.waits.pending(n)
             if line is not None:  # read before the DS result has returned: unknown  [S:waitcnt]
@@ -133,7 +148,19 @@ class Machine:
             self.inputs_read.append(name)
         return vals
 
+    def _hazard_note(self, h: hz.Finding) -> None:
+        self.hazard_read.add(h.reg)
+        if self.step is not None:
+            self.step.hazard.setdefault(h.reg, h.explain())
+
     def s(self, name: str) -> Value:
+        h = self.hazard.get(name)
+        if h is not None:  # read inside a hazard window: unknown  [S:hazards]
+            self._hazard_note(h)
+            uname = f"{name}@{self.line}(hazard after line {h.producer.line})"
+            if uname not in self.inputs_read:
+                self.inputs_read.append(uname)
+            return self.initial("s", uname, None)
         val = self.sregs.get(name)
         if val is None:
             val = self.initial("s", name, None)
@@ -143,11 +170,17 @@ class Machine:
 
     def set_s(self, name: str, val: Value) -> None:
         self.sregs[name] = val
+        self.hazard.pop(name, None)  # written by this instruction: later reads see it
         if self.step is not None:
             self.step.events[(name, None)] = LaneEvent("written")
 
     def write_v(self, n: int, vals: list[Value], enable: list[Cond]) -> None:
         old = self._v(n)
+        h = self.hazard.pop(f"v{n}", None)  # written by this instruction: later reads see it
+        if h is not None and any(e is not True for e in enable) and self.assume("hazard.kept_lanes") == "unknown":
+            # the lanes it does not write, of a destination written inside the window  [S:hazards]
+            self._hazard_note(h)
+            old = self._unknown_v(n, f"v{n}@{self.line}(hazard after line {h.producer.line})")
         ite = self.B.ite
         self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
         if self.step is not None:
@@ -329,11 +362,42 @@ class Machine:
                 self.step = Step(k, ins)
                 self.trace.append(self.step)
             self.line, self.cur = ins.line, ins
+            # the table of hazards is semantics: what this instruction reads
+            # inside a window is unknown (not in the synthesiser's runs of one
+            # component, which insert their own waits)  [S:hazards]
+            self.hazard = hz.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
+            self.hazard = {r: h for r, h in self.hazard.items()
+                           if h.rule.assumption is None or self.assume(h.rule.assumption) == "unknown"}
+            self.hazard_read = set()
+            unread = [h for r, h in self.hazard.items() if r in hz.EXEC]
             opdef.execute(ins, self)
+            if unread and not self.hazard_read & hz.EXEC:
+                self._hazard_unread(ins, unread[0])
+            self.hazard = {}
             if self.waits is not None:
                 self.waits.step(ins)
         self.step = None
         self.cur = None
+
+    def _hazard_unread(self, ins: Instr, h: hz.Finding) -> None:
+        """An instruction in an EXEC hazard window whose semantics do not read
+        EXEC (v_readlane after a VALU EXEC write on gfx94x): what it writes is
+        unknown, every lane of it, since how a wrong EXEC disturbs it is not
+        known.  [S:hazards]"""
+        why = h.explain()
+        if self.step is not None:
+            self.step.hazard.setdefault(h.reg, why)
+        for r in op_of(ins.base).defs(ins):
+            name = f"{r}@{ins.line}(hazard after line {h.producer.line})"
+            if r.startswith("v") and r[1:].isdigit():
+                self.vregs[int(r[1:])] = self._unknown_v(int(r[1:]), name)
+                if self.step is not None:
+                    for i in range(self.W):
+                        self.step.events[(r, i)] = LaneEvent("written", why=f"unknown: {why}")
+            elif r not in hz.EXEC:
+                if name not in self.inputs_read:
+                    self.inputs_read.append(name)
+                self.set_s(r, self.initial("s", name, None))
 
     def land_all(self) -> None:
         """Every outstanding result has returned (the code after the region waits)."""

@@ -70,6 +70,7 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_permlane_swap", "permlane swaps need 2 wait states after a VGPR write", "S:hazards"),
         Feature("hazard_sgpr_wait_alu", "a VALU SGPR write before readlane/writelane/permlane needs s_wait_alu", "S:hazards"),
+        Feature("hazard_vcmpx_permlane", "v_permlane16/x16/64 after a v_cmpx needs a VALU instruction between", "S:hazards"),
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
         Feature("salu_gfx12_names", "the GFX12 SALU spelling s_add_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
@@ -129,8 +130,9 @@ _GFX10 = {
     "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only",
 }
+_GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
-                                              "add_u32_nocarry", "salu_gfx11_names"}
+                                              "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
@@ -165,7 +167,7 @@ TARGETS: dict[str, Target] = {
               "pre-production CDNA3; LLVM 21+ dropped it, assembled as gfx942")
         + _mk(["gfx942"], 9, "gfx94x", "CDNA3", (64,), _GFX94X)
         + _mk(["gfx950"], 9, "gfx950", "CDNA4", (64,), _GFX950)
-        + _mk(["gfx1010", "gfx1011", "gfx1012"], 10, "GFX10.1", "RDNA1", (32, 64), _GFX10)
+        + _mk(["gfx1010", "gfx1011", "gfx1012"], 10, "GFX10.1", "RDNA1", (32, 64), _GFX10_1)
         + _mk([f"gfx103{k}" for k in range(7)], 10, "GFX10.3", "RDNA2", (32, 64), _GFX10)
         + _mk(["gfx1100", "gfx1101", "gfx1102", "gfx1103"], 11, "GFX11", "RDNA3", (32, 64), _GFX11)
         + _mk(["gfx1150", "gfx1151", "gfx1152", "gfx1153"], 11, "GFX11.5", "RDNA3.5", (32, 64), _GFX115)

@@ -250,7 +250,8 @@ class OpDef:
     # "dpp" (a DPP read; per instruction, see roles()), "lane_select" (an SGPR
     # lane select), "readlane" (reads a lane chosen by EXEC or a select),
     # "readlane_vgpr" (v_readlane's VGPR), "permlane_swap", "sgpr_select"
-    # (SGPR operands a VALU write needs an s_wait_alu before, GFX12)
+    # (SGPR operands a VALU write needs an s_wait_alu before, GFX12),
+    # "permlane" (v_permlane16/x16/64: a v_cmpx before needs a VALU between)
     hazard_roles: frozenset[str] = frozenset()
     # counted by s_waitcnt lgkmcnt: "ds" (an LDS operation; GFX12 s_wait_dscnt)
     # or "other" (scalar memory); None: not counted

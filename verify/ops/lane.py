@@ -163,6 +163,7 @@ class Permlane64(OpDef):
     encs = {"": "", "_e32": "e32"}
     feature = "permlane64"
     moves_lanes = True
+    hazard_roles = frozenset({"permlane"})  # after a v_cmpx  [S:hazards]
     components = ("permlane64",)
 
     def execute(self, ins: Instr, m: Machine) -> None:

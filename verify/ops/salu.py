@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..backend import Arith, Backend, Value
-from ..diag import InputError, Warning_
+from ..diag import InputError, Span, Warning_
 from ..ir import Imm, Instr
+from ..syntax import Line, parse_int
 from ..target import Target
 from .base import (
     M64,
@@ -161,10 +162,64 @@ class Schedule(OpDef):
         return ins.text.split(";")[0].strip() or ins.mnemonic
 
 
+class Nop(Schedule):
+    """``s_nop N``: one integer, which llvm-mc-22 takes if it fits 64 bits and
+    encodes as its low 16 bits (SIMM16: ``s_nop 0x10000`` is ``s_nop 0``).
+    The wait states it gives are N[2:0] + 1 (verify/hazards.py).  [S:hazards]"""
+
+    def __init__(self) -> None:
+        super().__init__("s_nop")
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        if len(line.operands) != 1 or line.mods:
+            span = line.mods[0][2] if line.mods else line.operands[1][1] if line.operands else line.span
+            raise InputError(span, "s_nop takes one integer (0-7: N+1 wait states)")
+        text, span = line.operands[0]
+        nop_value(text, span)
+        return super().parse(line, enc)
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        words = ins.text.split(";")[0].split()
+        try:  # checked when parsed
+            n = (int(words[1], 0) if len(words) > 1 else 0) & 0xFFFFFFFFFFFFFFFF
+        except ValueError:
+            return []
+        if n & 0xFFFF == n and n <= 7:
+            return []
+        k = nop_wait_states(n)
+        enc = f" is encoded as s_nop {n & 0xFFFF} (SIMM16 keeps the low 16 bits) and" if n & 0xFFFF != n else ":"
+        return [Warning_(ins.span, f"s_nop {words[1]}{enc} verify counts {k} wait state{'s' * (k != 1)} for it "
+                                   f"(SIMM16[2:0] + 1: the GCN3 ISA reads 3 bits, later ISAs 4)")]
+
+
+def nop_wait_states(n: int) -> int:
+    """Wait states of ``s_nop n``: SIMM16 keeps the low 16 bits of n (as
+    llvm-mc-22 encodes it) and the count is SIMM16[2:0] + 1, the smaller of
+    the ISA guides' readings (GCN3: SIMM16[2:0], 1..8; Vega, RDNA: SIMM16[3:0],
+    1..16), so that verify never counts more than the hardware of any
+    generation gives (LLVM itself never emits more than s_nop 7).  [S:hazards]"""
+    return ((n & 0xFFFF) & 0x7) + 1
+
+
+def nop_value(text: str, span: Span) -> int:
+    """The integer of ``s_nop N``, in [-2**63, 2**64) as llvm-mc-22 accepts it."""
+    t = text.strip()
+    digits = t.lstrip("-")
+    if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+        raise InputError(span, f"write '{t}' without a leading zero (llvm-mc reads it as octal)")
+    if len(t) > 70:
+        raise InputError(span, f"s_nop's operand must fit in 64 bits, got '{t[:20]}...'")
+    v = parse_int(t, span, "an integer")
+    if not -(1 << 63) <= v < (1 << 64):
+        raise InputError(span, f"s_nop's operand must fit in 64 bits, got '{t}'")
+    return v & 0xFFFFFFFFFFFFFFFF
+
+
 _op: OpDef
 for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (32, 64)]:
     register(_op)
-for _name, _feat in [("s_nop", None), ("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
+register(Nop())
+for _name, _feat in [("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
                      ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr")] + \
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",

@@ -1,0 +1,279 @@
+"""Hazards as semantics: a read inside a hazard window is an unknown value
+(verify/hazards.py, docs/semantics.md [S:hazards]); the rule for v_cmpx ->
+permlane; the s_nop field."""
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+from verify.asmcheck import parse_line
+from verify.backend import Concrete
+from verify.diag import Span
+from verify.hazards import RULES, advice, check, needed, window
+from verify.lowering_file import parse_instr
+from verify.machine import Machine
+from verify.ops.salu import nop_wait_states
+from verify.target import FeatureLog, get
+
+ROOT = Path(__file__).resolve().parent.parent
+
+XOR9 = """; @spec     cuda.shfl_xor mask=9 width=16
+; @targets  gfx9
+; @waves    64
+; @exec     any
+; @input    x = v0
+; @output   out = v1
+; @clobbers v2, s[0:1]
+s_or_saveexec_b64 s[0:1], -1
+v_mov_b32_dpp v2, v0 row_ror:8 row_mask:0xf bank_mask:0xf
+{nop}v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+{tail}s_mov_b64 exec, s[0:1]
+"""
+
+
+def prog(lines, asm=False):
+    if asm:
+        return [parse_line(t, Span("f", k + 1)) for k, t in enumerate(lines)]
+    return [parse_instr(t, Span("f", k + 1)) for k, t in enumerate(lines)]
+
+
+def lowering(tmp_path, nop="s_nop 1\n", tail=""):
+    p = tmp_path / "x.s"
+    p.write_text(XOR9.format(nop=nop, tail=tail))
+    return p
+
+
+def test_a_dpp_read_in_the_window_is_refuted_naming_both_lines(tmp_path):
+    p = lowering(tmp_path, nop="")
+    code, out, err = cli("lowering", str(p), "--target", "gfx900")
+    assert code == 1
+    assert "refuted for gfx900 wave64" in out
+    why = ("line 10 v_mov_b32_dpp: reads v2 inside the hazard window of line 9 (v_mov_b32_dpp), 0 wait states "
+           "later; a DPP read of a VGPR written by the previous instructions needs 2: insert s_nop 1; "
+           "its value there is unknown")
+    assert why in out
+    assert "unknown (hazard)" in out
+    assert f"{p}:10:1: warning: hazard (GFX8/9 family): line 9 (v_mov_b32_dpp) writes v2" in err
+
+
+def test_one_wait_state_short_is_refuted_too(tmp_path):
+    code, out, _ = cli("lowering", str(lowering(tmp_path, nop="s_nop 0\n")), "--target", "gfx900")
+    assert code == 1 and "1 wait state later; a DPP read" in out and "insert s_nop 0;" in out
+
+
+def test_the_wait_states_it_needs_prove(tmp_path):
+    code, out, err = cli("lowering", str(lowering(tmp_path)), "--target", "gfx900")
+    assert code == 0 and "proved" in out and err == ""
+
+
+def test_a_harmless_hazard_stays_a_warning(tmp_path):
+    # the last DPP reads v1 right after it is written, into v2, which no output reads
+    tail = "v_mov_b32_dpp v2, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf\n"
+    code, out, err = cli("lowering", str(lowering(tmp_path, tail=tail)), "--target", "gfx900")
+    assert code == 0 and "proved" in out
+    assert "x.s:12:1: warning: hazard (GFX8/9 family): line 11 (v_mov_b32_dpp) writes v1 and v_mov_b32_dpp reads it 0" in err
+
+
+def test_json_counterexample_names_the_hazard(tmp_path):
+    code, out, _ = cli("lowering", str(lowering(tmp_path, nop="")), "--target", "gfx900", "--json")
+    assert code == 1
+    res = json.loads(out)
+    lanes = (res["results"] if isinstance(res, dict) and "results" in res else res)[0]["counterexample"]["lanes"]
+    assert all("hazard window of line 9" in ln["responsible"] for ln in lanes)
+
+
+def test_window_lists_the_registers_read_early():
+    p = prog(["v_mov_b32_e32 v2, v0", "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2]"])
+    w = window(p, 1, get("gfx900"))
+    assert list(w) == ["v2"] and w["v2"].producer.line == 1 and w["v2"].waited == 0
+    assert window(p, 1, get("gfx1030")) == {}
+    assert window(prog(["v_mov_b32_e32 v2, v0", "s_nop 1", "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2]"]),
+                  2, get("gfx900")) == {}
+
+
+def test_window_asks_a_feature_only_when_a_producer_is_in_reach():
+    log = FeatureLog(get("gfx942"))
+    window(prog(["s_mov_b32 s4, 3", "v_readlane_b32 s5, v0, 3"]), 1, log)
+    assert log.asked == {}
+    window(prog(["v_mov_b32_e32 v0, 1", "v_readlane_b32 s5, v0, 3"]), 1, log)
+    assert log.asked == {"hazard_gfx94_readlane": True}
+
+
+def run(lines, target, wave=64, regs=None, assume=None):
+    regs = regs or {}
+
+    def initial(kind, name, lane):
+        if kind == "scc":
+            return False
+        v = regs.get(name, 0xDEAD)  # an unknown reads 0xdead here
+        return (v[lane] if isinstance(v, list) else v) & 0xFFFFFFFF
+
+    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), assume or {})
+    m.set_exec_mask((1 << wave) - 1)
+    m.run(prog(lines))
+    return m
+
+
+def test_the_machine_reads_unknown_in_the_window():
+    lines = ["v_mov_b32_e32 v2, v0", "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"]
+    x = list(range(64))
+    m = run(lines, "gfx900", regs={"v0": x})
+    assert m.v(1)[:4] == [0xDEAD] * 4
+    assert "v2@2(hazard after line 1)" in m.inputs_read
+    m = run(lines[:1] + ["s_nop 1"] + lines[1:], "gfx900", regs={"v0": x})
+    assert m.v(1)[:4] == [1, 0, 3, 2]
+    m = run(lines, "gfx1030", regs={"v0": x})  # no such hazard on GFX10
+    assert m.v(1)[:4] == [1, 0, 3, 2]
+
+
+def test_the_lanes_a_dpp_keeps_of_a_destination_written_in_the_window():
+    lines = ["v_mov_b32_e32 v1, 7", "v_mov_b32_dpp v1, v0 row_shl:1 row_mask:0xf bank_mask:0xf"]
+    x = list(range(64))
+    m = run(lines, "gfx900", regs={"v0": x})
+    assert m.v(1)[14:17] == [15, 0xDEAD, 17] and m.assumptions_used == {"hazard.kept_lanes": "unknown"}
+    m = run(lines, "gfx900", regs={"v0": x}, assume={"hazard.kept_lanes": "kept"})
+    assert m.v(1)[14:17] == [15, 7, 17]
+    # a DPP that writes every lane keeps nothing: the question is not asked
+    m = run(["v_mov_b32_e32 v1, 7", "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"],
+            "gfx900", regs={"v0": x})
+    assert m.v(1)[:4] == [1, 0, 3, 2] and m.assumptions_used == {}
+
+
+def test_an_exec_read_in_the_window_is_unknown():
+    # a VALU write of EXEC, then DPP: which lanes the DPP writes is unknown
+    lines = ["v_readfirstlane_b32 exec_lo, v3", "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"]
+    w = window(prog(lines), 1, get("gfx900"))
+    assert sorted(w) == ["exec_lo"] and w["exec_lo"].rule.name == "dpp-exec"
+    m = run(lines, "gfx900", regs={"v3": 0xFFFFFFFF, "v0": list(range(64)), "v1": 7})
+    assert "exec_lo@2(hazard after line 1)" in m.inputs_read
+
+
+def test_an_exec_hazard_on_an_op_that_does_not_read_exec_makes_its_result_unknown():
+    lines = ["v_readfirstlane_b32 exec_lo, v3", "v_readlane_b32 s5, v0, 3"]
+    m = run(lines, "gfx942", regs={"v3": 0xFFFFFFFF, "v0": list(range(64))})
+    assert m.s("s5") == 0xDEAD and "s5@2(hazard after line 1)" in m.inputs_read
+    m = run(lines[:1] + ["s_nop 3"] + lines[1:], "gfx942", regs={"v3": 0xFFFFFFFF, "v0": list(range(64))})
+    assert m.s("s5") == 3
+
+
+# ---- v_cmpx -> permlane (GFX10.1, GFX11, GFX12)
+
+VCMPX = ["v_cmpx_eq_u32_e32 v0, v1", "s_nop 3", "v_permlane16_b32 v1, v1, s0, s1"]
+
+
+@pytest.mark.parametrize("target,hit", [("gfx1010", True), ("gfx1030", False), ("gfx1100", True),
+                                        ("gfx1151", True), ("gfx1200", True)])
+def test_vcmpx_permlane_targets(target, hit):
+    w = [x for x in check(prog(VCMPX, asm=True), get(target)) if "v_cmpx" in str(x)]
+    assert len(w) == int(hit)
+    if hit:
+        assert str(w[0]).endswith("with no VALU instruction between (v_permlane16/x16/64 after a VALU compare "
+                                  "writing EXEC (v_cmpx)): insert a VALU instruction such as v_mov_b32 v0, v0 "
+                                  "(s_nop and v_nop do not count)")
+
+
+def test_vcmpx_permlane_needs_a_valu_not_a_nop():
+    p = prog(VCMPX[:1] + ["v_mov_b32_e32 v0, v0"] + VCMPX[2:], asm=True)
+    assert window(p, 2, get("gfx1100")) == {}
+    p = prog(VCMPX[:1] + ["v_nop"] + VCMPX[2:], asm=True)
+    assert sorted(window(p, 2, get("gfx1100"))) == ["exec_hi", "exec_lo"]
+    p = prog(["v_cmp_eq_u32_e32 vcc_lo, v0, v1"] + VCMPX[2:], asm=True)  # writes VCC, not EXEC
+    assert window(p, 1, get("gfx1100")) == {}
+    p = prog(VCMPX[:1] + ["v_permlane64_b32 v1, v1"], asm=True)
+    assert sorted(window(p, 1, get("gfx1100"))) == ["exec_hi", "exec_lo"]
+
+
+def test_every_rule_is_cited_and_has_a_feature():
+    from verify.target import FEATURES
+
+    for r in RULES:
+        assert FEATURES[r.feature].source == "S:hazards"
+        assert r.sep in ("nop", "alu", "valu") and (r.waits > 0) == (r.sep == "nop")
+    assert advice(RULES[1], 0) == "insert s_nop 4"
+    assert advice(RULES[0], 0) == "insert s_nop 1"
+
+
+def test_needed_follows_the_table():
+    p = prog(["v_mov_b32_e32 v2, v0", "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2]"])
+    assert needed(p, 1, get("gfx900")) == (2, False)
+    p = prog(["v_readfirstlane_b32 s4, v3", "v_readlane_b32 s5, v0, s4"])
+    assert needed(p, 1, get("gfx1200")) == (0, True)
+
+
+# ---- s_nop
+
+@pytest.mark.parametrize("n,states", [(0, 1), (1, 2), (7, 8), (8, 1), (15, 8), (16, 1), (0x10000, 1),
+                                      (0xFFFF, 8), (0x10001, 2)])
+def test_nop_wait_states_never_exceed_the_hardware(n, states):
+    assert nop_wait_states(n) == states
+
+
+def test_s_nop_0x10000_is_one_wait_state():
+    lines = ["v_mov_b32_e32 v2, v0", "s_nop 0x10000", "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2]"]
+    w = [str(x) for x in check(prog(lines), get("gfx900"))]
+    assert w == ["f:3:1: warning: hazard (GFX8/9 family): line 1 (v_mov_b32_e32) writes v2 and v_mov_b32_dpp "
+                 "reads it 1 wait state later; a DPP read of a VGPR written by the previous instructions needs 2: "
+                 "insert s_nop 0"]
+
+
+@pytest.mark.parametrize("text,col,msg", [
+    ("s_nop", 1, "s_nop takes one integer"),
+    ("s_nop 1, 2", 10, "s_nop takes one integer"),
+    ("s_nop s0", 7, "expected an integer, got 's0'"),
+    ("s_nop 064", 7, "without a leading zero"),
+    ("s_nop 0x10000000000000000", 7, "must fit in 64 bits"),
+    ("s_nop " + "9" * 5000, 7, "must fit in 64 bits"),
+])
+def test_s_nop_operand_errors(tmp_path, text, col, msg):
+    p = tmp_path / "n.s"
+    p.write_text("; @spec cuda.shfl_xor mask=1 width=2\n; @targets gfx9\n; @waves 64\n; @input x = v0\n"
+                 f"; @output out = v1\n{text}\nv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2]\n")
+    code, out, err = cli("lowering", str(p))
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith(f"{p}:6:{col}: error: ") and msg in err and len(err.strip().splitlines()) == 1
+
+
+def test_s_nop_above_7_warns():
+    ins = prog(["s_nop 0x10000"])[0]
+    from verify.ops.base import op_of
+
+    w = [str(x) for x in op_of("s_nop").check(ins, get("gfx900"), 64)]
+    assert w == ["f:1:1: warning: s_nop 0x10000 is encoded as s_nop 0 (SIMM16 keeps the low 16 bits) and verify "
+                 "counts 1 wait state for it (SIMM16[2:0] + 1: the GCN3 ISA reads 3 bits, later ISAs 4)"]
+
+
+def test_gfx12_sgpr_read_without_s_wait_alu_is_unknown():
+    lines = ["v_readfirstlane_b32 s4, v3", "v_readlane_b32 s5, v0, s4"]
+    regs = {"v3": 5, "v0": list(range(64))}
+    m = run(lines, "gfx1200", regs=regs)
+    assert m.s("s5") == 0xDEAD & 63 and "s4@2(hazard after line 1)" in m.inputs_read
+    m = run(lines[:1] + ["s_wait_alu depctr_va_sdst(0)"] + lines[1:], "gfx1200", regs=regs)
+    assert m.s("s5") == 5
+    m = run(lines, "gfx1100", regs=regs)  # no such rule before GFX12
+    assert m.s("s5") == 5
+
+
+def test_vcmpx_then_permlane_reads_an_unknown_exec():
+    lines = ["v_cmpx_eq_u32_e32 v0, v1", "v_permlane16_b32 v1, v1, s0, s1"]
+    w = window(prog(lines, asm=True), 1, get("gfx1100"))
+    assert sorted(w) == ["exec_hi", "exec_lo"] and w["exec_lo"].rule.name == "vcmpx-permlane"
+    assert "insert a VALU instruction such as v_mov_b32 v0, v0" in w["exec_lo"].explain()
+
+
+def test_vcc_is_an_sgpr_not_a_vgpr():
+    # a VALU write of vcc_lo used as a lane select is the lane-select hazard
+    w = [str(x) for x in check(prog(["v_readfirstlane_b32 vcc_lo, v0", "v_readlane_b32 s6, v0, vcc_lo"]),
+                               get("gfx900"))]
+    assert len(w) == 1 and "writes vcc_lo and v_readlane_b32 reads it" in w[0]
+
+
+def test_gfx12_s_wait_alu_is_the_named_assumption(tmp_path):
+    src = (ROOT / "lowerings/scan/scan_excl_add_gfx12_w32.s").read_text().splitlines(keepends=True)
+    p = tmp_path / "s.s"
+    p.write_text("".join(x for x in src if not x.startswith("s_wait_alu")))
+    code, out, _ = cli("lowering", str(p), "--target", "gfx1200")
+    assert code == 1 and "hazard.sgpr_wait_alu=unknown" in out and "insert s_wait_alu depctr_va_sdst(0)" in out
+    code, out, err = cli("lowering", str(p), "--target", "gfx1200", "--assume", "hazard.sgpr_wait_alu=forwarded")
+    assert code == 0 and "with no s_wait_alu between" in err
