@@ -192,12 +192,17 @@ def main() -> None:
     ap.add_argument("--only", help="only lowerings whose name contains this")
     ap.add_argument("--list", action="store_true", help="list the mutants, check none")
     ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--shard", metavar="K/N", help="check only the K-th of N interleaved parts (1-based)")
+    ap.add_argument("--out", metavar="FILE", help="also write every outcome as JSON lines")
     args = ap.parse_args()
 
     muts = catalogue_mutants(args.only)
     total = len(muts)
     if args.sample and args.sample < total:
         muts = sorted(random.Random(0).sample(muts, args.sample), key=lambda m: m.name)
+    if args.shard:
+        k, n = (int(x) for x in args.shard.split("/"))
+        muts = muts[k - 1::n]
     if args.list:
         for m in muts:
             print(m.name)
@@ -209,6 +214,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="verify-mutants-") as d, ThreadPoolExecutor(args.jobs) as pool:
         outs = list(pool.map(lambda m: check(m, Path(d), args.limit, args.timeout), muts))
     counts = Counter(o.verdict for o in outs)
+    if args.out:
+        with open(args.out, "w") as f:
+            for o in outs:
+                f.write(json.dumps({"mutant": o.mutant.name, "verdict": o.verdict, "seconds": round(o.seconds, 3),
+                                    "wall": round(o.wall, 3)}) + "\n")
     print(f"checked {len(outs)} mutants in {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
     print(f"verdicts in < 30 s: {sum(o.seconds < 30 and o.verdict != 'timeout' for o in outs)} of {len(outs)}")

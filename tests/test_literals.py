@@ -72,7 +72,7 @@ CONST_TARGETS = ["gfx803", "gfx900", "gfx950", "gfx1030", "gfx1100", "gfx1151", 
 
 
 STRICT = {"vdst": "v0", "vgpr": "v1", "src": "v2", "sdst": "s0", "sdst64": "s[0:1]", "ssrc": "s2",
-          "ssrc64": "s[2:3]", "mask": "vcc", "maskdst": "vcc"}
+          "ssrc64": "s[2:3]", "mask": "vcc", "maskdst": "vcc", "vdst64": "v[0:1]", "src64": "v[2:3]"}
 
 
 def constant_lines() -> list[str]:
