@@ -19,6 +19,7 @@ and registers listed in ``@clobbers`` are unconstrained.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,10 @@ JOINT_RLIMIT = 2_000_000
 # refutation by the concrete pre-search (refine.solver_counterexample): the first
 # check that gives up ends it and the pre-search's own counterexample is shown.
 CEX_RLIMIT = JOINT_RLIMIT
+# ... and for a lowering that multiplies (v_mul*, v_mad*, s_mul*): bit-blasted
+# multiplication makes each resource unit slow (a wave32 mul scan mutant spent
+# 150 s in that search before giving up at CEX_RLIMIT; at this cap, 3 s).
+CEX_RLIMIT_MUL = JOINT_RLIMIT // 8
 
 
 @dataclass
@@ -289,7 +294,8 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         cond = B.or_b(*[B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)])
         if enc.exec_bits:
             cond = B.and_b(cond, B.at_most(enc.exec_bits, bin(h.mask).count("1")))
-        bq = Bounded(q, CEX_RLIMIT)
+        multiplies = any(re.match(r"^[vs]_(mul|mad)", ins.base) for ins in low.program)
+        bq = Bounded(q, CEX_RLIMIT_MUL if multiplies else CEX_RLIMIT)
         depth, size = len(q.marks), len(q.assertions)
         try:
             cex = find_counterexample(low, target, wave, enc, B, bq, [(f"value({h.output})", cond)], assume)  # type: ignore[arg-type]
