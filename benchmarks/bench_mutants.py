@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -211,14 +211,19 @@ def main() -> None:
     print(f"{total} one-token mutants of {len({m.lowering for m in catalogue_mutants(args.only)})} reduction/scan "
           f"lowerings; checking {len(muts)} with {args.jobs} jobs, limit {args.limit:.0f} s each", flush=True)
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="verify-mutants-") as d, ThreadPoolExecutor(args.jobs) as pool:
-        outs = list(pool.map(lambda m: check(m, Path(d), args.limit, args.timeout), muts))
+    outs: list[Outcome] = []
+    # each outcome is written as its mutant finishes: a cut-off run keeps its part
+    with open(args.out or os.devnull, "w") as sink, \
+            tempfile.TemporaryDirectory(prefix="verify-mutants-") as d, ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(check, m, Path(d), args.limit, args.timeout) for m in muts]
+        for fut in as_completed(futures):
+            o = fut.result()
+            outs.append(o)
+            sink.write(json.dumps({"mutant": o.mutant.name, "verdict": o.verdict,
+                                   "seconds": round(o.seconds, 3), "wall": round(o.wall, 3)}) + "\n")
+            sink.flush()
+    outs.sort(key=lambda o: o.mutant.name)
     counts = Counter(o.verdict for o in outs)
-    if args.out:
-        with open(args.out, "w") as f:
-            for o in outs:
-                f.write(json.dumps({"mutant": o.mutant.name, "verdict": o.verdict, "seconds": round(o.seconds, 3),
-                                    "wall": round(o.wall, 3)}) + "\n")
     print(f"checked {len(outs)} mutants in {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
     print(f"verdicts in < 30 s: {sum(o.seconds < 30 and o.verdict != 'timeout' for o in outs)} of {len(outs)}")
