@@ -18,6 +18,7 @@ depends on.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from .diag import InputError
@@ -267,3 +268,10 @@ def parse_assume(items: list[str]) -> dict[str, str]:
             raise InputError(None, f"assumption {k} has no variant '{v}' (variants: {', '.join(a.variants)})")
         out[k] = v
     return out
+
+
+def variant_space(used: dict[str, str]) -> list[dict[str, str]]:
+    """Every combination of the variants of the assumptions named in `used`
+    (what `--robust` proves under)."""
+    names = sorted(used)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(list(ASSUMPTIONS[n].variants) for n in names))]

@@ -18,7 +18,6 @@ and registers listed in ``@clobbers`` are unconstrained.
 
 from __future__ import annotations
 
-import itertools
 import re
 import time
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import catalog, waits
-from .assume import ASSUMPTIONS
+from .assume import variant_space
 from .backend import Concrete, Cond, Symbolic, Value
 from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample, render
 from .diag import InputError, Warning_
@@ -536,11 +535,6 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     return res
 
 
-def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
-    names = sorted(used)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(list(ASSUMPTIONS[n].variants) for n in names))]
-
-
 def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
           assume: dict[str, str] | None = None, robust: bool = False, smt2: bool = False) -> tuple[Result, FeatureLog]:
     """One instantiation; with `robust`, under every variant of every
@@ -554,7 +548,7 @@ def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIM
         return res, flog
     runs: dict[tuple[tuple[str, str], ...], Result] = {tuple(sorted(res.assumptions.items())): res}
     asked: set[tuple[tuple[str, str], ...]] = set(runs)
-    frontier = _variant_space(res.assumptions)
+    frontier = variant_space(res.assumptions)
     while frontier:
         v = frontier.pop()
         key = tuple(sorted(v.items()))
@@ -568,7 +562,7 @@ def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIM
             runs[used] = r
             asked.add(used)
             if set(r.assumptions) - set(v):
-                frontier += _variant_space(r.assumptions)
+                frontier += variant_space(r.assumptions)
     order = {"refuted": 0, "unknown": 1, "error": 2, "proved": 3}
     worst = min(runs.values(), key=lambda r: order[r.verdict])
     out = Result(**{**worst.__dict__})

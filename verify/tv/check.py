@@ -15,7 +15,6 @@ absent from the IR we model (no memory, no division).
 
 from __future__ import annotations
 
-import itertools
 import re
 import time
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from typing import Any
 
 from .. import smt
 from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
-from ..assume import ASSUMPTIONS
+from ..assume import variant_space
 from ..diag import InputError, Span
 from ..emit import split_vopd
 from ..hazards import check as hazards
@@ -155,11 +154,6 @@ def used_assumptions(*machines: Machine | None) -> dict[str, str]:
     return out
 
 
-def _variant_space(used: dict[str, str]) -> list[dict[str, str]]:
-    names = sorted(used)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(list(ASSUMPTIONS[n].variants) for n in names))]
-
-
 def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool) -> TVResult:
     """`prove` under `assume`; with `robust`, under every variant of every
     assumption it relied on (and those the variants rely on in turn): proved
@@ -170,7 +164,7 @@ def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str]
         return res
     runs = {tuple(sorted(res.assumptions.items())): res}
     asked = set(runs)
-    frontier = _variant_space(res.assumptions)
+    frontier = variant_space(res.assumptions)
     while frontier:
         v = frontier.pop()
         key = tuple(sorted(v.items()))
@@ -183,7 +177,7 @@ def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str]
             runs[used] = r
             asked.add(used)
             if set(r.assumptions) - set(v):
-                frontier += _variant_space(r.assumptions)
+                frontier += variant_space(r.assumptions)
     order = {"refuted": 0, "unknown": 1, "unsupported": 2, "proved": 3}
     worst = min(runs.values(), key=lambda r: order[r.verdict])
     names = sorted({k for r in runs.values() for k in r.assumptions})
