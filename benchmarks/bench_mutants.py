@@ -190,6 +190,8 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=120.0, help="wall-clock seconds per mutant before 'timeout'")
     ap.add_argument("--timeout", type=float, default=30.0, help="verify's solver timeout per obligation")
     ap.add_argument("--only", help="only lowerings whose name contains this")
+    ap.add_argument("--rest", action="store_true",
+                    help="with --sample K: check every mutant NOT in that sample (the rest of a full run)")
     ap.add_argument("--list", action="store_true", help="list the mutants, check none")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--shard", metavar="K/N", help="check only the K-th of N interleaved parts (1-based)")
@@ -199,7 +201,12 @@ def main() -> None:
     muts = catalogue_mutants(args.only)
     total = len(muts)
     if args.sample and args.sample < total:
-        muts = sorted(random.Random(0).sample(muts, args.sample), key=lambda m: m.name)
+        picked = sorted(random.Random(0).sample(muts, args.sample), key=lambda m: m.name)
+        if args.rest:
+            names = {m.name for m in picked}
+            muts = [m for m in muts if m.name not in names]
+        else:
+            muts = picked
     if args.shard:
         k, n = (int(x) for x in args.shard.split("/"))
         muts = muts[k - 1::n]
