@@ -143,8 +143,7 @@ def concrete_counterexample(low: Lowering, target: Target, wave: int, assume: di
     enc = replay(low, target, wave, assume, mask, vals)
     rows = [r for r in _rows(low, enc, vals, False, feq=True)]
     labels = {reg_key(b.reg): b.name for b in low.inputs}
-    keep = set(labels) | {r.actual_src.split("[")[0] for r in rows if r.actual_src.endswith("@entry")}
-    shown = {k: v for k, v in vals.items() if k in keep}
+    shown = shown_registers(vals, labels, rows)
     return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows)
 
 
@@ -160,7 +159,8 @@ _WITNESS = {"add": 1, "xor": 1, "mul": 3, "umax": 0xFFFFFFFF, "umin": 0, "smax":
 
 def _monoid_witness(low: Lowering, enc_sym: Encoding, op: str, mask: int,
                     fails: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
-    """Inputs at the identity except one lane at the witness value."""
+    """Inputs at the identity except one SGPR read before written, or else
+    one lane, at the witness value."""
     ident = OPS[op][1]
     base: dict[str, Any] = {"scc": False}
     for name, t in enc_sym.fresh.items():
@@ -169,7 +169,13 @@ def _monoid_witness(low: Lowering, enc_sym: Encoding, op: str, mask: int,
         return base
     inputs = [reg_key(b.reg) for b in low.inputs if reg_key(b.reg) in base]
     lanes = sorted(range(enc_sym.machine.W), key=lambda i: (not (mask >> i) & 1, i))
-    for name in inputs + [n for n in base if n not in inputs and n != "scc"]:
+    names = inputs + [n for n in base if n not in inputs and n != "scc"]
+    for name in names:  # an SGPR read before written at the witness: one run each
+        if not isinstance(base[name], list):
+            trial = {**base, name: _WITNESS[op]}
+            if fails(trial):
+                return trial
+    for name in names:
         if not isinstance(base[name], list):
             continue
         for i in lanes:
@@ -306,10 +312,17 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
     lo, hi = enc.machine.exec_pair()
     exec_final = (lo | (hi << 32)) if not is_value else None
     # show the bound inputs and any register whose entry value reaches a bad lane
-    keep = set(labels) | {r.actual_src.split("[")[0] for r in rows if r.actual_src.endswith("@entry")}
-    shown = {k: v for k, v in vals.items() if k in keep}
+    shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if v == tag_vals.get(k)}
     return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs)
+
+
+def shown_registers(vals: dict[str, Any], labels: dict[str, str], rows: list[Any]) -> dict[str, Any]:
+    """The entry values a counterexample shows: the bound inputs, any register
+    whose entry value reaches a bad lane, and every SGPR read before written
+    (one value each: an unset SGPR feeding a fold shows no lane of its own)."""
+    keep = set(labels) | {r.actual_src.split("[")[0] for r in rows if r.actual_src.endswith("@entry")}
+    return {k: v for k, v in vals.items() if k in keep or (k != "scc" and not isinstance(v, list))}
 
 
 # ---------------------------------------------------------------------------
