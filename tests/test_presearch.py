@@ -137,3 +137,33 @@ def test_deterministic(tmp_path):
     assert a is not None and a == b
     assert a.mask == 2  # canonical within the search: lane 0 alone never fails, lane 1 alone does
     assert presearch.SEED == 0
+
+
+def test_an_unset_sgpr_in_a_fold_is_shown_at_the_witness(tmp_path):
+    """Dropping the readlane of the upper half leaves s5 unset: the monoid
+    witness is tried on the SGPR first (one replay, not one per lane), and
+    the counterexample shows s5's value, the only thing that explains it."""
+    path = mutant(tmp_path, "scan/reduce_aco_smin_rdna_w64.s", "v_readlane_b32 s5, v1, 32\n", "", "smin_no_hi")
+    code, out, _ = cli("lowering", path, "--target", "gfx1010")
+    assert code == 1
+    assert "EXEC = 0x0000000000000001  (active lanes: 0)" in out
+    assert "    s5 = 0x80000000\n" in out
+    assert "0  0x7fffffff  0x80000000 written at line 22" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lowering,old,new", [
+    ("f32/reduce_fadd_scan_w32.s", "s_or_saveexec_b32 s0, -1", "s_or_saveexec_b32 s0, -2"),
+    ("f32/reduce_all_fadd_tree_w32.s", "s_mov_b32 s1, 0x76543210\n", ""),
+])
+def test_equivalent_f32_mutants_prove_with_fadd_abstracted(tmp_path, lowering, old, new):
+    """Equivalent mutants of exact f32 trees (lane 0 left out of a scan whose
+    lane 0 adds -0.0; permlanex16 selects left unset where every lane of a
+    row holds the same sum) were unknown after minutes bit-blasted; with
+    fadd an unknown commutative function (exact on NaN and -0.0) they prove."""
+    path = mutant(tmp_path, lowering, old, new, "f32_equiv")
+    code, res, _ = cli_json("lowering", path, "--target", "gfx1010", "--wave", "32")
+    assert code == 0
+    [r] = res["results"]
+    assert r["verdict"] == "proved"
+    assert r["method"].endswith("fadd abstracted")

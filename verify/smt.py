@@ -35,7 +35,7 @@ from .backend import (
     smax32,
     smin32,
 )
-from .identities import FOLDS
+from .identities import F32_NEG_ZERO, FOLDS
 
 SOLVER = f"z3 {z3.get_version_string()}"
 z3.set_param("smt.random_seed", 0)
@@ -148,8 +148,14 @@ class Z3:
 
     symbolic = True
 
-    def __init__(self, session: Session | None = None) -> None:
+    def __init__(self, session: Session | None = None, abstract_fadd: str = "") -> None:
         self.s = session if session is not None else Session()
+        # abstract_fadd "as-is" / "canonical" (operands in canonical order):
+        # fadd is an unknown commutative function except where its exact value
+        # is plain (see _fadd_abstract); refine uses it to PROVE only
+        self.abstract_fadd = abstract_fadd
+        self._sums: set[int] = set()  # ast ids of abstract fadd results (see _fadd_abstract)
+        self.axioms: list[Any] = []  # what the abstract fadd's unknown function is known to satisfy
         self._bits: dict[int, tuple[Any, ...]] = {}
         self._arrays: dict[int, tuple[Any, ...]] = {}
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
@@ -408,10 +414,50 @@ class Z3:
     def fadd(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return fadd32(a, b)
+        if self.abstract_fadd:
+            return self._fadd_abstract(a, b)
         a, b = _canon2(a, b)
         ctx = self.s.ctx  # the fp functions default to z3's main context: name ours
         r = z3.fpAdd(self.s.rne, self.s.fp(a), self.s.fp(b), ctx)
         return self.ite(self.s.WB(z3.Z3_mk_fpa_is_nan(self.s.ref, r.as_ast())), QNAN, z3.fpToIEEEBV(r, ctx))
+
+    def _fadd_abstract(self, a: Any, b: Any) -> Any:
+        """fadd as g(a, b), g an unknown function, except where its value is
+        plain: x + -0.0 is x for every x that is not NaN (+0.0 and subnormals
+        included, round to nearest even) and QNAN for a NaN x.  The exact
+        fadd is one such g (it is commutative bit for bit, NaN results being
+        QNAN: `axioms` says so of every pair it is applied to), so a
+        refinement that holds for every g holds for fadd: an abstraction to
+        prove with, never to refute with.  What fadd guarantees of its
+        results is kept structurally, so that trees do not case-split at
+        every node: a sum of operands that are not -0.0 is not -0.0 (a sum
+        is -0.0 only as (-0.0) + (-0.0): an exact zero of opposite signs is
+        +0.0 and a non-zero sum never rounds to zero), and a NaN sum is QNAN."""
+        def known(x: Any) -> bool:  # a result of g: never -0.0, NaN only as QNAN
+            return type(x) is not int and x.get_id() in self._sums
+
+        def nan_fixed(x: Any) -> Any:  # x + -0.0
+            if type(x) is int:
+                return QNAN if f32_is_nan(x) else x
+            return x if known(x) else self.ite(self.fis_nan(x), QNAN, x)
+
+        def is_neg_zero(x: Any) -> Any:
+            if type(x) is int:
+                return x == F32_NEG_ZERO
+            return False if known(x) else self.eq(x, F32_NEG_ZERO)
+
+        if self.abstract_fadd == "canonical":
+            a, b = _canon2(a, b)  # fadd(x, y) and fadd(y, x): one term
+        za, zb = is_neg_zero(a), is_neg_zero(b)
+        if za is True:
+            return nan_fixed(b)
+        if zb is True:
+            return nan_fixed(a)
+        g = self.uf("fadd.abstract", a, b)
+        if g.get_id() not in self._sums:
+            self._sums.add(g.get_id())
+            self.axioms.append(g == self.uf("fadd.abstract", b, a))  # fadd commutes: ground instances, no quantifier
+        return self.ite(za, nan_fixed(b), self.ite(zb, nan_fixed(a), g))
 
     def _fle(self, a: Any, b: Any) -> Any:
         fa, fb = self.s.fp(a), self.s.fp(b)
