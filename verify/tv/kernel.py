@@ -112,7 +112,8 @@ class Kernel:
         smt_same = getattr(getattr(B, "session", None), "same", None)
         if smt_same is not None and smt_same(lo, klo) and smt_same(hi, khi) and off in self.args:
             return self.args[off]
-        return self.mem.read(B.add(lo, B.const(off)), hi)[0]  # (no carry: offsets are small)
+        alo = B.add(lo, B.const(off))  # a 64-bit address: the offset carries into the high half
+        return self.mem.read(alo, B.add(hi, B.bool_value(B.ult(alo, B.const(off)))))[0]
 
     def step(self, ins: Instr) -> str | None:
         """Run one instruction; a reason when it cannot be modelled."""
