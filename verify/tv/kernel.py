@@ -40,7 +40,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
 from .llir import TYPES, Function, Module
-from .sem import IRRun, Lanes, Memory, Unsupported
+from .sem import Choice, IRRun, Lanes, Memory, Unsupported
 
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
@@ -468,22 +468,34 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi))
 
 
+def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
+    """After a sat check: leave on `q` a model with 1, 2 or 4 active lanes
+    where there is one, else the model of asking again; False when the
+    solver gives up the second time."""
+    for k in (1, 2, 4):
+        q.push()
+        q.add(B.at_most(exec_bits, k))
+        if q.check() == "sat":
+            q.pop()
+            return True
+        q.pop()
+    return q.check() == "sat"
+
+
+def choice_used(q: smt.Query, choices: list[Choice]) -> Choice | None:
+    """The first non-deterministic IR value (undef, freeze of poison...) the
+    model on `q` relies on: a refutation through it may be spurious."""
+    return next((c for c in choices if any(q.truth(u) for u in c.used)), None)
+
+
 def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: list[Any], run: IRRun,
              at: tuple[Any, Any, Any, Any], race: Any) -> Any:
     """A kernel's counterexample (q has a model), fewest lanes first."""
     alo, ahi, iv, gv = at
-    for kk in (1, 2, 4):  # fewest lanes first
-        q.push()
-        q.add(B.at_most(exec_bits, kk))
-        if q.check() == "sat":
-            q.pop()
-            break
-        q.pop()
-    else:
-        if q.check() != "sat":  # (the solver gave up the second time)
-            res.verdict = "unknown"
-            res.notes = [f"the solver gave up ({q.reason})"]
-            return res
+    if not fewest_lanes(q, B, exec_bits):  # (the solver gave up the second time)
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up ({q.reason})"]
+        return res
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     addr = q.value(alo) | q.value(ahi) << 32
     res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {addr:#x} after the kernel: IR "
@@ -492,11 +504,11 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
     for ln in range(W):
         if mask >> ln & 1 and ln < 8:
             res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
-    used = [c for c in run.choices if any(q.truth(u) for u in c.used)]
-    if used:
+    used = choice_used(q, run.choices)
+    if used is not None:
         res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
-                         f"{used[0].span}): the refutation may be spurious")
+        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
+                         f"{used.span}): the refutation may be spurious")
     else:
         res.verdict = "refuted"
     return res
