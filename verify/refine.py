@@ -22,7 +22,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from . import catalog, waits
 from .assume import variant_space
@@ -583,6 +583,35 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     return res
 
 
+R = TypeVar("R")
+
+
+def variant_runs(first: R, consulted: Callable[[R], dict[str, str]], prove: Callable[[dict[str, str]], R]) -> list[R]:
+    """`first` (the run under the given assumptions) and one run per
+    distinct set of assumptions consulted, over every variant of every
+    assumption `first` consulted (and those the variants consult in turn):
+    `prove(v)` runs under variant `v`, `consulted(r)` is what a run relied
+    on.  In the order first found (`verify lowering --robust`, `verify tv
+    --robust`)."""
+    runs: dict[tuple[tuple[str, str], ...], R] = {tuple(sorted(consulted(first).items())): first}
+    asked: set[tuple[tuple[str, str], ...]] = set(runs)
+    frontier = variant_space(consulted(first))
+    while frontier:
+        v = frontier.pop()
+        key = tuple(sorted(v.items()))
+        if key in asked:
+            continue
+        asked.add(key)
+        r = prove(v)
+        used = tuple(sorted(consulted(r).items()))
+        if used not in runs:
+            runs[used] = r
+            asked.add(used)
+            if set(consulted(r)) - set(v):
+                frontier += variant_space(consulted(r))
+    return list(runs.values())
+
+
 def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIMEOUT,
           assume: dict[str, str] | None = None, robust: bool = False, smt2: bool = False) -> tuple[Result, FeatureLog]:
     """One instantiation; with `robust`, under every variant of every
@@ -594,34 +623,24 @@ def prove(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT_TIM
     res, flog = prove_one(low, target, wave, timeout, assume, smt2=smt2)
     if not robust or res.verdict == "error":
         return res, flog
-    runs: dict[tuple[tuple[str, str], ...], Result] = {tuple(sorted(res.assumptions.items())): res}
-    asked: set[tuple[tuple[str, str], ...]] = set(runs)
-    frontier = variant_space(res.assumptions)
-    while frontier:
-        v = frontier.pop()
-        key = tuple(sorted(v.items()))
-        if key in asked:
-            continue
-        asked.add(key)
+
+    def under(v: dict[str, str]) -> Result:
         r, fl = prove_one(low, target, wave, timeout, {**(assume or {}), **v})
         flog.asked.update(fl.asked)
-        used = tuple(sorted(r.assumptions.items()))
-        if used not in runs:
-            runs[used] = r
-            asked.add(used)
-            if set(r.assumptions) - set(v):
-                frontier += variant_space(r.assumptions)
+        return r
+
+    runs = variant_runs(res, lambda r: r.assumptions, under)
     order = {"refuted": 0, "unknown": 1, "error": 2, "proved": 3}
-    worst = min(runs.values(), key=lambda r: order[r.verdict])
+    worst = min(runs, key=lambda r: order[r.verdict])
     out = Result(**{**worst.__dict__})
-    names = sorted({k for r in runs.values() for k in r.assumptions})
+    names = sorted({k for r in runs for k in r.assumptions})
     out.variants = [{"assumptions": r.assumptions, "verdict": r.verdict, "default": r is res}
-                    for r in sorted(runs.values(), key=lambda r: (r is not res, order[r.verdict]))]
+                    for r in sorted(runs, key=lambda r: (r is not res, order[r.verdict]))]
     out.robust_over = names
     if worst.verdict == "proved":
         out.assumptions = {k: "*" for k in names}
     out.method = res.method + ", robust over " + (", ".join(names) or "no assumption")
-    out.seconds = sum(r.seconds for r in runs.values())
+    out.seconds = sum(r.seconds for r in runs)
     return out, flog
 
 

@@ -78,6 +78,7 @@ FEATURES: dict[str, Feature] = {
         Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
         Feature("bitop3", "v_bitop3_b32 (any bitwise function of three sources, by truth table)", "S:valu"),
         Feature("waitcnt_depctr", "s_waitcnt_depctr", "S:salu"),
+        Feature("clause", "s_clause (a scheduling hint: keep the next N+1 memory instructions together)", "S:salu"),
         Feature("add_co_u32", "v_add_co_u32 with a carry-out mask (VOP3b; GFX8 spells it v_add_u32)", "S:addr"),
         Feature("add_co_vop2_gfx9", "GFX9's v_addc_co_u32 and the VOP2 (_e32) v_add_co_u32", "S:addr"),
         Feature("add_co_ci", "v_add_co_ci_u32 (carry in and out, GFX10+); `null` as a carry-out destination", "S:addr"),
@@ -127,7 +128,7 @@ _GFX10 = {
     "vop3_literal", "constant_bus_2",
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
-    "add_co_u32", "add_co_ci", "s_mul_hi",
+    "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}

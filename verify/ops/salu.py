@@ -220,7 +220,7 @@ for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (3
     register(_op)
 register(Nop())
 for _name, _feat in [("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
-                     ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr")] + \
+                     ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr"), ("s_clause", "clause")] + \
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
         [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
                                                  "bvhcnt", "expcnt", "loadcnt_dscnt", "storecnt_dscnt")]:

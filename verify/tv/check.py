@@ -24,22 +24,19 @@ from typing import Any
 
 from .. import smt
 from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
-from ..assume import variant_space
 from ..diag import InputError, Span
 from ..emit import split_vopd
 from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
+from ..refine import JOINT_RLIMIT, variant_runs
 from ..target import FeatureLog, Target
-from .compile import by_llc, by_llvmlite_isolated, instances
-from .kernel import GLOBAL, SLOAD, prove_kernel
+from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
+from .kernel import GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
 from .sem import IRRun, Lanes, Unsupported
 
-# z3 resource units for the all-lanes question before asking lane by lane
-# (as verify/refine.py does: the same questions under any load)
-JOINT_RLIMIT = 2_000_000
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
 
 
@@ -79,7 +76,8 @@ class TVResult:
     verdict: str  # proved, refuted, unknown, unsupported
     notes: list[str] = field(default_factory=list)
     cex: Counterexample | None = None
-    seconds: float = 0.0
+    seconds: float = 0.0  # proving (the IR and GPU runs, the solver), compiling not included
+    compile_seconds: float = 0.0  # compiling, for the first function of each target/wave
     warnings: list[str] = field(default_factory=list)
     instructions: int = 0
     # the scope of a verdict, as verify lowering names it (refine.Result.scope)
@@ -162,31 +160,16 @@ def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str]
     res = prove(assume)
     if not robust or res.verdict == "unsupported":
         return res
-    runs = {tuple(sorted(res.assumptions.items())): res}
-    asked = set(runs)
-    frontier = variant_space(res.assumptions)
-    while frontier:
-        v = frontier.pop()
-        key = tuple(sorted(v.items()))
-        if key in asked:
-            continue
-        asked.add(key)
-        r = prove({**assume, **v})
-        used = tuple(sorted(r.assumptions.items()))
-        if used not in runs:
-            runs[used] = r
-            asked.add(used)
-            if set(r.assumptions) - set(v):
-                frontier += variant_space(r.assumptions)
+    runs = variant_runs(res, lambda r: r.assumptions, lambda v: prove({**assume, **v}))
     order = {"refuted": 0, "unknown": 1, "unsupported": 2, "proved": 3}
-    worst = min(runs.values(), key=lambda r: order[r.verdict])
-    names = sorted({k for r in runs.values() for k in r.assumptions})
+    worst = min(runs, key=lambda r: order[r.verdict])
+    names = sorted({k for r in runs for k in r.assumptions})
     worst.variants = [{"assumptions": r.assumptions, "verdict": r.verdict, "default": r is res}
-                      for r in sorted(runs.values(), key=lambda r: (r is not res, order[r.verdict]))]
+                      for r in sorted(runs, key=lambda r: (r is not res, order[r.verdict]))]
     worst.robust_over = names
     if worst.verdict == "proved":
         worst.assumptions = {k: "*" for k in names}
-    worst.seconds = sum(r.seconds for r in runs.values())
+    worst.seconds = sum(r.seconds for r in runs)
     return worst
 
 
@@ -363,14 +346,7 @@ def static_problems(fn: Function) -> list[str]:
 def _fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> None:
     """After a sat check: a model with 1, 2 or 4 active lanes where there is
     one (the query's model is left on the last sat check)."""
-    for k in (1, 2, 4):
-        q.push()
-        q.add(B.at_most(exec_bits, k))
-        if q.check() == "sat":
-            q.pop()
-            return
-        q.pop()
-    if q.check() != "sat":
+    if not fewest_lanes(q, B, exec_bits):
         raise smt_gave_up(q)
 
 
@@ -513,11 +489,11 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             cex.ir_at = f"{d.span}: {d.text}"
         cex.gpu_at = _responsible_gpu(code.program, "v0")
     res.cex = cex
-    used = [c for c in run.choices if any(q.truth(u) for u in c.used)]
-    if used:
+    used = choice_used(q, run.choices)
+    if used is not None:
         res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
-                         f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
+        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
+                         f"{used.span}), which verify fixes for all choices: the refutation may be spurious")
     elif untracked:
         res.verdict = "unknown"
         res.notes.append(f"the GPU code reloads a register from private memory verify does not track (line "
@@ -598,11 +574,11 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
                             None if q.truth(s_out.poison[i]) else q.value(s_out.vals[i]),
                             q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
     res.cex = Counterexample(mask, rows, tgt_poison=[q.truth(t_out.poison[r.lane]) for r in rows])
-    used = [c for c in runs[0].choices if any(q.truth(u) for u in c.used)]
-    if used:
+    used = choice_used(q, runs[0].choices)
+    if used is not None:
         res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic value of @{src.name} ({used[0].what} at "
-                         f"{used[0].span}), which verify fixes for all choices: the refutation may be spurious")
+        res.notes.append(f"the counterexample depends on a non-deterministic value of @{src.name} ({used.what} at "
+                         f"{used.span}), which verify fixes for all choices: the refutation may be spurious")
     else:
         res.verdict = "refuted"
     return res
@@ -655,10 +631,23 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
             raise InputError(None, f"{path}: no function '{missing[0]}'")
     compilers: list[tuple[str, Any]] = []
     cache: dict[tuple[str, str, int], str] = {}
+    batched: list[bool] = []
+    compiling = [0.0]  # seconds spent compiling so far
 
     def make(name: str, cmd: str | None) -> Any:
         def compile_asm(t: Target, w: int) -> str:
+            t0 = time.perf_counter()
+            try:
+                return cached(t, w)
+            finally:
+                compiling[0] += time.perf_counter() - t0
+
+        def cached(t: Target, w: int) -> str:
             key = (name, t.name, w)
+            if key not in cache and cmd is None and not batched:
+                # every target/wave of the file in one child (a failure: each alone)
+                batched.append(True)
+                cache.update({(name, *k): a for k, a in by_llvmlite_batch(text, inst).items()})
             if key not in cache:
                 cache[key] = by_llvmlite_isolated(text, t, w) if cmd is None else by_llc(cmd, path, text, t, w)
             return cache[key]
@@ -675,7 +664,10 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     for fn in fns:
         for t, w in inst:
             for cname, comp in compilers:
+                before = compiling[0]
                 r = robustly(partial(prove_function, mod, fn, comp, t, w, cname, timeout), assume or {}, robust)
+                r.compile_seconds = compiling[0] - before
+                r.seconds = max(0.0, r.seconds - r.compile_seconds)
                 if r.verdict == "proved" and r.warnings:
                     # a hazard the code does not cover: the hardware may not
                     # compute what the model does

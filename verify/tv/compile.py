@@ -8,6 +8,7 @@ The targets and waves of a file default to its lit RUN lines
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -42,13 +43,44 @@ sys.stdout.write(by_llvmlite(sys.stdin.read(), get(sys.argv[1]), int(sys.argv[2]
 """
 
 
+_BATCH = """
+import json, sys
+from verify.tv.compile import by_llvmlite
+from verify.target import get
+text = sys.stdin.read()
+json.dump([by_llvmlite(text, get(t), int(w)) for t, w in json.loads(sys.argv[1])], sys.stdout)
+"""
+
+
+def _child_env() -> dict[str, str]:
+    root = str(Path(__file__).resolve().parent.parent.parent)
+    return dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def by_llvmlite_batch(text: str, pairs: list[tuple[Target, int]]) -> dict[tuple[str, int], str]:
+    """:func:`by_llvmlite` for several targets/waves in one child Python (one
+    start and one LLVM initialisation instead of one per pair): (target name,
+    wave) -> assembly, or {} when the child fails (then compile each pair
+    with :func:`by_llvmlite_isolated`, which names the one that fails)."""
+    if not pairs:
+        return {}
+    arg = json.dumps([[t.name, w] for t, w in pairs])
+    try:
+        r = subprocess.run([sys.executable, "-c", _BATCH, arg], input=text, capture_output=True, text=True,
+                           timeout=300 + 60 * len(pairs), check=False, env=_child_env())
+    except subprocess.TimeoutExpired:
+        return {}
+    if r.returncode != 0:
+        return {}
+    outs: list[str] = json.loads(r.stdout)
+    return {(t.name, w): a for (t, w), a in zip(pairs, outs)}
+
+
 def by_llvmlite_isolated(text: str, target: Target, wave: int) -> str:
     """:func:`by_llvmlite` in a child Python, so that an LLVM crash is an
     error naming the target rather than the end of verify."""
-    root = str(Path(__file__).resolve().parent.parent.parent)
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     r = subprocess.run([sys.executable, "-c", _CHILD, target.name, str(wave)], input=text, capture_output=True,
-                       text=True, timeout=300, check=False, env=env)
+                       text=True, timeout=300, check=False, env=_child_env())
     if r.returncode != 0:
         err = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
         first = next((ln for ln in err if "error" in ln.lower() or "Assertion" in ln), err[-1] if err else "?")

@@ -37,9 +37,10 @@ from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
+from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
 from .llir import TYPES, Function, Module
-from .sem import IRRun, Lanes, Memory, Unsupported
+from .sem import Choice, IRRun, Lanes, Memory, Unsupported
 
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
@@ -111,7 +112,8 @@ class Kernel:
         smt_same = getattr(getattr(B, "session", None), "same", None)
         if smt_same is not None and smt_same(lo, klo) and smt_same(hi, khi) and off in self.args:
             return self.args[off]
-        return self.mem.read(B.add(lo, B.const(off)), hi)[0]  # (no carry: offsets are small)
+        alo = B.add(lo, B.const(off))  # a 64-bit address: the offset carries into the high half
+        return self.mem.read(alo, B.add(hi, B.bool_value(B.ult(alo, B.const(off)))))[0]
 
     def step(self, ins: Instr) -> str | None:
         """Run one instruction; a reason when it cannot be modelled."""
@@ -178,12 +180,12 @@ class Kernel:
         return None
 
 
-def _check(q: smt.Query, cond: Any) -> str:
+def _check(q: smt.Query, cond: Any, rlimit: int | None = None) -> str:
     if cond is False:
         return "unsat"
     q.push()
     q.add(cond)
-    r = q.check()
+    r = q.check(rlimit=rlimit)
     q.pop()
     return r
 
@@ -409,6 +411,11 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
                             B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
             per_lane.append(B.and_b(no_ub, differ))
+        # all lanes at once (bounded), then lane by lane for the first that differs
+        if _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT) == "unsat":
+            res.seconds = time.monotonic() - t0
+            res.verdict = "proved"
+            return res
         for n, c in enumerate(per_lane):
             r0 = _check(q, c)
             if r0 == "sat" and hint is None:
@@ -461,22 +468,34 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi))
 
 
+def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
+    """After a sat check: leave on `q` a model with 1, 2 or 4 active lanes
+    where there is one, else the model of asking again; False when the
+    solver gives up the second time."""
+    for k in (1, 2, 4):
+        q.push()
+        q.add(B.at_most(exec_bits, k))
+        if q.check() == "sat":
+            q.pop()
+            return True
+        q.pop()
+    return q.check() == "sat"
+
+
+def choice_used(q: smt.Query, choices: list[Choice]) -> Choice | None:
+    """The first non-deterministic IR value (undef, freeze of poison...) the
+    model on `q` relies on: a refutation through it may be spurious."""
+    return next((c for c in choices if any(q.truth(u) for u in c.used)), None)
+
+
 def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: list[Any], run: IRRun,
              at: tuple[Any, Any, Any, Any], race: Any) -> Any:
     """A kernel's counterexample (q has a model), fewest lanes first."""
     alo, ahi, iv, gv = at
-    for kk in (1, 2, 4):  # fewest lanes first
-        q.push()
-        q.add(B.at_most(exec_bits, kk))
-        if q.check() == "sat":
-            q.pop()
-            break
-        q.pop()
-    else:
-        if q.check() != "sat":  # (the solver gave up the second time)
-            res.verdict = "unknown"
-            res.notes = [f"the solver gave up ({q.reason})"]
-            return res
+    if not fewest_lanes(q, B, exec_bits):  # (the solver gave up the second time)
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up ({q.reason})"]
+        return res
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     addr = q.value(alo) | q.value(ahi) << 32
     res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {addr:#x} after the kernel: IR "
@@ -485,11 +504,11 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
     for ln in range(W):
         if mask >> ln & 1 and ln < 8:
             res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
-    used = [c for c in run.choices if any(q.truth(u) for u in c.used)]
-    if used:
+    used = choice_used(q, run.choices)
+    if used is not None:
         res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used[0].what} at "
-                         f"{used[0].span}): the refutation may be spurious")
+        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
+                         f"{used.span}): the refutation may be spurious")
     else:
         res.verdict = "refuted"
     return res
