@@ -467,6 +467,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))
+    if run.ub:  # undefined behaviour in the IR (a branch on poison): any GPU code refines it
+        q.add(B.not_b(B.or_b(*run.ub)))
     # all lanes at once with a fixed resource limit, then lane by lane
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))
@@ -582,7 +584,9 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         lane_bad.append(B.and_b(exec_bits[i], B.not_b(s_out.poison[i]), B.or_b(t_out.poison[i], differ)))
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))
-    q.add(B.or_b(*lane_bad))
+    if runs[0].ub:  # src has undefined behaviour: any tgt refines it
+        q.add(B.not_b(B.or_b(*runs[0].ub)))
+    q.add(B.or_b(*lane_bad, *runs[1].ub))  # (tgt's undefined behaviour where src has none)
     r = q.check()
     res.seconds = time.monotonic() - t0
     if r != "sat":
