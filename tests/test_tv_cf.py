@@ -3,6 +3,8 @@ branches, phis and switches, per lane; GPU code with EXEC-masked branches."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,103 @@ def test_ir_back_edge_is_refused_with_its_position(tmp_path):
     code, out, _ = cli("tv", p, "--target", "gfx942")
     assert code == 2
     assert f"  {p}:8:3: unsupported: loop (a back edge to %l)" in out.splitlines()
+
+
+# ---- the GPU side: branches around EXEC-masked code --------------------------
+
+GPU = """define amdgpu_kernel void @lane0_store(ptr addrspace(1) %out, i32 %v) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %c = icmp eq i32 %tid, 0
+  br i1 %c, label %then, label %done
+then:
+  store i32 %v, ptr addrspace(1) %out, align 4
+  br label %done
+done:
+  ret void
+}
+define i32 @ifelse(i32 %a, i32 %b) {
+entry:
+  %c = icmp slt i32 %a, %b
+  br i1 %c, label %then, label %else
+then:
+  %x = add i32 %a, 1
+  br label %join
+else:
+  %y = xor i32 %b, %a
+  br label %join
+join:
+  %r = phi i32 [ %x, %then ], [ %y, %else ]
+  ret i32 %r
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+
+LLC = shutil.which("llc-22")
+
+
+def compiled(tmp_path: Path, cpu: str, wave: int) -> tuple[str, str]:
+    """The .ll file and llc-22's assembly of it."""
+    assert LLC is not None
+    p = write(tmp_path, "cf.ll", GPU)
+    attr = [] if cpu.startswith("gfx9") else [f"-mattr=+wavefrontsize{wave}"]
+    r = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O2", *attr, p, "-o", "-"],
+                       capture_output=True, text=True, check=True)
+    return p, r.stdout
+
+
+def tv_asm(tmp_path: Path, ll: str, asm: str, fn: str, cpu: str, wave: int) -> tuple[int, str]:
+    s = write(tmp_path, "code.s", asm)
+    code, out, _ = cli("tv", ll, "--target", cpu, "--wave", str(wave), "--function", fn, "--asm", s)
+    return code, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target,wave", [("gfx942", 64), ("gfx1100", 32), ("gfx1100", 64), ("gfx1200", 32)])
+def test_gpu_if_else_and_masked_store_are_proved(tmp_path, target, wave):
+    p = write(tmp_path, "cf.ll", GPU)
+    code, out, _ = cli("tv", p, "--target", target, "--wave", str(wave))
+    assert code == 0, out
+    assert out.splitlines()[-1] == "Summary: 2 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(LLC is None, reason="llc-22 not installed")
+def test_gpu_if_else_mutants_are_refuted(tmp_path):
+    ll, asm = compiled(tmp_path, "gfx942", 64)
+    code, out = tv_asm(tmp_path, ll, asm, "ifelse", "gfx942", 64)
+    assert code == 0, out
+    # the then-side computes a + 2
+    code, out = tv_asm(tmp_path, ll, asm.replace("v_add_u32_e32 v0, 1, v2", "v_add_u32_e32 v0, 2, v2"), "ifelse",
+                       "gfx942", 64)
+    assert code == 1, out
+    assert "GPU: line" in out and "v_add_u32_e32 v0, 2, v2" in out
+    # EXEC not restored at the join
+    lines = asm.split("\n")
+    k = next(i for i, t in enumerate(lines) if "s_or_b64 exec, exec" in t)
+    code, out = tv_asm(tmp_path, ll, "\n".join(lines[:k] + lines[k + 1:]), "ifelse", "gfx942", 64)
+    assert code == 1, out
+    assert "not EXEC at entry" in out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(LLC is None, reason="llc-22 not installed")
+def test_gpu_masked_store_with_the_branch_inverted_is_refuted(tmp_path):
+    ll, asm = compiled(tmp_path, "gfx1100", 32)
+    assert "s_cbranch_execz" in asm
+    code, out = tv_asm(tmp_path, ll, asm.replace("s_cbranch_execz", "s_cbranch_execnz", 1), "lane0_store", "gfx1100", 32)
+    assert code == 1, out
+    assert "counterexample: EXEC = 0x1;" in out
+
+
+@pytest.mark.skipif(LLC is None, reason="llc-22 not installed")
+def test_gpu_back_edge_is_refused_with_its_line(tmp_path):
+    ll, asm = compiled(tmp_path, "gfx942", 64)
+    lines = asm.split("\n")
+    k = next(i for i, t in enumerate(lines) if t.startswith("ifelse:"))
+    j = next(i for i in range(k, len(lines)) if "s_cbranch_execz" in lines[i])
+    label = next(lines[i].split(":")[0] for i in range(j, 0, -1) if lines[i].startswith(".LBB"))
+    lines[j] = f"\ts_cbranch_execz {label}"
+    code, out = tv_asm(tmp_path, ll, "\n".join(lines), "ifelse", "gfx942", 64)
+    assert code == 2, out
+    assert f"unsupported: a loop in the GPU code: line {j + 1}: s_cbranch_execz {label} goes back to {label}" in out
