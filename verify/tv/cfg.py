@@ -23,8 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .. import smt
 from ..ir import Instr
 from ..machine import Machine
+from ..ops.base import op_of
 
 BRANCHES = ("s_branch", "s_cbranch_execz", "s_cbranch_execnz", "s_cbranch_scc0", "s_cbranch_scc1",
             "s_cbranch_vccz", "s_cbranch_vccnz")
@@ -87,15 +89,24 @@ def successors(b: Block) -> list[int]:
     return [s for s in (b.taken, b.fall) if s is not None]
 
 
+def self_loop(blocks: list[Block], k: int) -> bool:
+    """Block k is a loop of the one shape accepted: a conditional branch at
+    its end back to its own first line (LLVM's Iterative atomic optimizer and
+    wave.reduce loops)."""
+    b = blocks[k]
+    return b.taken == k and b.term is not None and b.term.mnemonic.startswith("s_cbranch")
+
+
 def topological(blocks: list[Block]) -> tuple[list[int], str | None]:
     """The blocks reachable from the first, in a topological order, or a
-    back edge (a loop) named by its branch line."""
+    back edge (a loop of another shape than `self_loop`) named by its
+    branch line."""
     state: dict[int, int] = {0: 1}
     post: list[int] = []
     stack: list[tuple[int, int]] = [(0, 0)]
     while stack:
         k, j = stack.pop()
-        succ = successors(blocks[k])
+        succ = [s for s in successors(blocks[k]) if not (s == k and self_loop(blocks, k))]
         if j < len(succ):
             stack.append((k, j + 1))
             n = succ[j]
@@ -188,9 +199,15 @@ def _merge(m: Machine, c: Any, a: _State, b: _State, extra: Extra) -> _State:
     return _State(vregs, sregs, scc, queue, extra.merge(c, a.extra, b.extra))
 
 
-def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | None], extra: Extra) -> str | None:
+def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | None], extra: Extra,
+               timeout: float = 30.0) -> str | None:
     """Run the blocks on `m` (see the module's doc): afterwards `m` holds the
-    state at the exit, merged over the exits; returns why it cannot be run."""
+    state at the exit, merged over the exits; returns why it cannot be run.
+
+    A `self_loop` block runs `loop_bound` times, each iteration after the
+    first guarded by "every earlier iteration branched back" (the state is
+    merged with the one before it), which is the loop's exact semantics
+    since it never runs more often.  [S:branch]"""
     B = m.B
     order, loop = topological(blocks)
     if loop is not None:
@@ -208,11 +225,45 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
         _load(m, state, extra)
         extra.set_pc(pc)
         b = blocks[k]
+        entry = _save(m, extra)
         for ins in b.instrs:
             why = step(ins)
             if why is not None:
                 return why
         t = b.term
+        if self_loop(blocks, k):
+            assert t is not None
+            cand = lane_loop(m, b, k, timeout)
+            if cand is None:
+                return (f"a loop in the GPU code of a shape verify does not accept: line {t.line}: "
+                        f"{t.text.split(';')[0].strip()} (accepted: each iteration clears the lowest set bit "
+                        "of one register and branches back while it is not 0)")
+            # the loop ran once above on the state at entry: that is the run
+            # when R is 0 at entry (it then leaves at once); else one guarded
+            # iteration per set bit of R, lowest first, R given its value
+            zero_run = _save(m, extra)
+            _load(m, entry, extra)
+            r0 = [m.s(n) for n in cand]
+            bits = [m.B.bit(r0[i // 32], i % 32) for i in range(32 * len(cand))]
+            r_zero = B.not_b(B.or_b(*bits))
+            for j, g in enumerate(bits):
+                if g is False:
+                    continue
+                before = _save(m, extra)
+                now = [False] * j + [True] + bits[j + 1:]  # R at the iteration for bit j, given bit j is set
+                for h, n in enumerate(cand):
+                    m.set_s(n, B.from_bits(now[32 * h:32 * h + 32]))
+                extra.set_pc(B.and_b(pc, B.not_b(r_zero), g))
+                for ins in b.instrs:
+                    why = step(ins)
+                    if why is not None:
+                        return why
+                _load(m, _merge(m, g, _save(m, extra), before, extra), extra)
+            _load(m, _merge(m, r_zero, zero_run, _save(m, extra), extra), extra)
+            extra.set_pc(pc)
+            if b.fall is not None:
+                incoming.setdefault(b.fall, []).append((pc, _save(m, extra)))
+            continue
         if t is not None and t.mnemonic not in BRANCHES:
             exits.append((pc, _save(m, extra)))
             continue
@@ -229,4 +280,73 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
         state = _merge(m, c, s, state, extra)
     _load(m, state, extra)
     extra.set_pc(True)
+    return None
+
+
+def _mask_candidates(b: Block, W: int) -> list[tuple[str, ...]]:
+    """The registers a loop may count down: EXEC, and each SGPR (or aligned
+    SGPR pair) the body writes."""
+    written: set[str] = set()
+    for ins in b.instrs:
+        written.update(op_of(ins.base).defs(ins))
+    out: list[tuple[str, ...]] = []
+    if written & {"exec_lo", "exec_hi"}:
+        out.append(("exec_lo", "exec_hi") if W == 64 else ("exec_lo",))
+    nums = sorted(int(r[1:]) for r in written if re.fullmatch(r"s\d+", r))
+    for n in nums:
+        if n % 2 == 0 and n + 1 in nums:
+            out.append((f"s{n}", f"s{n + 1}"))
+        out.append((f"s{n}",))
+    return out
+
+
+def lane_loop(m: Machine, b: Block, k: int, timeout: float) -> tuple[str, ...] | None:
+    """The register R (EXEC, an SGPR or an aligned SGPR pair) that loop
+    block `b` counts down, or None when the loop has not the accepted shape.
+
+    The shape is shown by a one-iteration argument, not by unrolling: from
+    ANY state (every register a fresh unknown), one run of the body leaves
+    R' = R & (R - 1) (its lowest set bit cleared) and branches back exactly
+    when R' != 0.  Then a loop entered with R = 0 runs once, and one entered
+    with R != 0 runs once per set bit of R, lowest first, the iteration for
+    bit j starting with R = R0 minus its bits below j.  LLVM's Iterative
+    atomic optimizer and wave.reduce loops (s_ff1/s_ctz of a copy of EXEC,
+    v_readlane, s_bitset0/s_andn2, s_cmp_lg, s_cbranch_scc1) have it.
+    [S:branch]"""
+    B: Any = m.B
+    if b.term is None:
+        return None
+    names: dict[str, Any] = {}
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool(f"loop{k}.scc")
+        if kind == "v":
+            key = f"loop{k}.{name}"
+            if key not in names:
+                names[key] = B.fresh_lanes(key, m.W)
+            return names[key][lane or 0]
+        return B.fresh(f"loop{k}.{name}")
+
+    probe = Machine(B, m.W, initial, m.target, dict(m._assume), waits=False)
+    probe.scc = initial("scc", "scc", None)
+    cands = _mask_candidates(b, m.W)
+    before = {n: probe.s(n) for c in cands for n in c}
+    probe.run(b.instrs)
+    back = branch_condition(probe, b.term)
+    for cand in cands:
+        old = [before[n] for n in cand]
+        new = [probe.s(n) for n in cand]
+        if len(cand) == 1:
+            want = [B.and_(old[0], B.sub(old[0], B.const(1)))]
+        else:
+            lo1 = B.sub(old[0], B.const(1))
+            hi1 = B.sub(old[1], B.bool_value(B.eq(old[0], B.const(0))))
+            want = [B.and_(old[0], lo1), B.and_(old[1], hi1)]
+        cleared = B.and_b(*(B.eq(x, y) for x, y in zip(new, want)))
+        nonzero = B.or_b(*(B.ne(x, B.const(0)) for x in new))
+        q = smt.Query(timeout, session=B.session)
+        q.add(B.not_b(B.and_b(cleared, B.or_b(B.and_b(back, nonzero), B.and_b(B.not_b(back), B.not_b(nonzero))))))
+        if q.check() == "unsat":
+            return cand
     return None

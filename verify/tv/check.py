@@ -347,15 +347,16 @@ class GpuRun:
         pass
 
 
-def run_gpu(m: Machine, code: GpuCode) -> list[Instr]:
-    """Run the GPU code (straight-line, or its blocks); returns the reloads
-    of untracked private memory.  InputError when it cannot be run."""
+def run_gpu(m: Machine, code: GpuCode, timeout: float = 30.0) -> list[Instr]:
+    """Run the GPU code (straight-line, or its blocks: verify/tv/cfg.py);
+    returns the reloads of untracked private memory.  InputError when it
+    cannot be run."""
     g = GpuRun(m)
     if code.blocks is None:
         for ins in code.program:
             g.step(ins)
     else:
-        why = run_blocks(m, code.blocks, g.step, g)
+        why = run_blocks(m, code.blocks, g.step, g, timeout)
         if why is not None:
             raise InputError(None, why)
     return g.untracked
@@ -510,7 +511,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
     try:
-        untracked = run_gpu(m, code)
+        untracked = run_gpu(m, code, timeout)
     except InputError as e:
         res.notes = [f"{code.label}: unsupported: {e.message}"]
         return res

@@ -402,7 +402,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     gpu_mem = Memory(B, initial_mem)
     k = Kernel(m, gpu_mem, kptr, kargs)
     if code.blocks is not None:
-        why = run_blocks(m, code.blocks, k.step, k)
+        why = run_blocks(m, code.blocks, k.step, k, timeout)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
