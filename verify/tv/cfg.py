@@ -225,11 +225,6 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
         _load(m, state, extra)
         extra.set_pc(pc)
         b = blocks[k]
-        entry = _save(m, extra)
-        for ins in b.instrs:
-            why = step(ins)
-            if why is not None:
-                return why
         t = b.term
         if self_loop(blocks, k):
             assert t is not None
@@ -238,14 +233,22 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                 return (f"a loop in the GPU code of a shape verify does not accept: line {t.line}: "
                         f"{t.text.split(';')[0].strip()} (accepted: each iteration clears the lowest set bit "
                         "of one register and branches back while it is not 0)")
-            # the loop ran once above on the state at entry: that is the run
-            # when R is 0 at entry (it then leaves at once); else one guarded
+            # R = 0 at entry: one iteration (it then leaves); else one guarded
             # iteration per set bit of R, lowest first, R given its value
-            zero_run = _save(m, extra)
-            _load(m, entry, extra)
+            # there (so that s_ff1 of it is a constant)
+            entry = _save(m, extra)
             r0 = [m.s(n) for n in cand]
             bits = [m.B.bit(r0[i // 32], i % 32) for i in range(32 * len(cand))]
             r_zero = B.not_b(B.or_b(*bits))
+            for n in cand:
+                m.set_s(n, B.const(0))
+            extra.set_pc(B.and_b(pc, r_zero))
+            for ins in b.instrs:
+                why = step(ins)
+                if why is not None:
+                    return why
+            zero_run = _save(m, extra)
+            _load(m, entry, extra)
             for j, g in enumerate(bits):
                 if g is False:
                     continue
@@ -264,6 +267,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             if b.fall is not None:
                 incoming.setdefault(b.fall, []).append((pc, _save(m, extra)))
             continue
+        for ins in b.instrs:
+            why = step(ins)
+            if why is not None:
+                return why
         if t is not None and t.mnemonic not in BRANCHES:
             exits.append((pc, _save(m, extra)))
             continue
