@@ -204,10 +204,9 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
     """Run the blocks on `m` (see the module's doc): afterwards `m` holds the
     state at the exit, merged over the exits; returns why it cannot be run.
 
-    A `self_loop` block runs `loop_bound` times, each iteration after the
-    first guarded by "every earlier iteration branched back" (the state is
-    merged with the one before it), which is the loop's exact semantics
-    since it never runs more often.  [S:branch]"""
+    A `self_loop` block runs as `lane_loop` says (one guarded iteration per
+    set bit of its register; the state merged with the one before each),
+    which is the loop's exact semantics (see `lane_loop`).  [S:branch]"""
     B = m.B
     order, loop = topological(blocks)
     if loop is not None:
