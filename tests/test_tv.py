@@ -82,12 +82,12 @@ def test_unsupported_instruction_is_named_at_its_line(tmp_path):
                                 "Summary: 0 correct, 0 incorrect, 0 failed-to-prove, 1 unsupported"]
 
 
-def test_control_flow_is_unsupported(tmp_path):
-    p = write(tmp_path, "b.ll", "define i32 @f(i32 %x) {\nentry:\n  %c = icmp eq i32 %x, 0\n  br i1 %c, label %a, label %b\n"
-                                "a:\n  ret i32 1\nb:\n  ret i32 %x\n}\n")
+def test_a_loop_is_unsupported(tmp_path):
+    p = write(tmp_path, "b.ll", "define i32 @f(i32 %n) {\nentry:\n  br label %l\nl:\n  %i = phi i32 [ 0, %entry ], [ %j, %l ]\n"
+                                "  %j = add i32 %i, 1\n  %c = icmp ult i32 %j, %n\n  br i1 %c, label %l, label %d\nd:\n  ret i32 %j\n}\n")
     code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
     assert code == 2
-    assert f"  {p}:4:3: unsupported: control flow (more than one basic block)" in out.splitlines()
+    assert f"  {p}:8:3: unsupported: loop (a back edge to %l)" in out.splitlines()
 
 
 def test_unsupported_intrinsic_on_a_target(tmp_path):

@@ -416,6 +416,47 @@ _S64: list[tuple[Any, ...]] = [
     ("s_xor_b64", lambda B, x, y: B.xor(x, y)),
     ("s_andn2_b64", lambda B, x, y: B.and_(x, B.not_(y)), ("s_and_not1_b64", "salu_gfx11_names")),
 ]
+class Scmp(OpDef):
+    """s_cmp_<cc>_<i32|u32|u64> s0, s1: SCC = s0 <cc> s1, nothing else
+    written (the u64 forms: eq and lg only).  [S:salu]"""
+
+    unit = "salu"
+    arg_names = ("ssrc0", "ssrc1")
+
+    def __init__(self, cc: str, kind: str):
+        self.base = f"s_cmp_{cc}_{kind}"
+        self.cc, self.kind = cc, kind
+        self.sig = ("ssrc64", "ssrc64") if kind == "u64" else ("ssrc", "ssrc")
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        _one_literal(ins, wide=self.kind == "u64")
+        return warns
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B = m.B
+        a, b = ins.operands
+        if self.kind == "u64":
+            (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
+            same = B.and_b(B.eq(al, bl), B.eq(ah, bh))
+            m.scc = same if self.cc == "eq" else B.not_b(same)
+            return
+        x, y = m.scalar(a), m.scalar(b)
+        if self.cc in ("eq", "lg"):
+            m.scc = B.eq(x, y) if self.cc == "eq" else B.ne(x, y)
+            return
+        lt, le = (B.slt, B.sle) if self.kind == "i32" else (B.ult, B.ule)
+        m.scc = {"lt": lt(x, y), "le": le(x, y), "gt": lt(y, x), "ge": le(y, x)}[self.cc]
+
+    def defs(self, ins: Instr) -> list[str]:
+        return ["scc"]
+
+
+for _cc in ("eq", "lg", "gt", "ge", "lt", "le"):
+    for _kind in ("i32", "u32"):
+        register(Scmp(_cc, _kind))
+register(Scmp("eq", "u64"))
+register(Scmp("lg", "u64"))
 for _row in _S2:
     register(Salu2(*_row))
 for _row in _S64:

@@ -32,12 +32,14 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..target import FeatureLog, Target
+from .cfg import Block, run_blocks, split_blocks
 from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
 from .kernel import GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
 from .sem import IRRun, Lanes, Unsupported
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+CFG_BRANCH = re.compile(r"^(s_branch|s_cbranch_\w+)$")
 
 
 @dataclass
@@ -194,6 +196,26 @@ class GpuCode:
     problems: list[str]  # why it is unsupported (empty: supported)
     spills: list[Instr]
     label: str
+    blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
+
+    def hazard_warnings(self, target: Target) -> list[str]:
+        """The hazard checker's warnings on the code as it runs: straight-line
+        code as a whole; with control flow, each block after each of its
+        predecessors, the branch left out (a window that spans more than two
+        blocks is not seen)."""
+        if self.blocks is None:
+            return [str(w) for w in hazards(self.program, target)]
+        seqs: list[list[Instr]] = [self.blocks[0].instrs]
+        for b in self.blocks:
+            for s in (b.taken, b.fall):
+                if s is not None:
+                    # (without the branch: verify does not model it as an instruction, and a
+                    # window without it is shorter: never a hazard missed)
+                    seqs.append(b.instrs + self.blocks[s].instrs)
+        out: list[str] = []
+        for seq in seqs:
+            out += [str(w) for w in hazards(seq, target) if str(w) not in out]
+        return out
 
 
 def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
@@ -207,9 +229,10 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
         return GpuCode([], [f"the assembly: {e.message}"], [], label)
     prog: list[Instr] = []
     spills: list[Instr] = []
+    items: list[tuple[str, Any]] = []
     for ln in lines:
         if ln.kind == "label":
-            problems.append(f"control flow in the GPU code (label {ln.text} at line {ln.lineno})")
+            items.append(("label", (ln.text, ln.lineno)))
             continue
         if ln.kind != "instr":
             continue
@@ -218,9 +241,15 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
         except InputError as e:
             problems.append(f"GPU line {ln.lineno}: {ln.text.split(';')[0].strip()}: {e.message}")
             continue
+        items.append(("instr", ins))
         prog.append(ins)
     end = "s_endpgm" if kernel else "s_setpc_b64"
-    if not prog or prog[-1].mnemonic != end:
+    blocks: list[Block] | None = None
+    if any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog):
+        blocks, cf_problems = split_blocks(items, end)
+        problems += cf_problems
+        prog = [i for b in blocks for i in b.instrs]
+    elif not prog or prog[-1].mnemonic != end:
         problems.append(f"the GPU code does not end with {end}")
     else:
         prog = prog[:-1]
@@ -232,11 +261,11 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
         elif isinstance(op, Opaque):
             if SPILL.match(ins.mnemonic):
                 spills.append(ins)
-            elif kernel and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)):
+            elif kernel and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic) or ins.mnemonic == "s_clause"):
                 pass  # memory: verify/tv/kernel.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
-    return GpuCode(prog, problems, spills, label)
+    return GpuCode(prog, problems, spills, label, blocks)
 
 
 def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
@@ -256,33 +285,67 @@ def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
     return m.group(2), int(data[1:]), tuple(addr)
 
 
-def run_gpu(m: Machine, program: list[Instr]) -> list[Instr]:
-    """Run the GPU code.  Spills and reloads of a VGPR to private memory at
-    the same address (nothing in between writes the address registers)
-    give each lane back what it stored where that lane was active at the
-    store; anything else a reload reads is unknown (those reloads are
-    returned)."""
-    B = m.B
-    stored: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
-    untracked: list[Instr] = []
-    for ins in program:
+class GpuRun:
+    """Runs the GPU code one instruction at a time.  Spills and reloads of a
+    VGPR to private memory at the same address (nothing in between writes
+    the address registers) give each lane back what it stored where that
+    lane was active at the store; anything else a reload reads is unknown
+    (those reloads are listed in `untracked`).  With control flow this is
+    the extra state of verify/tv/cfg.py: a spill two paths disagree on is
+    forgotten at their join."""
+
+    def __init__(self, m: Machine) -> None:
+        self.m = m
+        self.stored: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
+        self.untracked: list[Instr] = []
+
+    def step(self, ins: Instr) -> str | None:
+        m, B = self.m, self.m.B
+        stored = self.stored
         key = _spill_key(ins)
         if key is not None and key[0] == "store":
             stored[key[2]] = (list(m.v(key[1])), m.actives())
-            continue
+            return None
         if key is not None and key[0] == "load":
             hit = stored.get(key[2])
             if hit is None:
-                untracked.append(ins)
+                self.untracked.append(ins)
             fresh = m.unknown_lanes(f"v{key[1]}@{ins.line}")
             vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
             m.write_v(key[1], vals, m.actives())
-            continue
+            return None
         m.run([ins])
         written = set(op_of(ins.base).defs(ins))
         for k in [k for k in stored if any(r in written for a in k for r in _names(a))]:
             del stored[k]
-    return untracked
+        return None
+
+    def save(self) -> Any:
+        return dict(self.stored)
+
+    def load(self, s: Any) -> None:
+        self.stored = dict(s)
+
+    def merge(self, c: Any, a: Any, b: Any) -> Any:
+        return {k: v for k, v in a.items() if b.get(k) is v}
+
+    def set_pc(self, pc: Any) -> None:
+        pass
+
+
+def run_gpu(m: Machine, code: GpuCode, timeout: float = 30.0) -> list[Instr]:
+    """Run the GPU code (straight-line, or its blocks: verify/tv/cfg.py);
+    returns the reloads of untracked private memory.  InputError when it
+    cannot be run."""
+    g = GpuRun(m)
+    if code.blocks is None:
+        for ins in code.program:
+            g.step(ins)
+    else:
+        why = run_blocks(m, code.blocks, g.step, g, timeout)
+        if why is not None:
+            raise InputError(None, why)
+    return g.untracked
 
 
 def _names(operand: str) -> list[str]:
@@ -406,7 +469,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
     res.instructions = len(code.program)
-    res.warnings = [str(w) for w in hazards(code.program, target)]
+    res.warnings = code.hazard_warnings(target)
     fresh_v: dict[str, list[Any]] = {}
     by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
 
@@ -427,7 +490,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
     try:
-        untracked = run_gpu(m, code.program)
+        untracked = run_gpu(m, code, timeout)
     except InputError as e:
         res.notes = [f"{code.label}: unsupported: {e.message}"]
         return res
@@ -443,6 +506,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))
+    if run.ub:  # undefined behaviour in the IR (a branch on poison): any GPU code refines it
+        q.add(B.not_b(B.or_b(*run.ub)))
     # all lanes at once with a fixed resource limit, then lane by lane
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))
@@ -558,7 +623,9 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         lane_bad.append(B.and_b(exec_bits[i], B.not_b(s_out.poison[i]), B.or_b(t_out.poison[i], differ)))
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))
-    q.add(B.or_b(*lane_bad))
+    if runs[0].ub:  # src has undefined behaviour: any tgt refines it
+        q.add(B.not_b(B.or_b(*runs[0].ub)))
+    q.add(B.or_b(*lane_bad, *runs[1].ub))  # (tgt's undefined behaviour where src has none)
     r = q.check()
     res.seconds = time.monotonic() - t0
     if r != "sat":

@@ -33,12 +33,12 @@ from typing import Any
 
 from .. import smt
 from ..asmcheck import Opaque
-from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
+from .cfg import run_blocks
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
 
@@ -46,7 +46,7 @@ USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
 
 GLOBAL = re.compile(r"^global_(load|store)_(b32|dword)$")
-SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b128|dwordx4)$")
+SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4)$")
 WAIT_VM = re.compile(r"^(s_waitcnt|s_waitcnt_vmcnt|s_wait_loadcnt|s_wait_storecnt|s_wait_loadcnt_dscnt)$")
 
 
@@ -105,6 +105,20 @@ class Kernel:
         self.args = args  # kernarg dword offset -> value
         self.pending_v: set[int] = set()
         self.pending_s: set[int] = set()
+        self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
+
+    # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
+    def save(self) -> Any:
+        return set(self.pending_v), set(self.pending_s)
+
+    def load(self, s: Any) -> None:
+        self.pending_v, self.pending_s = set(s[0]), set(s[1])
+
+    def merge(self, c: Any, a: Any, b: Any) -> Any:
+        return a[0] | b[0], a[1] | b[1]  # waited for on one path only: still pending
+
+    def set_pc(self, pc: Any) -> None:
+        self.pc = pc
 
     def _kernarg_or_memory(self, lo: Any, hi: Any, off: int) -> Any:
         B = self.m.B
@@ -131,6 +145,8 @@ class Kernel:
                     self.pending_v.clear()
                 if re.search(r"lgkmcnt\(0\)|s_wait_kmcnt 0x0", text):
                     self.pending_s.clear()
+            return None
+        if mn == "s_clause":  # a scheduling hint, no effect on results (RDNA3 ISA, S_CLAUSE)
             return None
         ops, mods = _operands(ins)
         off = int(mods.get("offset", "0"), 0)
@@ -176,7 +192,7 @@ class Kernel:
             self.pending_v.add(d)
             return None
         data = m.v(_regs(ops[1])[0])
-        self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, act[i]) for i in range(m.W)])
+        self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, B.and_b(self.pc, act[i])) for i in range(m.W)])
         return None
 
 
@@ -358,7 +374,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         if errors:
             res.notes = errors
             return res
-    res.warnings = [str(w) for w in hazards(prog, target)]
+    res.warnings = code.hazard_warnings(target)
     ks = kernarg_sgpr(asm, fn.name)
     if ks is None:
         res.notes = [f"{label}: unsupported: no kernarg segment pointer in the kernel descriptor"]
@@ -387,7 +403,12 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem)
     k = Kernel(m, gpu_mem, kptr, kargs)
-    for ins in prog:
+    if code.blocks is not None:
+        why = run_blocks(m, code.blocks, k.step, k, timeout)
+        if why is not None:
+            res.notes = [f"{label}: unsupported: {why}"]
+            return res
+    for ins in prog if code.blocks is None else []:
         why = k.step(ins)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]

@@ -44,6 +44,11 @@ class Inst:
     operands: list[Operand]
     span: Span
     words: list[str] = field(default_factory=list)  # the tokens between '=' opcode and the type
+    block: int = 0  # the index of its basic block in the function
+    # control flow: a terminator's successor blocks (br: [then, else] or
+    # [dest]; switch: [default, case...]), a phi's incoming blocks, in operand order
+    targets: list[int] = field(default_factory=list)
+    cases: list[int] = field(default_factory=list)  # switch: each case's value (masked), in order
 
     @property
     def callee(self) -> str:
@@ -68,6 +73,7 @@ class Function:
     ret: str
     blocks: int
     insts: list[Inst]
+    block_names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -127,15 +133,26 @@ def _operand(v: llvm.ValueRef) -> Operand:
     return Operand("other", ty, text=text)
 
 
+def _block_key(v: llvm.ValueRef) -> str:
+    """A basic block's key, the same for the block and an operand naming it."""
+    return v.name or str(v).strip().split("\n", 1)[0]
+
+
 def _body_lines(lines: list[str], start: int) -> list[tuple[int, int]]:
     """(line number, column) of each instruction line of the function whose
-    `define` is on line `start` (1-based)."""
+    `define` is on line `start` (1-based); a `switch` spans its case lines."""
     out = []
+    in_switch = False
     for k in range(start, len(lines)):
         s = lines[k].split(";", 1)[0].rstrip()
         st = s.strip()
+        if in_switch:
+            in_switch = "]" not in st
+            continue
         if not st or st == "{":
             continue
+        if re.match(r"switch\b", st) and "[" in st and "]" not in st:
+            in_switch = True
         if st == "}" or st.startswith("}"):
             break
         if re.fullmatch(r"[-\w.$\"]+:", st):
@@ -181,17 +198,30 @@ def read_module(path: str, text: str) -> Module:
         blocks = list(f.blocks)
         insts = []
         positions = _body_lines(lines, head + 1) if head is not None else []
-        raw = [i for b in blocks for i in b.instructions]
+        bkeys = {_block_key(b): k for k, b in enumerate(blocks)}
+        raw = [(k, i) for k, b in enumerate(blocks) for i in b.instructions]
         if len(positions) != len(raw):
             positions = [(span.line, 1)] * len(raw)
-        for ins, (ln, col) in zip(raw, positions):
+        for (bk, ins), (ln, col) in zip(raw, positions):
             itext = str(ins).strip()
             nm = itext.split("=", 1)[0].strip() if re.match(r"%[-\w.$]+\s*=", itext) else ""
-            ops = [_operand(o) for o in ins.operands]
+            raw_ops = list(ins.operands)
+            targets = [bkeys.get(_block_key(o), -1) for o in raw_ops if o.value_kind.name == "basic_block"]
+            ops = [_operand(o) for o in raw_ops if o.value_kind.name != "basic_block"]
             words: list[str] = []
             if nm:
                 rest = itext.split("=", 1)[1].split()
                 words = rest[1:]
-            insts.append(Inst(value_key(ins), nm, ins.opcode, _type_text(ins.type), itext, ops, Span(path, ln, col), words))
-        funcs.append(Function(name, span, cc == "amdgpu_kernel", cc, args, ret, len(blocks), insts))
+            cases: list[int] = []
+            if ins.opcode == "br" and len(targets) == 2:
+                targets = [targets[1], targets[0]]  # (LLVM keeps the false successor first)
+            elif ins.opcode == "phi":
+                targets = [bkeys.get(_block_key(b), -1) for b in ins.incoming_blocks]
+            elif ins.opcode == "switch":
+                w = TYPES.get(ops[0].type, (64, False))[0] if ops else 64
+                cases = [int(c) & ((1 << w) - 1) for c in re.findall(r"\bi\d+\s+(-?\d+)\s*,\s*label", itext)]
+            insts.append(Inst(value_key(ins), nm, ins.opcode, _type_text(ins.type), itext, ops, Span(path, ln, col),
+                              words, bk, targets, cases))
+        funcs.append(Function(name, span, cc == "amdgpu_kernel", cc, args, ret, len(blocks), insts,
+                              [_block_key(b) for b in blocks]))
     return Module(path, text, funcs, runs)

@@ -162,6 +162,37 @@ def intrinsic_name(callee: str) -> str | None:
     return None
 
 
+def block_order(fn: Function, by_block: dict[int, list[Inst]]) -> list[int]:
+    """The blocks reachable from the entry in a topological order (reverse
+    postorder); a back edge (a loop) is unsupported, named at its branch."""
+    term = {b: insts[-1] for b, insts in by_block.items() if insts}
+    state: dict[int, int] = {}  # 1: on the DFS stack, 2: done
+    post: list[int] = []
+    stack: list[tuple[int, int]] = [(0, 0)]
+    state[0] = 1
+    while stack:
+        b, k = stack.pop()
+        t = term.get(b)
+        succ = t.targets if t is not None and t.opcode in ("br", "switch") else []
+        if t is not None and t.opcode not in ("br", "switch", "ret", "unreachable"):
+            raise Unsupported(t.span, f"terminator '{t.opcode}'")
+        if k < len(succ):
+            stack.append((b, k + 1))
+            n = succ[k]
+            if n < 0:
+                raise Unsupported(t.span if t is not None else fn.span, "a branch to a block verify cannot find")
+            if state.get(n) == 1:
+                assert t is not None
+                raise Unsupported(t.span, f"loop (a back edge to %{fn.block_names[n]})")
+            if n not in state:
+                state[n] = 1
+                stack.append((n, 0))
+            continue
+        state[b] = 2
+        post.append(b)
+    return post[::-1]
+
+
 def wwm_region(fn: Function) -> set[str]:
     """The instructions that compute the operand of a strict.wwm/wwm call
     (back to, and including, set.inactive): LLVM runs them in whole-wave
@@ -205,6 +236,7 @@ class IRRun:
     memory: Memory | None = None  # global memory (kernels)
     workitem_x: list[Any] | None = None  # llvm.amdgcn.workitem.id.x per lane (kernels)
     ub: list[Any] = field(default_factory=list)  # conditions under which the IR has undefined behaviour
+    here: list[Any] | None = None  # control flow: the lanes that reached the current block (None: all)
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
@@ -221,9 +253,8 @@ class IRRun:
                 # (inactive lanes: what the IR never reads)
                 return False if kind == "scc" else self.B.const(0)
             m = Machine(self.B, self.wave, initial, FeatureLog(self.target), self.assume, waits=False)
-            m.set_s("exec_lo", self.exec_lo)
-            m.set_s("exec_hi", self.exec_hi)
             self.machine = m
+            self._sync_exec()
         return self.machine
 
     def _unsupported(self, msg: str) -> Unsupported:
@@ -270,19 +301,108 @@ class IRRun:
 
     # ---- the run ------------------------------------------------------
     def run(self, fn: Function, args: dict[str, Lanes]) -> Lanes | None:
-        """Run `fn`; returns the returned value (None for void)."""
+        """Run `fn`; returns the returned value (None for void).
+
+        Control flow (an acyclic CFG): every lane follows its own path, as
+        the IR's threads do.  Blocks run in a topological order; a block
+        runs under the lane predicate "this lane reached it" (the OR of its
+        incoming edges); a value is poison in the lanes that did not reach
+        its block; a phi picks its incoming value by the edge the lane came
+        along; a cross-lane intrinsic runs with EXEC = the lanes that
+        reached its block (LLVM's convergent semantics: the threads that
+        execute the call together are those that reach it).  Branching on
+        poison, and reaching `unreachable`, is undefined behaviour
+        (:attr:`ub`).  A back edge (a loop) is unsupported."""
+        B, W = self.B, self.wave
         self.env.update(args)
-        if fn.blocks != 1:
-            br = next((i for i in fn.insts if i.opcode in ("br", "switch", "indirectbr")), fn.insts[0])
-            raise Unsupported(br.span, "control flow (more than one basic block)")
         self.wwm_keys = wwm_region(fn)
+        if fn.blocks == 1:
+            for ins in fn.insts:
+                self.cur = ins
+                self.whole = ins.key in self.wwm_keys
+                if ins.opcode == "ret":
+                    return self.operand(ins.operands[0]) if ins.operands else None
+                self.env[ins.key] = self.step(ins)
+            raise Unsupported(fn.span, "a function without ret")
+        by_block: dict[int, list[Inst]] = {}
         for ins in fn.insts:
-            self.cur = ins
-            self.whole = ins.key in self.wwm_keys
-            if ins.opcode == "ret":
-                return self.operand(ins.operands[0]) if ins.operands else None
-            self.env[ins.key] = self.step(ins)
-        raise Unsupported(fn.span, "a function without ret")
+            by_block.setdefault(ins.block, []).append(ins)
+        order = block_order(fn, by_block)
+        edges: dict[int, list[list[Any]]] = {}  # block -> the lanes arriving along each incoming edge
+        edge_of: dict[tuple[int, int], list[Any]] = {}  # (pred, block) -> lanes taking that edge
+        rets: list[tuple[list[Any], Lanes | None]] = []
+
+        def go(frm: int, to: int, lanes: list[Any]) -> None:
+            edges.setdefault(to, []).append(lanes)
+            old = edge_of.get((frm, to))
+            edge_of[(frm, to)] = lanes if old is None else [B.or_b(a, b) for a, b in zip(old, lanes)]
+
+        for b in order:
+            here = [True] * W if b == 0 else [B.or_b(*ls) for ls in zip(*edges.get(b, [[False] * W]))]
+            self.here = None if b == 0 else here
+            self._sync_exec()
+            act = self.active()
+            for ins in by_block.get(b, []):
+                self.cur = ins
+                self.whole = ins.key in self.wwm_keys
+                op = ins.opcode
+                if op == "ret":
+                    rets.append((here, self.operand(ins.operands[0]) if ins.operands else None))
+                elif op == "br" and len(ins.targets) == 1:
+                    go(b, ins.targets[0], here)
+                elif op == "br":
+                    c = self.operand(ins.operands[0])
+                    t = [B.ne(c.vals[i], 0) for i in range(W)]
+                    self.ub += [B.and_b(act[i], c.poison[i]) for i in range(W)]  # branch on poison
+                    go(b, ins.targets[0], [B.and_b(here[i], t[i]) for i in range(W)])
+                    go(b, ins.targets[1], [B.and_b(here[i], B.not_b(t[i])) for i in range(W)])
+                elif op == "switch":
+                    x = self.operand(ins.operands[0])
+                    if len(ins.cases) != len(ins.targets) - 1:
+                        raise self._unsupported("a switch whose cases verify cannot read")
+                    self.ub += [B.and_b(act[i], x.poison[i]) for i in range(W)]
+                    hit = [[B.eq(x.vals[i], B.const(v)) for i in range(W)] for v in ins.cases]
+                    for v_hit, tgt in zip(hit, ins.targets[1:]):
+                        go(b, tgt, [B.and_b(here[i], v_hit[i]) for i in range(W)])
+                    go(b, ins.targets[0], [B.and_b(here[i], B.not_b(B.or_b(*(h[i] for h in hit)))) for i in range(W)])
+                elif op == "unreachable":
+                    self.ub += act
+                elif op == "phi":
+                    self.env[ins.key] = self.phi(ins, b, edge_of, here)
+                else:
+                    out = self.step(ins)
+                    if b != 0:  # not defined in the lanes that did not come here
+                        out = Lanes(out.vals, [B.or_b(out.poison[i], B.not_b(here[i])) for i in range(W)],
+                                    out.width, out.is_float, out.hi)
+                    self.env[ins.key] = out
+        self.here = None
+        self.cur = None
+        if not rets:
+            raise Unsupported(fn.span, "a function without ret")
+        if rets[0][1] is None:
+            return None
+        first = rets[0][1]
+        vals, pois = list(first.vals), [B.or_b(first.poison[i], B.not_b(rets[0][0][i])) for i in range(W)]
+        for here, lv in rets[1:]:
+            assert lv is not None
+            vals = [B.ite(here[i], lv.vals[i], vals[i]) for i in range(W)]
+            pois = [B.ite(here[i], lv.poison[i], pois[i]) for i in range(W)]
+        return Lanes(vals, pois, first.width, first.is_float, first.hi)
+
+    def phi(self, ins: Inst, block: int, edge_of: dict[tuple[int, int], list[Any]], here: list[Any]) -> Lanes:
+        """A phi: in each lane, the value of the edge the lane came along."""
+        B, W = self.B, self.wave
+        vals: list[Any] = [B.const(0)] * W
+        pois: list[Any] = [B.not_b(h) for h in here]
+        lv: Lanes | None = None
+        for o, pred in zip(ins.operands, ins.targets):
+            lv = self.operand(o)
+            took = edge_of.get((pred, block), [False] * W)
+            vals = [B.ite(took[i], lv.vals[i], vals[i]) for i in range(W)]
+            pois = [B.ite(took[i], lv.poison[i], pois[i]) for i in range(W)]
+        if lv is None:
+            raise self._unsupported("a phi without incoming values")
+        return Lanes(vals, pois, lv.width, lv.is_float)
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
@@ -588,7 +708,24 @@ class IRRun:
 
     def lanes_on(self) -> list[Any]:
         """The lanes the current instruction runs in: EXEC's, or every lane in whole-wave mode."""
-        return [True] * self.wave if self.whole else self.act
+        return [True] * self.wave if self.whole else self.active()
+
+    def active(self) -> list[Any]:
+        """The lanes that run the current block: EXEC's lanes that reached it."""
+        if self.here is None:
+            return self.act
+        return [self.B.and_b(a, h) for a, h in zip(self.act, self.here)]
+
+    def _sync_exec(self) -> None:
+        """The intrinsics' machine runs with EXEC = the lanes of the current block."""
+        if self.machine is None:
+            return
+        if self.here is None:
+            lo, hi = self.exec_lo, self.exec_hi
+        else:
+            lo, hi = self.machine.from_lane_bits(self.active())
+        self.machine.set_s("exec_lo", lo)
+        self.machine.set_s("exec_hi", hi)
 
     def _poison_any_active(self, lanes: Lanes) -> Any:
         B = self.B
@@ -657,7 +794,7 @@ class IRRun:
             x, v = args
             if not self.whole:
                 raise self._unsupported("set.inactive outside a strict.wwm/wwm computation")
-            act = self.act
+            act = self.active()
             return done([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
                         [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)])
         if name in ("strict.wwm", "wwm"):
