@@ -45,7 +45,11 @@ USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
 
 GLOBAL = re.compile(r"^global_(load|store)_(b32|dword)$")
-SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b128|dwordx4)$")
+SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4|b256|dwordx8)$")
+# global atomics -> the IR's atomicrmw operation (GFX9/10 names; GFX11+ with the type suffix)
+ATOMIC = re.compile(r"^global_atomic_(add|sub|and|or|xor|smin|smax|umin|umax|min|max)(_u32|_i32|_b32)?$")
+_ATOMIC_OP = {("smin", ""): "min", ("smax", ""): "max", ("min", "_i32"): "min", ("max", "_i32"): "max",
+              ("min", "_u32"): "umin", ("max", "_u32"): "umax"}
 WAIT_VM = re.compile(r"^(s_waitcnt|s_waitcnt_vmcnt|s_wait_loadcnt|s_wait_storecnt|s_wait_loadcnt_dscnt)$")
 
 
@@ -97,7 +101,10 @@ def _operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
 class Kernel:
     """The GPU side of a kernel: memory, the kernarg segment, waits."""
 
-    def __init__(self, m: Machine, mem: Memory, kernarg: tuple[Any, Any], args: dict[int, Any]) -> None:
+    def __init__(self, m: Machine, mem: Memory, kernarg: tuple[Any, Any], args: dict[int, Any],
+                 atomic_order: Any = None) -> None:
+        self.atomic_order = atomic_order  # n -> the ranks of the n-th returning atomic (shared with the IR)
+        self.returning = 0
         self.m = m
         self.mem = mem
         self.kernarg = kernarg
@@ -118,6 +125,8 @@ class Kernel:
         m, B = self.m, self.m.B
         mn = ins.mnemonic
         op = op_of(ins.base)
+        if mn == "s_clause":
+            return None  # a hint grouping the memory instructions that follow: no effect on values
         if not isinstance(op, Opaque):
             used = set(op.uses(ins))
             if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
@@ -142,6 +151,9 @@ class Kernel:
                 m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
                 self.pending_s.add(r)
             return None
+        a = ATOMIC.match(mn)
+        if a is not None:
+            return self.atomic(ins, a, ops, mods)
         g = GLOBAL.match(mn)
         if g is None:
             return f"an instruction verify does not model: line {ins.line}: {ins.text.split(';')[0].strip()}"
@@ -176,6 +188,67 @@ class Kernel:
         data = m.v(_regs(ops[1])[0])
         self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, act[i]) for i in range(m.W)])
         return None
+
+
+    def atomic(self, ins: Instr, a: re.Match[str], ops: list[str], mods: dict[str, str]) -> str | None:
+        """`global_atomic_OP [vdst,] vaddr, vdata, saddr|off`: the returning
+        form (vdst; glc, sc0 or th:TH_ATOMIC_RETURN) gives each lane the value
+        before its update.  The hardware serialises the lanes' updates in an
+        order verify does not know: each lane's returned value is read under
+        any order (a fresh rank per lane; ties admit even more than real
+        orders, which can only cost a false alarm), memory afterwards does
+        not depend on it.  [S:global-atomic]"""
+        m, B = self.m, self.m.B
+        kind, suffix = a.group(1), a.group(2) or ""
+        op = _ATOMIC_OP.get((kind, suffix), kind)
+        if kind in ("min", "max") and not suffix:
+            return f"line {ins.line}: {ins.mnemonic}"
+        ret = len(ops) == 4
+        if set(mods) - {"offset", "glc", "sc0", "sc1", "nt", "th", "scope", "slc", "dlc"} or len(ops) not in (3, 4):
+            return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)} {' '.join(sorted(mods))}"
+        if ret != ("glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"):
+            return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
+        addr_op, data_op, saddr = ops[-3:]
+        off = int(mods.get("offset", "0"), 0)
+        addrs = self._addresses(addr_op, saddr, off)
+        if addrs is None:
+            return f"line {ins.line}: {ins.mnemonic} address {addr_op}, {saddr}"
+        data = m.v(_regs(data_op)[0])
+        act = m.actives()
+        before = None
+        if ret:
+            rank = self.atomic_order(self.returning) if self.atomic_order else B.fresh_lanes("gpu.atomic_order", m.W)
+            self.returning += 1
+            before = lambda j, i: B.ult(rank[j], rank[i])  # noqa: E731
+        olds = self.mem.atomic(op, [(addrs[i][0], addrs[i][1], data[i], False, act[i]) for i in range(m.W)], before)
+        if ret:
+            d = _regs(ops[0])[0]
+            m.write_v(d, [v for v, _ in olds], act)
+            self.pending_v.add(d)
+        return None
+
+    def _addresses(self, addr_op: str, saddr: str, off: int) -> list[tuple[Any, Any]] | None:
+        """Each lane's 64-bit address of a global access: a 64-bit VGPR
+        address (saddr off), or saddr plus a 32-bit VGPR offset."""
+        m, B = self.m, self.m.B
+        if saddr == "off":
+            a = _regs(addr_op)
+            if len(a) != 2:
+                return None
+            lo_l, hi_l = m.v(a[0]), m.v(a[1])
+            return [(B.add(lo_l[i], B.const(off)), hi_l[i]) for i in range(m.W)]
+        s = _regs(saddr)
+        v = _regs(addr_op)
+        if len(s) != 2 or len(v) != 1:
+            return None
+        slo, shi = m.s(f"s{s[0]}"), m.s(f"s{s[1]}")
+        vo = m.v(v[0])
+        addrs = []
+        for i in range(m.W):
+            o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+            lo = B.add(slo, o)
+            addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+        return addrs
 
 
 def _check(q: smt.Query, cond: Any) -> str:
@@ -330,8 +403,19 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
 
     ir_mem = Memory(B, initial_mem)
     assume = assume or {}
+    orders: dict[int, list[Any]] = {}
+
+    def atomic_order(n: int) -> list[Any]:
+        """The n-th returning atomic's serialisation, a rank per lane: the
+        GPU's (any order: ties admit more than real orders, which can only
+        cost a false alarm) and the IR's (the same: whatever order the
+        hardware takes, the IR may take it too)."""
+        if n not in orders:
+            orders[n] = B.fresh_lanes(f"atomic_order#{n}", W)
+        return orders[n]
+
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                workitem_x=tid)
+                workitem_x=tid, atomic_order=atomic_order)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -384,7 +468,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem)
-    k = Kernel(m, gpu_mem, kptr, kargs)
+    k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
     for ins in prog:
         why = k.step(ins)
         if why is not None:
