@@ -15,7 +15,7 @@ from verify.backend import Concrete
 from verify.target import get
 from verify.tv.compile import by_llvmlite_isolated
 from verify.tv.llir import read_module
-from verify.tv.sem import IRRun, Lanes, Memory, Unsupported
+from verify.tv.sem import ASCENDING, IRRun, Lanes, Memory, Unsupported
 
 CORPUS = Path(__file__).parent / "tv"
 
@@ -103,7 +103,7 @@ def test_atomic_serialisation_same_address():
     B = Concrete()
     mem = Memory(B, lambda lo, hi: 1000)
     lanes = [(8, 0, 1, False, True), (8, 0, 2, False, False), (8, 0, 4, False, True), (12, 0, 8, False, True)]
-    olds = mem.atomic("add", lanes, lambda j, i: j < i)
+    olds = mem.atomic("add", lanes, ASCENDING)
     assert [v for v, _ in olds] == [1000, 1001, 1001, 1000]  # lane 1 is inactive: its value is not used
     assert mem.read(8, 0)[0] == 1005 and mem.read(12, 0)[0] == 1008
     # another order: lane 2 first

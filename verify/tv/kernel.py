@@ -488,7 +488,16 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     hint: tuple[Any, Any] | None = None
     if len(ir_mem.groups) == len(gpu_mem.groups):
         per_lane: list[Any] = []
-        for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in zip(ir_mem.stores, gpu_mem.stores):
+        # an atomic on both sides with the same operation: the same inputs
+        # per lane (enable, address, value) leave the same memory, an easier
+        # question than the values it stores
+        pairs = list(zip(ir_mem.stores, gpu_mem.stores))
+        for n0, (iop, ins_) in ir_mem.atomics.items():
+            got = gpu_mem.atomics.get(n0)
+            if got is not None and got[0] == iop:
+                for k, (a, b) in enumerate(zip(ins_, got[1])):
+                    pairs[n0 + k] = (a, b)
+        for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
             differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
                             B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))

@@ -48,6 +48,11 @@ ATOMIC_OPS = {"add": "add", "sub": "add", "and": "and", "or": "or", "xor": "xor"
               "umin": "umin", "umax": "umax"}
 
 
+def ASCENDING(j: int, i: int) -> bool:
+    """Lane-ascending serialisation (Memory.atomic): lane j before lane i."""
+    return j < i
+
+
 class Unsupported(VerifyError):
     """An IR construct verify tv does not model (the function is "unsupported")."""
 
@@ -81,6 +86,8 @@ class Memory:
         self.initial = initial
         self.stores: list[tuple[Any, Any, Any, Any, Any]] = []  # lo, hi, value, poison, enable
         self.groups: list[list[tuple[Any, Any, Any]]] = []  # per store instruction: (lo, hi, enable) per lane
+        # per atomic instruction, at the index of its first store: its operation and inputs per lane
+        self.atomics: dict[int, tuple[str, list[tuple[Any, Any, Any, Any, Any]]]] = {}
 
     def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
         B = self.B
@@ -103,50 +110,47 @@ class Memory:
         serialised, each lane's update `m := m op value` one atomic step.
         Memory afterwards does not depend on the order (every op's updates
         commute), so it is written in lane-ascending order, one store per
-        lane (one lane's store is never a race).  The value each lane gets
-        back is memory before the instruction combined with the values of
-        the lanes at the same address serialised before it: `before(j, i)`
-        says lane j's update comes before lane i's (None: the lanes'
-        serialisation is not needed: no lane's value is read).  Returns
-        (old value, poison) per lane."""
+        lane reading memory as the earlier lanes left it (one lane's store is
+        never a race).  The value each lane gets back is memory before its
+        update: under lane-ascending order (`before` is ASCENDING) what the
+        store read; under another order `before(j, i)` (lane j's update
+        comes before lane i's) memory before the instruction combined with
+        the values of the lanes at the same address before it; None: no
+        lane's value is read.  Returns (old value, poison) per lane."""
         B = self.B
         W = len(lanes)
         fold = ATOMIC_OPS[op]
         f = getattr(B, OPERATIONS[fold].method)
         ident = OPERATIONS[fold].identity
         assert ident is not None
-        pre = [self.read(lo, hi) for lo, hi, _, _, _ in lanes]
-        same = [[B.and_b(lanes[j][4], B.eq(lanes[j][0], lanes[i][0]), B.eq(lanes[j][1], lanes[i][1])) if j != i else True
-                 for j in range(W)] for i in range(W)]
 
         def combine(m: Any, acc: Any) -> Any:
             return B.sub(m, acc) if op == "sub" else f(m, acc)
 
-        def seen(i: int, order: Callable[[int, int], Any], incl: bool) -> tuple[Any, Any]:
+        pre = [self.read(lo, hi) for lo, hi, _, _, _ in lanes] if before not in (None, ASCENDING) else []
+        self.atomics[len(self.stores)] = (op, list(lanes))
+        seq = []
+        for lo, hi, v, p, en in lanes:  # lane-ascending
+            old, oldp = self.read(lo, hi)
+            seq.append((old, oldp))
+            self.write([(lo, hi, combine(old, v), B.or_b(oldp, p), en)])
+        if before is None:
+            return [(B.const(0), False)] * W
+        if before is ASCENDING:
+            return seq
+        out = []
+        for i in range(W):
             acc: Any = B.const(ident)
-            pois: list[Any] = []
+            pois: list[Any] = [pre[i][1]]
             for j in range(W):
-                c = same[i][j] if j == i and incl else False if j == i else B.and_b(same[i][j], order(j, i))
+                if j == i:
+                    continue
+                c = B.and_b(lanes[j][4], B.eq(lanes[j][0], lanes[i][0]), B.eq(lanes[j][1], lanes[i][1]), before(j, i))
                 if c is False:
                     continue
                 acc = f(acc, B.ite(c, lanes[j][2], B.const(ident)))
                 pois.append(B.and_b(c, lanes[j][3]))
-            return acc, B.or_b(*pois) if pois else False
-
-        def ascending(j: int, i: int) -> Any:
-            return j < i
-
-        out = []
-        for i in range(W):
-            if before is None:
-                out.append((B.const(0), False))
-                continue
-            acc, p = seen(i, before, False)
-            out.append((combine(pre[i][0], acc), B.or_b(pre[i][1], p)))
-        for i in range(W):  # memory after lane i's update, in lane-ascending order
-            acc, p = seen(i, ascending, True)
-            lo, hi, _, _, en = lanes[i]
-            self.write([(lo, hi, combine(pre[i][0], acc), B.or_b(pre[i][1], p), en)])
+            out.append((combine(pre[i][0], acc), B.or_b(*pois)))
         return out
 
     def race_at(self, lo: Any, hi: Any) -> Any:
@@ -543,7 +547,7 @@ class IRRun:
         act = self.lanes_on()
         for i in range(W):
             self.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
-        order: Callable[[int, int], Any] = lambda j, i: j < i  # noqa: E731
+        order: Callable[[int, int], Any] = ASCENDING
         used = any(o.kind == "ref" and o.key == ins.key for i2 in self._fn_insts for o in i2.operands)
         if used and self.atomic_order is not None:
             rank = self.atomic_order(self.atomics_used)
