@@ -973,7 +973,7 @@ class IRRun:
         true, inactive lanes 0 (v_cmp_ne_u32 of c with 0, which writes 0 for
         inactive lanes); i32 in wave32, i64 in either wave (wave32: the high
         half 0).  i32 in wave64 is unsupported (LLVM: invalid).  Poison when
-        c is poison in an active lane.  [S:vcmp]"""
+        c is poison in an active lane.  [S:vopc]"""
         B, W = self.B, self.wave
         (c,) = [self.operand(o) for o in ins.operands[:-1]]
         if width == 32 and W != 32:
