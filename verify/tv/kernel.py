@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +103,7 @@ class Kernel:
     """The GPU side of a kernel: memory, the kernarg segment, waits."""
 
     def __init__(self, m: Machine, mem: Memory, kernarg: tuple[Any, Any], args: dict[int, Any],
-                 atomic_order: Any = None) -> None:
+                 atomic_order: Callable[[int], list[Any]]) -> None:
         self.atomic_order = atomic_order  # n -> the ranks of the n-th returning atomic (shared with the IR)
         self.returning = 0
         self.m = m
@@ -151,9 +152,9 @@ class Kernel:
                 m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
                 self.pending_s.add(r)
             return None
-        a = ATOMIC.match(mn)
-        if a is not None:
-            return self.atomic(ins, a, ops, mods)
+        am = ATOMIC.match(mn)
+        if am is not None:
+            return self.atomic(ins, am, ops, mods)
         g = GLOBAL.match(mn)
         if g is None:
             return f"an instruction verify does not model: line {ins.line}: {ins.text.split(';')[0].strip()}"
@@ -217,7 +218,7 @@ class Kernel:
         act = m.actives()
         before = None
         if ret:
-            rank = self.atomic_order(self.returning) if self.atomic_order else B.fresh_lanes("gpu.atomic_order", m.W)
+            rank = self.atomic_order(self.returning)
             self.returning += 1
             before = lambda j, i: B.ult(rank[j], rank[i])  # noqa: E731
         olds = self.mem.atomic(op, [(addrs[i][0], addrs[i][1], data[i], False, act[i]) for i in range(m.W)], before)
@@ -495,8 +496,8 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         for n0, (iop, ins_) in ir_mem.atomics.items():
             got = gpu_mem.atomics.get(n0)
             if got is not None and got[0] == iop:
-                for k, (a, b) in enumerate(zip(ins_, got[1])):
-                    pairs[n0 + k] = (a, b)
+                for kk, (ia, ga) in enumerate(zip(ins_, got[1])):
+                    pairs[n0 + kk] = (ia, ga)
         for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
             differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
                             B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
