@@ -30,6 +30,14 @@ EXPECTED_UNSUPPORTED: dict[str, str] = {
 }
 
 
+# Kernels proved for the modelled semantics but reported unknown for a hazard
+# warning: verify/hazards.py counts the global_load that writes the swap's
+# source as a VALU write (a permlane swap needs 2 wait states after one),
+# though an s_waitcnt vmcnt(0) separates them; for the hazard table's owner.
+EXPECTED_HAZARD: dict[str, str] = {
+    f"kernel_permlane{w}_swap": "global_load before v_permlane_swap counted as a VALU write" for w in (16, 32)}
+
+
 def instances() -> list[tuple[Path, str, int]]:
     out = []
     for p in KERNELS:
@@ -51,6 +59,9 @@ def check(path: Path, target: str, wave: int, *extra: str) -> None:
     last = out.splitlines()[-1]
     if path.stem in EXPECTED_UNSUPPORTED:
         assert code == 2 and "unsupported: control flow in the GPU code" in out, out
+        return
+    if path.stem in EXPECTED_HAZARD:
+        assert code == 3 and "proved for the modelled semantics, but the code has the hazard(s) below" in out, out
         return
     assert (code, err) == (0, ""), out
     assert last == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported", out

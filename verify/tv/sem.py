@@ -458,7 +458,9 @@ class IRRun:
             for i in range(W):
                 v, p = self.memory.read(ptr.vals[i], ptr.hi[i])
                 vals.append(v)
-                pois.append(p)
+                # a lane that does not run the load has no value (a
+                # cross-lane read of it, e.g. a permlane with fi, is poison)
+                pois.append(B.or_b(p, B.not_b(act[i])))
             return Lanes(vals, pois, 32, ins.type == "float")
         val = self.operand(ins.operands[0])
         if ins.operands[0].type not in ("i32", "float"):
@@ -555,7 +557,7 @@ class IRRun:
         self.atomics_used += used
         olds = self.memory.atomic(m.group(2), [(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i])
                                                for i in range(W)], order)
-        return Lanes([v for v, _ in olds], [p for _, p in olds], 32, False)
+        return Lanes([v for v, _ in olds], [B.or_b(p, B.not_b(act[i])) for i, (_, p) in enumerate(olds)], 32, False)
 
     def _flags(self, ins: Inst) -> list[str]:
         out = []
