@@ -12,7 +12,8 @@ from helpers import cli
 
 pytest.importorskip("llvmlite")
 
-from verify.tv.compile import run_line_instances
+from verify.target import get
+from verify.tv.compile import by_llvmlite_isolated, run_line_instances
 from verify.tv.llir import read_module
 
 CORPUS = Path(__file__).parent / "tv"
@@ -88,3 +89,20 @@ def test_kernel_llvmlite(path, target, wave):
 @pytest.mark.parametrize("path, target, wave", CASES, ids=[f"{p.stem}-{t}-w{w}" for p, t, w in CASES])
 def test_kernel_llc22(path, target, wave):
     check(path, target, wave, "--llc", str(LLC))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem, old, new", [("kernel_atomic_add_divergent", "atomicrmw add", "atomicrmw sub"),
+                                            ("kernel_atomic_umin_divergent", "atomicrmw umin", "atomicrmw min"),
+                                            ("kernel_wave_reduce_xor_uniform", "reduce.xor.i32(i32 %v", "reduce.or.i32(i32 %v")])
+def test_kernel_mutant_refuted(tmp_path, stem, old, new):
+    """A one-token IR mutant against the code LLVM made of the original."""
+    path = CORPUS / f"{stem}.ll"
+    text = path.read_text()
+    asm = tmp_path / "o.s"
+    asm.write_text(by_llvmlite_isolated(text, get("gfx1100"), 32))
+    mutant = tmp_path / "m.ll"
+    mutant.write_text(text.replace(old, new).replace(old.split("(")[0].replace("reduce.", "declare i32 @llvm.amdgcn.wave.reduce."),
+                                                     new.split("(")[0].replace("reduce.", "declare i32 @llvm.amdgcn.wave.reduce.")))
+    code, out, _ = cli("tv", str(mutant), "--target", "gfx1100", "--wave", "32", "--asm", str(asm))
+    assert code == 1 and ": refuted" in out, out
