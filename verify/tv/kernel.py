@@ -112,6 +112,7 @@ class Kernel:
         self.kernarg = kernarg
         self.args = args  # kernarg dword offset -> value
         self.pending_v: set[int] = set()
+        self.vm_order: list[int] = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
 
     def _kernarg_or_memory(self, lo: Any, hi: Any, off: int) -> Any:
@@ -138,6 +139,14 @@ class Kernel:
                 text = ins.text
                 if re.search(r"vmcnt\(0\)|s_wait_loadcnt 0x0|s_wait_loadcnt_dscnt 0x0", text):
                     self.pending_v.clear()
+                    self.vm_order.clear()
+                else:  # vmcnt(N): the loads return in order, all but the last N are back  [S:global-atomic]
+                    n = re.search(r"vmcnt\((\d+)\)|s_wait_loadcnt (0x[0-9a-fA-F]+|\d+)\b", text)
+                    if n is not None:
+                        keep = int(n.group(1) or n.group(2), 0)
+                        done = self.vm_order[:max(0, len(self.vm_order) - keep)]
+                        self.vm_order = self.vm_order[len(done):]
+                        self.pending_v -= set(done) - set(self.vm_order)
                 if re.search(r"lgkmcnt\(0\)|s_wait_kmcnt 0x0", text):
                     self.pending_s.clear()
             return None
@@ -186,6 +195,7 @@ class Kernel:
             vals = [self.mem.read(lo, hi)[0] for lo, hi in addrs]
             m.write_v(d, vals, act)
             self.pending_v.add(d)
+            self.vm_order.append(d)
             return None
         data = m.v(_regs(ops[1])[0])
         self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, act[i]) for i in range(m.W)])
@@ -227,6 +237,7 @@ class Kernel:
             d = _regs(ops[0])[0]
             m.write_v(d, [v for v, _ in olds], act)
             self.pending_v.add(d)
+            self.vm_order.append(d)
         return None
 
     def _addresses(self, addr_op: str, saddr: str, off: int) -> list[tuple[Any, Any]] | None:
