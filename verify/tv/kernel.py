@@ -26,8 +26,10 @@ the IR's value defined is a failure.
 
 from __future__ import annotations
 
+import copy
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +48,11 @@ USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
 
 GLOBAL = re.compile(r"^global_(load|store)_(b32|dword)$")
-SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4)$")
+SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4|b256|dwordx8)$")
+# global atomics -> the IR's atomicrmw operation (GFX9/10 names; GFX11+ with the type suffix)
+ATOMIC = re.compile(r"^global_atomic_(add|sub|and|or|xor|smin|smax|umin|umax|min|max)(_u32|_i32|_b32)?$")
+_ATOMIC_OP = {("smin", ""): "min", ("smax", ""): "max", ("min", "_i32"): "min", ("max", "_i32"): "max",
+              ("min", "_u32"): "umin", ("max", "_u32"): "umax"}
 WAIT_VM = re.compile(r"^(s_waitcnt|s_waitcnt_vmcnt|s_wait_loadcnt|s_wait_storecnt|s_wait_loadcnt_dscnt)$")
 
 
@@ -98,12 +104,16 @@ def _operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
 class Kernel:
     """The GPU side of a kernel: memory, the kernarg segment, waits."""
 
-    def __init__(self, m: Machine, mem: Memory, kernarg: tuple[Any, Any], args: dict[int, Any]) -> None:
+    def __init__(self, m: Machine, mem: Memory, kernarg: tuple[Any, Any], args: dict[int, Any],
+                 atomic_order: Callable[[int], list[Any]]) -> None:
+        self.atomic_order = atomic_order  # n -> the ranks of the n-th returning atomic (shared with the IR)
+        self.returning = 0
         self.m = m
         self.mem = mem
         self.kernarg = kernarg
         self.args = args  # kernarg dword offset -> value
         self.pending_v: set[int] = set()
+        self.vm_order: list[int] = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
 
@@ -134,6 +144,8 @@ class Kernel:
         m, B = self.m, self.m.B
         mn = ins.mnemonic
         op = op_of(ins.base)
+        if mn == "s_clause":
+            return None  # a hint grouping the memory instructions that follow: no effect on values
         if not isinstance(op, Opaque):
             used = set(op.uses(ins))
             if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
@@ -143,6 +155,14 @@ class Kernel:
                 text = ins.text
                 if re.search(r"vmcnt\(0\)|s_wait_loadcnt 0x0|s_wait_loadcnt_dscnt 0x0", text):
                     self.pending_v.clear()
+                    self.vm_order.clear()
+                else:  # vmcnt(N): the loads return in order, all but the last N are back  [S:global-atomic]
+                    n = re.search(r"vmcnt\((\d+)\)|s_wait_loadcnt (0x[0-9a-fA-F]+|\d+)\b", text)
+                    if n is not None:
+                        keep = int(n.group(1) or n.group(2), 0)
+                        done = self.vm_order[:max(0, len(self.vm_order) - keep)]
+                        self.vm_order = self.vm_order[len(done):]
+                        self.pending_v -= set(done) - set(self.vm_order)
                 if re.search(r"lgkmcnt\(0\)|s_wait_kmcnt 0x0", text):
                     self.pending_s.clear()
             return None
@@ -160,6 +180,9 @@ class Kernel:
                 m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
                 self.pending_s.add(r)
             return None
+        am = ATOMIC.match(mn)
+        if am is not None:
+            return self.atomic(ins, am, ops, mods)
         g = GLOBAL.match(mn)
         if g is None:
             return f"an instruction verify does not model: line {ins.line}: {ins.text.split(';')[0].strip()}"
@@ -190,10 +213,74 @@ class Kernel:
             vals = [self.mem.read(lo, hi)[0] for lo, hi in addrs]
             m.write_v(d, vals, act)
             self.pending_v.add(d)
+            self.vm_order.append(d)
             return None
         data = m.v(_regs(ops[1])[0])
         self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, B.and_b(self.pc, act[i])) for i in range(m.W)])
         return None
+
+
+    def atomic(self, ins: Instr, a: re.Match[str], ops: list[str], mods: dict[str, str]) -> str | None:
+        """`global_atomic_OP [vdst,] vaddr, vdata, saddr|off`: the returning
+        form (vdst; glc, sc0 or th:TH_ATOMIC_RETURN) gives each lane the value
+        before its update.  The hardware serialises the lanes' updates in an
+        order verify does not know: each lane's returned value is read under
+        any order (a fresh rank per lane; ties admit even more than real
+        orders, which can only cost a false alarm), memory afterwards does
+        not depend on it.  [S:global-atomic]"""
+        m, B = self.m, self.m.B
+        kind, suffix = a.group(1), a.group(2) or ""
+        op = _ATOMIC_OP.get((kind, suffix), kind)
+        if kind in ("min", "max") and not suffix:
+            return f"line {ins.line}: {ins.mnemonic}"
+        ret = len(ops) == 4
+        if set(mods) - {"offset", "glc", "sc0", "sc1", "nt", "th", "scope", "slc", "dlc"} or len(ops) not in (3, 4):
+            return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)} {' '.join(sorted(mods))}"
+        if ret != ("glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"):
+            return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
+        addr_op, data_op, saddr = ops[-3:]
+        off = int(mods.get("offset", "0"), 0)
+        addrs = self._addresses(addr_op, saddr, off)
+        if addrs is None:
+            return f"line {ins.line}: {ins.mnemonic} address {addr_op}, {saddr}"
+        data = m.v(_regs(data_op)[0])
+        act = m.actives()
+        before = None
+        if ret:
+            rank = self.atomic_order(self.returning)
+            self.returning += 1
+            before = lambda j, i: B.ult(rank[j], rank[i])  # noqa: E731
+        olds = self.mem.atomic(op, [(addrs[i][0], addrs[i][1], data[i], False, B.and_b(self.pc, act[i]))
+                                    for i in range(m.W)], before)
+        if ret:
+            d = _regs(ops[0])[0]
+            m.write_v(d, [v for v, _ in olds], act)
+            self.pending_v.add(d)
+            self.vm_order.append(d)
+        return None
+
+    def _addresses(self, addr_op: str, saddr: str, off: int) -> list[tuple[Any, Any]] | None:
+        """Each lane's 64-bit address of a global access: a 64-bit VGPR
+        address (saddr off), or saddr plus a 32-bit VGPR offset."""
+        m, B = self.m, self.m.B
+        if saddr == "off":
+            a = _regs(addr_op)
+            if len(a) != 2:
+                return None
+            lo_l, hi_l = m.v(a[0]), m.v(a[1])
+            return [(B.add(lo_l[i], B.const(off)), hi_l[i]) for i in range(m.W)]
+        s = _regs(saddr)
+        v = _regs(addr_op)
+        if len(s) != 2 or len(v) != 1:
+            return None
+        slo, shi = m.s(f"s{s[0]}"), m.s(f"s{s[1]}")
+        vo = m.v(v[0])
+        addrs = []
+        for i in range(m.W):
+            o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+            lo = B.add(slo, o)
+            addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+        return addrs
 
 
 def _check(q: smt.Query, cond: Any, rlimit: int | None = None) -> str:
@@ -306,10 +393,32 @@ def metadata_problems(fn: Function, offs: list[int], meta: list[MetaArg], label:
     return out
 
 
+def used_atomics(fn: Function) -> bool:
+    """Some atomicrmw's result is used."""
+    keys = {i.key for i in fn.insts if i.opcode == "atomicrmw"}
+    return any(o.kind == "ref" and o.key in keys for i in fn.insts for o in i.operands)
+
+
 def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
                  result: Any, assume: dict[str, str] | None = None) -> Any:
     """Fill `result` (a TVResult) for kernel `fn` against its compiled code:
-    `code_of()` compiles, giving (assembly, GpuCode) or why it could not."""
+    `code_of()` compiles, giving (assembly, GpuCode) or why it could not.
+    With an atomicrmw whose result is used, the IR's order is first the
+    GPU's returning atomic's own, then lane-ascending (docs/tv.md, Atomics):
+    each is an order the IR admits, so either proof is one."""
+    if not used_atomics(fn):
+        return _prove_kernel(mod, fn, code_of, target, wave, timeout, result, assume, shared=False)
+    first = _prove_kernel(mod, fn, code_of, target, wave, timeout, copy.deepcopy(result), assume, shared=True)
+    if first.verdict in ("proved", "unsupported"):
+        return first
+    res = _prove_kernel(mod, fn, code_of, target, wave, timeout, result, assume, shared=False)
+    if res.verdict != "proved":
+        res.notes.append(f"(with the IR's atomics in the GPU's order instead of lane-ascending: {first.verdict})")
+    return res
+
+
+def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                  result: Any, assume: dict[str, str] | None, shared: bool) -> Any:
     t0 = time.monotonic()
     res = result
     offs = arg_offsets(fn)
@@ -348,8 +457,19 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
 
     ir_mem = Memory(B, initial_mem)
     assume = assume or {}
+    orders: dict[int, list[Any]] = {}
+
+    def atomic_order(n: int) -> list[Any]:
+        """The n-th returning atomic's serialisation, a rank per lane: the
+        GPU's (any order: ties admit more than real orders, which can only
+        cost a false alarm) and the IR's (the same: whatever order the
+        hardware takes, the IR may take it too)."""
+        if n not in orders:
+            orders[n] = B.fresh_lanes(f"atomic_order#{n}", W)
+        return orders[n]
+
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                workitem_x=tid)
+                workitem_x=tid, atomic_order=atomic_order if shared else None)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -402,7 +522,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem)
-    k = Kernel(m, gpu_mem, kptr, kargs)
+    k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, k.step, k, timeout)
         if why is not None:
@@ -427,7 +547,16 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     hint: tuple[Any, Any] | None = None
     if len(ir_mem.groups) == len(gpu_mem.groups):
         per_lane: list[Any] = []
-        for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in zip(ir_mem.stores, gpu_mem.stores):
+        # an atomic on both sides with the same operation: the same inputs
+        # per lane (enable, address, value) leave the same memory, an easier
+        # question than the values it stores
+        pairs = list(zip(ir_mem.stores, gpu_mem.stores))
+        for n0, (iop, ins_) in ir_mem.atomics.items():
+            got = gpu_mem.atomics.get(n0)
+            if got is not None and got[0] == iop:
+                for kk, (ia, ga) in enumerate(zip(ins_, got[1])):
+                    pairs[n0 + kk] = (ia, ga)
+        for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
             differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
                             B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))

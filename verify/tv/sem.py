@@ -32,6 +32,7 @@ from typing import Any
 from ..asmcheck import parse_line
 from ..backend import Backend
 from ..diag import InputError, Span, VerifyError
+from ..identities import OPERATIONS
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
@@ -40,6 +41,16 @@ from ..target import FeatureLog, Target
 from .llir import TYPES, Function, Inst, Operand
 
 M32 = 0xFFFFFFFF
+
+# atomicrmw operations (IR) -> the fold operation of verify/identities.py
+# (`sub` folds the values with add and subtracts the sum)
+ATOMIC_OPS = {"add": "add", "sub": "add", "and": "and", "or": "or", "xor": "xor", "min": "smin", "max": "smax",
+              "umin": "umin", "umax": "umax"}
+
+
+def ASCENDING(j: int, i: int) -> bool:
+    """Lane-ascending serialisation (Memory.atomic): lane j before lane i."""
+    return j < i
 
 
 class Unsupported(VerifyError):
@@ -62,6 +73,7 @@ class Lanes:
     width: int = 32
     is_float: bool = False
     hi: list[Any] | None = None  # a 64-bit value (i64, a global pointer): the high halves
+    parts: list[Lanes] | None = None  # a pair ({ i32, i32 }, the permlane swaps): its elements
 
 
 class Memory:
@@ -74,6 +86,8 @@ class Memory:
         self.initial = initial
         self.stores: list[tuple[Any, Any, Any, Any, Any]] = []  # lo, hi, value, poison, enable
         self.groups: list[list[tuple[Any, Any, Any]]] = []  # per store instruction: (lo, hi, enable) per lane
+        # per atomic instruction, at the index of its first store: its operation and inputs per lane
+        self.atomics: dict[int, tuple[str, list[tuple[Any, Any, Any, Any, Any]]]] = {}
 
     def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
         B = self.B
@@ -88,6 +102,56 @@ class Memory:
         """One store instruction: (lo, hi, value, poison, enable) per lane, in lane order."""
         self.stores += lanes
         self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
+
+    def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
+               before: Callable[[int, int], Any] | None) -> list[tuple[Any, Any]]:
+        """One atomic read-modify-write instruction (`op` one of ATOMIC_OPS),
+        (lo, hi, value, poison, enable) per lane: the lanes' updates are
+        serialised, each lane's update `m := m op value` one atomic step.
+        Memory afterwards does not depend on the order (every op's updates
+        commute), so it is written in lane-ascending order, one store per
+        lane reading memory as the earlier lanes left it (one lane's store is
+        never a race).  The value each lane gets back is memory before its
+        update: under lane-ascending order (`before` is ASCENDING) what the
+        store read; under another order `before(j, i)` (lane j's update
+        comes before lane i's) memory before the instruction combined with
+        the values of the lanes at the same address before it; None: no
+        lane's value is read.  Returns (old value, poison) per lane."""
+        B = self.B
+        W = len(lanes)
+        fold = ATOMIC_OPS[op]
+        f = getattr(B, OPERATIONS[fold].method)
+        ident = OPERATIONS[fold].identity
+        assert ident is not None
+
+        def combine(m: Any, acc: Any) -> Any:
+            return B.sub(m, acc) if op == "sub" else f(m, acc)
+
+        pre = [self.read(lo, hi) for lo, hi, _, _, _ in lanes] if before not in (None, ASCENDING) else []
+        self.atomics[len(self.stores)] = (op, list(lanes))
+        seq = []
+        for lo, hi, v, p, en in lanes:  # lane-ascending
+            old, oldp = self.read(lo, hi)
+            seq.append((old, oldp))
+            self.write([(lo, hi, combine(old, v), B.or_b(oldp, p), en)])
+        if before is None:
+            return [(B.const(0), False)] * W
+        if before is ASCENDING:
+            return seq
+        out = []
+        for i in range(W):
+            acc: Any = B.const(ident)
+            pois: list[Any] = [pre[i][1]]
+            for j in range(W):
+                if j == i:
+                    continue
+                c = B.and_b(lanes[j][4], B.eq(lanes[j][0], lanes[i][0]), B.eq(lanes[j][1], lanes[i][1]), before(j, i))
+                if c is False:
+                    continue
+                acc = f(acc, B.ite(c, lanes[j][2], B.const(ident)))
+                pois.append(B.and_b(c, lanes[j][3]))
+            out.append((combine(pre[i][0], acc), B.or_b(*pois)))
+        return out
 
     def race_at(self, lo: Any, hi: Any) -> Any:
         """Two enabled lanes of one store instruction write address (lo, hi)."""
@@ -148,7 +212,16 @@ _SD, _SA, _SB = "s90", "s91", "s92"
 
 INTRINSICS = ("workitem.id.x", "set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
               "mov.dpp", "ds.swizzle", "ds.bpermute", "ds.permute", "permlane16.var", "permlanex16.var",
-              "permlane16", "permlanex16", "permlane64", "wave.shuffle", "ballot")
+              "permlane16.swap", "permlane32.swap", "permlane16", "permlanex16", "permlane64", "wave.shuffle",
+              "ballot", "wave.reduce")
+
+# llvm.amdgcn.wave.reduce.OP -> (the fold operation of verify/identities.py, its start value)
+# (`sub`: 0 minus the sum; `fsub`: 0.0 minus each value in turn, as `fadd` adds them
+# to -0.0; fmin/fmax start from a NaN, which v_min/max_f32 (minNum) passes over)
+WAVE_REDUCE = {"umin": ("umin", M32), "umax": ("umax", 0), "min": ("smin", 0x7FFFFFFF), "max": ("smax", 0x80000000),
+               "add": ("add", 0), "sub": ("add", 0), "and": ("and", M32), "or": ("or", 0), "xor": ("xor", 0),
+               "fadd": ("fadd", 0x80000000), "fsub": ("fsub", 0), "fmin": ("fmin", 0x7FC00000),
+               "fmax": ("fmax", 0x7FC00000)}
 
 
 def intrinsic_name(callee: str) -> str | None:
@@ -237,6 +310,11 @@ class IRRun:
     workitem_x: list[Any] | None = None  # llvm.amdgcn.workitem.id.x per lane (kernels)
     ub: list[Any] = field(default_factory=list)  # conditions under which the IR has undefined behaviour
     here: list[Any] | None = None  # control flow: the lanes that reached the current block (None: all)
+    # the serialisation of the n-th atomicrmw whose result is used: a rank per
+    # lane (None: lane-ascending); see atomicrmw
+    atomic_order: Callable[[int], list[Any]] | None = None
+    atomics_used: int = 0
+    _fn_insts: list[Inst] = field(default_factory=list)
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
@@ -316,6 +394,7 @@ class IRRun:
         B, W = self.B, self.wave
         self.env.update(args)
         self.wwm_keys = wwm_region(fn)
+        self._fn_insts = fn.insts
         if fn.blocks == 1:
             for ins in fn.insts:
                 self.cur = ins
@@ -406,9 +485,15 @@ class IRRun:
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
+        if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
+            return self.ctpop(ins)
         if op == "call":
             return self.call(ins)
-        if op in ("load", "store", "getelementptr") or (op in ("zext", "sext") and ins.type == "i64"):
+        if op == "extractvalue":
+            return self.extractvalue(ins)
+        if (ins.type == "i64" and op == "lshr") or (op == "trunc" and ins.operands[0].type == "i64"):
+            return self.op64(ins)
+        if op in ("load", "store", "getelementptr", "atomicrmw") or (op in ("zext", "sext") and ins.type == "i64"):
             return self.memory_op(ins)
         if ins.type not in TYPES:
             raise self._unsupported(f"{op} of type {ins.type}" if ins.type != "void" else f"instruction '{op}'")
@@ -475,6 +560,8 @@ class IRRun:
                 lo.append(rlo)
                 hi.append(B.add(B.add(base.hi[i], ohi), carry))
             return Lanes(lo, [B.or_b(base.poison[i], idx.poison[i]) for i in range(W)], 64, False, hi)
+        if op == "atomicrmw":
+            return self.atomicrmw(ins)
         m = re.search(r",\s*align\s+(\d+)", ins.text)
         if m is None or int(m.group(1)) < 4 or "volatile" in ins.text or "atomic" in ins.text:
             raise self._unsupported(f"{op} without align >= 4 (or volatile/atomic)")
@@ -491,13 +578,106 @@ class IRRun:
             for i in range(W):
                 v, p = self.memory.read(ptr.vals[i], ptr.hi[i])
                 vals.append(v)
-                pois.append(p)
+                # a lane that does not run the load has no value (a
+                # cross-lane read of it, e.g. a permlane with fi, is poison)
+                pois.append(B.or_b(p, B.not_b(act[i])))
             return Lanes(vals, pois, 32, ins.type == "float")
         val = self.operand(ins.operands[0])
         if ins.operands[0].type not in ("i32", "float"):
             raise self._unsupported(f"store of {ins.operands[0].type}")
         self.memory.write([(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i]) for i in range(W)])
         return Lanes([B.const(0)] * W, [False] * W)
+
+    def _i64(self, op: Operand) -> Lanes:
+        B, W = self.B, self.wave
+        if op.kind == "const":
+            c = op.value & ((1 << 64) - 1)
+            return Lanes([B.const(c & M32)] * W, [False] * W, 64, False, [B.const(c >> 32)] * W)
+        x = self.env.get(op.key) if op.kind == "ref" else None
+        if x is None or x.hi is None:
+            raise self._unsupported(f"operand '{op.text}'")
+        return x
+
+    def op64(self, ins: Inst) -> Lanes:
+        """i64 (ballot.i64's result): `lshr` by a constant, `trunc` to i32 or narrower."""
+        B, W = self.B, self.wave
+        a = self._i64(ins.operands[0])
+        assert a.hi is not None
+        flags = [w for w in self._flags(ins) if w in ("nuw", "nsw", "exact")]
+        if flags:
+            raise self._unsupported(f"flag '{flags[0]}' on an i64 {ins.opcode}")
+        if ins.opcode == "trunc":
+            w, fl = TYPES.get(ins.type, (0, True))
+            if fl:
+                raise self._unsupported(f"trunc i64 to {ins.type}")
+            return Lanes([self._trunc(v, w) for v in a.vals], list(a.poison), w)
+        k = ins.operands[1]
+        if k.kind != "const":
+            raise self._unsupported("lshr i64 by a variable")
+        n = k.value
+        if n >= 64:
+            return Lanes([B.const(0)] * W, [True] * W, 64, False, [B.const(0)] * W)
+        lo, hi = [], []
+        for i in range(W):
+            x, y = a.vals[i], a.hi[i]
+            if n >= 32:
+                lo.append(B.lshr(y, B.const(n - 32)))
+                hi.append(B.const(0))
+            elif n == 0:
+                lo.append(x)
+                hi.append(y)
+            else:
+                lo.append(B.or_(B.lshr(x, B.const(n)), B.shl(y, B.const(32 - n))))
+                hi.append(B.lshr(y, B.const(n)))
+        return Lanes(lo, list(a.poison), 64, False, hi)
+
+    def ctpop(self, ins: Inst) -> Lanes:
+        """llvm.ctpop.i32/i64: the number of set bits (i64: the count fits the low half)."""
+        B, W = self.B, self.wave
+        o = ins.operands[0]
+        a = self._i64(o) if o.type == "i64" else self.operand(o)
+        if a.width not in (32, 64):
+            raise self._unsupported(f"@{ins.callee}")
+        vals = [self._popcount(a.vals[i], None if a.hi is None else a.hi[i]) for i in range(W)]
+        if a.hi is not None:
+            return Lanes(vals, list(a.poison), 64, False, [B.const(0)] * W)
+        return Lanes(vals, list(a.poison), 32)
+
+    def atomicrmw(self, ins: Inst) -> Lanes:
+        """`atomicrmw OP ptr addrspace(1) %p, i32 %v ... , align >= 4`: the
+        active lanes' updates are serialised in some order, the LangRef
+        allowing every order; verify picks one order for the IR, one of the
+        behaviours the IR admits: lane-ascending, or, when the result is used
+        and `atomic_order` is given, the order the GPU's matching returning
+        atomic serialises in (the same ranks: whichever order the hardware
+        takes, the IR could have taken it too).  A GPU whose behaviour equals
+        the IR's under neither choice can be a false alarm, never a false
+        pass (docs/tv.md).  Returns the value each lane saw before its
+        update."""
+        B, W = self.B, self.wave
+        assert self.memory is not None
+        m = re.match(r"(?:%\S+\s*=\s*)?atomicrmw\s+(volatile\s+)?(\w+)\s+ptr addrspace\(1\)", ins.text)
+        a = re.search(r",\s*align\s+(\d+)", ins.text)
+        if m is None or m.group(1) or m.group(2) not in ATOMIC_OPS or a is None or int(a.group(1)) < 4:
+            raise self._unsupported(f"atomicrmw '{' '.join(ins.text.split('=', 1)[-1].split()[:3])}' "
+                                    "(modelled: add sub and or xor min max umin umax of i32 on addrspace(1), align >= 4)")
+        if ins.operands[1].type != "i32":
+            raise self._unsupported(f"atomicrmw of {ins.operands[1].type}")
+        ptr = self._pointer(ins.operands[0])
+        assert ptr.hi is not None
+        val = self.operand(ins.operands[1])
+        act = self.lanes_on()
+        for i in range(W):
+            self.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
+        order: Callable[[int, int], Any] = ASCENDING
+        used = any(o.kind == "ref" and o.key == ins.key for i2 in self._fn_insts for o in i2.operands)
+        if used and self.atomic_order is not None:
+            rank = self.atomic_order(self.atomics_used)
+            order = lambda j, i: B.ult(rank[j], rank[i])  # noqa: E731
+        self.atomics_used += used
+        olds = self.memory.atomic(m.group(2), [(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i])
+                                               for i in range(W)], order)
+        return Lanes([v for v, _ in olds], [B.or_b(p, B.not_b(act[i])) for i, (_, p) in enumerate(olds)], 32, False)
 
     def _flags(self, ins: Inst) -> list[str]:
         out = []
@@ -772,7 +952,11 @@ class IRRun:
         name = intrinsic_name(ins.callee)
         if name is None:
             raise self._unsupported(f"call to @{ins.callee}")
-        if ins.type not in ("i32", "float") and not (name == "ballot" and ins.type == "i32"):
+        if name == "ballot" and ins.type == "i64":
+            return self.ballot(ins, 64)
+        if name in ("permlane16.swap", "permlane32.swap"):
+            return self.permlane_swap(ins, name)
+        if ins.type not in ("i32", "float"):
             raise self._unsupported(f"@{ins.callee} of type {ins.type}")
         args = [self.operand(o) for o in ins.operands[:-1]]
         fl = ins.type == "float"
@@ -918,15 +1102,126 @@ class IRRun:
         if name == "wave.shuffle":
             return self.wave_shuffle(args[0], args[1], fl)
         if name == "ballot":
-            (c,) = args
-            if W != 32:
-                raise self._unsupported(f"@{ins.callee} in wave{W} (an i64 result)")
-            self._put(_S1, c.vals)
-            self._exec_asm(f"v_cmp_ne_u32_e64 {_SD}, 0, v{_S1}")
-            v = self._m().s(_SD)
-            p = self._poison_any_active(c)
-            return Lanes([v] * W, [p] * W)
+            return self.ballot(ins, 32)
+        if name == "wave.reduce":
+            return self.wave_reduce(ins, args[0])
         raise self._unsupported(f"call to @{ins.callee}")
+
+    def ballot(self, ins: Inst, width: int) -> Lanes:
+        """llvm.amdgcn.ballot.i32/i64(i1 c): a mask of the lanes where c is
+        true, inactive lanes 0 (v_cmp_ne_u32 of c with 0, which writes 0 for
+        inactive lanes); i32 in wave32, i64 in either wave (wave32: the high
+        half 0).  i32 in wave64 is unsupported (LLVM: invalid).  Poison when
+        c is poison in an active lane.  [S:vopc]"""
+        B, W = self.B, self.wave
+        (c,) = [self.operand(o) for o in ins.operands[:-1]]
+        if width == 32 and W != 32:
+            raise self._unsupported(f"@{ins.callee} in wave{W} (LLVM: ballot.i32 needs wave32)")
+        self._put(_S1, c.vals)
+        if W == 64:
+            self._exec_asm(f"v_cmp_ne_u32_e64 s[90:91], 0, v{_S1}")
+            lo, hi = self._m().s("s90"), self._m().s("s91")
+        else:
+            self._exec_asm(f"v_cmp_ne_u32_e64 {_SD}, 0, v{_S1}")
+            lo, hi = self._m().s(_SD), B.const(0)
+        p = self._poison_any_active(c)
+        return Lanes([lo] * W, [p] * W, width, False, [hi] * W if width == 64 else None)
+
+    def wave_reduce(self, ins: Inst, x: Lanes) -> Lanes:
+        """llvm.amdgcn.wave.reduce.OP(value, strategy): OP folded over the
+        value in every active lane, the same result in every lane
+        (AMDGPUUsage); the strategy operand is a lowering hint (0 default,
+        1 iterative, 2 DPP) without effect on the value.  No instruction
+        computes it, so its definition is here, over the backend's
+        operations (verify/identities.py).  The integer operations are
+        associative and commutative: any order gives the same value.  For
+        the float ones LLVM's docs name no order (nor how -0.0, NaN or
+        rounding combine); verify folds in lane-ascending order from the
+        start value LLVM's iterative lowering uses (-0.0 for fadd, +0.0 minus
+        each value for fsub, a NaN for fmin/fmax): one of the values the
+        IR admits if any order is allowed, so a GPU summing in another order
+        can be refuted falsely, never proved falsely.  Poison when the value
+        is poison in an active lane."""
+        B, W = self.B, self.wave
+        m = re.match(r"llvm\.amdgcn\.wave\.reduce\.(\w+)\.(i32|f32|float)$", ins.callee)
+        if m is None or m.group(1) not in WAVE_REDUCE:
+            raise self._unsupported(f"@{ins.callee}")
+        kind = m.group(1)
+        fold, start = WAVE_REDUCE[kind]
+        if (kind[0] == "f") != x.is_float or ins.operands[1].kind != "const":
+            raise self._unsupported(f"@{ins.callee} with these operands")
+        on = self.lanes_on()
+        acc = B.const(start)
+        uniform = all(v is x.vals[0] for v in x.vals)
+        if uniform and not x.is_float:
+            # the same fold, in closed form (n active lanes holding v): n*v
+            # for add and sub, v times n's parity for xor, v for the
+            # idempotent ones (at least one lane is active)
+            v, n = x.vals[0], self._count_active()
+            if fold == "add":
+                acc = B.mul(v, n)
+            elif fold == "xor":
+                acc = B.mul(v, B.and_(n, B.const(1)))
+            else:
+                acc = B.ite(B.or_b(*on), v, acc)
+        for i in range(0 if uniform and not x.is_float else W):
+            v = x.vals[i]
+            if fold == "fsub":
+                r = B.fadd(acc, B.xor(v, B.const(0x80000000)))  # a - b is a + (-b) exactly  [S:f32]
+            else:
+                r = getattr(B, OPERATIONS[fold].method)(acc, v)
+            acc = B.ite(on[i], r, acc)
+        if kind == "sub":
+            acc = B.sub(B.const(0), acc)
+        p = self._poison_any_active(x)
+        return Lanes([acc] * W, [p] * W, 32, x.is_float)
+
+    def _popcount(self, lo: Any, hi: Any | None) -> Any:
+        """Set bits of a 32- or 64-bit value, counted per half (as s_bcnt1 counts)."""
+        B = self.B
+        n = B.popcount([B.bit(lo, k) for k in range(32)])
+        return n if hi is None else B.add(n, B.popcount([B.bit(hi, k) for k in range(32)]))
+
+    def _count_active(self) -> Any:
+        if self.whole:
+            return self.B.const(self.wave)
+        return self._popcount(self.exec_lo, self.exec_hi if self.wave == 64 else None)
+
+    def permlane_swap(self, ins: Inst, name: str) -> Lanes:
+        """llvm.amdgcn.permlane16/32.swap(old, src, fi, bound_ctrl) ->
+        { i32, i32 }: v_permlane16/32_swap_b32 with old in vD and src in vS;
+        the pair is (vD, vS) afterwards (IntrinsicsAMDGPU.td).  Poison
+        moves with the values (the same instruction on the poison bits)."""
+        B = self.B
+        if ins.type.replace(" ", "") not in ("{i32,i32}", "{float,float}"):
+            raise self._unsupported(f"@{ins.callee} of type {ins.type}")
+        old, src = (self.operand(o) for o in ins.operands[:2])
+        fi, bc = (ins.operands[k].value if ins.operands[k].kind == "const" else None for k in (2, 3))
+        if fi is None or bc is None:
+            raise self._unsupported(f"@{ins.callee} operand 2 and 3 must be constants")
+        asm = f"v_{name.replace('.', '_')}_b32_e64 v{_D}, v{_S1}" + (" fi:1" if fi else "") + (" bound_ctrl:1" if bc else "")
+        fl = "float" in ins.type
+        out = []
+        for sel in ("vals", "poison"):
+            if sel == "vals":
+                self._put(_D, old.vals)
+                self._put(_S1, src.vals)
+            else:
+                self._put(_D, [B.bool_value(p) for p in old.poison])
+                self._put(_S1, [B.bool_value(p) for p in src.poison])
+            self._exec_asm(asm)
+            out.append((self._get(_D), self._get(_S1)))
+        (d, s_), (pd, ps) = out
+        first = Lanes(d, [B.ne(t, 0) for t in pd], 32, fl)
+        second = Lanes(s_, [B.ne(t, 0) for t in ps], 32, fl)
+        return Lanes(d, first.poison, 32, fl, parts=[first, second])
+
+    def extractvalue(self, ins: Inst) -> Lanes:
+        m = re.search(r",\s*(\d+)\s*$", ins.text)
+        agg = self.env.get(ins.operands[0].key) if ins.operands[0].kind == "ref" else None
+        if m is None or agg is None or agg.parts is None or int(m.group(1)) >= len(agg.parts):
+            raise self._unsupported("extractvalue of a value verify does not model")
+        return agg.parts[int(m.group(1))]
 
     def wave_shuffle(self, x: Lanes, idx: Lanes, fl: bool) -> Lanes:
         """llvm.amdgcn.wave.shuffle(value, index): lane i gets `value` at

@@ -1,0 +1,25 @@
+; a kernel: out[id] = atomicrmw add p[0], in[id] (uniform address: the atomic optimizer)
+; RUN: llc -mtriple=amdgcn -mcpu=gfx90a < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx950 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize64 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 < %s
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+
+define amdgpu_kernel void @kernel_atomic_add_optimizer(ptr addrspace(1) %p, ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %idx = zext i32 %id to i64
+  %g = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %idx
+  %var = load i32, ptr addrspace(1) %g, align 4
+  %old = atomicrmw add ptr addrspace(1) %p, i32 %var syncscope("agent") monotonic, align 4, !amdgpu.no.fine.grained.memory !0
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %idx
+  store i32 %old, ptr addrspace(1) %o, align 4
+  ret void
+}
+
+!0 = !{}
