@@ -23,6 +23,8 @@ from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
+from .summary import counts
+from .summary import line as summary_line
 from .syntax import parse_param_value
 from .target import TARGETS, markdown
 
@@ -260,9 +262,12 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from .gate import smt2_files, write_files  # a command's own modules load with it (test_imports)
 
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
+    n = counts(r.verdict for r in results)
     if args.json:
-        return _dump(lowering_json(low, results, args.times), out, code)
+        return _dump({**lowering_json(low, results, args.times), "counts": n}, out, code)
     _print_lines(lowering_lines(low, results, args.times, args.robust), out)
+    if len(results) > 1:
+        print(summary_line(n), file=out)
     return code
 
 
@@ -278,8 +283,10 @@ def _jobs(n: int) -> int:
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
+    from .progress import Bar
 
-    report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
+    with Bar(err, "prove") as tick:
+        report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
@@ -287,7 +294,15 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for line in report.lines():
         print(line, file=out)
     print(report.summary(), file=out)
+    print(summary_line(_gate_counts(report)), file=out)
     return report.exit_code()
+
+
+def _gate_counts(report: Any) -> dict[str, int]:
+    """A prove/check report's Summary counts: one per instantiation, by its
+    record's verdict; a stale, missing or differing record is an error."""
+    return counts(e.verdict if e.status in ("current", "written") else e.status
+                  for e in report.entries if e.target is not None and e.status != "removed")
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -296,12 +311,15 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _writable(args.junit)
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
-    report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
+    from .progress import Bar
+
+    with Bar(err, "check", not args.json) as tick:
+        report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
     if args.junit:
         _write(args.junit, report.junit())
     if args.json:
-        return _dump(report.to_json(), out, report.exit_code())
-    _print_lines([*report.lines(), report.summary()], out)
+        return _dump({**report.to_json(), "counts": _gate_counts(report)}, out, report.exit_code())
+    _print_lines([*report.lines(), report.summary(), summary_line(_gate_counts(report))], out)
     return report.exit_code()
 
 
@@ -452,6 +470,7 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     index, files = table.save(table.merge(entries, cols) if args.targets else entries)
     took = f" in {time.perf_counter() - t0:.1f} s" if args.times else ""
     print(f"wrote {len(index)} entries, {len(files)} lowering files{took}", file=out)
+    print(summary_line(counts((e["verdict"] for e in entries), {"none": "incorrect"})), file=out)
     return 0
 
 
@@ -468,9 +487,12 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code = overall([c.result for c in rep.checked])
     if code == 0 and rep.refused:  # a region in a loop: not proved
         code = EXIT["unknown"]
+    n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])
     if args.json:
-        return _dump(rep.to_json(args.times), out, code)
+        return _dump({**rep.to_json(args.times), "counts": n}, out, code)
     _print_lines(rep.lines(args.times, args.robust), out)
+    if len(rep.checked) + len(rep.refused) > 1:
+        print(summary_line(n), file=out)
     return code
 
 
@@ -489,7 +511,8 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                              parse_assume(args.assume), args.robust)
     code = exit_code(results)
     if args.json:
-        return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)
+        return _dump({"results": [r.to_json() for r in results], "summary": summary(results),
+                      "counts": counts(r.verdict for r in results)}, out, code)
     lines = [ln for r in results for ln in r.lines()] + [summary(results)]
     _print_lines(lines, out)
     return code
