@@ -492,9 +492,10 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .asmcheck import check_all  # a command's own modules load with it (test_imports)
 
+    target = _one_target(args.target, "verify asm")
     path, text = (STDIN, read_source("-")) if args.file == "-" else (args.file, None)
-    rep = check_all(path, args.asserts, _one_target(args.target, "verify asm"), args.wave, args.exec, args.assume,
-                    args.robust, args.function, args.lines, args.timeout, text)
+    rep = check_all(path, args.asserts, target, args.wave, args.exec, args.assume, args.robust, args.function,
+                    args.lines, args.timeout, text)
     for c in rep.checked:
         if c.result.verdict == "error":
             what = f"--exec {args.exec}" if args.exec else "the region"
