@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import TextIO
+from typing import Any, TextIO
 
 from tqdm import tqdm
 
@@ -30,7 +30,7 @@ class Bar:
 
     def __init__(self, err: TextIO, what: str, enabled: bool = True, unit: str = "lowering"):
         shown = enabled and _isatty(err)
-        self._bar: tqdm[None] | None = (
+        self._bar: Any = (
             tqdm(file=err, desc=what, unit=unit, delay=_delay(), leave=False, dynamic_ncols=True, total=0)
             if shown else None)
 
