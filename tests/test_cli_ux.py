@@ -14,6 +14,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from helpers import cli, cli_json
 
 from verify import summary
 from verify.cli import build_parser
-from verify.progress import Bar
+from verify.progress import REDRAW, Bar
 
 ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = "Summary: {} correct, {} incorrect, {} failed-to-prove, {} unsupported"
@@ -131,6 +132,27 @@ def test_the_bar_draws_on_a_terminal_once_its_delay_has_passed(monkeypatch: pyte
         os.close(slave)
 
 
+def test_a_run_that_reports_no_steps_still_shows_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFY_PROGRESS_DELAY", "0")
+    master, slave = _openpty()
+    try:
+        with open(slave, "w", closefd=False) as tty, Bar(tty, "lowering"):
+            time.sleep(2 * REDRAW)  # the redraw thread draws it
+        assert b"lowering" in _read_all(master)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.slow
+def test_without_a_terminal_tqdm_is_not_even_loaded() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = ("import sys; from verify.cli import main; "
+            "main(['lowering', 'xor5', '--target', 'gfx942']); print('tqdm' in sys.modules, file=sys.stderr)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert r.stderr == "False\n", r.stderr
+
+
 def test_no_bar_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFY_PROGRESS_DELAY", "0")
     code, out, err = cli("check", "lowerings/xor5.s", "--full")
@@ -148,6 +170,13 @@ def _run_on_pty(argv: list[str]) -> tuple[int, str, str]:
     err = _read_all(master).decode(errors="replace")
     os.close(master)
     return p.returncode, out, err
+
+
+@pytest.mark.slow
+def test_progress_of_one_lowering_on_a_terminal() -> None:
+    code, out, err = _run_on_pty(["lowering", "xor5"])
+    assert code == 0 and "lowering" in err, err
+    assert out.splitlines()[-1] == SUMMARY.format(8, 0, 0, 0)  # stdout as without a terminal
 
 
 @pytest.mark.slow

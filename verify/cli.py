@@ -200,6 +200,33 @@ def _vacuous(r: Result, span: Span | None, prefix: str = "", under: str = "") ->
     raise InputError(span, f"{prefix}vacuous for {r.target} wave{r.wave}{under}: {o.detail if o else 'no active lane'}")
 
 
+class _NoBar:
+    """Progress where nobody watches: nothing."""
+
+    def __call__(self, done: int, total: int, current: str | None = None) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _progress(err: TextIO, what: str, enabled: bool = True) -> Any:
+    """A progress bar on stderr when it is a terminal (and not --json):
+    verify.progress, with tqdm, loads only then."""
+    try:
+        tty = enabled and err.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        return _NoBar()
+    from .progress import Bar
+
+    return Bar(err, what)
+
+
 def _print_lines(lines: list[str], out: TextIO) -> None:
     for line in lines:
         print(line, file=out)
@@ -262,7 +289,8 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
     low = _load(args.name)
     targets, waves, notes = instantiations(low, args.target, args.wave)
-    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
+    with _progress(err, "lowering", not args.json):
+        results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
     _print_warnings([w for r in results for w in r.warnings], err)
     _print_lines(notes, err)
     code = overall(results)
@@ -295,9 +323,7 @@ def _jobs(n: int) -> int:
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
-    from .progress import Bar
-
-    with Bar(err, "prove") as tick:
+    with _progress(err, "prove") as tick:
         report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
     for w in report.warnings:
         print(w, file=err)
@@ -323,9 +349,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _writable(args.junit)
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
-    from .progress import Bar
-
-    with Bar(err, "check", not args.json) as tick:
+    with _progress(err, "check", not args.json) as tick:
         report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
     if args.junit:
         _write(args.junit, report.junit())
@@ -458,8 +482,9 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     name = Path(args.output).stem if args.output else "synth"
     cmd = command_text(args.spec, params, args.target, args.wave, args.exec_contract, args.max_ops, args.components,
                        args.robust)
-    o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
-                   [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
+    with _progress(err, "synth", not args.json):
+        o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
+                       [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
     wrote = None
     if args.output and o.text is not None:
         save(o, args.output, args.timeout)
@@ -481,7 +506,8 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _print_lines([] if problems else [table.current_text()], out)
         return 1 if problems else 0
     t0 = time.perf_counter()
-    entries = table.build(cols)
+    with _progress(err, "synth --table"):
+        entries = table.build(cols)
     index, files = table.save(table.merge(entries, cols) if args.target else entries)
     took = f" in {time.perf_counter() - t0:.1f} s" if args.times else ""
     print(f"wrote {len(index)} entries, {len(files)} lowering files{took}", file=out)
@@ -494,8 +520,9 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     target = _one_target(args.target, "verify asm")
     path, text = (STDIN, read_source("-")) if args.file == "-" else (args.file, None)
-    rep = check_all(path, args.asserts, target, args.wave, args.exec, args.assume, args.robust, args.function,
-                    args.lines, args.timeout, text)
+    with _progress(err, "asm", not args.json):
+        rep = check_all(path, args.asserts, target, args.wave, args.exec, args.assume, args.robust, args.function,
+                        args.lines, args.timeout, text)
     for c in rep.checked:
         if c.result.verdict == "error":
             what = f"--exec {args.exec}" if args.exec else "the region"
@@ -531,13 +558,14 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     text = read_source(args.file)
     path = STDIN if args.file == "-" else args.file
     targets = [t.name for name in args.target for t in T.resolve(name)]
-    if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
-        results = check_pair_files(path, text, args.tgt,
-                                   read_source(args.tgt) if args.tgt else None, targets, args.wave, args.timeout,
-                                   parse_assume(args.assume), args.robust)
-    else:
-        results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
-                             parse_assume(args.assume), args.robust)
+    with _progress(err, "tv", not args.json):
+        if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
+            results = check_pair_files(path, text, args.tgt,
+                                       read_source(args.tgt) if args.tgt else None, targets, args.wave, args.timeout,
+                                       parse_assume(args.assume), args.robust)
+        else:
+            results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
+                                 parse_assume(args.assume), args.robust)
     code = exit_code(results)
     if args.json:
         return _dump({"results": [r.to_json() for r in results], "summary": summary(results),
