@@ -213,7 +213,7 @@ class _NoBar:
         pass
 
 
-def _progress(err: TextIO, what: str, enabled: bool = True) -> Any:
+def _progress(err: TextIO, what: str, enabled: bool = True, steps: bool = False) -> Any:
     """A progress bar on stderr when it is a terminal (and not --json):
     verify.progress, with tqdm, loads only then."""
     try:
@@ -224,7 +224,7 @@ def _progress(err: TextIO, what: str, enabled: bool = True) -> Any:
         return _NoBar()
     from .progress import Bar
 
-    return Bar(err, what)
+    return Bar(err, what, steps=steps)
 
 
 def _print_lines(lines: list[str], out: TextIO) -> None:
@@ -323,7 +323,7 @@ def _jobs(n: int) -> int:
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
-    with _progress(err, "prove") as tick:
+    with _progress(err, "prove", steps=True) as tick:
         report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
     for w in report.warnings:
         print(w, file=err)
@@ -349,7 +349,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _writable(args.junit)
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
-    with _progress(err, "check", not args.json) as tick:
+    with _progress(err, "check", not args.json, steps=True) as tick:
         report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
     if args.junit:
         _write(args.junit, report.junit())

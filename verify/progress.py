@@ -38,18 +38,30 @@ def isatty(f: TextIO) -> bool:
         return False
 
 
+def _columns(f: TextIO) -> int:
+    """The terminal's width (0 where it says none, as a fresh pseudo-terminal does)."""
+    try:
+        return os.get_terminal_size(f.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
 class Bar:
     """``with Bar(err, "check") as tick: work(progress=tick)``; ``tick(done,
-    total, current)`` moves the bar (``current``: what is being worked on)."""
+    total, current)`` moves the bar (``current``: what is being worked on).
+    With ``steps=False`` it shows only the time taken."""
 
-    def __init__(self, err: TextIO, what: str, enabled: bool = True, unit: str = "lowering"):
+    def __init__(self, err: TextIO, what: str, enabled: bool = True, unit: str = "lowering", steps: bool = True):
         self._bar: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         if enabled and isatty(err):
             # miniters=0: every update may redraw (tqdm's own limits: mininterval and the delay)
-            self._bar = tqdm(file=err, desc=what, unit=unit, delay=_delay(), leave=False, dynamic_ncols=True,
-                             miniters=0, total=None)
+            width: dict[str, Any] = {"dynamic_ncols": True} if _columns(err) else {"ncols": 80, "nrows": 24}
+            if not steps:  # nothing to count: the time it has taken
+                width["bar_format"] = "{desc}: {elapsed}"
+            self._bar = tqdm(file=err, desc=what, unit=unit, delay=_delay(), leave=False, miniters=0, total=None,
+                             **width)
             self._thread = threading.Thread(target=self._redraw, daemon=True)
             self._thread.start()
 
