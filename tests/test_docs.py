@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import cli, cli_json
 from test_golden import diff, elided_pattern, normalise
 
 from verify.lowering_file import HEADER_KEYS
+from verify.spec import SpecLib
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "language.md"
@@ -102,3 +104,21 @@ def test_language_example(ex: Block, tmp_path: Path) -> None:
     assert elided_pattern(want).fullmatch(got), (
         f"docs/language.md:{ex.line}: `{command}` prints something else:\n{diff(want, got, 'language.md')}"
         f"\nreal output:\n{got}")
+
+
+def test_every_spec_has_a_one_line_description() -> None:
+    code, rows, err = cli_json("specs")
+    assert code == 0 and len(rows) >= 80
+    missing = [r["name"] for r in rows if not r["doc"].strip()]
+    assert not missing, f"specs without a description (a comment line just above `spec`): {missing}"
+    code, out, err = cli("specs")
+    assert len(out.splitlines()) == len(rows)  # one line each
+    assert all(line.split(None, 1)[1:] for line in out.splitlines())
+
+
+def test_a_description_is_the_comment_paragraph_just_above_its_spec() -> None:
+    lib = SpecLib.from_text(
+        "# about the file\n\n# the first\nspec a():\n    lanes = 1\n    out = x[0]\n\n"
+        "# about a group\n\n# the second\nspec b():\n    lanes = 1\n    out = x[0]\n\n"
+        "# the group and the third\nspec c():\n    lanes = 1\n    out = x[0]\n")
+    assert [lib.specs[n].doc for n in "abc"] == ["the first", "the second", "the group and the third"]
