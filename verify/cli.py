@@ -60,7 +60,7 @@ def _integer(text: str) -> int:
 # Options several commands share, defined once so their spelling and help agree.
 _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "wave": (("--wave",), dict(type=_integer, choices=(32, 64),
-                               help="only this wave size (one the file declares)")),
+                               help="only this wave size (of a lowering: one it declares)")),
     "target": (("--target",), dict(metavar="GFX", help="a target or family, or a comma list of them "
                                                        "(default: every declared target)")),
     "timeout": (("--timeout",), dict(type=_seconds, default=30.0, metavar="S",
