@@ -284,3 +284,13 @@ def test_dash_reads_llvm_ir_from_stdin() -> None:
 def test_not_utf8_on_stdin_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     _stdin(monkeypatch, b"; \xff\n")
     assert cli("lowering", "-") == (2, "", "<stdin>:1:3: error: not UTF-8 text (byte 0xff)\n")
+
+
+def test_input_at_lane_gives_each_lane_its_number() -> None:
+    code, js, err = cli_json("show", "cuda.shfl_idx", "lane=@src", "--wave", "32", "--input", "src=@lane",
+                             "--input", "x=7")
+    assert code == 0, err
+    assert js["outputs"]["out"] == [7] * 32
+    code, js, err = cli_json("show", "cuda.shfl_idx", "lane=@src", "--wave", "32", "--input", "src=0",
+                             "--input", "x=@lane")
+    assert js["outputs"]["out"] == [0] * 32

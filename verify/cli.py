@@ -122,8 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                   "target", "assume", "json")
     sh.add_argument("--exec", metavar="HEX", help="EXEC mask (default: all lanes)")
     sh.add_argument("--input", action="append", default=[], metavar="NAME=a,b,c,...",
-                    help="lane values of an input: one per lane, or one for every lane (default: the lane "
-                         "numbers); a per-lane spec parameter PARAM=@NAME reads its values from --input NAME=...")
+                    help="lane values of an input: one per lane, one for every lane, or @lane (each lane its "
+                         "own number, the default); a per-lane spec parameter PARAM=@NAME reads its values from "
+                         "--input NAME=...")
 
     am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
                   "json", "times")
