@@ -294,3 +294,13 @@ def test_input_at_lane_gives_each_lane_its_number() -> None:
     code, js, err = cli_json("show", "cuda.shfl_idx", "lane=@src", "--wave", "32", "--input", "src=0",
                              "--input", "x=@lane")
     assert js["outputs"]["out"] == [0] * 32
+
+
+def test_synth_table_ends_with_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verify.synth import table
+
+    entries = [{"verdict": "proved"}, {"verdict": "none"}, {"verdict": "unknown"}]
+    monkeypatch.setattr(table, "build", lambda cols: entries)
+    monkeypatch.setattr(table, "save", lambda es: (es, {}))
+    code, out, err = cli("synth", "--table")
+    assert (code, out) == (0, "wrote 3 entries, 0 lowering files\n" + SUMMARY.format(1, 1, 1, 0) + "\n")
