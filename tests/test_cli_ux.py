@@ -304,3 +304,9 @@ def test_synth_table_ends_with_summary(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table, "save", lambda es: (es, {}))
     code, out, err = cli("synth", "--table")
     assert (code, out) == (0, "wrote 3 entries, 0 lowering files\n" + SUMMARY.format(1, 1, 1, 0) + "\n")
+
+
+def test_tv_wave_narrows_the_run_lines() -> None:
+    pytest.importorskip("llvmlite")
+    assert cli("tv", "tests/tv/permlane64_add.ll", "--wave", "32") == (
+        2, "", "error: tests/tv/permlane64_add.ll: its RUN lines run wave64; --wave 32 is not one of them\n")
