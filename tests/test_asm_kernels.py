@@ -129,7 +129,8 @@ def test_every_function_is_checked_and_named(tmp_path):
                      r"  proved ", out), out
     assert re.search(r"k\.s: b, lines 14-17 .*\n.*\n  refuted ", out), out
     assert out.rstrip().endswith("k.s: c: skipped: no instruction writes EXEC, moves data across lanes or computes "
-                                 "a lane id; give the region with --lines A-B")
+                                 "a lane id; give the region with --lines A-B\n"
+                                 "Summary: 1 correct, 1 incorrect, 0 failed-to-prove, 0 unsupported")
     assert cli("asm", path, "--function", "a", "--exec", "0xffffffff", "--assert", CLAIM)[0] == 0
     assert cli("asm", path, "--lines", "14-17", "--exec", "0xffffffff", "--assert", CLAIM)[0] == 1  # b's lines
 

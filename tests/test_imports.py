@@ -42,6 +42,7 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.cli", "*", "verify.synth"): _CMD,
     ("verify.cli", "*", "verify.asmcheck"): _CMD + " (asm)",
     ("verify.cli", "*", "verify.tv"): _CMD + " (tv: llvmlite and z3 load with it)",
+    ("verify.cli", "*", "verify.progress"): _CMD + " (prove, check: tqdm loads with the bar)",
 }
 
 

@@ -60,6 +60,7 @@ def test_record_text_is_exactly_this(small):
         "proofs/xor5.proof: 8 instantiations in 1 record: 8 proved",
         "prove: 2 lowerings, 9 instantiations in 2 records: 9 proved, 0 refuted, 0 unknown; "
         "2 lowerings proved in this run",
+        "Summary: 9 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported",
     ]
     low = load_lowering(small / "lowerings/permlane/xor32_permlane32_swap.s")
     h = proofs.hashes(low)
@@ -103,7 +104,7 @@ def test_record_text_is_exactly_this(small):
     # proving again changes nothing and proves nothing
     before = (small / "proofs/xor5.proof").read_text()
     code, out, _ = cli("prove")
-    assert code == 0 and out.splitlines()[-1].endswith("; 0 lowerings proved in this run")
+    assert code == 0 and out.splitlines()[-2].endswith("; 0 lowerings proved in this run")
     assert (small / "proofs/xor5.proof").read_text() == before
     # proving it again by force gives the same record: the file keeps its bytes
     code, out, _ = cli("prove", "--force", "lowerings/xor5.s")
@@ -116,7 +117,8 @@ def test_current_tree_passes_and_proves_nothing(small):
     code, out, err = cli("check")
     assert (code, err) == (0, "")
     assert out == ("check: 2 lowerings, 9 instantiations in 2 records: 9 proved, 0 refuted, 0 unknown; "
-                   "0 lowerings proved in this run\n")
+                   "0 lowerings proved in this run\n"
+                   "Summary: 9 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported" "\n")
 
 
 def test_one_changed_token_is_stale_until_proved_again(small):
@@ -132,9 +134,9 @@ def test_one_changed_token_is_stale_until_proved_again(small):
     lines = out.splitlines()
     assert lines[0] == ("proofs/xor5.proof: gfx900 wave64: stale (lowering changed); re-proved now: proved; "
                         "run: verify prove lowerings/xor5.s")
-    assert len(lines) == 9 and all(ln.startswith("proofs/xor5.proof: gfx9") for ln in lines[:8])
-    assert lines[-1] == ("check: 2 lowerings, 9 instantiations in 2 records: 1 proved, 0 refuted, 0 unknown, "
-                         "8 stale; 1 lowering proved in this run")
+    assert len(lines) == 10 and all(ln.startswith("proofs/xor5.proof: gfx9") for ln in lines[:8])
+    assert lines[-2:] == ["check: 2 lowerings, 9 instantiations in 2 records: 1 proved, 0 refuted, 0 unknown, "
+                          "8 stale; 1 lowering proved in this run", "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported, 8 errors"]
     code, out, _ = cli("prove")
     assert code == 0 and out.splitlines()[0] == "proofs/xor5.proof: 8 instantiations in 1 record: 8 proved"
     assert cli("check")[0] == 0
@@ -189,8 +191,8 @@ def test_missing_refuted_and_orphan_records_fail(small):
     code, out, _ = cli("check")
     assert code == 1
     assert out.splitlines()[0] == "proofs/xor5_plain.proof: gfx900 wave64: refuted (value(out))"
-    assert out.splitlines()[-1] == ("check: 3 lowerings, 17 instantiations in 3 records: 9 proved, 8 refuted, "
-                                    "0 unknown; 0 lowerings proved in this run")
+    assert out.splitlines()[-2:] == ["check: 3 lowerings, 17 instantiations in 3 records: 9 proved, 8 refuted, "
+                                     "0 unknown; 0 lowerings proved in this run", "Summary: 9 correct, 8 incorrect, 0 failed-to-prove, 0 unsupported"]
     # a record nobody declares any more, and a record file without a lowering
     (small / "lowerings/xor5_plain.s").unlink()
     f = small / "lowerings/xor5.s"
@@ -205,6 +207,7 @@ def test_missing_refuted_and_orphan_records_fail(small):
         "proofs/xor5_plain.proof: orphan: there is no lowering lowerings/xor5_plain.s; delete the record",
         "check: 2 lowerings, 9 instantiations in 2 records: 2 proved, 0 refuted, 0 unknown, 8 orphan; "
         "0 lowerings proved in this run",
+        "Summary: 2 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported, 8 errors",
     ]
     code, out, _ = cli("prove")
     assert "proofs/xor5_plain.proof: removed (no lowering lowerings/xor5_plain.s)" in out
@@ -258,8 +261,8 @@ def test_jobs_and_shards(small):
     shutil.copy(LOW / "shift/shfl_up1_row.s", small / "lowerings/shfl_up1_row.s")
     code, out, err = cli("prove", "--jobs", "2")
     assert code == 0, err
-    assert out.splitlines()[-1] == ("prove: 3 lowerings, 17 instantiations in 3 records: 17 proved, 0 refuted, "
-                                    "0 unknown; 3 lowerings proved in this run")
+    assert out.splitlines()[-2:] == ["prove: 3 lowerings, 17 instantiations in 3 records: 17 proved, 0 refuted, "
+                                     "0 unknown; 3 lowerings proved in this run", "Summary: 17 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"]
     serial = {p: p.read_text() for p in (small / "proofs").rglob("*.proof")}
     assert cli("prove", "--force")[0] == 0  # the same records, in one process
     assert {p: p.read_text() for p in (small / "proofs").rglob("*.proof")} == serial
@@ -268,7 +271,7 @@ def test_jobs_and_shards(small):
     for i in (1, 2):
         code, out, _ = cli("check", "--shard", f"{i}/2", "--jobs", "2", "--full")
         assert code == 0
-        counts.append(out.splitlines()[-1])
+        counts.append(out.splitlines()[-2])
     assert counts == [
         "check: 2 lowerings, shard 1/2, 9 instantiations in 2 records: 9 proved, 0 refuted, 0 unknown; "
         "2 lowerings proved in this run",
@@ -366,14 +369,15 @@ def test_a_pure_refactor_changes_no_record(small, monkeypatch, fresh_revisions):
     revisions.clear_cache()
     assert revisions.current() == revisions.parse_lock(before["proofs.lock"], "proofs.lock")
     code, out, _ = cli("check")
-    assert code == 0 and out.endswith("; 0 lowerings proved in this run\n")
+    assert code == 0 and out.endswith("; 0 lowerings proved in this run\n"
+                                      "Summary: 9 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
 
     monkeypatch.setattr(revisions, "read", lambda path: real(path) + ("\n_REFACTORED = True\n"
                                                                       if Path(path) == pkg / "machine.py" else ""))
     revisions.clear_cache()
     code, out, _ = cli("check")
     lines = out.splitlines()
-    assert code == 1 and len(lines) == 10 and all("stale (checker changed)" in ln for ln in lines[:-1])
+    assert code == 1 and len(lines) == 11 and all("stale (checker changed)" in ln for ln in lines[:-2])
     # the core line is the whole catalogue's: proving one lowering proves both
     code, out, _ = cli("prove", "lowerings/xor5.s")
     assert code == 0 and out.splitlines() == [
@@ -381,6 +385,7 @@ def test_a_pure_refactor_changes_no_record(small, monkeypatch, fresh_revisions):
         "proofs/xor5.proof: 8 instantiations in 1 record: 8 proved (unchanged)",
         "prove: 2 lowerings, 9 instantiations in 2 records: 9 proved, 0 refuted, 0 unknown; "
         "2 lowerings proved in this run",
+        "Summary: 9 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported",
     ]
     after = texts(small)
     assert {k: v for k, v in after.items() if k != "proofs.lock"} == {k: v for k, v in before.items() if k != "proofs.lock"}
@@ -398,9 +403,10 @@ def test_adding_an_op_nobody_uses_changes_no_record(small, monkeypatch, fresh_re
     monkeypatch.setitem(OPS, "v_fresh_b32", Valu("v_fresh_b32", 1, lambda B, a: B.not_(a)))
     revisions.clear_cache()
     code, out, _ = cli("check")
-    assert code == 0 and out.endswith("; 0 lowerings proved in this run\n")
+    assert code == 0 and out.endswith("; 0 lowerings proved in this run\n"
+                                      "Summary: 9 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
     code, out, _ = cli("prove")
-    assert code == 0 and out.splitlines()[-1].endswith("; 0 lowerings proved in this run")
+    assert code == 0 and out.splitlines()[-2].endswith("; 0 lowerings proved in this run")
     after = texts(small)
     assert {k: v for k, v in after.items() if k != "proofs.lock"} == {k: v for k, v in before.items() if k != "proofs.lock"}
     old, new = before["proofs.lock"].splitlines(), after["proofs.lock"].splitlines()
@@ -415,13 +421,14 @@ def test_editing_one_lowering_makes_exactly_its_records_stale(small):
     f.write_text(f.read_text().replace("s_nop 1", "s_nop 2"))
     code, out, _ = cli("check")
     lines = out.splitlines()
-    assert code == 1 and len(lines) == 9
+    assert code == 1 and len(lines) == 10
     assert all(ln.startswith("proofs/shfl_up1_row.proof: gfx9") and "stale (lowering changed)" in ln for ln in lines[:8])
     code, out, _ = cli("prove")
     assert out.splitlines() == [
         "proofs/shfl_up1_row.proof: 8 instantiations in 1 record: 8 proved",
         "prove: 3 lowerings, 17 instantiations in 3 records: 17 proved, 0 refuted, 0 unknown; "
         "1 lowering proved in this run",
+        "Summary: 17 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported",
     ]
     after = texts(small)
     assert [k for k in after if after[k] != before[k]] == ["proofs/shfl_up1_row.proof"]
@@ -441,6 +448,7 @@ def test_an_op_change_makes_exactly_the_records_that_use_it_stale(small, monkeyp
         "re-proved now: proved; run: verify prove lowerings/permlane/xor32_permlane32_swap.s",
         "check: 2 lowerings, 9 instantiations in 2 records: 8 proved, 0 refuted, 0 unknown, 1 stale; "
         "1 lowering proved in this run",
+        "Summary: 8 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported, 1 error",
     ]
     # naming only xor5, which does not use the op, still proves the record that does
     code, out, _ = cli("prove", "lowerings/xor5.s")
@@ -448,6 +456,7 @@ def test_an_op_change_makes_exactly_the_records_that_use_it_stale(small, monkeyp
         "proofs/permlane/xor32_permlane32_swap.proof: 1 instantiation in 1 record: 1 proved (unchanged)",
         "prove: 2 lowerings, 9 instantiations in 2 records: 9 proved, 0 refuted, 0 unknown; "
         "1 lowering proved in this run",
+        "Summary: 9 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported",
     ]
     after = texts(small)
     changed = set(after["proofs.lock"].splitlines()) ^ set(before["proofs.lock"].splitlines())

@@ -18,11 +18,14 @@ from typing import Any, NoReturn, TextIO
 from . import catalog
 from . import target as T
 from .assume import parse_assume
-from .diag import InputError, Span, VerifyError, Warning_, read_source
+from .diag import STDIN, InputError, Span, VerifyError, Warning_, read_source
 from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
+from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
+from .summary import counts
+from .summary import line as summary_line
 from .syntax import parse_param_value
 from .target import TARGETS, markdown
 
@@ -56,8 +59,10 @@ def _integer(text: str) -> int:
 
 # Options several commands share, defined once so their spelling and help agree.
 _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "wave": (("--wave",), dict(type=_integer, choices=(32, 64), help="only this wave size")),
-    "target": (("--target",), dict(metavar="GFX", help="a target or family (default: every declared target)")),
+    "wave": (("--wave",), dict(type=_integer, choices=(32, 64),
+                               help="only this wave size (of a lowering: one it declares)")),
+    "target": (("--target",), dict(metavar="GFX", help="a target or family, or a comma list of them "
+                                                       "(default: every declared target)")),
     "timeout": (("--timeout",), dict(type=_seconds, default=30.0, metavar="S",
                                      help="solver timeout per obligation, seconds (default 30)")),
     "assume": (("--assume",), dict(action="append", default=[], metavar="NAME=VARIANT",
@@ -67,7 +72,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "times": (("--times",), dict(action="store_true", help="show how long each proof took (JSON: seconds)")),
     "jobs": (("--jobs", "-j"), dict(type=_integer, default=1, metavar="N", help="worker processes (default 1)")),
     "paths": (("paths",), dict(nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")),
-    "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file")),
+    "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file ('-': standard input)")),
     "params": (("params",), dict(nargs="*", metavar="PARAM=VALUE", help="the spec's parameters")),
 }
 
@@ -106,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
-    em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
+    em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942 (a list must name one)")
     em.add_argument("--wave", type=_integer, choices=(32, 64), required=True, help="the wave size")
     em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm", help="what to write (default llvm)")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
@@ -116,29 +121,33 @@ def build_parser() -> argparse.ArgumentParser:
     sh = _command(sub, "show", "simulate a spec or a lowering concretely (no solver)", "name", "params", "wave",
                   "target", "assume", "json")
     sh.add_argument("--exec", metavar="HEX", help="EXEC mask (default: all lanes)")
-    sh.add_argument("--input", action="append", default=[], metavar="REG=a,b,c,...",
-                    help="lane values of an input (REG=@lane: each lane its own number)")
+    sh.add_argument("--input", action="append", default=[], metavar="NAME=a,b,c,...",
+                    help="lane values of an input: one per lane, one for every lane, or @lane (each lane its "
+                         "own number, the default); a per-lane spec parameter PARAM=@NAME reads its values from "
+                         "--input NAME=...")
 
     am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
                   "json", "times")
-    am.add_argument("file", metavar="FILE.s", help="assembly as llc prints it")
+    am.add_argument("file", metavar="FILE.s", help="assembly as llc prints it ('-': standard input)")
     am.add_argument("--function", metavar="NAME", help="the function to check (default: every function)")
     am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
-    am.add_argument("--target", metavar="GFX", help="default: the file's .amdgcn_target")
+    am.add_argument("--target", metavar="GFX", help="the one target the code is for "
+                                                    "(default: the file's .amdgcn_target)")
     am.add_argument("--wave", type=_integer, choices=(32, 64),
-                    help="default: the kernel descriptor's, else the target's default")
-    am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
+                    help="the wave size (default: the kernel descriptor's, else the target's default)")
+    am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any mask)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
-                    help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
+                    help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)' (repeatable; "
+                         "grammar: docs/language.md)")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "timeout", "json", "assume", "robust")
-    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR")
+    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
     tv.add_argument("--target", action="append", default=[], metavar="GFX",
-                    help="a target (repeatable; default: the file's RUN lines)")
-    tv.add_argument("--wave", type=int, choices=(32, 64), help="only this wave size")
+                    help="a target or family, or a comma list of them (repeatable; default: the file's RUN lines)")
+    tv.add_argument("--wave", type=_integer, choices=(32, 64), help="only this wave size")
     tv.add_argument("--llc", action="append", default=[], metavar="CMD",
                     help="compile with this llc command line (e.g. 'llc-22 -global-isel'; repeatable) "
                          "instead of llvmlite's LLVM")
@@ -153,14 +162,15 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("spec", nargs="?", metavar="SPEC", help="the spec to synthesise")
     for key in ("params", "wave", "timeout", "json"):
         sy.add_argument(*_OPTIONS[key][0], **_OPTIONS[key][1])
-    sy.add_argument("--target", metavar="GFX", help="a target or family; components common to all of them are used")
+    sy.add_argument("--target", "--targets", dest="target", metavar="GFX",
+                    help="a target or family, or a comma list of them: the components common to all of them are "
+                         "used; with --table, the table columns (families) to build")
     sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any", help="the EXEC contract")
     sy.add_argument("--max-ops", type=_integer, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
-    sy.add_argument("--targets", metavar="LIST", help="--table: only these table columns (families, comma-separated)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
     sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
     sy.add_argument("--robust", action="store_true",
@@ -189,6 +199,33 @@ def _vacuous(r: Result, span: Span | None, prefix: str = "", under: str = "") ->
     """The error for a result whose EXEC contract or spec leaves nothing to check."""
     o = next((o for o in r.obligations if o.verdict == "error"), None)
     raise InputError(span, f"{prefix}vacuous for {r.target} wave{r.wave}{under}: {o.detail if o else 'no active lane'}")
+
+
+class _NoBar:
+    """Progress where nobody watches: nothing."""
+
+    def __call__(self, done: int, total: int, current: str | None = None) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _progress(err: TextIO, what: str, enabled: bool = True, steps: bool = False) -> Any:
+    """A progress bar on stderr when it is a terminal (and not --json):
+    verify.progress, with tqdm, loads only then."""
+    try:
+        tty = enabled and err.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        return _NoBar()
+    from .progress import Bar
+
+    return Bar(err, what, steps=steps)
 
 
 def _print_lines(lines: list[str], out: TextIO) -> None:
@@ -224,10 +261,15 @@ def _writable(path: str | None) -> None:
         raise InputError(None, f"cannot write {path}: no directory {p.parent}")
 
 
+def _load(name: str) -> Lowering:
+    """A lowering by catalogue name or path; `-` reads it from standard input."""
+    return load_lowering(STDIN, read_source("-")) if name == "-" else catalog.load(name)
+
+
 def _load_checked(name: str) -> Lowering:
     """A lowering whose spec exists and takes its parameters (a command that
     does not run the spec still refuses a file naming a wrong one)."""
-    low = catalog.load(name)
+    low = _load(name)
     lib = catalog.speclib()
     lib.bind(lib.get(low.spec, low.spans.get("spec")), low.params, low.param_spans, low.spans.get("spec"))
     return low
@@ -246,9 +288,10 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
-    low = catalog.load(args.name)
+    low = _load(args.name)
     targets, waves, notes = instantiations(low, args.target, args.wave)
-    results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
+    with _progress(err, "lowering", not args.json):
+        results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
     _print_warnings([w for r in results for w in r.warnings], err)
     _print_lines(notes, err)
     code = overall(results)
@@ -260,9 +303,12 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from .gate import smt2_files, write_files  # a command's own modules load with it (test_imports)
 
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
+    n = counts(r.verdict for r in results)
     if args.json:
-        return _dump(lowering_json(low, results, args.times), out, code)
+        return _dump({**lowering_json(low, results, args.times), "counts": n}, out, code)
     _print_lines(lowering_lines(low, results, args.times, args.robust), out)
+    if len(results) > 1:
+        print(summary_line(n), file=out)
     return code
 
 
@@ -278,8 +324,8 @@ def _jobs(n: int) -> int:
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
-
-    report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2))
+    with _progress(err, "prove", steps=True) as tick:
+        report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
@@ -287,7 +333,16 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for line in report.lines():
         print(line, file=out)
     print(report.summary(), file=out)
+    print(summary_line(_gate_counts(report)), file=out)
     return report.exit_code()
+
+
+def _gate_counts(report: Any) -> dict[str, int]:
+    """A prove/check report's Summary counts: one per instantiation, by its
+    record's verdict; a stale, missing, orphan or differing record (an orphan
+    record file too) is an error."""
+    return counts(e.verdict if e.status in ("current", "written") else e.status
+                  for e in report.entries if e.status != "removed")
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -296,12 +351,13 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _writable(args.junit)
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
-    report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
+    with _progress(err, "check", not args.json, steps=True) as tick:
+        report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
     if args.junit:
         _write(args.junit, report.junit())
     if args.json:
-        return _dump(report.to_json(), out, report.exit_code())
-    _print_lines([*report.lines(), report.summary()], out)
+        return _dump({**report.to_json(), "counts": _gate_counts(report)}, out, report.exit_code())
+    _print_lines([*report.lines(), report.summary(), summary_line(_gate_counts(report))], out)
     return report.exit_code()
 
 
@@ -391,6 +447,9 @@ def _emit_show(args: argparse.Namespace, out: TextIO, W: int, mask: int, inputs:
 
 def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     low = _load_checked(args.name)
+    if args.wave and args.wave not in low.waves:  # --wave narrows the declared waves, as in `verify lowering`
+        raise InputError(low.spans.get("waves"), f"{low.name} declares wave{'/'.join(map(str, low.waves))}; "
+                                                  f"--wave {args.wave} is not one of them")
     tgt, W = show_instance(low, args.target, args.wave)
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
@@ -425,8 +484,9 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     name = Path(args.output).stem if args.output else "synth"
     cmd = command_text(args.spec, params, args.target, args.wave, args.exec_contract, args.max_ops, args.components,
                        args.robust)
-    o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
-                   [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
+    with _progress(err, "synth", not args.json):
+        o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
+                       [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
     wrote = None
     if args.output and o.text is not None:
         save(o, args.output, args.timeout)
@@ -441,25 +501,30 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth import table  # a command's own modules load with it (test_imports)
 
-    cols = table.columns(args.targets)
+    cols = table.columns(args.target)
     if args.check:
         problems = table.check()
         _print_lines(problems, err)
         _print_lines([] if problems else [table.current_text()], out)
         return 1 if problems else 0
     t0 = time.perf_counter()
-    entries = table.build(cols)
-    index, files = table.save(table.merge(entries, cols) if args.targets else entries)
+    with _progress(err, "synth --table"):
+        entries = table.build(cols)
+    index, files = table.save(table.merge(entries, cols) if args.target else entries)
     took = f" in {time.perf_counter() - t0:.1f} s" if args.times else ""
     print(f"wrote {len(index)} entries, {len(files)} lowering files{took}", file=out)
+    print(summary_line(counts((e["verdict"] for e in entries), {"none": "incorrect"})), file=out)
     return 0
 
 
 def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .asmcheck import check_all  # a command's own modules load with it (test_imports)
 
-    rep = check_all(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
-                     args.function, args.lines, args.timeout)
+    target = _one_target(args.target, "verify asm")
+    path, text = (STDIN, read_source("-")) if args.file == "-" else (args.file, None)
+    with _progress(err, "asm", not args.json):
+        rep = check_all(path, args.asserts, target, args.wave, args.exec, args.assume, args.robust, args.function,
+                        args.lines, args.timeout, text)
     for c in rep.checked:
         if c.result.verdict == "error":
             what = f"--exec {args.exec}" if args.exec else "the region"
@@ -468,10 +533,23 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code = overall([c.result for c in rep.checked])
     if code == 0 and rep.refused:  # a region in a loop: not proved
         code = EXIT["unknown"]
+    n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])
     if args.json:
-        return _dump(rep.to_json(args.times), out, code)
+        return _dump({**rep.to_json(args.times), "counts": n}, out, code)
     _print_lines(rep.lines(args.times, args.robust), out)
+    if len(rep.checked) + len(rep.refused) > 1:
+        print(summary_line(n), file=out)
     return code
+
+
+def _one_target(name: str | None, what: str) -> str | None:
+    """A --target that must name one target (a family or list of one is fine)."""
+    if name is None:
+        return None
+    ts = T.resolve(name)
+    if len(ts) != 1:
+        raise InputError(None, f"--target {name} names {len(ts)} targets; {what} needs one (e.g. --target {ts[0].name})")
+    return ts[0].name
 
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -480,16 +558,20 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     asm = (args.asm, read_source(args.asm)) if args.asm else None
     text = read_source(args.file)
-    if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
-        results = check_pair_files(args.file, text, args.tgt,
-                                   read_source(args.tgt) if args.tgt else None, args.target, args.wave, args.timeout,
-                                   parse_assume(args.assume), args.robust)
-    else:
-        results = check_file(args.file, text, args.target, args.wave, args.llc, args.function, args.timeout, asm,
-                             parse_assume(args.assume), args.robust)
+    path = STDIN if args.file == "-" else args.file
+    targets = [t.name for name in args.target for t in T.resolve(name)]
+    with _progress(err, "tv", not args.json):
+        if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
+            results = check_pair_files(path, text, args.tgt,
+                                       read_source(args.tgt) if args.tgt else None, targets, args.wave, args.timeout,
+                                       parse_assume(args.assume), args.robust)
+        else:
+            results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
+                                 parse_assume(args.assume), args.robust)
     code = exit_code(results)
     if args.json:
-        return _dump({"results": [r.to_json() for r in results], "summary": summary(results)}, out, code)
+        return _dump({"results": [r.to_json() for r in results], "summary": summary(results),
+                      "counts": counts(r.verdict for r in results)}, out, code)
     lines = [ln for r in results for ln in r.lines()] + [summary(results)]
     _print_lines(lines, out)
     return code

@@ -13,6 +13,7 @@ Every user-facing input problem is raised as :class:`InputError` carrying a
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +37,17 @@ class VerifyError(Exception):
     """Root of every error this package raises on purpose."""
 
 
+STDIN = "<stdin>"  # how a file argument given as `-` is named in messages
+
+
 def read_source(path: str | os.PathLike[str]) -> str:
-    """A text file, or an InputError naming the file (and the position of a
-    byte that is not UTF-8)."""
+    """A text file (`-`: standard input, named <stdin>), or an InputError
+    naming the file (and the position of a byte that is not UTF-8)."""
     try:
-        data = Path(path).read_bytes()
+        if str(path) == "-":
+            path, data = STDIN, sys.stdin.buffer.read()
+        else:
+            data = Path(path).read_bytes()
     except OSError as e:
         raise InputError(None, f"cannot read {path}: {e.strerror}") from None
     try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,20 +101,34 @@ def _prove_file(job: tuple[str, float, bool]) -> dict[str, Any]:
         return {"path": path, "error": (None if sp is None else (sp.path, sp.line, sp.col), e.message)}
 
 
+# progress(done, total, the file being proved or None): called as work goes on (only for a progress bar)
+Progress = Callable[[int, int, str | None], None]
+
+
+def _no_progress(done: int, total: int, current: str | None) -> None:
+    pass
+
+
 def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0,
-                smt2: bool = False) -> dict[str, dict[str, Any]]:
+                smt2: bool = False, progress: Progress = _no_progress) -> dict[str, dict[str, Any]]:
     """{path: worker result} for every lowering file; raises the first
     input error (in path order) after all of them have finished."""
     work = [(str(p), timeout, smt2) for p in paths]
     if jobs <= 1 or len(work) <= 1:
-        out = [_prove_file(w) for w in work]
+        out = []
+        for k, w in enumerate(work):
+            progress(k, len(work), _disp(w[0]))
+            out.append(_prove_file(w))
     else:
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                           else "spawn")
         if ctx.get_start_method() == "forkserver":
             ctx.set_forkserver_preload(["verify.gate", "verify.refine", "verify.smt"])
         with ctx.Pool(min(jobs, len(work))) as pool:
-            out = pool.map(_prove_file, work, chunksize=1)
+            out = []
+            for r in pool.imap(_prove_file, work, chunksize=1):
+                out.append(r)
+                progress(len(out), len(work), None)
     for r in out:
         if "error" in r:
             sp, msg = r["error"]
@@ -382,7 +397,8 @@ def _disp(p: Path | str) -> str:
     return display_path(p)
 
 
-def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False) -> Report:
+def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False,
+          progress: Progress = _no_progress) -> Report:
     """Write a current record for every instantiation of every lowering in
     `paths`, proving only lowerings whose records are not all current
     (everything with `force`), and every lowering of their catalogues whose
@@ -393,7 +409,7 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
     plans = _plan(files, True, locks)
     plans = sorted(plans + _dependents(plans, locks), key=lambda pl: str(pl.path))
     todo = [pl for pl in plans if force or smt2 or any(pl.state(k)[0] != "current" for k in pl.expected)]
-    done = prove_files([pl.path for pl in todo], jobs, timeout, smt2)
+    done = prove_files([pl.path for pl in todo], jobs, timeout, smt2, progress)
     entries: list[Entry] = []
     writes: list[tuple[Path, str]] = []
     counts: dict[str, int] = {}
@@ -441,7 +457,7 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
 
 
 def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[int, int] | None = None,
-          full: bool = False, allow_unknown: bool = False) -> Report:
+          full: bool = False, allow_unknown: bool = False, progress: Progress = _no_progress) -> Report:
     """Compare every record with what it should be now: current records are
     trusted (their hashes say nothing changed); lowerings with a stale or
     missing record (every lowering with `full`) are proved again, to say
@@ -453,7 +469,7 @@ def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[i
         files = [f for k, f in enumerate(all_files) if k % n == i - 1]
     plans = _plan(files)
     todo = [pl for pl in plans if full or any(pl.state(k)[0] != "current" for k in pl.expected)]
-    done = prove_files([pl.path for pl in todo], jobs, timeout)
+    done = prove_files([pl.path for pl in todo], jobs, timeout, progress=progress)
     entries: list[Entry] = []
     counts: dict[str, int] = {}
     for pl in plans:

@@ -70,7 +70,7 @@ def parse_mask(text: str | None, wave: int) -> int:
 
 def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
     """``REG=a,b,c,...`` texts (--input): one 32-bit value per lane, or one
-    for every lane."""
+    for every lane, or ``@lane``: each lane its own number."""
     out: dict[str, list[int]] = {}
     for it in items:
         if "=" not in it:
@@ -78,6 +78,9 @@ def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
         name, vals = it.split("=", 1)
         name = name.strip()
         sp = Span("--input", 1, len(name) + 2)
+        if vals.strip() == "@lane":
+            out[name] = list(range(wave))
+            continue
         nums = [parse_int(v.strip(), sp, "an integer") for v in vals.split(",") if v.strip()]
         if len(nums) == 1:
             nums = nums * wave

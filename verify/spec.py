@@ -193,7 +193,7 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
         k += 1
         stripped = raw.strip()
         if not stripped:
-            comments = [] if cur is None else comments
+            comments = []  # a description is the comment paragraph just above its spec
             continue
         if stripped.startswith("#"):
             if cur is None or not raw[:1].isspace():

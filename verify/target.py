@@ -245,7 +245,13 @@ def get(name: str, span: Span | None = None) -> Target:
 
 
 def resolve(name: str, span: Span | None = None) -> list[Target]:
-    """A target name or family alias -> concrete targets, in table order."""
+    """A target name or family alias, or a comma list of them (as every
+    --target takes) -> concrete targets, in table order."""
+    if "," in name:
+        names = [n.strip() for n in name.split(",")]
+        if not all(names):
+            raise InputError(span, f"empty name in the target list '{name}'")
+        return resolve_all(names, span)
     key = name.lower()
     if key in TARGETS:
         return [TARGETS[key]]

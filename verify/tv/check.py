@@ -31,6 +31,7 @@ from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
+from ..summary import counts, line
 from ..target import FeatureLog, Target
 from .cfg import Block, run_blocks, split_blocks
 from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
@@ -140,9 +141,7 @@ class TVResult:
 
 
 def summary(results: list[TVResult]) -> str:
-    n = {v: sum(1 for r in results if r.verdict == v) for v in ("proved", "refuted", "unknown", "unsupported")}
-    return (f"Summary: {n['proved']} correct, {n['refuted']} incorrect, {n['unknown']} failed-to-prove, "
-            f"{n['unsupported']} unsupported")
+    return line(counts(r.verdict for r in results))
 
 
 def used_assumptions(*machines: Machine | None) -> dict[str, str]:

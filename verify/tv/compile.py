@@ -170,7 +170,11 @@ def instances(path: str, runs: list[tuple[int, str]], targets: list[str], wave: 
         return out
     found = run_line_instances(path, runs)
     if wave is not None:
+        declared = sorted({w for _, w in found})
         found = [(t, w) for t, w in found if w == wave]
+        if declared and not found:  # --wave narrows the file's waves, as for a lowering file
+            raise InputError(None, f"{path}: its RUN lines run wave{'/'.join(map(str, declared))}; "
+                                   f"--wave {wave} is not one of them")
     if not found:
         raise InputError(None, f"{path}: no RUN line names an AMDGPU target verify knows; give --target")
     return found
