@@ -180,7 +180,7 @@ def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask:
             f.verdicts.setdefault(i, f"{name}: expected {enc.spec[name][0][i]:#x}, got {enc.outputs[name][i]:#x}")
     pinned |= {i for i in f.bad if i in f.verdicts}
     # and the lanes the shown failing lanes read (an inactive source among them)
-    pinned |= {j for c in cols for i in set(pinned) for j in c.cells[i].sources} if rows else set()
+    pinned |= {j for c in cols if c.cells for i in set(pinned) for j in c.cells[i].sources} if rows else set()
     f.rows = fold_lanes(list(range(wave)), _same_lane(cols, mask), pinned)
     return f
 
