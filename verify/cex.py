@@ -616,46 +616,74 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class Fold:
+    """One line of a folded lane listing: a lane shown (`like` None), or
+    lanes folded into the lane `like` (a run: its first lane, shown just
+    before) or into the lanes `like`-`like_last` (rows repeating rows)."""
+
+    lanes: tuple[int, ...]
+    like: int | None = None
+    like_last: int | None = None
+
+    def text(self) -> str:
+        span = f"{self.lanes[0]}-{self.lanes[-1]}"
+        if self.like_last is not None:
+            return f"lanes {span}: same as lanes {self.like}-{self.like_last}, shifted"
+        return f"lanes {span}: same as lane {self.like}, shifted"
+
+
+def fold_lanes(lanes: Sequence[int], same: Callable[[int, int], bool], pinned: Collection[int] = ()) -> list[Fold]:
+    """`lanes` (ascending) as shown folded: each run of :func:`fold_runs`
+    as its first lane and a fold of the rest; then rows of 16 lanes that
+    repeat the row before them (the same runs, each the same shifted) as one
+    fold.  A row holding a `pinned` lane is always shown.
+
+    >>> [f.text() if f.like is not None else f.lanes[0] for f in fold_lanes(range(48), lambda a, b: True)]
+    [0, 'lanes 1-15: same as lane 0, shifted', 'lanes 16-47: same as lanes 0-15, shifted']"""
+    pin = set(pinned)
+    blocks: list[list[list[int]]] = []
+    for run in fold_runs(list(lanes), same, pin):
+        if blocks and blocks[-1][0][0] // 16 == run[0] // 16:
+            blocks[-1].append(run)
+        else:
+            blocks.append([run])
+
+    def same_block(x: list[list[int]], y: list[list[int]]) -> bool:
+        return len(x) == len(y) and all(len(p) == len(q) and same(p[0], q[0]) for p, q in zip(x, y))
+
+    out: list[Fold] = []
+    k = 0
+    while k < len(blocks):
+        blk = blocks[k]
+        n = k + 1
+        while (n < len(blocks) and blocks[n][0][0] // 16 == blocks[n - 1][0][0] // 16 + 1
+               and same_block(blk, blocks[n]) and not pin & {i for r in blocks[n] for i in r}):
+            n += 1
+        for run in blk:
+            out.append(Fold((run[0],)))
+            if len(run) > 1:
+                out.append(Fold(tuple(run[1:]), run[0]))
+        if n > k + 1:
+            out.append(Fold(tuple(i for b in blocks[k + 1:n] for r in b for i in r), blk[0][0], blk[-1][-1]))
+        k = n
+    return out
+
+
 def folded_rows(rows: list[Row], tagged: bool) -> list[tuple[Row | None, str]]:
     """The rows as the lane table shows them: the deciding lane first, then
-    per output in lane order, a run of lanes that repeat their first lane
-    shifted as that lane and a fold line ``(None, "lanes 2-14: same as lane
-    1, shifted")``, and rows of 16 lanes that repeat the row before them,
-    shifted, as one fold line."""
+    per output in lane order folded by :func:`fold_lanes`: a row shown is
+    ``(row, "")``, a fold ``(None, "lanes 2-14: same as lane 1, shifted")``."""
     if not rows:
         return []
     first = deciding_first(rows)[0]
     out: list[tuple[Row | None, str]] = [(first, "")]
     for name in dict.fromkeys(r.output for r in rows):
         by_lane = {r.lane: r for r in rows if r.output == name}
-        runs = fold_runs(sorted(by_lane), lambda a, b: _same_row(by_lane[a], by_lane[b], tagged), pinned=[first.lane])
-        blocks: list[list[list[int]]] = []
-        for run in runs:
-            if blocks and blocks[-1][0][0] // 16 == run[0] // 16:
-                blocks[-1].append(run)
-            else:
-                blocks.append([run])
-
-        def same_block(x: list[list[int]], y: list[list[int]]) -> bool:
-            return len(x) == len(y) and all(
-                len(p) == len(q) and _same_row(by_lane[p[0]], by_lane[q[0]], tagged) for p, q in zip(x, y))
-
-        k = 0
-        while k < len(blocks):
-            blk = blocks[k]
-            n = k + 1
-            while (n < len(blocks) and blocks[n][0][0] // 16 == blocks[n - 1][0][0] // 16 + 1
-                   and same_block(blk, blocks[n]) and not any(first.lane in r and first.output == name for r in blocks[n])):
-                n += 1
-            for run in blk:
-                r = by_lane[run[0]]
-                if r is not first:
-                    out.append((r, ""))
-                if len(run) > 1:
-                    out.append((None, f"lanes {run[1]}-{run[-1]}: same as lane {run[0]}, shifted"))
-            if n > k + 1:
-                lo, hi = blk[0][0] // 16 * 16, blk[0][0] // 16 * 16 + 15
-                last = blocks[n - 1][-1][-1]
-                out.append((None, f"lanes {hi + 1}-{last}: same as lanes {lo}-{hi}, shifted"))
-            k = n
+        pin = [first.lane] if first.output == name else []
+        for f in fold_lanes(sorted(by_lane), lambda a, b: _same_row(by_lane[a], by_lane[b], tagged), pin):
+            if f.like is not None:
+                out.append((None, f.text()))
+            elif by_lane[f.lanes[0]] is not first:
+                out.append((by_lane[f.lanes[0]], ""))
     return out

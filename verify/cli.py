@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from . import catalog
+from . import catalog, svg
 from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_, read_source
@@ -93,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo = _command(sub, "lowering", "prove a lowering refines its spec", "name", "wave", "target", "timeout",
                   "assume", "robust", "json", "times")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
+    lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
 
     pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
     pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
@@ -118,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("--exec", metavar="HEX", help="EXEC mask (default: all lanes)")
     sh.add_argument("--input", action="append", default=[], metavar="REG=a,b,c,...",
                     help="lane values of an input (REG=@lane: each lane its own number)")
+    sh.add_argument("--svg", metavar="FILE", help="a lowering: also draw its lane flow to FILE as SVG")
 
     am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
                   "json", "times")
@@ -130,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--exec", metavar="HEX", help="EXEC at the region's start (default: any)")
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)'")
+    am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "timeout", "json", "assume", "robust")
@@ -246,6 +249,7 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
+    _writable(args.svg)
     low = catalog.load(args.name)
     targets, waves, notes = instantiations(low, args.target, args.wave)
     results = check_lowering(low, targets, waves, args.timeout, assume, args.robust, smt2=bool(args.smt2))
@@ -260,6 +264,8 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from .gate import smt2_files, write_files  # a command's own modules load with it (test_imports)
 
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
+    if args.svg:
+        _write(args.svg, svg.result_svg(low, results, assume))
     if args.json:
         return _dump(lowering_json(low, results, args.times), out, code)
     _print_lines(lowering_lines(low, results, args.times, args.robust), out)
@@ -369,11 +375,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _show_spec(args, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
+    _writable(args.svg)
     catalog.spec_or_lowering(args.name)
     return _show_lowering(args, out, err)
 
 
 def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
+    if args.svg:
+        raise InputError(None, f"--svg draws a lowering's lane flow; '{args.name}' is a spec")
     params = _params(args.params)
     W = spec_wave(args.name, params, args.wave)
     mask = parse_mask(args.exec, W)
@@ -396,6 +405,8 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(str(w), file=err)
     mask = parse_mask(args.exec, W)
     inputs, outputs = simulate_inputs(low, tgt, W, mask, parse_lane_values(args.input, W), parse_assume(args.assume))
+    if args.svg:
+        _write(args.svg, svg.show_svg(low, tgt, W, parse_assume(args.assume), mask, parse_lane_values(args.input, W)))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -458,6 +469,7 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .asmcheck import check_all  # a command's own modules load with it (test_imports)
 
+    _writable(args.svg)
     rep = check_all(args.file, args.asserts, args.target, args.wave, args.exec, args.assume, args.robust,
                      args.function, args.lines, args.timeout)
     for c in rep.checked:
@@ -466,6 +478,9 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             _vacuous(c.result, None, f"{args.file}: {c.assertion.text}: ", f" under {what}")
     _print_warnings([w for c in rep.checked for w in c.result.warnings], err)
     code = overall([c.result for c in rep.checked])
+    if args.svg and rep.checked:
+        c = next((c for c in rep.checked if c.result.cex is not None and c.result.cex.rows), rep.checked[0])
+        _write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume)))
     if code == 0 and rep.refused:  # a region in a loop: not proved
         code = EXIT["unknown"]
     if args.json:

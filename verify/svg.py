@@ -253,7 +253,7 @@ def render(f: Flow) -> str:
         x += w
     right = x
     text_w = 8 + max([len(t) + 10 for t in f.verdicts.values()] + [10]) * 6.2
-    width = int(right + text_w + 20)
+    width = max(int(right + text_w + 20), 1150)  # the legend's width
     height = int(bottom + 90)
     o: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
