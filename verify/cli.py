@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import catalog, svg
+from .report import write_html as report_html
 from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_, read_source
@@ -105,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
+    ck.add_argument("--html", metavar="DIR", help="also write a static HTML report to DIR (counterexamples drawn)")
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942")
@@ -300,11 +302,15 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
 
     _writable(args.junit)
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        raise InputError(None, f"cannot write {args.html}: no directory {Path(args.html).resolve().parent}")
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
     report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown)
     if args.junit:
         _write(args.junit, report.junit())
+    if args.html:
+        report_html(report, args.html, args.timeout)
     if args.json:
         return _dump(report.to_json(), out, report.exit_code())
     _print_lines([*report.lines(), report.summary()], out)
