@@ -681,7 +681,10 @@ def folded_rows(rows: list[Row], tagged: bool) -> list[tuple[Row | None, str]]:
     for name in dict.fromkeys(r.output for r in rows):
         by_lane = {r.lane: r for r in rows if r.output == name}
         pin = [first.lane] if first.output == name else []
-        for f in fold_lanes(sorted(by_lane), lambda a, b: _same_row(by_lane[a], by_lane[b], tagged), pin):
+        def same(a: int, b: int, by_lane: dict[int, Row] = by_lane) -> bool:
+            return _same_row(by_lane[a], by_lane[b], tagged)
+
+        for f in fold_lanes(sorted(by_lane), same, pin):
             if f.like is not None:
                 out.append((None, f.text()))
             elif by_lane[f.lanes[0]] is not first:

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import catalog, svg
-from .report import write_html as report_html
 from . import target as T
 from .assume import parse_assume
 from .diag import InputError, Span, VerifyError, Warning_, read_source
@@ -24,6 +23,7 @@ from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
 from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
+from .report import write_html as report_html
 from .syntax import parse_param_value
 from .target import TARGETS, markdown
 

@@ -226,7 +226,7 @@ def _head_lines(c: Column) -> list[str]:
 def render(f: Flow) -> str:
     """The picture as SVG text (deterministic bytes)."""
     ys: dict[int, float] = {}  # lane -> y of the row or band that shows it
-    row_y: list[tuple[Fold, float, float]] = []
+    row_y: list[tuple[Fold, float, int]] = []
     y = float(TOP)
     prev = -1
     gaps: list[tuple[float, int]] = []  # (y, strength) of group separators
@@ -318,7 +318,7 @@ def render(f: Flow) -> str:
             continue
         if k > 0:
             seen: set[tuple[float, float]] = set()
-            for fold, ry, h in row_y:
+            for fold, _ry, _h in row_y:
                 i = fold.lanes[0]
                 cell = c.cells[i]
                 for j in cell.sources:
@@ -333,7 +333,7 @@ def render(f: Flow) -> str:
                         continue
                     o.append(f'<line class="arrow" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                              f'stroke="#6a8cae" stroke-width="0.8" marker-end="url(#arrow)"/>')
-        for fold, ry, h in row_y:
+        for fold, _ry, _h in row_y:
             i = fold.lanes[0]
             cell = c.cells[i]
             cy = ys[i]
@@ -364,7 +364,7 @@ def render(f: Flow) -> str:
         o.append(f'<line class="path" data-lane="{l2}" x1="{xs[c1] + 6:.1f}" y1="{ys[l1]:.1f}" x2="{xs[c2] - 6:.1f}" '
                  f'y2="{ys[l2]:.1f}" stroke="{HIGHLIGHT}" stroke-width="2.2" marker-end="url(#harrow)"/>')
     # expected vs actual
-    for fold, ry, h in row_y:
+    for fold, _ry, _h in row_y:
         i = fold.lanes[0]
         if i in f.verdicts:
             o.append(f'<text class="verdict{" bad" if i in f.bad else ""}" data-lane="{i}" x="{right + 8:.0f}" '
