@@ -98,3 +98,20 @@ def test_lane_table_folds_and_puts_the_deciding_lane_first():
     assert shown[1:] == [(0, ""), (1, ""), (2, ""), (None, "lanes 3-15: same as lane 2, shifted"), (16, ""),
                          (None, "lanes 17-19: same as lane 16, shifted"), (21, ""),
                          (None, "lanes 22-31: same as lane 21, shifted")]
+
+
+KERNEL = ('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n\t.text\nf:\n'
+          '\tv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n'
+          '\tv_mov_b32 v2, v1\n\ts_setpc_b64 s[30:31]\n')
+
+
+def test_asm_svg_marks_the_refuted_claims_instruction(tmp_path):
+    (tmp_path / "k.s").write_text(KERNEL)
+    out = tmp_path / "k.svg"
+    code, _, err = cli("asm", str(tmp_path / "k.s"), "--assert", "v1 == cuda.shfl_xor(v0, mask=2, width=32)",
+                       "--svg", str(out))
+    assert code == 1, err
+    root = _parse(out)
+    assert [c.get("data-line") for c in _by_class(root, "column")] == ["0", "4"]
+    assert [c.get("data-line") for c in _by_class(root, "responsible")] == ["4"]
+    assert [v.get("data-lane") for v in _by_class(root, "verdict")] == ["0", "2"]  # EXEC = lanes 0 and 2

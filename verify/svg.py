@@ -111,7 +111,8 @@ def _columns(low: Lowering, enc: Encoding) -> list[Column]:
 
 def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: int) -> list[tuple[int, int]]:
     """(column, lane) from the output back to the entry, following each
-    lane's moved source (a computed lane stays on its own lane)."""
+    lane's moved source (a lane computed from its own value and others
+    follows its own value; from one other lane, that lane)."""
     trace = enc.machine.trace
     assert trace is not None
     path: list[tuple[int, int]] = []
@@ -125,8 +126,13 @@ def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: 
         path.append((col, lane))
         ev = step.events[(reg, lane)]
         k = step.index
+        refs = _REF.findall(ev.why) if ev.status == "written" and ev.src is None else []
         if ev.status == "written" and ev.src is not None:
             reg, lane = ev.src
+        elif (reg, str(lane)) in refs:  # a combination with the lane's own value: follow that
+            pass
+        elif len(refs) == 1:
+            reg, lane = refs[0][0], int(refs[0][1])
         elif ev.status != "kept":
             break
     return list(reversed(path))
