@@ -650,7 +650,9 @@ def fold_lanes(lanes: Sequence[int], same: Callable[[int, int], bool], pinned: C
             blocks.append([run])
 
     def same_block(x: list[list[int]], y: list[list[int]]) -> bool:
-        return len(x) == len(y) and all(len(p) == len(q) and same(p[0], q[0]) for p, q in zip(x, y))
+        d = y[0][0] - x[0][0]
+        return len(x) == len(y) and all(len(p) == len(q) and q[0] - p[0] == d and same(p[0], q[0])
+                                        for p, q in zip(x, y))
 
     out: list[Fold] = []
     k = 0
@@ -681,6 +683,7 @@ def folded_rows(rows: list[Row], tagged: bool) -> list[tuple[Row | None, str]]:
     for name in dict.fromkeys(r.output for r in rows):
         by_lane = {r.lane: r for r in rows if r.output == name}
         pin = [first.lane] if first.output == name else []
+
         def same(a: int, b: int, by_lane: dict[int, Row] = by_lane) -> bool:
             return _same_row(by_lane[a], by_lane[b], tagged)
 
