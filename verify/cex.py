@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,7 @@ class Counterexample:
     rows: list[Row]
     exec_final: int | None = None
     tagged_regs: set[str] = field(default_factory=set)
+    state: dict[str, Any] = field(default_factory=dict)  # every register's entry value, to replay it (pictures)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,7 +145,7 @@ def concrete_counterexample(low: Lowering, target: Target, wave: int, assume: di
     rows = [r for r in _rows(low, enc, vals, False, feq=True)]
     labels = {reg_key(b.reg): b.name for b in low.inputs}
     shown = shown_registers(vals, labels, rows)
-    return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows)
+    return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows, state=dict(vals))
 
 
 def _exec_changed(enc: Encoding) -> bool:
@@ -314,7 +315,7 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
     # show the bound inputs and any register whose entry value reaches a bad lane
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if v == tag_vals.get(k)}
-    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs)
+    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs, dict(vals))
 
 
 def shown_registers(vals: dict[str, Any], labels: dict[str, str], rows: list[Any]) -> dict[str, Any]:
@@ -480,12 +481,110 @@ def _hex(v: int) -> str:
     return f"{v:#x}"
 
 
+# ---------------------------------------------------------------------------
+# folding: lanes that do the same thing, shifted, are shown once
+
+
+def fold_runs(lanes: Sequence[int], same: Callable[[int, int], bool], pinned: Collection[int] = (),
+              group: int = 16, min_run: int = 3) -> list[list[int]]:
+    """`lanes` (ascending) cut into runs: consecutive lanes of one `group`
+    (a row of 16 lanes) for which ``same(head, lane)`` holds with the run's
+    first lane as `head`.  A run shorter than `min_run`, and a `pinned` lane,
+    stand alone.  The lane table and the lane-flow picture (verify.svg) both
+    fold with this, so they show the same lanes.
+
+    >>> fold_runs([0, 1, 2, 3, 5, 6, 16, 17, 18], lambda a, b: True, pinned=[6])
+    [[0, 1, 2, 3], [5], [6], [16, 17, 18]]
+    >>> fold_runs(list(range(6)), lambda a, b: b % 3 != 0)
+    [[0, 1, 2], [3, 4, 5]]"""
+    runs: list[list[int]] = []
+    pin = set(pinned)
+    for i in lanes:
+        cur = runs[-1] if runs else None
+        if (cur is not None and cur[-1] + 1 == i and i // group == cur[0] // group and i not in pin
+                and cur[0] not in pin and same(cur[0], i)):
+            cur.append(i)
+        else:
+            runs.append([i])
+    out: list[list[int]] = []
+    for r in runs:
+        out += [r] if len(r) >= min_run else [[i] for i in r]
+    return out
+
+
+_LANE_NUM = re.compile(r"(\[|\blanes? )(\d+)")
+
+
+def shifted(a: str, b: str, d: int) -> bool:
+    """Text b says what text a says, for a lane `d` further on: equal
+    except lane numbers (``v1[3]``, ``lane 3``), each either the same or
+    shifted by `d`.
+
+    >>> shifted("v1[4] not written (source lane 6 is inactive)", "v1[5] not written (source lane 7 is inactive)", 1)
+    True
+    >>> shifted("line 15 v1[4]", "line 16 v1[5]", 1)
+    False"""
+    pa, pb = _LANE_NUM.split(a), _LANE_NUM.split(b)
+    if len(pa) != len(pb):
+        return False
+    for k, (x, y) in enumerate(zip(pa, pb)):
+        if k % 3 == 2:  # a lane number
+            if int(y) not in (int(x), int(x) + d):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def exec_bar(mask: int, wave: int) -> str:
+    """EXEC as a bar, lane 0 first: '#' active, '.' not; a space between
+    rows of 16 lanes, ' | ' between the halves of wave64.
+
+    >>> exec_bar(0x12, 32)
+    '.#..#........... ................'"""
+    rows = ["".join("#" if (mask >> i) & 1 else "." for i in range(r, min(r + 16, wave))) for r in range(0, wave, 16)]
+    halves = [" ".join(rows[h:h + 2]) for h in range(0, len(rows), 2)]
+    return " | ".join(halves)
+
+
+def _line_of(responsible: str) -> int:
+    m = re.match(r"line (\d+)", responsible)
+    return int(m.group(1)) if m else 1 << 30
+
+
+def deciding_first(rows: list[Row]) -> list[Row]:
+    """The rows with the deciding lane first: the one whose responsible
+    instruction comes first in the program (the lowest such lane); the
+    others after it in lane order."""
+    if not rows:
+        return rows
+    first = min(rows, key=lambda r: (_line_of(r.responsible), r.lane))
+    return [first] + [r for r in rows if r is not first]
+
+
+def _same_row(a: Row, b: Row, tagged: bool) -> bool:
+    """Row b is row a, shifted by the lanes between them: the same output
+    and responsible instruction, sources shifted, and the same values where
+    they are not lane tags."""
+    d = b.lane - a.lane
+    if a.output != b.output or not shifted(a.responsible, b.responsible, d):
+        return False
+    if not (shifted(a.expected_src, b.expected_src, d) and shifted(a.actual_src, b.actual_src, d)):
+        return False
+    for va, vb, src in ((a.expected, b.expected, a.expected_src), (a.actual, b.actual, a.actual_src)):
+        if va != vb and not (tagged and src and vb - va in (0, d)):
+            return False
+    return True
+
+
 def render(cex: Counterexample, low: Lowering) -> list[str]:
-    """The lane table, for people."""
+    """The lane table, for people: the deciding lane first, then the other
+    lanes with runs that repeat a lane, shifted, folded into one line."""
     W = cex.wave
     act = mask_lanes(cex.exec_mask)
     lines = [f"  counterexample ({cex.obligation}):",
-             f"    EXEC = {fmt_mask(cex.exec_mask, W)}  (active lanes: {lanes_text(act)})"]
+             f"    EXEC = {fmt_mask(cex.exec_mask, W)}  (active lanes: {lanes_text(act)})",
+             f"    EXEC   {exec_bar(cex.exec_mask, W)}  (lane 0 first, # active)"]
     tagged = [(r, v) for r, v in cex.inputs.items() if r in cex.tagged_regs]
     plain = [(r, v) for r, v in cex.inputs.items() if r not in cex.tagged_regs]
 
@@ -505,17 +604,105 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
     if cex.obligation == "exec":
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines
+    many = len(low.outputs) != 1
     table = [("lane", "expected", "actual", "responsible")]
-    for r in cex.rows:
+    folds: dict[int, str] = {}  # table index -> the fold line after it
+    shown_rows: list[Row] = []
+    for r, fold in folded_rows(cex.rows, cex.tagged):
+        if r is None:
+            folds[len(table) - 1] = fold if not many else f"{shown_rows[-1].output}: {fold}"
+            continue
         e = f"{_hex(r.expected)} {r.expected_src}" if r.expected_src else _hex(r.expected)
         a = f"{_hex(r.actual)} {r.actual_src}" if r.actual_src else _hex(r.actual)
-        lane = str(r.lane) if len(low.outputs) == 1 else f"{r.output}[{r.lane}]"
+        lane = str(r.lane) if not many else f"{r.output}[{r.lane}]"
         table.append((lane, e, a, r.responsible))
+        shown_rows.append(r)
     w = [max(len(t[k]) for t in table) for k in range(3)]
-    for t in table:
+    for k, t in enumerate(table):
         lines.append(f"    {t[0]:>{w[0]}}  {t[1]:<{w[1]}}  {t[2]:<{w[2]}}  {t[3]}")
-    for r in cex.rows[:4]:
+        if k in folds:
+            lines.append(f"    {'':>{w[0]}}  {folds[k]}")
+    for r in shown_rows[:4]:
         lines.append(f"    lane {r.lane}, step by step:")
         for c in reversed(r.chain):
             lines.append(f"      {c}")
     return lines
+
+
+@dataclass(frozen=True)
+class Fold:
+    """One line of a folded lane listing: a lane shown (`like` None), or
+    lanes folded into the lane `like` (a run: its first lane, shown just
+    before) or into the lanes `like`-`like_last` (rows repeating rows)."""
+
+    lanes: tuple[int, ...]
+    like: int | None = None
+    like_last: int | None = None
+
+    def text(self) -> str:
+        span = f"{self.lanes[0]}-{self.lanes[-1]}"
+        if self.like_last is not None:
+            return f"lanes {span}: same as lanes {self.like}-{self.like_last}, shifted"
+        return f"lanes {span}: same as lane {self.like}, shifted"
+
+
+def fold_lanes(lanes: Sequence[int], same: Callable[[int, int], bool], pinned: Collection[int] = ()) -> list[Fold]:
+    """`lanes` (ascending) as shown folded: each run of :func:`fold_runs`
+    as its first lane and a fold of the rest; then rows of 16 lanes that
+    repeat the row before them (the same runs, each the same shifted) as one
+    fold.  A row holding a `pinned` lane is always shown.
+
+    >>> [f.text() if f.like is not None else f.lanes[0] for f in fold_lanes(range(48), lambda a, b: True)]
+    [0, 'lanes 1-15: same as lane 0, shifted', 'lanes 16-47: same as lanes 0-15, shifted']"""
+    pin = set(pinned)
+    blocks: list[list[list[int]]] = []
+    for run in fold_runs(list(lanes), same, pin):
+        if blocks and blocks[-1][0][0] // 16 == run[0] // 16:
+            blocks[-1].append(run)
+        else:
+            blocks.append([run])
+
+    def same_block(x: list[list[int]], y: list[list[int]]) -> bool:
+        d = y[0][0] - x[0][0]
+        return len(x) == len(y) and all(len(p) == len(q) and q[0] - p[0] == d and same(p[0], q[0])
+                                        for p, q in zip(x, y))
+
+    out: list[Fold] = []
+    k = 0
+    while k < len(blocks):
+        blk = blocks[k]
+        n = k + 1
+        while (n < len(blocks) and blocks[n][0][0] // 16 == blocks[n - 1][0][0] // 16 + 1
+               and same_block(blk, blocks[n]) and not pin & {i for r in blocks[n] for i in r}):
+            n += 1
+        for run in blk:
+            out.append(Fold((run[0],)))
+            if len(run) > 1:
+                out.append(Fold(tuple(run[1:]), run[0]))
+        if n > k + 1:
+            out.append(Fold(tuple(i for b in blocks[k + 1:n] for r in b for i in r), blk[0][0], blk[-1][-1]))
+        k = n
+    return out
+
+
+def folded_rows(rows: list[Row], tagged: bool) -> list[tuple[Row | None, str]]:
+    """The rows as the lane table shows them: the deciding lane first, then
+    per output in lane order folded by :func:`fold_lanes`: a row shown is
+    ``(row, "")``, a fold ``(None, "lanes 2-14: same as lane 1, shifted")``."""
+    if not rows:
+        return []
+    first = deciding_first(rows)[0]
+    out: list[tuple[Row | None, str]] = [(first, "")]
+    for name in dict.fromkeys(r.output for r in rows):
+        by_lane = {r.lane: r for r in rows if r.output == name}
+        pin = [first.lane] if first.output == name else []
+
+        def same(a: int, b: int, by_lane: dict[int, Row] = by_lane) -> bool:
+            return _same_row(by_lane[a], by_lane[b], tagged)
+
+        for f in fold_lanes(sorted(by_lane), same, pin):
+            if f.like is not None:
+                out.append((None, f.text()))
+            elif by_lane[f.lanes[0]] is not first:
+                out.append((by_lane[f.lanes[0]], ""))
+    return out

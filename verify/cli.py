@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from . import catalog
+from . import catalog, svg
 from . import target as T
 from .assume import parse_assume
 from .diag import STDIN, InputError, Span, VerifyError, Warning_, read_source
@@ -26,6 +26,7 @@ from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
 from .summary import counts
 from .summary import line as summary_line
+from .report import write_html as report_html
 from .syntax import parse_param_value
 from .target import TARGETS, markdown
 
@@ -98,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo = _command(sub, "lowering", "prove a lowering refines its spec", "name", "wave", "target", "timeout",
                   "assume", "robust", "json", "times")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
+    lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
 
     pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
     pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
@@ -109,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
+    ck.add_argument("--html", metavar="DIR", help="also write a static HTML report to DIR (counterexamples drawn)")
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942 (a list must name one)")
@@ -125,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="lane values of an input: one per lane, one for every lane, or @lane (each lane its "
                          "own number, the default); a per-lane spec parameter PARAM=@NAME reads its values from "
                          "--input NAME=...")
+    sh.add_argument("--svg", metavar="FILE", help="a lowering: also draw its lane flow to FILE as SVG")
 
     am = _command(sub, "asm", "check real compiler output (a .s file) against specs", "assume", "robust", "timeout",
                   "json", "times")
@@ -139,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--assert", dest="asserts", action="append", default=[], metavar="EXPR",
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)' (repeatable; "
                          "grammar: docs/language.md)")
+    am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "timeout", "json", "assume", "robust")
@@ -288,6 +293,7 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
+    _writable(args.svg)
     low = _load(args.name)
     targets, waves, notes = instantiations(low, args.target, args.wave)
     with _progress(err, "lowering", not args.json):
@@ -304,6 +310,8 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     n = counts(r.verdict for r in results)
+    if args.svg:
+        _write(args.svg, svg.result_svg(low, results, assume))
     if args.json:
         return _dump({**lowering_json(low, results, args.times), "counts": n}, out, code)
     _print_lines(lowering_lines(low, results, args.times, args.robust), out)
@@ -349,12 +357,16 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
 
     _writable(args.junit)
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        raise InputError(None, f"cannot write {args.html}: no directory {Path(args.html).resolve().parent}")
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
     with _progress(err, "check", not args.json, steps=True) as tick:
         report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
     if args.junit:
         _write(args.junit, report.junit())
+    if args.html:
+        report_html(report, args.html, args.timeout)
     if args.json:
         return _dump({**report.to_json(), "counts": _gate_counts(report)}, out, report.exit_code())
     _print_lines([*report.lines(), report.summary(), summary_line(_gate_counts(report))], out)
@@ -425,11 +437,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _show_spec(args, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
+    _writable(args.svg)
     catalog.spec_or_lowering(args.name)
     return _show_lowering(args, out, err)
 
 
 def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
+    if args.svg:
+        raise InputError(None, f"--svg draws a lowering's lane flow; '{args.name}' is a spec")
     params = _params(args.params)
     W = spec_wave(args.name, params, args.wave)
     mask = parse_mask(args.exec, W)
@@ -455,6 +470,8 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(str(w), file=err)
     mask = parse_mask(args.exec, W)
     inputs, outputs = simulate_inputs(low, tgt, W, mask, parse_lane_values(args.input, W), parse_assume(args.assume))
+    if args.svg:
+        _write(args.svg, svg.show_svg(low, tgt, W, parse_assume(args.assume), mask, parse_lane_values(args.input, W)))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -520,6 +537,7 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .asmcheck import check_all  # a command's own modules load with it (test_imports)
 
+    _writable(args.svg)
     target = _one_target(args.target, "verify asm")
     path, text = (STDIN, read_source("-")) if args.file == "-" else (args.file, None)
     with _progress(err, "asm", not args.json):
@@ -531,6 +549,9 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             _vacuous(c.result, None, f"{args.file}: {c.assertion.text}: ", f" under {what}")
     _print_warnings([w for c in rep.checked for w in c.result.warnings], err)
     code = overall([c.result for c in rep.checked])
+    if args.svg and rep.checked:
+        c = next((c for c in rep.checked if c.result.cex is not None and c.result.cex.rows), rep.checked[0])
+        _write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume)))
     if code == 0 and rep.refused:  # a region in a loop: not proved
         code = EXIT["unknown"]
     n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])

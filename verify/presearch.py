@@ -344,7 +344,7 @@ def counterexample(search: Search, f: Found, solver_free: bool = False) -> Count
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if tagged and v == tag_vals.get(k)}
     return Counterexample(f"value({rows[0].output})", search.wave, mask, shown, labels, tagged, rows, None,
-                          tagged_regs)
+                          tagged_regs, dict(vals))
 
 
 class Bounded:
