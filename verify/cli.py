@@ -24,9 +24,9 @@ from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
+from .report import write_html as report_html
 from .summary import counts
 from .summary import line as summary_line
-from .report import write_html as report_html
 from .syntax import parse_param_value
 from .target import TARGETS, markdown
 
