@@ -126,6 +126,8 @@ def main() -> None:
     ap.add_argument("--only", help="only lowerings whose name contains this")
     ap.add_argument("--rest", action="store_true",
                     help="with --sample K: check every mutant NOT in that sample (the rest of a full run)")
+    ap.add_argument("--names", metavar="FILE", help="check only the mutants named in FILE (one per line), e.g. the "
+                    "slowest of an earlier --out")
     ap.add_argument("--list", action="store_true", help="list the mutants, check none")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--shard", metavar="K/N", help="check only the K-th of N interleaved parts (1-based)")
@@ -141,6 +143,9 @@ def main() -> None:
             muts = [m for m in muts if m.name not in names]
         else:
             muts = picked
+    if args.names:
+        wanted = set(Path(args.names).read_text().split("\n")) - {""}
+        muts = [m for m in muts if m.name in wanted]
     if args.shard:
         k, n = (int(x) for x in args.shard.split("/"))
         muts = muts[k - 1::n]
