@@ -85,7 +85,7 @@ def _target_key(t: str) -> tuple[int, str]:
     return (ORDER.index(t) if t in ORDER else len(ORDER), t)
 
 
-def proved_instances(low: Lowering, revs: dict[str, str], locks: dict[Path, Any]) -> set[tuple[str, int]]:
+def proved_instances(low: Lowering, revs: dict[str, str], locks: dict[Any, Any]) -> set[tuple[str, int]]:
     """(target, wave) of `low` whose record is current and proved (as
     verify.proofs.current_proof decides, with the hashes, the record file and
     the lock read once per lowering)."""

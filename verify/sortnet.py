@@ -113,6 +113,12 @@ def network_sorts(n: int, timeout: float) -> str:
     return r
 
 
+def _lex_lt(B: Any, K: list[Any], V: list[Any], a: int, c: int, signed: bool) -> Any:
+    """Pair a before pair c: key first, then value (i32 or u32)."""
+    less = B.slt if signed else B.ult
+    return B.or_b(less(K[a], K[c]), B.and_b(B.eq(K[a], K[c]), less(V[a], V[c])))
+
+
 def _sort_inputs(wave: int, n: int, trial: int) -> tuple[list[int], list[int]]:
     """Concrete (keys, values): distinct keys, 0-1 keys, all keys equal,
     random 32-bit pairs with ties, by turns (a fixed seed)."""
@@ -159,9 +165,9 @@ def prove_sort(low: Lowering, target: Target, wave: int, timeout: float, assume:
         raise InputError(low.spans.get("exec"), f"{low.name}: a sort ({low.spec}) is proved under '@exec full' only "
                                                 f"(Quadrants' contract: every lane active)")
     regs: dict[str, int] = {}
-    for b in [*low.inputs, *low.outputs]:
-        if isinstance(b.reg, VReg):
-            regs[b.name] = b.reg.index
+    for bind in [*low.inputs, *low.outputs]:
+        if isinstance(bind.reg, VReg):
+            regs[bind.name] = bind.reg.index
     kname, vname = spec_def.sorts
     okey, oval = spec_def.outputs
     if not (kname in regs and vname in regs and regs.get(okey) == regs[kname] and regs.get(oval) == regs[vname]):
@@ -196,10 +202,6 @@ def prove_sort(low: Lowering, target: Target, wave: int, timeout: float, assume:
         proof.assumptions.update(m.assumptions_used)
         proof.ops |= m.ops_run
 
-        def lt(a: int, c: int) -> Any:
-            less = B.slt if signed else B.ult
-            return B.or_b(less(K[a], K[c]), B.and_b(B.eq(K[a], K[c]), less(V[a], V[c])))
-
         # one question per lane, each with the lane's own four values renamed
         # (k_self, k_partner, v_self, v_partner) and simplified: lanes whose
         # questions read the same (one per direction, when the stage is right)
@@ -207,7 +209,7 @@ def prove_sort(low: Lowering, target: Target, wave: int, timeout: float, assume:
         questions: dict[str, Any] = {}
         for i in range(wave):
             p = i ^ s
-            take = lt(p, i) if keeps_min(i % n, s, b, n) else lt(i, p)
+            take = _lex_lt(B, K, V, p, i, signed) if keeps_min(i % n, s, b, n) else _lex_lt(B, K, V, i, p, signed)
             lane_bad = B.or_b(B.ne(K1[i], B.ite(take, K[p], K[i])), B.ne(V1[i], B.ite(take, V[p], V[i])))
             text, c = renamed(lane_bad, [(K[i], "k_self"), (K[p], "k_partner"), (V[i], "v_self"), (V[p], "v_partner")])
             questions.setdefault(text, c)
