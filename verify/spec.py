@@ -21,7 +21,10 @@ Statements, one per line: ``lanes = E`` (the group size: the wave is cut into
 groups of that many lanes, each evaluated on its own; ``wave`` is the whole
 wave), ``input a, b`` (input vectors; default ``x``), ``require E, "msg"``
 (a check on constant parameters), ``name = E`` (a definition, evaluated per
-lane; ``out`` and any name listed by ``output`` are results).
+lane; ``out`` and any name listed by ``output`` are results), ``sorts K, V``
+(the two outputs are the group's (K, V) pairs sorted ascending: the checker
+may prove a lowering by the network argument, docs/bitonic.md).  A local
+function ``f(a) = E`` that reads no lane variable is computed once per group.
 
 Expressions use Python's syntax, but only this subset, with 32-bit
 two's-complement integer meaning: integer literals, names, ``+ - * & | ^ ~
