@@ -85,7 +85,7 @@ def stage(s: int, b: int, n: int, wave: int, arch: str, flip: bool = False) -> l
 
 
 TARGETS = {("any", 32): "gfx10, gfx11, gfx12", ("any", 64): "gfx9, gfx10, gfx11, gfx12",
-           ("gfx9", 64): "gfx9", ("gfx11", 64): "gfx11"}
+           ("gfx9", 64): "gfx9", ("gfx11", 64): "gfx11, gfx12"}
 
 
 def lowering(n: int, wave: int, arch: str = "any", drop: int | None = None, flip: int | None = None) -> str:
