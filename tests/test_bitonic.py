@@ -128,3 +128,12 @@ def test_wave_sized_sorts_prove(name, target):
     rs = check_lowering(low, resolve(target), list(low.waves))
     assert [r.verdict for r in rs] == ["proved"] * len(rs)
     assert all(o.verdict == "proved" for r in rs for o in r.obligations)
+
+
+def test_signed_compares_against_an_unsigned_spec_are_refuted(tmp_path):
+    p = tmp_path / "signedness.s"
+    p.write_text(lowering(4, 32).replace("log2_size=2", "log2_size=2 signed=0"))
+    rc, out, _ = _run(["lowering", str(p), "--target", "gfx1100"])
+    assert rc == 1
+    assert "stage(1: stride 1, block 2): refuted" in out
+    assert "counterexample (value(okey))" in out
