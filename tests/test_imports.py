@@ -33,6 +33,8 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.refine", "prove_one", "verify.smt"): _Z3,
     ("verify.refine", "_prove_one", "verify.smt"): _Z3,
     ("verify.refine", "prove_exec", "verify.smt"): _Z3,
+    ("verify.sortnet", "network_sorts", "verify.smt"): _Z3,
+    ("verify.sortnet", "prove_sort", "verify.smt"): _Z3,
     ("verify.proofs", "solver_id", "verify.smt"): _Z3 + " (a record's hashes name the solver)",
     ("verify.synth.reach", "analyse", "sympy.combinatorics"): "sympy (about 1.4 s to import) only when synthesising",
     ("verify.emit", "compile_ir", "llvmlite.binding"): "llvmlite (a test dependency) only when compiling emitted IR",

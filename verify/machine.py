@@ -354,8 +354,10 @@ class Machine:
             self.step.pending[lane] = LaneEvent(status, src, why)
 
     # ---- running ------------------------------------------------------
-    def run(self, program: list[Instr]) -> None:
-        for k, ins in enumerate(program):
+    def run(self, program: list[Instr], start: int = 0, stop: int | None = None) -> None:
+        """Run `program[start:stop]`; hazard windows still see the instructions before `start`."""
+        for k in range(start, len(program) if stop is None else stop):
+            ins = program[k]
             opdef = op_of(ins.base)
             self.ops_run.add(opdef.base)
             if self.trace is not None:

@@ -719,6 +719,31 @@ def is_false(cond) -> bool:
     return cond is False
 
 
+def check_plain(cond: Any, timeout_s: float, seed: int = 0) -> str:
+    """Is `cond` satisfiable, asked to z3's default solver without the
+    contextual simplification of Query (verify.sortnet's 0-1 network, a
+    pure Boolean question: 3 s here against minutes through the tactic)."""
+    if type(cond) is bool:
+        return "sat" if cond else "unsat"
+    s = z3.Solver(ctx=cond.ctx)
+    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.set("random_seed", seed)
+    s.add(cond)
+    r = s.check()
+    return "sat" if r == z3.sat else "unsat" if r == z3.unsat else "unknown"
+
+
+def renamed(cond: Any, pairs: Sequence[tuple[Any, str]]) -> tuple[str, Any]:
+    """`cond` with each term of `pairs` replaced by a fresh constant of its sort
+    named by the string, then simplified, and its SMT-LIB text: the same text
+    is the same question (verify.sortnet asks one per distinct lane)."""
+    if type(cond) is bool:
+        return repr(cond), cond
+    subs = [(t, z3.Const(name, t.sort())) for t, name in pairs if type(t) not in (int, bool)]
+    c = z3.simplify(z3.substitute(cond, *subs) if subs else cond)
+    return c.sexpr(), c
+
+
 def same(a, b) -> bool:
     if a is b:
         return True

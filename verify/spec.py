@@ -21,7 +21,10 @@ Statements, one per line: ``lanes = E`` (the group size: the wave is cut into
 groups of that many lanes, each evaluated on its own; ``wave`` is the whole
 wave), ``input a, b`` (input vectors; default ``x``), ``require E, "msg"``
 (a check on constant parameters), ``name = E`` (a definition, evaluated per
-lane; ``out`` and any name listed by ``output`` are results).
+lane; ``out`` and any name listed by ``output`` are results), ``sorts K, V``
+(the two outputs are the group's (K, V) pairs sorted ascending: the checker
+may prove a lowering by the network argument, docs/bitonic.md).  A local
+function ``f(a) = E`` that reads no lane variable is computed once per group.
 
 Expressions use Python's syntax, but only this subset, with 32-bit
 two's-complement integer meaning: integer literals, names, ``+ - * & | ^ ~
@@ -102,6 +105,10 @@ class SpecDef:
     value_type: str = "u32"  # "f32": outputs compare as floats (NaN equals NaN)
     funcs: dict[str, tuple[list[str], ast.expr]] = field(default_factory=dict)  # name -> (params, expr)
     combines: Any = None  # expression naming the operator the spec folds with
+    # `sorts KEY, VALUE`: the outputs are the group's (KEY, VALUE) pairs sorted
+    # ascending by the pair (docs/bitonic.md): lets the checker prove a
+    # sorting network by the 0-1 principle instead of one solver query
+    sorts: list[str] = field(default_factory=list)
 
     @property
     def signature(self) -> str:
@@ -270,6 +277,13 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
                 raise InputError(span, f"bad parameter list in local function {m.group(1)}")
             cur.funcs[m.group(1)] = (fargs, _parse_expr(m.group(3), span.shifted(body.index(m.group(3)))))
             continue
+        m = re.match(r"^sorts\s+(.*)$", body)
+        if m:
+            names = [x.strip() for x in m.group(1).split(",")]
+            if len(names) != 2 or not all(re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
+                raise InputError(span, "expected: sorts KEY, VALUE (two input vectors)")
+            cur.sorts = names
+            continue
         m = re.match(r"^(input|output)\s+(.*)$", body)
         if m:
             names = [x.strip() for x in m.group(2).split(",")]
@@ -301,6 +315,8 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
         for o in s.outputs:
             if o not in defined:
                 raise InputError(s.span, f"spec {s.name} never defines its output '{o}'")
+        if s.sorts and (any(n not in s.inputs for n in s.sorts) or len(s.outputs) != 2):
+            raise InputError(s.span, f"spec {s.name}: 'sorts' names two of its inputs and the spec has two outputs")
     return specs
 
 
@@ -322,6 +338,8 @@ class _Ctx:
     active: list[Cond]  # W conditions
     caller: str
     slices: dict[tuple[str | None, int], list[Any]] = field(default_factory=dict)  # shared: (name, base) -> group's lanes
+    # shared: (spec, function, base, args) -> result, for local functions that read no lane variable
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
 
     def group(self, name: str | None) -> list[Any]:
         key = (name, self.base)
@@ -598,6 +616,7 @@ class SpecLib:
         n = self.group_size(spec, bound, W, span)
         outs: dict[str, tuple[list[Value], list[Cond]]] = {o: ([], []) for o in spec.outputs}
         slices: dict[tuple[str | None, int], list[Any]] = {}
+        memo: dict[tuple[Any, ...], Any] = {}
         for lane in range(W):
             if lanes is not None and lane not in lanes:
                 for o in spec.outputs:
@@ -611,7 +630,7 @@ class SpecLib:
                     env[k] = inputs[v[1:]][lane]
                 else:
                     env[k] = v
-            ctx = _Ctx(self, spec, B, W, n, base, lane - base, env, inputs, active, spec.name, slices)
+            ctx = _Ctx(self, spec, B, W, n, base, lane - base, env, inputs, active, spec.name, slices, memo)
             try:
                 res = _run_body(ctx)
             except InputError as e:
@@ -855,8 +874,8 @@ def _binop(ctx: _Ctx, op: type[ast.operator], a: Any, b: Any) -> Any:
 
 def _cmp(ctx: _Ctx, op: type[ast.cmpop], a: Any, b: Any) -> Cond:
     B = ctx.B
-    if _is_c(a) and _is_c(b):
-        return _PYCMP[op](a, b)
+    if _is_c(a) and _is_c(b):  # an input lane reads as its unsigned pattern: compare as i32, as the solver does
+        return _PYCMP[op](_s32(a), _s32(b))
     a, b = _sym(ctx, a), _sym(ctx, b)
     if op is ast.Lt:
         return B.slt(a, b)
@@ -897,7 +916,19 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res])
         local = dict(values)
         for a, e in zip(fargs, node.args):
             local[a] = _ev(e, ctx, values)
-        return _ev(body, ctx, local)
+        # a function of its arguments, the constant parameters and the inputs
+        # alone gives every lane of the group the same result: computed once
+        # (a sort's rank(j) is asked by every lane)
+        key = None
+        if (all(_is_c(local[a][0]) and local[a][1] is True for a in fargs)
+                and all(_is_c(v) or isinstance(v, str) for v in ctx.env.values()) and _lane_free(ctx, fname)):
+            key = (ctx.spec.name, fname, ctx.base, tuple(local[a][0] for a in fargs), tuple(sorted(ctx.env.items())))
+            if key in ctx.memo:
+                return cast(_Res, ctx.memo[key])
+        r = _ev(body, ctx, local)
+        if key is not None:
+            ctx.memo[key] = r
+        return r
     if fname in _OPS_BUILTINS:
         return _ops_builtin(ctx, fname, node, values)
     if fname in _BUILTIN_2:
@@ -931,10 +962,37 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res])
     n = ctx.lib.group_size(callee, consts, ctx.W)
     if n != ctx.n:
         raise InputError(None, f"spec {ctx.spec.name} ({ctx.n} lanes) calls {fname}, which describes {n} lanes")
-    sub = _Ctx(ctx.lib, callee, B, ctx.W, n, ctx.base, ctx.i, bound, ctx.inputs, ctx.active, ctx.spec.name, ctx.slices)
+    sub = _Ctx(ctx.lib, callee, B, ctx.W, n, ctx.base, ctx.i, bound, ctx.inputs, ctx.active, ctx.spec.name, ctx.slices, ctx.memo)
     res = _run_body(sub)
     v, d = res[callee.outputs[0]]
     return v, _and_def(B, dargs, d)
+
+
+def _lane_free(ctx: _Ctx, fname: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Local function `fname` reads no lane variable (i, lane) and no
+    definition: its names are its arguments, the parameters, wave, inputs,
+    comprehension variables and lane-free functions.  (The memo key holds
+    the parameters' values, so a per-lane parameter shares nothing.)"""
+    spec = ctx.spec
+    known = ctx.memo.get(("lane-free", spec.name, fname))
+    if known is not None:
+        return cast(bool, known)
+    ctx.memo[("lane-free", spec.name, fname)] = free = _lane_free_uncached(ctx, fname, seen)
+    return free
+
+
+def _lane_free_uncached(ctx: _Ctx, fname: str, seen: frozenset[str]) -> bool:
+    spec = ctx.spec
+    fargs, body = spec.funcs[fname]
+    bound = set(fargs) | {"wave"} | set(spec.inputs) | set(ctx.env)
+    for n in ast.walk(body):
+        if isinstance(n, ast.comprehension) and isinstance(n.target, ast.Name):
+            bound.add(n.target.id)
+    called = {c for n in ast.walk(body) if isinstance(n, ast.Call) and (c := _dotted(n.func)) is not None}
+    for n in ast.walk(body):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and n.id not in called:
+            return False
+    return all(_lane_free(ctx, c, seen | {fname}) for c in called if c in spec.funcs and c not in seen | {fname})
 
 
 _LANEMAP_CACHE: dict[str, Any] = {}
