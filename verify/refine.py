@@ -168,8 +168,8 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
             if r not in allowed:
                 raise InputError(ins.span, f"{ins.mnemonic} writes {r}, which is neither an @output nor listed in @clobbers")
     for b in low.inputs:
-        if isinstance(b.reg, VReg) and b.reg.count != 1:
-            raise InputError(b.span, "an input binds one VGPR")
+        if isinstance(b.reg, VReg) and b.reg.count not in (1, 2):
+            raise InputError(b.span, "an input binds one VGPR or a VGPR pair (a 64-bit value)")
     return warns
 
 
