@@ -86,6 +86,20 @@ def _bind(m: Machine, low: Lowering, bindings: list[Any], wide: Collection[str],
     return whole
 
 
+def binding_labels(bindings: list[Any]) -> dict[str, str]:
+    """Register name -> the binding it holds (the high half of a pair binding
+    ``x = v[0:1]`` is ``x.hi``)."""
+    out: dict[str, str] = {}
+    for b in bindings:
+        if isinstance(b.reg, VReg) and b.reg.count == 2:
+            out[f"v{b.reg.index}"], out[f"v{b.reg.index + 1}"] = b.name, b.name + HI
+        elif isinstance(b.reg, SReg) and b.reg.count == 2:
+            out[b.reg.names[0]], out[b.reg.names[1]] = b.name, b.name + HI
+        else:
+            out[reg_key(b.reg)] = b.name
+    return out
+
+
 def _note_outstanding(m: Machine, low: Lowering) -> None:
     """For counterexamples: an output whose DS result is still in flight at
     the end reads as unknown; say so as a last trace step."""
