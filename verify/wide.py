@@ -97,7 +97,10 @@ class Wide:
         return self.B.const(v.n) if isinstance(v, K) else v
 
     def _wide(self, *vs: Any) -> bool:
-        return any(isinstance(v, tuple) for v in vs)
+        """64-bit arithmetic: a pair among the operands, or only constants
+        (spec code folds lane indices as Python ints, so constants that reach
+        the backend are data)."""
+        return any(isinstance(v, tuple) for v in vs) or all(isinstance(v, K) for v in vs)
 
     # ---- values -----------------------------------------------------------
     def const(self, n: int) -> K:
@@ -209,6 +212,8 @@ class Wide:
 
     # ---- selection --------------------------------------------------------
     def ite(self, c: Any, a: Any, b: Any) -> Any:
+        if type(c) is bool:
+            return a if c else b
         if not self._wide(a, b):
             return self.B.ite(c, self._narrow(a), self._narrow(b))
         (al, ah), (bl, bh) = self._pair(a), self._pair(b)
