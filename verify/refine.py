@@ -39,6 +39,7 @@ from .presearch import RANDOM_MASKS, Bounded, Found, Mode, Search, first_cases, 
 from .presearch import counterexample as presearch_counterexample
 from .spec import SpecDef, spec_monoid
 from .target import FeatureLog, Target, resolve, resolve_all
+from .wide import HALFWISE, WIDE_TYPES
 
 DEFAULT_TIMEOUT = 30.0
 # z3 resource units (rlimit) for the all-lanes query before going lane by lane:
@@ -194,6 +195,8 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     lib = catalog.speclib()
     spec_def = lib.get(low.spec, low.spans.get("spec"))
     monoid = spec_monoid(lib, low.spec, low.params) if encoding != "naive" else None
+    if spec_def.value_type in WIDE_TYPES and monoid not in HALFWISE:
+        monoid = None  # a 64-bit add or compare couples the halves: not a monoid of 32-bit leaves  [S:wide64]
     if monoid is not None:
         try:
             return _prove_one(low, target, wave, timeout, assume, want_cex, monoid_backend(monoid, Session()), spec_def,

@@ -37,6 +37,10 @@ M64 = (1 << 64) - 1
 # the 64-bit value types of the spec notation (`type u64` / `type i64`)
 WIDE_TYPES = ("u64", "i64")
 
+# the fold operators that act on each 32-bit half alone (the monoid encoding
+# of verify/smt.py applies to each half); add, min and max couple the halves
+HALFWISE = ("and", "or", "xor")
+
 # the fold operators' identities as 64-bit patterns (verify/identities.py has the 32-bit ones)
 IDENT64: dict[str, int] = {
     "add": 0, "mul": 1, "and": M64, "or": 0, "xor": 0,

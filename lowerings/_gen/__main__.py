@@ -1,9 +1,9 @@
 import sys
 from pathlib import Path
 
-from . import quadrants_gfx10, scans, xor_rdna, xor_rows
+from . import quadrants_gfx10, scans, wide64, xor_rdna, xor_rows
 
-GENERATORS = [xor_rows, xor_rdna, scans, quadrants_gfx10]
+GENERATORS = [xor_rows, xor_rdna, scans, quadrants_gfx10, wide64]
 ROOT = Path(__file__).resolve().parent.parent
 
 
