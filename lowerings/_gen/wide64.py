@@ -75,9 +75,46 @@ def reduce_bitwise(op: str, rdna: bool, wave: int) -> tuple[str, str]:
                  "x = v[0:1]", f"{saved}, s4, s5, s6, s7", body)
 
 
+PAIR_OPS = {"add": "0", "umin": "-1", "umax": "0", "smin": "-1", "smax": "0"}  # identity per half (low half)
+PAIR_HI = {"add": "0", "umin": "-1", "umax": "0", "smin": "0x7fffffff", "smax": "0x80000000"}
+PAIR_CMP = {"umin": "v_cmp_lt_u64", "umax": "v_cmp_gt_u64", "smin": "v_cmp_lt_i64", "smax": "v_cmp_gt_i64"}
+
+
+def pairwise(op: str, rdna: bool, wave: int) -> tuple[str, str]:
+    """red.reduce_all_u64 width=2: each lane and its neighbour (lane ^ 1)
+    combined as 64-bit values: the halves moved by two DPP moves, then the
+    carry chain (add) or a 64-bit compare and a v_cndmask per half (min, max)."""
+    saved = "s[0:1]" if wave == 64 else "s0"
+    vcc = "vcc" if wave == 64 else "vcc_lo"
+    lo_id = "-1" if op == "smin" else PAIR_OPS[op]
+    body = [f"s_or_saveexec_b{wave} {saved}, -1",
+            f"v_cndmask_b32_e64 v2, {lo_id}, v0, {saved}",
+            f"v_cndmask_b32_e64 v3, {PAIR_HI[op]}, v1, {saved}"]
+    if not rdna:
+        body.append("s_nop 1")  # GFX9: two wait states between a VALU write and its DPP read
+    body += [f"v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] {DPP}", f"v_mov_b32_dpp v5, v3 quad_perm:[1,0,3,2] {DPP}"]
+    if op == "add":
+        body += [f"v_add_co_u32_e{'64' if rdna else '32'} v2, {vcc}, v2, v4",
+                 f"{'v_add_co_ci_u32' if rdna else 'v_addc_co_u32'}_e32 v3, {vcc}, v3, v5, {vcc}"]
+        how = "the carry chain v_add_co_u32 / " + ("v_add_co_ci_u32" if rdna else "v_addc_co_u32")
+    else:
+        body += [f"{PAIR_CMP[op]}_e32 {vcc}, v[4:5], v[2:3]",
+                 f"v_cndmask_b32_e32 v2, v2, v4, {vcc}", f"v_cndmask_b32_e32 v3, v3, v5, {vcc}"]
+        how = f"{PAIR_CMP[op]} and a v_cndmask_b32 per half"
+    body.append(f"s_mov_b{wave} {'exec' if wave == 64 else 'exec_lo'}, {saved}")
+    fam = f"rdna_w{wave}" if rdna else "gfx9"
+    return _file(f"pair_{op}_u64_{fam}",
+                 f"the 64-bit {op} of each lane and its neighbour (lane ^ 1), active lanes only "
+                 f"({'GFX10+' if rdna else 'GFX9 family'}, wave{wave}): two DPP moves, then {how}",
+                 f"red.reduce_all_u64 op={op} width=2 over=active", "gfx10, gfx11, gfx12" if rdna else CDNA, wave,
+                 "x = v[0:1]", f"v4, v5, {vcc}, {saved}", body)
+
+
 def files() -> dict[str, str]:
     out = dict([bpermute(64, CDNA + ", gfx10, gfx11, gfx12", ""), bpermute(32, "gfx10, gfx11, gfx12", "_w32"),
                 permlane64()])
     for op in ("and", "or", "xor"):
         out.update([reduce_bitwise(op, False, 64), reduce_bitwise(op, True, 32), reduce_bitwise(op, True, 64)])
+    for op in PAIR_OPS:
+        out.update([pairwise(op, False, 64), pairwise(op, True, 32), pairwise(op, True, 64)])
     return out
