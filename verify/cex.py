@@ -473,7 +473,9 @@ def _whole(name: str, lo: str, hi: str) -> str:
         return ""
     if lo and hi == lo.replace("[", HI + "[", 1):
         return lo
-    return lo if lo == hi else f"lo {lo or '?'}, hi {hi or '?'}"
+    if lo == hi:
+        return lo
+    return ", ".join(p for p in (f"lo {lo}" if lo else "", f"hi {hi}" if hi else "") if p)
 
 
 def _join_halves(enc: Encoding, rows: list[Row], exp_names: dict[int, str], names: dict[int, str]) -> list[Row]:
