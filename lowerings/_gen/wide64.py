@@ -88,8 +88,11 @@ def pairwise(op: str, rdna: bool, wave: int) -> tuple[str, str]:
     vcc = "vcc" if wave == 64 else "vcc_lo"
     lo_id = "-1" if op == "smin" else PAIR_OPS[op]
     body = [f"s_or_saveexec_b{wave} {saved}, -1",
-            f"v_cndmask_b32_e64 v2, {lo_id}, v0, {saved}",
-            f"v_cndmask_b32_e64 v3, {PAIR_HI[op]}, v1, {saved}"]
+            f"v_cndmask_b32_e64 v2, {lo_id}, v0, {saved}"]
+    if PAIR_HI[op].startswith("0x"):  # a literal: VOP3 takes none on GFX9, so through a VGPR
+        body += [f"v_mov_b32_e32 v3, {PAIR_HI[op]}", f"v_cndmask_b32_e64 v3, v3, v1, {saved}"]
+    else:
+        body.append(f"v_cndmask_b32_e64 v3, {PAIR_HI[op]}, v1, {saved}")
     if not rdna:
         body.append("s_nop 1")  # GFX9: two wait states between a VALU write and its DPP read
     body += [f"v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] {DPP}", f"v_mov_b32_dpp v5, v3 quad_perm:[1,0,3,2] {DPP}"]
