@@ -23,7 +23,7 @@ from .diag import InputError
 from .ir import Imm, Lowering, SReg, VReg, reg_key
 from .machine import Initial, LaneEvent, Machine, Step
 from .target import FeatureLog, Target, resolve, resolve_all
-from .wide import WIDE_TYPES
+from .wide import WIDE_TYPES, join
 
 M32 = 0xFFFFFFFF
 
@@ -271,10 +271,18 @@ def simulate(low: Lowering, target: Target, wave: int, mask: int, by_reg: dict[s
 
     m = Machine(Partial(), wave, initial, FeatureLog(target), assume)
     m.set_exec_mask(mask)
-    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    inputs = {b.name: _shown(m, b) for b in low.inputs}
     m.run(low.program)
-    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    outputs = {b.name: _shown(m, b) for b in low.outputs}
     return inputs, outputs
+
+
+def _shown(m: Machine, b: Any) -> list[Any]:
+    """A binding's lane values as `verify show` prints them: a VGPR pair as
+    whole 64-bit values (None where a half is unknown).  [S:wide64]"""
+    if isinstance(b.reg, VReg) and b.reg.count == 2:
+        return [join(p) for p in zip(m.v(b.reg.index), m.v(b.reg.index + 1))]
+    return binding_values(m, b.reg)
 
 
 def show_instance(low: Lowering, target_arg: str | None, wave: int | None) -> tuple[Target, int]:
@@ -295,6 +303,10 @@ def simulate_inputs(low: Lowering, target: Target, wave: int, mask: int, given: 
         b = next((b for b in low.inputs if b.name == name), None)
         by_reg[reg_key(b.reg) if b is not None else name] = vals
     for b in low.inputs:
+        if isinstance(b.reg, VReg) and b.reg.count == 2:  # a 64-bit input: the lane number, high half 0
+            full = by_reg.pop(reg_key(b.reg), list(range(wave)))
+            by_reg.setdefault(f"v{b.reg.index}", [v & M32 for v in full])
+            by_reg.setdefault(f"v{b.reg.index + 1}", [(v >> 32) & M32 for v in full])
         by_reg.setdefault(reg_key(b.reg), list(range(wave)))
     return simulate(low, target, wave, mask, by_reg, assume)
 
@@ -326,5 +338,5 @@ def simulate_spec(name: str, params: dict[str, Any], wave: int, mask: int,
         raise InputError(None, f"spec {spec.name} has no input '{next(iter(given))}' (inputs: {', '.join(inputs)})")
     active = [bool((mask >> i) & 1) for i in range(wave)]
     res = lib.evaluate(spec.name, params, Partial(), wave, inputs, active)
-    outputs = {o: [v if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
+    outputs = {o: [join(v) if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
     return inputs, outputs
