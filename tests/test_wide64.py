@@ -161,3 +161,44 @@ def test_dropped_carry_is_refuted_with_64_bit_values(tmp_path):
 def test_64_bit_lowerings_prove(name, target):
     code, out, _ = cli("lowering", str(ROOT / f"lowerings/wide64/{name}.s"), "--target", target)
     assert code == 0 and "proved for" in out and "refuted" not in out, out
+
+
+def test_emit_spells_64_bit_parameters_and_result():
+    from verify import emit
+    from verify.lowering_file import load_lowering
+    from verify.target import get
+
+    low = load_lowering(str(ROOT / "lowerings/wide64/xor1_i64_dpp.s"))
+    ir = emit.llvm_ir(low, get("gfx942"), 64, [])
+    assert "define i64 @xor1_i64_dpp(i64 %x) #0 {" in ir
+    assert "  %x_lo = trunc i64 %x to i32" in ir and "  ret i64 %out" in ir
+    h = emit.hip(low, get("gfx942"), 64, [])
+    assert "__device__ inline unsigned long long xor1_i64_dpp(unsigned long long x) {" in h
+    assert "    return ((unsigned long long)v3 << 32 | v2);" in h
+
+
+@pytest.mark.slow
+def test_emitted_64_bit_shuffle_compiles_and_proves():
+    pytest.importorskip("llvmlite")
+    from verify import emit
+    from verify.lowering_file import load_lowering
+    from verify.target import get
+
+    low = load_lowering(str(ROOT / "lowerings/wide64/shfl_idx_var_i64_w32.s"))
+    ir = emit.llvm_ir(low, get("gfx1100"), 32, [])
+    rv = emit.reverify(ir, low, get("gfx1100"), 32)
+    assert rv.verdict == "proved", rv.detail
+    assert sum(1 for b in rv.body if b.startswith("ds_bpermute_b32")) == 2
+
+
+@pytest.mark.slow
+def test_synth_finds_a_64_bit_shuffle_as_two_moves():
+    from verify.synth import synthesize
+    from verify.target import get
+
+    o = synthesize("cuda.shfl_xor_i64", {"mask": 3, "width": 16}, [get("gfx942")], 64, max_ops=1,
+                   classes=["dpp16"])
+    assert o.verdict == "proved" and o.text is not None
+    assert "; @input    x = v[0:1]\n; @output   out = v[2:3]\n" in o.text
+    assert o.text.endswith("v_mov_b32_dpp v2, v0 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf\n"
+                           "v_mov_b32_dpp v3, v1 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf\n")
