@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import catalog
 from .backend import Cond, Symbolic, f32_bits
-from .encode import Encoding, mismatches, replay
-from .ir import Lowering, VReg, reg_key
+from .encode import HI, Encoding, binding_labels, mismatches, replay
+from .ir import Lowering, SReg, VReg, reg_key
 from .lanes import fmt_mask, lanes_text, mask_lanes
 from .lowering_file import print_instr
 from .machine import Step
@@ -46,6 +46,7 @@ class Row:
     actual_src: str
     responsible: str  # "line N: <instruction>: <why>"
     chain: list[str] = field(default_factory=list)
+    bits: int = 32  # 64: a whole 64-bit value (its two halves joined)  [S:wide64]
 
 
 @dataclass
@@ -70,7 +71,9 @@ class Counterexample:
             "inputs": {k: v for k, v in self.inputs.items() if k != "scc"},
             "lanes": [
                 {"output": r.output, "lane": r.lane, "expected": r.expected, "expected_from": r.expected_src,
-                 "actual": r.actual, "actual_from": r.actual_src, "responsible": r.responsible, "trace": r.chain}
+                 "actual": r.actual, "actual_from": r.actual_src, "responsible": r.responsible, "trace": r.chain,
+                 **({"bits": r.bits, "expected_hex": _hex(r.expected, r.bits), "actual_hex": _hex(r.actual, r.bits)}
+                    if r.bits != 32 else {})}
                 for r in self.rows
             ],
             "exec_final": None if self.exec_final is None else fmt_mask(self.exec_final, self.wave),
@@ -143,7 +146,7 @@ def concrete_counterexample(low: Lowering, target: Target, wave: int, assume: di
                 mask &= ~(1 << i)
     enc = replay(low, target, wave, assume, mask, vals)
     rows = [r for r in _rows(low, enc, vals, False, feq=True)]
-    labels = {reg_key(b.reg): b.name for b in low.inputs}
+    labels = binding_labels(low.inputs)
     shown = shown_registers(vals, labels, rows)
     return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows, state=dict(vals))
 
@@ -309,7 +312,7 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
     rows = _rows(low, enc, vals, tagged)
     if (is_value and not rows) or (not is_value and not _exec_changed(enc)):
         raise AssertionError(f"internal: the counterexample for {low.name} did not replay concretely")
-    labels = {reg_key(b.reg): b.name for b in low.inputs}
+    labels = binding_labels(low.inputs)
     lo, hi = enc.machine.exec_pair()
     exec_final = (lo | (hi << 32)) if not is_value else None
     # show the bound inputs and any register whose entry value reaches a bad lane
@@ -331,9 +334,9 @@ def shown_registers(vals: dict[str, Any], labels: dict[str, str], rows: list[Any
 
 
 def _label(low: Lowering, reg: str, lane: int | None) -> str:
-    for b in low.inputs:
-        if reg_key(b.reg) == reg:
-            return f"{b.name}[{lane}]" if lane is not None else b.name
+    name = binding_labels(low.inputs).get(reg)
+    if name is not None:
+        return f"{name}[{lane}]" if lane is not None else name
     return f"{reg}[{lane}]@entry" if lane is not None else f"{reg}@entry"
 
 
@@ -453,7 +456,15 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
     names = _value_names(low, vals) if tagged else {}
     exp_names = {} if combines else names
     rows: list[Row] = []
-    out_regs = {b.name: b.reg for b in low.outputs}
+    out_regs: dict[str, Any] = {}
+    for b in low.outputs:
+        if b.name + HI in enc.halves:  # a 64-bit output: its halves are two 32-bit registers
+            r = b.reg
+            lo, hi = ((VReg(r.index), VReg(r.index + 1)) if isinstance(r, VReg)
+                      else (SReg((r.names[0],)), SReg((r.names[1],))))
+            out_regs[b.name], out_regs[b.name + HI] = lo, hi
+        else:
+            out_regs[b.name] = b.reg
     for name, i in mismatches(enc, feq):
         exp = enc.spec[name][0][i] & M32
         act = enc.outputs[name][i] & M32
@@ -466,7 +477,51 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         else:
             chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0])
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
-    return rows
+    return _join_halves(enc, rows, exp_names, names) if enc.halves else rows
+
+
+def _whole(name: str, lo: str, hi: str) -> str:
+    """The label of a 64-bit value from its halves' labels ("x[5]" and
+    "x.hi[5]" -> "x[5]"); both when they name different things."""
+    if not lo and not hi:
+        return ""
+    if lo and hi == lo.replace("[", HI + "[", 1):
+        return lo
+    if lo == hi:
+        return lo
+    return ", ".join(p for p in (f"lo {lo}" if lo else "", f"hi {hi}" if hi else "") if p)
+
+
+def _join_halves(enc: Encoding, rows: list[Row], exp_names: dict[int, str], names: dict[int, str]) -> list[Row]:
+    """Rows of a 64-bit output's halves (``out`` and ``out.hi``) as one row
+    per lane holding the whole 64-bit values.  [S:wide64]"""
+    by: dict[tuple[str, int], dict[str, Row]] = {}
+    order: list[tuple[str, int]] = []
+    for r in rows:
+        base = enc.halves.get(r.output, r.output)
+        key = (base, r.lane)
+        if key not in by:
+            by[key] = {}
+            order.append(key)
+        by[key]["hi" if r.output != base else "lo"] = r
+    out: list[Row] = []
+    for base, i in order:
+        halves = by[(base, i)]
+        if base + HI not in enc.spec:  # a 32-bit output
+            out.append(halves["lo"])
+            continue
+        lo, hi = halves.get("lo"), halves.get("hi")
+        first = lo or hi
+        assert first is not None
+        e_lo, e_hi = enc.spec[base][0][i] & M32, enc.spec[base + HI][0][i] & M32
+        a_lo, a_hi = enc.outputs[base][i] & M32, enc.outputs[base + HI][i] & M32
+        exp, act = e_lo | (e_hi << 32), a_lo | (a_hi << 32)
+        chain = ([f"low half: {c}" for c in lo.chain] if lo else []) + ([f"high half: {c}" for c in hi.chain] if hi else [])
+        es = _whole(base, lo.expected_src if lo else exp_names.get(e_lo, ""),
+                    hi.expected_src if hi else exp_names.get(e_hi, ""))
+        acts = _whole(base, lo.actual_src if lo else names.get(a_lo, ""), hi.actual_src if hi else names.get(a_hi, ""))
+        out.append(Row(base, i, exp, es, act, acts, first.responsible, chain, bits=64))
+    return out
 
 
 def _scalar_chain(trace: list[Step], reg: str) -> tuple[list[str], str, str]:
@@ -477,8 +532,9 @@ def _scalar_chain(trace: list[Step], reg: str) -> tuple[list[str], str, str]:
     return [f"{reg} holds its value from entry"], f"{reg}@entry", "no instruction writes it"
 
 
-def _hex(v: int) -> str:
-    return f"{v:#x}"
+def _hex(v: int, bits: int = 32) -> str:
+    """A value in hex; a 64-bit one with all 16 digits, so its halves show."""
+    return f"{v:#x}" if bits == 32 else f"0x{v:016x}"
 
 
 # ---------------------------------------------------------------------------
@@ -612,8 +668,8 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
         if r is None:
             folds[len(table) - 1] = fold if not many else f"{shown_rows[-1].output}: {fold}"
             continue
-        e = f"{_hex(r.expected)} {r.expected_src}" if r.expected_src else _hex(r.expected)
-        a = f"{_hex(r.actual)} {r.actual_src}" if r.actual_src else _hex(r.actual)
+        e = f"{_hex(r.expected, r.bits)} {r.expected_src}" if r.expected_src else _hex(r.expected, r.bits)
+        a = f"{_hex(r.actual, r.bits)} {r.actual_src}" if r.actual_src else _hex(r.actual, r.bits)
         lane = str(r.lane) if not many else f"{r.output}[{r.lane}]"
         table.append((lane, e, a, r.responsible))
         shown_rows.append(r)

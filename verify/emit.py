@@ -39,6 +39,7 @@ from .proofs import canonical_lowering, instantiations, spec_call
 from .refine import check_lowering, prove_one
 from .syntax import operand_text, strip_comment
 from .target import Target
+from .wide import WIDE_TYPES
 
 M32 = 0xFFFFFFFF
 
@@ -94,12 +95,20 @@ class Emitter:
         self.names: dict[str, int] = {}
         self.ins: Instr | None = None
         self.uses: set[str] = set()
+        # a 64-bit spec (u64/i64): its pair bindings are 64-bit parameters and result  [S:wide64]
+        self.wide = is_wide(low)
+        self.wide_params: set[str] = set()
         for b in low.inputs:
             if not isinstance(b.reg, VReg):
                 raise Unsupported(b.span, f"cannot emit {low.name} as {self.fmt}: only VGPR inputs can be emitted, "
                                           f"not '{b.name} = {b.reg.text}'")
             self.inputs.append((b.name, b.reg.text))
-            self.regs[b.reg.text] = Val(self._param(b.name))
+            if self.wide and b.reg.count == 2:
+                self.wide_params.add(b.name)
+                lo, hi = self.split64(self._param(b.name), b.name)
+                self.regs[f"v{b.reg.index}"], self.regs[f"v{b.reg.index + 1}"] = lo, hi
+            else:
+                self.regs[b.reg.text] = Val(self._param(b.name))
 
     # ---- names ------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -242,10 +251,21 @@ class Emitter:
         out = self.low.outputs[0]
         if isinstance(out.reg, SReg) and out.reg.count != 1:
             raise Unsupported(out.span, f"cannot emit {self.low.name} as {self.fmt}: the output is one 32-bit register")
+        if self.wide and isinstance(out.reg, VReg) and out.reg.count == 2:
+            self.result = self.join64(self.get(VReg(out.reg.index)), self.get(VReg(out.reg.index + 1)))
+            return
         self.result = self.get(out.reg)  # an SGPR output is returned like a VGPR one, in every lane
 
     # ---- spelled by LLVMEmitter and HIPEmitter --------------------------------
     def _param(self, name: str) -> str:
+        raise NotImplementedError
+
+    def split64(self, param: str, name: str) -> tuple[Val, Val]:
+        """A 64-bit parameter's (low, high) 32-bit halves."""
+        raise NotImplementedError
+
+    def join64(self, lo: Value, hi: Value) -> Val:
+        """The 64-bit result of two 32-bit halves."""
         raise NotImplementedError
 
     def arbitrary(self, key: str, uniform: bool) -> Val:
@@ -499,10 +519,22 @@ class LLVMEmitter(Emitter):
     def part(self, pair: Val, k: int, hint: str) -> Val:
         return self.new(f"extractvalue {{i32, i32}} {pair.text}, {k}", hint=hint)
 
+    def split64(self, param: str, name: str) -> tuple[Val, Val]:
+        lo = self.new(f"trunc i64 {param} to i32", hint=f"{name}.lo")
+        sh = self.new(f"lshr i64 {param}, 32", "i64", hint=f"{name}.sh")
+        return lo, self.new(f"trunc i64 {sh.text} to i32", hint=f"{name}.hi")
+
+    def join64(self, lo: Value, hi: Value) -> Val:
+        zl = self.new(f"zext {self.t(lo)} to i64", "i64", hint="out.lo")
+        zh = self.new(f"zext {self.t(hi)} to i64", "i64", hint="out.hi")
+        sh = self.new(f"shl i64 {zh.text}, 32", "i64", hint="out.sh")
+        return self.new(f"or i64 {sh.text}, {zl.text}", "i64", hint="out")
+
     # ---- the module ---------------------------------------------------------
     def function(self, name: str) -> list[str]:
-        params = ", ".join(f"i32 %{p}" for p, _ in self.inputs)
-        return [f"define i32 @{name}({params}) #0 {{", "entry:", *self.lines,
+        params = ", ".join(f"{'i64' if p in self.wide_params else 'i32'} %{p}" for p, _ in self.inputs)
+        rty = self.result.ty if isinstance(self.result, Val) and self.result.ty == "i64" else "i32"
+        return [f"define {rty} @{name}({params}) #0 {{", "entry:", *self.lines,
                 f"  ret {self.t(self.result)}", "}"]
 
     def attributes(self, extra: str = "") -> str:
@@ -586,9 +618,16 @@ class HIPEmitter(Emitter):
     def part(self, pair: Val, k: int, hint: str) -> Val:
         return self.new(f"{pair.text}[{k}]", hint=hint)
 
+    def split64(self, param: str, name: str) -> tuple[Val, Val]:
+        return self.new(f"(unsigned){param}", hint=f"{name}_lo"), self.new(f"(unsigned)({param} >> 32)", hint=f"{name}_hi")
+
+    def join64(self, lo: Value, hi: Value) -> Val:
+        return Val(f"((unsigned long long){self.c(hi)} << 32 | {self.c(lo)})", "i64")
+
     def function(self, name: str) -> list[str]:
-        params = ", ".join(f"unsigned {p}" for p, _ in self.inputs)
-        return [f"__device__ inline unsigned {name}({params}) {{", *self.lines, f"    return {self.c(self.result)};",
+        params = ", ".join(f"{'unsigned long long' if p in self.wide_params else 'unsigned'} {p}" for p, _ in self.inputs)
+        rty = "unsigned long long" if isinstance(self.result, Val) and self.result.ty == "i64" else "unsigned"
+        return [f"__device__ inline {rty} {name}({params}) {{", *self.lines, f"    return {self.c(self.result)};",
                 "}"]
 
 
@@ -673,17 +712,28 @@ def check_module(ir: str, low: Lowering) -> str:
     LLVM must still assume any EXEC at entry (a partial wave).  The amdpal
     triple is the one that accepts shader entry points."""
     name = _ident(low.name)
-    params = ", ".join(f"i32 %{b.name}" for b in low.inputs)
-    args = ", ".join(f"i32 %{b.name}" for b in low.inputs)
+    wide = is_wide(low)
+
+    def ty(b: Binding) -> str:
+        return "i64" if wide and isinstance(b.reg, VReg) and b.reg.count == 2 else "i32"
+
+    params = ", ".join(f"{ty(b)} %{b.name}" for b in low.inputs)
     text = ir.replace('target triple = "amdgcn-amd-amdhsa"', 'target triple = "amdgcn-amd-amdpal"')
+    rty = ty(low.outputs[0]) if low.outputs else "i32"
+    ret = ["  %f = bitcast i32 %r to float", "  ret float %f"] if rty == "i32" else [
+        "  %f = bitcast i64 %r to <2 x float>", "  ret <2 x float> %f"]  # the result in v0, v1
     return text + "\n".join([
         "",
-        f"define amdgpu_cs float @{ENTRY}({params}) #0 {{",
-        f"  %r = call i32 @{name}({args})",
-        "  %f = bitcast i32 %r to float",
-        "  ret float %f",
+        f"define amdgpu_cs {'float' if rty == 'i32' else '<2 x float>'} @{ENTRY}({params}) #0 {{",
+        f"  %r = call {rty} @{name}({params})",
+        *ret,
         "}",
     ]) + "\n"
+
+
+def is_wide(low: Lowering) -> bool:
+    """Whether the lowering's spec has 64-bit lanes (u64/i64).  [S:wide64]"""
+    return catalog.speclib().get(low.spec, low.spans.get("spec")).value_type in WIDE_TYPES
 
 
 def compile_ir(ir: str, target: Target, wave: int) -> str:
@@ -761,8 +811,14 @@ def compiled_lowering(asm_text: str, low: Lowering, target: Target, wave: int, p
         names = sorted({i.mnemonic for i in region.opaque})
         raise InputError(None, f"LLVM's code uses instructions verify does not model: {', '.join(names)}")
     spec = catalog.speclib().get(low.spec, low.spans.get("spec"))
-    reg = {b.name: VReg(k) for k, b in enumerate(low.inputs)}
-    a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0), low.spec,
+    wide = is_wide(low)
+    reg: dict[str, VReg] = {}
+    k = 0
+    for b in low.inputs:  # the calling convention: v0, v1, ...; a 64-bit input takes two
+        n = 2 if wide and isinstance(b.reg, VReg) and b.reg.count == 2 else 1
+        reg[b.name] = VReg(k, n)
+        k += n
+    a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0, 2 if wide else 1), low.spec,
                            params={k: v for k, v in low.params.items() if not (isinstance(v, str) and v.startswith("@"))},
                            args=[reg[n] for n in spec.inputs],
                            reg_params={k: reg[v[1:]] for k, v in low.params.items()

@@ -14,7 +14,7 @@ This module decides nothing about correctness and never calls the solver.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import catalog
@@ -23,6 +23,7 @@ from .diag import InputError
 from .ir import Imm, Lowering, SReg, VReg, reg_key
 from .machine import Initial, LaneEvent, Machine, Step
 from .target import FeatureLog, Target, resolve, resolve_all
+from .wide import WIDE_TYPES, join
 
 M32 = 0xFFFFFFFF
 
@@ -42,6 +43,9 @@ class Encoding:
     spec: dict[str, tuple[list[Any], list[Any]]]  # name -> (values, defined)
     fresh: dict[str, Any]  # register name -> term or list of terms (symbolic initial state)
     exec_bits: list[Any]
+    # a 64-bit value (spec type u64/i64) is two 32-bit outputs and inputs:
+    # `name` (the low half) and `name.hi`; this maps each `name.hi` to `name`
+    halves: dict[str, str] = field(default_factory=dict)
 
 
 def binding_values(m: Machine, reg: VReg | SReg | Imm) -> list[Any]:
@@ -51,6 +55,49 @@ def binding_values(m: Machine, reg: VReg | SReg | Imm) -> list[Any]:
     if isinstance(reg, SReg):
         return [m.s(reg.names[0])] * m.W
     raise TypeError(reg)
+
+
+HI = ".hi"  # the high half of a 64-bit binding, as a 32-bit output/input name  [S:wide64]
+
+
+def pair_values(m: Machine, name: str, reg: VReg | SReg | Imm, span: Any) -> tuple[list[Any], list[Any]]:
+    """A 64-bit binding's (low, high) halves, W lane values each: a VGPR pair
+    v[k:k+1] (low half in vk) or an SGPR pair."""
+    if isinstance(reg, VReg) and reg.count == 2:
+        return list(m.v(reg.index)), list(m.v(reg.index + 1))
+    if isinstance(reg, SReg) and reg.count == 2:
+        return [m.s(reg.names[0])] * m.W, [m.s(reg.names[1])] * m.W
+    raise InputError(span, f"'{name}' is a 64-bit value: bind it to a register pair (v[2k:2k+1] or s[2k:2k+1])")
+
+
+def _bind(m: Machine, low: Lowering, bindings: list[Any], wide: Collection[str], flat: dict[str, list[Any]],
+          halves: dict[str, str]) -> dict[str, list[Any]]:
+    """Read `bindings` into `flat` (32-bit values, a 64-bit one as two
+    halves); returns the values the spec sees (a 64-bit one as pairs)."""
+    whole: dict[str, list[Any]] = {}
+    for b in bindings:
+        if b.name in wide:
+            lo, hi = pair_values(m, b.name, b.reg, b.span)
+            flat[b.name], flat[b.name + HI] = lo, hi
+            halves[b.name + HI] = b.name
+            whole[b.name] = list(zip(lo, hi))
+        else:
+            flat[b.name] = whole[b.name] = binding_values(m, b.reg)
+    return whole
+
+
+def binding_labels(bindings: list[Any]) -> dict[str, str]:
+    """Register name -> the binding it holds (the high half of a pair binding
+    ``x = v[0:1]`` is ``x.hi``)."""
+    out: dict[str, str] = {}
+    for b in bindings:
+        if isinstance(b.reg, VReg) and b.reg.count == 2:
+            out[f"v{b.reg.index}"], out[f"v{b.reg.index + 1}"] = b.name, b.name + HI
+        elif isinstance(b.reg, SReg) and b.reg.count == 2:
+            out[b.reg.names[0]], out[b.reg.names[1]] = b.name, b.name + HI
+        else:
+            out[reg_key(b.reg)] = b.name
+    return out
 
 
 def _note_outstanding(m: Machine, low: Lowering) -> None:
@@ -78,25 +125,34 @@ def encode(low: Lowering, target: Target, wave: int, B: Any, assume: dict[str, s
     m.scc = initial("scc", "scc", None)
     act0 = m.actives()
     exec0 = m.exec_pair()
-    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    lib = catalog.speclib()
+    spec_def = lib.get(low.spec, low.spans.get("spec"))
+    is_wide = spec_def.value_type in WIDE_TYPES
+    halves: dict[str, str] = {}
+    inputs: dict[str, list[Any]] = {}
+    spec_inputs = _bind(m, low, low.inputs, spec_def.inputs if is_wide else (), inputs, halves)
     m.run(low.program)
     if low.clobbers is None:  # a region of compiler output: the code after it waits
         m.land_all()
     elif m.waits is not None and m.trace is not None and low.program:
         _note_outstanding(m, low)
-    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
-    lib = catalog.speclib()
-    spec_def = lib.get(low.spec, low.spans.get("spec"))
+    outputs: dict[str, list[Any]] = {}
+    _bind(m, low, low.outputs, spec_def.outputs if is_wide else (), outputs, halves)
     for o in outputs:
-        if o not in spec_def.outputs:
+        if halves.get(o, o) not in spec_def.outputs:
             bspan = next(b.span for b in low.outputs if b.name == o)
             raise InputError(bspan, f"spec {low.spec} has no output '{o}' (outputs: {', '.join(spec_def.outputs)})")
     missing = [i for i in spec_def.inputs if i not in inputs]
     if missing:
         raise InputError(low.spans.get("spec"), f"spec {low.spec} reads input '{missing[0]}': bind it with '; @input {missing[0]} = vN'")
-    spec = lib.evaluate(low.spec, low.params, B, wave, inputs, act0, low.param_spans, low.spans.get("spec"),
+    spec = lib.evaluate(low.spec, low.params, B, wave, spec_inputs, act0, low.param_spans, low.spans.get("spec"),
                         lanes=spec_lanes)
-    return Encoding(m, act0, exec0, inputs, outputs, spec, {}, exec_bits)
+    if is_wide:  # each 64-bit output compares as its two halves
+        for o in list(spec):
+            vals, defined = spec[o]
+            spec[o] = ([v[0] for v in vals], defined)
+            spec[o + HI] = ([v[1] for v in vals], defined)
+    return Encoding(m, act0, exec0, inputs, outputs, spec, {}, exec_bits, halves)
 
 
 # ---------------------------------------------------------------------------
@@ -215,10 +271,18 @@ def simulate(low: Lowering, target: Target, wave: int, mask: int, by_reg: dict[s
 
     m = Machine(Partial(), wave, initial, FeatureLog(target), assume)
     m.set_exec_mask(mask)
-    inputs = {b.name: binding_values(m, b.reg) for b in low.inputs}
+    inputs = {b.name: _shown(m, b) for b in low.inputs}
     m.run(low.program)
-    outputs = {b.name: binding_values(m, b.reg) for b in low.outputs}
+    outputs = {b.name: _shown(m, b) for b in low.outputs}
     return inputs, outputs
+
+
+def _shown(m: Machine, b: Any) -> list[Any]:
+    """A binding's lane values as `verify show` prints them: a VGPR pair as
+    whole 64-bit values (None where a half is unknown).  [S:wide64]"""
+    if isinstance(b.reg, VReg) and b.reg.count == 2:
+        return [join(p) for p in zip(m.v(b.reg.index), m.v(b.reg.index + 1))]
+    return binding_values(m, b.reg)
 
 
 def show_instance(low: Lowering, target_arg: str | None, wave: int | None) -> tuple[Target, int]:
@@ -239,6 +303,10 @@ def simulate_inputs(low: Lowering, target: Target, wave: int, mask: int, given: 
         b = next((b for b in low.inputs if b.name == name), None)
         by_reg[reg_key(b.reg) if b is not None else name] = vals
     for b in low.inputs:
+        if isinstance(b.reg, VReg) and b.reg.count == 2:  # a 64-bit input: the lane number, high half 0
+            full = by_reg.pop(reg_key(b.reg), list(range(wave)))
+            by_reg.setdefault(f"v{b.reg.index}", [v & M32 for v in full])
+            by_reg.setdefault(f"v{b.reg.index + 1}", [(v >> 32) & M32 for v in full])
         by_reg.setdefault(reg_key(b.reg), list(range(wave)))
     return simulate(low, target, wave, mask, by_reg, assume)
 
@@ -270,5 +338,5 @@ def simulate_spec(name: str, params: dict[str, Any], wave: int, mask: int,
         raise InputError(None, f"spec {spec.name} has no input '{next(iter(given))}' (inputs: {', '.join(inputs)})")
     active = [bool((mask >> i) & 1) for i in range(wave)]
     res = lib.evaluate(spec.name, params, Partial(), wave, inputs, active)
-    outputs = {o: [v if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
+    outputs = {o: [join(v) if (d and active[i]) else None for i, (v, d) in enumerate(zip(*res[o]))] for o in spec.outputs}
     return inputs, outputs

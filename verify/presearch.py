@@ -55,7 +55,7 @@ from typing import Any
 
 from .backend import Concrete, f32_bits, f32_is_nan
 from .cex import Counterexample, _monoid_witness, _rows, _tags, shown_registers
-from .encode import Encoding, encode, mismatches, replay
+from .encode import Encoding, binding_labels, encode, mismatches, replay
 from .identities import F32_NEG_INF, F32_NEG_ZERO, F32_POS_INF, FOLDS
 from .ir import Lowering, reg_key
 from .target import Target
@@ -340,7 +340,7 @@ def counterexample(search: Search, f: Found, solver_free: bool = False) -> Count
     rows = _rows(low, enc, vals, tagged, feq=feq)
     if not rows:
         raise AssertionError(f"internal: the pre-search state for {low.name} did not replay concretely")
-    labels = {reg_key(b.reg): b.name for b in low.inputs}
+    labels = binding_labels(low.inputs)
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if tagged and v == tag_vals.get(k)}
     return Counterexample(f"value({rows[0].output})", search.wave, mask, shown, labels, tagged, rows, None,

@@ -40,6 +40,7 @@ from .presearch import counterexample as presearch_counterexample
 from .sortnet import prove_sort
 from .spec import SpecDef, spec_monoid
 from .target import FeatureLog, Target, resolve, resolve_all
+from .wide import HALFWISE, WIDE_TYPES
 
 DEFAULT_TIMEOUT = 30.0
 # z3 resource units (rlimit) for the all-lanes query before going lane by lane:
@@ -176,8 +177,8 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
             if r not in allowed:
                 raise InputError(ins.span, f"{ins.mnemonic} writes {r}, which is neither an @output nor listed in @clobbers")
     for b in low.inputs:
-        if isinstance(b.reg, VReg) and b.reg.count != 1:
-            raise InputError(b.span, "an input binds one VGPR")
+        if isinstance(b.reg, VReg) and b.reg.count not in (1, 2):
+            raise InputError(b.span, "an input binds one VGPR or a VGPR pair (a 64-bit value)")
     return warns
 
 
@@ -204,6 +205,8 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     if spec_def.sorts:  # a sort: the network argument (verify/sortnet.py, docs/bitonic.md)
         return _prove_sort(low, target, wave, timeout, assume, spec_def, t0)
     monoid = spec_monoid(lib, low.spec, low.params) if encoding != "naive" else None
+    if spec_def.value_type in WIDE_TYPES and monoid not in HALFWISE:
+        monoid = None  # a 64-bit add or compare couples the halves: not a monoid of 32-bit leaves  [S:wide64]
     if monoid is not None:
         try:
             return _prove_one(low, target, wave, timeout, assume, want_cex, monoid_backend(monoid, Session()), spec_def,

@@ -69,6 +69,7 @@ from typing import Any, cast
 from .diag import InputError, Span, read_source
 from .identities import FOLDS
 from .ir import Cond, Value
+from .wide import WIDE_TYPES, Wide, split
 
 _M32 = 0xFFFFFFFF
 WAVE = "<wave>"  # a parameter default meaning "the wave size"
@@ -102,7 +103,7 @@ class SpecDef:
     doc: str = ""
     inputs: list[str] = field(default_factory=lambda: ["x"])
     outputs: list[str] = field(default_factory=lambda: ["out"])
-    value_type: str = "u32"  # "f32": outputs compare as floats (NaN equals NaN)
+    value_type: str = "u32"  # "f32": outputs compare as floats (NaN equals NaN); "u64"/"i64": 64-bit lanes
     funcs: dict[str, tuple[list[str], ast.expr]] = field(default_factory=dict)  # name -> (params, expr)
     combines: Any = None  # expression naming the operator the spec folds with
     # `sorts KEY, VALUE`: the outputs are the group's (KEY, VALUE) pairs sorted
@@ -262,7 +263,7 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
             _no_leading_zero(expr, f"({rest})", span.shifted(7))
             cur.body.append(Stmt("require", "", expr, span, tup.elts[1].value))
             continue
-        m = re.match(r"^type\s+(u32|f32)$", body)
+        m = re.match(r"^type\s+(u32|f32|u64|i64)$", body)
         if m:
             cur.value_type = m.group(1)
             continue
@@ -614,6 +615,11 @@ class SpecLib:
         self.check_requires(spec, {k: v for k, v in bound.items() if not (isinstance(v, str) and v.startswith("@"))},
                             W, span)
         n = self.group_size(spec, bound, W, span)
+        wide = None
+        if spec.value_type in WIDE_TYPES:  # 64-bit lanes: (lo, hi) pairs on the pair backend  [S:wide64]
+            B = wide = Wide(B)
+            inputs = {k: ([split(v) if isinstance(v, int) else v for v in vs] if k in spec.inputs else vs)
+                      for k, vs in inputs.items()}
         outs: dict[str, tuple[list[Value], list[Cond]]] = {o: ([], []) for o in spec.outputs}
         slices: dict[tuple[str | None, int], list[Any]] = {}
         memo: dict[tuple[Any, ...], Any] = {}
@@ -653,6 +659,8 @@ class SpecLib:
                     raise InputError(span, f"spec {spec.name}: output {o} is a string")
                 outs[o][0].append(B.const(v) if isinstance(v, int) else v)
                 outs[o][1].append(d)
+        if wide is not None:
+            return {o: ([wide.value(v) for v in vs], ds) for o, (vs, ds) in outs.items()}
         return outs
 
 
@@ -1084,7 +1092,8 @@ def _gen_items(ctx: _Ctx, gen: ast.AST, values: dict[str, _Res]) -> list[tuple[A
 def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res]) -> _Res:
     B = ctx.B
     if fname == "ident":
-        return OPS[_opname(ctx, node.args[0], values)][1], True
+        op = _opname(ctx, node.args[0], values)
+        return (B.ident(op) if isinstance(B, Wide) else OPS[op][1]), True
     if fname == "combine":
         op = _opname(ctx, node.args[0], values)
         (a, da), (b, db) = (_ev(x, ctx, values) for x in node.args[1:3])
@@ -1099,7 +1108,7 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
             conds.append(e if c is True else (B.or_b(B.not_b(c), e) if fname == "all" else B.and_b(c, e)))
         return (B.and_b(*conds) if fname == "all" else B.or_b(*conds)), d
     op = _opname(ctx, node.args[0], values)
-    ident = B.const(OPS[op][1])
+    ident = B.ident(op) if isinstance(B, Wide) else B.const(OPS[op][1])
     elems, d = [], True
     for e, de, c, dc in _gen_items(ctx, node.args[1], values):
         if c is False:

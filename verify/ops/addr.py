@@ -19,7 +19,7 @@ from ..syntax import Line, operand_text
 from ..target import Target, needs_text
 from .base import OpDef, is_inline_constant, is_inline_constant64, register
 from .salu import Salu2
-from .valu import Valu
+from .valu import Cmp, Valu
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -314,6 +314,63 @@ def _pair(m: Machine, op: VReg | SReg | Imm) -> tuple[list[Any], list[Any]]:
     return [x] * m.W, [y] * m.W
 
 
+def ult64(B: Backend, a: tuple[Value, Value], b: tuple[Value, Value]) -> Cond:
+    """Unsigned a < b on (lo, hi) pairs: no carry out of a + ~b + 1 (the
+    subtraction a - b borrows), through :func:`add_carry`.
+
+    >>> from verify.backend import Concrete
+    >>> B = Concrete()
+    >>> ult64(B, (5, 1), (0xFFFFFFFF, 0)), ult64(B, (0xFFFFFFFF, 0), (5, 1)), ult64(B, (3, 3), (3, 3))
+    (False, True, False)
+    """
+    _, c0 = add_carry(B, a[0], B.not_(b[0]), True)
+    _, c1 = add_carry(B, a[1], B.not_(b[1]), c0)
+    return B.not_b(c1)
+
+
+_SIGN = 0x80000000
+
+CMP64: dict[str, Any] = {
+    "eq": lambda B, a, b: B.and_b(B.eq(a[0], b[0]), B.eq(a[1], b[1])),
+    "ne": lambda B, a, b: B.or_b(B.ne(a[0], b[0]), B.ne(a[1], b[1])),
+    "lt": lambda B, a, b: ult64(B, a, b),
+    "le": lambda B, a, b: B.not_b(ult64(B, b, a)),
+    "gt": lambda B, a, b: ult64(B, b, a),
+    "ge": lambda B, a, b: B.not_b(ult64(B, a, b)),
+}
+
+
+class Cmp64(Cmp):
+    """``v_cmp_<op>_<u64|i64> sdst, s0[2], s1[2]``: a 64-bit compare per lane
+    into a lane mask (inactive lanes write 0), as v_cmp_*_u32 does; signed
+    compares flip the sign bit of both high halves and compare unsigned.
+    [S:vopc] [S:wide64]"""
+
+    sig = ("maskdst", "src64", "src64")
+
+    def __init__(self, op: str, ty: str):
+        self.base = f"v_cmp_{op}_{ty}"
+        self.cmp64 = CMP64[op]
+        self.signed = ty == "i64"
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        dst, s0, s1 = ins.operands
+        (al, ah), (bl, bh) = _pair(m, s0), _pair(m, s1)
+        flip = B.const(_SIGN)
+        bits = []
+        for i in range(W):
+            a, b = (al[i], ah[i]), (bl[i], bh[i])
+            if self.signed:
+                a, b = (a[0], B.xor(a[1], flip)), (b[0], B.xor(b[1], flip))
+            bits.append(B.and_b(m.active(i), self.cmp64(B, a, b)))
+        lo, hi = m.from_lane_bits(bits)
+        m.write_scalar64(dst, lo, hi)
+
+    def emit(self, ins: Instr, E: Any) -> None:
+        E.unsupported("verify has no spelling for a 64-bit compare")
+
+
 # ---------------------------------------------------------------------------
 # SALU
 
@@ -386,3 +443,6 @@ ADDR_OPS: list[OpDef] = [
 ]
 for _op in ADDR_OPS:
     register(_op)
+for _c in CMP64:
+    for _ty in ("u64", "i64"):
+        register(Cmp64(_c, _ty))

@@ -26,6 +26,7 @@ from ..diag import InputError, VerifyError, Warning_
 from ..lowering_file import print_instr
 from ..refine import Result
 from ..target import Target
+from ..wide import WIDE_TYPES
 from . import baseline as _baseline
 from .components import CLASSES, build, parse_components
 from .concrete import apply, default_masks
@@ -218,6 +219,8 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
     lib.check_requires(sdef, {k: v for k, v in bound.items() if isinstance(v, int)}, wave)
     out = Outcome(spec, params, targets, target_names or [t.name for t in targets], wave, exec_contract,
                   max_ops, classes, model, robust=robust)
+    # 64-bit lanes: the search finds the move of the low halves, the lowering does it per half  [S:wide64]
+    wide = sdef.value_type in WIDE_TYPES
     comps = build(targets, wave, [c for c in classes if c in CLASSES])
     masks = masks or default_masks(wave)
 
@@ -236,7 +239,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
             prog = [_instr(t) for t in lines]
             cost = program_cost(prog, model, wave)
             text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
-                          header("ds_bpermute baseline", cost, []))
+                          header("ds_bpermute baseline", cost, []), wide)
             res: list[Result]
             warns: list[Warning_] | list[str]
             try:
@@ -256,7 +259,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
             return False
         prog = cand.program(wave)
         text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
-                      header("cheapest proven", cand.cost, []))
+                      header("cheapest proven", cand.cost, []), wide)
         try:
             _, res, warns = reverify(f"{name}.s", text, targets, wave, timeout, robust)
         except InputError:
@@ -322,7 +325,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
         prog = best.program(wave)
         claim_kind = "cheapest proven"
         out.text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
-                          header(claim_kind, best.cost, []))
+                          header(claim_kind, best.cost, []), wide)
     elif out.baseline is not None:
         out.best = out.baseline
         out.best_is_baseline = True
@@ -389,7 +392,7 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
                 continue
             prog = cand.program(out.wave)
             text = render(name, out.spec, out.params, out.target_names, out.wave, out.exec_contract, prog,
-                          out.targets[0], [name])
+                          out.targets[0], [name], catalog.speclib().get(out.spec).value_type in WIDE_TYPES)
             _, res, warns = reverify(f"{name}.s", text, out.targets, out.wave, timeout, out.robust)
             if not warns and all(r.verdict == "proved" for r in res):
                 seen.add((comp.cls, comp.label, comp.src))

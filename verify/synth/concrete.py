@@ -34,6 +34,7 @@ from ..diag import InputError, Span
 from ..ir import Instr
 from ..machine import Machine
 from ..target import FeatureLog, Target
+from ..wide import join
 from .components import OUT, VREGS, Component
 
 TAG_BASE = 0x1000
@@ -200,6 +201,7 @@ class Goal:
             act = [bool(mask >> i & 1) for i in range(W)]
             res = lib.evaluate(spec, params, Concrete(), W, {"x": x}, act)
             v, d = res[self.output]
+            v = [join(y) for y in v]  # 64-bit lanes: the tags sit in the low halves  [S:wide64]
             for i in range(W):
                 if act[i] and d[i]:
                     if v[i] != 0 and not (TAG_BASE <= v[i] < 2 * TAG_BASE):

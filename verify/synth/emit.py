@@ -6,6 +6,7 @@ of correctness of its own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..assume import ASSUMPTIONS
@@ -45,11 +46,29 @@ def clobbers_of(program: Iterable[Instr], outputs: Sequence[str] = ("v1",), inpu
     return out
 
 
+def widen(program: list[Instr]) -> list[Instr]:
+    """A 32-bit data movement (x = v0, out = v1) as a 64-bit one (x = v[0:1],
+    out = v[2:3]): the program twice, once per half; its other VGPRs move up
+    by two and are reused by the second copy.  [S:wide64]"""
+    def remap(ins: Instr, half: int) -> Instr:
+        def reg(o: Any) -> Any:
+            if not isinstance(o, VReg) or o.count != 1:
+                return o
+            k = o.index
+            return VReg(half if k == 0 else 2 + half if k == 1 else k + 2)
+        return replace(ins, operands=tuple(reg(o) for o in ins.operands))
+
+    return [remap(i, 0) for i in program] + [remap(i, 1) for i in program]
+
+
 def render(name: str, spec: str, params: dict[str, Any], target_names: list[str], wave: int, exec_contract: str,
-           program: list[Instr], target: Target, comments: list[str]) -> str:
-    """Lowering-file text: comment lines, the header, the canonical program."""
+           program: list[Instr], target: Target, comments: list[str], wide: bool = False) -> str:
+    """Lowering-file text: comment lines, the header, the canonical program.
+    `wide`: the spec has 64-bit lanes; the program is widened (:func:`widen`)."""
+    if wide:
+        program = widen(program)
     body = [print_instr(ins, target) for ins in program]
-    clob = clobbers_of(program)
+    clob = clobbers_of(program, ("v2", "v3"), ("v0", "v1")) if wide else clobbers_of(program)
     lines = [f"; {c}" if c else ";" for c in comments]
     lines += [
         ";",
@@ -57,8 +76,8 @@ def render(name: str, spec: str, params: dict[str, Any], target_names: list[str]
         f"; @targets  {', '.join(target_names)}",
         f"; @waves    {wave}",
         f"; @exec     {exec_contract}",
-        "; @input    x = v0",
-        "; @output   out = v1",
+        "; @input    x = v[0:1]" if wide else "; @input    x = v0",
+        "; @output   out = v[2:3]" if wide else "; @output   out = v1",
     ]
     if clob:
         lines.append(f"; @clobbers {', '.join(clob)}")
