@@ -13,7 +13,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
-from ..backend import Arith, Cond, Value
+from ..backend import Arith, Backend, Cond, Value
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
 from ..ir import Instr, SReg, VReg
@@ -552,16 +552,16 @@ for _cmp in CMP_OPS:
         register(Cmp(_cmp, _ty))
 
 
-def _fnan(B: Arith, a: Value) -> Cond:
+def _fnan(B: Backend, a: Value) -> Cond:
     return B.ult(B.const(0x7F800000), B.and_(a, B.const(0x7FFFFFFF)))
 
 
-def _fsame(B: Arith, a: Value, b: Value) -> Cond:
+def _fsame(B: Backend, a: Value, b: Value) -> Cond:
     """Equal as IEEE numbers when neither is NaN: the same bits, or +0.0 and -0.0."""
     return B.or_b(B.eq(a, b), B.eq(B.and_(B.or_(a, b), B.const(0x7FFFFFFF)), B.const(0)))
 
 
-def _ford(B: Arith, a: Value, b: Value) -> Cond:
+def _ford(B: Backend, a: Value, b: Value) -> Cond:
     return B.and_b(B.not_b(_fnan(B, a)), B.not_b(_fnan(B, b)))
 
 
