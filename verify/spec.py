@@ -30,7 +30,8 @@ two's-complement integer meaning: integer literals, names, ``+ - * & | ^ ~
 group or an inactive lane is *undefined*), ``E in (k1, k2, ...)`` in
 ``require``, and calls: ``active(j)``, ``ult/ule(a, b)`` (unsigned),
 ``umin umax smin smax``, ``lowest(COND for j in range(a, b))`` (the
-smallest such j whose COND holds, b if none), folds (``fold``, ``fold_tree``,
+smallest such j whose COND holds, b if none), ``first(E for j in range(a,
+b) if COND)`` (E at that smallest j, undefined if none), folds (``fold``, ``fold_tree``,
 ``fold_hs``: left to right, a butterfly tree, a Hillis-Steele scan tree),
 and other specs (``warp.bfly(b=..., c=..., n=32)``,
 evaluated at the same lane with the caller's inputs).
@@ -376,7 +377,7 @@ def _check_recursion(specs: dict[str, SpecDef]) -> None:
 
 
 _INT, _BOOL, _STR, _ANY = "an integer", "a condition", "a string", "any"
-_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "fold_hs", "lanemap", "lowest"}
+_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "fold_hs", "lanemap", "lowest", "first"}
 _BOOL_CALLS = {"ult", "ule", "active", "all", "any"}
 
 
@@ -437,7 +438,7 @@ class _Sorts:
 
     def call(self, node: ast.Call, env: dict[str, str], span: Span) -> str:
         name = _dotted(node.func)
-        if name in ("fold", "fold_tree", "fold_hs", "all", "any", "lowest"):
+        if name in ("fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first"):
             gen = node.args[-1] if node.args else None
             if isinstance(gen, ast.GeneratorExp) and len(gen.generators) == 1:
                 comp = gen.generators[0]
@@ -975,7 +976,7 @@ OPS: dict[str, tuple[str, int, int | None]] = {
     name: (op.method, op.identity, op.absorbing) for name, op in FOLDS.items() if op.identity is not None
 }
 
-_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "fold_hs", "all", "any", "lowest"}
+_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first"}
 _OP_NAMES = OPS
 
 
@@ -1045,6 +1046,8 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
         return (B.and_b(*conds) if fname == "all" else B.or_b(*conds)), d
     if fname == "lowest":
         return _lowest(ctx, node, values)
+    if fname == "first":
+        return _first(ctx, node, values)
     op = _opname(ctx, node.args[0], values)
     ident = B.const(OPS[op][1])
     elems, d = [], True
@@ -1097,6 +1100,29 @@ def _lowest(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
             res = lo + k
         elif hit is not False:
             res = B.ite(hit, B.const(lo + k), _sym(ctx, res))
+    return res, d
+
+
+def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
+    """first(E for j in range(a, b) if COND): E at the smallest j whose COND
+    holds; undefined when none does.  Built as the chain of selects
+    ``ite(c_a, e_a, ite(c_a+1, e_a+1, ...))`` that v_readfirstlane_b32 builds,
+    so the solver meets the same terms on both sides."""
+    B = ctx.B
+    if len(node.args) != 1 or node.keywords:
+        raise InputError(None, f"spec {ctx.spec.name}: first takes one generator `E for j in range(a, b) if COND`")
+    items = [it for it in _gen_items(ctx, node.args[0], values) if it[2] is not False]
+    if not items:
+        return 0, False
+    res: Any = _as_val(ctx, items[0][0])
+    d: Cond = False
+    for e, de, c, dc in reversed(items):
+        if c is True:
+            res, d = _as_val(ctx, e), de
+        else:
+            res = B.ite(c, _as_val(ctx, e), res)
+            d = d if de is d else B.or_b(B.and_b(c, de), B.and_b(B.not_b(c), d))
+        d = _and_def(B, d, dc)
     return res, d
 
 
