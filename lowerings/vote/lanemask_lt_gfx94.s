@@ -6,7 +6,7 @@
 ; @targets  gfx942, gfx950
 ; @waves    64
 ; @exec     any
-; @input    x = v0, id = v0
+; @input    id = v0
 ; @output   lo = v2, hi = v3
 ; @clobbers v[2:3]
 v_lshlrev_b64 v[2:3], v0, 1

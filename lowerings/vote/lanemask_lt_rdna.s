@@ -3,9 +3,9 @@
 ;
 ; @spec     vote.lanemask_lt
 ; @targets  gfx11, gfx12
-; @waves    32, 64
+; @waves    32
 ; @exec     any
-; @input    x = v0, id = v0
+; @input    id = v0
 ; @output   lo = v2, hi = v3
 ; @clobbers v[2:3], vcc_lo
 v_lshlrev_b64 v[2:3], v0, 1

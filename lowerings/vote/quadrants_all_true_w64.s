@@ -1,8 +1,8 @@
 ; quadrants_all_true_w64: Quadrants' all_true as its portable shuffle_xor butterfly
 ; lowers on AMDGPU: the predicate as 0/1, then 6 rounds of
 ; shuffle(v, invocation_id() ^ m) (ds_bpermute at byte address 4 * (id ^ m))
-; combined with v_and_b32.  Every lane takes part (Quadrants' contract:
-; @exec full); the spec's over=all makes an inactive lane undefined.
+; combined with v_and_b32.  Every lane takes part (Quadrants' contract, hence
+; a full EXEC); the spec's over=all makes an inactive lane undefined.
 ; On GFX9/CDNA ds_bpermute reaches the whole wave64.
 ;
 ; @spec     vote.all_true over=all

@@ -1,8 +1,8 @@
 ; quadrants_any_true_tiled8_w32: Quadrants' any_true_tiled as its portable shuffle_xor butterfly
 ; lowers on AMDGPU: the predicate as 0/1, then 3 rounds of
 ; shuffle(v, invocation_id() ^ m) (ds_bpermute at byte address 4 * (id ^ m))
-; combined with v_or_b32.  Every lane takes part (Quadrants' contract:
-; @exec full); the spec's over=all makes an inactive lane undefined.
+; combined with v_or_b32.  Every lane takes part (Quadrants' contract, hence
+; a full EXEC); the spec's over=all makes an inactive lane undefined.
 ;
 ; @spec     vote.any_true_tiled width=8 over=all
 ; @targets  gfx10, gfx11, gfx12
