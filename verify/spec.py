@@ -32,7 +32,11 @@ two's-complement integer meaning: integer literals, names, ``+ - * & | ^ ~
 ``a if c else b``, ``v[j]`` (lane j of the group; reading a lane outside the
 group or an inactive lane is *undefined*), ``E in (k1, k2, ...)`` in
 ``require``, and calls: ``active(j)``, ``ult/ule(a, b)`` (unsigned),
-``umin umax smin smax``, and other specs (``warp.bfly(b=..., c=..., n=32)``,
+``umin umax smin smax``, ``lowest(COND for j in range(a, b))`` (the
+smallest such j whose COND holds, b if none), ``first(E for j in range(a,
+b) if COND)`` (E at that smallest j, undefined if none), folds (``fold``, ``fold_tree``,
+``fold_hs``: left to right, a butterfly tree, a Hillis-Steele scan tree),
+and other specs (``warp.bfly(b=..., c=..., n=32)``,
 evaluated at the same lane with the caller's inputs).
 
 The lane variables are ``i`` (lane within the group), ``lane`` (lane in the
@@ -392,7 +396,7 @@ def _check_recursion(specs: dict[str, SpecDef]) -> None:
 
 
 _INT, _BOOL, _STR, _ANY = "an integer", "a condition", "a string", "any"
-_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "lanemap"}
+_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "fold_hs", "lanemap", "lowest", "first"}
 _BOOL_CALLS = {"ult", "ule", "active", "all", "any"}
 
 
@@ -453,7 +457,7 @@ class _Sorts:
 
     def call(self, node: ast.Call, env: dict[str, str], span: Span) -> str:
         name = _dotted(node.func)
-        if name in ("fold", "fold_tree", "all", "any"):
+        if name in ("fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first"):
             gen = node.args[-1] if node.args else None
             if isinstance(gen, ast.GeneratorExp) and len(gen.generators) == 1:
                 comp = gen.generators[0]
@@ -462,7 +466,7 @@ class _Sorts:
                     local[comp.target.id] = _INT
                 for f in comp.ifs:
                     self.want(f, _BOOL, local, span, "a fold's condition")
-                self.want(gen.elt, _BOOL if name in ("all", "any") else _INT, local, span, f"what {name} combines")
+                self.want(gen.elt, _BOOL if name in ("all", "any", "lowest") else _INT, local, span, f"what {name} combines")
             return _BOOL if name in ("all", "any") else _INT
         for a in node.args:
             if not isinstance(a, ast.GeneratorExp):
@@ -1038,7 +1042,7 @@ OPS: dict[str, tuple[str, int, int | None]] = {
     name: (op.method, op.identity, op.absorbing) for name, op in FOLDS.items() if op.identity is not None
 }
 
-_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "all", "any"}
+_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first"}
 _OP_NAMES = OPS
 
 
@@ -1107,6 +1111,10 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
             d = _and_def(B, d, dc, de if c is True else B.or_b(B.not_b(c), de))
             conds.append(e if c is True else (B.or_b(B.not_b(c), e) if fname == "all" else B.and_b(c, e)))
         return (B.and_b(*conds) if fname == "all" else B.or_b(*conds)), d
+    if fname == "lowest":
+        return _lowest(ctx, node, values)
+    if fname == "first":
+        return _first(ctx, node, values)
     op = _opname(ctx, node.args[0], values)
     ident = B.ident(op) if isinstance(B, Wide) else B.const(OPS[op][1])
     elems, d = [], True
@@ -1124,6 +1132,8 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
         for e in elems[1:]:
             acc = apply_op(B, op, acc, e)
         return acc, d
+    if fname == "fold_hs":
+        return _fold_hs(B, op, elems), d
     # fold_tree: a balanced pairwise tree over the elements (adjacent pairs first)
     while len(elems) > 1:
         nxt = [apply_op(B, op, elems[k], elems[k + 1]) for k in range(0, len(elems) - 1, 2)]
@@ -1131,6 +1141,76 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
             nxt.append(elems[-1])
         elems = nxt
     return elems[0], d
+
+
+def _lowest(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
+    """lowest(COND for j in range(a, b)): the smallest j whose condition
+    holds, b when none does (readfirstlane's "first active lane")."""
+    B = ctx.B
+    if len(node.args) != 1 or node.keywords:
+        raise InputError(None, f"spec {ctx.spec.name}: lowest takes one generator `COND for j in range(a, b)`")
+    gen = node.args[0]
+    items = _gen_items(ctx, gen, values)
+    assert isinstance(gen, ast.GeneratorExp)
+    it = cast(ast.Call, gen.generators[0].iter)
+    hi = _ev(it.args[-1], ctx, values)[0]
+    lo = hi - len(items)
+    res: Any = hi
+    d: Cond = True
+    for k in reversed(range(len(items))):
+        e, de, c, dc = items[k]
+        if c is False:
+            continue
+        hit = e if c is True else (c and e) if _is_cb(c) and _is_cb(e) else B.and_b(c, e)
+        d = _and_def(B, d, dc, de)
+        if hit is True:
+            res = lo + k
+        elif hit is not False:
+            res = B.ite(hit, B.const(lo + k), _sym(ctx, res))
+    return res, d
+
+
+def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
+    """first(E for j in range(a, b) if COND): E at the smallest j whose COND
+    holds; undefined when none does.  Built as the chain of selects
+    ``ite(c_a, e_a, ite(c_a+1, e_a+1, ...))`` that v_readfirstlane_b32 builds,
+    so the solver meets the same terms on both sides."""
+    B = ctx.B
+    if len(node.args) != 1 or node.keywords:
+        raise InputError(None, f"spec {ctx.spec.name}: first takes one generator `E for j in range(a, b) if COND`")
+    items = [it for it in _gen_items(ctx, node.args[0], values) if it[2] is not False]
+    if not items:
+        return 0, False
+    res: Any = _as_val(ctx, items[0][0])
+    d: Cond = False
+    for e, de, c, dc in reversed(items):
+        if c is True:
+            res, d = _as_val(ctx, e), de
+        else:
+            res = B.ite(c, _as_val(ctx, e), res)
+            d = d if de is d else B.or_b(B.and_b(c, de), B.and_b(B.not_b(c), d))
+        d = _and_def(B, d, dc)
+    return res, d
+
+
+def _fold_hs(B: Any, op: str, elems: list[Value]) -> Value:
+    """The combine tree a Hillis-Steele inclusive scan builds in the last
+    element's lane: step k (distance h = 2**k) combines the value h lanes
+    below with the lane's own, ``t(i, k) = t(i - h, k - 1) op t(i, k - 1)``
+    for i >= h, else ``t(i, k - 1)``; ``t(i, 0)`` is element i."""
+    memo: dict[tuple[int, int], Value] = {}
+
+    def t(i: int, k: int) -> Value:
+        if k == 0:
+            return elems[i]
+        key = (i, k)
+        if key not in memo:
+            h = 1 << (k - 1)
+            memo[key] = apply_op(B, op, t(i - h, k - 1), t(i, k - 1)) if i >= h else t(i, k - 1)
+        return memo[key]
+
+    last = len(elems) - 1
+    return t(last, last.bit_length())
 
 
 def spec_monoid(lib: SpecLib, name: str, params: dict[str, Any]) -> str | None:

@@ -385,6 +385,92 @@ class Bitset(OpDef):
         return super().uses(ins) + list(ins.operands[0].names)
 
 
+SCMP_OPS: dict[str, LaneFn] = {
+    "eq": lambda B, a, b, s: B.eq(a, b),
+    "lg": lambda B, a, b, s: B.ne(a, b),
+    "lt": lambda B, a, b, s: B.slt(a, b) if s else B.ult(a, b),
+    "le": lambda B, a, b, s: B.sle(a, b) if s else B.ule(a, b),
+    "gt": lambda B, a, b, s: B.slt(b, a) if s else B.ult(b, a),
+    "ge": lambda B, a, b, s: B.sle(b, a) if s else B.ule(b, a),
+}
+
+
+class Scmp(OpDef):
+    """s_cmp_<op>_<i32|u32> s0, s1 and s_cmp_<eq|lg>_u64 s0[2], s1[2]: SCC =
+    the compare (lg: not equal).  [S:salu-cmp]"""
+
+    unit = "salu"
+    arg_names = ("ssrc0", "ssrc1")
+
+    def __init__(self, op: str, ty: str):
+        self.base = f"s_cmp_{op}_{ty}"
+        self.fn, self.signed, self.wide = SCMP_OPS[op], ty == "i32", ty == "u64"
+        self.sig = ("ssrc64", "ssrc64") if self.wide else ("ssrc", "ssrc")
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        _one_literal(ins, wide=self.wide)
+        return warns
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B = m.B
+        a, b = ins.operands
+        if self.wide:
+            (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
+            eq = B.and_b(B.eq(al, bl), B.eq(ah, bh))
+            m.scc = eq if self.base.startswith("s_cmp_eq") else B.not_b(eq)
+        else:
+            m.scc = self.fn(B, m.scalar(a), m.scalar(b), self.signed)
+
+    def defs(self, ins: Instr) -> list[str]:
+        return ["scc"]
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        E.unsupported("SCC is not emitted")
+
+
+class Scselect(OpDef):
+    """s_cselect_b32/_b64 sD, s0, s1: D = SCC ? S0 : S1.  [S:salu-cmp]"""
+
+    unit = "salu"
+    arg_names = ("sdst", "ssrc0", "ssrc1")
+
+    def __init__(self, bits: int):
+        self.bits = bits
+        self.base = f"s_cselect_b{bits}"
+        self.sig = ("sdst", "ssrc", "ssrc") if bits == 32 else ("sdst64", "ssrc64", "ssrc64")
+
+    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        warns = super().check(ins, target, wave)
+        _one_literal(ins, wide=self.bits == 64)
+        return warns
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B = m.B
+        dst, a, b = ins.operands
+        c = m.scc
+        if self.bits == 32:
+            m.write_scalar(dst, B.ite(c, m.scalar(a), m.scalar(b)))
+        else:
+            (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
+            m.write_scalar64(dst, B.ite(c, al, bl), B.ite(c, ah, bh))
+
+    def uses(self, ins: Instr) -> list[str]:
+        return super().uses(ins) + ["scc"]
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        E.unsupported("SCC is not emitted")
+
+
+for _sop in SCMP_OPS:
+    for _sty in ("i32", "u32"):
+        register(Scmp(_sop, _sty))
+register(Scmp("eq", "u64"))
+register(Scmp("lg", "u64"))
+register(Scselect(32))
+register(Scselect(64))
+
+
 def _cmp_scc(op: LaneFn) -> LaneFn:
     return lambda B, x, y, r: op(B, x, y)
 
@@ -417,47 +503,6 @@ _S64: list[tuple[Any, ...]] = [
     ("s_xor_b64", lambda B, x, y: B.xor(x, y)),
     ("s_andn2_b64", lambda B, x, y: B.and_(x, B.not_(y)), ("s_and_not1_b64", "salu_gfx11_names")),
 ]
-class Scmp(OpDef):
-    """s_cmp_<cc>_<i32|u32|u64> s0, s1: SCC = s0 <cc> s1, nothing else
-    written (the u64 forms: eq and lg only).  [S:salu]"""
-
-    unit = "salu"
-    arg_names = ("ssrc0", "ssrc1")
-
-    def __init__(self, cc: str, kind: str):
-        self.base = f"s_cmp_{cc}_{kind}"
-        self.cc, self.kind = cc, kind
-        self.sig = ("ssrc64", "ssrc64") if kind == "u64" else ("ssrc", "ssrc")
-
-    def check(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        warns = super().check(ins, target, wave)
-        _one_literal(ins, wide=self.kind == "u64")
-        return warns
-
-    def execute(self, ins: Instr, m: Machine) -> None:
-        B = m.B
-        a, b = ins.operands
-        if self.kind == "u64":
-            (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
-            same = B.and_b(B.eq(al, bl), B.eq(ah, bh))
-            m.scc = same if self.cc == "eq" else B.not_b(same)
-            return
-        x, y = m.scalar(a), m.scalar(b)
-        if self.cc in ("eq", "lg"):
-            m.scc = B.eq(x, y) if self.cc == "eq" else B.ne(x, y)
-            return
-        lt, le = (B.slt, B.sle) if self.kind == "i32" else (B.ult, B.ule)
-        m.scc = {"lt": lt(x, y), "le": le(x, y), "gt": lt(y, x), "ge": le(y, x)}[self.cc]
-
-    def defs(self, ins: Instr) -> list[str]:
-        return ["scc"]
-
-
-for _cc in ("eq", "lg", "gt", "ge", "lt", "le"):
-    for _kind in ("i32", "u32"):
-        register(Scmp(_cc, _kind))
-register(Scmp("eq", "u64"))
-register(Scmp("lg", "u64"))
 for _row in _S2:
     register(Salu2(*_row))
 for _row in _S64:

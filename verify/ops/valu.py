@@ -13,7 +13,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
-from ..backend import Arith, Value
+from ..backend import Arith, Backend, Cond, Value
 from ..diag import InputError, Warning_
 from ..identities import exact_left, exact_right
 from ..ir import Instr, SReg, VReg
@@ -550,6 +550,58 @@ class Cmp(OpDef):
 for _cmp in CMP_OPS:
     for _ty in ("u32", "i32"):
         register(Cmp(_cmp, _ty))
+
+
+def _fnan(B: Backend, a: Value) -> Cond:
+    return B.ult(B.const(0x7F800000), B.and_(a, B.const(0x7FFFFFFF)))
+
+
+def _fsame(B: Backend, a: Value, b: Value) -> Cond:
+    """Equal as IEEE numbers when neither is NaN: the same bits, or +0.0 and -0.0."""
+    return B.or_b(B.eq(a, b), B.eq(B.and_(B.or_(a, b), B.const(0x7FFFFFFF)), B.const(0)))
+
+
+def _ford(B: Backend, a: Value, b: Value) -> Cond:
+    return B.and_b(B.not_b(_fnan(B, a)), B.not_b(_fnan(B, b)))
+
+
+FCMP_OPS: dict[str, LaneFn] = {  # the IEEE predicates: "ordered" ones are false on a NaN  [S:vopc-f32]
+    "eq": lambda B, a, b: B.and_b(_ford(B, a, b), _fsame(B, a, b)),
+    "lg": lambda B, a, b: B.and_b(_ford(B, a, b), B.not_b(_fsame(B, a, b))),
+    "neq": lambda B, a, b: B.not_b(B.and_b(_ford(B, a, b), _fsame(B, a, b))),
+    "nlg": lambda B, a, b: B.not_b(B.and_b(_ford(B, a, b), B.not_b(_fsame(B, a, b)))),
+    "o": lambda B, a, b: _ford(B, a, b),
+    "u": lambda B, a, b: B.not_b(_ford(B, a, b)),
+}
+
+
+class CmpF32(Cmp):
+    """v_cmp_<eq|lg|neq|nlg|o|u>_f32 sdst, src0, src1: IEEE binary32
+    equality predicates to a lane mask (NaN equals nothing, +0.0 == -0.0;
+    neq and nlg are true on a NaN); inactive lanes write 0.  Under
+    f32.denormals=flush subnormal inputs compare as zero.  [S:vopc-f32]"""
+
+    def __init__(self, op: str):
+        self.base = f"v_cmp_{op}_f32"
+        self.fop = FCMP_OPS[op]
+        self.signed = False
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        B, W = m.B, m.W
+        dst, s0, s1 = ins.operands
+        a, b = m.read(s0), m.read(s1)
+        if m.assume("f32.denormals") == "flush":
+            a, b = [_ftz(B, x) for x in a], [_ftz(B, x) for x in b]
+        bits = [B.and_b(m.active(i), self.fop(B, a[i], b[i])) for i in range(W)]
+        lo, hi = m.from_lane_bits(bits)
+        m.write_scalar64(dst, lo, hi)
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        E.unsupported("f32 compares are not emitted")
+
+
+for _fcmp in FCMP_OPS:
+    register(CmpF32(_fcmp))
 
 
 class SubCarry(OpDef):
