@@ -20,8 +20,8 @@ either width.  The fold identities are 64-bit (:data:`IDENT64`).
 (0, 1)
 >>> W.ult((5, 1), (0xFFFFFFFF, 0)), W.slt((0, 0xFFFFFFFF), (0, 0))
 (False, True)
->>> W.ite(True, W.const(-1), (3, 4)), join(W.smin((0, 0x80000000), (1, 0)))
-((4294967295, 4294967295), 9223372036854775808)
+>>> W.ite(False, W.const(-1), (3, 4)), join(W.ite(True, W.const(-1), (3, 4))), join(W.smin((0, 0x80000000), (1, 0)))
+((3, 4), 18446744073709551615, 9223372036854775808)
 """
 
 from __future__ import annotations
