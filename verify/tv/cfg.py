@@ -247,6 +247,7 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                 if why is not None:
                     return why
             zero_run = _save(m, extra)
+            ends = [zero_run]  # the states the loop can leave in: after its last iteration
             _load(m, entry, extra)
             for j, g in enumerate(bits):
                 if g is False:
@@ -260,8 +261,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                     why = step(ins)
                     if why is not None:
                         return why
-                _load(m, _merge(m, g, _save(m, extra), before, extra), extra)
+                ends.append(_save(m, extra))
+                _load(m, _merge(m, g, ends[-1], before, extra), extra)
             _load(m, _merge(m, r_zero, zero_run, _save(m, extra), extra), extra)
+            _leave_loop(m, ends, extra)
             extra.set_pc(pc)
             if b.fall is not None:
                 incoming.setdefault(b.fall, []).append((pc, _save(m, extra)))
@@ -287,6 +290,22 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
     _load(m, state, extra)
     extra.set_pc(True)
     return None
+
+
+def _leave_loop(m: Machine, ends: list[_State], extra: Extra) -> None:
+    """The loop runs at least once, so the state beside the machine's (the
+    loads in flight, the spill slots) after it is that after one of its
+    iterations, whichever (not the entry's, which the merges of the guarded
+    iterations also carry: a wait in the body would never count)."""
+    e = ends[0].extra
+    queue = ends[0].queue
+    for s in ends[1:]:
+        e = extra.merge(True, e, s.extra)
+        if queue is not None and s.queue is not None:
+            queue = list(queue) + [x for x in s.queue if x not in queue]
+    extra.load(e)
+    if m.waits is not None and queue is not None:
+        m.waits.queue = queue
 
 
 def _mask_candidates(b: Block, W: int) -> list[tuple[str, ...]]:
