@@ -199,6 +199,12 @@ def _merge(m: Machine, c: Any, a: _State, b: _State, extra: Extra) -> _State:
     return _State(vregs, sregs, scc, queue, extra.merge(c, a.extra, b.extra))
 
 
+# lane_loop's answer per loop block (the same blocks are run once per EXEC
+# when a kernel is proved per dispatch EXEC); the block is kept, so its id is
+# not reused while the entry lives
+_SHAPES: dict[tuple[Any, ...], tuple[Block, tuple[str, ...] | None]] = {}
+
+
 def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | None], extra: Extra,
                timeout: float = 30.0) -> str | None:
     """Run the blocks on `m` (see the module's doc): afterwards `m` holds the
@@ -227,7 +233,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
         t = b.term
         if self_loop(blocks, k):
             assert t is not None
-            cand = lane_loop(m, b, k, timeout)
+            key = (id(b), m.W, getattr(getattr(m.target, "target", m.target), "name", None), tuple(sorted(m._assume.items())))
+            if key not in _SHAPES or _SHAPES[key][0] is not b:
+                _SHAPES[key] = (b, lane_loop(m, b, k, timeout))
+            cand = _SHAPES[key][1]
             if cand is None:
                 return (f"a loop in the GPU code of a shape verify does not accept: line {t.line}: "
                         f"{t.text.split(';')[0].strip()} (accepted: each iteration clears the lowest set bit "

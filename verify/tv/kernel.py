@@ -427,7 +427,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     # symbolic EXEC leaves the solver a 32/64-step reduction it does not
     # finish (docs/tv.md, "Loops").
     t0 = time.monotonic()
-    orders = [True, False] if used_atomics(fn) else [False]
+    orders = [False, True] if used_atomics(fn) else [False]  # the loops scan lane-ascending
     res = result
     used: dict[str, str] = {}
     for n in range(1, wave + 1):
