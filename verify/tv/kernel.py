@@ -417,11 +417,12 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     def once() -> Any:
         return got
 
-    if isinstance(got, str) or got[1].blocks is None or not any(
-            self_loop(got[1].blocks, k) for k in range(len(got[1].blocks))):
+    if isinstance(got, str) or got[1].blocks is None or not (used_atomics(fn) or any(
+            self_loop(got[1].blocks, k) for k in range(len(got[1].blocks)))):
         return _prove_orders(mod, fn, once, target, wave, timeout, result, assume, None, [True, False])[0]
-    # A loop over the lanes (the Iterative atomic optimizer, wave.reduce):
-    # one proof per entry EXEC the dispatch contract admits (lanes 0..n-1,
+    # A loop over the lanes (the Iterative atomic optimizer, wave.reduce), or
+    # branches around a returning atomic (the DPP atomic optimizer): one
+    # proof per entry EXEC the dispatch contract admits (lanes 0..n-1,
     # n = 1..W: every one, so together they are the proof), each with EXEC
     # concrete, so the loop's iterations and the IR's folds are too.  One
     # symbolic EXEC leaves the solver a 32/64-step reduction it does not
