@@ -127,7 +127,8 @@ class Memory:
         def combine(m: Any, acc: Any) -> Any:
             return B.sub(m, acc) if op == "sub" else f(m, acc)
 
-        pre = [self.read(lo, hi) for lo, hi, _, _, _ in lanes] if before not in (None, ASCENDING) else []
+        pre = [self.read(lo, hi) if en is not False else (B.const(0), True)  # a lane that does not run it
+               for lo, hi, _, _, en in lanes] if before not in (None, ASCENDING) else []
         self.atomics[len(self.stores)] = (op, list(lanes))
         seq = []
         for lo, hi, v, p, en in lanes:  # lane-ascending
@@ -140,10 +141,13 @@ class Memory:
             return seq
         out = []
         for i in range(W):
+            if lanes[i][4] is False:
+                out.append(pre[i])  # no value: poison
+                continue
             acc: Any = B.const(ident)
             pois: list[Any] = [pre[i][1]]
             for j in range(W):
-                if j == i:
+                if j == i or lanes[j][4] is False:
                     continue
                 c = B.and_b(lanes[j][4], B.eq(lanes[j][0], lanes[i][0]), B.eq(lanes[j][1], lanes[i][1]), before(j, i))
                 if c is False:
