@@ -436,8 +436,9 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         used.update(res.assumptions)
         res.assumptions = dict(used)
         if res.verdict != "proved":
-            res.notes.insert(0, f"with EXEC = lanes 0..{n - 1} (one proof per dispatch EXEC: the GPU code loops "
-                                "over the lanes or branches around an atomic)")
+            if res.verdict != "unsupported":  # (an unsupported construct is so under every EXEC)
+                res.notes.insert(0, f"with EXEC = lanes 0..{n - 1} (one proof per dispatch EXEC: the GPU code loops "
+                                    "over the lanes or branches around an atomic)")
             break
         orders = [shared] + [o for o in orders if o != shared]  # the order that proved: first next time
     res.seconds = time.monotonic() - t0
