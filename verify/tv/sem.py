@@ -93,6 +93,8 @@ class Memory:
         B = self.B
         v, p = self.initial(lo, hi), False
         for slo, shi, sv, sp, en in self.stores:
+            if en is False:  # a lane that does not store
+                continue
             hit = B.and_b(en, B.eq(lo, slo), B.eq(hi, shi))
             v = B.ite(hit, sv, v)
             p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
@@ -162,7 +164,7 @@ class Memory:
         B = self.B
         out: list[Any] = []
         for g in self.groups:
-            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g]
+            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g if en is not False]
             out.append(B.not_b(self._at_most_one(hits)))
         return B.or_b(*out)
 
