@@ -18,7 +18,10 @@ from verify.diag import InputError
 from verify.machine import Machine
 from verify.target import FeatureLog
 from verify.target import get as get_target
+from verify.tv.cfg import _leave_loop, _State
 from verify.tv.check import gpu_code, run_gpu
+from verify.tv.compile import by_llvmlite_isolated
+from verify.tv.kernel import Kernel
 
 IFELSE = """define i32 @src(i32 %a, i32 %b) {
 entry:
@@ -357,3 +360,74 @@ def test_gpu_cross_lane_calls_in_a_divergent_block(tmp_path, target, wave):
     code, out, _ = cli("tv", write(tmp_path, "d.ll", DIVERGENT_CALLS), "--target", target, "--wave", str(wave))
     assert code == 0, out
     assert "hazard" not in out
+
+
+# ---- kernels with loops and atomics: the wait state, per-EXEC proofs ----
+
+CORPUS = Path(__file__).parent / "tv"
+LLC = shutil.which("llc-22")
+
+
+def test_kernel_wait_state_survives_saves_and_joins():
+    """vm_order travels with the pending loads (vmcnt(N) needs it); paths
+    with different loads in flight merge to 'only vmcnt(0) retires'."""
+    k = Kernel.__new__(Kernel)
+    k.pending_v, k.pending_s, k.vm_order = {2, 3}, set(), [2, 3]
+    saved = k.save()
+    k.pending_v, k.vm_order = set(), []
+    k.load(saved)
+    assert (k.pending_v, k.vm_order) == ({2, 3}, [2, 3])
+    assert k.merge(True, saved, saved)[2] == [2, 3]
+    assert k.merge(True, saved, ({2}, set(), [2]))[2] is None
+    assert k.merge(True, saved, ({2}, set(), [2]))[0] == {2, 3}
+
+
+def test_loop_exit_wait_state_is_that_after_an_iteration():
+    """A wait inside the loop body counts after the loop (the loop runs at
+    least once): the load before the loop is not pending after it."""
+    class Pending:
+        def __init__(self) -> None:
+            self.p: set[int] = {9}
+
+        def save(self) -> set[int]:
+            return set(self.p)
+
+        def load(self, s: set[int]) -> None:
+            self.p = set(s)
+
+        def merge(self, c: object, a: set[int], b: set[int]) -> set[int]:
+            return a | b
+
+        def set_pc(self, pc: object) -> None:
+            pass
+
+    B = smt.Z3()
+    m = Machine(B, 32, lambda kind, name, lane: 0, FeatureLog(get_target("gfx1100")), {}, waits=False)
+    e = Pending()
+    _leave_loop(m, [_State({}, {}, False, None, set()), _State({}, {}, False, None, {4})], e)
+    assert e.p == {4}
+
+
+def kernel_tv(path: Path, target: str, wave: int, *extra: str) -> tuple[int, str]:
+    code, out, _ = cli("tv", str(path), "--target", target, "--wave", str(wave), *extra)
+    return code, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.parametrize("strategy", ["Iterative", "DPP"])
+def test_atomic_optimizer_strategies_are_proved(strategy):
+    code, out = kernel_tv(CORPUS / "kernel_atomic_add_optimizer.ll", "gfx1100", 32, "--llc",
+                          f"{LLC} --amdgpu-atomic-optimizer-strategy={strategy}")
+    assert code == 0 and out.splitlines()[-1] == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported", out
+
+
+@pytest.mark.slow
+def test_atomic_optimizer_loop_mutant_is_refuted(tmp_path):
+    """The Iterative loop's accumulator s_add -> s_or: refuted with two lanes."""
+    path = CORPUS / "kernel_atomic_add_optimizer.ll"
+    asm = by_llvmlite_isolated(path.read_text(), get_target("gfx1100"), 32)
+    assert "s_add_i32 s2, s2, s7" in asm
+    (tmp_path / "m.s").write_text(asm.replace("s_add_i32 s2, s2, s7", "s_or_b32 s2, s2, s7"))
+    code, out = kernel_tv(path, "gfx1100", 32, "--asm", str(tmp_path / "m.s"))
+    assert code == 1 and "with EXEC = lanes 0..1" in out and "counterexample: EXEC = 0x3" in out, out

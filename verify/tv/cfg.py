@@ -199,6 +199,12 @@ def _merge(m: Machine, c: Any, a: _State, b: _State, extra: Extra) -> _State:
     return _State(vregs, sregs, scc, queue, extra.merge(c, a.extra, b.extra))
 
 
+# lane_loop's answer per loop block (the same blocks are run once per EXEC
+# when a kernel is proved per dispatch EXEC); the block is kept, so its id is
+# not reused while the entry lives
+_SHAPES: dict[tuple[Any, ...], tuple[Block, tuple[str, ...] | None]] = {}
+
+
 def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | None], extra: Extra,
                timeout: float = 30.0) -> str | None:
     """Run the blocks on `m` (see the module's doc): afterwards `m` holds the
@@ -227,7 +233,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
         t = b.term
         if self_loop(blocks, k):
             assert t is not None
-            cand = lane_loop(m, b, k, timeout)
+            key = (id(b), m.W, getattr(getattr(m.target, "target", m.target), "name", None), tuple(sorted(m._assume.items())))
+            if key not in _SHAPES or _SHAPES[key][0] is not b:
+                _SHAPES[key] = (b, lane_loop(m, b, k, timeout))
+            cand = _SHAPES[key][1]
             if cand is None:
                 return (f"a loop in the GPU code of a shape verify does not accept: line {t.line}: "
                         f"{t.text.split(';')[0].strip()} (accepted: each iteration clears the lowest set bit "
@@ -247,6 +256,7 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                 if why is not None:
                     return why
             zero_run = _save(m, extra)
+            ends = [zero_run]  # the states the loop can leave in: after its last iteration
             _load(m, entry, extra)
             for j, g in enumerate(bits):
                 if g is False:
@@ -260,8 +270,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                     why = step(ins)
                     if why is not None:
                         return why
-                _load(m, _merge(m, g, _save(m, extra), before, extra), extra)
+                ends.append(_save(m, extra))
+                _load(m, _merge(m, g, ends[-1], before, extra), extra)
             _load(m, _merge(m, r_zero, zero_run, _save(m, extra), extra), extra)
+            _leave_loop(m, ends, extra)
             extra.set_pc(pc)
             if b.fall is not None:
                 incoming.setdefault(b.fall, []).append((pc, _save(m, extra)))
@@ -287,6 +299,22 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
     _load(m, state, extra)
     extra.set_pc(True)
     return None
+
+
+def _leave_loop(m: Machine, ends: list[_State], extra: Extra) -> None:
+    """The loop runs at least once, so the state beside the machine's (the
+    loads in flight, the spill slots) after it is that after one of its
+    iterations, whichever (not the entry's, which the merges of the guarded
+    iterations also carry: a wait in the body would never count)."""
+    e = ends[0].extra
+    queue = ends[0].queue
+    for s in ends[1:]:
+        e = extra.merge(True, e, s.extra)
+        if queue is not None and s.queue is not None:
+            queue = list(queue) + [x for x in s.queue if x not in queue]
+    extra.load(e)
+    if m.waits is not None and queue is not None:
+        m.waits.queue = queue
 
 
 def _mask_candidates(b: Block, W: int) -> list[tuple[str, ...]]:

@@ -40,7 +40,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from .cfg import run_blocks
+from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
 
@@ -113,19 +113,23 @@ class Kernel:
         self.kernarg = kernarg
         self.args = args  # kernarg dword offset -> value
         self.pending_v: set[int] = set()
-        self.vm_order: list[int] = []  # the destinations of outstanding loads, oldest first
+        self.vm_order: list[int] | None = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
 
     # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
+    # and their order (for vmcnt(N)); None once paths with different
+    # outstanding loads merged: then only vmcnt(0) retires a load
     def save(self) -> Any:
-        return set(self.pending_v), set(self.pending_s)
+        return set(self.pending_v), set(self.pending_s), None if self.vm_order is None else list(self.vm_order)
 
     def load(self, s: Any) -> None:
         self.pending_v, self.pending_s = set(s[0]), set(s[1])
+        self.vm_order = None if s[2] is None else list(s[2])
 
     def merge(self, c: Any, a: Any, b: Any) -> Any:
-        return a[0] | b[0], a[1] | b[1]  # waited for on one path only: still pending
+        order = a[2] if a[2] == b[2] else None
+        return a[0] | b[0], a[1] | b[1], order  # waited for on one path only: still pending
 
     def set_pc(self, pc: Any) -> None:
         self.pc = pc
@@ -155,10 +159,10 @@ class Kernel:
                 text = ins.text
                 if re.search(r"vmcnt\(0\)|s_wait_loadcnt 0x0|s_wait_loadcnt_dscnt 0x0", text):
                     self.pending_v.clear()
-                    self.vm_order.clear()
+                    self.vm_order = []
                 else:  # vmcnt(N): the loads return in order, all but the last N are back  [S:global-atomic]
                     n = re.search(r"vmcnt\((\d+)\)|s_wait_loadcnt (0x[0-9a-fA-F]+|\d+)\b", text)
-                    if n is not None:
+                    if n is not None and self.vm_order is not None:
                         keep = int(n.group(1) or n.group(2), 0)
                         done = self.vm_order[:max(0, len(self.vm_order) - keep)]
                         self.vm_order = self.vm_order[len(done):]
@@ -213,7 +217,8 @@ class Kernel:
             vals = [self.mem.read(lo, hi)[0] for lo, hi in addrs]
             m.write_v(d, vals, act)
             self.pending_v.add(d)
-            self.vm_order.append(d)
+            if self.vm_order is not None:
+                self.vm_order.append(d)
             return None
         data = m.v(_regs(ops[1])[0])
         self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, B.and_b(self.pc, act[i])) for i in range(m.W)])
@@ -256,7 +261,8 @@ class Kernel:
             d = _regs(ops[0])[0]
             m.write_v(d, [v for v, _ in olds], act)
             self.pending_v.add(d)
-            self.vm_order.append(d)
+            if self.vm_order is not None:
+                self.vm_order.append(d)
         return None
 
     def _addresses(self, addr_op: str, saddr: str, off: int) -> list[tuple[Any, Any]] | None:
@@ -406,19 +412,64 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     With an atomicrmw whose result is used, the IR's order is first the
     GPU's returning atomic's own, then lane-ascending (docs/tv.md, Atomics):
     each is an order the IR admits, so either proof is one."""
-    if not used_atomics(fn):
-        return _prove_kernel(mod, fn, code_of, target, wave, timeout, result, assume, shared=False)
-    first = _prove_kernel(mod, fn, code_of, target, wave, timeout, copy.deepcopy(result), assume, shared=True)
-    if first.verdict in ("proved", "unsupported"):
-        return first
-    res = _prove_kernel(mod, fn, code_of, target, wave, timeout, result, assume, shared=False)
-    if res.verdict != "proved":
-        res.notes.append(f"(with the IR's atomics in the GPU's order instead of lane-ascending: {first.verdict})")
+    got = code_of()
+
+    def once() -> Any:
+        return got
+
+    if isinstance(got, str) or got[1].blocks is None or not (used_atomics(fn) or any(
+            self_loop(got[1].blocks, k) for k in range(len(got[1].blocks)))):
+        return _prove_orders(mod, fn, once, target, wave, timeout, result, assume, None, [True, False])[0]
+    # A loop over the lanes (the Iterative atomic optimizer, wave.reduce), or
+    # branches around a returning atomic (the DPP atomic optimizer): one
+    # proof per entry EXEC the dispatch contract admits (lanes 0..n-1,
+    # n = 1..W: every one, so together they are the proof), each with EXEC
+    # concrete, so the loop's iterations and the IR's folds are too.  One
+    # symbolic EXEC leaves the solver a 32/64-step reduction it does not
+    # finish (docs/tv.md, "Loops").
+    t0 = time.monotonic()
+    orders = [False, True] if used_atomics(fn) else [False]  # the loops scan lane-ascending
+    res = result
+    used: dict[str, str] = {}
+    for n in range(1, wave + 1):
+        res, shared = _prove_orders(mod, fn, once, target, wave, timeout, copy.deepcopy(result), assume, n, orders)
+        used.update(res.assumptions)
+        res.assumptions = dict(used)
+        if res.verdict != "proved":
+            if res.verdict != "unsupported":  # (an unsupported construct is so under every EXEC)
+                res.notes.insert(0, f"with EXEC = lanes 0..{n - 1} (one proof per dispatch EXEC: the GPU code loops "
+                                    "over the lanes or branches around an atomic)")
+            break
+        orders = [shared] + [o for o in orders if o != shared]  # the order that proved: first next time
+    res.seconds = time.monotonic() - t0
     return res
 
 
+def _prove_orders(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                  result: Any, assume: dict[str, str] | None, lanes: int | None,
+                  orders: list[bool]) -> tuple[Any, bool]:
+    """The kernel's proof with the IR's atomic order `shared` (the GPU's) or
+    lane-ascending, in the order `orders` lists them, until one proves."""
+    if not used_atomics(fn):
+        orders = [False]
+    res = result
+    tried: list[str] = []
+    for k, shared in enumerate(orders):
+        last = k == len(orders) - 1
+        res = _prove_kernel(mod, fn, code_of, target, wave, timeout, result if last else copy.deepcopy(result),
+                            assume, shared=shared, lanes=lanes)
+        if res.verdict in ("proved", "unsupported"):
+            return res, shared
+        if not last:
+            tried.append(f"{'the GPU' if shared else 'lane-ascending'} order: {res.verdict}")
+    if res.verdict != "proved" and tried:
+        res.notes.append(f"(with the IR's atomics in {'; '.join(tried)})")
+    return res, orders[-1]
+
+
 def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
-                  result: Any, assume: dict[str, str] | None, shared: bool) -> Any:
+                  result: Any, assume: dict[str, str] | None, shared: bool, lanes: int | None = None) -> Any:
+    """One proof; `lanes`: EXEC is lanes 0..lanes-1 (else any the dispatch gives)."""
     t0 = time.monotonic()
     res = result
     offs = arg_offsets(fn)
@@ -427,10 +478,11 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return res
     B = smt.Z3()
     W = wave
-    exec_bits = B.fresh_lanes("exec", W, cond=True)
+    exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True) if lanes is None else [i < lanes for i in range(W)]
     lo = B.from_bits(exec_bits[:32])
     hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
     contract = [B.or_b(B.not_b(exec_bits[i + 1]), exec_bits[i]) for i in range(W - 1)] + [exec_bits[0]]
+    contract = [c for c in contract if c is not True]
     # arguments
     kargs: dict[int, Any] = {}
     ir_args: dict[str, Lanes] = {}
@@ -562,11 +614,17 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
             per_lane.append(B.and_b(no_ub, differ))
         # all lanes at once (bounded), then lane by lane for the first that differs
-        if _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT) == "unsat":
+        joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
+        if joint == "unsat":
             res.seconds = time.monotonic() - t0
             res.verdict = "proved"
             return res
+        # with EXEC concrete, the stores differing (sat) is no refutation
+        # (the atomic optimizer's one lane adds what the IR's lanes add), and
+        # the question at a free address is quick: no lane-by-lane hint
         for n, c in enumerate(per_lane):
+            if lanes is not None and joint == "sat":
+                break  # (not the for's else: nothing is proved here)
             r0 = _check(q, c)
             if r0 == "sat" and hint is None:
                 hint = ir_mem.stores[n][:2]  # a lane whose stores differ: look at its address first

@@ -93,6 +93,8 @@ class Memory:
         B = self.B
         v, p = self.initial(lo, hi), False
         for slo, shi, sv, sp, en in self.stores:
+            if en is False:  # a lane that does not store
+                continue
             hit = B.and_b(en, B.eq(lo, slo), B.eq(hi, shi))
             v = B.ite(hit, sv, v)
             p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
@@ -127,7 +129,8 @@ class Memory:
         def combine(m: Any, acc: Any) -> Any:
             return B.sub(m, acc) if op == "sub" else f(m, acc)
 
-        pre = [self.read(lo, hi) for lo, hi, _, _, _ in lanes] if before not in (None, ASCENDING) else []
+        pre = [self.read(lo, hi) if en is not False else (B.const(0), True)  # a lane that does not run it
+               for lo, hi, _, _, en in lanes] if before not in (None, ASCENDING) else []
         self.atomics[len(self.stores)] = (op, list(lanes))
         seq = []
         for lo, hi, v, p, en in lanes:  # lane-ascending
@@ -140,10 +143,13 @@ class Memory:
             return seq
         out = []
         for i in range(W):
+            if lanes[i][4] is False:
+                out.append(pre[i])  # no value: poison
+                continue
             acc: Any = B.const(ident)
             pois: list[Any] = [pre[i][1]]
             for j in range(W):
-                if j == i:
+                if j == i or lanes[j][4] is False:
                     continue
                 c = B.and_b(lanes[j][4], B.eq(lanes[j][0], lanes[i][0]), B.eq(lanes[j][1], lanes[i][1]), before(j, i))
                 if c is False:
@@ -158,7 +164,7 @@ class Memory:
         B = self.B
         out: list[Any] = []
         for g in self.groups:
-            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g]
+            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g if en is not False]
             out.append(B.not_b(self._at_most_one(hits)))
         return B.or_b(*out)
 
