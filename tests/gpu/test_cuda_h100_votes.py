@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
 from typing import Any
 
 import pytest
 
-from verify import catalog
+from verify import catalog, smt
 from verify.backend import Concrete
 from verify.diag import InputError
 
@@ -148,6 +149,26 @@ def test_cg_f32_specs_are_nvidias_orders():
         assert [check_votes.bfly(check_votes.F_OPS[op], zs[:4], k) for k in range(4)] == zs[:4]
     with pytest.raises(InputError, match="op must be fadd, less or greater"):
         spec_out("cg.reduce_f32", {"op": "fmin", "width": 4}, M32, xs)
+
+
+@pytest.mark.parametrize("name,op", [("cg.reduce_f32", "less"), ("cg.inclusive_scan_f32", "greater"),
+                                     ("cg.exclusive_scan_f32", "fadd")])
+def test_cg_f32_concrete_and_symbolic_agree(name, op):
+    """The specs' own f32 compare (less/greater) means the same on both backends."""
+    rnd = random.Random(name)
+    pool = [0, 0x80000000, 0x7FC00000, 0xFFC00001, 0x80000001, 1, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000]
+    xs = [rnd.choice(pool) for _ in range(32)]
+    act = [True] * 32
+    params = {"op": op, "width": 8}
+    conc = LIB.evaluate(name, params, Concrete(), 32, {"x": xs}, act)["out"]
+    B = smt.Z3()
+    syms = [B.fresh(f"x{i}") for i in range(32)]
+    sym = LIB.evaluate(name, params, B, 32, {"x": syms}, act)["out"]
+    E = smt.Evaluator({f"x{i}": xs[i] for i in range(32)})
+    for i in range(32):
+        assert bool(E(sym[1][i])) == bool(conc[1][i]), (i, "defined")
+        if conc[1][i]:
+            assert E(sym[0][i]) == conc[0][i], i
 
 
 def test_schema_errors_name_the_field():
