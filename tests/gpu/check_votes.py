@@ -44,7 +44,7 @@ def schema_errors(data: Any) -> list[str]:
     for k, t in (("device", str), ("cuda_runtime", int), ("driver", int), ("sm", str)):
         if not isinstance(data.get(k), t):
             errs.append(f"{k}: missing or not {t.__name__}")
-    fields = {
+    fields: dict[str, tuple[dict[str, Callable[[Any], bool]], list[str], list[str]]] = {
         "votes": ({"mask": _hex32, "callers": _hex32}, ["pred"], ["entry", "ballot", "any", "all", "activemask"]),
         "match": ({"mask": _hex32, "callers": _hex32}, ["value"], ["any", "all", "all_pred"]),
         "cg": ({"type": lambda v: v in ("f32", "i32"), "op": lambda v: isinstance(v, str),
@@ -265,11 +265,11 @@ def check(data: Record) -> tuple[list[str], dict[str, int]]:
             if r[k] != v:
                 bad.append(f"match[{n}].{k} (mask {r['mask']}, callers {r['callers']}): got {r[k]}, expected {v}")
     for n, r in enumerate(data["shfl64"]):
-        want = shfl64_model(r)
+        out64 = shfl64_model(r)
         for i in range(32):
-            if want[i] is not None and r["output"][i] != want[i]:
+            if out64[i] is not None and r["output"][i] != out64[i]:
                 bad.append(f"shfl64[{n}] {r['type']} {r['kind']} w={r['width']} p={r['param']} lane {i}: "
-                           f"got {r['output'][i]:#x}, expected {want[i]:#x}")
+                           f"got {r['output'][i]:#x}, expected {out64[i]:#x}")
                 break
     counts: dict[str, int] = {}
     for n, r in enumerate(data["cg"]):
@@ -313,7 +313,7 @@ def model_recording() -> Record:
     for kind in ("idx", "up", "down", "xor"):
         for width, param, mask in ((32, 5, 0xFFFFFFFF), (16, 3, 0x0000FFFF), (4, -1, 0xFFFFFFFF)):
             inp = [((0xA0000000 | (i << 8) | i) << 32) | rnd.getrandbits(32) for i in range(32)]
-            r = {"kind": kind, "type": "ll", "width": width, "param": param, "mask": f"0x{mask:08x}", "input": inp}
+            r: Record = {"kind": kind, "type": "ll", "width": width, "param": param, "mask": f"0x{mask:08x}", "input": inp}
             r["output"] = [v if v is not None else (inp[i] if mask >> i & 1 else None)
                            for i, v in enumerate(shfl64_model(r))]
             data["shfl64"].append(r)
