@@ -135,7 +135,7 @@ def test_checker_catches_a_wrong_ballot_and_a_wrong_order():
     assert "seq" in orders
 
 
-def test_cg_f32_specs_are_nvidias_orders():
+def test_cg_f32_specs_are_nvidias_orders() -> None:
     """reduce: the xor butterfly from the widest stride, `partner op own`;
     (1e8 + -1e8) + (1 + 1) keeps both ones where adjacent pairs lose them.
     cg::less on a pair of zeros gives its second operand, so a tile's lanes
@@ -153,7 +153,7 @@ def test_cg_f32_specs_are_nvidias_orders():
 
 @pytest.mark.parametrize("name,op", [("cg.reduce_f32", "less"), ("cg.inclusive_scan_f32", "greater"),
                                      ("cg.exclusive_scan_f32", "fadd")])
-def test_cg_f32_concrete_and_symbolic_agree(name, op):
+def test_cg_f32_concrete_and_symbolic_agree(name: str, op: str) -> None:
     """The specs' own f32 compare (less/greater) means the same on both backends."""
     rnd = random.Random(name)
     pool = [0, 0x80000000, 0x7FC00000, 0xFFC00001, 0x80000001, 1, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000]
@@ -207,7 +207,7 @@ def test_cooperative_groups_agree_with_the_specs(data):
     assert cg_mismatches(data)[:5] == []
 
 
-def test_the_recording_names_one_f32_order(data):
+def test_the_recording_names_one_f32_order(data: dict[str, Any]) -> None:
     """Every f32 plus record: the scans are Hillis-Steele and reduce the
     descending butterfly, and no other candidate order explains them all."""
     bad, counts = check_votes.check(data)
