@@ -6,8 +6,11 @@ writes (`model_recording`), so the checks are tested without a GPU.
     python3 tests/gpu/check_votes.py FILE.json     # exit 1 on a mismatch
 
 Float cooperative-groups results are not "right or wrong": the script says
-which combining order (sequential, Hillis-Steele, butterfly tree) each
-record matches.
+which combining order each record matches: seq (left to right), hs
+(Hillis-Steele, below op own), tree (adjacent pairs first) and, for reduce,
+bfly (the xor butterfly from the widest stride down, partner op own: lane
+dependent for a non-commutative op).  On the H100 (CUDA 13.0) every f32
+record matches hs for the scans and bfly for reduce.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def schema_errors(data: Any) -> list[str]:
     for k, t in (("device", str), ("cuda_runtime", int), ("driver", int), ("sm", str)):
         if not isinstance(data.get(k), t):
             errs.append(f"{k}: missing or not {t.__name__}")
-    fields = {
+    fields: dict[str, tuple[dict[str, Callable[[Any], bool]], list[str], list[str]]] = {
         "votes": ({"mask": _hex32, "callers": _hex32}, ["pred"], ["entry", "ballot", "any", "all", "activemask"]),
         "match": ({"mask": _hex32, "callers": _hex32}, ["value"], ["any", "all", "all_pred"]),
         "cg": ({"type": lambda v: v in ("f32", "i32"), "op": lambda v: isinstance(v, str),
@@ -191,8 +194,21 @@ def fold_hs(op: Callable[[int, int], int], xs: list[int]) -> int:
     return t(len(xs) - 1, (len(xs) - 1).bit_length())
 
 
+def bfly(op: Callable[[int, int], int], xs: list[int], lane: int) -> int:
+    """What lane `lane` of the tile xs holds after the xor butterfly with
+    strides len/2, ..., 2, 1, each step `partner op own` (NVIDIA's cg::reduce
+    as recorded on the H100)."""
+    v = list(xs)
+    s = len(v) >> 1
+    while s:
+        v = [op(v[k ^ s], v[k]) for k in range(len(v))]
+        s >>= 1
+    return v[lane]
+
+
 ORDERS: dict[str, Callable[[Callable[[int, int], int], list[int]], int]] = {
     "seq": fold_seq, "hs": fold_hs, "tree": fold_tree}
+REDUCE_ORDERS = (*ORDERS, "bfly")
 
 
 def same_f32(a: int, b: int) -> bool:
@@ -208,13 +224,14 @@ def cg_orders(r: Record) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for res in ("reduce", "inclusive", "exclusive"):
         ok = set()
-        for name, fold in ORDERS.items():
+        for name in REDUCE_ORDERS if res == "reduce" else ORDERS:
+            fold = ORDERS.get(name, fold_seq)
             good = True
             for i in range(32):
                 base, k = i - i % w, i % w
                 tile = xs[base:base + w]
                 if res == "reduce":
-                    want = fold(op, tile)
+                    want = bfly(op, tile, k) if name == "bfly" else fold(op, tile)
                 elif res == "inclusive":
                     want = fold(op, tile[:k + 1])
                 elif k == 0:
@@ -248,11 +265,11 @@ def check(data: Record) -> tuple[list[str], dict[str, int]]:
             if r[k] != v:
                 bad.append(f"match[{n}].{k} (mask {r['mask']}, callers {r['callers']}): got {r[k]}, expected {v}")
     for n, r in enumerate(data["shfl64"]):
-        want = shfl64_model(r)
+        out64 = shfl64_model(r)
         for i in range(32):
-            if want[i] is not None and r["output"][i] != want[i]:
+            if out64[i] is not None and r["output"][i] != out64[i]:
                 bad.append(f"shfl64[{n}] {r['type']} {r['kind']} w={r['width']} p={r['param']} lane {i}: "
-                           f"got {r['output'][i]:#x}, expected {want[i]:#x}")
+                           f"got {r['output'][i]:#x}, expected {out64[i]:#x}")
                 break
     counts: dict[str, int] = {}
     for n, r in enumerate(data["cg"]):
@@ -266,9 +283,21 @@ def check(data: Record) -> tuple[list[str], dict[str, int]]:
     return bad, counts
 
 
+def orders_matching_all(data: Record, counts: dict[str, int]) -> dict[str, list[str]]:
+    """For each f32 operator and result ("f32.plus.reduce"): the orders every
+    such record matches (the order NVIDIA's cg uses, when one is left)."""
+    total: dict[str, int] = {}
+    for r in data.get("cg", []):
+        if r["type"] == "f32":
+            for res in ("reduce", "inclusive", "exclusive"):
+                key = f"f32.{r['op']}.{res}"
+                total[key] = total.get(key, 0) + 1
+    return {k: [o for o in REDUCE_ORDERS if counts.get(f"{k}.{o}", 0) == n] for k, n in total.items()}
+
+
 def model_recording() -> Record:
     """A recording as the probe writes it, computed from NVIDIA's documented
-    semantics and a Hillis-Steele / butterfly cg: the checker's own test."""
+    semantics and NVIDIA's cg orders (Hillis-Steele, bfly): the checker's own test."""
     import random
     rnd = random.Random(7)
     data: Record = {"device": "model", "cuda_runtime": 0, "driver": 0, "sm": "90", "votes": [], "match": [],
@@ -284,7 +313,7 @@ def model_recording() -> Record:
     for kind in ("idx", "up", "down", "xor"):
         for width, param, mask in ((32, 5, 0xFFFFFFFF), (16, 3, 0x0000FFFF), (4, -1, 0xFFFFFFFF)):
             inp = [((0xA0000000 | (i << 8) | i) << 32) | rnd.getrandbits(32) for i in range(32)]
-            r = {"kind": kind, "type": "ll", "width": width, "param": param, "mask": f"0x{mask:08x}", "input": inp}
+            r: Record = {"kind": kind, "type": "ll", "width": width, "param": param, "mask": f"0x{mask:08x}", "input": inp}
             r["output"] = [v if v is not None else (inp[i] if mask >> i & 1 else None)
                            for i, v in enumerate(shfl64_model(r))]
             data["shfl64"].append(r)
@@ -296,7 +325,7 @@ def model_recording() -> Record:
                 xs = [rnd.getrandbits(32) for _ in range(32)]
             fn = (F_OPS if ty == "f32" else I_OPS)[op]
             rec: Record = {"type": ty, "op": op, "width": w, "input": xs}
-            rec["reduce"] = [fold_tree(fn, xs[i - i % w:i - i % w + w]) for i in range(32)]
+            rec["reduce"] = [bfly(fn, xs[i - i % w:i - i % w + w], i % w) for i in range(32)]
             rec["inclusive"] = [fold_hs(fn, xs[i - i % w:i + 1]) for i in range(32)]
             rec["exclusive"] = [fold_hs(fn, xs[i - i % w:i]) if i % w else 0 for i in range(32)]
             data["cg"].append(rec)
@@ -309,6 +338,8 @@ def main(argv: list[str]) -> int:
     bad, counts = check(data)
     for k in sorted(counts):
         print(f"cg order {k}: {counts[k]} records")
+    for k, names in sorted(orders_matching_all(data, counts).items()):
+        print(f"cg {k}: every record matches {', '.join(names) or 'NO order'}")
     for b in bad[:50]:
         print("MISMATCH", b)
     print(f"{len(bad)} mismatches" if bad else "all records agree with NVIDIA's documented semantics")

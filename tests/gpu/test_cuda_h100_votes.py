@@ -9,12 +9,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
 from typing import Any
 
 import pytest
 
-from verify import catalog
+from verify import catalog, smt
 from verify.backend import Concrete
+from verify.diag import InputError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _DATA = os.path.join(_HERE, "..", "data", "cuda_h100_votes.json")
@@ -83,21 +85,19 @@ def shfl64_mismatches(data: dict[str, Any]) -> list[str]:
 
 CG_F32 = {"inclusive": "cg.inclusive_scan_f32", "exclusive": "cg.exclusive_scan_f32", "reduce": "cg.reduce_f32"}
 CG_I32 = {"inclusive": "cg.inclusive_scan", "exclusive": "cg.exclusive_scan", "reduce": "cg.reduce"}
-CG_OPS = {"plus": ("fadd", "add"), "less": ("fmin", "smin"), "greater": ("fmax", "smax"), "bit_xor": (None, "xor")}
+CG_OPS = {"plus": ("fadd", "add"), "less": ("less", "smin"), "greater": ("greater", "smax"), "bit_xor": (None, "xor")}
 
 
 def cg_mismatches(data: dict[str, Any]) -> list[str]:
     """cg results against the specs that name NVIDIA's order (f32) or the
-    integer result; NaN equals NaN.  cg::less/greater on floats are not
-    IEEE min/max (a NaN operand picks a side), so records with a NaN input
-    are compared only for plus."""
+    integer result, every lane (a tile's lanes may differ: cg::less on a
+    pair of zeros); NaN equals NaN.  cg::less/greater on floats are the
+    specs' `less`/`greater` (a < b ? a : b), not IEEE min/max."""
     bad = []
     for n, r in enumerate(data["cg"]):
         fop, iop = CG_OPS[r["op"]]
         op = fop if r["type"] == "f32" else iop
         if op is None:
-            continue
-        if r["type"] == "f32" and r["op"] != "plus" and any((v & 0x7FFFFFFF) > 0x7F800000 for v in r["input"]):
             continue
         for key, spec in (CG_F32 if r["type"] == "f32" else CG_I32).items():
             want = spec_out(spec, {"op": op, "width": r["width"]}, M32, r["input"])
@@ -135,6 +135,42 @@ def test_checker_catches_a_wrong_ballot_and_a_wrong_order():
     assert "seq" in orders
 
 
+def test_cg_f32_specs_are_nvidias_orders() -> None:
+    """reduce: the xor butterfly from the widest stride, `partner op own`;
+    (1e8 + -1e8) + (1 + 1) keeps both ones where adjacent pairs lose them.
+    cg::less on a pair of zeros gives its second operand, so a tile's lanes
+    can differ; fmin (v_min_f32's -0 < +0) is not cg::less and is refused."""
+    xs = [check_votes.f32_bits(v) for v in [1e8, 1.0, -1e8, 1.0] * 8]
+    assert spec_out("cg.reduce_f32", {"width": 4}, M32, xs)[:4] == [0x40000000] * 4
+    assert spec_out("cg.reduce_f32_tree", {"width": 4}, M32, xs)[:4] == [0] * 4
+    zs = [0x80000000, 0, 0x80000000, 0x80000000] * 8
+    for op in ("less", "greater"):  # a pair of zeros: each step keeps the lane's own
+        assert spec_out("cg.reduce_f32", {"op": op, "width": 4}, M32, zs)[:4] == zs[:4]
+        assert [check_votes.bfly(check_votes.F_OPS[op], zs[:4], k) for k in range(4)] == zs[:4]
+    with pytest.raises(InputError, match="op must be fadd, less or greater"):
+        spec_out("cg.reduce_f32", {"op": "fmin", "width": 4}, M32, xs)
+
+
+@pytest.mark.parametrize("name,op", [("cg.reduce_f32", "less"), ("cg.inclusive_scan_f32", "greater"),
+                                     ("cg.exclusive_scan_f32", "fadd")])
+def test_cg_f32_concrete_and_symbolic_agree(name: str, op: str) -> None:
+    """The specs' own f32 compare (less/greater) means the same on both backends."""
+    rnd = random.Random(name)
+    pool = [0, 0x80000000, 0x7FC00000, 0xFFC00001, 0x80000001, 1, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000]
+    xs = [rnd.choice(pool) for _ in range(32)]
+    act = [True] * 32
+    params = {"op": op, "width": 8}
+    conc = LIB.evaluate(name, params, Concrete(), 32, {"x": xs}, act)["out"]
+    B = smt.Z3()
+    syms = [B.fresh(f"x{i}") for i in range(32)]
+    sym = LIB.evaluate(name, params, B, 32, {"x": syms}, act)["out"]
+    E = smt.Evaluator({f"x{i}": xs[i] for i in range(32)})
+    for i in range(32):
+        assert bool(E(sym[1][i])) == bool(conc[1][i]), (i, "defined")
+        if conc[1][i]:
+            assert E(sym[0][i]) == conc[0][i], i
+
+
 def test_schema_errors_name_the_field():
     data = check_votes.model_recording()
     data["shfl64"][0]["output"] = [1] * 31
@@ -169,3 +205,14 @@ def test_64bit_shuffles_move_both_halves_from_one_lane(data):
 
 def test_cooperative_groups_agree_with_the_specs(data):
     assert cg_mismatches(data)[:5] == []
+
+
+def test_the_recording_names_one_f32_order(data: dict[str, Any]) -> None:
+    """Every f32 plus record: the scans are Hillis-Steele and reduce the
+    descending butterfly, and no other candidate order explains them all."""
+    bad, counts = check_votes.check(data)
+    assert bad == []
+    every = check_votes.orders_matching_all(data, counts)
+    assert every["f32.plus.reduce"] == ["bfly"]
+    assert every["f32.plus.inclusive"] == every["f32.plus.exclusive"] == ["hs"]
+    assert every["f32.less.reduce"] == every["f32.greater.reduce"] == ["bfly"]
