@@ -2,7 +2,7 @@
 ; value of the lowest active lane in every lane.
 ;
 ; @spec     vote.readfirstlane
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx10, gfx11, gfx12
 ; @waves    32, 64
 ; @exec     any
 ; @input    x = v0
