@@ -4,6 +4,8 @@ Tiers (markers registered in pyproject.toml):
   python -m pytest -n auto          the fast tier: every test not marked `slow`
   python -m pytest -n auto --slow   everything (what .ci/run runs, in two steps)
   python -m pytest -n auto -m slow  the slow tier alone
+  python -m pytest -n auto -m corpus  the tv corpus matrix (tests/test_tv_corpus.py: every
+                                    kernel x target x wave x compiler; in no other tier)
 An explicit `-m EXPR` replaces the default selection, and a test named by its
 node id (`tests/test_x.py::test_y`) runs even if it is slow.
 
@@ -30,6 +32,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("verify")
     group.addoption("--slow", action="store_true", default=False,
                     help="also run the tests marked slow (the full tier)")
+    group.addoption("--corpus", action="store_true", default=False,
+                    help="also run the tests marked corpus (every tv kernel on every target and wave, both compilers)")
     group.addoption("--update-golden", action="store_true", default=False,
                     help="rewrite golden transcripts (tests/golden/**/*.out, README examples) instead of failing")
 
@@ -50,6 +54,11 @@ def _named(item: pytest.Item, config: pytest.Config) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not (config.getoption("--corpus") or "corpus" in (config.option.markexpr or "")):
+        corpus = [i for i in items if i.get_closest_marker("corpus") and not _named(i, config)]
+        if corpus:
+            config.hook.pytest_deselected(items=corpus)
+            items[:] = [i for i in items if i not in corpus]
     if config.getoption("--slow") or config.option.markexpr:
         return
     keep: list[pytest.Item] = []

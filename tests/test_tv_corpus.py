@@ -79,15 +79,40 @@ def test_kernel_fast(stem, target, wave):
     check(CORPUS / f"{stem}.ll", target, wave)
 
 
+# The whole matrix (539 instances x 2 compilers, about 1.5 CPU-hours) is the
+# `corpus` tier (`pytest -m corpus`, or benchmarks/bench_tv.py); the slow tier
+# runs every kernel once with llvmlite (its first RUN-line instance) and every
+# fourth kernel with llc-22 (its last instance: another target).
+FIRST = [next(c for c in CASES if c[0] == k) for k in KERNELS]
+LAST = [[c for c in CASES if c[0] == k][-1] for k in KERNELS[::4]]
+
+
+def _ids(cases: list[tuple[Path, str, int]]) -> list[str]:
+    return [f"{p.stem}-{t}-w{w}" for p, t, w in cases]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path, target, wave", CASES, ids=[f"{p.stem}-{t}-w{w}" for p, t, w in CASES])
-def test_kernel_llvmlite(path, target, wave):
+@pytest.mark.parametrize("path, target, wave", FIRST, ids=_ids(FIRST))
+def test_kernel_llvmlite_once(path, target, wave):
     check(path, target, wave)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
-@pytest.mark.parametrize("path, target, wave", CASES, ids=[f"{p.stem}-{t}-w{w}" for p, t, w in CASES])
+@pytest.mark.parametrize("path, target, wave", LAST, ids=_ids(LAST))
+def test_kernel_llc22_sample(path, target, wave):
+    check(path, target, wave, "--llc", str(LLC))
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path, target, wave", CASES, ids=_ids(CASES))
+def test_kernel_llvmlite(path, target, wave):
+    check(path, target, wave)
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.parametrize("path, target, wave", CASES, ids=_ids(CASES))
 def test_kernel_llc22(path, target, wave):
     check(path, target, wave, "--llc", str(LLC))
 

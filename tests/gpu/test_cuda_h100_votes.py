@@ -112,6 +112,7 @@ def cg_mismatches(data: dict[str, Any]) -> list[str]:
 # ---------------------------------------------------------------- without a GPU
 
 
+@pytest.mark.slow
 def test_model_recording_passes_the_checker_and_the_specs():
     data = check_votes.model_recording()
     assert check_votes.schema_errors(data) == []
@@ -123,6 +124,7 @@ def test_model_recording_passes_the_checker_and_the_specs():
     assert cg_mismatches(data) == []
 
 
+@pytest.mark.slow
 def test_checker_catches_a_wrong_ballot_and_a_wrong_order():
     data = check_votes.model_recording()
     data["votes"][1]["ballot"] = [None if v is None else v ^ 1 for v in data["votes"][1]["ballot"]]
@@ -195,14 +197,17 @@ def test_recording_schema(data):
     assert check_votes.schema_errors(data) == []
 
 
+@pytest.mark.slow
 def test_votes_and_matches_agree_with_the_specs(data):
     assert vote_mismatches(data)[:5] == []
 
 
+@pytest.mark.slow
 def test_64bit_shuffles_move_both_halves_from_one_lane(data):
     assert shfl64_mismatches(data)[:5] == []
 
 
+@pytest.mark.slow
 def test_cooperative_groups_agree_with_the_specs(data):
     assert cg_mismatches(data)[:5] == []
 
