@@ -310,6 +310,9 @@ def _exec_masks(contract: str, wave: int, rnd: random.Random, n: int) -> list[in
 
 def check_lowering(path: str, runs: int) -> list[str]:
     low = load_lowering(path)
+    uncovered = sorted({ins.base for ins in low.program if not refsim.covers(ins.base)})
+    if uncovered:  # an op of NOT_COVERED: refsim has no meaning for it
+        pytest.skip(f"refsim does not model {uncovered}")
     rnd = random.Random(zlib.crc32(path.encode()))
     bad = []
     for t in resolve_all(low.targets):
