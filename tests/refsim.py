@@ -24,6 +24,15 @@ M32 = 0xFFFFFFFF
 M64 = (1 << 64) - 1
 QNAN = 0x7FC00000
 
+# [S:float-literals]: the float texts a 64-bit operand takes (binary64 inline constants, and 0.0);
+# llvm-mc-22 rejects any other (1.5, -0.0, 0.15915494)
+FLOAT_INLINE64 = (0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0)
+
+
+class NotAnInstruction(ValueError):
+    """An operand the reference says the assembler rejects."""
+
+
 # a register's initial value: (name, lane) -> 32-bit value; lane None for an SGPR
 Init = Callable[[str, "int | None"], int]
 
@@ -182,6 +191,30 @@ CMP: dict[str, Callable[[int, int], bool]] = {
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b,
     "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
 }
+# [S:salu-cmp]: the scalar compares spell "not equal" as lg
+SCMP: dict[str, Callable[[int, int], bool]] = {**CMP, "lg": CMP["ne"]}
+
+
+def s64(a: int) -> int:
+    a &= M64
+    return a - (1 << 64) if a >> 63 else a
+
+
+def fcmp(cond: str, a: int, b: int, flush: bool = False) -> bool:
+    """[S:vopc-f32]: the IEEE binary32 predicates on two bit patterns; Python's
+    float comparisons are IEEE's (a NaN is unordered, +0.0 == -0.0).  Under
+    f32.denormals=flush a subnormal reads as the zero of its sign."""
+    def val(x: int) -> float:
+        if flush and (x >> 23) & 0xFF == 0:
+            x &= 1 << 31
+        return f32(x)
+    x, y = val(a), val(b)
+    unordered = math.isnan(x) or math.isnan(y)
+    return {"eq": x == y, "lg": x < y or x > y, "neq": x != y, "nlg": not (x < y or x > y),
+            "o": not unordered, "u": unordered}[cond]
+
+
+F32_CMP = ("eq", "lg", "neq", "nlg", "o", "u")
 
 # the modifiers refsim gives a meaning to (the permlane swaps' fi/bound_ctrl
 # have none: [S:permlane-swap])
@@ -208,7 +241,8 @@ def clamp(base: str, r: int, args: Sequence[int]) -> int:
 
 F32_MINMAX = ("v_min_f32", "v_max_f32")
 
-SCHEDULE_ONLY = ("s_nop", "s_sleep", "s_setprio", "s_delay_alu", "s_wait", "s_waitcnt")
+# [S:salu]: no value changes; s_clause (GFX10+) is a hard-clause hint, a no-op here
+SCHEDULE_ONLY = ("s_nop", "s_sleep", "s_setprio", "s_delay_alu", "s_wait", "s_waitcnt", "s_clause")
 
 
 # ---------------------------------------------------------------------------
@@ -285,9 +319,11 @@ class Wave:
     (exec_lo/exec_hi, vcc_lo/vcc_hi, m0, sN), SCC.  A register not yet
     written reads `init`."""
 
-    def __init__(self, target: str, W: int, init: Init, exec_mask: int, scc: bool, rev_operand: str = "src1") -> None:
+    def __init__(self, target: str, W: int, init: Init, exec_mask: int, scc: bool, rev_operand: str = "src1",
+                 denormals: str = "ieee") -> None:
         self.target, self.W, self.gen = target, W, generation(target)
         self.rev_operand = rev_operand  # dpp.rev_operand ([S:dpp-rev]): `src1` (default) or `src0`
+        self.denormals = denormals  # f32.denormals ([S:f32]): `ieee` (default) or `flush`; the compares read it
         self.init = init
         self.v: dict[int, list[int]] = {}
         self.s: dict[str, int] = {}
@@ -328,10 +364,12 @@ class Wave:
             return self.sreg(op.names[0])
         return int(op.value) & M32
 
-    def read64(self, op: Any) -> int:
+    def read64(self, op: Any, signed: bool = False) -> int:
         """[S:literal64]: a 64-bit operand; an inline constant (-16..64 as
-        written) is its 64-bit value, any other literal is zero-extended
-        (default of literal64.negative)."""
+        written; a text over 32 bits is its signed 64-bit value) is its 64-bit
+        value, any other literal is its low 32 bits, zero-extended (default of
+        literal64.negative), or sign-extended for a `signed` (I64) operand
+        (RDNA3 ISA 4.1 "literal expansion", as [S:literal64] cites it)."""
         if type(op).__name__ == "SReg":
             if len(op.names) == 1:
                 return self.sreg(op.names[0])
@@ -339,11 +377,17 @@ class Wave:
         try:
             written = int(op.text, 0) if op.text else s32(op.value)
         except ValueError:  # [S:float-literals]: a float inline constant is its binary64 value
+            written = None
+        if written is None:
             f = float.fromhex(op.text) if "x" in op.text.lower() else float(op.text)
+            if f not in FLOAT_INLINE64 or (op.text.strip().startswith("-") and f == 0.0):
+                raise NotAnInstruction(f"{op.text}: only 0.0 and the float inline constants fit a 64-bit operand")
             return int(struct.unpack("<Q", struct.pack("<d", f))[0])
+        if written > M32:
+            written = s64(written)
         if -16 <= written <= 64:
             return written & M64
-        return written & M32
+        return s32(written) & M64 if signed else written & M32
 
     def write64(self, op: Any, val: int) -> None:
         self.s[op.names[0]] = val & M32
@@ -360,6 +404,14 @@ class Wave:
         if type(op).__name__ == "VReg":
             return list(self.vreg(op.index))
         return [self.read32(op)] * self.W
+
+    def lanes64(self, op: Any, signed: bool) -> list[int]:
+        """A 64-bit VALU source ([S:vopc]): a VGPR pair (low half in the first
+        register), an SGPR pair or a constant ([S:literal64])."""
+        if type(op).__name__ == "VReg":
+            lo, hi = self.vreg(op.index), self.vreg(op.index + 1)
+            return [lo[i] | hi[i] << 32 for i in range(self.W)]
+        return [self.read64(op, signed)] * self.W
 
     # -- execution
     def run(self, program: Sequence[Any]) -> None:
@@ -485,11 +537,23 @@ class Wave:
             self.s["exec_hi"] = mask >> 32
 
     def vcmp(self, base: str, ops: Sequence[Any]) -> None:
-        """[S:vopc]: a lane mask, inactive lanes' bits 0."""
+        """[S:vopc]: a lane mask, inactive lanes' bits 0; 64-bit integer
+        compares ([S:vopc]) and the f32 equality predicates ([S:vopc-f32])."""
         _, cond, ty = base.split("_")[1:4]
-        a, b = self.lanes(ops[1]), self.lanes(ops[2])
-        key = s32 if ty == "i32" else (lambda x: x)
-        mask = sum(1 << i for i in range(self.W) if self.active(i) and CMP[cond](key(a[i]), key(b[i])))
+        test: Callable[[int, int], bool]
+        if ty == "f32":
+            a, b = self.lanes(ops[1]), self.lanes(ops[2])
+            flush = self.denormals == "flush"
+            test = lambda x, y: fcmp(cond, x, y, flush)  # noqa: E731
+        elif ty in ("u64", "i64"):
+            a, b = self.lanes64(ops[1], ty == "i64"), self.lanes64(ops[2], ty == "i64")
+            key64 = s64 if ty == "i64" else (lambda x: x)
+            test = lambda x, y: CMP[cond](key64(x), key64(y))  # noqa: E731
+        else:
+            a, b = self.lanes(ops[1]), self.lanes(ops[2])
+            key = s32 if ty == "i32" else (lambda x: x)
+            test = lambda x, y: CMP[cond](key(x), key(y))  # noqa: E731
+        mask = sum(1 << i for i in range(self.W) if self.active(i) and test(a[i], b[i]))
         if self.W == 32:
             self.s[ops[0].names[0]] = mask
         else:
@@ -589,6 +653,20 @@ class Wave:
                 self.s["exec_lo"] = new
             self.scc = new != 0
             return
+        if base.startswith("s_cmp_"):  # [S:salu-cmp]: SCC = the compare; no register written
+            _, _, cond, ty = base.split("_")
+            if ty == "u64":
+                self.scc = SCMP[cond](self.read64(ops[0]), self.read64(ops[1]))
+            else:
+                key = s32 if ty == "i32" else (lambda x: x)
+                self.scc = SCMP[cond](key(self.read32(ops[0])), key(self.read32(ops[1])))
+            return
+        if base == "s_cselect_b32":  # [S:salu-cmp]: D = SCC ? S0 : S1, SCC kept
+            self.s[ops[0].names[0]] = self.read32(ops[1]) if self.scc else self.read32(ops[2])
+            return
+        if base == "s_cselect_b64":
+            self.write64(ops[0], self.read64(ops[1]) if self.scc else self.read64(ops[2]))
+            return
         name, _, width = base.rpartition("_")
         if width == "b64" and name in ("s_and", "s_or", "s_xor", "s_andn2", "s_mov", "s_not"):
             a = self.read64(ops[1])
@@ -677,6 +755,10 @@ def covers(base: str) -> bool:
     parts = base.split("_")
     if len(parts) == 4 and parts[:2] in (["v", "cmp"], ["v", "cmpx"]) and parts[2] in CMP and parts[3] in ("u32", "i32"):
         return True
+    if len(parts) == 4 and parts[:2] == ["v", "cmp"] and parts[2] in CMP and parts[3] in ("u64", "i64"):
+        return True
+    if len(parts) == 4 and parts[:2] == ["v", "cmp"] and parts[2] in F32_CMP and parts[3] == "f32":
+        return True
     if base in VALU or base in ("v_cndmask_b32", "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "v_bitop3_b32",
                                 "v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32",
                                 "ds_swizzle_b32", "ds_permute_b32", "ds_bpermute_b32", "ds_bpermute_fi_b32"):
@@ -691,5 +773,6 @@ SALU_BASES = {
     "s_mul_i32", "s_min_u32", "s_max_u32", "s_min_i32", "s_max_i32", "s_lshl_b32", "s_lshr_b32",
     "s_bitset0_b32", "s_bitset1_b32", "s_bitset0_b64", "s_bitset1_b64", "s_bcnt1_i32_b32", "s_bcnt1_i32_b64",
     "s_ff1_i32_b32", "s_ff1_i32_b64", "s_ctz_i32_b32", "s_ctz_i32_b64",
-    "s_addc_u32", "s_ashr_i32", "s_mul_hi_u32", "s_lshl_b64", "s_lshr_b64",
-}
+    "s_addc_u32", "s_ashr_i32", "s_mul_hi_u32", "s_lshl_b64", "s_lshr_b64", "s_cselect_b32", "s_cselect_b64",
+    "s_cmp_eq_u64", "s_cmp_lg_u64",
+} | {f"s_cmp_{c}_{t}" for c in ("eq", "lg", "gt", "ge", "lt", "le") for t in ("i32", "u32")}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -116,7 +117,29 @@ def _check_op(base: str, tname: str, data: Any, exec_mask: int, seed: int, redra
         # never spell legally, e.g. GFX10+ v_cmpx, see test_line_matches_refsim) pass
         assume(not redraw)
         return
+    if known_disagreement(ins) is not None:  # pinned by a strict xfail below
+        assume(not redraw)
+        return
     _compare_line(ins, tname, wave, exec_mask, seed)
+
+
+def known_disagreement(ins: Any) -> str | None:
+    """A form where verify and refsim (the docs) are known to part, each pinned
+    by a strict xfail test below (test_known_disagreement_*), so that the
+    random comparison draws another form instead of failing on it."""
+    if not (ins.base.startswith("v_cmp_") and ins.base.endswith(("_u64", "_i64"))):
+        return None
+    w = refsim.Wave("gfx1100", 64, lambda name, lane: 0, 0, False)
+    for op in ins.operands[1:]:
+        if type(op).__name__ != "Imm":
+            continue
+        try:
+            unsigned = w.read64(op, signed=False)
+        except refsim.NotAnInstruction:
+            return "vcmp64-float-literal"
+        if ins.base.endswith("_i64") and w.read64(op, signed=True) != unsigned:
+            return "i64-literal-sign"
+    return None
 
 
 def _compare_line(ins: Any, tname: str, wave: int, exec_mask: int, seed: int) -> None:
@@ -172,6 +195,105 @@ def test_line_matches_refsim(tname: str, wave: int, line: str) -> None:
         _compare_line(ins, tname, wave, random.Random(seed).getrandbits(64), seed)
 
 
+# the new compares and selects on the values the random states rarely reach: signed/unsigned
+# extremes, NaNs, +-0.0, infinities, subnormals (f32.denormals default `ieee`, [S:f32])
+
+E32 = [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000,
+       0x7FC00000, 0x7F800001, 0xFFC00001, 0x00000001, 0x807FFFFF, 0x00800000]
+E64 = [0, 1, 1 << 63, (1 << 63) - 1, (1 << 64) - 1, 0x80000000, 0x7FFFFFFF, 0xFFFFFFFF, 1 << 32,
+       0xFFFFFFFF00000000, 0xFFFFFFFF80000000]
+F32_CMPS = [f"v_cmp_{c}_f32" for c in ("eq", "lg", "neq", "nlg", "o", "u")]
+I64_CMPS = [f"v_cmp_{c}_{t}" for c in ("eq", "ne", "lt", "le", "gt", "ge") for t in ("u64", "i64")]
+S_CMPS = [f"s_cmp_{c}_{t}" for c in ("eq", "lg", "gt", "ge", "lt", "le") for t in ("i32", "u32")]
+EDGE_EXEC = ((1 << 64) - 1) & ~(1 << 5) & ~(1 << 40)  # two lanes off: their mask bits must be 0
+
+
+# test_semantics_agree's register states, typed for the helpers below
+_values: Callable[[int, int], dict[str, Any]] = values
+
+
+def _pairs(vals: list[int]) -> list[tuple[int, int]]:
+    return [(a, b) for a in vals for b in vals]
+
+
+def _compare_env(line: str, tname: str, wave: int, env: dict[str, Any], exec_mask: int) -> None:
+    ins = parse_instr(line, Span("t", 1))
+    OPS[ins.base].check(ins, get(tname), wave)
+    m = verify_run([ins], tname, wave, env, exec_mask & ((1 << wave) - 1), waits=False)
+    w = ref_run([ins], tname, wave, env, exec_mask & ((1 << wave) - 1))
+    diff = differences(m, w)
+    assert not diff, (tname, wave, line, diff)
+
+
+def _lane_env(pairs: list[tuple[int, int]], width: int) -> dict[str, Any]:
+    """Lane i holds pairs[i]: v0 (v[0:1]) and v2 (v[2:3]) for 64-bit values."""
+    env: dict[str, Any] = _values(7, 64)
+    for i, (a, b) in enumerate(pairs):
+        if width == 32:
+            env[f"v0[{i}]"], env[f"v1[{i}]"] = a, b
+        else:
+            env[f"v0[{i}]"], env[f"v1[{i}]"] = a & 0xFFFFFFFF, a >> 32
+            env[f"v2[{i}]"], env[f"v3[{i}]"] = b & 0xFFFFFFFF, b >> 32
+    return env
+
+
+@pytest.mark.parametrize("tname", ["gfx900", "gfx1100"])
+@pytest.mark.parametrize("base", F32_CMPS + I64_CMPS)
+def test_vector_compare_edges_match_refsim(base: str, tname: str) -> None:
+    width = 32 if base.endswith("f32") else 64
+    pairs = _pairs(E32 if width == 32 else E64)
+    srcs = "v0, v1" if width == 32 else "v[0:1], v[2:3]"
+    for k in range(0, len(pairs), 64):
+        env = _lane_env(pairs[k:k + 64], width)
+        _compare_env(f"{base}_e64 s[6:7], {srcs}", tname, 64, env, EDGE_EXEC)
+        _compare_env(f"{base}_e64 s6, {srcs}", tname, 32, env, EDGE_EXEC) if tname == "gfx1100" else None
+
+
+@pytest.mark.parametrize("base", S_CMPS + ["s_cmp_eq_u64", "s_cmp_lg_u64"])
+def test_scalar_compare_edges_match_refsim(base: str) -> None:
+    wide = base.endswith("u64")
+    for a, b in _pairs(E64 if wide else E32[:5] + [0x80000001, 0xFFFFFFFE]):
+        for tname in ("gfx803", "gfx1200"):
+            env = _values(3, 32)
+            env.update({"s0": a & 0xFFFFFFFF, "s1": a >> 32, "s2": b & 0xFFFFFFFF, "s3": b >> 32, "scc": a & 1})
+            _compare_env(f"{base} s[0:1], s[2:3]" if wide else f"{base} s0, s2", tname, 32, env, 0xFFFFFFFF)
+
+
+@pytest.mark.parametrize("line", ["s_cselect_b32 s4, s0, s2", "s_cselect_b64 s[4:5], s[0:1], s[2:3]",
+                                  "s_cselect_b64 s[4:5], -1, 0", "s_cselect_b64 s[0:1], s[2:3], s[0:1]",
+                                  "s_cselect_b32 exec_lo, 0xffffffff, 0", "s_cselect_b64 vcc, 0xffffffff, -16"])
+@pytest.mark.parametrize("scc", [0, 1])
+def test_cselect_matches_refsim(line: str, scc: int) -> None:
+    env = _values(5, 64)
+    env["scc"] = scc
+    _compare_env(line, "gfx900", 64, env, (1 << 64) - 1)
+
+
+def test_clause_changes_nothing() -> None:
+    _compare_env("s_clause 0x3f", "gfx1100", 32, values(9, 32), 0xFFFF0000)
+
+
+# Known disagreements between verify and the docs (refsim), reported to the lead: strict xfails, so a fix
+# turns them into failures that ask for this block to go.
+
+@pytest.mark.xfail(strict=True, reason="verify zero-extends a 32-bit literal in an I64 compare operand; "
+                   "[S:literal64] cites RDNA3 ISA 4.1: signed 64-bit operations sign-extend it")
+@pytest.mark.parametrize("lit", ["-17", "0xf2345678", "0x80000000"])
+def test_known_disagreement_i64_literal_sign(lit: str) -> None:
+    env = _values(1, 64)
+    env["v0[0]"], env["v1[0]"] = 0x12345679, 0  # v[0:1] = 0x12345679: above any negative value
+    _compare_env(f"v_cmp_gt_i64_e64 s[6:7], v[0:1], {lit}", "gfx1100", 64, env, 1)
+
+
+@pytest.mark.xfail(strict=True, reason="verify accepts 0.15915494 (not a 64-bit inline constant) in a 64-bit "
+                   "VALU compare operand and reads it as 0x3e22f983; llvm-mc-22 rejects it ([S:float-literals])")
+@pytest.mark.parametrize("tname", ["gfx803", "gfx1100"])
+def test_known_disagreement_vcmp64_float_literal(tname: str) -> None:
+    with pytest.raises(InputError):
+        ins = parse_instr("v_cmp_gt_u64_e64 s[6:7], v[0:1], 0.15915494", Span("t", 1))
+        OPS[ins.base].check(ins, get(tname), 64)
+
+
 # ---------------------------------------------------------------------------
 # (b) every catalogue lowering
 
@@ -188,6 +310,9 @@ def _exec_masks(contract: str, wave: int, rnd: random.Random, n: int) -> list[in
 
 def check_lowering(path: str, runs: int) -> list[str]:
     low = load_lowering(path)
+    uncovered = sorted({ins.base for ins in low.program if not refsim.covers(ins.base)})
+    if uncovered:  # an op of NOT_COVERED: refsim has no meaning for it
+        pytest.skip(f"refsim does not model {uncovered}")
     rnd = random.Random(zlib.crc32(path.encode()))
     bad = []
     for t in resolve_all(low.targets):
@@ -195,7 +320,7 @@ def check_lowering(path: str, runs: int) -> list[str]:
             if wave not in t.waves:
                 continue
             for mask in _exec_masks(low.exec_contract, wave, rnd, runs):
-                env = values(rnd.getrandbits(32), wave)
+                env = _values(rnd.getrandbits(32), wave)
                 m = verify_run(low.program, t.name, wave, env, mask, waits=True)
                 w = ref_run(low.program, t.name, wave, env, mask)
                 diff = differences(m, w)
