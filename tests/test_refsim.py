@@ -117,16 +117,17 @@ def _check_op(base: str, tname: str, data: Any, exec_mask: int, seed: int, redra
         # never spell legally, e.g. GFX10+ v_cmpx, see test_line_matches_refsim) pass
         assume(not redraw)
         return
-    if known_disagreement(ins) is not None:  # pinned by a strict xfail below
+    if known_disagreement(ins) is not None:  # a form llvm-mc-22 refuses
         assume(not redraw)
         return
     _compare_line(ins, tname, wave, exec_mask, seed)
 
 
 def known_disagreement(ins: Any) -> str | None:
-    """A form where verify and refsim (the docs) are known to part, each pinned
-    by a strict xfail test below (test_known_disagreement_*), so that the
-    random comparison draws another form instead of failing on it."""
+    """A form refsim cannot run: a float constant that is not a 64-bit inline
+    constant in a 64-bit compare operand (verify refuses it too, as llvm-mc-22
+    does: test_vcmp64_float_literal_is_refused), so the random comparison
+    draws another form."""
     if not (ins.base.startswith("v_cmp_") and ins.base.endswith(("_u64", "_i64"))):
         return None
     w = refsim.Wave("gfx1100", 64, lambda name, lane: 0, 0, False)
@@ -134,11 +135,9 @@ def known_disagreement(ins: Any) -> str | None:
         if type(op).__name__ != "Imm":
             continue
         try:
-            unsigned = w.read64(op, signed=False)
+            w.read64(op, signed=False)
         except refsim.NotAnInstruction:
             return "vcmp64-float-literal"
-        if ins.base.endswith("_i64") and w.read64(op, signed=True) != unsigned:
-            return "i64-literal-sign"
     return None
 
 
@@ -273,24 +272,21 @@ def test_clause_changes_nothing() -> None:
     _compare_env("s_clause 0x3f", "gfx1100", 32, values(9, 32), 0xFFFF0000)
 
 
-# Known disagreements between verify and the docs (refsim), reported to the lead: strict xfails, so a fix
-# turns them into failures that ask for this block to go.
+# Once disagreements between verify and the docs (refsim), fixed in verify: a
+# 32-bit literal in an I64 operand is sign-extended, and a float that is not a
+# 64-bit inline constant is refused in a 64-bit VALU operand, as llvm-mc-22 does.
 
-@pytest.mark.xfail(strict=True, reason="verify zero-extends a 32-bit literal in an I64 compare operand; "
-                   "[S:literal64] cites RDNA3 ISA 4.1: signed 64-bit operations sign-extend it")
 @pytest.mark.parametrize("lit", ["-17", "0xf2345678", "0x80000000"])
-def test_known_disagreement_i64_literal_sign(lit: str) -> None:
+def test_i64_literal_is_sign_extended(lit: str) -> None:
     env = _values(1, 64)
     env["v0[0]"], env["v1[0]"] = 0x12345679, 0  # v[0:1] = 0x12345679: above any negative value
     _compare_env(f"v_cmp_gt_i64_e64 s[6:7], v[0:1], {lit}", "gfx1100", 64, env, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="verify accepts 0.15915494 (not a 64-bit inline constant) in a 64-bit "
-                   "VALU compare operand and reads it as 0x3e22f983; llvm-mc-22 rejects it ([S:float-literals])")
 @pytest.mark.parametrize("tname", ["gfx803", "gfx1100"])
-def test_known_disagreement_vcmp64_float_literal(tname: str) -> None:
-    with pytest.raises(InputError):
-        ins = parse_instr("v_cmp_gt_u64_e64 s[6:7], v[0:1], 0.15915494", Span("t", 1))
+def test_vcmp64_float_literal_is_refused(tname: str) -> None:
+    ins = parse_instr("v_cmp_gt_u64_e64 s[6:7], v[0:1], 0.15915494", Span("t", 1))
+    with pytest.raises(InputError, match="a float constant in a 64-bit operand must be an inline constant"):
         OPS[ins.base].check(ins, get(tname), 64)
 
 

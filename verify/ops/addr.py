@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from ..backend import Arith, Backend, Cond, Value
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr, SReg, VReg
-from ..syntax import Line, operand_text
+from ..syntax import Line, float_text, operand_text
 from ..target import Target, needs_text
-from .base import OpDef, is_inline_constant, is_inline_constant64, register
+from .base import OpDef, is_inline_constant, is_inline_constant64, register, written_value
 from .salu import Salu2
 from .valu import Cmp, Valu
 
@@ -306,10 +306,16 @@ class ShiftAdd64(OpDef):
         m.write_v(dst.index + 1, hi, en)
 
 
-def _pair(m: Machine, op: VReg | SReg | Imm) -> tuple[list[Any], list[Any]]:
-    """A 64-bit VALU source as (low lanes, high lanes)."""
+def _pair(m: Machine, op: VReg | SReg | Imm, signed: bool = False) -> tuple[list[Any], list[Any]]:
+    """A 64-bit VALU source as (low lanes, high lanes).  In a signed (I64)
+    operand a 32-bit literal is sign-extended (ISA "literal expansion"; an
+    inline constant is a 64-bit value either way).  [S:literal64]"""
     if isinstance(op, VReg):
         return m.v(op.index), m.v(op.index + 1)
+    if signed and isinstance(op, Imm) and not op.wide and not is_inline_constant64(op) and float_text(op.text) is None:
+        v = written_value(op) & 0xFFFFFFFF
+        hi = 0xFFFFFFFF if v >> 31 else 0
+        return [m.B.const(v)] * m.W, [m.B.const(hi)] * m.W
     x, y = m.scalar64(op)
     return [x] * m.W, [y] * m.W
 
@@ -356,7 +362,7 @@ class Cmp64(Cmp):
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
-        (al, ah), (bl, bh) = _pair(m, s0), _pair(m, s1)
+        (al, ah), (bl, bh) = _pair(m, s0, self.signed), _pair(m, s1, self.signed)
         flip = B.const(_SIGN)
         bits = []
         for i in range(W):

@@ -345,7 +345,7 @@ class OpDef:
         if self.feature and not target.has(self.feature):
             raise InputError(ins.span, f"{ins.mnemonic} is not available on {target.name}: {needs_text(self.feature)}")
         for kind, op, k in zip(self.sig_for(ins.enc), ins.operands, range(99)):
-            if (isinstance(op, Imm) and (kind == "ssrc64" or (kind == "mask" and wave == 64))
+            if (isinstance(op, Imm) and (kind in ("ssrc64", "src64") or (kind == "mask" and wave == 64))
                     and float64_inline(op) == -1):
                 raise InputError(ins.operand_span(k), f"a float constant in a 64-bit operand must be an inline "
                                                       f"constant (0.5, 1.0, 2.0, 4.0 or a negative), got '{op.text}'")
