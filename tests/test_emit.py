@@ -161,6 +161,57 @@ def test_ops_without_a_spelling_are_input_errors(tmp_path):
     assert "call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 273, i32 15, i32 15, i1 false)" in ir
 
 
+# Catalogue lowerings verify cannot emit yet, each with the first reason its
+# emission stops (issue #13: 64-bit carry chains and compares, lane masks as
+# values, SCC): the self-check asserts exactly these fail, with this reason.
+EMIT_GAPS: dict[str, str] = {
+    'all_equal_f32_w32': 'v_cmp_neq_f32_e64 as LLVM IR: f32 compares are not emitted',
+    'all_equal_f32_w64': 'v_cmp_neq_f32_e32 as LLVM IR: f32 compares are not emitted',
+    'all_equal_w32': 's_cmp_eq_u64 as LLVM IR: SCC is not emitted',
+    'all_equal_w64': 's_cmp_eq_u64 as LLVM IR: SCC is not emitted',
+    'all_true_w32': 's_cmp_eq_u64 as LLVM IR: SCC is not emitted',
+    'all_true_w64': 's_cmp_eq_u64 as LLVM IR: SCC is not emitted',
+    'any_true_w32': 's_cmp_lg_u64 as LLVM IR: SCC is not emitted',
+    'any_true_w64': 's_cmp_lg_u64 as LLVM IR: SCC is not emitted',
+    'ballot_first_n_w64': 's_and_b32 as LLVM IR: vcc_lo holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'ballot_w32': 's_mov_b32 as LLVM IR: vcc_lo holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'ballot_w64': 'only lowerings with one output can be emitted',
+    'bitonic_t16_w32': 's_and_b32 as LLVM IR: s6 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'bitonic_t2_w32': 's_and_b32 as LLVM IR: s6 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'bitonic_t32_w32': 's_and_b32 as LLVM IR: s6 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'bitonic_t32_w32_u32': 's_and_b32 as LLVM IR: s6 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'bitonic_t4_w32': 's_and_b32 as LLVM IR: s6 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'bitonic_t8_w32': 's_and_b32 as LLVM IR: s6 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'bitonic_t16_w64': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'bitonic_t2_w64': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'bitonic_t32_w64': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'bitonic_t4_w64': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'bitonic_t64_w64_gfx11': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'bitonic_t64_w64_gfx9': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'bitonic_t8_w64': 's_and_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'cuda_activemask_w32': 's_mov_b32 as LLVM IR: EXEC is read as a value; only whole-wave mode (s_or_saveexec ..., -1 ... s_mov exec, ...) can be emitted',
+    'cuda_ballot_w32': 's0 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'lanemask_lt_gfx94': 'v_lshlrev_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'lanemask_lt_rdna': 'v_lshlrev_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'lanemask_lt_rdna_w64': 'v_lshlrev_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'pair_add_u64_gfx9': 'v_add_co_u32_e32 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'pair_add_u64_rdna_w32': 'v_add_co_u32_e64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'pair_add_u64_rdna_w64': 'v_add_co_u32_e64 as LLVM IR: verify has no intrinsic or builtin spelling for it',
+    'pair_smax_u64_gfx9': 'v_cmp_gt_i64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_smax_u64_rdna_w32': 'v_cmp_gt_i64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_smax_u64_rdna_w64': 'v_cmp_gt_i64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_smin_u64_gfx9': 'v_cmp_lt_i64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_smin_u64_rdna_w32': 'v_cmp_lt_i64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_smin_u64_rdna_w64': 'v_cmp_lt_i64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_umax_u64_gfx9': 'v_cmp_gt_u64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_umax_u64_rdna_w32': 'v_cmp_gt_u64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_umax_u64_rdna_w64': 'v_cmp_gt_u64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_umin_u64_gfx9': 'v_cmp_lt_u64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_umin_u64_rdna_w32': 'v_cmp_lt_u64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+    'pair_umin_u64_rdna_w64': 'v_cmp_lt_u64_e32 as LLVM IR: verify has no spelling for a 64-bit compare',
+}
+
+
 @pytest.mark.slow
 def test_catalogue_emits_compiles_and_reverifies_for_every_target():
     """Every catalogue lowering, every (target, wave) it declares: emitted IR
@@ -173,4 +224,9 @@ def test_catalogue_emits_compiles_and_reverifies_for_every_target():
     with ctx.Pool(2) as pool:
         results = pool.map(emit.selfcheck, files, chunksize=1)
     assert sum(n for n, _ in results) == sum(len(proofs.instantiations(load_lowering(p))) for p in files)
-    assert [p for _, ps in results for p in ps] == []
+    problems = [p for _, ps in results for p in ps]
+    # every instantiation of a listed lowering stops with its listed reason; nothing else fails
+    assert [p for p in problems if p.split(" ", 1)[0] not in EMIT_GAPS] == []
+    assert {p.split(" ", 1)[0] for p in problems} == set(EMIT_GAPS)
+    for p in problems:
+        assert p.endswith(EMIT_GAPS[p.split(" ", 1)[0]]), p

@@ -98,6 +98,8 @@ def test_every_wave64_reduction_uses_the_monoid_encoding():
         low = load_lowering(p)
         if not low.spec.startswith("red.") or 64 not in low.waves or "tree" in low.spec:
             continue
+        if low.spec.endswith("_u64"):
+            continue  # 64-bit lanes (verify/wide.py) have no monoid encoding: proved per lane
         from verify.target import resolve_all
 
         t = resolve_all(low.targets)[0]

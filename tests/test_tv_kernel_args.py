@@ -16,7 +16,7 @@ from verify.tv.llir import read_module
 pytest.importorskip("llvmlite")
 
 from verify.target import TARGETS
-from verify.tv.compile import by_llvmlite_isolated
+from verify.tv.compile import by_llvmlite_isolated, run_line_instances
 
 CORPUS = Path(__file__).parent / "tv"
 KERNELS = sorted(p for p in CORPUS.glob("kernel_*.ll"))
@@ -91,9 +91,21 @@ def test_metadata_disagreeing_with_the_abi_rule_is_an_error_line():
         "F.s: error: the .amdgpu_metadata of k lists 2 kernel arguments, the IR has 1"]
 
 
+def _first_run_instance(path: Path) -> tuple[str, int]:
+    """A kernel's first RUN-line (target, wave): a kernel is compiled only for
+    the targets it declares (a permlane16 kernel does not select on gfx90a)."""
+    mod = read_module(path.name, path.read_text())
+    t, w = run_line_instances(path.name, mod.run_lines)[0]
+    return t.name, w
+
+
+METADATA_CASES = [(p.stem, p, *_first_run_instance(p)) for p in KERNELS] + [
+    (f"MIX-{t}-{w}", "MIX", t, w) for t, w in [("gfx90a", 64), ("gfx1100", 32), ("gfx1200", 64)]]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [*KERNELS, "MIX"], ids=lambda p: getattr(p, "stem", str(p)))
-@pytest.mark.parametrize(("target", "wave"), [("gfx90a", 64), ("gfx1100", 32), ("gfx1200", 64)])
+@pytest.mark.parametrize(("path", "target", "wave"), [c[1:] for c in METADATA_CASES],
+                         ids=[c[0] for c in METADATA_CASES])
 def test_corpus_kernel_metadata_agrees_with_the_abi_rule(path, target, wave):
     text = MIX if path == "MIX" else path.read_text()
     fn = next(f for f in read_module("k.ll", text).functions if f.kernel)
