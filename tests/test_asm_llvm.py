@@ -21,6 +21,7 @@ def write(tmp_path, name, text):
     return str(p)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cpu, wave", ATOMIC, ids=[f"{c}-w{w}" for c, w in ATOMIC])
 def test_atomic_optimizer_scan(tmp_path, cpu, wave):
     text = atomic_kernel(cpu, wave)
@@ -37,6 +38,7 @@ def test_atomic_optimizer_scan(tmp_path, cpu, wave):
     assert [a["verdict"] for a in js["assertions"]] == ["proved", "proved"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cpu, wave", [("gfx1100", 32), pytest.param("gfx942", 64, marks=pytest.mark.slow)])
 def test_atomic_optimizer_elects_the_first_active_lane(tmp_path, cpu, wave):
     ex = "exec_lo" if wave == 32 else "exec"
@@ -135,6 +137,7 @@ def test_asm_errors(tmp_path):
     assert code == 2 and "--lines expects A-B with A <= B" in err
 
 
+@pytest.mark.slow
 def test_asm_takes_assumptions_and_robust(tmp_path):
     """HIP's __shfl_xor(v, 16) at width 32 on gfx1100 wave64: ds_bpermute in
     the upper half is right only if an address selects within the lane's own

@@ -33,6 +33,7 @@ def test_every_generation_has_a_golden_row():
     assert gens == {8, 9, 10, 11, 12}
 
 
+@pytest.mark.slow
 def test_every_target_and_wave_runs():
     for t in T.TARGETS.values():
         for w in t.waves:
@@ -41,6 +42,7 @@ def test_every_target_and_wave_runs():
             assert code == 0 and js["results"][0]["target"] == t.name, (t.name, w, err)
 
 
+@pytest.mark.slow
 def test_robust_shows_dependence_on_unsettled_behaviour():
     code, js, _ = cli_json("lowering", "quadrants_shuffle", "--target", "gfx1100", "--robust")
     assert code == 1

@@ -47,6 +47,7 @@ def random_lines(n: int, seed: int, derandomize: bool = True) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tname", CHECK_TARGETS)
 def test_legality_matches_llvm_mc(tname):
     t = TARGETS[tname]
@@ -130,6 +131,7 @@ def vop3_dpp_lines(wave: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tname", list(TARGETS))
 def test_vop3_dpp_scalar_src1_matches_llvm_mc(tname):
     t = TARGETS[tname]

@@ -41,6 +41,7 @@ CROSS = [pytest.param(op, w, marks=pytest.mark.slow) if op[1:] in ("min", "max")
          for op, w in CROSS]  # mul: 5-11 s a case (the naive encoding multiplies 32-bit lanes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op, wave", CROSS)
 def test_monoid_and_naive_encodings_agree(tmp_path, op, wave):
     """The fast encoding is exact: at small waves the naive bit-vector

@@ -34,6 +34,7 @@ def lowering(path: Path) -> str:
     return DURATION.sub("", out.getvalue() + err.getvalue())
 
 
+@pytest.mark.slow
 def test_golden_lowerings_answer_the_same_in_either_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every golden lowering, in one process, first in name order and then in
     reverse: each prints the same bytes both times (before, the earlier
@@ -47,7 +48,7 @@ def test_golden_lowerings_answer_the_same_in_either_order(monkeypatch: pytest.Mo
     assert all("counterexample" in first[p] for p in LOWERINGS)  # each golden lowering is refuted
 
 
-@pytest.mark.parametrize("name", ["reductions/scan_add_gfx9_rowmask.s", "xor5_plain.s"])
+@pytest.mark.parametrize("name", [pytest.param("reductions/scan_add_gfx9_rowmask.s", marks=pytest.mark.slow), "xor5_plain.s"])
 def test_the_counterexample_does_not_depend_on_the_solver_seed(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """With other solver seeds z3 returns other models (before, this scan's
     EXEC was lanes 16, 32 or 27, 32 or 28, 32 or 30, 32 for seeds 0-3); the

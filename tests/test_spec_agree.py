@@ -1,6 +1,7 @@
 """The spec interpreter agrees with itself across backends, and with the
 PTX rules on cases worked out by hand."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ SPECS = {"cuda.shfl_idx": "lane", "cuda.shfl_up": "delta", "cuda.shfl_down": "de
          "cuda64.shfl_idx": "lane", "cuda64.shfl_up": "delta", "cuda64.shfl_down": "delta", "cuda64.shfl_xor": "mask"}
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.sampled_from(sorted(SPECS)), st.integers(-2**31, 2**31 - 1), st.sampled_from([1, 2, 4, 8, 16, 32]),
        st.sampled_from([32, 64]), st.integers(0, 2**64 - 1), st.booleans(), st.randoms(use_true_random=False))

@@ -80,6 +80,7 @@ def test_last_dpp_move_takes_an_inferred_mask():
     ]
 
 
+@pytest.mark.slow
 def test_cross_row_pattern_from_row_local_controls_is_unreachable():
     code, out, _ = cli("synth", "cuda.shfl_xor", "mask=16", "width=32", "--target", "gfx1100", "--wave", "32",
                        "--components", "dpp16,dpp8")
