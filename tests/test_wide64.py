@@ -12,7 +12,7 @@ from helpers import cli, cli_json
 
 from verify import catalog, smt
 from verify.backend import Concrete
-from verify.ops.addr import CMP64, ult64
+from verify.ops.addr import CMP64
 from verify.wide import Wide, join
 
 LIB = catalog.speclib()
@@ -89,8 +89,10 @@ def test_64_bit_compares(op):
         a = rnd.getrandbits(64)
         b = rnd.choice([a, a ^ 1, rnd.getrandbits(64), (a & ~0xFFFFFFFF) | rnd.getrandbits(32)])
         pa, pb = (a & 0xFFFFFFFF, a >> 32), (b & 0xFFFFFFFF, b >> 32)
-        assert CMP64[op](B, pa, pb) == py(a, b)
-    assert ult64(B, (0, 1), (0xFFFFFFFF, 0)) is False
+        assert CMP64[op](B, False, pa, pb) == py(a, b)
+        sa, sb = a - (a >> 63 << 64), b - (b >> 63 << 64)  # as signed 64-bit
+        assert CMP64[op](B, True, pa, pb) == py(sa, sb)
+    assert CMP64["lt"](B, False, (0, 1), (0xFFFFFFFF, 0)) is False
 
 
 def test_v_cmp_u64_and_i64_on_the_machine():

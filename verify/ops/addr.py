@@ -320,36 +320,38 @@ def _pair(m: Machine, op: VReg | SReg | Imm, signed: bool = False) -> tuple[list
     return [x] * m.W, [y] * m.W
 
 
-def ult64(B: Backend, a: tuple[Value, Value], b: tuple[Value, Value]) -> Cond:
-    """Unsigned a < b on (lo, hi) pairs: no carry out of a + ~b + 1 (the
-    subtraction a - b borrows), through :func:`add_carry`.
+def order64(B: Backend, signed: bool, strict: bool, a: tuple[Value, Value], b: tuple[Value, Value]) -> Cond:
+    """a < b (`strict`) or a <= b on (lo, hi) pairs, lexicographically: the
+    high halves decide (signed or not), equal high halves leave it to the
+    low halves (unsigned).  The same formula as the 64-bit spec lanes
+    (verify.wide), so a solver meets the same terms on both sides.
 
     >>> from verify.backend import Concrete
     >>> B = Concrete()
-    >>> ult64(B, (5, 1), (0xFFFFFFFF, 0)), ult64(B, (0xFFFFFFFF, 0), (5, 1)), ult64(B, (3, 3), (3, 3))
-    (False, True, False)
+    >>> order64(B, False, True, (5, 1), (0xFFFFFFFF, 0)), order64(B, True, True, (0, 0xFFFFFFFF), (0, 0))
+    (False, True)
+    >>> order64(B, False, False, (3, 3), (3, 3)), order64(B, False, True, (3, 3), (3, 3))
+    (True, False)
     """
-    _, c0 = add_carry(B, a[0], B.not_(b[0]), True)
-    _, c1 = add_carry(B, a[1], B.not_(b[1]), c0)
-    return B.not_b(c1)
+    high = B.slt(a[1], b[1]) if signed else B.ult(a[1], b[1])
+    low = B.ult(a[0], b[0]) if strict else B.ule(a[0], b[0])
+    return B.or_b(high, B.and_b(B.eq(a[1], b[1]), low))
 
-
-_SIGN = 0x80000000
 
 CMP64: dict[str, Any] = {
-    "eq": lambda B, a, b: B.and_b(B.eq(a[0], b[0]), B.eq(a[1], b[1])),
-    "ne": lambda B, a, b: B.or_b(B.ne(a[0], b[0]), B.ne(a[1], b[1])),
-    "lt": lambda B, a, b: ult64(B, a, b),
-    "le": lambda B, a, b: B.not_b(ult64(B, b, a)),
-    "gt": lambda B, a, b: ult64(B, b, a),
-    "ge": lambda B, a, b: B.not_b(ult64(B, a, b)),
+    "eq": lambda B, s, a, b: B.and_b(B.eq(a[0], b[0]), B.eq(a[1], b[1])),
+    "ne": lambda B, s, a, b: B.or_b(B.ne(a[0], b[0]), B.ne(a[1], b[1])),
+    "lt": lambda B, s, a, b: order64(B, s, True, a, b),
+    "le": lambda B, s, a, b: order64(B, s, False, a, b),
+    "gt": lambda B, s, a, b: order64(B, s, True, b, a),
+    "ge": lambda B, s, a, b: order64(B, s, False, b, a),
 }
 
 
 class Cmp64(Cmp):
     """``v_cmp_<op>_<u64|i64> sdst, s0[2], s1[2]``: a 64-bit compare per lane
-    into a lane mask (inactive lanes write 0), as v_cmp_*_u32 does; signed
-    compares flip the sign bit of both high halves and compare unsigned.
+    into a lane mask (inactive lanes write 0), as v_cmp_*_u32 does; the
+    order is lexicographic on (high, low), signed or not in the high half.
     [S:vopc] [S:wide64]"""
 
     sig = ("maskdst", "src64", "src64")
@@ -363,13 +365,10 @@ class Cmp64(Cmp):
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         (al, ah), (bl, bh) = _pair(m, s0, self.signed), _pair(m, s1, self.signed)
-        flip = B.const(_SIGN)
         bits = []
         for i in range(W):
             a, b = (al[i], ah[i]), (bl[i], bh[i])
-            if self.signed:
-                a, b = (a[0], B.xor(a[1], flip)), (b[0], B.xor(b[1], flip))
-            bits.append(B.and_b(m.active(i), self.cmp64(B, a, b)))
+            bits.append(B.and_b(m.active(i), self.cmp64(B, self.signed, a, b)))
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
 
