@@ -219,7 +219,13 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
 
 def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume: dict[str, str], want_cex: bool,
                B: Symbolic, spec_def: SpecDef, enc_name: str, t0: float, smt2: bool = False) -> tuple[Result, FeatureLog]:
-    from .smt import SOLVER, Z3, Query, smt2_benchmark  # z3 is imported by the commands that prove (test_imports)
+    from .smt import (  # z3 is imported by the commands that prove (test_imports)
+        SOLVER,
+        Z3,
+        Query,
+        skeleton_unsat,
+        smt2_benchmark,
+    )
 
     fresh: dict[str, Any] = {}
     initial = symbolic_initial(B, wave, fresh)
@@ -277,6 +283,9 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         q.pop()
         if r != "unknown":
             return r, joint
+        if skeleton_unsat(joint, JOINT_RLIMIT):  # both sides built from the same atoms
+            res.method += ", propositional"
+            return "unsat", None
         if search is not None and search.mode.op is not None and not stage2:
             stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS))
             if stage2[0] is not None:

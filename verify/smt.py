@@ -304,7 +304,16 @@ class Z3:
             if type(a) is bool and type(b) is bool:
                 return a == b
             return self.s.WB(z3.Z3_mk_eq(self.s.ref, self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
+        if (type(b) is int and b == 0) or (type(a) is int and a == 0):
+            bits = self._lane_bits(b if type(b) is not int else a)
+            if bits is not None:  # a lane mask is 0 iff none of its lanes' conditions holds
+                return self.not_b(self.or_b(*bits))
         return self.s.cmp(z3.Z3_mk_eq, a, b)
+
+    def _lane_bits(self, v: Any) -> tuple[Any, ...] | None:
+        """The 32 conditions `v` was built from by :meth:`from_bits`, if it was."""
+        hit = self._bits.get(v.get_id())
+        return hit[1] if hit is not None and self.s.same(hit[0], v) else None
 
     def ne(self, a: Any, b: Any) -> Any:
         return self.not_b(self.eq(a, b))
@@ -682,6 +691,83 @@ class Query:
         s = z3.Solver(ctx=self.ctx)
         s.add(*terms)
         return s.to_smt2()
+
+
+_CONNECTIVE = {z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not", z3.Z3_OP_IMPLIES: "implies",
+               z3.Z3_OP_XOR: "xor"}
+
+
+def skeleton_unsat(cond: Any, rlimit: int) -> bool:
+    """Is `cond` unsatisfiable already as a Boolean formula over its atoms?
+
+    Every maximal subterm that is not a Boolean connective (a bit-vector
+    equality or comparison, an EXEC bit) becomes a fresh Boolean variable, one
+    per distinct term (z3 shares equal terms, so the same atom on both sides
+    of a refinement question is one variable); a bit-vector (dis)equality of
+    two select trees is first split on the trees' conditions, a few levels
+    deep.  Every model of `cond` gives a model of the skeleton (each variable
+    takes its atom's value), so "unsat" is sound; "sat" says nothing, and the
+    caller asks the full question.  When both sides of a question are built
+    from the same atoms (a vote's lane mask and the spec's any(...)), this
+    is a small SAT problem where the full one bit-blasts every atom.  On a
+    resource limit: the same answer under any load."""
+    if type(cond) is bool:
+        return not cond
+    ctx = cond.ctx
+    atoms: dict[int, Any] = {}
+    memo: dict[int, Any] = {}
+
+    def atom(e: Any) -> Any:
+        k = e.get_id()
+        if k not in atoms:
+            atoms[k] = z3.Bool(f"atom!{len(atoms)}", ctx)
+        return atoms[k]
+
+    def eq(a: Any, b: Any, depth: int) -> Any:
+        if a.eq(b):
+            return z3.BoolVal(True, ctx)
+        if z3.is_bv_value(a) and z3.is_bv_value(b):
+            return z3.BoolVal(a.as_long() == b.as_long(), ctx)
+        for x, y, flip in ((a, b, False), (b, a, True)):
+            if depth > 0 and z3.is_app_of(x, z3.Z3_OP_EXTRACT) and z3.is_app_of(x.arg(0), z3.Z3_OP_ITE):
+                hi, lo = x.params()
+                c, t, f = x.arg(0).children()
+                x = z3.If(c, z3.simplify(z3.Extract(hi, lo, t)), z3.simplify(z3.Extract(hi, lo, f)))
+            if depth > 0 and z3.is_app_of(x, z3.Z3_OP_ITE):
+                c, t, f = x.children()
+                return z3.If(sk(c), eq(t, y, depth - 1) if not flip else eq(y, t, depth - 1),
+                             eq(f, y, depth - 1) if not flip else eq(y, f, depth - 1))
+        return atom(a == b)
+
+    def sk(e: Any) -> Any:
+        k = e.get_id()
+        hit = memo.get(k)
+        if hit is not None:
+            return hit
+        kind = e.decl().kind() if z3.is_app(e) else None
+        kids = e.children() if z3.is_app(e) else []
+        if z3.is_true(e) or z3.is_false(e):
+            r = e
+        elif kind in _CONNECTIVE:
+            parts = [sk(c) for c in kids]
+            r = {"and": lambda: z3.And(*parts), "or": lambda: z3.Or(*parts), "not": lambda: z3.Not(parts[0]),
+                 "implies": lambda: z3.Implies(*parts), "xor": lambda: z3.Xor(*parts)}[_CONNECTIVE[kind]]()
+        elif kind == z3.Z3_OP_ITE and z3.is_bool(e):
+            r = z3.If(sk(kids[0]), sk(kids[1]), sk(kids[2]))
+        elif kind == z3.Z3_OP_EQ and len(kids) == 2:
+            r = (sk(kids[0]) == sk(kids[1])) if z3.is_bool(kids[0]) else eq(kids[0], kids[1], 4)
+        elif kind == z3.Z3_OP_DISTINCT and len(kids) == 2 and not z3.is_bool(kids[0]):
+            r = z3.Not(eq(kids[0], kids[1], 4))
+        else:
+            r = atom(e)
+        memo[k] = r
+        return r
+
+    s = z3.Solver(ctx=ctx)
+    s.set("rlimit", rlimit)
+    s.set("random_seed", 0)
+    s.add(sk(cond))
+    return s.check() == z3.unsat
 
 
 def smt2_benchmark(cond, context: Sequence = (), comments: Sequence[str] = ()) -> str:
