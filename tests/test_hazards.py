@@ -225,6 +225,8 @@ def test_s_nop_0x10000_is_one_wait_state():
     ("s_nop 064", 7, "without a leading zero"),
     ("s_nop 0x10000000000000000", 7, "must fit in 64 bits"),
     ("s_nop " + "9" * 5000, 7, "must fit in 64 bits"),
+    ("s_waitcnt vmcnt(08)", 11, "write '08' without a leading zero"),  # llvm-mc-22: failed parsing operand
+    ("s_waitcnt lgkmcnt(0) vmcnt(010)", 22, "write '010' without a leading zero"),  # llvm-mc-22: octal 8
 ])
 def test_s_nop_operand_errors(tmp_path, text, col, msg):
     p = tmp_path / "n.s"

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..backend import Arith, Backend, Value
@@ -139,6 +140,9 @@ class Saveexec(OpDef):
         return super().uses(ins) + (["exec_lo"] if self.bits == 32 else ["exec_lo", "exec_hi"])
 
 
+_LEADING_ZERO = re.compile(r"(?<![\w.])0\d+")
+
+
 class Schedule(OpDef):
     """Changes no value: wait states, counters, ALU-delay hints.  The waits
     for LDS results (s_waitcnt lgkmcnt, s_wait_dscnt) are followed by the
@@ -151,6 +155,15 @@ class Schedule(OpDef):
         self.base = base
         self.feature = feature
         self.operands = operands  # its operand text in the simplest form (verify keeps it as written)
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        # a count with a leading zero: llvm-mc-22 reads `vmcnt(010)` as octal 8
+        # and refuses `vmcnt(08)`; verify refuses both rather than guess
+        for text, span in line.operands + [(f"{k}{v or ''}", sp) for k, v, sp in line.mods]:
+            m = _LEADING_ZERO.search(text)
+            if m:
+                raise InputError(span, f"write '{m.group(0)}' without a leading zero (llvm-mc reads it as octal)")
+        return super().parse(line, enc)
 
     def execute(self, ins: Instr, m: Machine) -> None:
         return

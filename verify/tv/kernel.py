@@ -173,12 +173,16 @@ class Kernel:
         if mn == "s_clause":  # a scheduling hint, no effect on results (RDNA3 ISA, S_CLAUSE)
             return None
         ops, mods = _operands(ins)
-        off = int(mods.get("offset", "0"), 0)
+        try:  # an offset verify cannot read (e.g. a leading zero, octal to llvm-mc) is unsupported, not guessed
+            off = int(mods.get("offset", "0"), 0)
+            if SLOAD.match(mn) and len(ops) == 3:
+                off = int(ops[2], 0)
+        except ValueError:
+            return f"line {ins.line}: {mn} {', '.join(ops)}"
         if SLOAD.match(mn):
             dst, base = _regs(ops[0]), _regs(ops[1])
             if len(base) != 2 or len(ops) != 3:
                 return f"line {ins.line}: {mn} {', '.join(ops)}"
-            off = int(ops[2], 0)
             lo, hi = m.s(f"s{base[0]}"), m.s(f"s{base[1]}")
             for k, r in enumerate(dst):
                 m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
