@@ -177,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
+    sy.add_argument("--reductions-table", action="store_true",
+                    help="render docs/synthesis-reductions.md from its json index (with --check: compare)")
     sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
     sy.add_argument("--robust", action="store_true",
                     help="a program counts only if proved under every variant of every assumption it consults")
@@ -484,6 +486,12 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth import reduce as red_synth
     from .synth.components import parse_components
 
+    if args.reductions_table:
+        from .synth import redtable  # a command's own modules load with it (test_imports)
+
+        ok, msg = redtable.build(args.check)
+        print(msg, file=out if ok else err)
+        return 0 if ok else 1
     if args.table:
         if args.robust:
             raise InputError(None, "verify synth: --robust searches one entry; the table marks the entries that "
