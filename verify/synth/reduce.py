@@ -126,7 +126,8 @@ class RedOutcome:
                  "controls (reduce.CONTROLS, maximal row/bank masks), permlanex16/permlane64/readlane moves and a "
                  "readlane finisher, each step obeying the progress rule (reduce._Problem.progress)")
         if self.robust:
-            scope += ", under every variant of the named assumptions"
+            scope += (", the winner proved under every variant of the named assumptions (the tag pruning runs "
+                      "the default variants)")
         if self.cost is None:
             return f"no lowering found {scope}"
         if self.exhaustive:
@@ -366,8 +367,8 @@ class _Problem:
     def finish_options(self, st: tuple[int, ...]) -> list[list[int]]:
         """Readlane lanes whose sets partition (or, idempotent, cover) the
         wave: one lane per group of W/n lanes, the largest set in it."""
-        if self.goal is not None or self.salu is None:
-            return []  # f32: a sum read into an SGPR is outside the reassociation claim
+        if self.goal is not None:
+            return []
         opts: list[list[int]] = []
         W = self.wave
         n = 1
@@ -382,15 +383,24 @@ class _Problem:
             if ok and union == self.full:
                 opts.append(lanes)
                 break
+            if self.salu is None:
+                break  # f32: one lane read and broadcast, no scalar adds
             n *= 2
         return opts
 
     def progress(self, st: tuple[int, ...], nst: tuple[int, ...]) -> bool:
         """The progress rule (a restriction of the search, stated in the
-        claim): a reduction step grows the smallest set of any lane; a scan
+        claim): a reduction step grows the smallest set of any lane (once
+        every lane holds a row, for add/xor/fadd: or the largest); a scan
         step completes a lane or grows the smallest incomplete set."""
         if self.goal is None:
-            return min(bin(s).count("1") for s in nst) > min(bin(s).count("1") for s in st)
+            m0 = min(bin(s).count("1") for s in st)
+            if min(bin(s).count("1") for s in nst) > m0:
+                return True
+            # the cross-row phase (every lane holds at least a row), not
+            # idempotent (few programs survive the tags): growing the largest set counts
+            return (not self.idem and m0 >= 16
+                    and max(bin(s).count("1") for s in nst) > max(bin(s).count("1") for s in st))
         goal = self.goal
         done0 = sum(a == b for a, b in zip(st, goal))
         done1 = sum(a == b for a, b in zip(nst, goal))
@@ -518,7 +528,7 @@ def synthesize_red(spec: str, params: dict[str, Any], targets: list[Target], wav
                 try:
                     out.relies_on = relies_on(res2, low, targets, wave, timeout)
                 except InputError as e:  # a variant takes the program outside the spec's claim
-                    out.relies_on = [f"the default variants (under another: {e})"]
+                    out.relies_on = [f"the assumptions it consults (another variant: {e})"]
             break
         if best_g.get(st, 1 << 60) < g:
             continue
