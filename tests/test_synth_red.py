@@ -49,3 +49,8 @@ def test_synth_red_bad_op() -> None:
     assert code == 2 and out == ""
     assert err.strip().splitlines() == [
         "error: reduction synthesis: op must be one of add, umax, umin, smax, smin, and, or, xor, fadd, not 'mul'"]
+
+
+def test_reductions_table_check() -> None:
+    code, out, err = cli("synth", "--reductions-table", "--check")
+    assert code == 0 and out.strip() == "synthesis-reductions.md is up to date", err

@@ -123,7 +123,7 @@ class RedOutcome:
 
     def claim(self) -> str:
         scope = (f"within whole-wave programs of at most {self.max_steps} combine steps over the listed DPP16 "
-                 "controls (reduce.CONTROLS, maximal row/bank masks), permlanex16/permlane64/readlane moves and a "
+                 "controls (reduce.CONTROLS, maximal row/bank masks and, for add/xor/fadd once every lane holds a row (a scan: its row's prefix), their row subsets), permlanex16/permlane64/readlane moves and a "
                  "readlane finisher, each step obeying the progress rule (reduce._Problem.progress)")
         if self.robust:
             scope += (", the winner proved under every variant of the named assumptions (the tag pruning runs "
@@ -255,6 +255,7 @@ class _Problem:
         W = wave
         self.full = (1 << W) - 1
         self.prefix = [(1 << (i + 1)) - 1 for i in range(W)]
+        self.rowpre = [self.prefix[i] & ~((1 << (i & ~15)) - 1) for i in range(W)]
         if spec == "red.scan_incl":
             self.goal: tuple[int, ...] | None = tuple(self.prefix)
         else:
@@ -270,7 +271,7 @@ class _Problem:
             self.mask_cells.append(((r, b), cells))
         # full masks first: the text reads plainer and ties go to them
         self.mask_cells.sort(key=lambda mc: -bin(mc[1]).count("1"))
-        self._mask_cache: dict[tuple[int, int], list[tuple[tuple[int, int], int]]] = {}
+        self._mask_cache: dict[tuple[int, int, bool], list[tuple[tuple[int, int], int]]] = {}
         self.b = "b32" if W == 32 else "b64"
         self.save = "s0" if W == 32 else "s[0:1]"
         self.exec = "exec_lo" if W == 32 else "exec"
@@ -352,11 +353,23 @@ class _Problem:
         if not good_cells:
             return []
         out: list[tuple[tuple[int, int], tuple[int, ...]]] = []
-        key = (bad_cells, good_cells)
+        # the cross-row phase: every lane (a scan: every incomplete lane) holds a row
+        if self.goal is None:
+            cross = all(bin(a).count("1") >= 16 for a in st)
+        else:  # a scan: every lane holds its row's prefix
+            cross = all(a & self.rowpre[i] == self.rowpre[i] for i, a in enumerate(st))
+        key = (bad_cells, good_cells, cross)
         maximal = self._mask_cache.get(key)
         if maximal is None:
             cands = [(m, c) for m, c in self.mask_cells if not c & bad_cells and c & good_cells]
             maximal = [(m, c) for m, c in cands if not any(c2 != c and c2 & c == c for _, c2 in cands)]
+            if not self.idem and cross:
+                # not idempotent: combining a row now can spoil a later step
+                # (LLVM's scan joins rows with row_mask 0xa, then 0xc), so the
+                # maximal masks' row subsets too
+                extra = [(m, c) for m, c in cands if m[1] in {mm[1] for mm, _ in maximal}
+                         and any(c2 & c == c and m[0] & mm[0] == m[0] for mm, c2 in maximal)]
+                maximal += [mc for mc in extra if mc not in maximal]
             self._mask_cache[key] = maximal
         for m, cells in maximal:
             res = tuple(new[i] if cells >> ((i // 16) * 4 + (i % 16) // 4) & 1 else st[i] for i in range(W))
