@@ -58,6 +58,13 @@ def markdown(index: list[dict[str, Any]]) -> str:
         "The compiler-shaped sequences are the catalogue's (lowerings/_gen/scans.py, from LLVM's",
         "AMDGPUAtomicOptimizer and Mesa ACO); an SGPR-result reduction lacks the final broadcast `v_mov`.",
         "",
+        "LLVM 22 itself (`llc-22`, checked by hand for gfx942 wave64 and gfx1100 wave32) compiles",
+        "`llvm.amdgcn.wave.reduce.add/umax.i32(x, 2)` (strategy 2: DPP requested) to the iterative loop",
+        "`s_ff1`/`s_ctz`, `v_readlane`, `s_bitset0`, `s_add`/`s_max`, `s_cmp`, `s_cbranch` per active lane:",
+        "about 24 estimated cycles per lane under the gcn model (about 1,540 for a full wave64) and 15 under",
+        "rdna (about 480 for a full wave32), the branch counted as one SALU op. Against that loop, every",
+        "synthesised reduce_all below is cheaper for a full wave.",
+        "",
         "| target | wave | spec | op | synthesised | seconds | compiler-shaped (cost) | cheaper by |",
         "|---|---|---|---|---|---|---|---|",
     ]
