@@ -177,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
+    sy.add_argument("--reductions-table", action="store_true",
+                    help="render docs/synthesis-reductions.md from its json index (with --check: compare)")
     sy.add_argument("--times", action="store_true", help="show how long the search took (JSON: seconds)")
     sy.add_argument("--robust", action="store_true",
                     help="a program counts only if proved under every variant of every assumption it consults")
@@ -481,8 +483,15 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth import command_text, save, synthesize  # a command's own modules load with it (test_imports)
+    from .synth import reduce as red_synth
     from .synth.components import parse_components
 
+    if args.reductions_table:
+        from .synth import redtable  # a command's own modules load with it (test_imports)
+
+        ok, msg = redtable.build(args.check)
+        print(msg, file=out if ok else err)
+        return 0 if ok else 1
     if args.table:
         if args.robust:
             raise InputError(None, "verify synth: --robust searches one entry; the table marks the entries that "
@@ -501,6 +510,8 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     name = Path(args.output).stem if args.output else "synth"
     cmd = command_text(args.spec, params, args.target, args.wave, args.exec_contract, args.max_ops, args.components,
                        args.robust)
+    if red_synth.is_reduction_spec(args.spec) and "width" not in params:
+        return _synth_red(args, params, targets, name, cmd, out, err)
     with _progress(err, "synth", not args.json):
         o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
                        [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
@@ -512,6 +523,28 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         return _dump(o.to_json(wrote, args.times), out, code)
     _print_lines(o.lines(wrote, args.times), out)
+    return code
+
+
+def _synth_red(args: argparse.Namespace, params: dict[str, Any], targets: list[T.Target], name: str, cmd: str,
+               out: TextIO, err: TextIO) -> int:
+    """`verify synth red.*`: the reduction/scan search (verify/synth/reduce.py)."""
+    from .synth import reduce as red_synth  # a command's own modules load with it (test_imports)
+
+    if args.exec_contract != "any":
+        raise InputError(None, "verify synth: reductions are synthesised under --exec any (whole-wave mode)")
+    with _progress(err, "synth", not args.json):
+        o = red_synth.synthesize_red(args.spec, params, targets, args.wave, name, cmd, args.timeout,
+                                     robust=args.robust, target_names=[args.target], time_limit=args.time_limit)
+    wrote = None
+    if args.output and o.text is not None:
+        Path(args.output).write_text(o.text)
+        red_synth.reverify_file(o, args.output, args.timeout)
+        wrote = args.output
+    code = EXIT_PROVED if o.verdict == "proved" else EXIT_REFUTED
+    if args.json:
+        return _dump(o.to_json(wrote, args.times), out, code)
+    _print_lines(o.out_lines(wrote, args.times), out)
     return code
 
 

@@ -245,13 +245,17 @@ def merge(entries: list[Entry], cols: list[tuple[str, int]]) -> list[Entry]:
     return sorted(keep + entries, key=lambda e: order[(e["family"], e["wave"])])
 
 
+# the reductions table's files (redtable.py) share the folder; this table leaves them alone
+RED_PREFIX = "syn_red_"
+
+
 def save(entries: list[Entry]) -> tuple[list[Entry], dict[str, str]]:
     """Write the index, the Markdown and the lowering files (removing files
     no entry uses); returns :func:`write`'s index and files."""
     index, files = write(entries)
     LOW_DIR.mkdir(parents=True, exist_ok=True)
     for p in LOW_DIR.glob("*.s"):
-        if f"synth/{p.name}" not in files:
+        if f"synth/{p.name}" not in files and not p.name.startswith(RED_PREFIX):
             p.unlink()
     for rel, text in files.items():
         (ROOT / "lowerings" / rel).write_text(text)
@@ -272,7 +276,7 @@ def check(sample: bool = True) -> list[str]:
     if not MD.exists() or MD.read_text() != markdown(index):
         problems.append(f"{MD.relative_to(ROOT)}: stale: run `verify synth --table`")
     named = {e["file"] for e in index if e.get("file")}
-    present = {f"synth/{p.name}" for p in LOW_DIR.glob("*.s")}
+    present = {f"synth/{p.name}" for p in LOW_DIR.glob("*.s") if not p.name.startswith(RED_PREFIX)}
     for f in sorted(named - present):
         problems.append(f"lowerings/{f}: missing")
     for f in sorted(present - named):

@@ -1,0 +1,62 @@
+"""Time reduction/scan synthesis per (target, wave, spec) and, with --write,
+keep the winners: lowerings/synth/syn_red_*.s and docs/synthesis-reductions.json.
+
+    python benchmarks/bench_synth_red.py [--targets gfx900,gfx1100] [--write] [--time-limit 300]
+
+Every entry is searched and proved from its text (verify/synth/reduce.py);
+the line gives the cost, the verdict and the seconds (goal: < 300 s each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from verify.synth.reduce import synthesize_red
+from verify.target import get
+
+TARGETS = ["gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
+SPECS = [("red.scan_incl", "add"), ("red.reduce_all", "add"), ("red.reduce_all", "umax"), ("red.reduce_all", "fadd")]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--targets", default=",".join(TARGETS))
+    ap.add_argument("--write", action="store_true", help="write lowerings/synth/syn_red_*.s and the json index")
+    ap.add_argument("--time-limit", type=float, default=300.0)
+    a = ap.parse_args()
+    index = []
+    for tn in a.targets.split(","):
+        t = get(tn)
+        for wave in t.waves:
+            for spec, op in SPECS:
+                name = f"syn_red_{spec.split('.')[1]}_{op}_{tn}_w{wave}"
+                cmd = f"verify synth {spec} op={op} --target {tn} --wave {wave}"
+                t0 = time.perf_counter()
+                try:
+                    o = synthesize_red(spec, {"op": op}, [t], wave, name, cmd, 60.0, time_limit=a.time_limit)
+                    verdict, cost, err = o.verdict, o.cost, ""
+                except Exception as e:  # reported, not hidden
+                    o, verdict, cost, err = None, "error", None, f"{type(e).__name__}: {e}"
+                dt = time.perf_counter() - t0
+                print(f"{tn:8} wave{wave} {spec:15} {op:5} {verdict:7} cost {cost!s:5} {dt:7.1f} s {err}", flush=True)
+                entry = {"target": tn, "wave": wave, "spec": spec, "op": op, "verdict": verdict, "cost": cost,
+                         "seconds": round(dt, 1), "error": err}
+                if o is not None and o.text is not None:
+                    entry.update({"file": f"lowerings/synth/{name}.s", "claim": o.claim(), "relies_on": o.relies_on,
+                                  "lowering": o.lines, "stats": o.to_json()["stats"]})
+                    if a.write:
+                        (ROOT / "lowerings" / "synth" / f"{name}.s").write_text(o.text)
+                index.append(entry)
+    if a.write:
+        (ROOT / "docs" / "synthesis-reductions.json").write_text(json.dumps(index, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
