@@ -487,6 +487,14 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         return B.fresh("gpu." + name)
 
     m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
+    if m.waits is not None:
+        # a callee cannot take its argument VGPRs as ready: the caller may still
+        # have loads outstanding into them (LLVM's SIInsertWaitcnts waits at the
+        # entry of every non-entry function for this reason); until a vmcnt(0)
+        # and an lgkmcnt(0) cover them, a read gets an unknown value  [S:call-entry-wait]
+        vregs = tuple(idx for _, kind, idx in regs if kind == "v")
+        if vregs:
+            m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
