@@ -369,3 +369,18 @@ def test_globalisel_wave_shuffle_wave64_bug_is_refuted(tmp_path):
     assert any(ln.startswith("  GPU: line ") and "v_cndmask_b32" in ln for ln in lines)
     assert any(ln.startswith(f"wave_shuffle_var on gfx1100 wave64 ({LLC}): proved") for ln in lines)
     assert lines[-1] == "Summary: 1 correct, 1 incorrect, 0 failed-to-prove, 0 unsupported"
+
+
+def test_kernel_entry_exec_is_a_named_assumption():
+    """A kernel's entry EXEC is a prefix of the lanes by default (a named
+    assumption, kernel.entry_exec); a straight-line kernel also proves under
+    any non-empty mask, a kernel looping over the lanes is not checked there
+    (unknown, never proved).  [S:kernel-entry-exec]"""
+    k = str(CORPUS / "kernel_permlanex16_id.ll")
+    code, out, err = cli("tv", k, "--target", "gfx1100", "--wave", "32", "--robust")
+    assert code == 0, out + err
+    assert "  proved   under kernel.entry_exec=any, permlane.inactive_src=dpp" in out.splitlines()
+    code, out, err = cli("tv", str(CORPUS / "kernel_wave_reduce_add_divergent.ll"), "--target", "gfx1100",
+                         "--wave", "32", "--assume", "kernel.entry_exec=any")
+    assert code == 3 and out.splitlines()[0].endswith("(llvmlite): unknown")
+    assert "not checked under kernel.entry_exec=any" in out

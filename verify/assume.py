@@ -37,6 +37,18 @@ ASSUMPTIONS: dict[str, Assumption] = {
     a.name: a
     for a in [
         Assumption(
+            "kernel.entry_exec",
+            "which EXEC masks a kernel's wave can start with (the dispatcher packs a workgroup's work-items into "
+            "lanes in order, so a partial last wave would start with lanes 0..n-1; no AMD document verify cites "
+            "states it as a guarantee)",
+            {
+                "prefix": "lanes 0..n-1 for some n >= 1 (work-items packed in order)",
+                "any": "any non-empty mask",
+            },
+            "prefix",
+            "S:kernel-entry-exec",
+        ),
+        Assumption(
             "permlane64.wave32",
             "what v_permlane64_b32 does in wave32 (the RDNA3/RDNA4 ISA: no operation; LLVM selects it for the "
             "llvm.amdgcn.permlane64 intrinsic in wave32 and reads its result as the source)",

@@ -35,6 +35,7 @@ from typing import Any
 
 from .. import smt
 from ..asmcheck import Opaque
+from ..assume import ASSUMPTIONS
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
@@ -432,6 +433,12 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
     # symbolic EXEC leaves the solver a 32/64-step reduction it does not
     # finish (docs/tv.md, "Loops").
     t0 = time.monotonic()
+    if (assume or {}).get("kernel.entry_exec", ASSUMPTIONS["kernel.entry_exec"].default) != "prefix":
+        result.verdict = "unknown"
+        result.assumptions["kernel.entry_exec"] = assume["kernel.entry_exec"] if assume else "any"
+        result.notes = ["not checked under kernel.entry_exec=any: this kernel loops over the lanes or branches "
+                        "around an atomic, and verify proves such kernels once per prefix EXEC only"]
+        return result
     orders = [False, True] if used_atomics(fn) else [False]  # the loops scan lane-ascending
     res = result
     used: dict[str, str] = {}
@@ -485,7 +492,13 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True) if lanes is None else [i < lanes for i in range(W)]
     lo = B.from_bits(exec_bits[:32])
     hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
-    contract = [B.or_b(B.not_b(exec_bits[i + 1]), exec_bits[i]) for i in range(W - 1)] + [exec_bits[0]]
+    # the dispatch contract: a prefix of the lanes, or any non-empty mask  [S:kernel-entry-exec]
+    entry = (assume or {}).get("kernel.entry_exec", ASSUMPTIONS["kernel.entry_exec"].default)
+    res.assumptions["kernel.entry_exec"] = entry
+    if entry == "any":
+        contract = [B.or_b(*exec_bits)]
+    else:
+        contract = [B.or_b(B.not_b(exec_bits[i + 1]), exec_bits[i]) for i in range(W - 1)] + [exec_bits[0]]
     contract = [c for c in contract if c is not True]
     # arguments
     kargs: dict[int, Any] = {}
