@@ -20,13 +20,17 @@ CORPUS = Path(__file__).parent / "tv"
 KERNELS = sorted(p for p in CORPUS.glob("*.ll") if "amdgpu_kernel" in p.read_text())
 LLC = shutil.which("llc-22")
 
-# Kernels verify cannot model yet, with the line the output must name.  The
-# atomic optimizer's min/max code makes its identity (0x7fffffff, 0x80000000)
-# with s_brev_b32, an SALU instruction verify/ops does not have yet.  (The
-# other optimizer kernels and the divergent wave.reduce loops are proved, one
-# proof per dispatch EXEC: docs/tv.md, "Loops".)
-BREV = "s_brev_b32"
-EXPECTED_UNSUPPORTED: dict[str, str] = {f"kernel_atomic_{op}_optimizer": BREV for op in ("min", "max")}
+# Kernels verify cannot model yet, with the line the output must name.  (None
+# today: the atomic optimizer's min/max code, which makes its identity with
+# s_brev_b32, is modelled.)
+EXPECTED_UNSUPPORTED: dict[str, str] = {}
+
+# Kernels the solver does not finish: the atomic optimizer's min/max loop,
+# one proof per dispatch EXEC (docs/tv.md, "Loops"), gives up after about 10
+# lanes under the lane-ascending order (the per-lane questions run on a time
+# limit, so where it stops depends on the machine).  Never refuted, never
+# unsupported: unknown, or proved on a faster machine.
+EXPECTED_UNDECIDED = {f"kernel_atomic_{op}_optimizer" for op in ("min", "max")}
 
 
 # Kernels proved for the modelled semantics but reported unknown for a hazard
@@ -50,12 +54,15 @@ CASES = instances()
 
 def test_corpus_has_forty_kernels():
     assert len(KERNELS) >= 40
-    assert all(k in {p.stem for p in KERNELS} for k in EXPECTED_UNSUPPORTED)
+    assert all(k in {p.stem for p in KERNELS} for k in [*EXPECTED_UNSUPPORTED, *EXPECTED_UNDECIDED])
 
 
 def check(path: Path, target: str, wave: int, *extra: str) -> None:
     code, out, err = cli("tv", str(path), "--target", target, "--wave", str(wave), *extra)
     last = out.splitlines()[-1]
+    if path.stem in EXPECTED_UNDECIDED:
+        assert code in (0, 3) and "refuted" not in out.splitlines()[0], out
+        return
     if path.stem in EXPECTED_UNSUPPORTED:
         assert code == 2 and "unsupported: an instruction verify does not model" in out, out
         assert EXPECTED_UNSUPPORTED[path.stem] in out, out
@@ -83,8 +90,11 @@ def test_kernel_fast(stem, target, wave):
 # `corpus` tier (`pytest -m corpus`, or benchmarks/bench_tv.py); the slow tier
 # runs every kernel once with llvmlite (its first RUN-line instance) and every
 # fourth kernel with llc-22 (its last instance: another target).
-FIRST = [next(c for c in CASES if c[0] == k) for k in KERNELS]
-LAST = [[c for c in CASES if c[0] == k][-1] for k in KERNELS[::4]]
+# the slow tier's sample (the corpus tier runs every case); the undecided
+# kernels take minutes to come out unknown and are left to the corpus tier
+SAMPLED = [k for k in KERNELS if k.stem not in EXPECTED_UNDECIDED]
+FIRST = [next(c for c in CASES if c[0] == k) for k in SAMPLED]
+LAST = [[c for c in CASES if c[0] == k][-1] for k in SAMPLED[::4]]
 
 
 def _ids(cases: list[tuple[Path, str, int]]) -> list[str]:

@@ -246,6 +246,16 @@ for _name, _feat in [("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None)
 # lane masks.  SCC is set as the ISA says for each op.  [S:salu]
 
 
+def _brev(B: Backend, a: Value) -> Value:
+    """The 32 bits of `a` in reverse order (bit k of the result is bit 31 - k).
+
+    >>> from verify.backend import Concrete
+    >>> hex(_brev(Concrete(), 0x00000001)), hex(_brev(Concrete(), 0x12345678))
+    ('0x80000000', '0x1e6a2c48')
+    """
+    return B.from_bits([B.bit(a, 31 - k) for k in range(32)])
+
+
 def _popcount(B: Backend, a: Value) -> Value:
     return B.popcount([B.bit(a, k) for k in range(32)])
 
@@ -340,7 +350,7 @@ class Salu2x64(OpDef):
 
 
 class Salu1(OpDef):
-    """One-source scalar ops: s_not, s_ff1/s_ctz, s_bcnt1 (32/64-bit source)."""
+    """One-source scalar ops: s_not, s_ff1/s_ctz, s_bcnt1, s_brev (32/64-bit source)."""
 
     unit = "salu"
 
@@ -529,6 +539,8 @@ for _op in [
     Salu1("s_ctz_i32_b64", lambda B, lo, hi: _ff1(B, lo, hi), src64=True, feature="salu_gfx11_names"),
     Salu1("s_bcnt1_i32_b32", lambda B, a: _popcount(B, a), scc=True),
     Salu1("s_bcnt1_i32_b64", lambda B, lo, hi: B.add(_popcount(B, lo), _popcount(B, hi)), src64=True, scc=True),
+    Salu1("s_brev_b32", lambda B, a: _brev(B, a)),  # no SCC  [S:salu]
+    Salu1("s_brev_b64", lambda B, lo, hi: (_brev(B, hi), _brev(B, lo)), src64=True, dst64=True),
     Bitset(0, 32), Bitset(0, 64), Bitset(1, 32), Bitset(1, 64),
 ]:
     register(_op)
