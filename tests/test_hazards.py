@@ -279,3 +279,19 @@ def test_gfx12_s_wait_alu_is_the_named_assumption(tmp_path):
     assert code == 1 and "hazard.sgpr_wait_alu=unknown" in out and "insert s_wait_alu depctr_va_sdst(0)" in out
     code, out, err = cli("lowering", str(p), "--target", "gfx1200", "--assume", "hazard.sgpr_wait_alu=forwarded")
     assert code == 0 and "with no s_wait_alu between" in err
+
+
+def test_permlane_swap_after_a_valu_write_needs_two_wait_states():
+    """gfx950: a VALU write of a permlane swap's VGPR needs 2 wait states
+    before the swap; an instruction verify does not model (a global_load) is
+    no VALU write.  [S:hazards]"""
+    w = [str(x) for x in check(prog(["v_mov_b32 v1, v0", "v_permlane16_swap_b32 v1, v2"]), get("gfx950"))]
+    assert len(w) == 1 and "writes v1 and v_permlane16_swap_b32 reads it" in w[0], w
+    assert check(prog(["v_mov_b32 v1, v0", "s_nop 1", "v_permlane16_swap_b32 v1, v2"]), get("gfx950")) == []
+    loaded = prog(["global_load_dword v1, v[2:3], off", "s_waitcnt vmcnt(0)", "v_permlane16_swap_b32 v1, v2"],
+                  asm=True)
+    assert check(loaded, get("gfx950")) == []
+    # and a memory instruction between a v_cmpx and a permlane is no VALU separating them
+    between = prog(["v_cmpx_eq_u32 v0, v1", "global_load_dword v3, v[4:5], off", "v_permlanex16_b32 v1, v2, s0, s1"],
+                   asm=True)
+    assert ["with no VALU instruction between" in str(x) for x in check(between, get("gfx1100"))] == [True]

@@ -164,6 +164,10 @@ class Opaque(OpDef):
 
     def __init__(self, base: str):
         self.base = base
+        # its pipeline, from the mnemonic: a VALU instruction produces and separates
+        # VALU hazards; a memory or scalar instruction does neither  [S:hazards]
+        self.unit = "valu" if base.startswith("v_") else "salu" if base.startswith("s_") else \
+            "ds" if base.startswith("ds_") else "memory"
         # the roles the wait tracker reads, from the mnemonic (nothing else is known of it)
         vm = next((k for pat, k in VMEM_KIND if pat.match(base)), None)
         self.wait_counter = "ds" if base.startswith("ds_") else "other" if LGKM_OTHER.match(base) else vm
