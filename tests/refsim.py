@@ -698,6 +698,12 @@ class Wave:
             self.s[ops[0].names[0]] = popcount(v)
             self.scc = popcount(v) != 0
             return
+        if base == "s_brev_b32":  # ISA SOP1 S_BREV_B32: D[31:0] = S0[0:31]; SCC unchanged
+            self.s[ops[0].names[0]] = int(f"{self.read32(ops[1]):032b}"[::-1], 2)
+            return
+        if base == "s_brev_b64":
+            self.write64(ops[0], int(f"{self.read64(ops[1]):064b}"[::-1], 2))
+            return
         if base in ("s_ff1_i32_b32", "s_ff1_i32_b64", "s_ctz_i32_b32", "s_ctz_i32_b64"):
             v = self.read64(ops[1]) if base.endswith("b64") else self.read32(ops[1])
             self.s[ops[0].names[0]] = ((v & -v).bit_length() - 1) & M32 if v else M32
@@ -772,7 +778,7 @@ SALU_BASES = {
     "s_mov_b32", "s_mov_b64", "s_not_b32", "s_not_b64", "s_add_u32", "s_sub_u32", "s_add_i32", "s_sub_i32",
     "s_mul_i32", "s_min_u32", "s_max_u32", "s_min_i32", "s_max_i32", "s_lshl_b32", "s_lshr_b32",
     "s_bitset0_b32", "s_bitset1_b32", "s_bitset0_b64", "s_bitset1_b64", "s_bcnt1_i32_b32", "s_bcnt1_i32_b64",
-    "s_ff1_i32_b32", "s_ff1_i32_b64", "s_ctz_i32_b32", "s_ctz_i32_b64",
+    "s_ff1_i32_b32", "s_ff1_i32_b64", "s_ctz_i32_b32", "s_ctz_i32_b64", "s_brev_b32", "s_brev_b64",
     "s_addc_u32", "s_ashr_i32", "s_mul_hi_u32", "s_lshl_b64", "s_lshr_b64", "s_cselect_b32", "s_cselect_b64",
     "s_cmp_eq_u64", "s_cmp_lg_u64",
 } | {f"s_cmp_{c}_{t}" for c in ("eq", "lg", "gt", "ge", "lt", "le") for t in ("i32", "u32")}

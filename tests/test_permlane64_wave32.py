@@ -64,7 +64,7 @@ def test_tv_wave32_verdict_depends_on_the_assumption():
 
 def test_tv_kernel_scope_names_the_dispatch_contract():
     code, out, _ = cli("tv", str(CORPUS / "kernel_readfirstlane.ll"), "--target", "gfx1100", "--wave", "32")
-    assert code == 0 and out.splitlines()[1] == "  for gfx1100 wave32 under exec=dispatch, assumptions: none"
+    assert code == 0 and out.splitlines()[1] == "  for gfx1100 wave32 under exec=dispatch, assumptions: kernel.entry_exec=prefix"
 
 
 def test_tv_robust_proved_names_every_variant():
