@@ -239,7 +239,7 @@ def test_kernel_ir_mutant_refuted(tmp_path):
     lines = out.splitlines()
     assert lines[0].startswith("kernel_dpp_row_shr1_add on gfx1100 wave32 (") and lines[0].endswith(
         "refuted (9 GPU instructions)")
-    assert lines.pop(1) == "  for gfx1100 wave32 under exec=dispatch, assumptions: none"
+    assert lines.pop(1) == "  for gfx1100 wave32 under exec=dispatch, assumptions: kernel.entry_exec=prefix"
     assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+; memory at 0x[0-9a-f]+ after the kernel: "
                         r"IR 0x[0-9a-f]+, GPU 0x[0-9a-f]+", lines[1])
 

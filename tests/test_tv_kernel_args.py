@@ -138,5 +138,5 @@ def test_tv_reports_tampered_metadata_and_missing_metadata(tmp_path):
     plain.write_text(asm[:asm.index("\t.amdgpu_metadata")])
     code, out, _ = cli("tv", str(ll), "--target", "gfx90a", "--wave", "64", "--asm", str(plain))
     assert code == 0 and out.splitlines()[1:3] == [
-        "  for gfx90a wave64 under exec=dispatch, assumptions: none",
+        "  for gfx90a wave64 under exec=dispatch, assumptions: kernel.entry_exec=prefix",
         f"  <{plain} gfx90a wave64>: no .amdgpu_metadata entry for mix: kernel argument offsets by the ABI rule"]
