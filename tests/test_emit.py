@@ -212,14 +212,16 @@ EMIT_GAPS: dict[str, str] = {
 }
 
 
-@pytest.mark.slow
-def test_catalogue_emits_compiles_and_reverifies_for_every_target():
+@pytest.mark.parametrize("half", [pytest.param(0, marks=pytest.mark.slow), pytest.param(1, marks=pytest.mark.corpus)])
+def test_catalogue_emits_compiles_and_reverifies_for_every_target(half):
     """Every catalogue lowering, every (target, wave) it declares: emitted IR
     compiles with llvmlite and the compiled code proves against the spec
-    (emit.selfcheck, in two worker processes)."""
+    (emit.selfcheck, in two worker processes).  The slow tier (CI) takes every
+    other lowering in catalogue order, the corpus tier the rest: every
+    instruction's spelling is in both halves many times over."""
     import multiprocessing
 
-    files = [str(p) for p in catalog.lowering_files()]
+    files = [str(p) for p in catalog.lowering_files()][half::2]
     ctx = multiprocessing.get_context("forkserver")
     with ctx.Pool(2) as pool:
         results = pool.map(emit.selfcheck, files, chunksize=1)
@@ -227,6 +229,7 @@ def test_catalogue_emits_compiles_and_reverifies_for_every_target():
     problems = [p for _, ps in results for p in ps]
     # every instantiation of a listed lowering stops with its listed reason; nothing else fails
     assert [p for p in problems if p.split(" ", 1)[0] not in EMIT_GAPS] == []
-    assert {p.split(" ", 1)[0] for p in problems} == set(EMIT_GAPS)
+    names = {load_lowering(p).name for p in files}
+    assert {p.split(" ", 1)[0] for p in problems} == set(EMIT_GAPS) & names
     for p in problems:
         assert p.endswith(EMIT_GAPS[p.split(" ", 1)[0]]), p
