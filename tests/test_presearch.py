@@ -67,6 +67,23 @@ def test_wrong_reductions_are_refuted_before_the_solver(tmp_path, name):
     assert (row["lane"], row["expected"], row["actual"]) == (lane, expected, actual)
 
 
+def test_a_wrong_cross_row_combine_is_refuted_before_the_solver(tmp_path):
+    """An or turned into an xor where the readlane tail combines row 0 with
+    row 1 (#11: 26-32 s in the counterexample search) saturates under every
+    lane and is the same under one lane; one active lane in each of two rows
+    refutes it concretely."""
+    path = mutant(tmp_path, "wide64/reduce_all_or_u64_gfx9.s", "s_or_b32 s4, s4, s6", "s_xor_b32 s4, s4, s6",
+                  "or_xor_rows")
+    code, js, err = cli_json("lowering", path, "--target", "gfx942")
+    assert code == 1, err
+    r = js["results"][0]
+    assert r["method"].endswith(", concrete pre-search"), r["method"]
+    cex = r["counterexample"]
+    assert cex["exec"] == "0x0000000000010001"
+    row = cex["lanes"][0]
+    assert row["lane"] == 0 and row["expected"] != row["actual"]
+
+
 @pytest.mark.slow
 def test_the_same_counterexample_as_the_solver(tmp_path, monkeypatch):
     """With the pre-search switched off the solver finds the refutation of
@@ -82,12 +99,16 @@ def test_the_same_counterexample_as_the_solver(tmp_path, monkeypatch):
 def test_the_cases_and_their_order():
     full = (1 << 64) - 1
     top = 1 << 63
-    assert first_cases("any", 64) == [(1, "all"), (top, "quick"), (3, "quick"), (1 | top, "quick"), (full, "quick")]
+    rows = [(1 | 1 << 16, "quick"), (1 | 1 << 32, "quick"), (1 | 1 << 48, "quick")]
+    assert first_cases("any", 64) == [(1, "all"), (top, "quick"), (3, "quick"), (1 | top, "quick"), *rows,
+                                      (full, "quick")]
+    assert first_cases("any", 32)[-2:] == [(1 | 1 << 16, "quick"), (0xFFFFFFFF, "quick")]
     assert first_cases("full", 32) == [(0xFFFFFFFF, "all")]
     assert first_cases("0x00ff00ff", 32) == [(0x00FF00FF, "all")]
     more = more_cases("any", 32)
-    assert more[:4] == [(1 << 31, "rest"), (3, "rest"), (1 | 1 << 31, "rest"), (0xFFFFFFFF, "rest")]
-    singles = [m for m, _ in more[4:] if bin(m).count("1") == 1]
+    assert more[:5] == [(1 << 31, "rest"), (3, "rest"), (1 | 1 << 31, "rest"), (1 | 1 << 16, "rest"),
+                        (0xFFFFFFFF, "rest")]
+    singles = [m for m, _ in more[5:] if bin(m).count("1") == 1]
     assert singles == [1 << i for i in range(1, 31)]
     assert more_cases("full", 32) == []  # its one mask got every fill first
     assert check_lanes(0b1011, 32) == {0, 1, 3}

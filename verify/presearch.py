@@ -12,8 +12,10 @@ answer on every run:
 * EXEC masks.  A fixed contract (``full``, ``0x...``) is its one mask.  Under
   ``@exec any``, before any solver call (:func:`first_cases`): every fill
   under the lowest lane alone, the quick fills (:data:`QUICK`) under the
-  highest lane alone, the two lowest lanes, the lowest and the highest, and
-  every lane.  When the solver's all-lanes question gives up on a spec that
+  highest lane alone, the two lowest lanes, the lowest and the highest, the
+  lowest with the first lane of each other row (a wrong cross-row combine,
+  e.g. in a readlane tail, shows only with one active lane in each of two
+  rows: a whole-wave mask saturates an or/max), and every lane.  When the solver's all-lanes question gives up on a spec that
   folds lanes (:func:`more_cases`): the other fills under those masks, the
   quick fills under every other single lane and adjacent pair, and a batch
   of random (mask, values) cases (random values under a fixed contract's mask).
@@ -168,14 +170,15 @@ def _first_masks(contract: str, wave: int) -> list[int]:
     if contract.startswith("0x"):
         return [int(contract, 16)]
     top = 1 << (wave - 1)
-    return list(dict.fromkeys([1, top, 3, 1 | top, full]))
+    rows = [1 | 1 << r for r in range(16, wave, 16)]  # the lowest lane with the first lane of another row
+    return list(dict.fromkeys([1, top, 3, 1 | top, *rows, full]))
 
 
 def first_cases(contract: str, wave: int) -> Cases:
     """Before any solver call: every fill under the first mask (the lowest
     lane alone, or the contract's one mask), the quick fills under the
     highest lane alone, the two lowest lanes, the lowest and the highest,
-    and every lane."""
+    the lowest with the first lane of each other row, and every lane."""
     ms = _first_masks(contract, wave)
     return [(ms[0], "all")] + [(m, "quick") for m in ms[1:]]
 
