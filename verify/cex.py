@@ -30,6 +30,11 @@ from .machine import Step
 from .spec import OPS, spec_monoid
 from .target import Target
 
+# z3 resource units for each step of the counterexample search (the fewest
+# active lanes, the smallest mask, small values): a count of solver steps, so
+# the counterexample printed is the same under any load
+STEP_RLIMIT = 20_000_000
+
 if TYPE_CHECKING:  # annotations only: z3 is loaded by the commands that prove
     from .smt import Query
 
@@ -206,7 +211,7 @@ def _smallest_exec(q: Any, B: Any, bits: list[Any], enc_sym: Any) -> tuple[int, 
     q.push()
     # a wave with an active lane, when there is one: EXEC = 0 shows no lane
     q.add(B.or_b(*bits))
-    some = q.check() == "sat"
+    some = q.check(rlimit=STEP_RLIMIT) == "sat"
     if not some:
         q.pop()
         q.push()
@@ -214,7 +219,7 @@ def _smallest_exec(q: Any, B: Any, bits: list[Any], enc_sym: Any) -> tuple[int, 
     for k in range(1 if some else 0, len(bits) + 1):
         q.push()
         q.add(B.at_most(bits, k))
-        if q.check() == "sat":
+        if q.check(rlimit=STEP_RLIMIT) == "sat":
             fewest = k
             break
         q.pop()
@@ -234,7 +239,7 @@ def _smallest_exec(q: Any, B: Any, bits: list[Any], enc_sym: Any) -> tuple[int, 
             q.push()
             for b in bits[mid + 1:top]:
                 q.add(B.not_b(b))
-            if q.check() == "sat":
+            if q.check(rlimit=STEP_RLIMIT) == "sat":
                 mask, vals = _model_values(q, enc_sym)
                 hi = (mask & ((1 << top) - 1)).bit_length() - 1
             else:
@@ -286,7 +291,7 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
             for x in (t if isinstance(t, list) else [t]):
                 if x is not None:
                     q.add(B.ule(x, 0xFF))
-        if q.check() == "sat":
+        if q.check(rlimit=STEP_RLIMIT) == "sat":
             mask, vals = _model_values(q, enc_sym)
         q.pop()
         tagged = False

@@ -362,7 +362,7 @@ class Bounded:
     def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
         if self.gave_up:
             return "unknown"
-        r: str = self.q.check(timeout_s, rlimit or self.rlimit)
+        r: str = self.q.check(timeout_s, min(rlimit, self.rlimit) if rlimit else self.rlimit)
         self.gave_up = self.gave_up or r == "unknown"
         return r
 

@@ -600,7 +600,7 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
         if some:  # prefer a wave with an active lane: EXEC = 0 at entry shows nothing
             q.push()
             q.add(B.or_b(*some))
-            if q.check() != "sat":
+            if q.check(rlimit=JOINT_RLIMIT) != "sat":  # steers the counterexample: a fixed limit
                 q.pop()
                 q.check()
         mask0 = sum(1 << i for i, a in enumerate(act0) if q.truth(a))

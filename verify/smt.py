@@ -615,6 +615,12 @@ def _context_of(terms: Sequence[Any]) -> Any:
     return z3.Context()
 
 
+# the wall-clock bound of a check whose answer steers what is asked next:
+# such a check is bounded by its resource limit (rlimit) alone, so the answer
+# is the same under any load; this only stops a runaway after an hour
+NO_TIMEOUT = 3600.0
+
+
 class Query:
     """Solver questions over a stack of assertions, each check a fresh
     solver with a timeout and a fixed seed.  Its assertions live in
@@ -623,8 +629,10 @@ class Query:
 
     A check may also get a resource limit (z3's ``rlimit``: a count of the
     solver's elementary steps, the same on every run and under any load) where
-    giving up decides what is asked next; a timeout only bounds how long a
-    question may take."""
+    giving up decides what is asked next; such a check has no wall-clock
+    bound but :data:`NO_TIMEOUT`, so its answer is the same under any load.
+    A timeout only bounds how long a final question may take (its "unknown"
+    is a verdict, never a step toward another question)."""
 
     def __init__(self, timeout_s: float, seed: int = 0, session: Session | None = None):
         self.timeout_ms = max(1, int(timeout_s * 1000))
@@ -660,6 +668,8 @@ class Query:
     def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
         terms = self._terms()
         s = _tactic(self.ctx).solver()
+        if timeout_s is None and rlimit is not None:
+            timeout_s = NO_TIMEOUT  # a check with a resource limit is bounded by it alone: no clock
         s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
         if rlimit is not None:
             s.set("rlimit", rlimit)

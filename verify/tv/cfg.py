@@ -199,6 +199,13 @@ def _merge(m: Machine, c: Any, a: _State, b: _State, extra: Extra) -> _State:
     return _State(vregs, sregs, scc, queue, extra.merge(c, a.extra, b.extra))
 
 
+# z3 resource units for each of lane_loop's one-iteration questions: a count
+# of solver steps, so whether a loop is accepted never depends on how busy the
+# machine is (a wall-clock timeout would turn an accepted loop into an
+# unsupported one under load).  LLVM 22's Iterative wave.reduce and atomic
+# optimizer loops in tests/tv are answered within 0.4 million.
+LOOP_RLIMIT = 8_000_000
+
 # lane_loop's answer per loop block (the same blocks are run once per EXEC
 # when a kernel is proved per dispatch EXEC); the block is kept, so its id is
 # not reused while the entry lives
@@ -381,6 +388,6 @@ def lane_loop(m: Machine, b: Block, k: int, timeout: float) -> tuple[str, ...] |
         nonzero = B.or_b(*(B.ne(x, B.const(0)) for x in new))
         q = smt.Query(timeout, session=B.session)
         q.add(B.not_b(B.and_b(cleared, B.or_b(B.and_b(back, nonzero), B.and_b(B.not_b(back), B.not_b(nonzero))))))
-        if q.check() == "unsat":
+        if q.check(rlimit=LOOP_RLIMIT) == "unsat":
             return cand
     return None

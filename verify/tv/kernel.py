@@ -299,7 +299,7 @@ def _check(q: smt.Query, cond: Any, rlimit: int | None = None) -> str:
         return "unsat"
     q.push()
     q.add(cond)
-    r = q.check(rlimit=rlimit)
+    r = q.check(rlimit=rlimit)  # with a resource limit, no clock (smt.Query.check)
     q.pop()
     return r
 
@@ -648,7 +648,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         for n, c in enumerate(per_lane):
             if lanes is not None and joint == "sat":
                 break  # (not the for's else: nothing is proved here)
-            r0 = _check(q, c)
+            r0 = _check(q, c, 4 * JOINT_RLIMIT)  # steers what is asked next: a fixed limit
             if r0 == "sat" and hint is None:
                 hint = ir_mem.stores[n][:2]  # a lane whose stores differ: look at its address first
                 # the same address, different values, and no other lane of
@@ -661,7 +661,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
                 q.push()
                 q.add(B.and_b(no_ub, ien, gen, B.eq(ilo, glo), B.eq(ihi, ghi), B.not_b(ipois), B.ne(ival, gval),
                               *alone))
-                if q.check() == "sat":
+                if q.check(rlimit=4 * JOINT_RLIMIT) == "sat":
                     res.seconds = time.monotonic() - t0
                     return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None)
                 q.pop()
@@ -683,7 +683,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if hint is not None:  # memory at the address where the stores differ
         q.push()
         q.add(B.and_b(B.eq(alo, hint[0]), B.eq(ahi, hint[1])))
-        r = q.check()
+        r = q.check(rlimit=4 * JOINT_RLIMIT)  # steers: a fixed limit
         if r != "sat":
             q.pop()
     if r != "sat":
@@ -702,11 +702,12 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
     """After a sat check: leave on `q` a model with 1, 2 or 4 active lanes
     where there is one, else the model of asking again; False when the
-    solver gives up the second time."""
+    solver gives up the second time.  Each narrowing question has a
+    resource limit, so the lanes shown do not depend on the machine's load."""
     for k in (1, 2, 4):
         q.push()
         q.add(B.at_most(exec_bits, k))
-        if q.check() == "sat":
+        if q.check(rlimit=4 * JOINT_RLIMIT) == "sat":
             q.pop()
             return True
         q.pop()
