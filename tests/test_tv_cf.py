@@ -431,3 +431,25 @@ def test_atomic_optimizer_loop_mutant_is_refuted(tmp_path):
     (tmp_path / "m.s").write_text(asm.replace("s_add_i32 s2, s2, s7", "s_or_b32 s2, s2, s7"))
     code, out = kernel_tv(path, "gfx1100", 32, "--asm", str(tmp_path / "m.s"))
     assert code == 1 and "with EXEC = lanes 0..1" in out and "counterexample: EXEC = 0x3" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("old, new", [("s_max_i32 s2, s2, s7", "s_max_u32 s2, s2, s7"),
+                                      ("v_max_i32_e32 v1, s0, v1", "v_min_i32_e32 v1, s0, v1")])
+def test_atomic_max_optimizer_mutants_are_refuted(tmp_path, old, new):
+    """The min/max optimizer kernels prove (one proof per dispatch EXEC, each
+    a canonical min/max nest): a signed max accumulated unsigned (the
+    identity 0x80000000 then wins), or the lane's result combined with min
+    (the identity written to the first lane then wins), is refuted with
+    one lane, and the memory the IR leaves is shown."""
+    path = CORPUS / "kernel_atomic_max_optimizer.ll"
+    asm = by_llvmlite_isolated(path.read_text(), get_target("gfx1100"), 32)
+    assert old in asm
+    (tmp_path / "m.s").write_text(asm.replace(old, new))
+    code, out = kernel_tv(path, "gfx1100", 32, "--asm", str(tmp_path / "m.s"))
+    assert code == 1 and "with EXEC = lanes 0..0" in out and "counterexample: EXEC = 0x1; memory at" in out, out
+
+
+def test_atomic_max_optimizer_is_proved():
+    code, out = kernel_tv(CORPUS / "kernel_atomic_max_optimizer.ll", "gfx1200", 32)
+    assert code == 0 and out.splitlines()[-1] == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported", out

@@ -148,8 +148,11 @@ class Z3:
 
     symbolic = True
 
-    def __init__(self, session: Session | None = None, abstract_fadd: str = "") -> None:
+    def __init__(self, session: Session | None = None, abstract_fadd: str = "", aci: bool = False) -> None:
         self.s = session if session is not None else Session()
+        # aci: umin/umax/smin/smax terms kept in a canonical form (see _aci)
+        self.aci = aci
+        self._mm: dict[int, tuple[Any, str, dict[int, Any], int | None]] = {}
         # abstract_fadd "as-is" / "canonical" (operands in canonical order):
         # fadd is an unknown commutative function except where its exact value
         # is plain (see _fadd_abstract); refine uses it to PROVE only
@@ -187,6 +190,16 @@ class Z3:
         memory: one unknown value per address)."""
         f = z3.Function(name, *([self.s.bv32] * (len(args) + 1)))
         return f(*[self.s.bv(a) for a in args])
+
+    def canonical(self, t: Any) -> Any:
+        """`t` rewritten by z3's simplifier into its normal form (sums and
+        products flattened and ordered, shifts by constants as
+        concatenations): two differently built terms of one value often
+        become the same term.  A Python int is returned as it is."""
+        if type(t) is int:
+            return t
+        r = z3.simplify(t)
+        return r.as_long() if z3.is_bv_value(r) else r
 
     def fresh_bool(self, name: str) -> Any:
         return z3.Bool(name, self.s.ctx)
@@ -277,22 +290,72 @@ class Z3:
     def umin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return min(a, b)
-        return self.ite(self.ule(a, b), a, b)
+        return self._aci("umin", a, b) if self.aci else self.ite(self.ule(a, b), a, b)
 
     def umax(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return max(a, b)
-        return self.ite(self.ule(b, a), a, b)
+        return self._aci("umax", a, b) if self.aci else self.ite(self.ule(b, a), a, b)
 
     def smin(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return smin32(a, b)
-        return self.ite(self.sle(a, b), a, b)
+        return self._aci("smin", a, b) if self.aci else self.ite(self.sle(a, b), a, b)
 
     def smax(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return smax32(a, b)
-        return self.ite(self.sle(b, a), a, b)
+        return self._aci("smax", a, b) if self.aci else self.ite(self.sle(b, a), a, b)
+
+    # identity and absorbing element of each of min/max on 32 bits
+    _MINMAX = {"umin": (0xFFFFFFFF, 0), "umax": (0, 0xFFFFFFFF), "smin": (0x7FFFFFFF, 0x80000000),
+               "smax": (0x80000000, 0x7FFFFFFF)}
+
+    def _aci(self, kind: str, a: Any, b: Any) -> Any:
+        """min/max of `a` and `b` in a canonical form: each of the four is
+        associative, commutative and idempotent, so a nest of one of them is
+        the same function of the set of its operands (its leaves) and of the
+        fold of its constants, whatever the nesting and order.  The term is
+        built as a chain over the leaves in ast-id order (then the constant,
+        dropped when it is the identity; the absorbing element is the
+        result), so two nests over the same leaves are the same term and the
+        solver meets no question at all: LLVM's atomic optimizer folds a
+        scan tree where the IR folds lane by lane.  Equal as functions to
+        the plain form (the ite of one compare), which tests hold together."""
+        ident, absorb = self._MINMAX[kind]
+        pick = {"umin": min, "umax": max}.get(kind)
+        leaves: dict[int, Any] = {}
+        consts: list[int] = []
+        for t in (a, b):
+            if type(t) is int:
+                consts.append(t)
+                continue
+            hit = self._mm.get(t.get_id())
+            if hit is not None and hit[1] == kind and self.s.same(hit[0], t):
+                leaves.update(hit[2])
+                if hit[3] is not None:
+                    consts.append(hit[3])
+            else:
+                leaves[t.get_id()] = t
+        const: int | None = None
+        for c in consts:
+            const = c if const is None else (pick(const, c) if pick is not None else
+                                             (smin32 if kind == "smin" else smax32)(const, c))
+        if const == absorb:
+            return const
+        if const == ident:
+            const = None
+        if not leaves:
+            return const if const is not None else ident
+        order = sorted(leaves)
+        acc = leaves[order[0]]
+        for k in order[1:] + ([-1] if const is not None else []):
+            y = leaves[k] if k >= 0 else const
+            le = self.ule if kind[0] == "u" else self.sle
+            acc = self.ite(le(acc, y), acc, y) if kind.endswith("min") else self.ite(le(y, acc), acc, y)
+        if len(leaves) > 1 or const is not None:
+            self._mm[acc.get_id()] = (acc, kind, leaves, const)
+        return acc
 
     # ---- comparisons ------------------------------------------------------
     def eq(self, a: Any, b: Any) -> Any:

@@ -493,7 +493,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if offs is None or not all(a.type in ("i32", "float") or a.type == "ptr addrspace(1)" for a in fn.args):
         res.notes = [f"{fn.span}: unsupported: kernel arguments other than i32, float and ptr addrspace(1)"]
         return res
-    B = smt.Z3()
+    B = smt.Z3(aci=True)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
     W = wave
     exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True) if lanes is None else [i < lanes for i in range(W)]
     lo = B.from_bits(exec_bits[:32])
@@ -528,7 +528,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
 
     def initial_mem(alo: Any, ahi: Any) -> Any:
-        return B.uf("mem", alo, ahi)
+        # the address in normal form: the IR's `in + 4 * zext(id)` and the
+        # GPU's shift-and-carry read the same unknown, not two the solver
+        # must first prove equal
+        return B.uf("mem", B.canonical(alo), B.canonical(ahi))
 
     ir_mem = Memory(B, initial_mem)
     assume = assume or {}
