@@ -33,7 +33,7 @@ from .target import Target
 # z3 resource units for each step of the counterexample search (the fewest
 # active lanes, the smallest mask, small values): a count of solver steps, so
 # the counterexample printed is the same under any load
-STEP_RLIMIT = 20_000_000
+STEP_RLIMIT = 100_000_000
 
 if TYPE_CHECKING:  # annotations only: z3 is loaded by the commands that prove
     from .smt import Query

@@ -204,7 +204,7 @@ def _merge(m: Machine, c: Any, a: _State, b: _State, extra: Extra) -> _State:
 # machine is (a wall-clock timeout would turn an accepted loop into an
 # unsupported one under load).  LLVM 22's Iterative wave.reduce and atomic
 # optimizer loops in tests/tv are answered within 0.4 million.
-LOOP_RLIMIT = 8_000_000
+LOOP_RLIMIT = 50_000_000
 
 # lane_loop's answer per loop block (the same blocks are run once per EXEC
 # when a kernel is proved per dispatch EXEC); the block is kept, so its id is

@@ -45,6 +45,13 @@ from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
 
+# z3 resource units for a question whose answer steers what is asked next
+# (one lane's stores, the address where they differ, the fewest active lanes
+# of a counterexample): a count of solver steps, the same under any load.
+# A 32-lane masked-store refutation's narrowing questions take about 63
+# million (2 s) each; 8 million left its counterexample at 4 lanes.
+STEP_RLIMIT = 250_000_000
+
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
 
@@ -651,7 +658,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         for n, c in enumerate(per_lane):
             if lanes is not None and joint == "sat":
                 break  # (not the for's else: nothing is proved here)
-            r0 = _check(q, c, 4 * JOINT_RLIMIT)  # steers what is asked next: a fixed limit
+            r0 = _check(q, c, STEP_RLIMIT)  # steers what is asked next: a fixed limit
             if r0 == "sat" and hint is None:
                 hint = ir_mem.stores[n][:2]  # a lane whose stores differ: look at its address first
                 # the same address, different values, and no other lane of
@@ -664,7 +671,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
                 q.push()
                 q.add(B.and_b(no_ub, ien, gen, B.eq(ilo, glo), B.eq(ihi, ghi), B.not_b(ipois), B.ne(ival, gval),
                               *alone))
-                if q.check(rlimit=4 * JOINT_RLIMIT) == "sat":
+                if q.check(rlimit=STEP_RLIMIT) == "sat":
                     res.seconds = time.monotonic() - t0
                     return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None)
                 q.pop()
@@ -686,7 +693,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if hint is not None:  # memory at the address where the stores differ
         q.push()
         q.add(B.and_b(B.eq(alo, hint[0]), B.eq(ahi, hint[1])))
-        r = q.check(rlimit=4 * JOINT_RLIMIT)  # steers: a fixed limit
+        r = q.check(rlimit=STEP_RLIMIT)  # steers: a fixed limit
         if r != "sat":
             q.pop()
     if r != "sat":
@@ -710,7 +717,7 @@ def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
     for k in (1, 2, 4):
         q.push()
         q.add(B.at_most(exec_bits, k))
-        if q.check(rlimit=4 * JOINT_RLIMIT) == "sat":
+        if q.check(rlimit=STEP_RLIMIT) == "sat":
             q.pop()
             return True
         q.pop()
