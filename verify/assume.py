@@ -253,6 +253,19 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:hazards",
         ),
         Assumption(
+            "hazard.gfx94_carry_in",
+            "gfx94x/gfx950: a VALU carry-in (v_addc_co, v_subb_co, ...) reading a lane mask a VALU instruction wrote "
+            "less than 2 wait states before",
+            {
+                "unknown": "the carry reads as unknown (LLVM's GCNHazardRecognizer counts every VCC read: llc-22 "
+                           "puts s_nop 1 between v_sub_co_u32 and v_subb_co_u32 on gfx942)",
+                "ready": "the carry is forwarded (AMD's rocRoller, from the CDNA3 ISA's wait-state table: a read as a "
+                         "carry-in needs 0 wait states); the rule is a warning only",
+            },
+            "unknown",
+            "S:hazards",
+        ),
+        Assumption(
             "hazard.kept_lanes",
             "the lanes a DPP instruction does not write, when a write of its destination is inside the hazard window",
             {

@@ -86,6 +86,22 @@ def _scalars_read(ins: Instr) -> set[str]:
     return out
 
 
+def _carry_in(ins: Instr) -> set[str]:
+    """The lane mask a VALU instruction reads as its carry-in (v_addc_co,
+    v_add_co_ci, v_subb_co, v_sub_co_ci and their reversed forms)."""
+    names = getattr(_op(ins), "arg_names", ())
+    if "carry_in" in names:
+        o = ins.operands[names.index("carry_in")]
+        if isinstance(o, SReg):
+            return set(o.names)
+    return set()
+
+
+def _valu_scalars_read(ins: Instr) -> set[str]:
+    """The SGPRs (VCC included) a VALU instruction reads, its carry-in apart."""
+    return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} - {"scc"} - _carry_in(ins)
+
+
 @dataclass(frozen=True)
 class Rule:
     """A producer (an instruction of pipeline `unit`, any when None, and the
@@ -113,8 +129,10 @@ class Rule:
         return self.writes(ins) if self.unit is None or _op(ins).unit == self.unit else set()
 
     def consumer(self, ins: Instr) -> set[str]:
-        """Registers `ins` reads that matter, if it can suffer this hazard."""
-        return self.reads(ins) if self.role in _op(ins).roles(ins) else set()
+        """Registers `ins` reads that matter, if it can suffer this hazard
+        (role "valu": every VALU instruction)."""
+        plays = _is_valu(ins) if self.role == "valu" else self.role in _op(ins).roles(ins)
+        return self.reads(ins) if plays else set()
 
 
 RULES = [
@@ -129,6 +147,11 @@ RULES = [
     Rule("readlane-vgpr", "hazard_gfx94_readlane", "valu", _vgprs_written, "readlane_vgpr",
          lambda c: {c.operands[1].text}, 1,
          "v_readlane of a VGPR the previous VALU instruction wrote"),
+    Rule("valu-sgpr", "hazard_gfx94_valu_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "valu",
+         _valu_scalars_read, 2, "a VALU read of an SGPR or VCC a VALU instruction wrote"),
+    Rule("valu-carry", "hazard_gfx94_valu_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "valu",
+         _carry_in, 2, "a VALU carry-in read of a lane mask a VALU instruction wrote", "nop",
+         "hazard.gfx94_carry_in"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
     Rule("sgpr-wait-alu", "hazard_sgpr_wait_alu", "valu", lambda p: _sgprs_written(p) - {"scc"},

@@ -68,6 +68,7 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_dpp", "DPP needs 2 wait states after a VGPR write and 5 after a VALU EXEC write", "S:hazards"),
         Feature("hazard_lane_select", "v_readlane/v_writelane need 4 wait states after a VALU writes their lane-select SGPR", "S:hazards"),
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
+        Feature("hazard_gfx94_valu_sgpr", "a VALU read of an SGPR or VCC a VALU instruction wrote needs 2 wait states", "S:hazards"),
         Feature("hazard_permlane_swap", "permlane swaps need 2 wait states after a VGPR write", "S:hazards"),
         Feature("hazard_sgpr_wait_alu", "a VALU SGPR write before readlane/writelane/permlane needs s_wait_alu", "S:hazards"),
         Feature("hazard_vcmpx_permlane", "v_permlane16/x16/64 after a v_cmpx needs a VALU instruction between", "S:hazards"),
@@ -121,7 +122,7 @@ _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
 _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast"}
-_GFX94X = _GFX90A | {"hazard_gfx94_readlane", "lshl_add_u64"}
+_GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
     "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_row_share_gfx10", "dpp_fi", "dpp8", "bound_ctrl_legacy",
