@@ -19,13 +19,11 @@ from ..syntax import Line, float_text, operand_text
 from ..target import Target, needs_text
 from .base import OpDef, is_inline_constant, is_inline_constant64, register, written_value
 from .salu import Salu2
-from .valu import Cmp, Valu
+from .valu import NULL, Cmp, Valu
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
 
-# `null` as a carry-out destination (GFX10+): the carry is discarded
-NULL = SReg(("null",), "null")
 
 
 # ---------------------------------------------------------------------------

@@ -604,6 +604,10 @@ for _fcmp in FCMP_OPS:
     register(CmpF32(_fcmp))
 
 
+# `null` as a carry-out destination (GFX10+): the carry is discarded
+NULL = SReg(("null",), "null")
+
+
 class SubCarry(OpDef):
     """Integer subtract with a borrow-out lane mask, and optionally a
     borrow-in mask: ``v_sub_co_u32 vD, sD, s0, s1`` (D = S0 - S1, sD[i] =
@@ -631,7 +635,15 @@ class SubCarry(OpDef):
         return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
 
     def parse(self, line: Line, enc: str) -> Instr:
-        ins = super().parse(line, enc)
+        ops = list(line.operands)
+        null = len(ops) > 1 and ops[1][0].strip() == "null"
+        if null:  # a discarded borrow (GFX10+): parsed as vcc, then replaced
+            if enc not in ("", "e64"):
+                raise InputError(ops[1][1], f"{line.mnemonic} writes vcc (use _e64 for null)")
+            ops[1] = ("vcc_lo", ops[1][1])
+        ins = super().parse(dataclasses.replace(line, operands=ops), enc)
+        if null:
+            ins = dataclasses.replace(ins, operands=(ins.operands[0], NULL, *ins.operands[2:]))
         if enc in ("e32", "dpp"):
             if ins.operands[1].names[0] != "vcc_lo":
                 raise InputError(ins.operand_span(1), f"{ins.mnemonic} writes vcc (use _e64 for an SGPR destination)")
@@ -653,6 +665,16 @@ class SubCarry(OpDef):
             return "e64"
         vcc = ins.operands[1].names[0] == "vcc_lo" and (not self.cin or ins.operands[4].names[0] == "vcc_lo")
         return "e32" if vcc and isinstance(ins.operands[3], VReg) and "e32" in self.encs.values() else "e64"
+
+    def check_common(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if ins.operands[1] is NULL:  # checked as a lane mask of the wave size
+            self.require(target, "add_co_ci", "null as a borrow-out destination", ins.operand_span(1))
+            mask = SReg(("vcc_lo", "vcc_hi")) if wave == 64 else SReg(("vcc_lo",))
+            ins = dataclasses.replace(ins, operands=(ins.operands[0], mask, *ins.operands[2:]))
+        return super().check_common(ins, target, wave)
+
+    def defs(self, ins: Instr) -> list[str]:
+        return [n for n in super().defs(ins) if n != "null"]
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         if ins.enc in ("e32", "dpp"):
@@ -712,6 +734,8 @@ class SubCarry(OpDef):
                 other = [False] * W
             borrow = [B.or_b(B.and_b(e, x), B.and_b(B.not_b(e), o)) for e, x, o in zip(en, borrow, other)]
         m.write_v(dst.index, res, en)
+        if sdst is NULL:
+            return
         blo, bhi = m.from_lane_bits(borrow)
         m.write_scalar64(sdst, blo, bhi)
 
