@@ -295,3 +295,40 @@ def test_permlane_swap_after_a_valu_write_needs_two_wait_states():
     between = prog(["v_cmpx_eq_u32 v0, v1", "global_load_dword v3, v[4:5], off", "v_permlanex16_b32 v1, v2, s0, s1"],
                    asm=True)
     assert ["with no VALU instruction between" in str(x) for x in check(between, get("gfx1100"))] == [True]
+
+
+def test_gfx94_valu_read_of_a_valu_written_sgpr_needs_two_wait_states():
+    """gfx94x/gfx950 (LLVM's hasVDecCoExecHazard rules): a VALU instruction
+    reading an SGPR that a VALU instruction (v_readlane here) wrote needs 2
+    wait states; earlier targets have no such rule.  [S:hazards]"""
+    lines = ["v_readlane_b32 s4, v0, 3", "v_mov_b32_e32 v1, s4"]
+    regs = {"v0": list(range(64))}
+    m = run(lines, "gfx942", regs=regs)
+    assert m.v(1)[:2] == [0xDEAD] * 2 and "s4@2(hazard after line 1)" in m.inputs_read
+    assert window(prog(lines), 1, get("gfx942"))["s4"].rule.name == "valu-sgpr"
+    assert needed(prog(lines), 1, get("gfx950")) == (2, False)
+    m = run(lines[:1] + ["s_nop 1"] + lines[1:], "gfx942", regs=regs)
+    assert m.v(1)[:2] == [3, 3]
+    assert run(lines, "gfx90a", regs=regs).v(1)[:2] == [3, 3]
+    # an SALU write is no producer; a mask read by v_cndmask is a read
+    assert window(prog(["s_mov_b32 s4, 3", "v_mov_b32_e32 v1, s4"]), 1, get("gfx942")) == {}
+    cmp = prog(["v_cmp_eq_u32_e64 s[0:1], v0, v1", "v_cndmask_b32_e64 v2, 0, v0, s[0:1]"])
+    assert sorted(window(cmp, 1, get("gfx942"))) == ["s0", "s1"]
+
+
+def test_gfx94_carry_in_is_the_named_assumption(tmp_path):
+    """The carry-in read: LLVM waits 2 (llc-22 puts s_nop 1 there), the CDNA3
+    ISA table (as AMD's rocRoller transcribes it) none: hazard.gfx94_carry_in
+    (default unknown).  lanemask_gt_gfx94 without its s_nop 1 is refuted, and
+    proves with the warning under `ready`."""
+    src = (ROOT / "lowerings/vote/lanemask_gt_gfx94.s").read_text()
+    assert "s_nop 1\n" in src
+    p = tmp_path / "gt.s"
+    p.write_text(src.replace("s_nop 1\n", ""))
+    code, out, _ = cli("lowering", str(p), "--target", "gfx942")
+    assert code == 1 and "hazard.gfx94_carry_in=unknown" in out
+    assert "a VALU carry-in read of a lane mask a VALU instruction wrote needs 2: insert s_nop 1" in out
+    code, out, err = cli("lowering", str(p), "--target", "gfx942", "--assume", "hazard.gfx94_carry_in=ready")
+    assert code == 0 and "proved" in out and "v_subb_co_u32_e32 reads it 0 wait states later" in err
+    code, out, _ = cli("lowering", str(p), "--target", "gfx90a")
+    assert code == 0
