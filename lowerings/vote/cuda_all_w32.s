@@ -1,0 +1,15 @@
+; cuda_all_w32: CUDA's __all_sync(0xffffffff, p) as HIP spells it (the ballot of p
+; equals the ballot of true: every calling lane's p is non-zero) on a wave32, as
+; llc-22 -mcpu=gfx1100 emits it: the compare's lane mask against EXEC.
+;
+; @spec     cuda.all
+; @targets  gfx10, gfx11, gfx12
+; @waves    32
+; @exec     any
+; @input    x = v0
+; @output   out = v1
+; @clobbers v1, vcc_lo, s0
+v_cmp_ne_u32_e32 vcc_lo, 0, v0
+s_cmp_eq_u32 vcc_lo, exec_lo
+s_cselect_b32 s0, -1, 0
+v_cndmask_b32_e64 v1, 0, 1, s0
