@@ -96,12 +96,14 @@ def pairwise(op: str, rdna: bool, wave: int) -> tuple[str, str]:
     if not rdna:
         body.append("s_nop 1")  # GFX9: two wait states between a VALU write and its DPP read
     body += [f"v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] {DPP}", f"v_mov_b32_dpp v5, v3 quad_perm:[1,0,3,2] {DPP}"]
+    # gfx94x/gfx950: a VALU read of the VCC a VALU wrote waits 2 (LLVM: the carry-in too)  [S:hazards]
+    vcc_wait = [] if rdna else ["s_nop 1"]
     if op == "add":
-        body += [f"v_add_co_u32_e{'64' if rdna else '32'} v2, {vcc}, v2, v4",
+        body += [f"v_add_co_u32_e{'64' if rdna else '32'} v2, {vcc}, v2, v4", *vcc_wait,
                  f"{'v_add_co_ci_u32' if rdna else 'v_addc_co_u32'}_e32 v3, {vcc}, v3, v5, {vcc}"]
         how = "the carry chain v_add_co_u32 / " + ("v_add_co_ci_u32" if rdna else "v_addc_co_u32")
     else:
-        body += [f"{PAIR_CMP[op]}_e32 {vcc}, v[4:5], v[2:3]",
+        body += [f"{PAIR_CMP[op]}_e32 {vcc}, v[4:5], v[2:3]", *vcc_wait,
                  f"v_cndmask_b32_e32 v2, v2, v4, {vcc}", f"v_cndmask_b32_e32 v3, v3, v5, {vcc}"]
         how = f"{PAIR_CMP[op]} and a v_cndmask_b32 per half"
     body.append(f"s_mov_b{wave} {'exec' if wave == 64 else 'exec_lo'}, {saved}")

@@ -10,4 +10,5 @@
 ; @output   out = v1
 ; @clobbers s0
 v_readlane_b32 s0, v0, 63
+s_nop 1  ; gfx94x/gfx950: a VALU read of an SGPR a VALU wrote waits 2 [S:hazards]
 v_mov_b32_e32 v1, s0

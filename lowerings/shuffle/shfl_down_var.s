@@ -18,6 +18,7 @@ v_and_b32_e32 v5, 31, v2
 v_add_u32_e32 v5, v5, v4
 v_cmp_gt_u32_e32 vcc, 32, v5
 v_add_u32_e32 v4, v2, v4
+s_nop 0  ; gfx94x/gfx950: VCC read 2 wait states after the compare [S:hazards]
 v_cndmask_b32_e32 v4, v2, v4, vcc
 v_lshlrev_b32_e32 v4, 2, v4
 ds_bpermute_b32 v1, v4, v0

@@ -15,8 +15,8 @@
 v_mbcnt_lo_u32_b32 v3, -1, 0
 v_mbcnt_hi_u32_b32 v3, -1, v3
 v_lshlrev_b32_e32 v4, 2, v3
-ds_bpermute_b32 v1, v4, v0 offset:16
 v_and_b32_e32 v5, 31, v3
 v_cmp_gt_u32_e32 vcc, 28, v5
+ds_bpermute_b32 v1, v4, v0 offset:16
 s_waitcnt lgkmcnt(0)
 v_cndmask_b32_e32 v1, v0, v1, vcc

@@ -12,4 +12,5 @@
 v_mbcnt_lo_u32_b32 v1, -1, 0
 v_mbcnt_hi_u32_b32 v1, -1, v1
 v_cmp_eq_u32_e32 vcc, 0, v1
+s_nop 1  ; gfx94x/gfx950: VCC read 2 wait states after the compare [S:hazards]
 v_cndmask_b32_e64 v2, 0, 1, vcc

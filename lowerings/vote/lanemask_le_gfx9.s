@@ -2,7 +2,7 @@
 ; in 64 bits as llc-22 -mcpu=gfx900 emits it.
 ;
 ; @spec     vote.lanemask_le
-; @targets  gfx9, gfx90a
+; @targets  gfx900, gfx906, gfx908, gfx90a
 ; @waves    64
 ; @exec     any
 ; @input    id = v0

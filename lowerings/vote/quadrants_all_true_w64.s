@@ -12,9 +12,9 @@
 ; @input    x = v0
 ; @output   out = v1
 ; @clobbers v1, v2, v3, v4, vcc
+v_cmp_ne_u32_e32 vcc, 0, v0
 v_mbcnt_lo_u32_b32 v2, -1, 0
 v_mbcnt_hi_u32_b32 v2, -1, v2
-v_cmp_ne_u32_e32 vcc, 0, v0
 v_cndmask_b32_e64 v1, 0, 1, vcc
 v_xor_b32_e32 v3, 1, v2
 v_lshlrev_b32_e32 v3, 2, v3

@@ -15,5 +15,6 @@ s_nop 1
 v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_mov_b32_dpp v5, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_add_co_u32_e32 v2, vcc, v2, v4
+s_nop 1
 v_addc_co_u32_e32 v3, vcc, v3, v5, vcc
 s_mov_b64 exec, s[0:1]

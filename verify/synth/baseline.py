@@ -58,13 +58,14 @@ def body(spec: str, params: dict[str, Any], wave: int) -> list[str] | None:
     if d == 0 or d >= width:
         return None  # every lane keeps its own value: a copy, not a shuffle
     off = 4 * d if kind == "down" else 256 - 4 * d
-    lines += ["v_lshlrev_b32_e32 v4, 2, v3", f"ds_bpermute_b32 v1, v4, v0 offset:{off}",
-              f"v_and_b32_e32 v5, {width - 1}, v3"]
+    lines += ["v_lshlrev_b32_e32 v4, 2, v3", f"v_and_b32_e32 v5, {width - 1}, v3"]
     if kind == "down":
         lines.append(f"v_cmp_gt_u32_e32 {vcc}, {width - d}, v5")  # the source is inside the segment
     else:
         lines.append(f"v_cmp_le_u32_e32 {vcc}, {d}, v5")
-    lines += ["s_waitcnt lgkmcnt(0)", f"v_cndmask_b32_e32 v1, v0, v1, {vcc}"]
+    # the compare before ds_bpermute: its VCC is read 2 wait states later, as
+    # gfx94x/gfx950 need after a VALU writes VCC  [S:hazards]
+    lines += [f"ds_bpermute_b32 v1, v4, v0 offset:{off}", "s_waitcnt lgkmcnt(0)", f"v_cndmask_b32_e32 v1, v0, v1, {vcc}"]
     return lines
 
 
