@@ -220,6 +220,7 @@ s_ff1_i32_b64 s0, exec
 v_mbcnt_lo_u32_b32 v1, -1, 0
 v_mbcnt_hi_u32_b32 v1, -1, v1
 v_cmp_eq_u32_e32 vcc, s0, v1
+s_nop 1
 v_cndmask_b32_e64 v2, 0, 1, vcc""", "0x0000000000000002", [1]),
     # all_true comparing the ballot with all ones instead of EXEC: wrong once a lane is inactive
     "all_true_vs_ones": ("vote.all_true", "gfx1100", 32, "v1", """
