@@ -47,3 +47,67 @@ def test_broken_primitives_are_refuted(tmp_path, rel, old, new, target, exec_, l
         assert (row["expected"], row["actual"]) == (expected, actual), row
     else:  # 0 - x against x (int) or -x against x (f32): the lane's own value with the sign wrong
         assert row["expected"] != row["actual"]
+
+
+PROVED = [
+    ("cg/cg_reduce_umax_t16_gfx9.s", "gfx90a"),
+    ("cg/cg_inclusive_scan_add_t16_rdna.s", "gfx1100"),
+    ("cg/cg_exclusive_scan_add_t16_gfx9.s", "gfx942"),
+    ("quadrants/quadrants_reduce_all_min_rdna_w32.s", "gfx1030"),
+    ("quadrants/quadrants_exclusive_add_gfx9_w64.s", "gfx942"),
+    ("vote/cuda_match_any_w32.s", "gfx1100"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rel, target", PROVED)
+def test_seed_primitive_is_proved(rel, target):
+    """cooperative groups' tile reduce/scans, Quadrants' reduce/scans and
+    CUDA __match_any_sync: proved on a target of each family they declare."""
+    code, js, err = cli_json("lowering", str(ROOT / "lowerings" / rel), "--target", target)
+    assert code == 0, err
+    assert [r["verdict"] for r in js["results"]] == ["proved"] * len(js["results"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rel, old, new, target, exec_, lane", [
+    # a scan step shifted by 3 instead of 4: lane 3 of each row counts lane 0 twice
+    ("cg/cg_inclusive_scan_add_t16_rdna.s", "row_shr:4", "row_shr:3", "gfx1100", "0xffffffff", 3),
+    # the last butterfly step over 8 lanes again instead of 16: lanes 16..31 never see lanes 0..15
+    ("quadrants/quadrants_reduce_all_min_rdna_w32.s", "v_xor_b32_e32 v3, 16, v2", "v_xor_b32_e32 v3, 8, v2",
+     "gfx1030", "0xffffffff", 16),
+    # lane 5's match mask written into lane 6: lane 5 keeps whatever v1 held
+    ("vote/cuda_match_any_w32.s", "v_writelane_b32 v1, s5, 5", "v_writelane_b32 v1, s5, 6", "gfx1100",
+     None, 5),
+])
+def test_broken_seed_primitive_is_refuted(tmp_path, rel, old, new, target, exec_, lane):
+    code, js, err = cli_json("lowering", str(mutant(tmp_path, rel, old, new)), "--target", target)
+    assert code == 1, err
+    r = js["results"][0]
+    assert r["verdict"] == "refuted"
+    cex = r["counterexample"]
+    if exec_ is not None:
+        assert cex["exec"] == exec_, cex["exec"]
+    assert cex["lanes"][0]["lane"] == lane, cex["lanes"]
+
+
+@pytest.mark.slow
+def test_segmented_reduce_without_its_cut_is_refuted(tmp_path):
+    """Quadrants' segmented reduce adding across a segment start (the flag
+    test dropped from the first step): refuted."""
+    p = mutant(tmp_path, "quadrants/quadrants_segmented_reduce_add_rdna_w32.s",
+               "v_cndmask_b32_e32 v4, 0, v4, vcc_lo\n", "")
+    code, js, err = cli_json("lowering", str(p), "--target", "gfx1100")
+    assert code == 1, err
+    assert js["results"][0]["verdict"] == "refuted"
+    assert js["results"][0]["counterexample"]["obligation"] == "value(out)"
+
+
+@pytest.mark.slow
+def test_cg_reduce_without_its_wait_states_is_refuted_on_gfx9(tmp_path):
+    """GFX9 reads a DPP source 2 wait states after the VALU wrote it; the
+    tile reduce with its s_nop dropped is refuted, not proved with a note."""
+    p = mutant(tmp_path, "cg/cg_reduce_umax_t16_gfx9.s", "s_nop 1\n", "")
+    code, js, err = cli_json("lowering", str(p), "--target", "gfx90a")
+    assert code == 1, err
+    assert js["results"][0]["verdict"] == "refuted"
