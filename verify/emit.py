@@ -407,6 +407,41 @@ class Emitter:
     def ite(self, c: Any, a: Any, b: Any) -> Any:
         raise NotImplementedError  # spelled by LLVMEmitter and HIPEmitter
 
+    # ---- conditions (i1 per lane: a carry, a 64-bit compare) ----------------------
+    def _logic(self, op: str, a: Cond, b: Cond) -> Cond:
+        raise NotImplementedError  # spelled by LLVMEmitter and HIPEmitter
+
+    def and_b(self, *cs: Cond) -> Cond:
+        out: Cond = True
+        for c in cs:
+            if c is False or out is False:
+                return False
+            out = c if out is True else out if c is True else self._logic("and", out, c)
+        return out
+
+    def or_b(self, *cs: Cond) -> Cond:
+        out: Cond = False
+        for c in cs:
+            if c is True or out is True:
+                return True
+            out = c if out is False else out if c is False else self._logic("or", out, c)
+        return out
+
+    def not_b(self, c: Cond) -> Cond:
+        return (not c) if isinstance(c, bool) else self._logic("xor", c, True)
+
+    def get_pair(self, op: VReg | SReg | Imm) -> tuple[Value, Value]:
+        """A 64-bit VALU source as (low, high) halves: a VGPR pair, or an
+        integer inline constant (-16..64: a 64-bit value either way); a
+        literal or an SGPR pair is not emitted (its expansion depends on the
+        operand type, [S:literal64])."""
+        if isinstance(op, VReg) and op.count == 2:
+            return self.get(VReg(op.index)), self.get(VReg(op.index + 1))
+        if isinstance(op, Imm) and -16 <= op.value <= 64 and not op.text.strip().startswith(("0x", "-0x")) \
+                and "." not in op.text:
+            return op.value & M32, M32 if op.value < 0 else 0
+        self.unsupported(f"64-bit operand '{op.text}' (only a VGPR pair or an integer inline constant is emitted)")
+
 
 # ---------------------------------------------------------------------------
 # LLVM IR
@@ -481,6 +516,9 @@ class LLVMEmitter(Emitter):
         if isinstance(c, bool):
             return a if c else b
         return self.new(f"select i1 {c.text}, {self.t(a)}, {self.t(b)}", uniform=self._uni(c, a, b))
+
+    def _logic(self, op: str, a: Cond, b: Cond) -> Val:
+        return self.new(f"{op} i1 {self._o(a)}, {self._o(b)}", "i1", hint="cond", uniform=self._uni(a, b))
 
     def lane_bit(self, mask: int) -> Val:
         ty = f"i{self.wave}"
@@ -602,6 +640,11 @@ class HIPEmitter(Emitter):
         if isinstance(c, bool):
             return a if c else b
         return self.new(f"{c.text} ? {self.c(a)} : {self.c(b)}")
+
+    def _logic(self, op: str, a: Cond, b: Cond) -> Val:
+        if op == "xor":
+            return self.new(f"!{self.c(a)}", "i1", hint="cond")
+        return self.new(f"{self.c(a)} {'&&' if op == 'and' else '||'} {self.c(b)}", "i1", hint="cond")
 
     def _float(self, op: str, a: Value, b: Value) -> Val:
         if op != "fadd":

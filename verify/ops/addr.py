@@ -17,9 +17,10 @@ from ..diag import InputError, Warning_
 from ..ir import Imm, Instr, SReg, VReg
 from ..syntax import Line, float_text, operand_text
 from ..target import Target, needs_text
-from .base import OpDef, is_inline_constant, is_inline_constant64, register, written_value
+from . import dpp
+from .base import Modifiers, OpDef, is_inline_constant, is_inline_constant64, register, written_value
 from .salu import Salu2
-from .valu import NULL, Cmp, Valu
+from .valu import DPP_ENCS, NULL, Cmp, Valu
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -106,7 +107,10 @@ class AddCarry(OpDef):
     ``v_addc_co_u32`` (GFX9) / ``v_add_co_ci_u32`` (GFX10+) ``vD, sD, s0,
     s1, sC``: D = S0 + S1 + sC[i].  The carry bit of a lane the instruction
     does not write is unknown (the ISA pseudocode writes it only for active
-    lanes).  GFX10+ may discard the carry: ``sD`` = ``null``.  [S:addr]"""
+    lanes).  GFX10+ may discard the carry: ``sD`` = ``null``.  The DPP forms
+    (``_dpp``: VOP2, vcc only; ``_e64_dpp``: VOP3, GFX11+) swizzle src0 by
+    the DPP lane rule; a lane they do not write keeps its destination and gets
+    an unknown carry bit.  [S:addr] [S:dpp-lane-rule]"""
 
     unit = "valu"
     valu_constants = True
@@ -124,12 +128,14 @@ class AddCarry(OpDef):
             ops[1] = ("vcc_lo", ops[1][1])  # parsed as a placeholder, then replaced
         ins = super().parse(replace(line, operands=ops), enc)
         if null:
-            if enc == "e32":
+            if enc in ("e32", "dpp"):
                 raise InputError(ins.operand_span(1), f"{ins.mnemonic} writes vcc (use _e64 for null)")
             ins = replace(ins, operands=(ins.operands[0], NULL, *ins.operands[2:]))
         if self.cin and ins.operands[4].names[0] == "exec_lo":
             raise InputError(ins.operand_span(4), f"EXEC as the carry-in of {ins.mnemonic} is not modelled")
-        if enc == "e32":
+        if enc in DPP_ENCS and not isinstance(ins.operands[2], VReg):
+            raise InputError(ins.operand_span(2), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
+        if enc in ("e32", "dpp"):
             if ins.operands[1].names[0] != "vcc_lo":
                 raise InputError(ins.operand_span(1), f"{ins.mnemonic} writes vcc (use _e64 for an SGPR destination)")
             if self.cin and ins.operands[4].names[0] != "vcc_lo":
@@ -156,10 +162,33 @@ class AddCarry(OpDef):
         vcc = ins.operands[1].names[0] == "vcc_lo" and (not self.cin or ins.operands[4].names[0] == "vcc_lo")
         return "e32" if vcc and isinstance(ins.operands[3], VReg) and "e32" in self.encs.values() else "e64"
 
+    def modifiers(self, enc: str) -> Modifiers:
+        return dpp.MODIFIERS if enc in DPP_ENCS else super().modifiers(enc)
+
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        return ins.enc in DPP_ENCS
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc in DPP_ENCS else frozenset()
+
+    def uses(self, ins: Instr) -> list[str]:
+        out = super().uses(ins)
+        if ins.enc in DPP_ENCS:  # lanes that are not written keep the old value
+            out.append(ins.operands[0].text)
+        return out
+
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        if ins.enc == "e32":
+        if ins.enc in ("e32", "dpp"):
             self.require(target, self.vop2_feature, f"{ins.mnemonic} (a VOP2 form)", ins.span)
-        return []
+        if ins.enc == "e64_dpp":
+            self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
+            src1 = ins.operands[3]
+            if not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
+                what = "an SGPR" if isinstance(src1, SReg) else "a constant"
+                raise InputError(ins.operand_span(3), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
+                                                      f"{what} as src1 of a VOP3 DPP instruction needs "
+                                                      f"{needs_text('vop3_dpp_sgpr_src1')}")
+        return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
@@ -169,8 +198,11 @@ class AddCarry(OpDef):
         if self.cin:
             lo, hi = m.scalar64(ins.operands[4])
             cin = [m.mask_bit(lo, hi, i) for i in range(W)]
-        en = m.actives()
-        m.note_lanes(en, f"computed by {ins.mnemonic}")
+        if ins.enc in DPP_ENCS:
+            a, en = dpp.gather(m, ins, a, s0)
+        else:
+            en = m.actives()
+            m.note_lanes(en, f"computed by {ins.mnemonic}")
         res, carry = [], []
         for i in range(W):
             r, c = add_carry(B, a[i], b[i], cin[i])
@@ -193,6 +225,18 @@ class AddCarry(OpDef):
     def defs(self, ins: Instr) -> list[str]:
         return [n for n in super().defs(ins) if n != "null"]
 
+    def emit(self, ins: Instr, E: Any) -> None:
+        """The sum, and its carry as an i1 per lane (a lane mask only a
+        carry-in, v_cndmask or an i1 operation reads)."""
+        if ins.enc in DPP_ENCS:
+            E.unsupported("a DPP add with a carry-out has no intrinsic")
+        dst, sdst, s0, s1 = ins.operands[:4]
+        cin = E.get_mask(ins.operands[4]) if self.cin else None
+        r, c = add_carry(E, E.get(s0), E.get(s1), cin)
+        E.set(dst, r)
+        if sdst is not NULL:
+            E.set_mask(sdst, c)
+
 
 class MadU64(AddCarry):
     """``v_mad_u64_u32 vD[2], sD, s0, s1, s2[2]``: D = S0 * S1 + S2
@@ -205,6 +249,9 @@ class MadU64(AddCarry):
         self.encs = {"": "e64", "_e64": "e64"}
         self.sig = ("vdst64", "maskdst", "src", "src", "src64")
         self.arg_names = ("vdst", "sdst", "src0", "src1", "src2")
+
+    def emit(self, ins: Instr, E: Any) -> None:
+        E.unsupported("verify has no intrinsic or builtin spelling for it")
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
@@ -371,7 +418,8 @@ class Cmp64(Cmp):
         m.write_scalar64(dst, lo, hi)
 
     def emit(self, ins: Instr, E: Any) -> None:
-        E.unsupported("verify has no spelling for a 64-bit compare")
+        dst, s0, s1 = ins.operands
+        E.set_mask(dst, self.cmp64(E, self.signed, E.get_pair(s0), E.get_pair(s1)))
 
 
 # ---------------------------------------------------------------------------
@@ -431,9 +479,9 @@ _mul_hi_s = Salu2("s_mul_hi_u32", mul_hi_u32, None)
 _mul_hi_s.feature = "s_mul_hi"
 
 ADDR_OPS: list[OpDef] = [
-    AddCarry("v_add_co_u32", False, "add_co_u32", "add_co_vop2_gfx9", ("", "_e32", "_e64")),
-    AddCarry("v_addc_co_u32", True, "add_co_vop2_gfx9", "add_co_vop2_gfx9", ("", "_e32", "_e64")),
-    AddCarry("v_add_co_ci_u32", True, "add_co_ci", "add_co_ci", ("", "_e32", "_e64")),
+    AddCarry("v_add_co_u32", False, "add_co_u32", "add_co_vop2_gfx9", ("", "_e32", "_e64", "_dpp", "_e64_dpp")),
+    AddCarry("v_addc_co_u32", True, "add_co_vop2_gfx9", "add_co_vop2_gfx9", ("", "_e32", "_e64", "_dpp")),
+    AddCarry("v_add_co_ci_u32", True, "add_co_ci", "add_co_ci", ("", "_e32", "_e64", "_dpp", "_e64_dpp")),
     MadU64(),
     ShiftLeft64(),
     ShiftAdd64(),
