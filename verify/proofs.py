@@ -247,7 +247,9 @@ def make_record(rs: list[Any], now: dict[str, str]) -> dict[str, Any]:
     """A record from the refine.Results of one solver run (the same result,
     one per target)."""
     res = rs[0]
-    method = res.method.replace(", per-lane", "")  # a timing artefact, not a method
+    # which route settled a query (the joint question bit-blasted whole, one
+    # question per lane) is a solver-path artefact, not a method
+    method = res.method.replace(", per-lane", "").replace(", bit-blasted", "")
     return {
         "targets": sorted({r.target for r in rs}, key=lambda t: key_order((t, res.wave))),
         "wave": res.wave,

@@ -269,6 +269,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
     def ask_lanes(name: str, conds: list[Cond], out_name: str = "") -> tuple[str, Cond]:
         """Is some lane's condition satisfiable?  One query for all lanes
         first, on a small resource limit; if that does not settle it, the
+        same query bit-blasted whole (z3's own solver, the same limit), the
         second stage of the concrete pre-search (verify.presearch: answer
         "presearch"), then one query per lane (symbolic lane indices make
         the joint query much harder than its parts).  Returns (answer, the
@@ -286,6 +287,14 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         if skeleton_unsat(joint, JOINT_RLIMIT):  # both sides built from the same atoms
             res.method += ", propositional"
             return "unsat", None
+        q.push()
+        q.add(joint)
+        r = q.check(rlimit=JOINT_RLIMIT, plain=True)  # bit-blasted whole: a lane mask against EXEC
+        q.pop()
+        if r != "unknown":
+            if ", bit-blasted" not in res.method:
+                res.method += ", bit-blasted"
+            return r, joint
         if search is not None and search.mode.op is not None and not stage2:
             stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS))
             if stage2[0] is not None:

@@ -728,9 +728,16 @@ class Query:
     def pop(self) -> None:
         del self.assertions[self.marks.pop():]
 
-    def check(self, timeout_s: float | None = None, rlimit: int | None = None) -> str:
+    def check(self, timeout_s: float | None = None, rlimit: int | None = None, plain: bool = False) -> str:
+        """sat / unsat / unknown.  `plain`: z3's own solver for the logic
+        (for bit-vectors: simplify, then bit-blast to SAT) instead of the
+        contextual simplification of :func:`_tactic`; it settles in
+        milliseconds some queries the tactic needs minutes for (a vote that
+        compares a whole lane mask with EXEC), and the reverse on symbolic
+        lane indices (docs/ci.md, "Solvers"), so it is asked on a resource
+        limit where the tactic gave up."""
         terms = self._terms()
-        s = _tactic(self.ctx).solver()
+        s = z3.Solver(ctx=self.ctx) if plain else _tactic(self.ctx).solver()
         if timeout_s is None and rlimit is not None:
             timeout_s = NO_TIMEOUT  # a check with a resource limit is bounded by it alone: no clock
         s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
