@@ -198,6 +198,7 @@ EMIT_GAPS: dict[str, str] = {
     'cuda_any_mask16_w32': 's_and_b32 as LLVM IR: vcc_lo holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
     'cuda_any_w32': 's_cmp_lg_u32 as LLVM IR: SCC is not emitted',
     'cuda_ballot_w32': 's0 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
+    'cuda_match_all_w32': 's_cmp_eq_u32 as LLVM IR: SCC is not emitted',
     'cuda_match_any_w32': 'v_writelane_b32 as LLVM IR: s5 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
     'cuda_match_any_w32_gfx12': 'v_writelane_b32 as LLVM IR: s5 holds a lane mask (from v_cmp); only v_cndmask_b32 can read it',
     'lanemask_eq_gfx9': 'v_lshlrev_b64 as LLVM IR: verify has no intrinsic or builtin spelling for it',

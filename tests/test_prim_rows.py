@@ -56,6 +56,7 @@ PROVED = [
     ("quadrants/quadrants_reduce_all_min_rdna_w32.s", "gfx1030"),
     ("quadrants/quadrants_exclusive_add_gfx9_w64.s", "gfx942"),
     ("vote/cuda_match_any_w32.s", "gfx1100"),
+    ("vote/cuda_match_all_w32.s", "gfx1030"),
 ]
 
 
@@ -79,6 +80,9 @@ def test_seed_primitive_is_proved(rel, target):
     # lane 5's match mask written into lane 6: lane 5 keeps whatever v1 held
     ("vote/cuda_match_any_w32.s", "v_writelane_b32 v1, s5, 5", "v_writelane_b32 v1, s5, 6", "gfx1100",
      None, 5),
+    # __match_all_sync comparing the equal lanes with all 32 instead of the calling ones: one caller says 0
+    ("vote/cuda_match_all_w32.s", "s_cmp_eq_u32 s5, exec_lo", "s_cmp_eq_u32 s5, -1", "gfx1100",
+     "0x00000001", 0),
 ])
 def test_broken_seed_primitive_is_refuted(tmp_path, rel, old, new, target, exec_, lane):
     code, js, err = cli_json("lowering", str(mutant(tmp_path, rel, old, new)), "--target", target)
@@ -111,3 +115,18 @@ def test_cg_reduce_without_its_wait_states_is_refuted_on_gfx9(tmp_path):
     code, js, err = cli_json("lowering", str(p), "--target", "gfx90a")
     assert code == 1, err
     assert js["results"][0]["verdict"] == "refuted"
+
+
+@pytest.mark.slow
+def test_match_all_is_settled_by_the_bit_blasted_joint_question():
+    """__match_all_sync compares a whole lane mask with EXEC: the contextual
+    tactic gives up on the joint question and one question per lane took
+    95 s; z3's own bit-vector solver settles the joint question on the same
+    resource limit (refine.ask_lanes), and the record does not name the route."""
+    code, js, err = cli_json("lowering", str(ROOT / "lowerings" / "vote" / "cuda_match_all_w32.s"),
+                             "--target", "gfx1100")
+    assert code == 0, err
+    r = js["results"][0]
+    assert r["verdict"] == "proved" and r["method"].endswith(", bit-blasted"), r["method"]
+    rec = (ROOT / "proofs" / "vote" / "cuda_match_all_w32.proof").read_text()
+    assert '"verdict": "proved"' in rec and "bit-blasted" not in rec

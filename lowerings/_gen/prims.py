@@ -3,7 +3,8 @@ groups' tile reduce / inclusive / exclusive scan (the DPP row idioms of
 rocPRIM and LLVM's atomic optimizer, a 16-lane tile), Quadrants' portable
 reduce / scan / segmented scan (its shuffle_xor / shuffle_up butterflies
 through ds_bpermute), and CUDA __match_any_sync (HIP's readlane loop,
-unrolled).  Every read of a VCC or SGPR that a VALU wrote
+unrolled) and __match_all_sync (readfirstlane, a compare, the mask
+against EXEC).  Every read of a VCC or SGPR that a VALU wrote
 comes 2 wait states later (gfx94x/gfx950, [S:hazards])."""
 
 from __future__ import annotations
@@ -188,6 +189,18 @@ def match_any(gfx12: bool) -> tuple[str, str]:
                  "v1, s4, s5", body)
 
 
+def match_all() -> tuple[str, str]:
+    """__match_all_sync(0xffffffff, v, &pred) on a wave32: the first active
+    lane's v (v_readfirstlane), the lanes equal to it against EXEC (SCC),
+    then the calling lanes (EXEC) or 0, and pred."""
+    body = ["v_readfirstlane_b32 s4, v0", "v_cmp_eq_u32_e64 s5, s4, v0", "s_cmp_eq_u32 s5, exec_lo",
+            "s_cselect_b32 s6, exec_lo, 0", "s_cselect_b32 s7, 1, 0", "v_mov_b32_e32 v1, s6", "v_mov_b32_e32 v2, s7"]
+    return _file("vote", "cuda_match_all_w32",
+                 ["CUDA's __match_all_sync(0xffffffff, v, &pred) on a wave32: the first active lane's v",
+                  "against every active lane's; the calling lanes (EXEC) and pred 1 when all agree, else 0 and 0."],
+                 "cuda.match_all", RDNA, "32", "any", "x = v0", "out = v1, pred = v2", "v1, v2, s[4:7]", body)
+
+
 def files() -> dict[str, str]:
     out: list[tuple[str, str]] = []
     for rdna in (False, True):
@@ -203,5 +216,5 @@ def files() -> dict[str, str]:
         out.append(q_scan("add", wave, rdna, True))
         out.append(q_scan("smax", wave, rdna, False))
         out.append(q_segmented("add", wave, rdna))
-    out += [match_any(False), match_any(True)]
+    out += [match_any(False), match_any(True), match_all()]
     return dict(out)
