@@ -57,6 +57,8 @@ PROVED = [
     ("quadrants/quadrants_exclusive_add_gfx9_w64.s", "gfx942"),
     ("vote/cuda_match_any_w32.s", "gfx1100"),
     ("vote/cuda_match_all_w32.s", "gfx1030"),
+    ("vote/cuda_ballot_w64.s", "gfx942"),
+    ("vote/cuda_all_w64.s", "gfx1100"),
 ]
 
 
@@ -83,6 +85,12 @@ def test_seed_primitive_is_proved(rel, target):
     # __match_all_sync comparing the equal lanes with all 32 instead of the calling ones: one caller says 0
     ("vote/cuda_match_all_w32.s", "s_cmp_eq_u32 s5, exec_lo", "s_cmp_eq_u32 s5, -1", "gfx1100",
      "0x00000001", 0),
+    # a wave64's two warps swapped: lane 0 alone with p != 0 gets the high half's ballot (0)
+    ("vote/cuda_ballot_w64.s", "v_cndmask_b32_e32 v1, v3, v1, vcc", "v_cndmask_b32_e32 v1, v1, v3, vcc", "gfx90a",
+     "0x0000000000000001", 0),
+    # each half's ballot against all its 32 lanes instead of its calling lanes: one caller says 0
+    ("vote/cuda_all_w64.s", "s_cmp_eq_u32 s0, exec_lo", "s_cmp_eq_u32 s0, -1", "gfx1100",
+     "0x0000000000000001", 0),
 ])
 def test_broken_seed_primitive_is_refuted(tmp_path, rel, old, new, target, exec_, lane):
     code, js, err = cli_json("lowering", str(mutant(tmp_path, rel, old, new)), "--target", target)
@@ -93,6 +101,18 @@ def test_broken_seed_primitive_is_refuted(tmp_path, rel, old, new, target, exec_
     if exec_ is not None:
         assert cex["exec"] == exec_, cex["exec"]
     assert cex["lanes"][0]["lane"] == lane, cex["lanes"]
+
+
+@pytest.mark.slow
+def test_wave64_ballot_without_its_wait_states_is_refuted_on_gfx942(tmp_path):
+    """gfx942 reads an SGPR a VALU wrote 2 wait states later: the wave64
+    ballot with its first s_nop dropped is refuted there, proved on gfx90a."""
+    p = mutant(tmp_path, "vote/cuda_ballot_w64.s", "s_nop 1  ; gfx94x/gfx950: an SGPR", "; an SGPR")
+    code, js, err = cli_json("lowering", str(p), "--target", "gfx942")
+    assert code == 1, err
+    assert js["results"][0]["verdict"] == "refuted"
+    code, js, err = cli_json("lowering", str(p), "--target", "gfx90a")
+    assert code == 0, err
 
 
 @pytest.mark.slow

@@ -201,6 +201,41 @@ def match_all() -> tuple[str, str]:
                  "cuda.match_all", RDNA, "32", "any", "x = v0", "out = v1, pred = v2", "v1, v2, s[4:7]", body)
 
 
+# ---- CUDA votes on a wave64: a 32-lane warp per half (the spec's lanes = 32)
+
+HALF_SELECT = ["v_mbcnt_lo_u32_b32 v2, -1, 0", "v_mbcnt_hi_u32_b32 v2, -1, v2", "v_cmp_gt_u32_e32 vcc, 32, v2",
+               "s_nop 1  ; gfx94x/gfx950: VCC read 2 wait states after the compare [S:hazards]",
+               "v_cndmask_b32_e32 v1, v3, v1, vcc"]
+
+
+def cuda_vote_w64(what: str) -> tuple[str, str]:
+    """__ballot_sync / __any_sync / __all_sync / __activemask(0xffffffff) on
+    a wave64 holding two 32-lane warps: the 64-lane ballot (v_cmp) or EXEC,
+    its low half for lanes 0-31 and its high half for lanes 32-63 (the lane
+    index from mbcnt selects)."""
+    cmp = ["v_cmp_ne_u32_e64 s[0:1], 0, v0"]
+    if what == "ballot":
+        body = cmp + ["s_nop 1  ; gfx94x/gfx950: an SGPR a VALU wrote, read by a VALU [S:hazards]",
+                      "v_mov_b32_e32 v1, s0", "v_mov_b32_e32 v3, s1"]
+        doc = ["CUDA's __ballot_sync(0xffffffff, p) on a wave64 holding two 32-lane warps: the",
+               "64-lane ballot (v_cmp), its low half in lanes 0-31 and its high half in lanes 32-63."]
+    elif what == "activemask":
+        body = ["v_mov_b32_e32 v1, exec_lo", "v_mov_b32_e32 v3, exec_hi"]
+        doc = ["CUDA's __activemask() on a wave64 holding two 32-lane warps: EXEC's low half in",
+               "lanes 0-31, its high half in lanes 32-63."]
+    else:
+        test = {"any": ("s_cmp_lg_u32 s0, 0", "s_cmp_lg_u32 s1, 0"),
+                "all": ("s_cmp_eq_u32 s0, exec_lo", "s_cmp_eq_u32 s1, exec_hi")}[what]
+        body = cmp + [test[0], "s_cselect_b32 s2, 1, 0", test[1], "s_cselect_b32 s3, 1, 0",
+                      "v_mov_b32_e32 v1, s2", "v_mov_b32_e32 v3, s3"]
+        doc = [f"CUDA's __{what}_sync(0xffffffff, p) on a wave64 holding two 32-lane warps: each half's",
+               "ballot (v_cmp) tested on its own (" + ("non-zero" if what == "any" else "against its half of EXEC")
+               + "), the low half's answer in lanes 0-31, the high half's in 32-63."]
+    spec = "cuda." + what
+    return _file("vote", f"cuda_{what}_w64", doc, spec, "gfx9, gfx10, gfx11, gfx12", "64", "any", "x = v0",
+                 "out = v1", "v1, v2, v3, vcc, s[0:3]", body + HALF_SELECT)
+
+
 def files() -> dict[str, str]:
     out: list[tuple[str, str]] = []
     for rdna in (False, True):
@@ -217,4 +252,5 @@ def files() -> dict[str, str]:
         out.append(q_scan("smax", wave, rdna, False))
         out.append(q_segmented("add", wave, rdna))
     out += [match_any(False), match_any(True), match_all()]
+    out += [cuda_vote_w64(w) for w in ("ballot", "any", "all", "activemask")]
     return dict(out)
