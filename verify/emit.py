@@ -35,9 +35,10 @@ from .diag import InputError, Span
 from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 from .lowering_file import load_lowering, parse_instr, print_instr
 from .ops import OPS
+from .ops.base import is_inline_constant64, written_value
 from .proofs import canonical_lowering, instantiations, spec_call
 from .refine import check_lowering, prove_one
-from .syntax import operand_text, strip_comment
+from .syntax import float_text, operand_text, strip_comment
 from .target import Target
 from .wide import WIDE_TYPES
 
@@ -95,6 +96,7 @@ class Emitter:
         self.names: dict[str, int] = {}
         self.ins: Instr | None = None
         self.uses: set[str] = set()
+        self.scc_written = False
         # a 64-bit spec (u64/i64): its pair bindings are 64-bit parameters and result  [S:wide64]
         self.wide = is_wide(low)
         self.wide_params: set[str] = set()
@@ -134,9 +136,13 @@ class Emitter:
             self.unsupported(f"64-bit scalar operand '{op.text}'")
         key = op.text if isinstance(op, VReg) else op.names[0]
         if key in ("exec_lo", "exec_hi"):
-            self.unsupported("EXEC is read as a value; only whole-wave mode (s_or_saveexec ..., -1 ... s_mov exec, ...) "
-                             "can be emitted")
+            if self.region:
+                self.unsupported("EXEC is read as a value in whole-wave mode")
+            # the active lanes: ballot of true  [S:emit-masks]
+            return self.mask_value(True, key == "exec_hi", "exec")
         v = self.regs.get(key)
+        if isinstance(v, tuple) and v[0] == "mask-hi":  # the high half of a wave64 lane mask
+            return self.mask_value(v[1], True, key)
         if v == "saved-exec":
             self.unsupported(f"{key} holds the saved EXEC mask, which has no value in the emitted code")
         if v == "dead-mask":
@@ -144,8 +150,8 @@ class Emitter:
         if v is None:
             v = self.regs[key] = self.arbitrary(key, uniform=isinstance(op, SReg))
             v.region = self.region
-        if isinstance(v, Val) and v.ty == "i1":
-            self.unsupported(f"{key} holds a lane mask (from v_cmp); only v_cndmask_b32 can read it")
+        if isinstance(v, (Val, bool)) and (isinstance(v, bool) or v.ty == "i1"):
+            return self.mask_value(v, False, key)
         if isinstance(v, Val) and v.leaving:
             w = self.strict_wwm(v, key)
             w.uniform, w.small = v.uniform, v.small
@@ -178,14 +184,61 @@ class Emitter:
             if not self.region or tuple(op.names) != tuple(self.saved[:self.wave // 32]):
                 self.unsupported(f"{op.text} holds the saved EXEC mask, readable only whole, in whole-wave mode")
             return ENTRY_EXEC
-        if not (isinstance(v, bool) or (isinstance(v, Val) and v.ty == "i1")):
-            self.unsupported(f"the lane mask {op.text} must come from a v_cmp in the same program")
-        return v
+        if isinstance(v, bool) or (isinstance(v, Val) and v.ty == "i1"):
+            return v
+        halves = [self.regs.get(n) for n in op.names]
+        if len(halves) == self.wave // 32 and all(
+                (isinstance(h, int) and not isinstance(h, bool)) or (isinstance(h, Val) and h.ty == "i32" and h.uniform)
+                for h in halves):
+            # a mask held as a value (s_cselect ..., -1, 0; a ballot): this lane's bit  [S:emit-masks]
+            consts = [h for h in halves if isinstance(h, int)]
+            if len(consts) == len(halves):
+                return self.lane_bit(sum((h & M32) << (32 * k) for k, h in enumerate(consts)))
+            lane = self.lane_id()
+            k = self.and_(lane, 31)
+            bit = self.and_(self.lshr(halves[0], k), 1)
+            if self.wave == 64:
+                bit = self.ite(self.ne(self.and_(lane, 32), 0), self.and_(self.lshr(halves[1], k), 1), bit)
+            return self.ne(bit, 0)
+        self.unsupported(f"the lane mask {op.text} must come from a v_cmp or hold a value in the same program")
 
     def set_mask(self, op: SReg, val: Cond) -> None:
         if isinstance(val, Val):
             val = replace(val, region=self.region)
         self.regs[op.names[0]] = val
+        if len(op.names) == 2:
+            self.regs[op.names[1]] = ("mask-hi", val)
+
+    def mask_value(self, c: Cond, high: bool, key: str) -> Val:
+        """A lane mask read as a 32-bit value: llvm.amdgcn.ballot of its
+        condition (the active lanes where it holds, as v_cmp writes it), the
+        high half of the 64-bit ballot on a wave64.  Only where the mask was
+        made under the same EXEC: outside whole-wave mode, or in the region
+        that made it.  [S:emit-masks]"""
+        if isinstance(c, Val) and c.region != self.region:
+            self.unsupported(f"the lane mask in {key} was made under another EXEC (whole-wave mode)")
+        if self.region and c is True:
+            self.unsupported(f"{key} is read as a value in whole-wave mode")
+        ty = f"i{self.wave}"
+        b = self.call(f"llvm.amdgcn.ballot.{ty}", f"__builtin_amdgcn_ballot_w{self.wave}", [c], ret=ty,
+                      uniform=True, hint=f"{key}.mask")
+        if self.wave == 32:
+            return b
+        return self.half64(b, high, key)
+
+    def half64(self, v: Val, high: bool, key: str) -> Val:
+        raise NotImplementedError
+
+    # ---- SCC -----------------------------------------------------------------
+    def set_scc(self, c: Cond) -> None:
+        self.regs["scc"] = c
+        self.scc_written = True
+
+    def get_scc(self) -> Cond:
+        c = self.regs.get("scc")
+        if c is None:
+            self.unsupported("SCC is read here but was last written by an instruction that does not emit it")
+        return c
 
     # ---- whole-wave mode ------------------------------------------------------
     def begin_wwm(self, save: SReg) -> None:
@@ -241,7 +294,10 @@ class Emitter:
     def run(self) -> None:
         for ins in self.low.program:
             self.ins = ins
+            self.scc_written = False
             OPS[ins.base].emit(ins, self)
+            if "scc" in OPS[ins.base].defs(ins) and not self.scc_written:
+                self.regs.pop("scc", None)  # written by an instruction that does not spell it: unreadable
         self.ins = None
         if self.region:
             self.unsupported("whole-wave mode is never left (EXEC is not restored)")
@@ -437,9 +493,11 @@ class Emitter:
         operand type, [S:literal64])."""
         if isinstance(op, VReg) and op.count == 2:
             return self.get(VReg(op.index)), self.get(VReg(op.index + 1))
-        if isinstance(op, Imm) and -16 <= op.value <= 64 and not op.text.strip().startswith(("0x", "-0x")) \
-                and "." not in op.text:
-            return op.value & M32, M32 if op.value < 0 else 0
+        if isinstance(op, SReg) and op.count == 2:
+            return self.get(SReg((op.names[0],))), self.get(SReg((op.names[1],)))
+        if isinstance(op, Imm) and float_text(op.text) is None and is_inline_constant64(op):
+            v = written_value(op)  # -16..64: the same 64-bit value in every operand type  [S:literal64]
+            return v & M32, M32 if v < 0 else 0
         self.unsupported(f"64-bit operand '{op.text}' (only a VGPR pair or an integer inline constant is emitted)")
 
 
@@ -557,6 +615,11 @@ class LLVMEmitter(Emitter):
     def part(self, pair: Val, k: int, hint: str) -> Val:
         return self.new(f"extractvalue {{i32, i32}} {pair.text}, {k}", hint=hint)
 
+    def half64(self, v: Val, high: bool, key: str) -> Val:
+        if high:
+            v = self.new(f"lshr i64 {v.text}, 32", "i64", hint=f"{key}.sh", uniform=True)
+        return self.new(f"trunc i64 {v.text} to i32", hint=key, uniform=True)
+
     def split64(self, param: str, name: str) -> tuple[Val, Val]:
         lo = self.new(f"trunc i64 {param} to i32", hint=f"{name}.lo")
         sh = self.new(f"lshr i64 {param}, 32", "i64", hint=f"{name}.sh")
@@ -603,7 +666,7 @@ class HIPEmitter(Emitter):
 
     def new(self, expr: str, ty: str = "i32", hint: str | None = None, **kw: Any) -> Val:
         name = self.fresh(hint or (self.ins.operands[0].text if self.ins and self.ins.operands else "t"))
-        cty = {"i32": "unsigned", "i1": "bool", "pair": "auto"}[ty]
+        cty = {"i32": "unsigned", "i1": "bool", "pair": "auto", "i64": "unsigned long long"}[ty]
         self.lines.append(f"    {cty} {name} = {expr};")
         return Val(name, ty, **kw)
 
@@ -660,6 +723,9 @@ class HIPEmitter(Emitter):
 
     def part(self, pair: Val, k: int, hint: str) -> Val:
         return self.new(f"{pair.text}[{k}]", hint=hint)
+
+    def half64(self, v: Val, high: bool, key: str) -> Val:
+        return self.new(f"(unsigned)({v.text} >> 32)" if high else f"(unsigned){v.text}", hint=key, uniform=True)
 
     def split64(self, param: str, name: str) -> tuple[Val, Val]:
         return self.new(f"(unsigned){param}", hint=f"{name}_lo"), self.new(f"(unsigned)({param} >> 32)", hint=f"{name}_hi")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..backend import Arith, Backend, Value
 from ..diag import InputError, Span, Warning_
-from ..ir import Imm, Instr
+from ..ir import Imm, Instr, SReg
 from ..syntax import Line, parse_int
 from ..target import Target
 from .base import (
@@ -314,8 +314,12 @@ class Salu2(OpDef):
         return super().defs(ins) + ["scc"]
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
-        dst, a, b = ins.operands  # SCC is not emitted: no op reads it
-        E.set(dst, self.fn(E, E.get(a), E.get(b)))
+        dst, a, b = ins.operands
+        x, y = E.get(a), E.get(b)
+        r = self.fn(E, x, y)
+        E.set(dst, r)
+        if self.scc is not None:
+            E.set_scc(self.scc(E, x, y, r))
 
 
 class Salu2x64(OpDef):
@@ -449,7 +453,13 @@ class Scmp(OpDef):
         return ["scc"]
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
-        E.unsupported("SCC is not emitted")
+        a, b = ins.operands
+        if self.wide:
+            (al, ah), (bl, bh) = E.get_pair(a), E.get_pair(b)
+            eq = E.and_b(E.eq(al, bl), E.eq(ah, bh))
+            E.set_scc(eq if self.base.startswith("s_cmp_eq") else E.not_b(eq))
+        else:
+            E.set_scc(self.fn(E, E.get(a), E.get(b), self.signed))
 
 
 class Scselect(OpDef):
@@ -482,7 +492,14 @@ class Scselect(OpDef):
         return super().uses(ins) + ["scc"]
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
-        E.unsupported("SCC is not emitted")
+        dst, a, b = ins.operands
+        c = E.get_scc()
+        if self.bits == 32:
+            E.set(dst, E.ite(c, E.get(a), E.get(b)))
+            return
+        (al, ah), (bl, bh) = E.get_pair(a), E.get_pair(b)
+        E.set(SReg((dst.names[0],)), E.ite(c, al, bl))
+        E.set(SReg((dst.names[1],)), E.ite(c, ah, bh))
 
 
 for _sop in SCMP_OPS:
