@@ -114,6 +114,20 @@ def test_a_wave64_lane_mask_in_a_default_wave32_function_is_an_error(tmp_path):
     assert cli("asm", path, "--wave", "64", "--assert", "exec == exec")[0] == 0
 
 
+def test_vcc_lo_as_a_scalar_source_in_wave64_is_no_lane_mask(tmp_path):
+    """llc-22's gfx12 wave64 code writes a 32-bit ballot half with
+    `v_writelane_b32 v1, vcc_lo, 0`: a scalar source, not a lane mask; vcc_lo
+    as the mask of v_cndmask_b32 in wave64 code is still refused."""
+    text = HEAD.replace("gfx1100", "gfx1200") + ("f:\n\tv_cmp_eq_u32_e32 vcc, 0, v0\n\ts_wait_alu depctr_va_vcc(0)\n"
+                                                "\tv_writelane_b32 v1, vcc_lo, 0\n\ts_setpc_b64 s[30:31]\n")
+    path = write(tmp_path, "f.s", text)
+    code, out, err = cli("asm", path, "--wave", "64", "--assert", "exec == exec")
+    assert code == 0, err
+    bad = write(tmp_path, "g.s", text.replace("v_writelane_b32 v1, vcc_lo, 0", "v_cndmask_b32_e64 v1, 0, 1, vcc_lo"))
+    code, out, err = cli("asm", bad, "--wave", "64", "--assert", "exec == exec")
+    assert code == 2 and "'vcc_lo' is a wave32 lane mask, but f runs wave64 (--wave)" in err, err
+
+
 def test_every_function_is_checked_and_named(tmp_path):
     text = (HEAD + "a:\n\ts_mov_b32 s4, 1\n" + XOR1 + "\ts_endpgm\n.Lfunc_end0:\n"
             + "b:\n\ts_mov_b32 s4, 2\n" + XOR1 + "\ts_endpgm\n.Lfunc_end1:\n"

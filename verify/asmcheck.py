@@ -44,6 +44,7 @@ from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 from .lanes import parse_mask
 from .machine import Machine
 from .ops import MNEMONICS
+from .ops import OPS as MODELLED
 from .ops.base import UNMODELLED, OpDef, op_of, reg_names
 from .refine import Result, prove, prove_exec, static_checks
 from .spec import MAX_DEPTH, _depth, _dotted
@@ -763,13 +764,20 @@ _MASK64 = re.compile(r"^(vcc|exec)$")
 
 def lane_mask_conflict(body: list[AsmLine], wave: int) -> tuple[int, int, str] | None:
     """(line, column, operand) of the first VALU lane-mask operand spelled for
-    the other wave size (`vcc` in wave32, `vcc_lo` in wave64), or None."""
+    the other wave size (`vcc` in wave32, `vcc_lo` in wave64), or None.  In
+    wave64 code `vcc_lo` may also be a 32-bit scalar source (LLVM's gfx12
+    `v_writelane_b32 v1, vcc_lo, 0` for a wave32-sized ballot half): only a
+    lane-mask operand of a modelled instruction counts then."""
     for ln in body:
         ins = ln.ins
         if ins is None or not ins.mnemonic.startswith("v_"):
             continue
-        for text, span in split_line(ln.text, Span("", ln.lineno, 1)).operands:
+        op = op_of(ins.base)
+        kinds = op.sig_for(ins.enc) if ins.base in MODELLED else ()
+        for k, (text, span) in enumerate(split_line(ln.text, Span("", ln.lineno, 1)).operands):
             t = text.strip()
+            if wave == 64 and t == "vcc_lo" and k < len(kinds) and kinds[k] not in ("mask", "maskdst"):
+                continue  # a 32-bit scalar operand
             if (wave == 32 and _MASK64.match(t)) or (wave == 64 and t == "vcc_lo"):
                 return ln.lineno, span.col, t
     return None
