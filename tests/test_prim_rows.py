@@ -59,6 +59,7 @@ PROVED = [
     ("vote/cuda_match_all_w32.s", "gfx1030"),
     ("vote/cuda_ballot_w64.s", "gfx942"),
     ("vote/cuda_all_w64.s", "gfx1100"),
+    ("vote/cuda_match_any_w64.s", "gfx90a"),
 ]
 
 
@@ -88,6 +89,9 @@ def test_seed_primitive_is_proved(rel, target):
     # a wave64's two warps swapped: lane 0 alone with p != 0 gets the high half's ballot (0)
     ("vote/cuda_ballot_w64.s", "v_cndmask_b32_e32 v1, v3, v1, vcc", "v_cndmask_b32_e32 v1, v1, v3, vcc", "gfx90a",
      "0x0000000000000001", 0),
+    # lane 40's match mask taken from the low warp's half: lane 40 alone gets 0 instead of its own bit
+    ("vote/cuda_match_any_w64.s", "v_writelane_b32 v1, s7, 40", "v_writelane_b32 v1, s6, 40", "gfx1030",
+     "0x0000010000000000", 40),
     # each half's ballot against all its 32 lanes instead of its calling lanes: one caller says 0
     ("vote/cuda_all_w64.s", "s_cmp_eq_u32 s0, exec_lo", "s_cmp_eq_u32 s0, -1", "gfx1100",
      "0x0000000000000001", 0),

@@ -189,6 +189,24 @@ def match_any(gfx12: bool) -> tuple[str, str]:
                  "v1, s4, s5", body)
 
 
+def match_any_w64(gfx12: bool) -> tuple[str, str]:
+    """__match_any_sync(0xffffffff, v) on a wave64 holding two 32-lane
+    warps: as on a wave32, with a 64-bit compare mask whose half for lane j's
+    warp (s6 for lanes 0-31, s7 for 32-63) goes into lane j.  GFX9: the
+    gfx94x/gfx950 wait states after the readlane and after the compare;
+    GFX12: an s_wait_alu before the writelane [S:hazards]."""
+    body: list[str] = []
+    for j in range(64):
+        body += [f"v_readlane_b32 s4, v0, {j}"] + ([] if gfx12 else ["s_nop 1"]) + \
+                ["v_cmp_eq_u32_e64 s[6:7], s4, v0", "s_wait_alu depctr_va_sdst(0)" if gfx12 else "s_nop 1",
+                 f"v_writelane_b32 v1, {'s6' if j < 32 else 's7'}, {j}"]
+    return _file("vote", f"cuda_match_any_w64{'_gfx12' if gfx12 else ''}",
+                 ["CUDA's __match_any_sync(0xffffffff, v) on a wave64 holding two 32-lane warps: for each",
+                  "lane j, the lanes of its warp holding the same v (the half of the v_cmp_eq mask), into lane j."],
+                 "cuda.match_any", "gfx12" if gfx12 else "gfx9, gfx10, gfx11", "64", "any", "x = v0", "out = v1",
+                 "v1, s4, s[6:7]", body)
+
+
 def match_all() -> tuple[str, str]:
     """__match_all_sync(0xffffffff, v, &pred) on a wave32: the first active
     lane's v (v_readfirstlane), the lanes equal to it against EXEC (SCC),
@@ -251,6 +269,6 @@ def files() -> dict[str, str]:
         out.append(q_scan("add", wave, rdna, True))
         out.append(q_scan("smax", wave, rdna, False))
         out.append(q_segmented("add", wave, rdna))
-    out += [match_any(False), match_any(True), match_all()]
+    out += [match_any(False), match_any(True), match_all(), match_any_w64(False), match_any_w64(True)]
     out += [cuda_vote_w64(w) for w in ("ballot", "any", "all", "activemask")]
     return dict(out)
