@@ -269,7 +269,8 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
     def ask_lanes(name: str, conds: list[Cond], out_name: str = "") -> tuple[str, Cond]:
         """Is some lane's condition satisfiable?  One query for all lanes
         first, on a small resource limit; if that does not settle it, the
-        same query bit-blasted whole (z3's own solver, the same limit), the
+        same query bit-blasted whole (z3's own solver, the same limit: only
+        its "unsat" is taken, so every refutation takes the path it took), the
         second stage of the concrete pre-search (verify.presearch: answer
         "presearch"), then one query per lane (symbolic lane indices make
         the joint query much harder than its parts).  Returns (answer, the
@@ -291,10 +292,10 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         q.add(joint)
         r = q.check(rlimit=JOINT_RLIMIT, plain=True)  # bit-blasted whole: a lane mask against EXEC
         q.pop()
-        if r != "unknown":
+        if r == "unsat":  # a "sat" goes on as before: the counterexample search asks with the tactic
             if ", bit-blasted" not in res.method:
                 res.method += ", bit-blasted"
-            return r, joint
+            return r, None
         if search is not None and search.mode.op is not None and not stage2:
             stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS))
             if stage2[0] is not None:
