@@ -68,6 +68,7 @@ def test_spellings_match_llvm_mc(line, group):
         assert ok == _accepts(group, t), (line, name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, target, wave, needles", [
     # the carry: the low sum below an addend (icmp ult), selected to 1/0 into the high sum
     ("pair_add_u64_gfx9", "gfx942", 64, ["define i64 @", "icmp ult i32", "select i1", "or i1"]),

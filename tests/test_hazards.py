@@ -316,6 +316,7 @@ def test_gfx94_valu_read_of_a_valu_written_sgpr_needs_two_wait_states():
     assert sorted(window(cmp, 1, get("gfx942"))) == ["s0", "s1"]
 
 
+@pytest.mark.slow
 def test_gfx94_carry_in_is_the_named_assumption(tmp_path):
     """The carry-in read: LLVM waits 2 (llc-22 puts s_nop 1 there), the CDNA3
     ISA table (as AMD's rocRoller transcribes it) none: hazard.gfx94_carry_in

@@ -40,6 +40,7 @@ def test_wrong_lane_masks_are_refuted(tmp_path, name, old, new, target, out, lan
     assert [o["verdict"] for o in r["obligations"] if o["name"] == f"value({out})"] == ["refuted"]
 
 
+@pytest.mark.slow
 def test_the_lane_masks_prove_on_a_target_of_each_family():
     for name, target in [("lanemask_eq_gfx9", "gfx942"), ("lanemask_le_gfx94", "gfx950"),
                          ("lanemask_ge_rdna_w64", "gfx1200"), ("lanemask_gt_rdna", "gfx1100")]:
