@@ -185,6 +185,8 @@ class Emitter:
                 self.unsupported(f"{op.text} holds the saved EXEC mask, readable only whole, in whole-wave mode")
             return ENTRY_EXEC
         if isinstance(v, bool) or (isinstance(v, Val) and v.ty == "i1"):
+            if len(op.names) == 2 and self.regs.get(op.names[1]) != ("mask-hi", v):
+                self.unsupported(f"the high half of the lane mask {op.text} was written after the v_cmp")
             return v
         halves = [self.regs.get(n) for n in op.names]
         if len(halves) == self.wave // 32 and all(
@@ -487,10 +489,10 @@ class Emitter:
         return (not c) if isinstance(c, bool) else self._logic("xor", c, True)
 
     def get_pair(self, op: VReg | SReg | Imm) -> tuple[Value, Value]:
-        """A 64-bit VALU source as (low, high) halves: a VGPR pair, or an
+        """A 64-bit source as (low, high) halves: a VGPR or SGPR pair, or an
         integer inline constant (-16..64: a 64-bit value either way); a
-        literal or an SGPR pair is not emitted (its expansion depends on the
-        operand type, [S:literal64])."""
+        literal is not emitted (its expansion depends on the operand type,
+        [S:literal64])."""
         if isinstance(op, VReg) and op.count == 2:
             return self.get(VReg(op.index)), self.get(VReg(op.index + 1))
         if isinstance(op, SReg) and op.count == 2:
@@ -498,7 +500,7 @@ class Emitter:
         if isinstance(op, Imm) and float_text(op.text) is None and is_inline_constant64(op):
             v = written_value(op)  # -16..64: the same 64-bit value in every operand type  [S:literal64]
             return v & M32, M32 if v < 0 else 0
-        self.unsupported(f"64-bit operand '{op.text}' (only a VGPR pair or an integer inline constant is emitted)")
+        self.unsupported(f"64-bit operand '{op.text}' (only a register pair or an integer inline constant is emitted)")
 
 
 # ---------------------------------------------------------------------------
