@@ -74,3 +74,32 @@ def test_identity_drops_and_absorbing_element_decides():
     assert A.session.same(A.umin(x, x), x)
     # a different kind is an operand, not merged
     assert not A.session.same(A.umax(A.smax(x, y), x), A.smax(A.umax(x, y), x))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_scan_reuses_chains_and_stays_canonical(kind):
+    """A nest grown one operand at a time starts from the longest chain
+    prefix an operand already has (smt.Z3._aci); whatever the insertion
+    order and side, with or without a constant, every prefix is the term a
+    backend without that cache builds from the same operands in reverse."""
+    rnd = random.Random("scan" + kind)
+    for _ in range(10):
+        A = Z3(aci=True)
+        x = [A.fresh(f"y{i}") for i in range(9)]
+        f = getattr(A, kind)
+        order = list(range(9))
+        rnd.shuffle(order)
+        with_const = rnd.random() < 0.5
+        acc: object = f(x[order[0]], 7) if with_const else x[order[0]]
+        used = [order[0]]
+        for k in order[1:]:
+            acc = f(acc, x[k]) if rnd.random() < 0.5 else f(x[k], acc)
+            used.append(k)
+            other = Z3(A.session, aci=True)  # the same Session, an empty cache
+            g = getattr(other, kind)
+            expect: object = x[used[-1]]
+            for j in reversed(used[:-1]):
+                expect = g(expect, x[j])
+            if with_const:
+                expect = g(7, expect)
+            assert A.session.same(acc, expect), (kind, order, used)

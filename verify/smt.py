@@ -152,7 +152,9 @@ class Z3:
         self.s = session if session is not None else Session()
         # aci: umin/umax/smin/smax terms kept in a canonical form (see _aci)
         self.aci = aci
-        self._mm: dict[int, tuple[Any, str, dict[int, Any], int | None]] = {}
+        # a canonical min/max nest by ast id: (term, kind, leaves, constant, leaf
+        # ids in chain order, the chain over the first k+1 leaves at k)
+        self._mm: dict[int, tuple[Any, str, dict[int, Any], int | None, list[int], list[Any]]] = {}
         # abstract_fadd "as-is" / "canonical" (operands in canonical order):
         # fadd is an unknown commutative function except where its exact value
         # is plain (see _fadd_abstract); refine uses it to PROVE only
@@ -326,6 +328,7 @@ class Z3:
         pick = {"umin": min, "umax": max}.get(kind)
         leaves: dict[int, Any] = {}
         consts: list[int] = []
+        nests: list[tuple[list[int], list[Any]]] = []  # the operands' chains, to reuse
         for t in (a, b):
             if type(t) is int:
                 consts.append(t)
@@ -335,6 +338,7 @@ class Z3:
                 leaves.update(hit[2])
                 if hit[3] is not None:
                     consts.append(hit[3])
+                nests.append((hit[4], hit[5]))
             else:
                 leaves[t.get_id()] = t
         const: int | None = None
@@ -348,13 +352,30 @@ class Z3:
         if not leaves:
             return const if const is not None else ident
         order = sorted(leaves)
-        acc = leaves[order[0]]
-        for k in order[1:] + ([-1] if const is not None else []):
-            y = leaves[k] if k >= 0 else const
-            le = self.ule if kind[0] == "u" else self.sle
-            acc = self.ite(le(acc, y), acc, y) if kind.endswith("min") else self.ite(le(y, acc), acc, y)
+        # the chain over the first k leaves is the same term whoever built
+        # it: start from the longest such prefix an operand already has (a
+        # scan adding one leaf at a time then costs a step or two, not a
+        # whole chain)
+        chain: list[Any] = [leaves[order[0]]]
+        for n_order, n_chain in nests:
+            k = 0
+            for x, y in zip(n_order, order):
+                if x != y:
+                    break
+                k += 1
+            if k > len(chain):
+                chain = n_chain[:k]
+        le = self.ule if kind[0] == "u" else self.sle
+        mn = kind.endswith("min")
+        acc = chain[-1]
+        for k in order[len(chain):]:
+            y = leaves[k]
+            acc = self.ite(le(acc, y), acc, y) if mn else self.ite(le(y, acc), acc, y)
+            chain.append(acc)
+        if const is not None:
+            acc = self.ite(le(acc, const), acc, const) if mn else self.ite(le(const, acc), acc, const)
         if len(leaves) > 1 or const is not None:
-            self._mm[acc.get_id()] = (acc, kind, leaves, const)
+            self._mm[acc.get_id()] = (acc, kind, leaves, const, order, chain)
         return acc
 
     # ---- comparisons ------------------------------------------------------
