@@ -226,7 +226,9 @@ class Kernel:
                 addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
         if g.group(1) == "load":
             d = _regs(ops[0])[0]
-            vals = [self.mem.read(lo, hi)[0] for lo, hi in addrs]
+            # an inactive lane reads nothing (its register keeps its value)
+            vals = [self.mem.read(lo, hi)[0] if act[i] is not False else B.const(0)
+                    for i, (lo, hi) in enumerate(addrs)]
             m.write_v(d, vals, act)
             self.pending_v.add(d)
             if self.vm_order is not None:
@@ -448,9 +450,13 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         return result
     orders = [False, True] if used_atomics(fn) else [False]  # the loops scan lane-ascending
     res = result
+    # one solver session for every EXEC's proof: the terms the lanes below
+    # n share with earlier proofs (loads, scans) are built once
+    terms: dict[str, Any] = {}
     used: dict[str, str] = {}
     for n in range(1, wave + 1):
-        res, shared = _prove_orders(mod, fn, once, target, wave, timeout, copy.deepcopy(result), assume, n, orders)
+        res, shared = _prove_orders(mod, fn, once, target, wave, timeout, copy.deepcopy(result), assume, n, orders,
+                                    terms)
         used.update(res.assumptions)
         res.assumptions = dict(used)
         if res.verdict != "proved":
@@ -465,7 +471,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
 
 def _prove_orders(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
                   result: Any, assume: dict[str, str] | None, lanes: int | None,
-                  orders: list[bool]) -> tuple[Any, bool]:
+                  orders: list[bool], terms: dict[str, Any] | None = None) -> tuple[Any, bool]:
     """The kernel's proof with the IR's atomic order `shared` (the GPU's) or
     lane-ascending, in the order `orders` lists them, until one proves."""
     if not used_atomics(fn):
@@ -475,7 +481,7 @@ def _prove_orders(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     for k, shared in enumerate(orders):
         last = k == len(orders) - 1
         res = _prove_kernel(mod, fn, code_of, target, wave, timeout, result if last else copy.deepcopy(result),
-                            assume, shared=shared, lanes=lanes)
+                            assume, shared=shared, lanes=lanes, terms=terms)
         if res.verdict in ("proved", "unsupported"):
             return res, shared
         if not last:
@@ -492,15 +498,22 @@ def _prove_orders(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 
 
 def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
-                  result: Any, assume: dict[str, str] | None, shared: bool, lanes: int | None = None) -> Any:
-    """One proof; `lanes`: EXEC is lanes 0..lanes-1 (else any the dispatch gives)."""
+                  result: Any, assume: dict[str, str] | None, shared: bool, lanes: int | None = None,
+                  terms: dict[str, Any] | None = None) -> Any:
+    """One proof; `lanes`: EXEC is lanes 0..lanes-1 (else any the dispatch gives).
+    `terms`: the backend and initial-memory cache of earlier proofs of this
+    kernel, to share (filled on first use)."""
     t0 = time.monotonic()
     res = result
     offs = arg_offsets(fn)
     if offs is None or not all(a.type in ("i32", "float") or a.type == "ptr addrspace(1)" for a in fn.args):
         res.notes = [f"{fn.span}: unsupported: kernel arguments other than i32, float and ptr addrspace(1)"]
         return res
-    B = smt.Z3(aci=True)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
+    terms = {} if terms is None else terms
+    if "B" not in terms:
+        terms["B"] = smt.Z3(aci=True)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
+        terms["mem"] = {}
+    B = terms["B"]
     W = wave
     exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True) if lanes is None else [i < lanes for i in range(W)]
     lo = B.from_bits(exec_bits[:32])
@@ -534,11 +547,22 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         v0 = tid = [B.and_(v, B.const(0x3FF)) for v in raw]
     kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
 
+    mem_cache: dict[tuple[Any, Any], tuple[Any, Any, Any]] = terms["mem"]
+
+    def term_key(t: Any) -> Any:
+        return ("i", t) if type(t) is int else t.get_id()
+
     def initial_mem(alo: Any, ahi: Any) -> Any:
         # the address in normal form: the IR's `in + 4 * zext(id)` and the
         # GPU's shift-and-carry read the same unknown, not two the solver
-        # must first prove equal
-        return B.uf("mem", B.canonical(alo), B.canonical(ahi))
+        # must first prove equal.  Cached per address term (the terms are
+        # kept, so their ids stay theirs): a uniform address is read by
+        # every lane
+        key = (term_key(alo), term_key(ahi))
+        hit = mem_cache.get(key)
+        if hit is None:
+            hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
+        return hit[2]
 
     ir_mem = Memory(B, initial_mem)
     assume = assume or {}

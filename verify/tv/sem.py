@@ -91,11 +91,24 @@ class Memory:
 
     def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
         B = self.B
-        v, p = self.initial(lo, hi), False
-        for slo, shi, sv, sp, en in self.stores:
+        # newest first: a store that surely writes this address (enabled,
+        # the same address terms) hides every older one, so the read starts
+        # there (a uniform address read lane after lane stays linear)
+        live: list[tuple[Any, Any, Any]] = []
+        v: Any = None
+        p: Any = False
+        for slo, shi, sv, sp, en in reversed(self.stores):
             if en is False:  # a lane that does not store
                 continue
             hit = B.and_b(en, B.eq(lo, slo), B.eq(hi, shi))
+            if hit is True:
+                v, p = sv, sp
+                break
+            if hit is not False:
+                live.append((hit, sv, sp))
+        if v is None:
+            v = self.initial(lo, hi)
+        for hit, sv, sp in reversed(live):
             v = B.ite(hit, sv, v)
             p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
@@ -582,6 +595,10 @@ class IRRun:
                 raise self._unsupported(f"load of {ins.type}")
             vals, pois = [], []
             for i in range(W):
+                if act[i] is False:  # (no read: its value is poison)
+                    vals.append(B.const(0))
+                    pois.append(True)
+                    continue
                 v, p = self.memory.read(ptr.vals[i], ptr.hi[i])
                 vals.append(v)
                 # a lane that does not run the load has no value (a
