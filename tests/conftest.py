@@ -5,7 +5,9 @@ Tiers (markers registered in pyproject.toml):
   python -m pytest -n auto --slow   everything (what .ci/run runs, in two steps)
   python -m pytest -n auto -m slow  the slow tier alone
   python -m pytest -n auto -m corpus  the tv corpus matrix (tests/test_tv_corpus.py: every
-                                    kernel x target x wave x compiler; in no other tier)
+                                    kernel x target x wave x compiler) and the part of the
+                                    catalogue sweeps the slow tier's sample leaves out
+                                    (tests/helpers.py, tier_split; in no other tier)
 An explicit `-m EXPR` replaces the default selection, and a test named by its
 node id (`tests/test_x.py::test_y`) runs even if it is slow.
 

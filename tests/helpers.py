@@ -44,3 +44,57 @@ def cli(*argv: str) -> tuple[int, str, str]:
 def cli_json(*argv: str):
     code, out, err = cli(*argv, "--json")
     return code, json.loads(out) if out.strip() else None, err
+
+
+def tier_split(items: list, every: int, ids: list[str] | None = None, cover: list[str] | None = None) -> list:
+    """A catalogue sweep split between tiers: every `every`-th item (from
+    the first, in the order given) runs in the slow tier (CI), the others in
+    the corpus tier (`pytest -m corpus`), so the two together cover every
+    item and CI's share is spread over the whole catalogue.  With `cover`
+    (the lowering file of each item), CI's share also takes, in order, each
+    item that brings a feature no chosen one has yet (a mnemonic, a DPP
+    control kind, a target, a spec: lowering_features), so every feature of
+    the catalogue is in CI's share.  The catalogue's proof records are
+    checked current on every CI run whatever the sample (tests/test_repo.py
+    re-proves every stale one)."""
+    import pytest
+
+    chosen = cover_sample(cover, every) if cover is not None else {k for k in range(len(items)) if k % every == 0}
+    out = []
+    for k, item in enumerate(items):
+        mark = pytest.mark.slow if k in chosen else pytest.mark.corpus
+        out.append(pytest.param(item, marks=mark, id=None if ids is None else ids[k]))
+    return out
+
+
+def cover_sample(paths: list, every: int) -> set[int]:
+    """Indices of `paths`: every `every`-th, then in order each lowering
+    file with a feature (lowering_features) none chosen so far has."""
+    chosen = {k for k in range(len(paths)) if k % every == 0}
+    feats = [lowering_features(p) for p in paths]
+    have: set[str] = set().union(*(feats[k] for k in chosen))
+    for k, f in enumerate(feats):
+        if not f <= have:
+            chosen.add(k)
+            have |= f
+    return chosen
+
+
+def lowering_features(path: object) -> set[str]:
+    """What a lowering file exercises, read from its text (no parse): each
+    instruction's mnemonic, each DPP control kind, each target and the spec."""
+    import re
+    from pathlib import Path
+
+    out: set[str] = set()
+    for line in Path(str(path)).read_text().splitlines():
+        t = line.split(";", 1)[0].strip()
+        if line.startswith("; @targets"):
+            out |= {f"target:{w}" for w in re.split(r"[,\s]+", line[len("; @targets"):]) if w}
+        if line.startswith("; @spec") and len(line.split()) > 2:
+            out.add(f"spec:{line.split()[2]}")
+        if not t:
+            continue
+        out.add(t.split()[0])
+        out |= {f"ctrl:{m}" for m in re.findall(r"\b(quad_perm|row_\w+?|wave_\w+?|dpp8|bound_ctrl|fi)(?=[:\s]|$)", t)}
+    return out - {"ctrl:row_mask"}  # (a mask, not a control)

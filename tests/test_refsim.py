@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import refsim
+from helpers import tier_split
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_semantics_agree import instr_text, values
@@ -37,7 +38,7 @@ GENERATIONS = ["gfx803", "gfx900", "gfx90a", "gfx950", "gfx1030", "gfx1100", "gf
 # (the carry-writing VALU ops and the 64-bit VGPR ops of [S:sub-carry] / [S:addr])
 NOT_COVERED = sorted(
     ["v_add_co_u32", "v_add_co_ci_u32", "v_addc_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_sub_co_ci_u32",
-     "v_subrev_co_ci_u32", "v_subb_co_u32", "v_subbrev_co_u32", "v_lshl_add_u64", "v_lshlrev_b64", "v_mad_u64_u32"])
+     "v_subrev_co_ci_u32", "v_subb_co_u32", "v_subbrev_co_u32", "v_lshl_add_u64", "v_lshlrev_b64", "v_lshrrev_b64", "v_mad_u64_u32"])
 
 
 def test_refsim_covers_every_op() -> None:
@@ -355,8 +356,7 @@ def test_lowering_matches_refsim(path: str) -> None:
     assert check_lowering(path, 2) == []
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", LOWERINGS)
+@pytest.mark.parametrize("path", tier_split(LOWERINGS, 2, cover=LOWERINGS))  # half (and every feature) in the slow tier
 def test_every_lowering_matches_refsim(path: str) -> None:
     assert check_lowering(path, 3) == []
 
