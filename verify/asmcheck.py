@@ -628,6 +628,7 @@ class Assertion:
     param_spans: dict[str, Span] = field(default_factory=dict)  # param -> its column in the --assert text
     spec_span: Span | None = None
     exec_rhs: str = ""  # "exec" or "first_lane"
+    more: list[VReg | SReg] = field(default_factory=list)  # the spec's other outputs, in its order (verify emit)
 
 
 def _reg(name: str, span: Span) -> VReg | SReg | Imm:
@@ -707,7 +708,9 @@ def lowering_for(region: Region, a: Assertion, exec_contract: str) -> Lowering:
     for p, r in a.reg_params.items():
         params[p] = f"@{p}"
         inputs.append(Binding(p, r, span))
-    outputs = [Binding(spec.outputs[0], a.lhs, span)]
+    if a.more and len(a.more) + 1 != len(spec.outputs):
+        raise InputError(span, f"{a.spec} has {len(spec.outputs)} outputs, got {len(a.more) + 1}")
+    outputs = [Binding(n, r, span) for n, r in zip(spec.outputs, [a.lhs] + list(a.more))]
     low = Lowering(f"{Path(region.path).name}:{region.first}-{region.last}", region.path, a.spec, params, [], [],
                    exec_contract, inputs, outputs, None, region.program,
                    spans={"spec": span, "exec": span}, param_spans=dict(a.param_spans))

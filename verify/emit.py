@@ -80,6 +80,7 @@ class Emitter:
     fold as on the concrete backend."""
 
     fmt = ""
+    multi_output = False  # several outputs returned as one aggregate
 
     def __init__(self, low: Lowering, target: Target, wave: int) -> None:
         self.low = low
@@ -97,6 +98,7 @@ class Emitter:
         self.ins: Instr | None = None
         self.uses: set[str] = set()
         self.scc_written = False
+        self.results: list[Value] = []  # several outputs, in the spec's order (ordered_outputs)
         # a 64-bit spec (u64/i64): its pair bindings are 64-bit parameters and result  [S:wide64]
         self.wide = is_wide(low)
         self.wide_params: set[str] = set()
@@ -304,8 +306,9 @@ class Emitter:
         if self.region:
             self.unsupported("whole-wave mode is never left (EXEC is not restored)")
         if len(self.low.outputs) != 1:
-            raise Unsupported(self.low.spans.get("spec"), f"cannot emit {self.low.name} as {self.fmt}: "
-                                                          "only lowerings with one output can be emitted")
+            self.results = [self.get(b.reg) for b in self.ordered_outputs()]
+            self.result = self.results[0]
+            return
         out = self.low.outputs[0]
         if isinstance(out.reg, SReg) and out.reg.count != 1:
             raise Unsupported(out.span, f"cannot emit {self.low.name} as {self.fmt}: the output is one 32-bit register")
@@ -313,6 +316,25 @@ class Emitter:
             self.result = self.join64(self.get(VReg(out.reg.index)), self.get(VReg(out.reg.index + 1)))
             return
         self.result = self.get(out.reg)  # an SGPR output is returned like a VGPR one, in every lane
+
+    def ordered_outputs(self) -> list[Binding]:
+        """Several outputs, in the spec's order (the emitted function returns
+        them in that order: LLVM IR as a struct of i32, v0, v1, ... once
+        compiled); each one 32-bit register, the spec not 64-bit."""
+        if not self.multi_output:
+            raise Unsupported(self.low.spans.get("spec"), f"cannot emit {self.low.name} as {self.fmt}: "
+                                                          f"only lowerings with one output can be emitted as {self.fmt}")
+        if self.wide:
+            raise Unsupported(self.low.spans.get("spec"), f"cannot emit {self.low.name} as {self.fmt}: "
+                                                          "a 64-bit spec with several outputs")
+        by_name = {b.name: b for b in self.low.outputs}
+        spec = catalog.speclib().get(self.low.spec, self.low.spans.get("spec"))
+        outs = [by_name[n] for n in spec.outputs]
+        for b in outs:
+            if b.reg.count != 1:
+                raise Unsupported(b.span, f"cannot emit {self.low.name} as {self.fmt}: output {b.name} is not one "
+                                          "32-bit register")
+        return outs
 
     # ---- spelled by LLVMEmitter and HIPEmitter --------------------------------
     def _param(self, name: str) -> str:
@@ -515,6 +537,7 @@ _MINMAX: dict[str, Callable[[int, int], int]] = {"umin": lambda a, b: min(a, b),
 
 class LLVMEmitter(Emitter):
     fmt = "LLVM IR"
+    multi_output = True
 
     def __init__(self, low: Lowering, target: Target, wave: int) -> None:
         self.decls: dict[str, str] = {}
@@ -636,6 +659,12 @@ class LLVMEmitter(Emitter):
     # ---- the module ---------------------------------------------------------
     def function(self, name: str) -> list[str]:
         params = ", ".join(f"{'i64' if p in self.wide_params else 'i32'} %{p}" for p, _ in self.inputs)
+        if self.results:  # several outputs: a struct of i32, in the spec's order
+            rty = "{" + ", ".join(["i32"] * len(self.results)) + "}"
+            agg = "poison"
+            for k, v in enumerate(self.results):
+                agg = self.new(f"insertvalue {rty} {agg}, {self.t(v)}, {k}", rty, hint="out").text
+            return [f"define {rty} @{name}({params}) #0 {{", "entry:", *self.lines, f"  ret {rty} {agg}", "}"]
         rty = self.result.ty if isinstance(self.result, Val) and self.result.ty == "i64" else "i32"
         return [f"define {rty} @{name}({params}) #0 {{", "entry:", *self.lines,
                 f"  ret {self.t(self.result)}", "}"]
@@ -830,6 +859,17 @@ def check_module(ir: str, low: Lowering) -> str:
 
     params = ", ".join(f"{ty(b)} %{b.name}" for b in low.inputs)
     text = ir.replace('target triple = "amdgcn-amd-amdhsa"', 'target triple = "amdgcn-amd-amdpal"')
+    if len(low.outputs) > 1:  # a struct of i32: the outputs in v0, v1, ... in the spec's order
+        n = len(low.outputs)
+        sty = "{" + ", ".join(["i32"] * n) + "}"
+        body = [f"  %r = call {sty} @{_ident(low.name)}({params})"]
+        vec = "poison"
+        for k in range(n):
+            body += [f"  %r{k} = extractvalue {sty} %r, {k}", f"  %f{k} = bitcast i32 %r{k} to float",
+                     f"  %v{k} = insertelement <{n} x float> {vec}, float %f{k}, i32 {k}"]
+            vec = f"%v{k}"
+        return text + "\n".join(["", f"define amdgpu_cs <{n} x float> @{ENTRY}({params}) #0 {{", *body,
+                                  f"  ret <{n} x float> {vec}", "}"]) + "\n"
     rty = ty(low.outputs[0]) if low.outputs else "i32"
     ret = ["  %f = bitcast i32 %r to float", "  ret float %f"] if rty == "i32" else [
         "  %f = bitcast i64 %r to <2 x float>", "  ret <2 x float> %f"]  # the result in v0, v1
@@ -929,7 +969,9 @@ def compiled_lowering(asm_text: str, low: Lowering, target: Target, wave: int, p
         n = 2 if wide and isinstance(b.reg, VReg) and b.reg.count == 2 else 1
         reg[b.name] = VReg(k, n)
         k += n
-    a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0, 2 if wide else 1), low.spec,
+    # the outputs: v0 (a 64-bit one: v[0:1]); several: v0, v1, ... in the spec's order
+    more: list[VReg | SReg] = [VReg(k) for k in range(1, len(low.outputs))]
+    a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0, 2 if wide else 1), low.spec, more=more,
                            params={k: v for k, v in low.params.items() if not (isinstance(v, str) and v.startswith("@"))},
                            args=[reg[n] for n in spec.inputs],
                            reg_params={k: reg[v[1:]] for k, v in low.params.items()

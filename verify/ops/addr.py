@@ -284,9 +284,11 @@ class ShiftLeft64(OpDef):
     alias_features = {"v_lshlrev_b64_e32": "lshlrev_b64_vop2"}
     valu_constants = True
 
+    vop2 = True  # has the GFX12 VOP2 form
+
     def check_constants(self, ins: Instr, target: Target, reads_vcc: bool = False) -> None:
         _, s0, s1 = ins.operands
-        enc = ins.enc or ("e32" if target.has("lshlrev_b64_vop2") and isinstance(s1, VReg) else "e64")
+        enc = ins.enc or ("e32" if self.vop2 and target.has("lshlrev_b64_vop2") and isinstance(s1, VReg) else "e64")
         if enc == "e32" and not isinstance(s1, VReg):
             raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR pair (use _e64)")
         lits = [(k, op.value) for k, op, wide in ((1, s0, False), (2, s1, True)) if isinstance(op, Imm)
@@ -304,11 +306,39 @@ class ShiftLeft64(OpDef):
         dst, s0, s1 = ins.operands
         n = m.read(s0)
         lo, hi = _pair(m, s1)
-        out = [shl64(B, lo[i], hi[i], n[i]) for i in range(W)]
+        out = [self.shift(B, lo[i], hi[i], n[i]) for i in range(W)]
         en = m.actives()
         m.note_lanes(en, f"computed by {ins.mnemonic}")
         m.write_v(dst.index, [r[0] for r in out], en)
         m.write_v(dst.index + 1, [r[1] for r in out], en)
+
+    def emit(self, ins: Instr, E: Any) -> None:
+        """The same 64-bit shift on the halves (the emitter's 32-bit shifts
+        give 0 for an amount of 32 or more, as the lane function assumes)."""
+        dst, s0, s1 = ins.operands
+        lo, hi = E.get_pair(s1)
+        rlo, rhi = self.shift(E, lo, hi, E.get(s0))
+        E.set(VReg(dst.index), rlo)
+        E.set(VReg(dst.index + 1), rhi)
+
+    @staticmethod
+    def shift(B: Arith, lo: Value, hi: Value, n: Value) -> tuple[Value, Value]:
+        return shl64(B, lo, hi, n)
+
+
+class ShiftRight64(ShiftLeft64):
+    """``v_lshrrev_b64 vD[2], s0, s1[2]``: D = S1 >> S0[5:0] (64-bit,
+    logical), per active lane; VOP3 only on every generation, one scalar
+    value at most.  [S:addr]"""
+
+    base = "v_lshrrev_b64"
+    encs = {"": "", "_e64": "e64"}
+    alias_features: dict[str, str] = {}
+    vop2 = False
+
+    @staticmethod
+    def shift(B: Arith, lo: Value, hi: Value, n: Value) -> tuple[Value, Value]:
+        return lshr64(B, lo, hi, n)
 
 
 class ShiftAdd64(OpDef):
@@ -349,6 +379,19 @@ class ShiftAdd64(OpDef):
         m.note_lanes(en, f"computed by {ins.mnemonic}")
         m.write_v(dst.index, lo, en)
         m.write_v(dst.index + 1, hi, en)
+
+    def emit(self, ins: Instr, E: Any) -> None:
+        """With a constant shift of 0-4 only (a larger one is an assumption,
+        lshl_add_u64.shift): the 64-bit shift and add on the halves."""
+        dst, s0, s1, s2 = ins.operands
+        if not (isinstance(s1, Imm) and 0 <= s1.value <= 4):
+            E.unsupported("a shift amount that is not a constant 0-4 (assumption lshl_add_u64.shift)")
+        (alo, ahi), (clo, chi) = E.get_pair(s0), E.get_pair(s2)
+        slo, shi = shl64(E, alo, ahi, s1.value)
+        rlo, carry = add_carry(E, slo, clo)
+        rhi, _ = add_carry(E, shi, chi, carry)
+        E.set(VReg(dst.index), rlo)
+        E.set(VReg(dst.index + 1), rhi)
 
 
 def _pair(m: Machine, op: VReg | SReg | Imm, signed: bool = False) -> tuple[list[Any], list[Any]]:
@@ -471,6 +514,14 @@ class Shift64Scalar(OpDef):
         m.write_scalar64(dst, rlo, rhi)
         m.scc = B.or_b(B.ne(rlo, B.const(0)), B.ne(rhi, B.const(0)))
 
+    def emit(self, ins: Instr, E: Any) -> None:
+        dst, a, b = ins.operands
+        lo, hi = E.get_pair(a)
+        rlo, rhi = (shl64 if self.left else lshr64)(E, lo, hi, E.get(b))
+        E.set(SReg((dst.names[0],)), rlo)
+        E.set(SReg((dst.names[1],)), rhi)
+        E.set_scc(E.or_b(E.ne(rlo, 0), E.ne(rhi, 0)))
+
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
 
@@ -484,6 +535,7 @@ ADDR_OPS: list[OpDef] = [
     AddCarry("v_add_co_ci_u32", True, "add_co_ci", "add_co_ci", ("", "_e32", "_e64", "_dpp", "_e64_dpp")),
     MadU64(),
     ShiftLeft64(),
+    ShiftRight64(),
     ShiftAdd64(),
     Valu("v_mul_hi_u32", 2, mul_hi_u32, vop3_only=True),
     AddcScalar(),

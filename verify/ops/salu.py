@@ -352,6 +352,15 @@ class Salu2x64(OpDef):
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
 
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        """Each half (a lane mask is read as its ballot's halves, [S:emit-masks])."""
+        dst, a, b = ins.operands
+        (al, ah), (bl, bh) = E.get_pair(a), E.get_pair(b)
+        lo, hi = self.fn(E, al, bl), self.fn(E, ah, bh)
+        E.set(SReg((dst.names[0],)), lo)
+        E.set(SReg((dst.names[1],)), hi)
+        E.set_scc(E.or_b(E.ne(lo, 0), E.ne(hi, 0)))
+
 
 class Salu1(OpDef):
     """One-source scalar ops: s_not, s_ff1/s_ctz, s_bcnt1, s_brev (32/64-bit source)."""

@@ -745,6 +745,31 @@ class SubCarry(OpDef):
             out.append(ins.operands[0].text)
         return out
 
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        """The difference, and its borrow as an i1 per lane (as AddCarry's
+        carry: a lane mask only a borrow-in, v_cndmask or an i1 operation
+        reads)."""
+        if ins.enc in DPP_ENCS:
+            E.unsupported("a DPP subtract with a borrow-out has no intrinsic")
+        dst, sdst, s0, s1 = ins.operands[:4]
+        a, b = E.get(s0), E.get(s1)
+        if self.rev:
+            a, b = b, a
+        if self.cin:
+            cop = ins.operands[4]
+            if "exec_lo" in cop.names:  # only EXEC_LO is forwarded in wave64  [S:sub-carry]
+                E.unsupported("EXEC as a borrow-in")
+            c = E.get_mask(cop)
+            res = E.sub(E.sub(a, b), E.ite(c, 1, 0))
+            borrow = E.or_b(E.ult(a, b), E.and_b(E.eq(a, b), c))
+        else:
+            res, borrow = E.sub(a, b), E.ult(a, b)
+        if ins.mod("clamp"):
+            res = E.ite(borrow, 0, res)
+        E.set(dst, res)
+        if sdst is not NULL:
+            E.set_mask(sdst, borrow)
+
 
 _ALL_ENCS = ("", "_e32", "_e64", "_dpp", "_e64_dpp")
 SUB_CARRY_OPS = [
