@@ -21,6 +21,10 @@ def mutant(tmp_path: Path, rel: str, old: str, new: str) -> Path:
     return p
 
 
+DPP = "row_mask:0xf bank_mask:0xf"
+_F = "\nv_add_f32_dpp v1, v1, v1 "  # the next step of an f32 row butterfly
+
+
 @pytest.mark.parametrize("rel, old, new, target, exec_, lane, expected, actual", [
     # __all_sync against every lane instead of the calling ones: one calling lane with p != 0 says 0
     ("vote/cuda_all_w32.s", "s_cmp_eq_u32 vcc_lo, exec_lo", "s_cmp_eq_u32 vcc_lo, -1", "gfx1100",
@@ -33,6 +37,13 @@ def mutant(tmp_path: Path, rel: str, old: str, new: str) -> Path:
     # wave.reduce.fsub adding the values instead of their negations
     ("scan/wave_reduce_fsub_rdna_w32.s", "v_xor_b32_e32 v2, 0x80000000, v0", "v_mov_b32_e32 v2, v0", "gfx1100",
      "0x00000001", 0, None, None),
+    # cg's float scan with bound_ctrl on its first step: the row's first lane adds 0, and 0 + -0.0 is +0.0
+    ("cg/cg_inclusive_scan_fadd_t16_rdna.s", "v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+     "v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1", "gfx1100", "0xffffffff", 0, 0x80000000, 0),
+    # cg's float reduce with the butterfly's strides 8 and 1 swapped: another rounding than NVIDIA's order
+    ("cg/cg_reduce_fadd_t16_rdna.s", "row_ror:8 " + DPP + _F + "row_xmask:4 " + DPP + _F + "quad_perm:[2,3,0,1] " + DPP
+     + _F + "quad_perm:[1,0,3,2]", "quad_perm:[1,0,3,2] " + DPP + _F + "row_xmask:4 " + DPP + _F
+     + "quad_perm:[2,3,0,1] " + DPP + _F + "row_ror:8", "gfx1100", "0xffffffff", 0, None, None),
 ])
 def test_broken_primitives_are_refuted(tmp_path, rel, old, new, target, exec_, lane, expected, actual):
     code, js, err = cli_json("lowering", str(mutant(tmp_path, rel, old, new)), "--target", target)
@@ -53,6 +64,9 @@ PROVED = [
     ("cg/cg_reduce_umax_t16_gfx9.s", "gfx90a"),
     ("cg/cg_inclusive_scan_add_t16_rdna.s", "gfx1100"),
     ("cg/cg_exclusive_scan_add_t16_gfx9.s", "gfx942"),
+    ("cg/cg_reduce_fadd_t16_gfx9.s", "gfx90a"),
+    ("cg/cg_inclusive_scan_fadd_t16_rdna.s", "gfx1030"),
+    ("cg/cg_exclusive_scan_fadd_t16_gfx9.s", "gfx950"),
     ("quadrants/quadrants_reduce_all_min_rdna_w32.s", "gfx1030"),
     ("quadrants/quadrants_exclusive_add_gfx9_w64.s", "gfx942"),
     ("vote/cuda_match_any_w32.s", "gfx1100"),

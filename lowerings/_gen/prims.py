@@ -71,6 +71,57 @@ def cg_scan(op: str, rdna: bool, exclusive: bool) -> tuple[str, str]:
                  "x = v0", "out = v1", "v1", body)
 
 
+def cg_scan_f32(rdna: bool, exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan on float (cg::plus) on a
+    thread_block_tile<16>, in NVIDIA's order (the Hillis-Steele scan, `below
+    + own`, as the H100 computes it): a copy, then row_shr:1, 2, 4, 8 adds
+    without bound_ctrl, so a lane with no lane d below it in its row keeps
+    its value (no `0 + x`, which is not x for -0.0 or a NaN); exclusive:
+    the inclusive result moved one lane up (row_shr:1), the row's first
+    lane left undefined."""
+    ins = "v_add_f32"
+    nop = [] if rdna else ["s_nop 1"]
+    body = ["v_mov_b32_e32 v1, v0"]
+    for d in (1, 2, 4, 8):
+        body += nop + [f"{ins}_dpp v1, v1, v1 row_shr:{d} {DPP}"]
+    out = "v1"
+    if exclusive:
+        body += nop + [f"v_mov_b32_dpp v2, v1 row_shr:1 {DPP}"]
+        out = "v2"
+    kind = "exclusive" if exclusive else "inclusive"
+    fam = "rdna" if rdna else "gfx9"
+    return _file("cg", f"cg_{kind}_scan_fadd_t16_{fam}",
+                 [f"cg::{kind}_scan(tile, x, cg::plus<float>()) on a thread_block_tile<16>, in NVIDIA's order",
+                  "(Hillis-Steele, below + own): DPP row_shr adds without bound_ctrl, so a lane with nothing",
+                  "below it keeps its value" + ("; then the inclusive result one lane up." if exclusive else ".")],
+                 f"cg.{kind}_scan_f32 op=fadd width=16", RDNA if rdna else GFX9, "32, 64" if rdna else "64", "full",
+                 "x = v0", f"out = {out}", "v1, v2" if exclusive else "v1", body)
+
+
+def cg_reduce_f32(rdna: bool) -> tuple[str, str]:
+    """cg::reduce on float (cg::plus) on a thread_block_tile<16>, in
+    NVIDIA's order (the xor butterfly from stride 8 down, `partner + own`):
+    DPP adds whose src0 is the partner (row_ror:8 is lane ^ 8 in a row;
+    lane ^ 4 is row_xmask:4 on RDNA, row_half_mirror then quad_perm
+    [3,2,1,0] on GFX9; quad_perm for ^ 2 and ^ 1)."""
+    ins = "v_add_f32"
+    nop = [] if rdna else ["s_nop 1"]
+    body = [f"{ins}_dpp v1, v0, v0 row_ror:8 {DPP}"]
+    if rdna:
+        body += [f"{ins}_dpp v1, v1, v1 row_xmask:4 {DPP}"]
+    else:
+        body += nop + [f"v_mov_b32_dpp v2, v1 row_half_mirror {DPP}"] + nop + [
+            f"{ins}_dpp v1, v2, v1 quad_perm:[3,2,1,0] {DPP}"]
+    for c in ("quad_perm:[2,3,0,1]", "quad_perm:[1,0,3,2]"):
+        body += nop + [f"{ins}_dpp v1, v1, v1 {c} {DPP}"]
+    fam = "rdna" if rdna else "gfx9"
+    return _file("cg", f"cg_reduce_fadd_t16_{fam}",
+                 ["cg::reduce(tile, x, cg::plus<float>()) on a thread_block_tile<16>, in NVIDIA's order",
+                  "(the xor butterfly, strides 8, 4, 2, 1, partner + own), every lane of the row gets it."],
+                 "cg.reduce_f32 op=fadd width=16", RDNA if rdna else GFX9, "32, 64" if rdna else "64", "full",
+                 "x = v0", "out = v1", "v1" if rdna else "v1, v2", body)
+
+
 # ---- Quadrants: shuffle_xor / shuffle_up through ds_bpermute
 
 def _lane_id(wave: int) -> list[str]:
@@ -261,6 +312,9 @@ def files() -> dict[str, str]:
             out.append(cg_reduce(op, rdna))
         out.append(cg_scan("add", rdna, False))
         out.append(cg_scan("add", rdna, True))
+        out.append(cg_scan_f32(rdna, False))
+        out.append(cg_scan_f32(rdna, True))
+        out.append(cg_reduce_f32(rdna))
     for wave, rdna in ((64, False), (32, True), (64, True)):
         for op in ("add", "smin", "smax"):
             out.append(q_reduce(op, wave, rdna, True))
