@@ -159,6 +159,11 @@ def test_ops_without_a_spelling_are_input_errors(tmp_path):
     f.write_text(f.read_text().replace("v0, v2 row_shr:1", "v0, v1 row_shr:1").replace("v_mov_b32_e32 v2, 0", "v_mov_b32_e32 v1, v0"))
     ir = emit.emit(load_lowering(f), T.get("gfx900"), 64, "llvm", [])
     assert "call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 273, i32 15, i32 15, i1 false)" in ir
+    # under the contract exec=full every source lane is active: the unwritten lanes (a row's first) by lane index
+    f.write_text(f.read_text().replace("; @waves 64\n", "; @waves 64\n; @exec full\n").replace("v0, v1 row_shr:1",
+                                                                                              "v0, v2 row_shr:1"))
+    ir = emit.emit(load_lowering(f), T.get("gfx900"), 64, "llvm", [])
+    assert "@llvm.amdgcn.update.dpp.i32(" in ir and "select i1" in ir
 
 
 # Catalogue lowerings verify cannot emit yet, each with the first reason its
@@ -185,10 +190,6 @@ EMIT_GAPS: dict[str, str | tuple[str, ...]] = {
     'bitonic_t64_w64_gfx9': 'the compiled code is unknown',
     'bitonic_t8_w32': 'the compiled code is unknown',
     'bitonic_t8_w64': 'the compiled code is unknown',
-    'cg_reduce_add_t16_gfx9': 'v_add_u32_dpp as LLVM IR: outside whole-wave mode and without bound_ctrl, a lane whose DPP source is inactive keeps its old value, which no intrinsic expresses',
-    'cg_reduce_add_t16_rdna': 'v_add_nc_u32_dpp as LLVM IR: outside whole-wave mode and without bound_ctrl, a lane whose DPP source is inactive keeps its old value, which no intrinsic expresses',
-    'cg_reduce_umax_t16_gfx9': 'v_max_u32_dpp as LLVM IR: outside whole-wave mode and without bound_ctrl, a lane whose DPP source is inactive keeps its old value, which no intrinsic expresses',
-    'cg_reduce_umax_t16_rdna': 'v_max_u32_dpp as LLVM IR: outside whole-wave mode and without bound_ctrl, a lane whose DPP source is inactive keeps its old value, which no intrinsic expresses',
     'cuda_all_w64': "LLVM's code uses instructions verify does not model: v_cndmask_b16, v_mov_b16_e32",
     'cuda_any_w64': ("LLVM's code uses instructions verify does not model: v_cndmask_b16, v_mov_b16_e32", "LLVM's code uses instructions verify does not model: v_mov_b64_e32"),
     'cuda_match_any_w32_gfx12': 'the compiled code is refuted',

@@ -363,8 +363,9 @@ def emit_alu(ins: Instr, E: AnyEmitter, fn: LaneFn, srcs: list[Value], dst: VReg
     (fn(e, y) == y for every y; verify/identities.py), the move's `old`
     is e (so the op gives the destination back); otherwise a select on the
     lane index, faithful where the written lanes depend on the lane only:
-    in whole-wave mode (every source active), with bound_ctrl (an invalid
-    source reads 0) or with DPP8 (an inactive source reads 0)."""
+    in whole-wave mode or under the contract exec=full (every source
+    active), with bound_ctrl (an invalid source reads 0) or with DPP8 (an
+    inactive source reads 0)."""
     d = dict(ins.mods)
     if d.get("fi"):
         E.unsupported("fi:1 has no operand in llvm.amdgcn.update.dpp or llvm.amdgcn.mov.dpp8")
@@ -378,7 +379,7 @@ def emit_alu(ins: Instr, E: AnyEmitter, fn: LaneFn, srcs: list[Value], dst: VReg
         # atomic-optimizer pattern, which its DPP combiner folds back)
         moved = emit_mov(ins, E, srcs[0], None, old=ident)
         return fn(E, moved, srcs[1])
-    if not (E.region or bc or "dpp8" in d):
+    if not (E.region or bc or "dpp8" in d or E.low.exec_contract == "full"):
         E.unsupported("outside whole-wave mode and without bound_ctrl, a lane whose DPP source is inactive keeps "
                       "its old value, which no intrinsic expresses")
     old = E.get(dst)
