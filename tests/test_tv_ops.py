@@ -104,7 +104,8 @@ def test_atomic_serialisation_same_address():
     mem = Memory(B, lambda lo, hi: 1000)
     lanes = [(8, 0, 1, False, True), (8, 0, 2, False, False), (8, 0, 4, False, True), (12, 0, 8, False, True)]
     olds = mem.atomic("add", lanes, ASCENDING)
-    assert [v for v, _ in olds] == [1000, 1001, 1001, 1000]  # lane 1 is inactive: its value is not used
+    assert [v for v, _ in olds] == [1000, 0, 1001, 1000]
+    assert [p for _, p in olds] == [False, True, False, False]  # lane 1 is inactive: it reads nothing (poison)
     assert mem.read(8, 0)[0] == 1005 and mem.read(12, 0)[0] == 1008
     # another order: lane 2 first
     mem = Memory(B, lambda lo, hi: 1000)

@@ -155,6 +155,8 @@ class Z3:
         # a canonical min/max nest by ast id: (term, kind, leaves, constant, leaf
         # ids in chain order, the chain over the first k+1 leaves at k)
         self._mm: dict[int, tuple[Any, str, dict[int, Any], int | None, list[int], list[Any]]] = {}
+        # _aci's answers by (kind, operand ids), the operands kept so their ids stay theirs
+        self._aci_memo: dict[tuple[str, Any, Any], tuple[Any, Any, Any]] = {}
         # abstract_fadd "as-is" / "canonical" (operands in canonical order):
         # fadd is an unknown commutative function except where its exact value
         # is plain (see _fadd_abstract); refine uses it to PROVE only
@@ -324,6 +326,16 @@ class Z3:
         solver meets no question at all: LLVM's atomic optimizer folds a
         scan tree where the IR folds lane by lane.  Equal as functions to
         the plain form (the ite of one compare), which tests hold together."""
+        ka = ("i", a) if type(a) is int else a.get_id()
+        kb = ("i", b) if type(b) is int else b.get_id()
+        memo = self._aci_memo.get((kind, ka, kb))
+        if memo is not None and self.s.same(memo[0], a) and self.s.same(memo[1], b):
+            return memo[2]  # the same question again (a kernel proved once per EXEC asks it per EXEC)
+        out = self._aci_build(kind, a, b)
+        self._aci_memo[(kind, ka, kb)] = (a, b, out)
+        return out
+
+    def _aci_build(self, kind: str, a: Any, b: Any) -> Any:
         ident, absorb = self._MINMAX[kind]
         pick = {"umin": min, "umax": max}.get(kind)
         leaves: dict[int, Any] = {}

@@ -147,6 +147,10 @@ class Memory:
         self.atomics[len(self.stores)] = (op, list(lanes))
         seq = []
         for lo, hi, v, p, en in lanes:  # lane-ascending
+            if en is False:  # a lane that does not run it reads nothing (its store is never read)
+                seq.append((B.const(0), True))
+                self.write([(lo, hi, B.const(0), True, en)])
+                continue
             old, oldp = self.read(lo, hi)
             seq.append((old, oldp))
             self.write([(lo, hi, combine(old, v), B.or_b(oldp, p), en)])
