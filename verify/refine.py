@@ -286,7 +286,8 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         if r != "unknown":
             return r, joint
         if skeleton_unsat(joint, JOINT_RLIMIT):  # both sides built from the same atoms
-            res.method += ", propositional"
+            if ", propositional" not in res.method:
+                res.method += ", propositional"
             return "unsat", None
         q.push()
         q.add(joint)

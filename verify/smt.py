@@ -71,7 +71,7 @@ class Session:
     temporary wrapper is never freed (and its AST released) before the API
     call that uses its pointer."""
 
-    __slots__ = ("bv32", "consts", "ctx", "f32", "false", "one1", "ref", "rne", "true")
+    __slots__ = ("bv32", "consts", "ctx", "f32", "false", "one1", "ref", "rne", "true", "zero1")
 
     def __init__(self) -> None:
         self.ctx = z3.Context()
@@ -82,6 +82,7 @@ class Session:
         self.f32 = z3.Float32(self.ctx)
         self.rne = z3.RNE(self.ctx)
         self.one1 = z3.BitVecVal(1, 1, self.ctx)
+        self.zero1 = z3.BitVecVal(0, 1, self.ctx)
 
     def bv(self, a: Any) -> Any:
         """A value as a z3 term (constants cached)."""
@@ -133,6 +134,20 @@ def _canon2(a: Any, b: Any) -> tuple[Any, Any]:
     return (a, b) if (ka, a if type(a) is int else 0) <= (kb, b if type(b) is int else 0) else (b, a)
 
 
+def _is_bit_select(v: Any) -> bool:
+    """`v` is an int or ``ite(c, k1, k0)`` with constants that differ in one
+    bit (the spec's ``(1 << j) if cond else 0``)."""
+    if type(v) is int:
+        return True
+    if not z3.is_app_of(v, z3.Z3_OP_ITE):
+        return False
+    _, t, f = v.children()
+    if not (z3.is_bv_value(t) and z3.is_bv_value(f)):
+        return False
+    d = t.as_long() ^ f.as_long()
+    return d != 0 and d & (d - 1) == 0
+
+
 def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
     n = len(terms)
     arr = (z3.Ast * n)()
@@ -164,6 +179,7 @@ class Z3:
         self._sums: set[int] = set()  # ast ids of abstract fadd results (see _fadd_abstract)
         self.axioms: list[Any] = []  # what the abstract fadd's unknown function is known to satisfy
         self._bits: dict[int, tuple[Any, ...]] = {}
+        self._masks: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}  # from_bits by its conditions' ids
         self._arrays: dict[int, tuple[Any, ...]] = {}
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
 
@@ -244,7 +260,8 @@ class Z3:
                 return 0
             if b == 0xFFFFFFFF:
                 return a
-        return self.s.bin(z3.Z3_mk_bvand, a, b)
+        m = self._mask_op(a, b, lambda x, y: self.and_b(x, y))
+        return m if m is not None else self.s.bin(z3.Z3_mk_bvand, a, b)
 
     def or_(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -256,7 +273,8 @@ class Z3:
                 return a
             if b == 0xFFFFFFFF:
                 return b
-        return self.s.bin(z3.Z3_mk_bvor, a, b)
+        m = self._mask_op(a, b, lambda x, y: self.or_b(x, y))
+        return m if m is not None else self.s.bin(z3.Z3_mk_bvor, a, b)
 
     def xor(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -404,12 +422,72 @@ class Z3:
             bits = self._lane_bits(b if type(b) is not int else a)
             if bits is not None:  # a lane mask is 0 iff none of its lanes' conditions holds
                 return self.not_b(self.or_b(*bits))
+        pair = self._mask_pair(a, b)
+        if pair is not None:  # two lane masks are equal iff every lane's conditions agree
+            return self.and_b(*(self._iff(x, y) for x, y in zip(*pair)))
+        a, b = _canon2(a, b)  # one term for x == y and y == x
         return self.s.cmp(z3.Z3_mk_eq, a, b)
 
     def _lane_bits(self, v: Any) -> tuple[Any, ...] | None:
         """The 32 conditions `v` was built from by :meth:`from_bits`, if it was."""
         hit = self._bits.get(v.get_id())
         return hit[1] if hit is not None and self.s.same(hit[0], v) else None
+
+    # ---- lane masks ---------------------------------------------------------
+    # A value built by from_bits (EXEC, a compare's result) is a lane mask: 32
+    # conditions, bit k set iff the k-th holds.  An operation between two lane
+    # masks, or a lane mask and a constant or a select between constants (the
+    # spec's `(1 << j) if active(j) else 0`), is done bit by bit on the
+    # conditions and gives a lane mask: the same value as the bit-vector
+    # operation, as terms both sides of a vote question share (the lane mask a
+    # v_cmp writes against EXEC, the spec's all(...) over the same compares),
+    # so the question is Boolean over shared atoms.
+
+    def _maskish(self, v: Any, strict: bool) -> tuple[Any, ...] | None:
+        """`v`'s 32 bit conditions: a lane mask's own; with `strict` off also a
+        constant's or a select between two constants'."""
+        if type(v) is int:
+            return None if strict else tuple(bool((v >> k) & 1) for k in range(32))
+        bits = self._lane_bits(v)
+        if bits is not None or strict:
+            return bits
+        if z3.is_app_of(v, z3.Z3_OP_ITE):
+            c, t, f = v.children()
+            if z3.is_bv_value(t) and z3.is_bv_value(f) and t.size() == 32:
+                kt, kf = t.as_long(), f.as_long()
+                out = []
+                for k in range(32):
+                    bt, bf = (kt >> k) & 1, (kf >> k) & 1
+                    out.append(bool(bt) if bt == bf else c if bt else self.not_b(c))
+                return tuple(out)
+        return None
+
+    def _mask_pair(self, a: Any, b: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+        """Both operands' bit conditions when one is a lane mask and the other
+        a lane mask, a constant or a select between constants; else None."""
+        if type(a) is int and type(b) is int:
+            return None
+        sa, sb = self._maskish(a, True), self._maskish(b, True)
+        if sa is None and sb is None and not (_is_bit_select(a) and _is_bit_select(b)):
+            return None
+        ba = sa if sa is not None else self._maskish(a, False)
+        bb = sb if sb is not None else self._maskish(b, False)
+        if ba is None or bb is None:
+            return None
+        return ba, bb
+
+    def _mask_op(self, a: Any, b: Any, op: Any) -> Any:
+        pair = self._mask_pair(a, b)
+        if pair is None:
+            return None
+        return self.from_bits([op(x, y) for x, y in zip(*pair)])
+
+    def _iff(self, x: Any, y: Any) -> Any:
+        if type(x) is bool:
+            return y if x else self.not_b(y)
+        if type(y) is bool:
+            return x if y else self.not_b(x)
+        return self.eq(x, y)
 
     def ne(self, a: Any, b: Any) -> Any:
         return self.not_b(self.eq(a, b))
@@ -444,6 +522,10 @@ class Z3:
             return a
         if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
             return self.s.WB(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
+        pair = self._mask_pair(a, b) if (type(a) is not int or type(b) is not int) else None
+        if pair is not None:  # a select between lane masks: lane by lane
+            return self.from_bits([x if self.s.same(x, y) else self.or_b(self.and_b(c, x), self.and_b(self.not_b(c), y))
+                                   for x, y in zip(*pair)])
         return self.s.W(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.bv(a).as_ast(), self.s.bv(b).as_ast()))
 
     def and_b(self, *cs: Any) -> Any:
@@ -492,10 +574,19 @@ class Z3:
         bits = list(bits) + [False] * (32 - len(bits))
         if all(type(b) is bool for b in bits):
             return bits_value(bits)
-        one, zero = z3.BitVecVal(1, 1, self.s.ctx), z3.BitVecVal(0, 1, self.s.ctx)
-        parts = [z3.If(b, one, zero) if type(b) is not bool else (one if b else zero) for b in reversed(bits)]
-        v = z3.Concat(*parts)
+        key = tuple(b if type(b) is bool else b.get_id() for b in bits)
+        hit = self._masks.get(key)
+        if hit is not None:
+            return hit[0]
+        S = self.s
+        one, zero = S.one1, S.zero1
+        parts = [(one if b else zero) if type(b) is bool else S.W(z3.Z3_mk_ite(S.ref, b.as_ast(), one.as_ast(), zero.as_ast()))
+                 for b in reversed(bits)]
+        v = parts[0]
+        for p in parts[1:]:  # left-nested, as z3.Concat builds it
+            v = S.W(z3.Z3_mk_concat(S.ref, v.as_ast(), p.as_ast()))
         self._bits[v.get_id()] = (v, tuple(bits))
+        self._masks[key] = (v, tuple(bits))  # the conditions kept so their ids stay theirs
         return v
 
     def bool_value(self, c: Any) -> Any:
@@ -810,6 +901,25 @@ _CONNECTIVE = {z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not", z3.Z
                z3.Z3_OP_XOR: "xor"}
 
 
+def _bit_parts(e: Any) -> list[Any] | None:
+    """The 1-bit parts of a concatenation of 1-bit terms (a lane mask from
+    Z3.from_bits), or of a bit-vector constant, highest first; else None."""
+    if z3.is_bv_value(e):
+        return [z3.BitVecVal((e.as_long() >> k) & 1, 1, e.ctx) for k in reversed(range(e.size()))]
+    if not z3.is_app_of(e, z3.Z3_OP_CONCAT):
+        return None
+    out: list[Any] = []
+    for c in e.children():
+        if c.size() == 1:
+            out.append(c)
+            continue
+        sub = _bit_parts(c)
+        if sub is None:
+            return None
+        out += sub
+    return out
+
+
 def skeleton_unsat(cond: Any, rlimit: int) -> bool:
     """Is `cond` unsatisfiable already as a Boolean formula over its atoms?
 
@@ -850,6 +960,10 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
                 c, t, f = x.children()
                 return z3.If(sk(c), eq(t, y, depth - 1) if not flip else eq(y, t, depth - 1),
                              eq(f, y, depth - 1) if not flip else eq(y, f, depth - 1))
+        pa, pb = _bit_parts(a), _bit_parts(b)
+        if pa is not None and pb is not None and len(pa) == len(pb):  # lane masks: bit by bit
+            return z3.And(*[eq(x, y, depth) for x, y in zip(pa, pb)])
+        a, b = _canon2(a, b)
         return atom(a == b)
 
     def sk(e: Any) -> Any:

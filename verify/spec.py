@@ -1178,10 +1178,22 @@ def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
     B = ctx.B
     if len(node.args) != 1 or node.keywords:
         raise InputError(None, f"spec {ctx.spec.name}: first takes one generator `E for j in range(a, b) if COND`")
-    items = [it for it in _gen_items(ctx, node.args[0], values) if it[2] is not False]
+    gen = node.args[0]
+    items = [it for it in _gen_items(ctx, gen, values) if it[2] is not False]
     if not items:
         return 0, False
-    res: Any = _as_val(ctx, items[0][0])
+    # The value where no lane qualifies is undefined, so any will do: for
+    # `x[j]` it is wave lane 0's, as v_readfirstlane_b32 reads with EXEC
+    # empty, so a group's chain is the very term the instruction builds
+    # even where the group is not the wave's first (a wave64 half).
+    assert isinstance(gen, ast.GeneratorExp)  # _gen_items checked it
+    elt, var = gen.elt, gen.generators[0].target
+    vec = _dotted(elt.value) if isinstance(elt, ast.Subscript) else None
+    if (isinstance(elt, ast.Subscript) and isinstance(elt.slice, ast.Name) and isinstance(var, ast.Name)
+            and elt.slice.id == var.id and vec is not None and vec in ctx.inputs):
+        res: Any = _as_val(ctx, ctx.inputs[vec][0])
+    else:
+        res = _as_val(ctx, items[0][0])
     d: Cond = False
     for e, de, c, dc in reversed(items):
         if c is True:
