@@ -270,6 +270,28 @@ def match_all() -> tuple[str, str]:
                  "cuda.match_all", RDNA, "32", "any", "x = v0", "out = v1, pred = v2", "v1, v2, s[4:7]", body)
 
 
+def match_all_w64() -> tuple[str, str]:
+    """__match_all_sync(0xffffffff, v, &pred) on a wave64 holding two 32-lane
+    warps: per half, v_readfirstlane with the other half's EXEC cleared (the
+    half's first active lane), the compare's half against that half of EXEC;
+    a constant VCC (low half set) puts each half's answer in its lanes."""
+    body = ["s_mov_b32 s10, exec_hi", "s_mov_b32 exec_hi, 0", "v_readfirstlane_b32 s4, v0", "s_mov_b32 exec_hi, s10",
+            "s_mov_b32 s10, exec_lo", "s_mov_b32 exec_lo, 0", "v_readfirstlane_b32 s5, v0", "s_mov_b32 exec_lo, s10",
+            "v_cmp_eq_u32_e64 s[6:7], s4, v0", "s_cmp_eq_u32 s6, exec_lo", "s_cselect_b32 s8, exec_lo, 0",
+            "s_cselect_b32 s9, 1, 0",
+            "v_cmp_eq_u32_e64 s[6:7], s5, v0", "s_cmp_eq_u32 s7, exec_hi", "s_cselect_b32 s10, exec_hi, 0",
+            "s_cselect_b32 s11, 1, 0",
+            "v_mov_b32_e32 v1, s8", "v_mov_b32_e32 v2, s9", "v_mov_b32_e32 v3, s10", "v_mov_b32_e32 v4, s11",
+            "s_mov_b32 vcc_lo, -1", "s_mov_b32 vcc_hi, 0",
+            "v_cndmask_b32_e32 v1, v3, v1, vcc", "v_cndmask_b32_e32 v2, v4, v2, vcc"]
+    return _file("vote", "cuda_match_all_w64",
+                 ["CUDA's __match_all_sync(0xffffffff, v, &pred) on a wave64 holding two 32-lane warps: per",
+                  "half, its first active lane's v (readfirstlane, the other half's EXEC cleared) against",
+                  "the half's active lanes; each half's mask and pred into its own lanes (a constant VCC)."],
+                 "cuda.match_all", "gfx9, gfx10, gfx11, gfx12", "64", "any", "x = v0", "out = v1, pred = v2",
+                 "v1, v2, v3, v4, vcc, s[4:11]", body)
+
+
 # ---- CUDA votes on a wave64: a 32-lane warp per half (the spec's lanes = 32)
 
 HALF_SELECT = ["v_mbcnt_lo_u32_b32 v2, -1, 0", "v_mbcnt_hi_u32_b32 v2, -1, v2", "v_cmp_gt_u32_e32 vcc, 32, v2",
@@ -323,6 +345,6 @@ def files() -> dict[str, str]:
         out.append(q_scan("add", wave, rdna, True))
         out.append(q_scan("smax", wave, rdna, False))
         out.append(q_segmented("add", wave, rdna))
-    out += [match_any(False), match_any(True), match_all(), match_any_w64(False), match_any_w64(True)]
+    out += [match_any(False), match_any(True), match_all(), match_any_w64(False), match_any_w64(True), match_all_w64()]
     out += [cuda_vote_w64(w) for w in ("ballot", "any", "all", "activemask")]
     return dict(out)
