@@ -25,6 +25,8 @@ def mutant(tmp_path: Path, name: str, old: str, new: str) -> Path:
 @pytest.mark.parametrize("name, old, new, target, out, lane, expected, actual", [
     # le with the shift of lt: lane 0 gets 0 instead of its own bit
     ("lanemask_le_rdna", "v0, 2\n", "v0, 1\n", "gfx1100", "lo", 0, 0x1, 0x0),
+    # lt with the shift of le (GFX9, through the carry): lane 0 gets its own bit
+    ("lanemask_lt_gfx9", "v0, 1\n", "v0, 2\n", "gfx90a", "lo", 0, 0x0, 0x1),
     # ge negating 2 << id (that is gt): lane 0 loses its own bit
     ("lanemask_ge_gfx9", "v0, 1\n", "v0, 2\n", "gfx900", "lo", 0, 0xFFFFFFFF, 0xFFFFFFFE),
     # wave32 gt with the high half left as the 64-bit negation's: lane 0 sees hi = 0 expected
@@ -42,7 +44,7 @@ def test_wrong_lane_masks_are_refuted(tmp_path, name, old, new, target, out, lan
 
 @pytest.mark.slow
 def test_the_lane_masks_prove_on_a_target_of_each_family():
-    for name, target in [("lanemask_eq_gfx9", "gfx942"), ("lanemask_le_gfx94", "gfx950"),
+    for name, target in [("lanemask_lt_gfx9", "gfx900"), ("lanemask_eq_gfx9", "gfx942"), ("lanemask_le_gfx94", "gfx950"),
                          ("lanemask_ge_rdna_w64", "gfx1200"), ("lanemask_gt_rdna", "gfx1100")]:
         code, out, err = cli("lowering", str(VOTE / f"{name}.s"), "--target", target)
         assert code == 0 and f"  proved for {target} wave" in out, out + err
