@@ -250,6 +250,7 @@ def test_lane_masks_and_scc_are_spelled(name, target, wave, needles):
         assert n in ir, (n, ir)
 
 
+@pytest.mark.slow  # over 5 s: the fast tier stays near 2 minutes
 def test_several_outputs_are_one_struct_in_the_spec_order():
     """A lowering with two outputs (lanemask_lt on wave64: the mask's low
     and high words) is a function returning {i32, i32} in the spec's output

@@ -348,6 +348,7 @@ def test_input_errors_are_one_line_and_write_nothing(small):
 # the ledger: a record file changes only when what it proves does
 
 
+@pytest.mark.slow  # over 5 s: the fast tier stays near 2 minutes
 def test_a_pure_refactor_changes_no_record(small, monkeypatch, fresh_revisions):
     """Comments and docstrings are not part of a revision; any other source
     edit (here a new definition in the checker) is, so every record that

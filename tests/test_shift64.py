@@ -49,6 +49,7 @@ def test_lshrrev_spellings_match_llvm_mc(line, ok):
         assert got == ok, (line, name)
 
 
+@pytest.mark.slow  # over 5 s: the fast tier stays near 2 minutes
 @pytest.mark.parametrize("name, target, wave, needles", [
     # 1 << id as a 64-bit shift on the halves; two outputs: a struct
     ("lanemask_eq_gfx9", "gfx942", 64, ["define {i32, i32} @", "shl i32 1,", "insertvalue {i32, i32}"]),

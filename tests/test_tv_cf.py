@@ -450,6 +450,7 @@ def test_atomic_max_optimizer_mutants_are_refuted(tmp_path, old, new):
     assert code == 1 and "with EXEC = lanes 0..0" in out and "counterexample: EXEC = 0x1; memory at" in out, out
 
 
+@pytest.mark.slow  # over 5 s: the fast tier stays near 2 minutes
 def test_atomic_max_optimizer_is_proved():
     code, out = kernel_tv(CORPUS / "kernel_atomic_max_optimizer.ll", "gfx1200", 32)
     assert code == 0 and out.splitlines()[-1] == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported", out
