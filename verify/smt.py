@@ -1057,6 +1057,20 @@ def renamed(cond: Any, pairs: Sequence[tuple[Any, str]]) -> tuple[str, Any]:
     return c.sexpr(), c
 
 
+def under(t: Any, c: Any) -> Any:
+    """`t` where condition `c` holds: a select on `c` at the top (a register
+    a VALU wrote in the lanes EXEC enables: ``ite(exec_i, new, old)``) is
+    its first branch; anything else is `t`.  verify.tv uses it for a lane's
+    memory access, whose address and data matter only where the lane is
+    enabled: the IR's address and value, never selected on EXEC, are then
+    often the very same terms."""
+    if type(t) in (int, bool) or type(c) is bool:
+        return t
+    while z3.is_app_of(t, z3.Z3_OP_ITE) and same(t.arg(0), c):
+        t = t.arg(1)
+    return t
+
+
 def same(a, b) -> bool:
     if a is b:
         return True

@@ -211,7 +211,7 @@ class Kernel:
             if len(a) != 2:
                 return f"line {ins.line}: {mn} address {addr_op}"
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            addrs = [(B.add(lo_l[i], B.const(off)), hi_l[i]) for i in range(m.W)]
+            addrs = [(B.add(smt.under(lo_l[i], act[i]), B.const(off)), smt.under(hi_l[i], act[i])) for i in range(m.W)]
         else:
             s = _regs(saddr)
             v = _regs(addr_op)
@@ -221,7 +221,7 @@ class Kernel:
             vo = m.v(v[0])
             addrs = []
             for i in range(m.W):
-                o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+                o = B.add(smt.under(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
                 addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
         if g.group(1) == "load":
@@ -235,7 +235,8 @@ class Kernel:
                 self.vm_order.append(d)
             return None
         data = m.v(_regs(ops[1])[0])
-        self.mem.write([(addrs[i][0], addrs[i][1], data[i], False, B.and_b(self.pc, act[i])) for i in range(m.W)])
+        self.mem.write([(addrs[i][0], addrs[i][1], smt.under(data[i], act[i]), False, B.and_b(self.pc, act[i]))
+                        for i in range(m.W)])
         return None
 
 
@@ -301,6 +302,34 @@ class Kernel:
             lo = B.add(slo, o)
             addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
         return addrs
+
+
+def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> bool:
+    """Are the store sequences equal, asked in parts: per lane, the enables
+    and addresses; then once per distinct (IR value, GPU value, IR poison)
+    terms, the values in any lane that stores them.  A uniform value (a
+    readlane, a reduction) is one question instead of one per lane, each of
+    which reasons through the same cross-lane select.  The parts cover the
+    lane-by-lane question (a lane differs in its enable or address, or
+    stores another value), so "unsat" for all of them is that question's
+    "unsat"; anything else (each on a fixed resource limit) returns False
+    and the lane-by-lane questions are asked as before."""
+    def key(t: Any) -> Any:
+        return ("c", t) if type(t) in (int, bool) else t.get_id()
+
+    groups: dict[tuple[Any, Any, Any], tuple[Any, Any, Any, list[Any]]] = {}
+    for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
+        where = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
+                       B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi))))
+        if _check(q, B.and_b(no_ub, where), JOINT_RLIMIT) != "unsat":
+            return False
+        groups.setdefault((key(ival), key(gval), key(ipois)), (ival, gval, ipois, []))[3].append(ien)
+    if len(groups) == len(pairs):  # nothing shared: the lane-by-lane questions as they are
+        return False
+    for ival, gval, ipois, ens in groups.values():
+        if _check(q, B.and_b(no_ub, B.or_b(*ens), B.not_b(ipois), B.ne(ival, gval)), STEP_RLIMIT) != "unsat":
+            return False
+    return True
 
 
 def _check(q: smt.Query, cond: Any, rlimit: int | None = None) -> str:
@@ -672,6 +701,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             per_lane.append(B.and_b(no_ub, differ))
         # all lanes at once (bounded), then lane by lane for the first that differs
         joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
+        if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
+            joint = "unsat"
         if joint == "unsat":
             res.seconds = time.monotonic() - t0
             res.verdict = "proved"
