@@ -49,6 +49,36 @@ def test_synth_reduce_all_or_gfx1100_w32() -> None:
     assert js["text"].startswith("; synth: cheapest proven lowering of red.reduce_all op=or on gfx1100 wave32.")
 
 
+def test_the_exclusive_scan_starts_shifted_and_stops_below_its_lane() -> None:
+    """red.scan_excl: the prologue moves every lane's input up one lane (run
+    on tags: lane 0 holds nothing, lane i lane i-1; on RDNA each row's first
+    lane through readlane/writelane), and a step may not take lane i's own
+    input into lane i."""
+    for t, wave in (("gfx942", 64), ("gfx1100", 64), ("gfx1030", 32)):
+        P = _Problem("red.scan_excl", "add", [get(t)], wave)
+        assert P.initial_state() == (0,) + tuple(1 << i for i in range(wave - 1)), t
+    P = _Problem("red.scan_excl", "add", [get("gfx1100")], 32)
+    assert P.shift_up()[1:] == ["v_readlane_b32 s6, v3, 15", "v_writelane_b32 v1, s6, 16"]
+    st = P.initial_state()
+    # row_shr:1 on the shifted inputs: lane i gets lanes i-2 and i-1, never i
+    (mask, st1), = P.apply(st, _move(P, "row_shr:1"))  # type: ignore[arg-type]
+    assert st1[5] == 0b11000 and st1[0] == 0 and all(not (s >> i) for i, s in enumerate(st1))
+    assert P.done(P.goal) and not P.done(st1)  # type: ignore[arg-type]
+
+
+def test_synth_exclusive_scan_add_gfx900_w64() -> None:
+    """The exclusive add scan: wave_shr:1, then LLVM's six-step inclusive scan
+    (row_shr 1, 2, 4, 8 and the two row_bcasts), proved from its text; the
+    claim names the shift it starts with."""
+    code, js, _ = cli_json("synth", "red.scan_excl", "op=add", "--target", "gfx900", "--wave", "64")
+    assert code == 0 and js["verdict"] == "proved" and js["optimal"] and js["cost"] == 100
+    assert "v_mov_b32_dpp v1, v3 wave_shr:1 row_mask:0xf bank_mask:0xf" in js["lowering"]
+    assert [ln.split()[0] for ln in js["lowering"]].count("v_add_u32_dpp") == 6
+    assert "after the inputs are moved up one lane" in js["claim"]
+    code, out, err = cli("synth", "red.scan_excl", "op=fadd", "--target", "gfx900", "--wave", "64")
+    assert code == 2 and "an f32 scan has no reassociation claim" in err
+
+
 def test_synth_red_bad_op() -> None:
     code, out, err = cli("synth", "red.reduce_all", "op=mul", "--target", "gfx1100", "--wave", "32")
     assert code == 2 and out == ""

@@ -71,7 +71,7 @@ CONTROLS = frozenset(
      "row_newbcast:15", "row_newbcast:0"]
     + [f"row_shr:{k}" for k in (1, 2, 3, 4, 8)] + [f"row_ror:{k}" for k in (4, 8)]
     + [f"row_xmask:{m}" for m in (1, 2, 3, 4, 7, 8, 15)])
-SPECS = ("red.reduce_all", "red.reduce", "red.scan_incl")
+SPECS = ("red.reduce_all", "red.reduce", "red.scan_incl", "red.scan_excl")
 _FULL = "row_mask:0xf bank_mask:0xf"
 
 
@@ -125,6 +125,9 @@ class RedOutcome:
         scope = (f"within whole-wave programs of at most {self.max_steps} combine steps over the listed DPP16 "
                  "controls (reduce.CONTROLS, maximal row/bank masks and, for add/xor/fadd once every lane holds a row (a scan: its row's prefix), their row subsets), permlanex16/permlane64/readlane moves and a "
                  "readlane finisher, each step obeying the progress rule (reduce._Problem.progress)")
+        if self.spec == "red.scan_excl":
+            scope += (", after the inputs are moved up one lane (wave_shr:1, or on targets without wave shifts "
+                      "row_shr:1 and v_readlane/v_writelane across rows: reduce._Problem.shift_up)")
         if self.robust:
             scope += (", the winner proved under every variant of the named assumptions (the tag pruning runs "
                       "the default variants)")
@@ -255,11 +258,15 @@ class _Problem:
         W = wave
         self.full = (1 << W) - 1
         self.prefix = [(1 << (i + 1)) - 1 for i in range(W)]
-        self.rowpre = [self.prefix[i] & ~((1 << (i & ~15)) - 1) for i in range(W)]
+        self.excl = spec == "red.scan_excl"
         if spec == "red.scan_incl":
             self.goal: tuple[int, ...] | None = tuple(self.prefix)
+        elif self.excl:  # lanes 0..i-1; lane 0 the identity (no lane)
+            self.goal = tuple((1 << i) - 1 for i in range(W))
         else:
             self.goal = None
+        # a scan lane's part of its goal within its own row
+        self.rowpre = [g & ~((1 << (i & ~15)) - 1) for i, g in enumerate(self.goal or self.prefix)]
         self.moves = moves(targets, wave)
         self.mask_cells: list[tuple[tuple[int, int], int]] = []
         for r, b in _masks(W):
@@ -279,11 +286,47 @@ class _Problem:
     # the program's text pieces
     def prologue(self) -> list[str]:
         out = [f"s_or_saveexec_{self.b} {self.save}, -1"]
+        if self.excl:  # the inputs into v3, then moved up one lane into v1 (the identity in lane 0)
+            if self.ident in ("0", "-1"):
+                out += [f"v_cndmask_b32_e64 v3, {self.ident}, v0, {self.save}", f"v_mov_b32_e32 v1, {self.ident}"]
+            else:
+                out += [f"v_mov_b32_e32 v1, {self.ident}", f"v_cndmask_b32_e64 v3, v1, v0, {self.save}"]
+            return out + self.shift_up()
         if self.ident in ("0", "-1"):
             out.append(f"v_cndmask_b32_e64 v1, {self.ident}, v0, {self.save}")
         else:  # a literal: GFX9 VOP3 takes none, so go through a VGPR
             out += [f"v_mov_b32_e32 v3, {self.ident}", f"v_cndmask_b32_e64 v1, v3, v0, {self.save}"]
         return out
+
+    def shift_up(self) -> list[str]:
+        """v1 = v3 one lane up (lane 0 keeps v1): a DPP wave_shr:1 where the
+        targets have wave shifts (GFX9, CDNA), else row_shr:1 and each row's
+        first lane from the previous row's last through v_readlane/
+        v_writelane, as LLVM's atomic optimizer builds it (RDNA)."""
+        if all(t.has("dpp_wave_shift") for t in self.targets):
+            return [f"v_mov_b32_dpp v1, v3 wave_shr:1 {_FULL}"]
+        out = [f"v_mov_b32_dpp v1, v3 row_shr:1 {_FULL}"]
+        for r in range(1, self.wave // 16):
+            out += [f"v_readlane_b32 s6, v3, {16 * r - 1}", f"v_writelane_b32 v1, s6, {16 * r}"]
+        return out
+
+    def initial_state(self) -> tuple[int, ...]:
+        """Each lane's set after the prologue, from running it on lane tags
+        (the exclusive scan's shift: lane i holds lane i-1, lane 0 nothing)."""
+        W = self.wave
+        if not self.excl:
+            return tuple(1 << i for i in range(W))
+        m = run([_instr(t) for t in self.prologue()], self.targets[0], W, (1 << W) - 1, TAG_BASE, wwm=True)
+        ident = int(self.ident, 0) & 0xFFFFFFFF
+        out = []
+        for i, v in enumerate(m.v(1)):
+            if TAG_BASE <= v < TAG_BASE + W:
+                out.append(1 << (v - TAG_BASE))
+            elif v == ident:
+                out.append(0)
+            else:
+                raise AssertionError(f"the exclusive scan's shift leaves lane {i} with {v:#x}")
+        return tuple(out)
 
     def epilogue(self) -> list[str]:
         return [f"s_mov_{self.b} {self.exec}, {self.save}"]
@@ -343,7 +386,7 @@ class _Problem:
                 continue
             a, b = st[i], st[s]
             cell = 1 << ((i // 16) * 4 + (i % 16) // 4)
-            ok = (self.idem or not (a & b)) and (self.goal is None or not ((a | b) & ~self.prefix[i]))
+            ok = (self.idem or not (a & b)) and (self.goal is None or not ((a | b) & ~self.goal[i]))
             if not ok:
                 bad_cells |= cell
                 continue
@@ -443,7 +486,7 @@ def synthesize_red(spec: str, params: dict[str, Any], targets: list[Target], wav
         raise InputError(None, f"reduction synthesis: op must be one of {', '.join(OPS)}, not {op!r}")
     if params.get("over", "active") != "active" or "width" in params:
         raise InputError(None, "reduction synthesis handles the whole wave with over=active only")
-    if op == "fadd" and spec == "red.scan_incl":
+    if op == "fadd" and spec in ("red.scan_incl", "red.scan_excl"):
         raise InputError(None, "reduction synthesis: an f32 scan has no reassociation claim; use reduce_all/reduce")
     if not targets:
         raise InputError(None, "synthesis needs a target")
@@ -485,7 +528,7 @@ def synthesize_red(spec: str, params: dict[str, Any], targets: list[Target], wav
 
     base_c = P.with_waits(P.prologue())[1]
     delta: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
-    init = tuple(1 << i for i in range(wave))
+    init = P.initial_state()
     # a node: (f, g, seq, state, lines, steps, finished)
     counter = 0
     # ties go to finished programs, then to the deepest (the cheapest first
@@ -546,7 +589,7 @@ def synthesize_red(spec: str, params: dict[str, Any], targets: list[Target], wav
         if best_g.get(st, 1 << 60) < g:
             continue
         out.stats.expanded += 1
-        if P.spec != "red.scan_incl":
+        if P.goal is None:
             for lanes in P.finish_options(st):
                 fl = lines + tuple(P.finisher(lanes))
                 c = cost_of(fl, lines, g)
