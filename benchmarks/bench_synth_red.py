@@ -1,7 +1,11 @@
 """Time reduction/scan synthesis per (target, wave, spec) and, with --write,
 keep the winners: lowerings/synth/syn_red_*.s and docs/synthesis-reductions.json.
 
-    python benchmarks/bench_synth_red.py [--targets gfx900,gfx1100] [--write] [--time-limit 300]
+    python benchmarks/bench_synth_red.py [--targets gfx900,gfx1100] [--specs red.scan_excl:add] [--write]
+                                         [--time-limit 300]
+
+With --specs, only those (spec, op) entries are searched; --write then
+replaces them in the index and keeps the others.
 
 Every entry is searched and proved from its text (verify/synth/reduce.py);
 the line gives the cost, the verdict and the seconds (goal: < 300 s each).
@@ -22,7 +26,8 @@ from verify.synth.reduce import synthesize_red
 from verify.target import get
 
 TARGETS = ["gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
-SPECS = [("red.scan_incl", "add"), ("red.reduce_all", "add"), ("red.reduce_all", "umax"), ("red.reduce_all", "fadd")]
+SPECS = [("red.scan_incl", "add"), ("red.scan_excl", "add"), ("red.reduce_all", "add"), ("red.reduce_all", "umax"),
+         ("red.reduce_all", "fadd")]
 
 
 def main() -> None:
@@ -30,12 +35,14 @@ def main() -> None:
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--write", action="store_true", help="write lowerings/synth/syn_red_*.s and the json index")
     ap.add_argument("--time-limit", type=float, default=300.0)
+    ap.add_argument("--specs", default="", help="spec:op entries to search (default: all)")
     a = ap.parse_args()
+    specs = [tuple(x.split(":")) for x in a.specs.split(",")] if a.specs else SPECS
     index = []
     for tn in a.targets.split(","):
         t = get(tn)
         for wave in t.waves:
-            for spec, op in SPECS:
+            for spec, op in specs:
                 name = f"syn_red_{spec.split('.')[1]}_{op}_{tn}_w{wave}"
                 cmd = f"verify synth {spec} op={op} --target {tn} --wave {wave}"
                 t0 = time.perf_counter()
@@ -55,7 +62,14 @@ def main() -> None:
                         (ROOT / "lowerings" / "synth" / f"{name}.s").write_text(o.text)
                 index.append(entry)
     if a.write:
-        (ROOT / "docs" / "synthesis-reductions.json").write_text(json.dumps(index, indent=1) + "\n")
+        path = ROOT / "docs" / "synthesis-reductions.json"
+        key = lambda e: (e["target"], e["wave"], e["spec"], e["op"])  # noqa: E731
+        if a.specs:  # the other entries as they were
+            new = {key(e) for e in index}
+            index += [e for e in json.loads(path.read_text()) if key(e) not in new]
+        tk, sk = {t: k for k, t in enumerate(TARGETS)}, {so: k for k, so in enumerate(SPECS)}
+        index.sort(key=lambda e: (tk.get(e["target"], 99), e["wave"], sk.get((e["spec"], e["op"]), 99)))
+        path.write_text(json.dumps(index, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,9 @@ def references(spec: str, op: str, target: Target, wave: int) -> list[tuple[str,
     out: list[tuple[str, str]] = []
     if spec == "red.scan_incl":
         out.append(("LLVM atomic optimizer scan", f"lowerings/scan/scan_{op}_{fam}.s"))
+    elif spec == "red.scan_excl":
+        gfam = f"gfx12_w{wave}" if target.gen == 12 else fam
+        out.append(("LLVM atomic optimizer exclusive scan", f"lowerings/scan/scan_excl_{op}_{gfam}.s"))
     elif op == "fadd":
         if fam == "rdna_w32":
             out.append(("rows-first f32 butterfly", "lowerings/f32/reduce_all_fadd_rowsfirst_w32.s"))
