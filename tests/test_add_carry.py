@@ -83,3 +83,33 @@ def test_64bit_pair_steps_emit_as_llvm_ir(name, target, wave, needles):
     assert code == 0, err
     for n in needles:
         assert n in out, (n, out)
+
+
+CARRY_BALLOT = """; @spec     cuda.ballot
+; @targets  gfx1030
+; @waves    32
+; @exec     any
+; @input    x = v0
+; @output   out = v1
+; @clobbers v1, v2, vcc_lo
+v_add_co_u32 v2, vcc_lo, -1, v0
+v_mov_b32_e32 v1, vcc_lo
+"""
+
+
+def test_an_inactive_lanes_carry_is_the_named_assumption(tmp_path):
+    """x + 0xffffffff carries exactly where x != 0, so the carry mask is the
+    ballot of the active lanes, if an inactive lane's carry bit is 0: that is
+    valu.carry_inactive=zero (proved); under the default, unknown, lane 0
+    alone sees bits the inactive lanes left (refuted).  One rule with the
+    borrow ops of v_sub_co_u32."""
+    p = tmp_path / "carry.s"
+    p.write_text(CARRY_BALLOT)
+    code, out, err = cli("lowering", str(p))
+    assert code == 1 and "refuted for gfx1030 wave32 under exec=any; assumptions: valu.carry_inactive=unknown" in out
+    assert "EXEC = 0x00000001" in out, out
+    code, out, err = cli("lowering", str(p), "--assume", "valu.carry_inactive=zero")
+    assert code == 0 and "proved for gfx1030 wave32 under exec=any; assumptions: valu.carry_inactive=zero" in out
+    p.write_text(CARRY_BALLOT.replace("v_add_co_u32 v2, vcc_lo, -1, v0", "v_sub_co_u32 v2, vcc_lo, 0, v0"))
+    code, out, err = cli("lowering", str(p), "--assume", "valu.carry_inactive=zero")  # 0 - x borrows where x != 0
+    assert code == 0, out + err

@@ -202,7 +202,7 @@ ASSUMPTIONS: dict[str, Assumption] = {
         ),
         Assumption(
             "valu.carry_inactive",
-            "the borrow-out bit a v_sub*_co* op writes for a lane it does not write (inactive, or left unwritten by DPP)",
+            "the carry-out or borrow-out bit a v_add*_co* / v_sub*_co* / v_mad_u64_u32 op writes for a lane it does not write (inactive, or left unwritten by DPP)",
             {
                 "unknown": "some bit: the ISA pseudocode writes the carry mask only for the lanes it computes",
                 "zero": "0, as VOPC compares write 0 for inactive lanes (the GCN3/RDNA3 VOPC rule carried over)",

@@ -106,8 +106,8 @@ class AddCarry(OpDef):
     """``v_add_co_u32 vD, sD, s0, s1``: D = S0 + S1, sD[i] = its carry-out;
     ``v_addc_co_u32`` (GFX9) / ``v_add_co_ci_u32`` (GFX10+) ``vD, sD, s0,
     s1, sC``: D = S0 + S1 + sC[i].  The carry bit of a lane the instruction
-    does not write is unknown (the ISA pseudocode writes it only for active
-    lanes).  GFX10+ may discard the carry: ``sD`` = ``null``.  The DPP forms
+    does not write is the assumption valu.carry_inactive (default: unknown;
+    the ISA pseudocode writes it only for active lanes).  GFX10+ may discard the carry: ``sD`` = ``null``.  The DPP forms
     (``_dpp``: VOP2, vcc only; ``_e64_dpp``: VOP3, GFX11+) swizzle src0 by
     the DPP lane rule; a lane they do not write keeps its destination and gets
     an unknown carry bit.  [S:addr] [S:dpp-lane-rule]"""
@@ -212,13 +212,18 @@ class AddCarry(OpDef):
         m.write_v(dst.index, res, en)
 
     def write_carry(self, m: Machine, sdst: SReg, carry: list[Cond], en: list[Cond]) -> None:
-        """The carry-out mask: each written lane's carry, an unknown bit for the others."""
+        """The carry-out mask: each written lane's carry; for the others the
+        assumption valu.carry_inactive (an unknown bit, or 0), as for the
+        borrow ops.  [S:sub-carry]"""
         B = m.B
         if sdst is NULL:
             return
         if any(e is not True for e in en):
-            u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(carry of a lane not written)")
-            carry = [B.or_b(B.and_b(e, c), B.and_b(B.not_b(e), B.bit(x, 0))) for e, c, x in zip(en, carry, u)]
+            if m.assume("valu.carry_inactive") == "unknown":
+                u = m.unknown_lanes(f"{operand_text(sdst)}@{m.line}(carry of a lane not written)")
+                carry = [B.or_b(B.and_b(e, c), B.and_b(B.not_b(e), B.bit(x, 0))) for e, c, x in zip(en, carry, u)]
+            else:
+                carry = [B.and_b(e, c) for e, c in zip(en, carry)]
         lo, hi = m.from_lane_bits(carry)
         m.write_scalar64(sdst, lo, hi)
 
