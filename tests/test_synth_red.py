@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import cli, cli_json
 
 from verify.synth.reduce import _Problem
@@ -66,6 +67,7 @@ def test_the_exclusive_scan_starts_shifted_and_stops_below_its_lane() -> None:
     assert P.done(P.goal) and not P.done(st1)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow  # a search and three proofs, about 6 s
 def test_synth_exclusive_scan_add_gfx900_w64() -> None:
     """The exclusive add scan: wave_shr:1, then LLVM's six-step inclusive scan
     (row_shr 1, 2, 4, 8 and the two row_bcasts), proved from its text; the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import cli
 
 from verify import smt
@@ -51,6 +52,7 @@ def test_a_shared_value_is_asked_once_and_a_wrong_one_is_not_proved():
     assert not _split_by_values(q, B, True, _pairs(B, 8, lambda i: xs[i], lambda i: xs[i]))
 
 
+@pytest.mark.slow  # two kernel proofs, about 15 s
 def test_readlane_with_a_uniform_lane_proves_and_its_mutant_is_refuted(tmp_path):
     """The kernel whose 64 lane questions each went through the readlane's
     select (14 s on gfx1030 wave64): proved; LLVM's code reading lane 1
