@@ -163,8 +163,13 @@ class Z3:
 
     symbolic = True
 
-    def __init__(self, session: Session | None = None, abstract_fadd: str = "", aci: bool = False) -> None:
+    def __init__(self, session: Session | None = None, abstract_fadd: str = "", aci: bool = False,
+                 canon_eq: bool = True) -> None:
         self.s = session if session is not None else Session()
+        # canon_eq: x == y and y == x one term (the lane-mask votes need it;
+        # verify.tv's kernel proofs turn it off: the atomic optimizer's
+        # questions ran out of time with it)
+        self.canon_eq = canon_eq
         # aci: umin/umax/smin/smax terms kept in a canonical form (see _aci)
         self.aci = aci
         # a canonical min/max nest by ast id: (term, kind, leaves, constant, leaf
@@ -425,7 +430,8 @@ class Z3:
         pair = self._mask_pair(a, b)
         if pair is not None:  # two lane masks are equal iff every lane's conditions agree
             return self.and_b(*(self._iff(x, y) for x, y in zip(*pair)))
-        a, b = _canon2(a, b)  # one term for x == y and y == x
+        if self.canon_eq:
+            a, b = _canon2(a, b)  # one term for x == y and y == x
         return self.s.cmp(z3.Z3_mk_eq, a, b)
 
     def _lane_bits(self, v: Any) -> tuple[Any, ...] | None:

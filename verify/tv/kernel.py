@@ -540,7 +540,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return res
     terms = {} if terms is None else terms
     if "B" not in terms:
-        terms["B"] = smt.Z3(aci=True)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
+        terms["B"] = smt.Z3(aci=True, canon_eq=False)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
         terms["mem"] = {}
     B = terms["B"]
     W = wave
