@@ -20,6 +20,7 @@ the first proved program is the cheapest in the sketch.
 from __future__ import annotations
 
 import heapq
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from ..lowering_file import parse_instr
 from ..ops import OPS
 from ..ops.dpp import masks_enable
 from ..target import Target
-from .components import OUT, TMP, Component, X
+from .components import OUT, TMP, VREGS, Component, X
 from .concrete import Getter, Goal, NotMovement, Space, State, apply, component_map, getter, run
 from .cost import CostModel
 
@@ -137,17 +138,18 @@ class Context:
                 source.append((c, tuple(row)))
         else:
             source = [(c, None) for c in comps]
+        maps = _MapCache(self.space, t0, wwm)
         for c, m0 in source:
             try:
                 if m0 is None:
-                    m0 = component_map(c, self.space, t0, wwm, blocks={0})
+                    m0 = maps.get(c, first=True)
             except NotMovement:
                 continue
             a, _ = self.space.region(c.dst)
             if m0 == tuple(range(a, a + W)) and not keep_all:
                 continue  # changes nothing
             try:
-                mp = m0 + (component_map(c, self.space, t0, wwm, blocks=set(range(1, K))) if K > 1 else ())
+                mp = m0 + (maps.get(c, first=False) if K > 1 else ())
             except NotMovement:
                 continue
             key = (c.dst, mp)
@@ -160,6 +162,50 @@ class Context:
             self.maps.append(mp)
             self.getters.append(itemgetter(*mp))
         self.init = self.space.initial()
+
+
+_VREG = re.compile(r"\bv([012])\b")
+
+
+class _MapCache:
+    """Lane maps of components, derived once per instruction text up to the
+    names of its registers.  A component's effect does not depend on which
+    of v0/v1/v2 it reads and writes, only on whether it reads the register
+    it writes, so a map is run through the machine for the first component
+    of each shape and renamed for the others (the machine's semantics are
+    the same for every VGPR number)."""
+
+    def __init__(self, space: Space, target: Target, wwm: bool):
+        self.space, self.target, self.wwm = space, target, wwm
+        self.refs: dict[Any, tuple[Component, dict[bool, tuple[int, ...] | None]]] = {}
+
+    def _shape(self, c: Component) -> Any:
+        role = {c.dst: "D", c.src: "S"}
+        if any(int(m) not in role for m in _VREG.findall(" ".join(c.lines))):
+            return None  # names a register that is neither its source nor its destination
+        return (c.cls, tuple(_VREG.sub(lambda m: role[int(m.group(1))], t) for t in c.lines), c.dst == c.src)
+
+    def get(self, c: Component, first: bool) -> tuple[int, ...]:
+        blocks = {0} if first else set(range(1, self.space.K))
+        shape = self._shape(c)
+        if shape is None:
+            return component_map(c, self.space, self.target, self.wwm, blocks=blocks)
+        ref, done = self.refs.setdefault(shape, (c, {}))
+        if first not in done:
+            try:
+                done[first] = component_map(ref, self.space, self.target, self.wwm, blocks=blocks)
+            except NotMovement:
+                done[first] = None
+        mp = done[first]
+        if mp is None:
+            raise NotMovement(c.text())
+        if ref is c:
+            return mp
+        rest = [r for r in VREGS if r not in (ref.dst, ref.src)]
+        to = [r for r in VREGS if r not in (c.dst, c.src)]
+        sigma = {ref.dst: c.dst, ref.src: c.src, **dict(zip(rest, to))}
+        KW = self.space.K * self.space.W
+        return tuple(0 if p == 0 else 1 + sigma[(p - 1) // KW] * KW + (p - 1) % KW for p in mp)
 
 
 # a node of the search: (cost, tie-break sequence number, whole-wave mode?,
