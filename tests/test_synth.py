@@ -1,6 +1,7 @@
 """verify synth: specific lowerings, costs, claims, unreachable messages and
 errors; the table's staleness check; the cost table in the docs."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,7 @@ def test_table_files_do_not_clash_with_the_catalogue():
     assert len(catalog.lowering_files()) == len(stems)
 
 
+@pytest.mark.slow
 def test_table_check_catches_an_edited_file_or_cost(tmp_path, monkeypatch):
     """Every file's program is the one the table found (by digest) and costs
     what the index says; a file serving several entries is named once."""
@@ -189,3 +191,25 @@ def test_table_check_catches_an_edited_file_or_cost(tmp_path, monkeypatch):
     table.INDEX.write_text(json.dumps(index))
     assert f"lowerings/synth/syn_xor5_w32_c.s: costs {e['cost'] - 1} on {e['family']} wave{e['wave']}, " \
            f"the table says {e['cost']}" in table.check(sample=False)
+
+
+@pytest.mark.slow
+def test_deeper_search_stops_at_its_state_limit_and_keeps_the_shallower_claim():
+    # --max-ops 3 deepens from the 2-op search; with a tiny state limit the
+    # 3-op search stops, and the claim is exactly what was shown: optimal
+    # within 2 ops, not within 3 (the limit counts states, not seconds)
+    code, out, err = cli("synth", "cuda.shfl_xor", "mask=5", "width=16", "--target", "gfx900", "--wave", "64",
+                         "--max-ops", "3", "--max-states", "6000", "--components", "dpp16,wwm", "--json")
+    assert code == 0, err
+    o = json.loads(out)
+    assert o["cost"] == 24 and o["verdict"] == "proved"
+    assert o["exhaustive"] is False and o["exhaustive_ops"] == 2 and o["optimal"] is False
+    assert o["claim"] == ("optimal within these components and 2 ops: no lowering cheaper than 24 exists there; "
+                          "with 3 ops the search stopped (state limit: 6,000 states) before it had tried every "
+                          "cheaper program")
+
+
+def test_max_states_must_be_positive():
+    code, _, err = cli("synth", "cuda.shfl_xor", "mask=1", "width=8", "--target", "gfx900", "--wave", "64",
+                       "--max-states", "0")
+    assert code == 2 and err.strip() == "error: --max-states must be at least 1"

@@ -174,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--max-ops", type=_integer, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
+    sy.add_argument("--max-states", type=int, metavar="N", default=None,
+                    help="stop searching after N search states ('best found'; bounds memory; default 300000)")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
     sy.add_argument("--check", action="store_true", help="--table: fail if the checked-in table or files are stale")
@@ -503,6 +505,8 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "verify synth: --target and --wave are required")
     if args.max_ops < 1:
         raise InputError(None, "--max-ops must be at least 1")
+    if args.max_states is not None and args.max_states < 1:
+        raise InputError(None, "--max-states must be at least 1")
     _writable(args.output)
     params = _params(args.params)
     targets = T.resolve(args.target)
@@ -514,7 +518,8 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _synth_red(args, params, targets, name, cmd, out, err)
     with _progress(err, "synth", not args.json):
         o = synthesize(args.spec, params, targets, args.wave, args.exec_contract, args.max_ops, classes, name,
-                       [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust)
+                       [args.target], cmd, args.timeout, args.time_limit, survey=True, robust=args.robust,
+                       **({} if args.max_states is None else {"max_states": args.max_states}))
     wrote = None
     if args.output and o.text is not None:
         save(o, args.output, args.timeout)

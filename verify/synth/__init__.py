@@ -36,6 +36,9 @@ from .reach import Reach, analyse
 from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, wrapper
 
 DEFAULT_MAX_OPS = 2
+# states kept before the search stops with 'best found' (each is a few KiB:
+# this bounds memory, deterministically); --max-states changes it
+MAX_STATES = 300_000
 
 
 @dataclass
@@ -70,6 +73,8 @@ class Outcome:
     # without --robust: `assumption=default` for each assumption whose other
     # variant refutes (or leaves undecided) the result; empty: it holds under all
     relies_on: list[str] = field(default_factory=list)
+    max_states_used: int = 0  # the state limit the search ran under
+    exhaustive_ops: int = 0  # the longest programs the search tried exhaustively (the claim's scope)
 
     @property
     def cost(self) -> int | None:
@@ -88,13 +93,25 @@ class Outcome:
         if self.best is not None:
             if self.exhaustive:
                 return f"optimal: no lowering cheaper than {self.best.cost} exists {scope}"
-            return (f"best found: cost {self.best.cost}; the search stopped (time limit) before it had tried "
+            if self.exhaustive_ops:
+                k = self.exhaustive_ops
+                within = f"these components and {k} op{'s' * (k != 1)}" + scope[len(f"within these components and {self.max_ops} op{'s' * (self.max_ops != 1)}"):]
+                return (f"optimal within {within}: no lowering cheaper than "
+                        f"{self.best.cost} exists there; with {self.max_ops} ops the search stopped ({self.stopped()}) "
+                        f"before it had tried every cheaper program")
+            return (f"best found: cost {self.best.cost}; the search stopped ({self.stopped()}) before it had tried "
                     f"every cheaper program {scope}")
         if self.reach is not None and not self.reach.flow_ok:
             return "unreachable: no sequence of these components, of any length, does it"
         if self.exhaustive:
             return f"no lowering exists {scope}"
-        return f"none found: the search stopped (time limit) {scope}"
+        return f"none found: the search stopped ({self.stopped()}) {scope}"
+
+    def stopped(self) -> str:
+        """Why a search that was not exhaustive stopped."""
+        if self.stats is not None and self.stats.state_limit:
+            return f"state limit: {self.max_states_used:,} states"
+        return "time limit"
 
     def body(self) -> list[str]:
         """The best program's instructions, printed."""
@@ -121,6 +138,7 @@ class Outcome:
             "robust": self.robust,
             "relies_on": self.relies_on,
             "exhaustive": self.exhaustive,
+            "exhaustive_ops": self.exhaustive_ops,
             "max_ops": self.max_ops,
             "components": self.classes,
             "component_counts": self.n_components,
@@ -195,7 +213,8 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
                max_ops: int = DEFAULT_MAX_OPS, classes: list[str] | None = None, name: str = "synth",
                target_names: list[str] | None = None, command: str = "", timeout: float = 30.0,
                time_limit: float | None = None, survey: bool = False, masks: list[int] | None = None,
-               shared: dict[Any, Any] | None = None, robust: bool = False) -> Outcome:
+               shared: dict[Any, Any] | None = None, robust: bool = False,
+               max_states: int = MAX_STATES) -> Outcome:
     """The cheapest lowering of `spec` the checker proves, within the
     components and `max_ops`.  `robust`: a program counts only if it is
     proved under every variant of every named assumption it consults, and
@@ -282,7 +301,8 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
 
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     searcher = Searcher(comps, targets, wave, exec_contract, model, masks, max_ops, "wwm" in classes,
-                        spec, params, verify_cb, deadline, shared, robust)
+                        spec, params, verify_cb, deadline, shared, robust, max_states)
+    out.max_states_used = max_states
     out.n_components = {}
     for c in searcher.ctx[False].comps:
         out.n_components[c.cls] = out.n_components.get(c.cls, 0) + 1
@@ -314,10 +334,21 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
         out.reach.flow_ok = True  # ds_bpermute reaches every lane it is proved to
 
     incumbent = out.baseline.cost if out.baseline is not None else float("inf")
+    best: Candidate | None = None
+    exhaustive = True
     if out.reach.flow_ok:
-        best, exhaustive = searcher.run(incumbent)
-    else:
-        best, exhaustive = None, True
+        # deepening: the cheapest program of at most DEFAULT_MAX_OPS ops
+        # first (that search is small), then the longer programs, cheaper
+        # than it; if the deeper search stops at its limit, the claim keeps
+        # what the shallower one showed
+        for ops in sorted({min(max_ops, DEFAULT_MAX_OPS), max_ops}):
+            searcher.max_ops = ops
+            found, exhaustive = searcher.run(best.cost if best is not None else incumbent)
+            best = found or best
+            if exhaustive:
+                out.exhaustive_ops = ops
+            else:
+                break
     out.stats = searcher.stats
     out.exhaustive = exhaustive
     if best is not None:

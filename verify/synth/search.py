@@ -100,6 +100,7 @@ class Stats:
     masks: int = 0
     seconds: float = 0.0
     by_ops: dict[int, int] = field(default_factory=dict)  # ops -> candidates compared
+    state_limit: bool = False  # the search stopped at Searcher.max_states
 
 
 class Restart(Exception):
@@ -217,7 +218,8 @@ class Searcher:
     def __init__(self, comps: list[Component], targets: list[Target], wave: int, exec_contract: str,
                  model: CostModel, masks: list[int], max_ops: int, allow_wwm: bool, goal_spec: str,
                  params: dict[str, Any], verify_cb: Callable[[Searcher, Candidate], bool],
-                 deadline: float | None = None, shared: dict[Any, Any] | None = None, robust: bool = False):
+                 deadline: float | None = None, shared: dict[Any, Any] | None = None, robust: bool = False,
+                 max_states: int | None = None):
         # contexts and the root's children depend on the components and the
         # tests, not on the goal: a table shares them between its entries
         self.shared: dict[Any, Any] = {} if shared is None else shared
@@ -231,6 +233,9 @@ class Searcher:
         self.spec, self.params = goal_spec, params
         self.verify_cb = verify_cb
         self.deadline = deadline
+        # a deterministic memory bound: the search stops ('best found') after
+        # this many states, whatever the machine's speed
+        self.max_states = max_states
         # --robust: the lane maps and states here are the default variants'
         # effect, so nothing is merged for having the same one (a program the
         # merge would drop may be the one that holds under every variant)
@@ -403,6 +408,10 @@ class Searcher:
                 break
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 exhaustive = False
+                break
+            if self.max_states is not None and self.stats.states > self.max_states:
+                exhaustive = False
+                self.stats.state_limit = True
                 break
             self.stats.expanded += 1
             ctx, goal = self.ctx[wwm], self.goal[wwm]
