@@ -64,7 +64,7 @@ def main() -> None:
     if a.write:
         path = ROOT / "docs" / "synthesis-reductions.json"
         key = lambda e: (e["target"], e["wave"], e["spec"], e["op"])  # noqa: E731
-        if a.specs:  # the other entries as they were
+        if a.specs or set(a.targets.split(",")) != set(TARGETS):  # the other entries as they were
             new = {key(e) for e in index}
             index += [e for e in json.loads(path.read_text()) if key(e) not in new]
         tk, sk = {t: k for k, t in enumerate(TARGETS)}, {so: k for k, so in enumerate(SPECS)}

@@ -8,7 +8,9 @@ that each combine v1 with a moved copy of itself:
   DPP16 control the target has (row_shr, row_bcast, wave_shr, row_share,
   row_xmask, quad_perm, mirrors, ...);
 - a cross-row move into v2 (``v_permlanex16_b32``, ``v_permlane64_b32``, a
-  ``v_readlane_b32`` broadcast) followed by a masked combine of v2 into v1;
+  ``v_readlane_b32`` broadcast, a copy swapped in place by gfx950's
+  ``v_permlane16_swap_b32``/``v_permlane32_swap_b32``) followed by a masked
+  combine of v2 into v1;
 - for the reductions, a finisher: ``v_readlane_b32`` of one lane per group,
   the partial results combined by SALU ops (VALU ops for f32) and broadcast.
 
@@ -122,9 +124,12 @@ class RedOutcome:
         return "proved" if self.text is not None else "none"
 
     def claim(self) -> str:
+        swaps = all(t.has("permlane_swap") for t in self.targets)
         scope = (f"within whole-wave programs of at most {self.max_steps} combine steps over the listed DPP16 "
-                 "controls (reduce.CONTROLS, maximal row/bank masks and, for add/xor/fadd once every lane holds a row (a scan: its row's prefix), their row subsets), permlanex16/permlane64/readlane moves and a "
-                 "readlane finisher, each step obeying the progress rule (reduce._Problem.progress)")
+                 "controls (reduce.CONTROLS, maximal row/bank masks and, for add/xor/fadd once every lane holds a row "
+                 "(a scan: its row's prefix), their row subsets), permlanex16/permlane64/readlane moves"
+                 + (", the gfx950 permlane16/permlane32 swaps of a copy," if swaps else "")
+                 + " and a readlane finisher, each step obeying the progress rule (reduce._Problem.progress)")
         if self.spec == "red.scan_excl":
             scope += (", after the inputs are moved up one lane (wave_shr:1, or on targets without wave shifts "
                       "row_shr:1 and v_readlane/v_writelane across rows: reduce._Problem.shift_up)")
@@ -176,7 +181,8 @@ def instr_cost(ins: Instr, model: CostModel, wave: int) -> int:
         return model.cycles["wait_state"] * ((int(words[1], 0) if len(words) > 1 else 0) + 1)
     if b.startswith("s_"):
         return model.cycles["salu"]
-    cls = ("readlane" if b.startswith("v_readlane") else "permlane" if b.startswith("v_permlane")
+    cls = ("readlane" if b.startswith("v_readlane") else "permlane_swap" if b.endswith("_swap_b32")
+           else "permlane" if b.startswith("v_permlane")
            else "dpp" if ins.enc == "dpp" else "valu")
     return model.cycles[cls] * (model.wave64_valu_passes if wave == 64 else 1)
 
@@ -216,6 +222,14 @@ def moves(targets: list[Target], wave: int) -> list[Move]:
             cands.append((f"permlanex16 {lab}", (f"v_permlanex16_b32 v2, v1, {sel}",), "v2", "quad_perm:[0,1,2,3]"))
     if wave == 64 and all(t.has("permlane64") for t in targets):
         cands.append(("permlane64", ("v_permlane64_b32 v2, v1",), "v2", "quad_perm:[0,1,2,3]"))
+    if all(t.has("permlane_swap") for t in targets):
+        # gfx950: a copy swapped in place exchanges rows 0<->1, 2<->3 (16) or the wave's halves (32)
+        cands.append(("permlane16_swap the other row", ("v_mov_b32_e32 v2, v1", "v_permlane16_swap_b32_e32 v2, v2"),
+                      "v2", "quad_perm:[0,1,2,3]"))
+        if wave == 64:
+            cands.append(("permlane32_swap the other half", ("v_mov_b32_e32 v2, v1",
+                                                              "v_permlane32_swap_b32_e32 v2, v2"),
+                          "v2", "quad_perm:[0,1,2,3]"))
     if True:
         for lane in range(15, wave, 16):
             cands.append((f"broadcast lane {lane}", (f"v_readlane_b32 s2, v1, {lane}", "v_mov_b32_e32 v2, s2"), "v2",
