@@ -67,16 +67,27 @@ def tier_split(items: list, every: int, ids: list[str] | None = None, cover: lis
     return out
 
 
-def cover_sample(paths: list, every: int) -> set[int]:
+def cover_sample(paths: list, every: int, cost: list[int] | None = None) -> set[int]:
     """Indices of `paths`: every `every`-th, then in order each lowering
-    file with a feature (lowering_features) none chosen so far has."""
+    file with a feature (lowering_features) none chosen so far has.  With
+    `cost` (per path), the files adding features are picked greedily, most
+    new features per unit of cost first (ties: the earlier file), so the
+    sample covers every feature for less work."""
     chosen = {k for k in range(len(paths)) if k % every == 0}
     feats = [lowering_features(p) for p in paths]
     have: set[str] = set().union(*(feats[k] for k in chosen))
-    for k, f in enumerate(feats):
-        if not f <= have:
-            chosen.add(k)
-            have |= f
+    if cost is None:
+        for k, f in enumerate(feats):
+            if not f <= have:
+                chosen.add(k)
+                have |= f
+        return chosen
+    missing = set().union(*feats) - have
+    while missing:
+        k = max((k for k in range(len(paths)) if feats[k] & missing),
+                key=lambda k: (len(feats[k] & missing) / max(cost[k], 1), -k))
+        chosen.add(k)
+        missing -= feats[k]
     return chosen
 
 

@@ -213,13 +213,13 @@ def test_catalogue_emits_compiles_and_reverifies_for_every_target(share):
     """Every catalogue lowering, every (target, wave) it declares: emitted IR
     compiles with llvmlite and the compiled code proves against the spec
     (emit.selfcheck, in two worker processes).  The slow tier (CI) takes every
-    tenth lowering in catalogue order and one with each mnemonic, DPP
-    control, target and spec the others lack (helpers.cover_sample); the
-    corpus tier the rest."""
+    twentieth lowering in catalogue order and, fewest instantiations first,
+    lowerings with each mnemonic, DPP control, target and spec the others
+    lack (helpers.cover_sample); the corpus tier the rest."""
     import multiprocessing
 
     every = [str(p) for p in catalog.lowering_files()]
-    ci = cover_sample(every, 10)
+    ci = cover_sample(every, 20, [len(proofs.instantiations(load_lowering(p))) for p in every])
     files = [p for k, p in enumerate(every) if (k in ci) == (share == "ci")]
     ctx = multiprocessing.get_context("forkserver")
     with ctx.Pool(2) as pool:

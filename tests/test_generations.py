@@ -57,6 +57,7 @@ def test_robust_shows_dependence_on_unsettled_behaviour():
     assert code == 0 and js["results"][0]["assumptions"] == {"permlane_swap.exec": "*"}
 
 
+@pytest.mark.slow
 def test_assume_flips_the_gfx12_verdict():
     code, _, _ = cli_json("lowering", "quadrants_shuffle", "--target", "gfx1200")
     assert code == 1

@@ -67,6 +67,7 @@ def test_wrong_reductions_are_refuted_before_the_solver(tmp_path, name):
     assert (row["lane"], row["expected"], row["actual"]) == (lane, expected, actual)
 
 
+@pytest.mark.slow
 def test_a_wrong_cross_row_combine_is_refuted_before_the_solver(tmp_path):
     """An or turned into an xor where the readlane tail combines row 0 with
     row 1 (#11: 26-32 s in the counterexample search) saturates under every

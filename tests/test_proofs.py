@@ -395,6 +395,7 @@ def test_a_pure_refactor_changes_no_record(small, monkeypatch, fresh_revisions):
     assert cli("check")[0] == 0
 
 
+@pytest.mark.slow
 def test_adding_an_op_nobody_uses_changes_no_record(small, monkeypatch, fresh_revisions):
     from verify.ops import OPS
     from verify.ops.valu import Valu
@@ -435,6 +436,7 @@ def test_editing_one_lowering_makes_exactly_its_records_stale(small):
     assert [k for k in after if after[k] != before[k]] == ["proofs/shfl_up1_row.proof"]
 
 
+@pytest.mark.slow
 def test_an_op_change_makes_exactly_the_records_that_use_it_stale(small, monkeypatch, fresh_revisions):
     assert cli("prove")[0] == 0
     before = texts(small)

@@ -92,6 +92,7 @@ def test_bank_mask_mutant_witness():
     assert cex["lanes"][0]["lane"] == 8 and "bank_mask" in cex["lanes"][0]["responsible"]
 
 
+@pytest.mark.slow
 def test_every_wave64_reduction_uses_the_monoid_encoding():
     """Every wave64 reduction of the catalogue was proved with the monoid
     encoding: its proof records say so (tests/test_repo.py checks every

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from verify import smt
 from verify.smt import Z3, Query, skeleton_unsat
 
@@ -59,6 +61,7 @@ def random_question(rnd: random.Random) -> object:
     return B.and_b(cond(3), cond(3))
 
 
+@pytest.mark.slow
 def test_skeleton_unsat_is_never_wrong_on_random_questions():
     """Whenever the skeleton says unsat, the full solver agrees (soundness)."""
     rnd = random.Random(7)

@@ -29,7 +29,7 @@ def test_renamed_maps_equal_machine_runs():
     for wwm in (False, True):
         cache = _MapCache(sp, t, wwm)
         checked = set()
-        for c in comps[::11]:
+        for c in comps[::23]:
             for first in (True, False):
                 assert _cached(cache, c, first) == _direct(c, sp, t, wwm, first), (c.text(), wwm, first)
             checked.add((c.dst, c.src))
