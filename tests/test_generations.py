@@ -228,6 +228,7 @@ def test_row_xmask_on_gfx10_depends_on_an_open_question():
     assert code == 0 and js["results"][0]["assumptions"]["dpp.row_share_gfx10"] == "works"
 
 
+@pytest.mark.slow
 def test_quadrants_cross_half_shuffle_on_gfx10():
     """Quadrants' own sequence needs v_permlane64_b32, which GFX10 lacks: an
     error at the instruction.  The GFX10 form (halves swapped by readlane/

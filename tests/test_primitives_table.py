@@ -1,6 +1,8 @@
 """docs/primitives.md is generated from the catalogue and the proof records
 (verify/primitives.py): it is current, and it follows the catalogue."""
 
+import pytest
+
 from verify import primitives
 from verify.primitives import DOC, markdown, rows
 
@@ -27,6 +29,7 @@ def test_a_proved_record_fills_targets(monkeypatch):
     assert line.endswith("| wave64: gfx942 |")
 
 
+@pytest.mark.slow
 def test_a_spec_added_to_the_catalogue_fills_its_row(tmp_path, monkeypatch):
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "v.spec").write_text("spec vote.elect_probe():\n    lanes = wave\n    out = 1 if i == 0 else 0\n")

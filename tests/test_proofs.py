@@ -257,6 +257,7 @@ def test_json_and_junit_reports(small):
     assert len(ok) == 8 and all(list(c) == [] for c in ok)
 
 
+@pytest.mark.slow
 def test_jobs_and_shards(small):
     shutil.copy(LOW / "shift/shfl_up1_row.s", small / "lowerings/shfl_up1_row.s")
     code, out, err = cli("prove", "--jobs", "2")
@@ -415,6 +416,7 @@ def test_adding_an_op_nobody_uses_changes_no_record(small, monkeypatch, fresh_re
     assert [ln.split()[0] for ln in new if ln not in old] == ["v_fresh_b32"] and len(new) == len(old) + 1
 
 
+@pytest.mark.slow
 def test_editing_one_lowering_makes_exactly_its_records_stale(small):
     shutil.copy(LOW / "shift/shfl_up1_row.s", small / "lowerings/shfl_up1_row.s")
     assert cli("prove")[0] == 0

@@ -77,6 +77,7 @@ def test_mutants_are_refuted_with_counterexamples(name):
         assert 1 <= len(cex["active_lanes"]) <= 2  # minimised
 
 
+@pytest.mark.slow
 def test_readlane_mutant_names_the_readlane():
     _, js, _ = cli_json("lowering", str(GOLDEN / "reductions" / "reduce_add_gfx9_lane62.s"))
     cex = js["results"][0]["counterexample"]
@@ -84,6 +85,7 @@ def test_readlane_mutant_names_the_readlane():
     assert cex["lanes"][0]["responsible"].startswith("line 27 (v_readlane_b32 s4, v1, 62)")
 
 
+@pytest.mark.slow
 def test_bank_mask_mutant_witness():
     _, js, _ = cli_json("lowering", str(GOLDEN / "reductions" / "scan_umax_gfx9_bankmask.s"))
     cex = js["results"][0]["counterexample"]
@@ -118,6 +120,7 @@ def test_every_wave64_reduction_uses_the_monoid_encoding():
     assert r.verdict == "proved" and "monoid" in r.method, (seen[0].name, r.method)
 
 
+@pytest.mark.slow
 def test_f32_exact_tree_vs_reassociation():
     code, js, _ = cli_json("lowering", "reduce_all_fadd_rowsfirst_w32", "--target", "gfx1100")
     assert code == 0 and js["results"][0]["scope"].endswith(

@@ -126,6 +126,7 @@ def test_cuda_votes_and_matches_agree_with_the_documented_model(seed):
     assert ev("cuda.match_all", 32, act, {"mask": mask}, x=same)["out"] == check_votes.match_model(mask, callers, same)["all"]
 
 
+@pytest.mark.slow
 def test_cg_f32_orders():
     xs = [fbits(v) for v in [1e8, 1.0, -1e8, 1.0] * 8]
     seq = ev("cg.inclusive_scan_f32_seq", 32, M32, x=xs)["out"]
