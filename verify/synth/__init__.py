@@ -87,18 +87,18 @@ class Outcome:
         return "unknown" if self.unknown else "none"
 
     def claim(self) -> str:
-        scope = f"within these components and {self.max_ops} op{'s' * (self.max_ops != 1)}"
-        if self.robust:
-            scope += " under every variant of the named assumptions"
+        def within(ops: int) -> str:
+            return (f"within these components and {ops} op{'s' * (ops != 1)}"
+                    + (" under every variant of the named assumptions" if self.robust else ""))
+
+        scope = within(self.max_ops)
         if self.best is not None:
             if self.exhaustive:
                 return f"optimal: no lowering cheaper than {self.best.cost} exists {scope}"
             if self.exhaustive_ops:
-                k = self.exhaustive_ops
-                within = f"these components and {k} op{'s' * (k != 1)}" + scope[len(f"within these components and {self.max_ops} op{'s' * (self.max_ops != 1)}"):]
-                return (f"optimal within {within}: no lowering cheaper than "
-                        f"{self.best.cost} exists there; with {self.max_ops} ops the search stopped ({self.stopped()}) "
-                        f"before it had tried every cheaper program")
+                return (f"optimal {within(self.exhaustive_ops)}: no lowering cheaper than {self.best.cost} exists "
+                        f"there; with {self.max_ops} ops the search stopped ({self.stopped()}) before it had tried "
+                        "every cheaper program")
             return (f"best found: cost {self.best.cost}; the search stopped ({self.stopped()}) before it had tried "
                     f"every cheaper program {scope}")
         if self.reach is not None and not self.reach.flow_ok:
