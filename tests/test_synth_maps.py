@@ -49,3 +49,20 @@ def test_a_map_is_run_once_per_shape():
     # row_shr:1: lane 1 of v2 reads lane 0 of v1; lane 0 keeps v2's own lane 0 (bound_ctrl off)
     assert maps[(TMP, OUT)][1] == sp.pos(OUT, 0, 0) and maps[(TMP, OUT)][0] == sp.pos(TMP, 0, 0)
     assert maps[(OUT, X)][W - 1] == sp.pos(X, 0, W - 2)
+
+
+def test_group_generators_drop_powers_and_keep_the_group():
+    # row rotations of an 8-lane toy: ror1 generates ror2 and ror3, so only
+    # ror1 and the quad swap stay; the group (and its order) is the same
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    from verify.synth.reach import _without_powers, analyse
+
+    ror = [[(i + k) % 8 for i in range(8)] for k in (1, 2, 3)]
+    swap = [i ^ 1 for i in range(8)]
+    gens = ror + [swap]
+    kept = _without_powers(gens)
+    assert [p.array_form for p in kept] == [ror[0], swap]
+    assert PermutationGroup(kept).order() == PermutationGroup([Permutation(m) for m in gens]).order()
+    r = analyse(gens, [True] * 4, [(i + 5) % 8 for i in range(8)])
+    assert r.n_generators == 4 and r.in_group and r.group_order == 32

@@ -64,6 +64,29 @@ def _orbit_text(orbits: list[list[int]]) -> str:
     return ", ".join("{" + ",".join(map(str, o)) + "}" for o in orbits[:4]) + (" ..." if len(orbits) > 4 else "")
 
 
+def _without_powers(gens: list[list[int | None]]) -> list[Any]:
+    """The generators as sympy permutations, less those that are a power of
+    an earlier one (row_ror:2 is row_ror:1 twice): the same group, and
+    Schreier-Sims runs faster on fewer generators."""
+    from sympy.combinatorics import Permutation
+
+    out: list[Any] = []
+    powers: set[tuple[int, ...]] = set()
+    for m in gens:
+        if tuple(m) in powers:
+            continue
+        p = Permutation(m)
+        out.append(p)
+        q = p
+        while True:
+            t = tuple(q.array_form)
+            if t in powers:
+                break
+            powers.add(t)
+            q = q * p
+    return out
+
+
 def analyse(maps: list[list[int | None]], perm_flags: list[bool] | list[list[bool]], target: list[int | None],
             cache: dict[tuple[tuple[int | None, ...], ...], Any] | None = None) -> Reach:
     """maps: per component, dst lane i reads lane maps[c][i] (None: no lane);
@@ -107,7 +130,7 @@ def analyse(maps: list[list[int | None]], perm_flags: list[bool] | list[list[boo
         key = tuple(tuple(m) for m in gens)
         g = None if cache is None else cache.get(key)
         if g is None:
-            g = PermutationGroup([Permutation(m) for m in gens])
+            g = PermutationGroup(_without_powers(gens))
             if cache is not None:
                 cache[key] = g
         r.orbits = sorted(sorted(o) for o in g.orbits())
