@@ -37,6 +37,7 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.sortnet", "prove_sort", "verify.smt"): _Z3,
     ("verify.proofs", "solver_id", "verify.smt"): _Z3 + " (a record's hashes name the solver)",
     ("verify.synth.reach", "analyse", "sympy.combinatorics"): "sympy (about 1.4 s to import) only when synthesising",
+    ("verify.synth.reach", "_without_powers", "sympy.combinatorics"): "sympy (about 1.4 s to import) only when synthesising",
     ("verify.emit", "compile_ir", "llvmlite.binding"): "llvmlite (a test dependency) only when compiling emitted IR",
     ("verify.cli", "*", "verify.gate"): _CMD + " (prove, check; --smt2)",
     ("verify.cli", "*", "verify.proofs"): _CMD + " (prove, check, emit)",
