@@ -213,3 +213,8 @@ def test_max_states_must_be_positive():
     code, _, err = cli("synth", "cuda.shfl_xor", "mask=1", "width=8", "--target", "gfx900", "--wave", "64",
                        "--max-states", "0")
     assert code == 2 and err.strip() == "error: --max-states must be at least 1"
+    code, _, err = cli("synth", "cuda.shfl_xor", "mask=1", "width=8", "--target", "gfx900", "--wave", "64",
+                       "--max-states", "3e5")
+    assert code == 2
+    assert err.strip() == ("error: verify synth: argument --max-states: expected a decimal integer without "
+                           "leading zeros, got '3e5'")

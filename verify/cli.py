@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--max-ops", type=_integer, default=2, metavar="N", help="components per program (default 2)")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
-    sy.add_argument("--max-states", type=int, metavar="N", default=None,
+    sy.add_argument("--max-states", type=_integer, metavar="N", default=None,
                     help="stop searching after N search states ('best found'; bounds memory; default 300000)")
     sy.add_argument("-o", dest="output", metavar="FILE", help="write the lowering file (re-read and re-proved)")
     sy.add_argument("--table", action="store_true", help="write the table of cheapest lowerings (docs/, lowerings/synth/)")
