@@ -134,12 +134,22 @@ def _canon2(a: Any, b: Any) -> tuple[Any, Any]:
     return (a, b) if (ka, a if type(a) is int else 0) <= (kb, b if type(b) is int else 0) else (b, a)
 
 
+def _is_ite(v: Any) -> bool:
+    """`v` (a z3 term) is an if-then-else: ``z3.is_app_of(v, Z3_OP_ITE)`` in
+    three C calls instead of its Python layers (a hot path: every equality
+    asks it of both sides)."""
+    ref = v.ctx.ref()
+    a = v.as_ast()
+    return (z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST
+            and z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_ITE)
+
+
 def _is_bit_select(v: Any) -> bool:
     """`v` is an int or ``ite(c, k1, k0)`` with constants that differ in one
     bit (the spec's ``(1 << j) if cond else 0``)."""
     if type(v) is int:
         return True
-    if not z3.is_app_of(v, z3.Z3_OP_ITE):
+    if not _is_ite(v):
         return False
     _, t, f = v.children()
     if not (z3.is_bv_value(t) and z3.is_bv_value(f)):
@@ -457,7 +467,7 @@ class Z3:
         bits = self._lane_bits(v)
         if bits is not None or strict:
             return bits
-        if z3.is_app_of(v, z3.Z3_OP_ITE):
+        if _is_ite(v):
             c, t, f = v.children()
             if z3.is_bv_value(t) and z3.is_bv_value(f) and t.size() == 32:
                 kt, kf = t.as_long(), f.as_long()
@@ -686,6 +696,9 @@ class Z3:
         if type(a) is int and type(b) is int:
             return feq32(a, b)
         return self.or_b(self.eq(a, b), self.and_b(self.fis_nan(a), self.fis_nan(b)))
+
+    def under(self, t: Any, c: Any) -> Any:
+        return under(t, c)
 
     def decide(self, c: Any) -> Any:
         if type(c) is bool:
@@ -1072,7 +1085,7 @@ def under(t: Any, c: Any) -> Any:
     often the very same terms."""
     if type(t) in (int, bool) or type(c) is bool:
         return t
-    while z3.is_app_of(t, z3.Z3_OP_ITE) and same(t.arg(0), c):
+    while _is_ite(t) and same(t.arg(0), c):
         t = t.arg(1)
     return t
 
@@ -1277,6 +1290,9 @@ class Z3Monoid:
 
     def decide(self, c: Any) -> Any:
         return self.z.decide(self.lower(c))
+
+    def under(self, t: Any, c: Any) -> Any:
+        return t  # (a bag stays as it is: `t` is always right)
 
     def bool_value(self, c: Any) -> Any:
         return self.z.bool_value(self.lower(c))
