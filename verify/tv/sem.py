@@ -97,10 +97,11 @@ class Memory:
         live: list[tuple[Any, Any, Any]] = []
         v: Any = None
         p: Any = False
+        at = self._at(lo, hi)
         for slo, shi, sv, sp, en in reversed(self.stores):
             if en is False:  # a lane that does not store
                 continue
-            hit = B.and_b(en, B.eq(lo, slo), B.eq(hi, shi))
+            hit = B.and_b(en, *at(slo, shi))
             if hit is True:
                 v, p = sv, sp
                 break
@@ -180,10 +181,26 @@ class Memory:
         """Two enabled lanes of one store instruction write address (lo, hi)."""
         B = self.B
         out: list[Any] = []
+        at = self._at(lo, hi)
         for g in self.groups:
-            hits = [B.and_b(en, B.eq(lo, slo), B.eq(hi, shi)) for slo, shi, en in g if en is not False]
-            out.append(B.not_b(self._at_most_one(hits)))
+            hits = [B.and_b(en, *at(slo, shi)) for slo, shi, en in g if en is not False]
+            if len(hits) > 1:  # (one lane's store is never a race)
+                out.append(B.not_b(self._at_most_one(hits)))
         return B.or_b(*out)
+
+    def _at(self, lo: Any, hi: Any) -> Callable[[Any, Any], tuple[Any, Any]]:
+        """`(slo, shi) -> (lo == slo, hi == shi)`, each address asked once
+        (the lanes of a uniform store or atomic share their address terms)."""
+        B = self.B
+        seen: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+        def at(slo: Any, shi: Any) -> tuple[Any, Any]:
+            key = (id(slo), id(shi))  # (the stores keep the terms alive)
+            c = seen.get(key)
+            if c is None:
+                c = seen[key] = (B.eq(lo, slo), B.eq(hi, shi))
+            return c
+        return at
 
     def _at_most_one(self, conds: list[Any]) -> Any:
         B = self.B
