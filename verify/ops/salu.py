@@ -262,6 +262,9 @@ def _popcount(B: Backend, a: Value) -> Value:
 
 def _ff1(B: Arith, lo: Value, hi: Value | None = None) -> Value:
     """Index of the lowest set bit, 0xffffffff when there is none."""
+    if type(lo) is int and (hi is None or type(hi) is int):  # known bits (a lane loop's mask): the index itself
+        x = lo | (hi or 0) << 32
+        return B.const((x & -x).bit_length() - 1 if x else 0xFFFFFFFF)
     res = B.const(0xFFFFFFFF)
     bits = [(lo, k, k) for k in range(32)] + ([(hi, k, 32 + k) for k in range(32)] if hi is not None else [])
     for word, k, pos in reversed(bits):

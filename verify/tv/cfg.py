@@ -190,8 +190,13 @@ def _merge(m: Machine, c: Any, a: _State, b: _State, extra: Extra) -> _State:
                 s.vregs[k] = list(m._v(k))
             for n in missing_s:
                 s.sregs[n] = m.s(n)
-    vregs = {k: [B.ite(c, x, y) for x, y in zip(a.vregs[k], b.vregs[k])] for k in a.vregs}
-    sregs = {k: B.ite(c, a.sregs[k], b.sregs[k]) for k in a.sregs}
+    if type(c) is bool:  # a known path (EXEC concrete): its registers, no selects to build
+        w = a if c else b
+        vregs = {k: list(w.vregs[k]) for k in a.vregs}
+        sregs = {k: w.sregs[k] for k in a.sregs}
+    else:
+        vregs = {k: [B.ite(c, x, y) for x, y in zip(a.vregs[k], b.vregs[k])] for k in a.vregs}
+        sregs = {k: B.ite(c, a.sregs[k], b.sregs[k]) for k in a.sregs}
     scc = a.scc if b.scc is None else b.scc if a.scc is None else B.ite(c, a.scc, b.scc)
     queue = None
     if a.queue is not None and b.queue is not None:  # a result in flight on either path: in flight
