@@ -105,6 +105,7 @@ class Backend(Arith, Protocol):
     def popcount(self, conds: Sequence[Cond]) -> Value: ...
     def select(self, vals: Sequence[Any], idx: Value) -> Any: ...
     def decide(self, c: Cond) -> Cond: ...
+    def under(self, t: Value, c: Cond) -> Value: ...
     def fresh(self, name: str) -> Value: ...
 
 
@@ -361,6 +362,11 @@ class Concrete:
         to avoid consulting an assumption that cannot matter)."""
         return c
 
+    def under(self, t: int, c: bool) -> int:
+        """`t` where `c` holds: a term equal to `t` wherever `c` holds,
+        perhaps simpler (a symbolic backend strips a select on `c`)."""
+        return t
+
     def fresh(self, name: str) -> int:
         raise TypeError("the concrete backend has no unknowns")
 
@@ -497,6 +503,9 @@ class Partial:
 
     def decide(self, c: MaybeBool) -> MaybeBool:
         return c
+
+    def under(self, t: MaybeInt, c: MaybeBool) -> MaybeInt:
+        return t
 
     def fresh(self, name: str) -> MaybeInt:
         raise TypeError("the partial backend has no named unknowns (None is unknown)")

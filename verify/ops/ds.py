@@ -329,9 +329,12 @@ class Bpermute(LdsOp):
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
-        data = m.v(data_reg.index)
         act = m.actives()
-        addrs = self.addresses(ins, m)
+        data = m.v(data_reg.index)
+        # lane i's address matters only where lane i runs (its result is
+        # written under EXEC): there a register a VALU wrote under EXEC is
+        # its new value, so a uniform address is one term in every lane
+        addrs = [B.under(a, act[i]) for i, a in enumerate(self.addresses(ins, m))]
 
         def reads() -> Iterator[Read]:
             for i in range(W):
@@ -357,9 +360,9 @@ class Permute(Bpermute):
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, _, data_reg = ins.operands
-        data = m.v(data_reg.index)
         act = m.actives()
-        addrs = self.addresses(ins, m)
+        data = m.v(data_reg.index)
+        addrs = [B.under(a, act[i]) for i, a in enumerate(self.addresses(ins, m))]
         ks = [lane_of_address(m, i, addrs[i]) for i in range(W)]
         sends = [B.and_b(act[i], B.not_b(negative_address(m, addrs[i]))) for i in range(W)]
         # hits[j]: (sender, "it sends to j") for every lane that may send to j
