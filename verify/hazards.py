@@ -184,6 +184,8 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
     """(rule, producer index, wait states already between) for each rule
     whose consumer is program[k] and whose producer is too close (or, for
     an s_wait_alu or VALU rule, not separated by one)."""
+    if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
+        return
     cons = program[k]
     for rule in rules:
         reads = rule.consumer(cons)
