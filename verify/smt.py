@@ -197,6 +197,7 @@ class Z3:
         self._masks: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}  # from_bits by its conditions' ids
         self._arrays: dict[int, tuple[Any, ...]] = {}
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
+        self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
     @property
     def session(self) -> Session:
@@ -205,7 +206,11 @@ class Z3:
     def fresh_lanes(self, name: str, n: int, cond: bool = False) -> list[Any]:
         """A register's entry lanes (or EXEC's bits, cond=True) as reads of
         one unknown array, so that a read at a symbolic lane is a read of
-        that array (see select)."""
+        that array (see select).  The same name gives the same terms (made
+        once: verify tv asks for a kernel's entry lanes once per EXEC)."""
+        hit = self._fresh_lanes.get((name, n, cond))
+        if hit is not None:
+            return list(hit)
         arr = z3.Array(name, self.s.bv32, z3.BoolSort(self.s.ctx) if cond else self.s.bv32)
         wrap = self.s.WB if cond else self.s.W
         lanes = []
@@ -213,6 +218,7 @@ class Z3:
             t = wrap(z3.Z3_mk_select(self.s.ref, arr.as_ast(), self.s.bv(k).as_ast()))
             self._lane_of[t.get_id()] = (t, arr, k)
             lanes.append(t)
+        self._fresh_lanes[(name, n, cond)] = tuple(lanes)
         return lanes
 
     # ---- fresh unknowns -------------------------------------------------
