@@ -74,3 +74,79 @@ def test_memory_read_asks_each_store_address_once_and_agrees():
     # the value: the last enabled store's, else memory's initial value
     ev = smt.Evaluator({"p.lo": 4, "p.hi": 0, "A.lo": 4, "A.hi": 0} | {f"en{i}": i in (2, 5) for i in range(8)})
     assert ev(v) == 5
+
+
+KERNEL = """declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %idx = zext i32 %id to i64
+  %g = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %idx
+  %v = load i32, ptr addrspace(1) %g, align 4
+  %w = add i32 %v, 1
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %idx
+  store i32 %w, ptr addrspace(1) %o, align 4
+  ret void
+}
+"""
+
+
+def _ir_run(B, fn, memo, args, tid, n, wave=32):
+    from verify.tv.sem import IRRun
+    act = [i < n for i in range(wave)]
+    mem = Memory(B, lambda lo, hi: B.uf("mem", lo, hi))
+    run = IRRun(B, wave, get("gfx1100"), (1 << n) - 1, 0, act, memory=mem, workitem_x=tid, memo=memo)
+    run.run(fn, args)
+    return run, mem
+
+
+def test_ir_runs_share_lane_wise_results_only_for_the_same_operands():
+    """verify tv runs a looping kernel's IR once per dispatch EXEC: the
+    getelementptrs, the index's zext and workitem.id.x are built once and
+    reused while their operands are the same objects; loads and stores,
+    which depend on EXEC, are run each time; other operands: rebuilt."""
+    from verify.tv.llir import read_module
+    from verify.tv.sem import Lanes
+    fn = read_module("k.ll", KERNEL).functions[0]
+    B = smt.Z3()
+    W = 32
+    tid = [B.and_(v, B.const(0x3FF)) for v in B.fresh_lanes("v0", W)]
+    args = {}
+    for a in fn.args:
+        lo, hi = B.fresh(f"{a.name}.lo"), B.fresh(f"{a.name}.hi")
+        args[a.key] = Lanes([lo] * W, [False] * W, 64, False, [hi] * W)
+    memo: dict = {}
+    r1, m1 = _ir_run(B, fn, memo, args, tid, 3)
+    r2, m2 = _ir_run(B, fn, memo, args, tid, 5)
+    k = {i.text.split(" =")[0]: i.key for i in fn.insts}
+    for name in ("%g", "%o", "%idx", "%id"):
+        assert r1.env[k[name]] is r2.env[k[name]], name
+    assert r1.env[k["%v"]] is not r2.env[k["%v"]]  # (a load: EXEC-dependent, never shared)
+    # the stores follow each run's EXEC: 3 lanes, then 5
+    assert [en for *_, en in m1.stores][:6] == [True] * 3 + [False] * 3
+    assert [en for *_, en in m2.stores][:6] == [True] * 5 + [False]
+    # the UB conditions: one per lane that runs the access (load and store)
+    assert len(r1.ub) == 2 * 3 and len(r2.ub) == 2 * 5
+    # other inputs: nothing reused
+    args2 = {k: Lanes(list(v.vals), list(v.poison), 64, False, list(v.hi)) for k, v in args.items()}
+    r3, _ = _ir_run(B, fn, memo, args2, tid, 5)
+    assert r3.env[k["%g"]] is not r2.env[k["%g"]] and r3.env[k["%id"]] is r2.env[k["%id"]]
+
+
+def test_memories_of_one_session_share_their_address_comparisons():
+    B = smt.Z3()
+    table: dict = {}
+
+    def key(t):
+        return ("i", t) if type(t) is int else t.get_id()
+    calls = []
+    eq = B.eq
+    B.eq = lambda a, b: (calls.append(1), eq(a, b))[1]
+    a = (B.fresh("A.lo"), B.fresh("A.hi"))
+    vals = []
+    for _ in range(2):  # two proofs' memories, with stores at the same (rebuilt) addresses
+        mem = Memory(B, lambda lo, hi: B.uf("mem", lo, hi), (table, key))
+        for i in range(4):
+            mem.write([(B.add(B.fresh("p"), B.const(4 * i)), B.fresh("q"), B.const(i), False, True)])
+        vals.append(mem.read(*a)[0])
+    assert len(calls) == 8  # 4 stores x (lo, hi), asked by the first memory only
+    assert vals[0].eq(vals[1])

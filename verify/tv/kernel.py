@@ -221,6 +221,9 @@ class Kernel:
             vo = m.v(v[0])
             addrs = []
             for i in range(m.W):
+                if act[i] is False:  # a lane known not to run it: no access (its address is never asked)
+                    addrs.append((B.const(0), B.const(0)))
+                    continue
                 o = B.add(smt.under(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
                 addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
@@ -526,6 +529,31 @@ def _prove_orders(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     return res, orders[-1]
 
 
+def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tuple[Any, ...]:
+    """A kernel's inputs: the kernarg values by dword offset, the IR's
+    arguments, the entry v0 and workitem.id.x per lane, the kernarg pointer."""
+    kargs: dict[int, Any] = {}
+    ir_args: dict[str, Lanes] = {}
+    for a, off in zip(fn.args, offs):
+        if a.type.startswith("ptr"):
+            plo, phi = B.fresh(f"{a.name}.lo"), B.fresh(f"{a.name}.hi")
+            kargs[off], kargs[off + 4] = plo, phi
+            ir_args[a.key] = Lanes([plo] * W, [False] * W, 64, False, [phi] * W)
+        else:
+            v = B.fresh(a.name)
+            kargs[off] = v
+            w, fl = TYPES[a.type]
+            ir_args[a.key] = Lanes([v] * W, [False] * W, w, fl)
+    raw = B.fresh_lanes("v0", W)
+    if packed_tid(target):  # x in bits 0-9 (y, z above: any)
+        v0 = raw
+        tid = [B.and_(v, B.const(0x3FF)) for v in v0]
+    else:  # x < 1024 (the largest work-group), written so that the solver sees it
+        v0 = tid = [B.and_(v, B.const(0x3FF)) for v in raw]
+    kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
+    return kargs, ir_args, v0, tid, kptr
+
+
 def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
                   result: Any, assume: dict[str, str] | None, shared: bool, lanes: int | None = None,
                   terms: dict[str, Any] | None = None) -> Any:
@@ -555,26 +583,11 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     else:
         contract = [B.or_b(B.not_b(exec_bits[i + 1]), exec_bits[i]) for i in range(W - 1)] + [exec_bits[0]]
     contract = [c for c in contract if c is not True]
-    # arguments
-    kargs: dict[int, Any] = {}
-    ir_args: dict[str, Lanes] = {}
-    for a, off in zip(fn.args, offs):
-        if a.type.startswith("ptr"):
-            plo, phi = B.fresh(f"{a.name}.lo"), B.fresh(f"{a.name}.hi")
-            kargs[off], kargs[off + 4] = plo, phi
-            ir_args[a.key] = Lanes([plo] * W, [False] * W, 64, False, [phi] * W)
-        else:
-            v = B.fresh(a.name)
-            kargs[off] = v
-            w, fl = TYPES[a.type]
-            ir_args[a.key] = Lanes([v] * W, [False] * W, w, fl)
-    raw = B.fresh_lanes("v0", W)
-    if packed_tid(target):  # x in bits 0-9 (y, z above: any)
-        v0 = raw
-        tid = [B.and_(v, B.const(0x3FF)) for v in v0]
-    else:  # x < 1024 (the largest work-group), written so that the solver sees it
-        v0 = tid = [B.and_(v, B.const(0x3FF)) for v in raw]
-    kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
+    # the inputs: made once per kernel (the same objects in every EXEC's
+    # proof, so that the IR's lane-wise results can be shared: IRRun.memo)
+    if "inputs" not in terms:
+        terms["inputs"] = _inputs(B, fn, offs, W, target)
+    kargs, ir_args, v0, tid, kptr = terms["inputs"]
 
     mem_cache: dict[tuple[Any, Any], tuple[Any, Any, Any]] = terms["mem"]
 
@@ -593,7 +606,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
         return hit[2]
 
-    ir_mem = Memory(B, initial_mem)
+    ir_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     assume = assume or {}
     orders: dict[int, list[Any]] = {}
 
@@ -607,7 +620,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return orders[n]
 
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                workitem_x=tid, atomic_order=atomic_order if shared else None)
+                workitem_x=tid, atomic_order=atomic_order if shared else None, memo=terms.setdefault("ir", {}))
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -659,7 +672,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
-    gpu_mem = Memory(B, initial_mem)
+    gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, k.step, k, timeout)

@@ -81,9 +81,14 @@ class Memory:
     an unknown function of the address's halves) and the stores made since,
     in order (the last matching store wins).  Values carry a poison flag."""
 
-    def __init__(self, B: Backend, initial: Callable[[Any, Any], Any]) -> None:
+    def __init__(self, B: Backend, initial: Callable[[Any, Any], Any],
+                 shared: tuple[dict[Any, Any], Callable[[Any], Any]] | None = None) -> None:
         self.B = B
         self.initial = initial
+        # address comparisons kept across memories of one session (a table and
+        # a term key such as the term's id): verify tv's per-EXEC proofs of a
+        # kernel ask the same ones again
+        self.shared = shared
         self.stores: list[tuple[Any, Any, Any, Any, Any]] = []  # lo, hi, value, poison, enable
         self.groups: list[list[tuple[Any, Any, Any]]] = []  # per store instruction: (lo, hi, enable) per lane
         # per atomic instruction, at the index of its first store: its operation and inputs per lane
@@ -193,12 +198,22 @@ class Memory:
         (the lanes of a uniform store or atomic share their address terms)."""
         B = self.B
         seen: dict[tuple[int, int], tuple[Any, Any]] = {}
+        table, tkey = self.shared if self.shared is not None else (None, None)
+        here = None if tkey is None else (tkey(lo), tkey(hi))
 
         def at(slo: Any, shi: Any) -> tuple[Any, Any]:
             key = (id(slo), id(shi))  # (the stores keep the terms alive)
             c = seen.get(key)
             if c is None:
-                c = seen[key] = (B.eq(lo, slo), B.eq(hi, shi))
+                if table is None or tkey is None:
+                    c = (B.eq(lo, slo), B.eq(hi, shi))
+                else:
+                    k2 = (here, tkey(slo), tkey(shi))
+                    hit = table.get(k2)
+                    if hit is None:  # (the entry keeps its terms: their ids stay theirs)
+                        hit = table[k2] = ((lo, hi, slo, shi), (B.eq(lo, slo), B.eq(hi, shi)))
+                    c = hit[1]
+                seen[key] = c
             return c
         return at
 
@@ -355,6 +370,11 @@ class IRRun:
     atomic_order: Callable[[int], list[Any]] | None = None
     atomics_used: int = 0
     _fn_insts: list[Inst] = field(default_factory=list)
+    # the lane-wise results (getelementptr, an index's zext/sext,
+    # workitem.id.x, a pointer's misalignment) of earlier runs of the same
+    # straight-line function, reused where their operands are the very same
+    # objects: verify tv's kernels run once per dispatch EXEC
+    memo: dict[Any, tuple[tuple[Any, ...], Any]] | None = None
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
@@ -441,7 +461,7 @@ class IRRun:
                 self.whole = ins.key in self.wwm_keys
                 if ins.opcode == "ret":
                     return self.operand(ins.operands[0]) if ins.operands else None
-                self.env[ins.key] = self.step(ins)
+                self.env[ins.key] = self._step_memo(ins)
             raise Unsupported(fn.span, "a function without ret")
         by_block: dict[int, list[Inst]] = {}
         for ins in fn.insts:
@@ -522,6 +542,27 @@ class IRRun:
         if lv is None:
             raise self._unsupported("a phi without incoming values")
         return Lanes(vals, pois, lv.width, lv.is_float)
+
+    def _step_memo(self, ins: Inst) -> Lanes:
+        """`step`, or its result from `memo` for an instruction that depends
+        on its operands alone, lane by lane (no EXEC, memory or UB)."""
+        op = ins.opcode
+        pure = op == "getelementptr" or (op in ("zext", "sext") and ins.type == "i64") or (
+            op == "call" and intrinsic_name(ins.callee) == "workitem.id.x")
+        if self.memo is None or not pure:
+            return self.step(ins)
+        deps = (self.workitem_x, *(self.env.get(o.key) if o.kind == "ref" else o.text for o in ins.operands))
+        return self._memoized(ins.key, deps, lambda: self.step(ins))
+
+    def _memoized(self, key: Any, deps: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        assert self.memo is not None
+        hit = self.memo.get(key)
+        if hit is not None and len(hit[0]) == len(deps) and all(a is b or (type(a) is str and a == b)
+                                                                 for a, b in zip(hit[0], deps)):
+            return hit[1]
+        out = make()
+        self.memo[key] = (deps, out)  # (the entry keeps its operands alive: `is` stays meaningful)
+        return out
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
@@ -609,8 +650,7 @@ class IRRun:
         assert ptr.hi is not None
         act = self.lanes_on()
         # an access at a poison or misaligned address is undefined behaviour
-        for i in range(W):
-            self.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
+        self._misaligned(ptr, act)
         if op == "load":
             if ins.type not in ("i32", "float"):
                 raise self._unsupported(f"load of {ins.type}")
@@ -687,6 +727,18 @@ class IRRun:
             return Lanes(vals, list(a.poison), 64, False, [B.const(0)] * W)
         return Lanes(vals, list(a.poison), 32)
 
+    def _misaligned(self, ptr: Lanes, act: list[Any]) -> None:
+        """An access at a poison or misaligned address is undefined
+        behaviour, in a lane that runs it (a lane known not to: nothing)."""
+        B = self.B
+
+        def bad() -> list[Any]:
+            return [B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0)) for i in range(self.wave)]
+        conds = bad() if self.memo is None else self._memoized(("misaligned", id(ptr)), (ptr,), bad)
+        for i in range(self.wave):
+            if act[i] is not False:
+                self.ub.append(B.and_b(act[i], conds[i]))
+
     def atomicrmw(self, ins: Inst) -> Lanes:
         """`atomicrmw OP ptr addrspace(1) %p, i32 %v ... , align >= 4`: the
         active lanes' updates are serialised in some order, the LangRef
@@ -711,8 +763,7 @@ class IRRun:
         assert ptr.hi is not None
         val = self.operand(ins.operands[1])
         act = self.lanes_on()
-        for i in range(W):
-            self.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
+        self._misaligned(ptr, act)
         order: Callable[[int, int], Any] = ASCENDING
         used = any(o.kind == "ref" and o.key == ins.key for i2 in self._fn_insts for o in i2.operands)
         if used and self.atomic_order is not None:
