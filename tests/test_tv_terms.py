@@ -150,3 +150,16 @@ def test_memories_of_one_session_share_their_address_comparisons():
         vals.append(mem.read(*a)[0])
     assert len(calls) == 8  # 4 stores x (lo, hi), asked by the first memory only
     assert vals[0].eq(vals[1])
+
+
+def test_bit_select_is_recognised_from_the_raw_terms():
+    """smt._is_bit_select reads an ite's constant branches through C calls:
+    the same answer as z3's Python layer (one bit apart, 32-bit constants)."""
+    B = smt.Z3()
+    c = B.fresh_bool("c")
+    x = B.fresh("x")
+    cases = [(B.ite(c, B.const(8), B.const(0)), True), (B.ite(c, B.const(0), B.const(1 << 31)), True),
+             (B.ite(c, B.const(3), B.const(0)), False), (B.ite(c, B.const(5), B.const(5 | 16)), True),
+             (B.ite(c, x, B.const(0)), False), (B.add(x, B.const(1)), False), (7, True)]
+    for term, want in cases:
+        assert smt._is_bit_select(term) is want, term

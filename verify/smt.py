@@ -151,11 +151,21 @@ def _is_bit_select(v: Any) -> bool:
         return True
     if not _is_ite(v):
         return False
-    _, t, f = v.children()
-    if not (z3.is_bv_value(t) and z3.is_bv_value(f)):
+    ref = v.ctx.ref()
+    a = v.as_ast()
+    kt, kf = _bv_numeral(ref, z3.Z3_get_app_arg(ref, a, 1)), _bv_numeral(ref, z3.Z3_get_app_arg(ref, a, 2))
+    if kt is None or kf is None:
         return False
-    d = t.as_long() ^ f.as_long()
+    d = kt ^ kf
     return d != 0 and d & (d - 1) == 0
+
+
+def _bv_numeral(ref: Any, a: Any) -> int | None:
+    """The value of AST `a` if it is a bit-vector constant (C calls only:
+    ``z3.is_bv_value`` and ``as_long`` on a wrapper are a hot path's cost)."""
+    if not z3.Z3_is_numeral_ast(ref, a) or z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, a)) != z3.Z3_BV_SORT:
+        return None
+    return int(z3.Z3_get_numeral_string(ref, a))
 
 
 def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
