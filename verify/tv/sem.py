@@ -552,7 +552,8 @@ class IRRun:
         if self.memo is None or not pure:
             return self.step(ins)
         deps = (self.workitem_x, *(self.env.get(o.key) if o.kind == "ref" else o.text for o in ins.operands))
-        return self._memoized(ins.key, deps, lambda: self.step(ins))
+        out: Lanes = self._memoized(ins.key, deps, lambda: self.step(ins))
+        return out
 
     def _memoized(self, key: Any, deps: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         assert self.memo is not None
