@@ -549,7 +549,8 @@ class IRRun:
         op = ins.opcode
         pure = op == "getelementptr" or (op in ("zext", "sext") and ins.type == "i64") or (
             op == "call" and intrinsic_name(ins.callee) == "workitem.id.x")
-        if self.memo is None or not pure:
+        # (an undef or poison operand is not shared: each run records its own choices)
+        if self.memo is None or not pure or any(o.kind not in ("ref", "const", "func") for o in ins.operands):
             return self.step(ins)
         deps = (self.workitem_x, *(self.env.get(o.key) if o.kind == "ref" else o.text for o in ins.operands))
         out: Lanes = self._memoized(ins.key, deps, lambda: self.step(ins))
