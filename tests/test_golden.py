@@ -170,7 +170,13 @@ def transcript(path: Path) -> str:
     return f"$ verify lowering {rel}\n" + normalise(run(["lowering", rel], ROOT))
 
 
-@pytest.mark.parametrize("path", LOWERINGS, ids=[p.relative_to(GOLDEN).as_posix() for p in LOWERINGS])
+# The reduction transcripts take 1.5-4 s each; tests/test_reductions.py proves and
+# mutates the same lowerings in the fast tier, so their full transcripts run in the slow tier.
+SLOW_TRANSCRIPTS = ("reductions/", "reduce_all_fadd_rowsfirst_exact.s")
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=[pytest.mark.slow] if p.relative_to(GOLDEN).as_posix().startswith(SLOW_TRANSCRIPTS) else [])
+                                  for p in LOWERINGS], ids=[p.relative_to(GOLDEN).as_posix() for p in LOWERINGS])
 def test_golden_transcript(path: Path, update_golden: bool) -> None:
     got = transcript(path)
     out = path.with_suffix(".out")

@@ -16,6 +16,7 @@ must not load sympy or llvmlite (tests/test_repo.py checks the latter).
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -112,9 +113,11 @@ def imports(path: Path, modules: set[str]) -> list[tuple[str, str | None, int]]:
     return out
 
 
+@functools.cache
 def graph() -> tuple[dict[str, set[str]], list[tuple[str, str | None, str, int]]]:
     """Edges between verify modules, and every import statement as
-    (module, function or None, imported module, line)."""
+    (module, function or None, imported module, line). Built once per test
+    process (about 1.5 s); callers only read it."""
     files = sorted(PKG.rglob("*.py"))
     modules = {module_name(p) for p in files}
     edges: dict[str, set[str]] = {m: set() for m in modules}
