@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
-                  "timeout", "json", "assume", "robust")
+                  "timeout", "json", "assume", "robust", "jobs")
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
@@ -626,7 +626,7 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                        parse_assume(args.assume), args.robust)
         else:
             results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
-                                 parse_assume(args.assume), args.robust)
+                                 parse_assume(args.assume), args.robust, _jobs(args.jobs))
     code = exit_code(results)
     if args.json:
         return _dump({"results": [r.to_json() for r in results], "summary": summary(results),

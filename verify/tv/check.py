@@ -15,6 +15,7 @@ absent from the IR we model (no memory, no division).
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 import time
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
-from ..target import FeatureLog, Target
+from ..target import FeatureLog, Target, get
 from .cfg import Block, run_blocks, split_blocks
 from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
@@ -691,10 +692,14 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
                functions: list[str] | None = None, timeout: float = 30.0,
                asm: tuple[str, str] | None = None, assume: dict[str, str] | None = None,
-               robust: bool = False) -> list[TVResult]:
+               robust: bool = False, jobs: int = 1) -> list[TVResult]:
     """Check every function of the module `text` (or those named) on each
     target/wave: compiled by llvmlite, or by each `llc` command, or against
-    the given assembly `asm` = (path, text) (one target and wave)."""
+    the given assembly `asm` = (path, text) (one target and wave).  With
+    `jobs` > 1 the instances are proved in that many worker processes (the
+    code compiled first, here); the results are the same, in the same order."""
+    if jobs > 1:
+        return check_files([(path, text)], targets, wave, llc, functions, timeout, asm, assume, robust, jobs)
     mod = read_module(path, text)
     inst = instances(path, mod.run_lines, targets, wave)
     if asm is not None and len(inst) != 1:
@@ -743,11 +748,109 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                 before = compiling[0]
                 r = robustly(partial(prove_function, mod, fn, comp, t, w, cname, timeout), assume or {}, robust)
                 r.compile_seconds = compiling[0] - before
-                r.seconds = max(0.0, r.seconds - r.compile_seconds)
-                if r.verdict == "proved" and r.warnings:
-                    # a hazard the code does not cover: the hardware may not
-                    # compute what the model does
-                    r.verdict = "unknown"
-                    r.notes.append("proved for the modelled semantics, but the code has the hazard(s) below")
-                out.append(r)
+                out.append(_finish(r))
     return out
+
+
+def _finish(r: TVResult) -> TVResult:
+    r.seconds = max(0.0, r.seconds - r.compile_seconds)
+    if r.verdict == "proved" and r.warnings:
+        # a hazard the code does not cover: the hardware may not compute
+        # what the model does
+        r.verdict = "unknown"
+        r.notes.append("proved for the modelled semantics, but the code has the hazard(s) below")
+    return r
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One (function, target, wave, compiler) proof, its code compiled."""
+    path: str
+    text: str
+    function: str
+    target: str
+    wave: int
+    compiler: str
+    asm: str | None  # None: `error` says why it did not compile
+    error: str
+    compile_seconds: float
+    timeout: float
+    assume: tuple[tuple[str, str], ...]
+    robust: bool
+
+
+_MODULES: dict[tuple[str, str], Module] = {}
+
+
+def _prove_task(task: _Task) -> TVResult:
+    key = (task.path, task.text)
+    if key not in _MODULES:  # a worker proves many instances of one file
+        _MODULES.clear()
+        _MODULES[key] = read_module(task.path, task.text)
+    mod = _MODULES[key]
+    fn = next(f for f in mod.functions if f.name == task.function)
+
+    def compiled(t: Target, w: int) -> str:
+        if task.asm is None:
+            raise InputError(None, task.error)
+        return task.asm
+
+    r = robustly(partial(prove_function, mod, fn, compiled, get(task.target), task.wave, task.compiler,
+                         task.timeout), dict(task.assume), task.robust)
+    r.compile_seconds = task.compile_seconds
+    r.seconds += task.compile_seconds  # _finish takes it off again, as for a sequential run
+    return _finish(r)
+
+
+def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | None, llc: list[str],
+                functions: list[str] | None = None, timeout: float = 30.0,
+                asm: tuple[str, str] | None = None, assume: dict[str, str] | None = None,
+                robust: bool = False, jobs: int = 2) -> list[TVResult]:
+    """check_file over several modules, (path, text) each, every instance of
+    every file proved in a pool of `jobs` worker processes; the results in
+    file order, then as check_file orders them.  Each file's code is
+    compiled here first (llvmlite: one child per file), so an input error is
+    raised before any proof starts."""
+    tasks: list[_Task] = []
+    frozen = tuple(sorted((assume or {}).items()))
+    for path, text in files:
+        mod = read_module(path, text)
+        inst = instances(path, mod.run_lines, targets, wave)
+        if asm is not None and len(inst) != 1:
+            raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
+                                   f"({len(inst)} instances)")
+        if functions:
+            missing = [n for n in functions if n not in {f.name for f in mod.functions}]
+            if missing:
+                raise InputError(None, f"{path}: no function '{missing[0]}'")
+        fns = [f for f in mod.functions if not functions or f.name in functions]
+        codes: dict[tuple[str, str, int], tuple[str | None, str, float]] = {}
+        names = [asm[0]] if asm is not None else llc or ["llvmlite"]
+        for cname in names:
+            t0 = time.perf_counter()
+            batch = by_llvmlite_batch(text, inst) if asm is None and not llc and fns else {}
+            share = (time.perf_counter() - t0) / max(1, len(inst))
+            for t, w in inst:
+                t1 = time.perf_counter()
+                try:
+                    code = (asm[1] if asm is not None else batch.get((t.name, w))
+                            or (by_llvmlite_isolated(text, t, w) if not llc else by_llc(cname, path, text, t, w)))
+                    got: tuple[str | None, str, float] = (code, "", 0.0)
+                except InputError as e:
+                    got = (None, e.message, 0.0)
+                codes[(cname, t.name, w)] = (got[0], got[1], share + time.perf_counter() - t1)
+        for fn in fns:
+            for t, w in inst:
+                for cname in names:
+                    made, err, secs = codes[(cname, t.name, w)]
+                    first = fn is fns[0]  # the compile time goes with the first function, as in check_file
+                    tasks.append(_Task(path, text, fn.name, t.name, w, cname, made, err, secs if first else 0.0,
+                                       timeout, frozen, robust))
+    if jobs <= 1 or len(tasks) <= 1:
+        return [_prove_task(t) for t in tasks]
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["verify.tv.check", "verify.smt"])
+    with ctx.Pool(min(jobs, len(tasks))) as pool:
+        return list(pool.imap(_prove_task, tasks, chunksize=1))
