@@ -197,12 +197,19 @@ class GpuCode:
     spills: list[Instr]
     label: str
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
+    # hazard_warnings per target (a looping kernel asks once per entry EXEC)
+    warned: dict[Target, list[str]] = field(default_factory=dict, repr=False)
 
     def hazard_warnings(self, target: Target) -> list[str]:
         """The hazard checker's warnings on the code as it runs: straight-line
         code as a whole; with control flow, each block after each of its
         predecessors, the branch left out (a window that spans more than two
-        blocks is not seen)."""
+        blocks is not seen).  A new list each call (a result may extend it)."""
+        if target not in self.warned:
+            self.warned[target] = self._hazard_warnings(target)
+        return list(self.warned[target])
+
+    def _hazard_warnings(self, target: Target) -> list[str]:
         if self.blocks is None:
             return [str(w) for w in hazards(self.program, target)]
         seqs: list[list[Instr]] = [self.blocks[0].instrs]
