@@ -554,6 +554,12 @@ class Z3:
             return a
         if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
             return self.s.WB(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
+        # ite(c, ite(c, x, _), y) is ite(c, x, y), and ite(c, x, ite(c, _, y)) too: a
+        # v_cndmask on EXEC's bits of a value written under EXEC then meets the IR's select
+        if type(a) is not int and _is_ite(a) and self.s.same(a.arg(0), c):
+            return self.ite(c, a.arg(1), b)
+        if type(b) is not int and _is_ite(b) and self.s.same(b.arg(0), c):
+            return self.ite(c, a, b.arg(2))
         pair = self._mask_pair(a, b) if (type(a) is not int or type(b) is not int) else None
         if pair is not None:  # a select between lane masks: lane by lane
             return self.from_bits([x if self.s.same(x, y) else self.or_b(self.and_b(c, x), self.and_b(self.not_b(c), y))
