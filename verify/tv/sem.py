@@ -370,6 +370,7 @@ class IRRun:
     atomic_order: Callable[[int], list[Any]] | None = None
     atomics_used: int = 0
     _fn_insts: list[Inst] = field(default_factory=list)
+    _defs: dict[str, Inst] | None = None  # the function's instructions by key (select's min/max)
     # the lane-wise results (getelementptr, an index's zext/sext,
     # workitem.id.x, a pointer's misalignment) of earlier runs of the same
     # straight-line function, reused where their operands are the very same
@@ -455,6 +456,7 @@ class IRRun:
         self.env.update(args)
         self.wwm_keys = wwm_region(fn)
         self._fn_insts = fn.insts
+        self._defs = None
         if fn.blocks == 1:
             for ins in fn.insts:
                 self.cur = ins
@@ -894,12 +896,47 @@ class IRRun:
         c, a, b = (self.operand(o) for o in ins.operands[:3])
         if c.width != 1:
             raise self._unsupported("select on a vector condition")
+        mm = self._minmax(ins, a, b)
+        if mm is not None:
+            # select (icmp ugt x, y), x, y is umax(x, y) (LLVM's InstCombine
+            # makes it the intrinsic); poison where the compare is, which is
+            # poison where x or y is, as the select is
+            f = getattr(B, mm)
+            return Lanes([f(a.vals[i], b.vals[i]) for i in range(self.wave)], list(c.poison), a.width, a.is_float)
         vals, pois = [], []
         for i in range(self.wave):
             t = B.ne(c.vals[i], 0)
             vals.append(B.ite(t, a.vals[i], b.vals[i]))
             pois.append(B.or_b(c.poison[i], B.and_b(t, a.poison[i]), B.and_b(B.not_b(t), b.poison[i])))
         return Lanes(vals, pois, a.width, a.is_float)
+
+    _MINMAX = {"ugt": "umax", "uge": "umax", "ult": "umin", "ule": "umin",
+               "sgt": "smax", "sge": "smax", "slt": "smin", "sle": "smin"}
+    _SWAPPED = {"umax": "umin", "umin": "umax", "smax": "smin", "smin": "smax"}
+
+    def _minmax(self, ins: Inst, a: Lanes, b: Lanes) -> str | None:
+        """"umax" etc. when select `ins` picks between the operands of the
+        i32 compare that is its condition (the same values, either order),
+        so it is their min or max: one term the GPU's v_max/v_min (and a
+        nest of them in any order, smt.Z3(aci=True)) meets."""
+        cond = ins.operands[0]
+        if cond.kind != "ref" or a.width != 32 or a.is_float or a.hi is not None or a.parts is not None:
+            return None
+        if self._defs is None:
+            self._defs = {i.key: i for i in self._fn_insts}
+        cmp = self._defs.get(cond.key)
+        if cmp is None or cmp.opcode != "icmp" or len(cmp.operands) < 2:
+            return None
+        flags = self._flags(cmp)
+        kind = self._MINMAX.get(flags[0]) if len(flags) == 1 else None  # (samesign: not this)
+        x, y = cmp.operands[0], cmp.operands[1]
+        if kind is None or x.kind != "ref" or y.kind != "ref" or x.key not in self.env or y.key not in self.env:
+            return None
+        if self.env[x.key] is a and self.env[y.key] is b:
+            return kind
+        if self.env[x.key] is b and self.env[y.key] is a:
+            return self._SWAPPED[kind]
+        return None
 
     def cast(self, ins: Inst) -> Lanes:
         B = self.B
