@@ -163,3 +163,66 @@ def test_bit_select_is_recognised_from_the_raw_terms():
              (B.ite(c, x, B.const(0)), False), (B.add(x, B.const(1)), False), (7, True)]
     for term, want in cases:
         assert smt._is_bit_select(term) is want, term
+
+
+def test_a_select_on_its_own_condition_inside_is_that_branch():
+    """ite(c, ite(c, x, y), z) is ite(c, x, z) (a v_cndmask on EXEC's bits
+    of a value written under EXEC), built as that very term, and equal to
+    the nested one as a function."""
+    import z3
+    B = smt.Z3()
+    c = B.fresh_bool("c")
+    x, y, z = B.fresh("x"), B.fresh("y"), B.fresh("z")
+    assert B.ite(c, B.ite(c, x, y), z).get_id() == B.ite(c, x, z).get_id()
+    assert B.ite(c, x, B.ite(c, y, z)).get_id() == B.ite(c, x, z).get_id()
+    assert B.ite(c, B.ite(c, x, y), B.ite(c, y, z)).get_id() == B.ite(c, x, z).get_id()
+    other = B.fresh_bool("d")
+    assert B.ite(c, B.ite(other, x, y), z).get_id() != B.ite(c, x, z).get_id()  # another condition: kept
+    q = smt.Query(10)
+    q.add(B.ne(z3.If(c, z3.If(c, x, y), z3.If(c, y, z)), B.ite(c, B.ite(c, x, y), B.ite(c, y, z))))
+    assert q.check() == "unsat"
+
+
+SELECT = """define i32 @f(i32 %x, i32 %y) {{
+  %c = icmp {pred} i32 %x, %y
+  %r = select i1 %c, i32 {a}, i32 {b}
+  ret i32 %r
+}}
+"""
+
+
+def _select_run(B, pred, a, b, xs, ys, xp=(False, False)):
+    from verify.tv.llir import read_module
+    from verify.tv.sem import IRRun, Lanes
+    fn = read_module("s.ll", SELECT.format(pred=pred, a=a, b=b)).functions[0]
+    args = {fn.args[0].key: Lanes(list(xs), list(xp)), fn.args[1].key: Lanes(list(ys), [False, False])}
+    run = IRRun(B, 2, get("gfx1100"), 3, 0, [True, True])
+    return run.run(fn, args)
+
+
+def test_a_select_of_its_compares_operands_is_their_min_or_max():
+    """select (icmp ugt x, y), x, y is umax(x, y) (either order, every
+    ordered predicate): the same values as the select, concretely, with
+    poison where an operand is; symbolically the very term B.umax builds
+    (so a nest meets the GPU's v_max chain in any order)."""
+    preds = {"ugt": lambda x, y: x > y, "uge": lambda x, y: x >= y, "ult": lambda x, y: x < y,
+             "ule": lambda x, y: x <= y,
+             "sgt": lambda x, y: _s(x) > _s(y), "sge": lambda x, y: _s(x) >= _s(y),
+             "slt": lambda x, y: _s(x) < _s(y), "sle": lambda x, y: _s(x) <= _s(y)}
+    xs, ys = (3, 0xFFFFFFFE), (0x80000000, 7)
+    for pred, holds in preds.items():
+        for a, b in (("%x", "%y"), ("%y", "%x")):
+            got = _select_run(Concrete(), pred, a, b, xs, ys)
+            want = [(x if a == "%x" else y) if holds(x, y) else (y if a == "%x" else x) for x, y in zip(xs, ys)]
+            assert got.vals == want, (pred, a)
+            assert _select_run(Concrete(), pred, a, b, xs, ys, (True, False)).poison[0] is True
+            B = smt.Z3(aci=True)
+            sx, sy = B.fresh("x"), B.fresh("y")
+            r = _select_run(B, pred, a, b, [sx, sx], [sy, sy])
+            kind = {"g": "max", "l": "min"}[pred[1]] if a == "%x" else {"g": "min", "l": "max"}[pred[1]]
+            ref = getattr(B, pred[0] + kind)(sx, sy)
+            assert r.vals[0].get_id() == ref.get_id(), (pred, a)
+
+
+def _s(v: int) -> int:
+    return v - (1 << 32) if v & 0x80000000 else v
