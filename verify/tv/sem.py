@@ -896,7 +896,7 @@ class IRRun:
         c, a, b = (self.operand(o) for o in ins.operands[:3])
         if c.width != 1:
             raise self._unsupported("select on a vector condition")
-        mm = self._minmax(ins, a, b)
+        mm = self._minmax(ins, a, b) if getattr(B, "aci", False) else None
         if mm is not None:
             # select (icmp ugt x, y), x, y is umax(x, y) (LLVM's InstCombine
             # makes it the intrinsic); poison where the compare is, which is
@@ -918,7 +918,10 @@ class IRRun:
         """"umax" etc. when select `ins` picks between the operands of the
         i32 compare that is its condition (the same values, either order),
         so it is their min or max: one term the GPU's v_max/v_min (and a
-        nest of them in any order, smt.Z3(aci=True)) meets."""
+        nest of them in any order) meets, where the backend keeps min/max
+        nests canonical (smt.Z3(aci=True), verify tv's kernels; elsewhere the
+        select as it is, which z3 settles faster than a max in another
+        operand order)."""
         cond = ins.operands[0]
         if cond.kind != "ref" or a.width != 32 or a.is_float or a.hi is not None or a.parts is not None:
             return None
