@@ -715,23 +715,11 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             pairs = None
     if pairs is not None:
         per_lane: list[Any] = []
-        differs: list[Any] = []
         for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
             differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
                             B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
-            differs.append(differ)
             per_lane.append(B.and_b(no_ub, differ))
-        # lane by lane without the IR's UB conditions (every lane's): each a
-        # stronger question than the lane's own, often a much smaller one,
-        # on a small resource limit; unsat for every lane settles it
-        quick = 0
-        while quick < len(differs) and _check(q, differs[quick], JOINT_RLIMIT) == "unsat":
-            quick += 1
-        if quick == len(differs):
-            res.seconds = time.monotonic() - t0
-            res.verdict = "proved"
-            return res
         # all lanes at once (bounded), then lane by lane for the first that differs
         joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
@@ -746,8 +734,6 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         for n, c in enumerate(per_lane):
             if lanes is not None and joint == "sat":
                 break  # (not the for's else: nothing is proved here)
-            if n < quick:
-                continue  # settled above, without the UB conditions
             r0 = _check(q, c, STEP_RLIMIT)  # steers what is asked next: a fixed limit
             if r0 == "sat" and hint is None:
                 hint = ir_mem.stores[n][:2]  # a lane whose stores differ: look at its address first
