@@ -120,6 +120,13 @@ def _k_s(where: Path) -> None:
 FILES: dict[str, Callable[[Path], None]] = {"bad.s": _bad_s, "k.s": _k_s}
 EXAMPLES = [ex for doc in DOCS for ex in examples(doc)]
 SLOW_COMMANDS = {"synth"}  # ~10 s each
+# the README's whole-kernel atomic-optimizer example (3-5 s): the slow tier's
+# tests/test_asm_llvm.py::test_atomic_optimizer_scan asks the same of LLVM's code
+SLOW_ASSERTS = ("exclusive_add(v4)",)
+
+
+def slow_example(ex: Example) -> bool:
+    return ex.argv[0] in SLOW_COMMANDS or any(s in a for a in ex.argv for s in SLOW_ASSERTS)
 
 
 def rewrite(ex: Example, new_output: str) -> None:
@@ -139,7 +146,7 @@ def test_the_readme_has_examples() -> None:
     assert sum(ex.doc.name == "README.md" for ex in EXAMPLES) >= 5
 
 
-@pytest.mark.parametrize("ex", [pytest.param(ex, marks=[pytest.mark.slow] if ex.argv[0] in SLOW_COMMANDS else [])
+@pytest.mark.parametrize("ex", [pytest.param(ex, marks=[pytest.mark.slow] if slow_example(ex) else [])
                                 for ex in EXAMPLES], ids=[ex.name for ex in EXAMPLES])
 def test_doc_example(ex: Example, tmp_path: Path, update_golden: bool) -> None:
     argv = ex.argv
@@ -171,8 +178,9 @@ def transcript(path: Path) -> str:
 
 
 # The reduction transcripts take 1.5-4 s each; tests/test_reductions.py proves and
-# mutates the same lowerings in the fast tier, so their full transcripts run in the slow tier.
-SLOW_TRANSCRIPTS = ("reductions/", "reduce_all_fadd_rowsfirst_exact.s")
+# mutates the same lowerings in the fast tier, so their full transcripts run in the
+# slow tier, with the two slowest shuffle ones (1.4-1.6 s).
+SLOW_TRANSCRIPTS = ("reductions/", "reduce_all_fadd_rowsfirst_exact.s", "shfl_down_var_wrap.s", "xor32_lane_lo.s")
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=[pytest.mark.slow] if p.relative_to(GOLDEN).as_posix().startswith(SLOW_TRANSCRIPTS) else [])
