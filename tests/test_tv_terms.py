@@ -202,9 +202,11 @@ def _select_run(B, pred, a, b, xs, ys, xp=(False, False)):
 
 def test_a_select_of_its_compares_operands_is_their_min_or_max():
     """select (icmp ugt x, y), x, y is umax(x, y) (either order, every
-    ordered predicate): the same values as the select, concretely, with
-    poison where an operand is; symbolically the very term B.umax builds
-    (so a nest meets the GPU's v_max chain in any order)."""
+    ordered predicate) where the backend keeps min/max canonical (aci):
+    the very term B.umax builds (so a nest meets the GPU's v_max chain in
+    any order), whose values are the select's, with poison where an
+    operand is.  The concrete backend runs the select as written: the same
+    values."""
     preds = {"ugt": lambda x, y: x > y, "uge": lambda x, y: x >= y, "ult": lambda x, y: x < y,
              "ule": lambda x, y: x <= y,
              "sgt": lambda x, y: _s(x) > _s(y), "sge": lambda x, y: _s(x) >= _s(y),
@@ -222,6 +224,10 @@ def test_a_select_of_its_compares_operands_is_their_min_or_max():
             kind = {"g": "max", "l": "min"}[pred[1]] if a == "%x" else {"g": "min", "l": "max"}[pred[1]]
             ref = getattr(B, pred[0] + kind)(sx, sy)
             assert r.vals[0].get_id() == ref.get_id(), (pred, a)
+            for lane, (x, y) in enumerate(zip(xs, ys)):  # the shortcut's values are the select's
+                assert smt.Evaluator({"x": x, "y": y})(r.vals[0]) == want[lane], (pred, a, lane)
+            rp = _select_run(B, pred, a, b, [sx, sx], [sy, sy], (True, False))
+            assert rp.vals[0].get_id() == ref.get_id() and rp.poison[0] is True and rp.poison[1] is False
 
 
 def _s(v: int) -> int:
