@@ -3,12 +3,15 @@ keep the winners: lowerings/synth/syn_red_*.s and docs/synthesis-reductions.json
 
     python benchmarks/bench_synth_red.py [--targets gfx900,gfx1100] [--specs red.scan_excl:add] [--write]
                                          [--time-limit 300]
+    python benchmarks/bench_synth_red.py --llvm    # recompile the LLVM column only (no search)
 
 With --specs, only those (spec, op) entries are searched; --write then
 replaces them in the index and keeps the others.
 
 Every entry is searched and proved from its text (verify/synth/reduce.py);
 the line gives the cost, the verdict and the seconds (goal: < 300 s each).
+With --write or --llvm, each entry also gets what LLVM (llvmlite) emits for it
+(verify/synth/llvmref.py), compiled in one child process.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from verify.synth import llvmref
 from verify.synth.reduce import synthesize_red
 from verify.target import get
 
@@ -36,7 +40,16 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="write lowerings/synth/syn_red_*.s and the json index")
     ap.add_argument("--time-limit", type=float, default=300.0)
     ap.add_argument("--specs", default="", help="spec:op entries to search (default: all)")
+    ap.add_argument("--llvm", action="store_true", help="only recompile the json's LLVM column, then exit")
     a = ap.parse_args()
+    path = ROOT / "docs" / "synthesis-reductions.json"
+    if a.llvm:
+        index = json.loads(path.read_text())
+        t0 = time.perf_counter()
+        llvmref.add_to(index)
+        print(f"compiled and costed {len(index)} LLVM sequences in {time.perf_counter() - t0:.1f} s")
+        path.write_text(json.dumps(index, indent=1) + "\n")
+        return
     specs = [tuple(x.split(":")) for x in a.specs.split(",")] if a.specs else SPECS
     index = []
     for tn in a.targets.split(","):
@@ -62,7 +75,7 @@ def main() -> None:
                         (ROOT / "lowerings" / "synth" / f"{name}.s").write_text(o.text)
                 index.append(entry)
     if a.write:
-        path = ROOT / "docs" / "synthesis-reductions.json"
+        llvmref.add_to(index)
         key = lambda e: (e["target"], e["wave"], e["spec"], e["op"])  # noqa: E731
         if a.specs or set(a.targets.split(",")) != set(TARGETS):  # the other entries as they were
             new = {key(e) for e in index}
