@@ -104,3 +104,32 @@ def test_the_table_json_is_what_llvmlite_emits() -> None:
     assert [e["llvm"] for e in live] == [e["llvm"] for e in index]
     # every row has a sequence: the atomic optimizer ran on every target and wave
     assert all("sequence" in e["llvm"] for e in index)
+
+
+def _table_llvm() -> str:
+    return json.loads((ROOT / "docs" / "synthesis-reductions.json").read_text())[0]["llvm"]["llvm"]
+
+
+def test_synth_prints_llvms_sequence_beside_its_answer() -> None:
+    pytest.importorskip("llvmlite")
+    from helpers import cli, cli_json
+
+    code, out, err = cli("synth", "red.reduce_all", "op=add", "--target", "gfx1100", "--wave", "32")
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("  LLVM "))
+    if not line.startswith(f"  LLVM {_table_llvm()} "):
+        pytest.skip(f"llvmlite's LLVM is not the table's {_table_llvm()}: {line}")
+    assert line.endswith("(llvmlite; atomic optimizer, DPP; `atomicrmw add, result unused`) for gfx1100: "
+                         "cost 49; this one is cheaper by 5")
+    code, js, _ = cli_json("synth", "red.scan_incl", "op=add", "--target", "gfx1100", "--wave", "64")
+    assert code == 0 and js["cost"] == 114
+    assert [(e["target"], e["cost"], e["construct"]) for e in js["llvm"]] == [
+        ("gfx1100", 114, "atomicrmw add, result used")]
+    assert js["llvm"][0]["sequence"][-1] == "s_mov_b64 exec, s[2:3]"
+
+
+def test_no_llvm_line_where_llvm_has_no_such_sequence() -> None:
+    # a 16-lane tile, or over=all: the atomic optimizer combines the whole wave's active lanes
+    assert llvmref.compare_lines("red.reduce_all", {"op": "add", "width": 16}, [get("gfx1100")], 32, 40) == ([], [])
+    assert llvmref.compare_lines("red.scan_incl", {"op": "add", "over": "all"}, [get("gfx1100")], 32, 40) == ([], [])
+    assert llvmref.compare_lines("red.scan_incl", {"op": "fadd"}, [get("gfx1100")], 32, 40) == ([], [])

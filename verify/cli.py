@@ -534,13 +534,15 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _synth_red(args: argparse.Namespace, params: dict[str, Any], targets: list[T.Target], name: str, cmd: str,
                out: TextIO, err: TextIO) -> int:
     """`verify synth red.*`: the reduction/scan search (verify/synth/reduce.py)."""
-    from .synth import reduce as red_synth  # a command's own modules load with it (test_imports)
+    from .synth import llvmref  # a command's own modules load with it (test_imports)
+    from .synth import reduce as red_synth
 
     if args.exec_contract != "any":
         raise InputError(None, "verify synth: reductions are synthesised under --exec any (whole-wave mode)")
     with _progress(err, "synth", not args.json):
         o = red_synth.synthesize_red(args.spec, params, targets, args.wave, name, cmd, args.timeout,
                                      robust=args.robust, target_names=[args.target], time_limit=args.time_limit)
+        o.llvm_lines, o.llvm = llvmref.compare_lines(args.spec, params, targets, args.wave, o.cost)
     wrote = None
     if args.output and o.text is not None:
         Path(args.output).write_text(o.text)

@@ -29,9 +29,9 @@ wave first, in whole-wave mode.  So each table row compiles such a kernel:
 Waits LLVM placed for the counted instructions (``s_nop``, ``s_wait_alu``,
 ``s_waitcnt_depctr`` just before one) are counted; a GFX11+ dual-issue pair
 (``v_dual_X :: v_dual_Y``) is one issue, costed as the dearer of its counted
-halves; ``s_delay_alu`` (an issue
-hint: verify's sequences never carry one) and waits for the kernel's input load
-(``s_waitcnt vmcnt``, ``s_wait_loadcnt``) are not.
+halves; ``s_delay_alu`` (an issue hint: verify's sequences never carry one)
+and waits for the kernel's input load (``s_waitcnt vmcnt``,
+``s_wait_loadcnt``) are not.
 
 Compiling runs in a child Python: LLVM's option for the strategy is global to
 the process it is set in.
@@ -283,3 +283,38 @@ def add_to(index: list[dict[str, Any]]) -> None:
     got = references([(e["spec"], e["op"], get(e["target"]), e["wave"]) for e in index])
     for e, ll in zip(index, got):
         e["llvm"] = ll
+
+
+def compare_lines(spec: str, params: dict[str, Any], targets: list[Target], wave: int,
+                  cost: int | None) -> tuple[list[str], list[dict[str, Any]]]:
+    """What `verify synth red.*` prints (and puts in its json) beside its
+    answer: LLVM's own sequence for the same spec on each target, compiled
+    now, with its cost; nothing where LLVM has no such sequence (a tile
+    narrower than the wave, over=all, an operator the atomic optimizer does
+    not take).  A compile that fails is a line saying so, never an error:
+    it does not change the search's answer."""
+    op = params.get("op")
+    if (spec not in ("red.reduce", "red.reduce_all", "red.scan_incl", "red.scan_excl") or op not in ATOMIC_OP
+            or params.get("over", "active") != "active" or params.get("width", wave) not in (wave, "wave")
+            or (op == "fadd" and spec != "red.reduce_all" and spec != "red.reduce")):
+        return [], []
+    table_spec = "red.reduce_all" if spec == "red.reduce" else spec
+    try:
+        got = references([(table_spec, op, t, wave) for t in targets])
+    except InputError as e:
+        return [f"  LLVM (llvmlite): not compiled: {e.message}"], []
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for t, ll in zip(targets, got):
+        groups.setdefault((ll.get("cost"), ll.get("none", "")), []).append(t.name)
+    out: list[str] = []
+    for (c, none), names in groups.items():
+        where = ", ".join(names)
+        head = f"  LLVM {got[0]['llvm']} (llvmlite; atomic optimizer, DPP; `{got[0]['construct']}`) for {where}"
+        if c is None:
+            out.append(f"{head}: no sequence read ({none})")
+        else:
+            diff = "" if cost is None else (f"; this one is cheaper by {c - cost}" if c > cost
+                                            else " (the same cost)" if c == cost else f"; LLVM's is cheaper by {cost - c}")
+            out.append(f"{head}: cost {c}{diff}")
+    js = [{"target": t.name, **ll} for t, ll in zip(targets, got)]
+    return out, js

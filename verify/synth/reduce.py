@@ -118,6 +118,9 @@ class RedOutcome:
     relies_on: list[str] = field(default_factory=list)
     robust: bool = False
     seconds: float = 0.0
+    # LLVM's own sequence for the spec (llvmref.compare_lines), filled by the CLI
+    llvm_lines: list[str] = field(default_factory=list)
+    llvm: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -154,6 +157,7 @@ class RedOutcome:
         out.append(f"  {self.claim()}")
         if self.relies_on:
             out.append(f"  relies on the default variant of {', '.join(self.relies_on)}")
+        out += self.llvm_lines
         st = self.stats
         out.append(f"  searched {st.states} tag states ({st.expanded} expanded, {st.pruned} steps pruned by tags); "
                    f"{st.proofs} proofs, {st.refuted} refuted" + (f"; {self.seconds:.1f} s" if times else ""))
@@ -171,7 +175,7 @@ class RedOutcome:
                 "results": [{"target": r.target, "wave": r.wave, "verdict": r.verdict} for r in self.results],
                 "stats": {"states": st.states, "expanded": st.expanded, "pruned": st.pruned, "proofs": st.proofs,
                           "refuted": st.refuted, **({"seconds": round(self.seconds, 3)} if times else {})},
-                "file": wrote, "text": self.text}
+                "file": wrote, "text": self.text, **({"llvm": self.llvm} if self.llvm else {})}
 
 
 def instr_cost(ins: Instr, model: CostModel, wave: int) -> int:
