@@ -291,7 +291,7 @@ def compare_lines(spec: str, params: dict[str, Any], targets: list[Target], wave
     answer: LLVM's own sequence for the same spec on each target, compiled
     now, with its cost; nothing where LLVM has no such sequence (a tile
     narrower than the wave, over=all, an operator the atomic optimizer does
-    not take).  A compile that fails is a line saying so, never an error:
+    not take) or verify searches none (an f32 scan).  A compile that fails is a line saying so, never an error:
     it does not change the search's answer."""
     op = params.get("op")
     if (spec not in ("red.reduce", "red.reduce_all", "red.scan_incl", "red.scan_excl") or op not in ATOMIC_OP
