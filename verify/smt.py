@@ -144,6 +144,17 @@ def _is_ite(v: Any) -> bool:
             and z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_ITE)
 
 
+def _arg(v: Any, k: int) -> Any:
+    """The AST of argument `k` of application `v` (one C call: ``v.arg(k)``
+    wraps it in Python and checks it, a hot path's cost)."""
+    return z3.Z3_get_app_arg(v.ctx.ref(), v.as_ast(), k)
+
+
+def _arg_is(v: Any, k: int, t: Any) -> bool:
+    """Argument `k` of application `v` is the term `t`."""
+    return bool(z3.Z3_is_eq_ast(v.ctx.ref(), _arg(v, k), t.as_ast()))
+
+
 def _is_bit_select(v: Any) -> bool:
     """`v` is an int or ``ite(c, k1, k0)`` with constants that differ in one
     bit (the spec's ``(1 << j) if cond else 0``)."""
@@ -556,10 +567,10 @@ class Z3:
             return self.s.WB(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
         # ite(c, ite(c, x, _), y) is ite(c, x, y), and ite(c, x, ite(c, _, y)) too: a
         # v_cndmask on EXEC's bits of a value written under EXEC then meets the IR's select
-        if type(a) is not int and _is_ite(a) and self.s.same(a.arg(0), c):
-            return self.ite(c, a.arg(1), b)
-        if type(b) is not int and _is_ite(b) and self.s.same(b.arg(0), c):
-            return self.ite(c, a, b.arg(2))
+        if type(a) is not int and _is_ite(a) and _arg_is(a, 0, c):
+            return self.ite(c, self.s.W(_arg(a, 1)), b)
+        if type(b) is not int and _is_ite(b) and _arg_is(b, 0, c):
+            return self.ite(c, a, self.s.W(_arg(b, 2)))
         pair = self._mask_pair(a, b) if (type(a) is not int or type(b) is not int) else None
         if pair is not None:  # a select between lane masks: lane by lane
             return self.from_bits([x if self.s.same(x, y) else self.or_b(self.and_b(c, x), self.and_b(self.not_b(c), y))
