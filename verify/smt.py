@@ -155,12 +155,13 @@ def _arg_is(v: Any, k: int, t: Any) -> bool:
     return bool(z3.Z3_is_eq_ast(v.ctx.ref(), _arg(v, k), t.as_ast()))
 
 
-def _is_bit_select(v: Any) -> bool:
+def _is_bit_select(v: Any, ite: bool | None = None) -> bool:
     """`v` is an int or ``ite(c, k1, k0)`` with constants that differ in one
-    bit (the spec's ``(1 << j) if cond else 0``)."""
+    bit (the spec's ``(1 << j) if cond else 0``); `ite`: whether `v` is a
+    select, where the caller knows."""
     if type(v) is int:
         return True
-    if not _is_ite(v):
+    if not (_is_ite(v) if ite is None else ite):
         return False
     ref = v.ctx.ref()
     a = v.as_ast()
@@ -505,13 +506,15 @@ class Z3:
                 return tuple(out)
         return None
 
-    def _mask_pair(self, a: Any, b: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+    def _mask_pair(self, a: Any, b: Any, ia: bool | None = None,
+                   ib: bool | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
         """Both operands' bit conditions when one is a lane mask and the other
-        a lane mask, a constant or a select between constants; else None."""
+        a lane mask, a constant or a select between constants; else None.
+        `ia`/`ib`: whether `a`/`b` is a select, where the caller knows."""
         if type(a) is int and type(b) is int:
             return None
         sa, sb = self._maskish(a, True), self._maskish(b, True)
-        if sa is None and sb is None and not (_is_bit_select(a) and _is_bit_select(b)):
+        if sa is None and sb is None and not (_is_bit_select(a, ia) and _is_bit_select(b, ib)):
             return None
         ba = sa if sa is not None else self._maskish(a, False)
         bb = sb if sb is not None else self._maskish(b, False)
@@ -567,11 +570,13 @@ class Z3:
             return self.s.WB(z3.Z3_mk_ite(self.s.ref, c.as_ast(), self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
         # ite(c, ite(c, x, _), y) is ite(c, x, y), and ite(c, x, ite(c, _, y)) too: a
         # v_cndmask on EXEC's bits of a value written under EXEC then meets the IR's select
-        if type(a) is not int and _is_ite(a) and _arg_is(a, 0, c):
+        ia = type(a) is not int and _is_ite(a)
+        if ia and _arg_is(a, 0, c):
             return self.ite(c, self.s.W(_arg(a, 1)), b)
-        if type(b) is not int and _is_ite(b) and _arg_is(b, 0, c):
+        ib = type(b) is not int and _is_ite(b)
+        if ib and _arg_is(b, 0, c):
             return self.ite(c, a, self.s.W(_arg(b, 2)))
-        pair = self._mask_pair(a, b) if (type(a) is not int or type(b) is not int) else None
+        pair = self._mask_pair(a, b, ia, ib) if (type(a) is not int or type(b) is not int) else None
         if pair is not None:  # a select between lane masks: lane by lane
             return self.from_bits([x if self.s.same(x, y) else self.or_b(self.and_b(c, x), self.and_b(self.not_b(c), y))
                                    for x, y in zip(*pair)])
