@@ -116,7 +116,8 @@ class Memory:
             v = self.initial(lo, hi)
         for hit, sv, sp in reversed(live):
             v = B.ite(hit, sv, v)
-            p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
+            if sp is not False or p is not False:  # (both False: p stays False)
+                p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
 
     def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]]) -> None:
