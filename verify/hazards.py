@@ -276,13 +276,18 @@ def needed(program: list[Instr], k: int, target: Target) -> tuple[int, bool]:
     return waits, alu
 
 
-def check(program: list[Instr], target: Target) -> list[Warning_]:
+def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None) -> list[Warning_]:
     """A warning for each hazard, whether or not it can change an output
-    (the proof decides that: a read in the window is unknown)."""
+    (the proof decides that: a read in the window is unknown).  `variant`
+    (an assumption's name -> the value in force) drops the findings of a rule
+    whose named assumption is not at its "unknown" variant, as the machine
+    does (verify.tv turns any warning into "unknown")."""
     warns: list[Warning_] = []
     rules = [r for r in RULES if target.has(r.feature)]
     for k, cons in enumerate(program):
         for rule, j, waited in _findings(program, k, rules):
+            if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
+                continue
             prod = program[j]
             where = needs_text(rule.feature).removesuffix(" only")
             regs = ", ".join(sorted(rule.producer(prod) & rule.consumer(cons)))

@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import smt
 from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
+from ..assume import ASSUMPTIONS
 from ..diag import InputError, Span
 from ..emit import split_vopd
 from ..hazards import check as hazards
@@ -159,10 +160,10 @@ def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str]
     assumption it relied on (and those the variants rely on in turn): proved
     only if every variant is, else the worst variant's result (as
     refine.prove does for lowerings)."""
-    res = prove(assume)
+    res = _hazard_verdict(prove(assume))
     if not robust or res.verdict == "unsupported":
         return res
-    runs = variant_runs(res, lambda r: r.assumptions, lambda v: prove({**assume, **v}))
+    runs = variant_runs(res, lambda r: r.assumptions, lambda v: _hazard_verdict(prove({**assume, **v})))
     order = {"refuted": 0, "unknown": 1, "unsupported": 2, "proved": 3}
     worst = min(runs, key=lambda r: order[r.verdict])
     names = sorted({k for r in runs for k in r.assumptions})
@@ -197,21 +198,34 @@ class GpuCode:
     spills: list[Instr]
     label: str
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
-    # hazard_warnings per target (a looping kernel asks once per entry EXEC)
-    warned: dict[Target, list[str]] = field(default_factory=dict, repr=False)
+    # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
+    warned: dict[tuple[Target, tuple[tuple[str, str], ...]], tuple[list[str], dict[str, str]]] = field(
+        default_factory=dict, repr=False)
 
-    def hazard_warnings(self, target: Target) -> list[str]:
+    def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
         """The hazard checker's warnings on the code as it runs: straight-line
         code as a whole; with control flow, each block after each of its
         predecessors, the branch left out (a window that spans more than two
-        blocks is not seen).  A new list each call (a result may extend it)."""
-        if target not in self.warned:
-            self.warned[target] = self._hazard_warnings(target)
-        return list(self.warned[target])
+        blocks is not seen).  A rule that names an assumption warns only under
+        its "unknown" variant (the default; `assume` may choose another, as
+        for the machine).  Also the assumptions so consulted, with their
+        values: they are part of the verdict's scope.  New objects each call
+        (a result may extend them)."""
+        key = (target, tuple(sorted((assume or {}).items())))
+        if key not in self.warned:
+            used: dict[str, str] = {}
 
-    def _hazard_warnings(self, target: Target) -> list[str]:
+            def variant(name: str) -> str:
+                used[name] = (assume or {}).get(name, ASSUMPTIONS[name].default)
+                return used[name]
+
+            self.warned[key] = (self._hazard_warnings(target, variant), used)
+        warns, used = self.warned[key]
+        return list(warns), dict(used)
+
+    def _hazard_warnings(self, target: Target, variant: Callable[[str], str]) -> list[str]:
         if self.blocks is None:
-            return [str(w) for w in hazards(self.program, target)]
+            return [str(w) for w in hazards(self.program, target, variant)]
         seqs: list[list[Instr]] = [self.blocks[0].instrs]
         for b in self.blocks:
             for s in (b.taken, b.fall):
@@ -221,7 +235,7 @@ class GpuCode:
                     seqs.append(b.instrs + self.blocks[s].instrs)
         out: list[str] = []
         for seq in seqs:
-            out += [str(w) for w in hazards(seq, target) if str(w) not in out]
+            out += [str(w) for w in hazards(seq, target, variant) if str(w) not in out]
         return out
 
 
@@ -478,7 +492,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
     res.instructions = len(code.program)
-    res.warnings = code.hazard_warnings(target)
+    res.warnings, hazard_used = code.hazard_warnings(target, assume)
     fresh_v: dict[str, list[Any]] = {}
     by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
 
@@ -511,7 +525,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     except InputError as e:
         res.notes = [f"{code.label}: unsupported: {e.message}"]
         return res
-    res.assumptions = used_assumptions(run.machine, run.whole_machine, m)
+    res.assumptions = {**used_assumptions(run.machine, run.whole_machine, m), **hazard_used}
     v0 = m.v(0) if ret is not None else []
     elo, ehi = m.exec_pair()
     lane_bad: list[Any] = []
@@ -761,9 +775,14 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
 
 def _finish(r: TVResult) -> TVResult:
     r.seconds = max(0.0, r.seconds - r.compile_seconds)
+    return _hazard_verdict(r)
+
+
+def _hazard_verdict(r: TVResult) -> TVResult:
+    """A proof of code with a hazard warning is unknown: the hazard is not
+    covered, so the hardware may not compute what the model does (each
+    --robust variant is judged so, before the worst is taken)."""
     if r.verdict == "proved" and r.warnings:
-        # a hazard the code does not cover: the hardware may not compute
-        # what the model does
         r.verdict = "unknown"
         r.notes.append("proved for the modelled semantics, but the code has the hazard(s) below")
     return r

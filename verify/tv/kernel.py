@@ -645,7 +645,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         if errors:
             res.notes = errors
             return res
-    res.warnings = code.hazard_warnings(target)
+    res.warnings, hazard_used = code.hazard_warnings(target, assume)
+    res.assumptions.update(hazard_used)
     ks = kernarg_sgpr(asm, fn.name)
     if ks is None:
         res.notes = [f"{label}: unsupported: no kernarg segment pointer in the kernel descriptor"]
