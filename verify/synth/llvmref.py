@@ -52,6 +52,7 @@ from ..emit import split_vopd
 from ..ir import Instr
 from ..ops.base import op_of
 from ..target import Target, get
+from ..tv.compile import _child_env
 from .cost import model_for
 from .reduce import instr_cost
 
@@ -75,17 +76,15 @@ _USE = """  %o = getelementptr {ty}, ptr addrspace(1) %out, i32 %id
 ATOMIC_OP = {"add": "add", "umax": "umax", "umin": "umin", "smax": "max", "smin": "min", "and": "and",
              "or": "or", "xor": "xor", "fadd": "fadd"}
 
+# the kernels go through verify tv's own compile (verify.tv.compile.by_llvmlite),
+# with the atomic optimizer's strategy set first
 _CHILD = """
 import json, sys
 import llvmlite.binding as llvm
-llvm.initialize_all_targets()
-llvm.initialize_all_asmprinters()
+from verify.target import get
+from verify.tv.compile import by_llvmlite
 llvm.set_option("", "-amdgpu-atomic-optimizer-strategy=DPP")
-out = []
-for ir, cpu, feats in json.loads(sys.stdin.read()):
-    m = llvm.parse_assembly(ir)
-    tm = llvm.Target.from_triple("amdgcn-amd-amdhsa").create_target_machine(cpu=cpu, features=feats, opt=2)
-    out.append(tm.emit_assembly(m))
+out = [by_llvmlite(ir, get(t), w) for ir, t, w in json.loads(sys.stdin.read())]
 json.dump({"version": ".".join(map(str, llvm.llvm_version_info)), "asm": out}, sys.stdout)
 """
 
@@ -103,16 +102,12 @@ def kernel_ir(spec: str, op: str) -> str:
     return KERNEL.format(ty=ty, op=ATOMIC_OP[op], use=use, md=md)
 
 
-def _features(target: Target, wave: int) -> str:
-    return f"+wavefrontsize{wave}" if len(target.waves) > 1 else ""
-
-
 def compile_all(jobs: list[tuple[str, Target, int]]) -> tuple[str, list[str]]:
     """(LLVM version, assembly per (ir, target, wave)), compiled by llvmlite
     with the atomic optimizer's DPP strategy, in one child process."""
-    arg = json.dumps([[ir, t.llvm_cpu, _features(t, w)] for ir, t, w in jobs])
+    arg = json.dumps([[ir, t.name, w] for ir, t, w in jobs])
     r = subprocess.run([sys.executable, "-c", _CHILD], input=arg, capture_output=True, text=True, timeout=600,
-                       check=False)
+                       check=False, env=_child_env())
     if r.returncode != 0:
         err = (r.stderr.strip().splitlines() or ["?"])[-1]
         raise InputError(None, f"LLVM (llvmlite) failed compiling the atomic-optimizer kernels: {err}")
