@@ -93,6 +93,7 @@ def test_no_region_and_no_exit_are_errors() -> None:
         llvmref.counted("red.reduce_all", body, 64)
 
 
+@pytest.mark.slow
 def test_the_table_json_is_what_llvmlite_emits() -> None:
     pytest.importorskip("llvmlite")
     index = json.loads((ROOT / "docs" / "synthesis-reductions.json").read_text())
@@ -110,6 +111,7 @@ def _table_llvm() -> str:
     return json.loads((ROOT / "docs" / "synthesis-reductions.json").read_text())[0]["llvm"]["llvm"]
 
 
+@pytest.mark.slow
 def test_synth_prints_llvms_sequence_beside_its_answer() -> None:
     pytest.importorskip("llvmlite")
     from helpers import cli, cli_json

@@ -456,6 +456,7 @@ def test_atomic_max_optimizer_is_proved():
     assert code == 0 and out.splitlines()[-1] == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported", out
 
 
+@pytest.mark.slow
 def test_a_named_hazard_assumption_is_honoured_and_named():
     """llc-22's DPP atomic optimizer for gfx1200 wave32 reads, in v_writelane,
     the SGPR a v_readlane just wrote, with no s_wait_alu: unknown by default
