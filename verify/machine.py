@@ -28,7 +28,7 @@ from typing import Any
 
 from . import hazards as hz
 from .assume import ASSUMPTIONS
-from .backend import Backend, Cond, Value
+from .backend import Backend, Concrete, Cond, Value
 from .diag import InputError
 from .ir import Imm, Instr, SReg, VReg
 from .lanes import OUT_OF_RANGE, Read
@@ -259,6 +259,9 @@ class Machine:
         return self.B.bit(self.s("exec_hi"), lane - 32)
 
     def actives(self) -> list[Cond]:
+        if type(self.B) is Concrete:  # one mask read, not one per lane
+            m = self.s("exec_lo") | (self.s("exec_hi") << 32 if self.W == 64 else 0)
+            return [bool(m >> i & 1) for i in range(self.W)]
         return [self.active(i) for i in range(self.W)]
 
     def set_exec_mask(self, m: int) -> None:
@@ -302,6 +305,16 @@ class Machine:
         out: list[Any] = []
         en: list[Any] = []
         seen: list[Read] = []
+        if type(B) is Concrete and self.step is None:
+            # the same rule on Python values, without a backend call per
+            # lane (the synthesiser runs thousands of gathers)
+            for r in reads:
+                v = bool(r.valid)
+                out.append(vals[r.lane] if v and r.lane is not OUT_OF_RANGE else 0)
+                en.append(bool(r.writes) and (v or bool(r.zero_fill)))
+            if dst is not None:
+                self.write_v(dst.index, out, en)
+            return out, en
         for r in reads:
             seen.append(r)
             if r.lane is OUT_OF_RANGE:
