@@ -216,6 +216,16 @@ def _raw(targets: list[Target], wave: int, classes: list[str]) -> list[Raw]:
     return out
 
 
+def distinct(targets: list[Target]) -> list[Target]:
+    """One target per distinct set of features, generation and wave sizes:
+    the legality rules read nothing else of a target (its name only in
+    messages), so checking these checks every target."""
+    kinds: dict[tuple[frozenset[str], int, tuple[int, ...]], Target] = {}
+    for t in targets:
+        kinds.setdefault((frozenset(t.features), t.gen, tuple(t.waves)), t)
+    return list(kinds.values())
+
+
 def build(targets: list[Target], wave: int, classes: list[str] | None = None) -> list[Component]:
     """Every component legal (and warning-free) on every target, for one
     wave size.  Where several spellings of one component are legal (permlane
@@ -223,6 +233,7 @@ def build(targets: list[Target], wave: int, classes: list[str] | None = None) ->
     classes = list(CLASSES) if classes is None else classes
     comps: list[Component] = []
     seen: set[tuple[str, str, int, int]] = set()
+    checked = distinct(targets)
     for cls, label, d, s, lines, sregs, maskable in _raw(targets, wave, classes):
         key = (cls, label, d, s)
         if key in seen:
@@ -230,7 +241,7 @@ def build(targets: list[Target], wave: int, classes: list[str] | None = None) ->
         try:
             instrs = tuple(parse_instr(t, Span("<synth>", k + 1)) for k, t in enumerate(lines))
             ok = True
-            for t in targets:
+            for t in checked:
                 for ins in instrs:
                     if OPS[ins.base].check(ins, t, wave):
                         ok = False

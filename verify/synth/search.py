@@ -179,6 +179,7 @@ class _MapCache:
     def __init__(self, space: Space, target: Target, wwm: bool):
         self.space, self.target, self.wwm = space, target, wwm
         self.refs: dict[Any, tuple[Component, dict[bool, tuple[int, ...] | None]]] = {}
+        self._renames: dict[tuple[tuple[int, int], ...], list[int]] = {}  # register renaming -> position table
 
     def _shape(self, c: Component) -> Any:
         role = {c.dst: "D", c.src: "S"}
@@ -206,7 +207,12 @@ class _MapCache:
         to = [r for r in VREGS if r not in (c.dst, c.src)]
         sigma = {ref.dst: c.dst, ref.src: c.src, **dict(zip(rest, to))}
         KW = self.space.K * self.space.W
-        return tuple(0 if p == 0 else 1 + sigma[(p - 1) // KW] * KW + (p - 1) % KW for p in mp)
+        key = tuple(sorted(sigma.items()))
+        tr = self._renames.get(key)
+        if tr is None:
+            tr = self._renames[key] = [0] + [1 + sigma[(p - 1) // KW] * KW + (p - 1) % KW
+                                             for p in range(1, self.space.size)]
+        return tuple(map(tr.__getitem__, mp))
 
 
 # a node of the search: (cost, tie-break sequence number, whole-wave mode?,
@@ -214,59 +220,23 @@ class _MapCache:
 _Node = tuple[int, int, bool, int, State, tuple[Instr, ...], tuple[Step, ...]]
 
 
-class Searcher:
-    def __init__(self, comps: list[Component], targets: list[Target], wave: int, exec_contract: str,
-                 model: CostModel, masks: list[int], max_ops: int, allow_wwm: bool, goal_spec: str,
-                 params: dict[str, Any], verify_cb: Callable[[Searcher, Candidate], bool],
-                 deadline: float | None = None, shared: dict[Any, Any] | None = None, robust: bool = False,
-                 max_states: int | None = None):
-        # contexts and the root's children depend on the components and the
-        # tests, not on the goal: a table shares them between its entries
-        self.shared: dict[Any, Any] = {} if shared is None else shared
-        self.comps_all = comps
+class Costing:
+    """Costs and hazard waits of programs built one component at a time:
+    the synthesis search and the optimality bound (``bound.py``) share it,
+    so both price a program the same way."""
+
+    def __init__(self, targets: list[Target], wave: int, model: CostModel, shared: dict[Any, Any]):
         self.targets = targets
         self.wave = wave
-        self.exec_contract = exec_contract
         self.model = model
-        self.max_ops = max_ops
-        self.allow_wwm = allow_wwm and exec_contract == "any"
-        self.spec, self.params = goal_spec, params
-        self.verify_cb = verify_cb
-        self.deadline = deadline
-        # a deterministic memory bound: the search stops ('best found') after
-        # this many states, whatever the machine's speed
-        self.max_states = max_states
-        # --robust: the lane maps and states here are the default variants'
-        # effect, so nothing is merged for having the same one (a program the
-        # merge would drop may be the one that holds under every variant)
-        self.robust = robust
         self.hazardous = any(f.startswith("hazard_") for t in targets for f in t.features)
-        self.stats = Stats()
-        full = (1 << wave) - 1
-        self.masks = [full] if exec_contract == "full" else list(masks)
         self._nop_cache: dict[str, Instr] = {}
-        self._ext_cache: dict[tuple[Sig, int, tuple[str, ...] | None], tuple[tuple[Instr, ...], int]] = (
-            self.shared.setdefault("ext", {}))
-        self._sig_cache: dict[int, tuple[str, str, str, tuple[str, ...], Instr]] = self.shared.setdefault("sig", {})
-        self._mask_index: dict[tuple[bool, int], dict[int, list[int]]] = {}
-        self._index: dict[bool, Probes] = {}
-        self._care: dict[tuple[bool, int], Getter] = {}
-        self._build()
+        self._ext_cache: dict[tuple[Sig, tuple[str, ...]], tuple[tuple[Instr, ...], int]] = (
+            shared.setdefault("ext", {}))
+        self._sig_cache: dict[int, tuple[str, str, str, tuple[str, ...], Instr]] = shared.setdefault("sig", {})
+        self._tail_cache: dict[tuple[Sig, tuple[str, ...]], tuple[tuple[Instr, ...], int, Sig]] = (
+            shared.setdefault("tail", {}))
 
-    def _build(self) -> None:
-        key = ("ctx", tuple(self.masks), self.allow_wwm, self.robust)
-        if key not in self.shared:
-            ctx = {False: Context(self.comps_all, self.targets, self.wave, self.masks, False, keep_all=self.robust)}
-            if self.allow_wwm:
-                full = (1 << self.wave) - 1
-                ctx[True] = Context(self.comps_all, self.targets, self.wave, [full], True, ctx[False],
-                                    keep_all=self.robust)
-            self.shared[key] = ctx
-        self.ctx: dict[bool, Context] = self.shared[key]
-        self.goal = {w: Goal(self.spec, self.params, c.space) for w, c in self.ctx.items()}
-        self.stats.masks = len(self.masks)
-
-    # ---- costs and hazards -------------------------------------------------
     def wrapper_cost(self) -> tuple[int, int]:
         enter, leave = wrapper(self.wave)
         return (sum(self.model.of(_instr(t).base, 0, self.wave) for t in enter),
@@ -277,7 +247,8 @@ class Searcher:
         """The body with comp appended, hazard waits inserted; and the cost
         added.  Hazards look back a few instructions only, so the result is
         cached on the body's tail."""
-        key = (self.signature(body), id(comp), None if lines is None else tuple(lines))
+        # keyed by text, not identity: the bound makes and drops components
+        key = (self.signature(body), comp.lines if lines is None else tuple(lines))
         hit = self._ext_cache.get(key)
         if hit is not None:
             return body + hit[0], hit[1]
@@ -305,6 +276,18 @@ class Searcher:
         self._ext_cache[key] = (tuple(prog[len(body):]), add)
         return tuple(prog), add
 
+    def extend_tail(self, tail: tuple[Instr, ...], sig: Sig, comp: Component) -> tuple[tuple[Instr, ...], int, Sig]:
+        """extend() for a search that keeps only the end of a body (what the
+        hazard rules can see, `sig` its signature): the new end, the cost
+        added and the new end's signature."""
+        key = (sig, comp.lines)
+        hit = self._tail_cache.get(key)
+        if hit is None:
+            nbody, add = self.extend(tail, comp)
+            end = nbody[-5:]
+            hit = self._tail_cache[key] = (end, add, self.signature(end))
+        return hit
+
     def _wait(self, text: str) -> Instr:
         ins = self._nop_cache.get(text)
         if ins is None:
@@ -324,6 +307,52 @@ class Searcher:
                                               tuple(OPS[i.base].defs(i)), i)
             out.append(h[:4])
         return tuple(out)
+
+
+class Searcher(Costing):
+    def __init__(self, comps: list[Component], targets: list[Target], wave: int, exec_contract: str,
+                 model: CostModel, masks: list[int], max_ops: int, allow_wwm: bool, goal_spec: str,
+                 params: dict[str, Any], verify_cb: Callable[[Searcher, Candidate], bool],
+                 deadline: float | None = None, shared: dict[Any, Any] | None = None, robust: bool = False,
+                 max_states: int | None = None):
+        # contexts and the root's children depend on the components and the
+        # tests, not on the goal: a table shares them between its entries
+        self.shared: dict[Any, Any] = {} if shared is None else shared
+        Costing.__init__(self, targets, wave, model, self.shared)
+        self.comps_all = comps
+        self.exec_contract = exec_contract
+        self.max_ops = max_ops
+        self.allow_wwm = allow_wwm and exec_contract == "any"
+        self.spec, self.params = goal_spec, params
+        self.verify_cb = verify_cb
+        self.deadline = deadline
+        # a deterministic memory bound: the search stops ('best found') after
+        # this many states, whatever the machine's speed
+        self.max_states = max_states
+        # --robust: the lane maps and states here are the default variants'
+        # effect, so nothing is merged for having the same one (a program the
+        # merge would drop may be the one that holds under every variant)
+        self.robust = robust
+        self.stats = Stats()
+        full = (1 << wave) - 1
+        self.masks = [full] if exec_contract == "full" else list(masks)
+        self._mask_index: dict[tuple[bool, int], dict[int, list[int]]] = {}
+        self._index: dict[bool, Probes] = {}
+        self._care: dict[tuple[bool, int], Getter] = {}
+        self._build()
+
+    def _build(self) -> None:
+        key = ("ctx", tuple(self.masks), self.allow_wwm, self.robust)
+        if key not in self.shared:
+            ctx = {False: Context(self.comps_all, self.targets, self.wave, self.masks, False, keep_all=self.robust)}
+            if self.allow_wwm:
+                full = (1 << self.wave) - 1
+                ctx[True] = Context(self.comps_all, self.targets, self.wave, [full], True, ctx[False],
+                                    keep_all=self.robust)
+            self.shared[key] = ctx
+        self.ctx: dict[bool, Context] = self.shared[key]
+        self.goal = {w: Goal(self.spec, self.params, c.space) for w, c in self.ctx.items()}
+        self.stats.masks = len(self.masks)
 
     # ---- the search --------------------------------------------------------
     def run(self, incumbent: float = _INF) -> tuple[Candidate | None, bool]:
@@ -398,7 +427,7 @@ class Searcher:
             base[wwm] = [self.extend((), c)[1] for c in ctx.comps]
             order[wwm] = sorted(range(len(ctx.comps)), key=lambda ci: base[wwm][ci])
         heapq.heapify(heap)
-        visited: dict[tuple[bool, State, Sig], int] = {}
+        visited: dict[tuple[bool, State, Sig], list[tuple[int, int]]] = {}
         exhaustive = True
         mask_cache: dict[State, MaskInfo] = {}
         while heap:
@@ -462,9 +491,12 @@ class Searcher:
                     continue
                 st2 = apply(state, comp.dst, ctx.getters[ci], ctx.space)
                 key = (wwm, st2, self.signature(nbody))
-                if visited.get(key, _INF) <= c2 and not self.robust:
+                # a state reached before no dearer and in no more ops has
+                # every continuation this one has (the op limit counts too)
+                front = visited.get(key)
+                if front is not None and not self.robust and any(c <= c2 and k <= nops + 1 for c, k in front):
                     continue
-                visited[key] = c2
+                visited.setdefault(key, []).append((c2, nops + 1))
                 self.stats.states += 1
                 heapq.heappush(heap, (c2, seq, wwm, nops + 1, st2, nbody, tuple(steps) + (Step(comp),)))
                 seq += 1
