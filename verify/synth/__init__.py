@@ -28,6 +28,7 @@ from ..refine import Result
 from ..target import Target
 from ..wide import WIDE_TYPES
 from . import baseline as _baseline
+from .bound import BoundResult, prove_bound
 from .components import CLASSES, build, parse_components
 from .concrete import apply, default_masks
 from .cost import CostModel, folded_cost, model_for, program_cost
@@ -75,6 +76,7 @@ class Outcome:
     relies_on: list[str] = field(default_factory=list)
     max_states_used: int = 0  # the state limit the search ran under
     exhaustive_ops: int = 0  # the longest programs the search tried exhaustively (the claim's scope)
+    bound: BoundResult | None = None  # the bound over every control and mask (--max-ops above 2)
 
     @property
     def cost(self) -> int | None:
@@ -92,6 +94,8 @@ class Outcome:
                     + (" under every variant of the named assumptions" if self.robust else ""))
 
         scope = within(self.max_ops)
+        if self.bound is not None and self.bound.holds:
+            scope += f", {self.bound.scope()}"
         if self.best is not None:
             if self.exhaustive:
                 return f"optimal: no lowering cheaper than {self.best.cost} exists {scope}"
@@ -139,6 +143,7 @@ class Outcome:
             "relies_on": self.relies_on,
             "exhaustive": self.exhaustive,
             "exhaustive_ops": self.exhaustive_ops,
+            "bound": None if self.bound is None else self.bound.to_json(),
             "max_ops": self.max_ops,
             "components": self.classes,
             "component_counts": self.n_components,
@@ -179,6 +184,8 @@ class Outcome:
                 out.append(f"  proved for {', '.join(ts)} wave{self.wave} under exec={self.exec_contract}; "
                            f"assumptions: {a} (re-read from the lowering text)")
         out.append(f"  {self.claim()}")
+        if self.bound is not None and not self.bound.holds:
+            out.append(f"  {self.bound.failure()}")
         if self.relies_on:
             out.append(f"  relies on the default variant of {', '.join(self.relies_on)}: under another it is refuted "
                        f"or undecided, so it is optimal only under the defaults (--robust: under every variant)")
@@ -329,7 +336,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
         perms.append(regs == {c.src})
     target_map = goal.full_map
     gcache = (shared if shared is not None else {}).setdefault("groups", {})
-    out.reach = analyse(maps, perms, target_map, gcache)
+    out.reach = analyse(maps, perms, target_map, gcache, group=False)
     if out.baseline is not None:
         out.reach.flow_ok = True  # ds_bpermute reaches every lane it is proved to
 
@@ -339,16 +346,31 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
     if out.reach.flow_ok:
         # deepening: the cheapest program of at most DEFAULT_MAX_OPS ops
         # first (that search is small), then the longer programs, cheaper
-        # than it; if the deeper search stops at its limit, the claim keeps
-        # what the shallower one showed
+        # than it: first by the bound over every control and mask (which,
+        # when it holds, covers the listed components and more), else by
+        # the search, and if that stops at its limit, the claim keeps what
+        # the shallower one showed
         for ops in sorted({min(max_ops, DEFAULT_MAX_OPS), max_ops}):
+            below = best.cost if best is not None else incumbent
+            if ops > DEFAULT_MAX_OPS and not robust and not wide and below < float("inf"):
+                out.bound = prove_bound(spec, params, targets, wave, exec_contract, model, classes, ops, below,
+                                        max_states=max_states, comps=comps)
+                if out.bound.holds:
+                    out.exhaustive_ops = ops
+                    continue
             searcher.max_ops = ops
-            found, exhaustive = searcher.run(best.cost if best is not None else incumbent)
+            found, exhaustive = searcher.run(below)
             best = found or best
             if exhaustive:
                 out.exhaustive_ops = ops
             else:
                 break
+    if best is None:
+        # nothing cheaper than the baseline: say whether any sequence of
+        # permutations could do it (sympy's Schreier-Sims)
+        out.reach = analyse(maps, perms, target_map, gcache)
+        if out.baseline is not None:
+            out.reach.flow_ok = True
     out.stats = searcher.stats
     out.exhaustive = exhaustive
     if best is not None:

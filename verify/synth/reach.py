@@ -88,10 +88,13 @@ def _without_powers(gens: list[list[int | None]]) -> list[Any]:
 
 
 def analyse(maps: list[list[int | None]], perm_flags: list[bool] | list[list[bool]], target: list[int | None],
-            cache: dict[tuple[tuple[int | None, ...], ...], Any] | None = None) -> Reach:
+            cache: dict[tuple[tuple[int | None, ...], ...], Any] | None = None, group: bool = True) -> Reach:
     """maps: per component, dst lane i reads lane maps[c][i] (None: no lane);
     perm_flags: per component, True (or a list of all True) when it is a
-    whole-wave permutation; target: lane i must read target[i] (None: any)."""
+    whole-wave permutation; target: lane i must read target[i] (None: any).
+    `group=False`: the flow answer only (the group's Schreier-Sims takes
+    seconds on a wave64 target; synthesis asks for it only to explain why
+    nothing was found)."""
     W = len(target)
     # flow: reads[i] = lanes i can read in one step (and itself)
     reads = [{i} for i in range(W)]
@@ -117,6 +120,8 @@ def analyse(maps: list[list[int | None]], perm_flags: list[bool] | list[list[boo
             break
     is_perm = all(t is not None for t in target) and sorted(cast("list[int]", target)) == list(range(W))
     r.is_perm = is_perm
+    if not group:
+        return r
     gens = []
     for m, flag in zip(maps, perm_flags):
         ok = all(flag) if isinstance(flag, list) else flag

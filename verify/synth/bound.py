@@ -1,0 +1,760 @@
+"""An optimality bound over every DPP16 control, row/bank mask, bound_ctrl
+and fi setting: no program of at most N components cheaper than C
+refines the spec.
+
+The search in ``search.py`` enumerates programs whose DPP16 moves have
+full masks (only the last move may take a mask).  With a row mask, a bank
+mask, bound_ctrl and fi free on every move there are about a thousand
+moves per control, and four-move programs are far too many to enumerate.
+This module proves a *lower bound* instead, on a relaxation that keeps
+only a few lanes: the *window*.
+
+- **Tests.**  A program must refine the spec under every EXEC mask the
+  contract admits, so in particular under EXEC = the window's lanes (for
+  ``exec=any``; under ``exec=full``, all lanes).  The window is closed
+  under the spec's sources: every value the spec wants on a window lane
+  comes from a window lane of x.
+- **What is kept.**  The lanes of v1 and v2 inside the window, exactly, as
+  which lane of x they hold.  A value read from outside the window is
+  forgotten: x there is never wanted in the window; v1/v2 there hold their
+  initial contents (never wanted) until a component may have written them
+  outside the window, and a *symbol* after that: an unknown value, the same
+  symbol wherever one read put it, so a broadcast of one unknown value
+  cannot be two different wanted values.
+- **Moves.**  Each component's effect on the window (which window lane or
+  outside lane each window lane reads, or keeps, or zero) comes from
+  running it through the ordinary machine on lane-tagged registers
+  (``concrete.run``), as the search's lane maps do.  DPP16 moves run once
+  per control, bound_ctrl and fi setting with full masks; a row/bank mask
+  then keeps the old value on the lanes it disables
+  (``ops.dpp.masks_enable``; the masks gate only the destination,
+  assumption ``dpp.mask_scope``'s default ``dest``), and only the masks'
+  pattern on the window's banks matters.  Moves with one effect on the
+  window and one hazard shape are one move of the relaxed search.
+- **Search.**  Uniform cost over the window states, in and out of
+  whole-wave mode, with the hazard waits and costs of
+  ``search.Costing``, up to N components, cheaper than C.  A state meets
+  the goal when every constrained window lane holds its wanted value or a
+  symbol, and no symbol must be two values.
+
+Every concrete program ends in a window state the relaxed search reaches
+at no greater cost (it keeps more, never less), so if no relaxed program
+cheaper than C meets the goal, no concrete program does: the bound holds.
+If one does, the bound is not established (the relaxed program is
+reported; it need not be a real lowering).  The window is chosen from a
+short deterministic list; the claim names the one that held.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any
+
+from ..backend import Concrete
+from ..diag import InputError, Span
+from ..ir import Instr
+from ..lowering_file import parse_instr
+from ..machine import Machine
+from ..ops import OPS
+from ..ops.dpp import masks_enable
+from ..target import FeatureLog, Target
+from .components import CLASSES, OUT, TMP, VREGS, Component, X, _dpp16_controls, build, distinct
+from .concrete import TAG_BASE, Goal, Space, run
+from .cost import CostModel
+from .search import Costing, Sig, _instr
+
+# the window effect of a component, per window lane: a code
+OLD = -1  # keeps the destination's value
+JUNK = -2  # 0, or a value the spec never wants in the window
+FRESH = -3  # an unknown value of its own (a component that is no data movement)
+OUTSIDE = 1 << 16  # + reg * 4096 + lane: reads that lane, outside the window
+_INF = float("inf")
+SYM = 1 << 10  # window values at or above are symbols; below: 0 junk, k + 1 = x's k-th window lane
+
+Effect = tuple[int, ...]
+WState = tuple[tuple[int, ...], tuple[int, ...], bool, bool]  # v1, v2 window lanes; v1, v2 written outside
+
+
+@dataclass
+class Move:
+    """One move of the relaxed search: a representative component and its
+    effect on the window (the others it stands for have the same effect and
+    the same hazard shape)."""
+    comp: Component
+    effect: Effect
+    shape: Any  # what the hazard rules and the cost model see of it (with its destination)
+    fast: Any = None  # the new window lanes from (0, x, v1, v2) when no symbol is involved
+    outside: bool = False  # reads a lane outside the window
+
+    def prepare(self, n: int) -> None:
+        if FRESH in self.effect:
+            return
+        pos = []
+        for k, c in enumerate(self.effect):
+            if c == OLD:
+                pos.append(1 + self.comp.dst * n + k)
+            elif c == JUNK or c >= OUTSIDE:
+                pos.append(0)
+            else:
+                pos.append(1 + (c >> 6) * n + (c & 63))
+        self.outside = any(c >= OUTSIDE for c in self.effect)
+        self.fast = itemgetter(*pos) if n > 1 else (lambda t, p=pos[0]: (t[p],))
+
+
+@dataclass
+class BoundResult:
+    holds: bool
+    below: float  # the bound: no program cheaper than this
+    max_ops: int
+    window: tuple[int, ...]
+    exec_test: int
+    instances: dict[str, int] = field(default_factory=dict)  # class -> concrete instances covered
+    moves: int = 0  # relaxed moves after merging
+    states: int = 0
+    witness: list[str] | None = None  # a relaxed program cheaper than the bound meeting the goal
+    witness_cost: int | None = None
+    windows_tried: int = 0
+
+    fi: bool = False  # the targets take fi (GFX10+)
+    note: str = ""  # why no window was searched
+
+    def scope(self) -> str:
+        """What the bound adds to the claim's scope."""
+        mods = "row_mask, bank_mask, bound_ctrl and fi" if self.fi else "row_mask, bank_mask and bound_ctrl"
+        return (f"every DPP16 move with any control, {mods} (a lower bound, proved on lanes "
+                f"{_lanes_text(self.window)})")
+
+    def failure(self) -> str:
+        if self.note:
+            return f"bound over every DPP16 control and mask: not established ({self.note})"
+        return (f"bound over every DPP16 control and mask: not established (on lanes {_lanes_text(self.window)} a "
+                f"relaxed program of cost {self.witness_cost} meets the spec; it need not be a real lowering)"
+                if self.witness is not None else
+                f"bound over every DPP16 control and mask: not established (the relaxed search passed "
+                f"{self.states:,} states)")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"holds": self.holds, "below": self.below, "max_ops": self.max_ops, "window": list(self.window),
+                "exec_test": hex(self.exec_test), "instances": self.instances, "moves": self.moves,
+                "states": self.states, "witness": self.witness, "witness_cost": self.witness_cost,
+                "windows_tried": self.windows_tried}
+
+
+def _lanes_text(lanes: Iterable[int]) -> str:
+    return ", ".join(map(str, lanes))
+
+
+def _dpp_variants(targets: list[Target], wave: int) -> Iterable[tuple[str, bool, bool]]:
+    """(control text, bound_ctrl, fi) for every DPP16 control the targets
+    have, with every zero-fill and fetch-inactive setting they accept."""
+    for feat, ctrl in _dpp16_controls():
+        if not all(t.has(feat) for t in targets):
+            continue
+        for bc in (False, True):
+            for fi in (False, True):
+                text = f"v_mov_b32_dpp v1, v0 {ctrl} row_mask:0xf bank_mask:0xf" + (" bound_ctrl:1" if bc else "") + (
+                    " fi:1" if fi else "")
+                try:
+                    ins = parse_instr(text, Span("<bound>", 1))
+                    if any(OPS[ins.base].check(ins, t, wave) for t in distinct(targets)):
+                        continue
+                except InputError:
+                    continue
+                yield ctrl, bc, fi
+
+
+def _mods(bc: bool, fi: bool) -> str:
+    return (" bound_ctrl:1" if bc else "") + (" fi:1" if fi else "")
+
+
+class Window:
+    """The window lanes, the EXEC test, and the goal on them."""
+
+    def __init__(self, spec: str, params: dict[str, Any], wave: int, lanes: list[int], exec_contract: str):
+        self.W = wave
+        self.lanes = sorted(set(lanes))
+        full = (1 << wave) - 1
+        # close the lanes under the spec's sources with every lane on, then
+        # under the window's own EXEC test
+        top = Goal(spec, params, Space(wave, [full]))
+        src_of = {top.lanes[k]: self._src(top, k) for k in range(len(top.care))}
+        if exec_contract == "full":
+            todo = list(self.lanes)
+            while todo:
+                s = src_of.get(todo.pop())
+                if s is not None and s not in self.lanes:
+                    self.lanes = sorted(set(self.lanes) | {s})
+                    todo.append(s)
+        else:
+            # the seeds' sources; a source's own source is off under the
+            # window's EXEC test, so the spec may leave it undefined there
+            self.lanes = sorted(set(self.lanes) | {s for s in (src_of.get(i) for i in self.lanes) if s is not None})
+        while True:
+            self.exec = full if exec_contract == "full" else sum(1 << i for i in self.lanes)
+            goal = Goal(spec, params, Space(wave, [self.exec]))
+            grow = sorted({s for k in range(len(goal.care)) if goal.lanes[k] in self.lanes
+                           and (s := self._src(goal, k)) is not None and s not in self.lanes})
+            if not grow:
+                break
+            self.lanes = sorted(set(self.lanes) | set(grow))
+        self.index = {lane: k for k, lane in enumerate(self.lanes)}
+        want: list[int | None] = [None] * len(self.lanes)
+        for k in range(len(goal.care)):
+            lane, src = goal.lanes[k], self._src(goal, k)
+            if lane in self.index:
+                want[self.index[lane]] = 0 if src is None else self.index[src] + 1
+        self.want = tuple(want)
+        self.outside_active = exec_contract == "full"
+
+    @staticmethod
+    def _src(goal: Goal, k: int) -> int | None:
+        v = goal.vals[k]
+        return None if v == 0 else v - TAG_BASE  # x's tags: TAG_BASE * (0 + 1) + lane
+
+    def met(self, v1: tuple[int, ...]) -> bool:
+        sym: dict[int, int] = {}
+        for got, want in zip(v1, self.want):
+            if want is None:
+                continue
+            if got >= SYM:
+                if sym.setdefault(got, want) != want:
+                    return False
+            elif got != want:
+                return False
+        return True
+
+
+def _effect(m_vals: list[int], dst: int, win: Window, names: dict[int, int] | None = None) -> Effect:
+    """Decode a destination's lane tags into window codes; `names` maps the
+    machine's registers to the codes' (default: v0, v1, v2 as themselves)."""
+    names = {r: r for r in VREGS} if names is None else names
+    out: list[int] = []
+    for lane in win.lanes:
+        v = m_vals[lane]
+        if v == 0:
+            out.append(JUNK)
+            continue
+        reg = (v // TAG_BASE) - 1
+        src = v - TAG_BASE * (reg + 1)
+        if reg not in names or not 0 <= src < win.W:
+            out.append(FRESH)
+            continue
+        r2 = names[reg]
+        if reg == dst and src == lane:
+            out.append(OLD)
+        elif src in win.index:
+            out.append(r2 * 64 + win.index[src])
+        else:
+            out.append(OUTSIDE + r2 * 4096 + src)
+    return tuple(out)
+
+
+_CHUNK = 240  # moves per machine run (v8..v247)
+_BATCH = 8  # the first destination of a batch of DPP moves (v8, v9, ...): see _dpp_effects
+
+
+def _dpp_effects(batches: list[list[Instr]], target: Target, wave: int, win: Window, wwm: bool) -> list[Effect]:
+    """The window effect of each DPP16 move of the batches (v0 into a
+    register of its own), one machine run per batch: no move reads another's
+    destination, so neither order nor hazards matter.  Reads of v0 are coded
+    as reads of X, of the move's own destination as register _BATCH."""
+    out: list[Effect] = []
+    for instrs in batches:
+        m = Machine(Concrete(), wave, lambda kind, name, lane: False if kind == "scc" else 0, FeatureLog(target),
+                    {}, waits=False)
+        for r in [X] + list(range(_BATCH, _BATCH + len(instrs))):
+            m.vregs[r] = [TAG_BASE * (r + 1) + i for i in range(wave)]
+        m.set_exec_mask(((1 << wave) - 1) if wwm else win.exec)
+        m.run(instrs)
+        out += [_effect(m.v(_BATCH + i), _BATCH + i, win, {X: X, _BATCH + i: _BATCH}) for i in range(len(instrs))]
+    return out
+
+
+def _rename(effect: Effect, sigma: dict[int, int]) -> Effect:
+    out = []
+    for c in effect:
+        if c >= OUTSIDE:
+            r, lane = divmod(c - OUTSIDE, 4096)
+            out.append(OUTSIDE + sigma[r] * 4096 + lane)
+        elif c >= 0:
+            r, k = divmod(c, 64)
+            out.append(sigma[r] * 64 + k)
+        else:
+            out.append(c)
+    return tuple(out)
+
+
+class Universe:
+    """The component instances a bound covers, built once: every DPP16
+    control with every bound_ctrl and fi setting the targets accept (the
+    masks are applied per window), and the other classes' components, less
+    those that alone cost the bound (they cannot be part of a cheaper
+    program)."""
+
+    def __init__(self, targets: list[Target], wave: int, classes: list[str], costing: Costing, below: float,
+                 comps: list[Component] | None = None):
+        self.targets, self.wave, self.classes = targets, wave, classes
+        self.counts: dict[str, int] = {}
+        self.variants: list[tuple[str, bool, bool]] = []
+        self.batches: list[list[Instr]] = []
+        if "dpp16" in classes:
+            self.variants = list(_dpp_variants(targets, wave))
+            # every variant, row_mask and bank_mask (16 x 16), in each of the
+            # 6 source/destination pairs
+            self.counts["dpp16"] = len(self.variants) * 256 * 6
+            for at in range(0, len(self.variants), _CHUNK):
+                self.batches.append([_instr(f"v_mov_b32_dpp v{_BATCH + i}, v0 {ctrl} row_mask:0xf bank_mask:0xf"
+                                            + _mods(bc, fi))
+                                     for i, (ctrl, bc, fi) in enumerate(self.variants[at:at + _CHUNK])])
+        other = [c for c in CLASSES if c in classes and c != "dpp16"]
+        if comps is None:
+            comps = build(targets, wave, other)
+        self.others: list[Component] = []
+        alone: dict[Any, int] = {}
+        for comp in comps:
+            if comp.cls not in other:
+                continue
+            self.counts[comp.cls] = self.counts.get(comp.cls, 0) + 1
+            shape = _shape(comp)
+            if shape not in alone:
+                alone[shape] = costing.extend((), comp)[1]
+            if alone[shape] < below:
+                self.others.append(comp)
+
+    def moves(self, win: Window, wwm: bool) -> list[Move]:
+        """The relaxed moves for one window and mode, merged by window effect
+        and hazard shape, less the dominated ones."""
+        t0, wave = self.targets[0], self.wave
+        out: dict[tuple[Any, ...], Move] = {}
+        patterns: dict[tuple[bool, ...], tuple[int, int]] = {}
+        for rm in range(15, -1, -1):
+            for bm in range(15, -1, -1):
+                patterns.setdefault(tuple(masks_enable(rm, bm, lane) for lane in win.lanes), (rm, bm))
+        outside = wwm or win.outside_active
+
+        def add(comp: Component | tuple[str, str, int, int], effect: Effect, shape: Any) -> None:
+            """(a component, or (text, label, dst, src) of a DPP16 move, made
+            a component only when it is kept)"""
+            dst = comp.dst if isinstance(comp, Component) else comp[2]
+            effect = _normal(effect, outside, dst)
+            key = (shape, effect)
+            if key not in out:
+                if not isinstance(comp, Component):
+                    comp = Component("dpp16", comp[1], comp[2], comp[3], (comp[0],), ())
+                out[key] = Move(comp, effect, shape)
+
+        effects = _dpp_effects(self.batches, t0, wave, win, wwm)
+        for (ctrl, bc, fi), eff in zip(self.variants, effects):
+            for d in (OUT, TMP):
+                for s in VREGS:
+                    # in place (s == d) the move reads the old destination:
+                    # the same lanes as from another register  [S:dpp-lane-rule]
+                    e = _rename(eff, {X: s, _BATCH: d})
+                    shape = ("dpp16", d, s, ("v_mov_b32_dpp",))
+                    for pat, (rm, bm) in patterns.items():
+                        masks = f"row_mask:{rm:#x} bank_mask:{bm:#x}"
+                        add((f"v_mov_b32_dpp v{d}, v{s} {ctrl} {masks}{_mods(bc, fi)}", f"{ctrl}{_mods(bc, fi)} {masks}",
+                             d, s), _masked(e, pat), shape)
+        for comp in self.others:
+            m = run(comp.instrs, t0, wave, win.exec, TAG_BASE, wwm)
+            add(comp, _effect(m.v(comp.dst), comp.dst, win), _shape(comp))
+        return _undominated(list(out.values()))
+
+
+def _masked(effect: Effect, enabled: tuple[bool, ...]) -> Effect:
+    """A DPP16 move's effect under a row/bank mask that enables the window
+    lanes flagged: the others keep their value (the masks gate only the
+    destination: assumption dpp.mask_scope=dest).  [S:dpp-mask-scope]"""
+    return tuple(c if on else OLD for c, on in zip(effect, enabled))
+
+
+def derived_effect(effect: Effect, d: int, s: int, row_mask: int, bank_mask: int, win: Window) -> Effect:
+    """The effect of `v_mov_b32_dpp vD, vS <control> row_mask bank_mask`
+    derived from the effect of the same control moving v0 into a batch
+    register with full masks (what Universe.moves does, exposed for the
+    property test that compares it with a direct run)."""
+    e = _rename(effect, {X: s, _BATCH: d})
+    return _masked(e, tuple(masks_enable(row_mask, bank_mask, lane) for lane in win.lanes))
+
+
+def _shape(comp: Component) -> Any:
+    """What the hazard rules and the cost model see of a component: its
+    class, registers and mnemonics (never a control, mask, lane or offset)."""
+    return (comp.cls, comp.dst, comp.src, tuple(t.split()[0] for t in comp.lines))
+
+
+def _normal(effect: Effect, outside_active: bool, dst: int) -> Effect:
+    """Outside reads as the search sees them: junk where nothing outside the
+    window can have been written (the EXEC test leaves those lanes off);
+    otherwise numbered by first appearance (a read's symbols are fresh, so
+    only which window lanes share one matters)."""
+    ren: dict[int, int] = {}
+    out = []
+    for k, c in enumerate(effect):
+        if c == dst * 64 + k:
+            c = OLD  # reads its own destination lane: keeps it
+        elif c >= OUTSIDE:
+            if not outside_active:
+                c = JUNK
+            else:
+                r = (c - OUTSIDE) >> 12
+                c = ren.setdefault(c, OUTSIDE + r * 4096 + len(ren))
+        out.append(c)
+    return tuple(out)
+
+
+def _dominates(a: Effect, b: Effect) -> bool:
+    """Does move a leave, on every window lane, what move b leaves, or b
+    leave junk there?  (Junk is never wanted, so a program with b replaced
+    by a, at the same cost and hazards, meets the goal whenever it did.)"""
+    return all(x == y or y == JUNK for x, y in zip(a, b))
+
+
+def _undominated(mvs: list[Move]) -> list[Move]:
+    """The moves no other move of the same hazard shape dominates.  A move b
+    with junk on the window lanes J is dominated exactly when another move
+    agrees with it off J (it then differs on J, where it leaves something
+    that is not junk), so each group is counted by its projections."""
+    groups: dict[Any, list[Move]] = {}
+    for mv in mvs:
+        groups.setdefault(mv.shape, []).append(mv)
+    out: list[Move] = []
+    for group in groups.values():
+        holes = {tuple(k for k, c in enumerate(mv.effect) if c == JUNK) for mv in group}
+        counts: dict[tuple[tuple[int, ...], Effect], int] = {}
+        for J in holes:
+            if not J:
+                continue
+            for mv in group:
+                key = (J, tuple(c for k, c in enumerate(mv.effect) if k not in J))
+                counts[key] = counts.get(key, 0) + 1
+        for mv in group:
+            J = tuple(k for k, c in enumerate(mv.effect) if c == JUNK)
+            if J and counts[(J, tuple(c for k, c in enumerate(mv.effect) if k not in J))] > 1:
+                continue
+            out.append(mv)
+    for mv in out:
+        if not mv.comp.instrs:
+            mv.comp.instrs = tuple(_instr(t) for t in mv.comp.lines)
+        mv.prepare(len(mv.effect))
+    return out
+
+
+def _step(state: WState, mv: Move, dst: int, xwin: tuple[int, ...], outside_active: bool) -> WState:
+    v1, v2, f1, f2 = state
+    regs = (xwin, v1, v2)
+    flags = (False, f1, f2)
+    cur = regs[dst]
+    new: list[int] = []
+    syms: dict[int, int] = {}
+    nxt = max([v for v in v1 + v2 if v >= SYM], default=SYM - 1) + 1
+    for k, c in enumerate(mv.effect):
+        if c == OLD:
+            new.append(cur[k])
+        elif c == JUNK:
+            new.append(0)
+        elif c == FRESH:
+            new.append(nxt)
+            nxt += 1
+        elif c >= OUTSIDE:
+            r = (c - OUTSIDE) >> 12
+            if not flags[r]:
+                new.append(0)
+            else:
+                s = syms.get(c)
+                if s is None:
+                    s = syms[c] = nxt
+                    nxt += 1
+                new.append(s)
+        else:
+            new.append(regs[c >> 6][c & 63])
+    t = tuple(new)
+    if dst == OUT:
+        v1, f1 = t, f1 or outside_active
+    else:
+        v2, f2 = t, f2 or outside_active
+    return _canon((v1, v2, f1, f2))
+
+
+def _canon(state: WState) -> WState:
+    v1, v2, f1, f2 = state
+    ren: dict[int, int] = {}
+    a = tuple(ren.setdefault(v, SYM + len(ren)) if v >= SYM else v for v in v1)
+    b = tuple(ren.setdefault(v, SYM + len(ren)) if v >= SYM else v for v in v2)
+    return (a, b, f1, f2)
+
+
+_Node = tuple[int, int, bool, int, WState, tuple[Instr, ...], tuple[Move, ...]]
+
+
+class _Finals:
+    """The moves into v1, indexed by what each reads on each constrained
+    window lane, to find the last moves that meet the goal from a state
+    without trying every move.  (A state holding a symbol, or whose v1/v2
+    may hold moved values outside the window, is tried move by move.)"""
+
+    def __init__(self, win: Window, mvs: list[Move]):
+        self.win = win
+        self.at = [i for i, mv in enumerate(mvs) if mv.comp.dst == OUT]  # their indices in mvs
+        self.moves = [mvs[i] for i in self.at]
+        self.lanes = [k for k, w in enumerate(win.want) if w is not None]
+        self.index: list[dict[int, int]] = []
+        for k in self.lanes:
+            d: dict[int, int] = {}
+            for i, mv in enumerate(self.moves):
+                d[mv.effect[k]] = d.get(mv.effect[k], 0) | (1 << i)
+            self.index.append(d)
+
+    def candidates(self, state: WState) -> list[int]:
+        v1, v2, f1, f2 = state
+        if f1 or f2 or any(v >= SYM for v in v1 + v2):
+            return self.at
+        n = len(self.win.lanes)
+        regs = (tuple(range(1, n + 1)), v1, v2)
+        acc = -1
+        for k, d in zip(self.lanes, self.index):
+            w = self.win.want[k]
+            good = 0
+            if v1[k] == w:
+                good |= d.get(OLD, 0)
+            good |= d.get(FRESH, 0)  # an unknown value may be the wanted one
+            if w == 0:
+                good |= d.get(JUNK, 0) | sum(b for c, b in d.items() if c >= OUTSIDE)
+            for r in range(3):
+                for k2, v in enumerate(regs[r]):
+                    if v == w:
+                        good |= d.get(r * 64 + k2, 0)
+            acc &= good
+            if not acc:
+                return []
+        return [self.at[i] for i in range(len(self.moves)) if acc >> i & 1]
+
+
+class _TwoLeft:
+    """Which states can still meet the goal with at most two more moves,
+    the last into v1: for every such pair (and every single last move),
+    what it needs of the state before it, as window slots (v1's lanes, then
+    v2's) and the values they must hold, with the pair's cost without
+    waits.  A state (no symbols, nothing moved outside the window) that
+    holds none of them cannot finish in two moves at any cost below the
+    bound.  Built per mode, once."""
+
+    def __init__(self, win: Window, mvs: list[Move], costs: list[int]):
+        n = len(win.lanes)
+        self.n = n
+        need: dict[tuple[int, ...], dict[tuple[int, ...], int]] = {}
+
+        def back(req: dict[int, int], mv: Move) -> dict[int, int] | None:
+            """What must hold before `mv` for `req` to hold after it (None:
+            nothing can).  Only for a mode where no lane outside the window
+            is on, so a read outside the window is junk."""
+            out: dict[int, int] = {}
+            lo = (mv.comp.dst - 1) * n
+            for slot, w in req.items():
+                got = slot
+                if lo <= slot < lo + n:
+                    c = mv.effect[slot - lo]
+                    if c == FRESH:
+                        continue  # an unknown value: it may be the wanted one
+                    if c == JUNK or c >= OUTSIDE:
+                        if w != 0:
+                            return None
+                        continue
+                    if c >= 0:
+                        r, k2 = c >> 6, c & 63
+                        if r == X:
+                            if k2 + 1 != w:
+                                return None
+                            continue
+                        got = (r - 1) * n + k2
+                if out.setdefault(got, w) != w:
+                    return None
+            return out
+
+        goal = {k: w for k, w in enumerate(win.want) if w is not None}
+        for i2, m2 in enumerate(mvs):
+            if m2.comp.dst != OUT:
+                continue
+            r2 = back(goal, m2)
+            if r2 is None:
+                continue
+            self._add(need, r2, costs[i2])
+            for i1, m1 in enumerate(mvs):
+                r1 = back(r2, m1)
+                if r1 is not None:
+                    self._add(need, r1, costs[i1] + costs[i2])
+        self.groups = [(itemgetter(*slots) if len(slots) > 1 else (lambda t, s=slots[0]: (t[s],)), vals)
+                       for slots, vals in need.items() if slots]
+        self.free = min((c for vals in [need.get((), {})] for c in vals.values()), default=None)
+
+    @staticmethod
+    def _add(need: dict[tuple[int, ...], dict[tuple[int, ...], int]], req: dict[int, int], cost: int) -> None:
+        slots = tuple(sorted(req))
+        vals = tuple(req[s] for s in slots)
+        d = need.setdefault(slots, {})
+        if cost < d.get(vals, 1 << 30):
+            d[vals] = cost
+
+    def cheapest(self, v1: tuple[int, ...], v2: tuple[int, ...]) -> int | None:
+        """The least cost (without waits) of finishing from this state in at
+        most two moves, or None if no two moves can."""
+        t = v1 + v2
+        best = self.free
+        for get, vals in self.groups:
+            c = vals.get(get(t))
+            if c is not None and (best is None or c < best):
+                best = c
+        return best
+
+
+def search(win: Window, mvs: dict[bool, list[Move]], costing: Costing, max_ops: int, below: float,
+           max_states: int) -> tuple[list[Move] | None, int | None, int, bool]:
+    """Uniform-cost search of the relaxed programs cheaper than `below`:
+    (the cheapest one meeting the goal or None, its cost, states, finished?).
+    A state whose v1 does not meet the goal needs one more move into v1, so
+    the cheapest such move (without waits) is added to its cost before it is
+    compared with the bound (an admissible estimate)."""
+    n = len(win.lanes)
+    xwin = tuple(range(1, n + 1))
+    init: WState = ((0,) * n, (0,) * n, False, False)
+    enter, leave = costing.wrapper_cost()
+    heap: list[_Node] = []
+    seq = 0
+    finals = {w: _Finals(win, v) for w, v in mvs.items()}
+    # modes where no lane outside the window is on: the two-move lookahead
+    two = {w: _TwoLeft(win, v, [costing.extend((), mv.comp)[1] for mv in v])
+           for w, v in mvs.items() if not (w or win.outside_active) and max_ops >= 2}
+    h_out = {w: min((costing.extend((), mv.comp)[1] for mv in f.moves), default=_INF) for w, f in finals.items()}
+    for wwm in mvs:
+        heap.append((enter if wwm else 0, seq, wwm, 0, init, (), ()))
+        seq += 1
+    heapq.heapify(heap)
+    seen: dict[tuple[bool, WState, Sig], list[tuple[int, int]]] = {}
+    rows: dict[tuple[bool, Sig], list[tuple[tuple[Instr, ...], int, Sig]]] = {}
+    states = 0
+    while heap:
+        cost, _, wwm, nops, state, body, steps = heapq.heappop(heap)
+        sig = costing.signature(body)
+        tail = leave if wwm else 0
+        if cost + tail >= below:
+            return None, None, states, True
+        if nops and win.met(state[0]):
+            return list(steps), cost + tail, states, True
+        if nops >= max_ops:
+            continue
+        outside = wwm or win.outside_active
+        last = nops + 1 == max_ops
+        v1, v2, f1, f2 = state
+        plain = max(v1 + v2) < SYM
+        flat = (0,) + xwin + v1 + v2
+        flagged = f1 or f2
+        row = rows.get((wwm, sig))
+        if row is None:
+            # the waits and cost depend on the move's hazard shape only
+            by_shape: dict[Any, tuple[tuple[Instr, ...], int, Sig]] = {}
+            row = rows[(wwm, sig)] = [by_shape[mv.shape] if mv.shape in by_shape else
+                                      by_shape.setdefault(mv.shape, costing.extend_tail(body, sig, mv.comp))
+                                      for mv in mvs[wwm]]
+        moves = mvs[wwm]
+        for i in (finals[wwm].candidates(state) if last else range(len(moves))):
+            nbody, add, nsig = row[i]
+            c2 = cost + add
+            if c2 + tail >= below:
+                continue
+            mv = moves[i]
+            if plain and mv.fast is not None and not (flagged and mv.outside):
+                t = mv.fast(flat)
+                st2 = (t, v2, f1 or outside, f2) if mv.comp.dst == OUT else (v1, t, f1, f2 or outside)
+            else:
+                st2 = _step(state, mv, mv.comp.dst, xwin, outside)
+            if (last or c2 + tail + h_out[wwm] >= below) and not win.met(st2[0]):
+                continue
+            if nops + 3 == max_ops and wwm in two and max(st2[0] + st2[1]) < SYM and not win.met(st2[0]):
+                more = two[wwm].cheapest(st2[0], st2[1])
+                if more is None or c2 + tail + more >= below:
+                    continue  # two more moves cannot meet the goal below the bound
+            key = (wwm, st2, nsig)
+            front = seen.get(key)
+            if front is not None and any(c <= c2 and k <= nops + 1 for c, k in front):
+                continue
+            seen.setdefault(key, []).append((c2, nops + 1))
+            states += 1
+            if states > max_states:
+                return None, None, states, False
+            heapq.heappush(heap, (c2, seq, wwm, nops + 1, st2, nbody, steps + (mv,)))
+            seq += 1
+    return None, None, states, True
+
+
+# the largest window the relaxed search is run on: its moves and states grow
+# quickly with the window (eight lanes: about 5,000 moves per mode)
+MAX_WINDOW = 4
+
+
+def windows(spec: str, params: dict[str, Any], wave: int, exec_contract: str, limit: int = 4) -> Iterator[Window]:
+    """Candidate windows, in order, each closed under the spec's sources and
+    of at most MAX_WINDOW lanes, at most `limit` of them.  The seeds are
+    pairs of lanes of one bank (no row/bank mask tells them apart) whose
+    values travel different distances, so no single move serves both; then
+    two neighbouring lanes and lanes of two rows."""
+    top = Goal(spec, params, Space(wave, [(1 << wave) - 1]))
+    src = {top.lanes[k]: Window._src(top, k) for k in range(len(top.care))}
+    seeds: list[list[int]] = []
+    for a in range(min(wave, 32)):
+        for b in range(a + 1, (a | 3) + 1):
+            sa, sb = src.get(a), src.get(b)
+            if sa is not None and sb is not None and sa - a != sb - b:
+                seeds.append([a, b])
+    seeds += [[0, 1], [0, 16]]
+    out: list[Window] = []
+    for s in seeds:
+        if max(s) >= wave:
+            continue
+        try:
+            w = Window(spec, params, wave, s, exec_contract)
+        except InputError:
+            continue  # the spec constrains no lane of it
+        if len(w.lanes) <= MAX_WINDOW and all(w.lanes != o.lanes for o in out):
+            out.append(w)
+            yield w  # made when asked: the first window often settles it
+            if len(out) == limit:
+                return
+
+
+def prove_bound(spec: str, params: dict[str, Any], targets: list[Target], wave: int, exec_contract: str,
+                model: CostModel, classes: list[str], max_ops: int, below: float,
+                max_states: int = 200_000, comps: list[Component] | None = None) -> BoundResult:
+    """Is every program of at most `max_ops` components over the classes
+    (DPP16 with every mask and modifier) at least `below`?  `comps`: the
+    other classes' components, when the caller has built them."""
+    costing = Costing(targets, wave, model, {})
+    res: BoundResult | None = None
+    uni = Universe(targets, wave, classes, costing, below, comps)
+    tried = 0
+    for win in windows(spec, params, wave, exec_contract):
+        modes = [False] + ([True] if "wwm" in classes and exec_contract == "any" else [])
+        mvs = {w: uni.moves(win, w) for w in modes}
+        found, cost, states, done = search(win, mvs, costing, max_ops, below, max_states)
+        tried += 1
+        r = BoundResult(found is None and done, below, max_ops, tuple(win.lanes), win.exec, dict(uni.counts),
+                        sum(len(v) for v in mvs.values()), states, fi=any(fi for _, _, fi in uni.variants))
+        if found is not None:
+            r.witness = [t for mv in found for t in mv.comp.lines]
+            r.witness_cost = cost
+        # every window's relaxed optimum is a lower bound; report the highest
+        if (res is None or r.holds or (r.witness_cost is not None and
+                                       (res.witness_cost is None or r.witness_cost > res.witness_cost))):
+            res = r
+        if r.holds:
+            break
+    if res is None:
+        return BoundResult(False, below, max_ops, (), 0, dict(uni.counts), note=f"no window of at most {MAX_WINDOW} "
+                           "lanes is closed under the spec's sources")
+    res.windows_tried = tried
+    return res
+
+
+__all__ = ["BoundResult", "Universe", "Window", "prove_bound", "search"]
