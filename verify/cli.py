@@ -171,7 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a target or family, or a comma list of them: the components common to all of them are "
                          "used; with --table, the table columns (families) to build")
     sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any", help="the EXEC contract")
-    sy.add_argument("--max-ops", type=_integer, default=2, metavar="N", help="components per program (default 2)")
+    sy.add_argument("--max-ops", type=_integer, default=2, metavar="N",
+                    help="components per program (default 2); above 2, a lower bound over every DPP16 control "
+                         "and mask is tried first")
     sy.add_argument("--components", metavar="LIST", help="comma-separated component classes (default: all)")
     sy.add_argument("--time-limit", type=float, metavar="S", help="stop searching after S seconds ('best found')")
     sy.add_argument("--max-states", type=_integer, metavar="N", default=None,

@@ -77,6 +77,7 @@ class Outcome:
     max_states_used: int = 0  # the state limit the search ran under
     exhaustive_ops: int = 0  # the longest programs the search tried exhaustively (the claim's scope)
     bound: BoundResult | None = None  # the bound over every control and mask (--max-ops above 2)
+    bound_note: str = ""  # why no bound was tried
 
     @property
     def cost(self) -> int | None:
@@ -186,6 +187,8 @@ class Outcome:
         out.append(f"  {self.claim()}")
         if self.bound is not None and not self.bound.holds:
             out.append(f"  {self.bound.failure()}")
+        elif self.bound_note:
+            out.append(f"  {self.bound_note}")
         if self.relies_on:
             out.append(f"  relies on the default variant of {', '.join(self.relies_on)}: under another it is refuted "
                        f"or undecided, so it is optimal only under the defaults (--robust: under every variant)")
@@ -352,6 +355,10 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
         # the shallower one showed
         for ops in sorted({min(max_ops, DEFAULT_MAX_OPS), max_ops}):
             below = best.cost if best is not None else incumbent
+            if ops > DEFAULT_MAX_OPS and (robust or wide):
+                out.bound_note = ("bound over every DPP16 control and mask: not tried "
+                                  + ("under --robust (it is proved under the default variants only)" if robust else
+                                     "for a 64-bit spec (it bounds one 32-bit move)"))
             if ops > DEFAULT_MAX_OPS and not robust and not wide and below < float("inf"):
                 out.bound = prove_bound(spec, params, targets, wave, exec_contract, model, classes, ops, below,
                                         max_states=max_states, comps=comps)
