@@ -144,3 +144,14 @@ def test_synth_max_ops_4_claims_the_bound_over_every_control_and_mask(tmp_path: 
     assert data["cost"] == 24 and data["exhaustive_ops"] == 4
     b = data["bound"]
     assert b["holds"] and b["below"] == 24 and b["window"] == [0, 1, 4, 5] and b["instances"]["dpp16"] == 618 * 256 * 6
+
+
+@pytest.mark.parametrize("below, holds, ops", [(16, True, 4), pytest.param(17, False, 2, marks=pytest.mark.slow)])
+def test_under_exec_full_outside_lanes_are_symbols_and_the_optimum_is_16(below: int, holds: bool, ops: int) -> None:
+    """Under exec=full every lane is on, so a read outside the window after a
+    write there is a symbol; still nothing below 16 (two moves and the wait
+    between them), and at 17 the relaxed search meets the goal at 16."""
+    targets = [T.get("gfx900")]
+    r = prove_bound(*XOR5, targets, 64, "full", model_for(targets[0]), ["dpp16"], ops, below)
+    assert r.holds is holds and r.exec_test == (1 << 64) - 1
+    assert r.witness_cost == (None if holds else 16)

@@ -729,15 +729,17 @@ def prove_bound(spec: str, params: dict[str, Any], targets: list[Target], wave: 
                 max_states: int = 200_000, comps: list[Component] | None = None) -> BoundResult:
     """Is every program of at most `max_ops` components over the classes
     (DPP16 with every mask and modifier) at least `below`?  `comps`: the
-    other classes' components, when the caller has built them."""
+    other classes' components, when the caller has built them.  The windows
+    share `max_states` between them."""
     costing = Costing(targets, wave, model, {})
     res: BoundResult | None = None
     uni = Universe(targets, wave, classes, costing, below, comps)
-    tried = 0
+    tried = spent = 0
     for win in windows(spec, params, wave, exec_contract):
         modes = [False] + ([True] if "wwm" in classes and exec_contract == "any" else [])
         mvs = {w: uni.moves(win, w) for w in modes}
-        found, cost, states, done = search(win, mvs, costing, max_ops, below, max_states)
+        found, cost, states, done = search(win, mvs, costing, max_ops, below, max_states - spent)
+        spent += states
         tried += 1
         r = BoundResult(found is None and done, below, max_ops, tuple(win.lanes), win.exec, dict(uni.counts),
                         sum(len(v) for v in mvs.values()), states, fi=any(fi for _, _, fi in uni.variants))
@@ -748,8 +750,8 @@ def prove_bound(spec: str, params: dict[str, Any], targets: list[Target], wave: 
         if (res is None or r.holds or (r.witness_cost is not None and
                                        (res.witness_cost is None or r.witness_cost > res.witness_cost))):
             res = r
-        if r.holds:
-            break
+        if r.holds or spent >= max_states:
+            break  # the state limit is shared by the windows: a count, never a time
     if res is None:
         return BoundResult(False, below, max_ops, (), 0, dict(uni.counts), note=f"no window of at most {MAX_WINDOW} "
                            "lanes is closed under the spec's sources")
