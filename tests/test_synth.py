@@ -211,7 +211,8 @@ def test_deeper_search_stops_at_its_state_limit_and_keeps_the_shallower_claim():
                           "with 3 ops the search stopped (state limit: 6,000 states) before it had tried every "
                           "cheaper program")
     b = o["bound"]
-    assert not b["holds"] and b["witness_cost"] == 4 and b["window"] == [12, 13, 15] and b["windows_tried"] == 4
+    # the windows share the state limit: the second one spent the rest of it
+    assert not b["holds"] and b["witness_cost"] == 4 and b["window"] == [12, 13, 15] and b["windows_tried"] == 2
 
 
 def test_max_states_must_be_positive():
