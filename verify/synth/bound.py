@@ -1,6 +1,6 @@
 """An optimality bound over every DPP16 control, row/bank mask, bound_ctrl
-and fi setting: no program of at most N components cheaper than C
-refines the spec.
+and fi setting (and every DPP8 select): no program of at most N
+components cheaper than C refines the spec.
 
 The search in ``search.py`` enumerates programs whose DPP16 moves have
 full masks (only the last move may take a mask).  With a row mask, a bank
@@ -29,7 +29,8 @@ only a few lanes: the *window*.
   then keeps the old value on the lanes it disables
   (``ops.dpp.masks_enable``; the masks gate only the destination,
   assumption ``dpp.mask_scope``'s default ``dest``), and only the masks'
-  pattern on the window's banks matters.  Moves with one effect on the
+  pattern on the window's banks matters.  A DPP8 lane reads by its own
+  select entry, so eight runs give every select word's effect.  Moves with one effect on the
   window and one hazard shape are one move of the relaxed search.
 - **Search.**  Uniform cost over the window states, in and out of
   whole-wave mode, with the hazard waits and costs of
@@ -50,6 +51,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import product
 from operator import itemgetter
 from typing import Any
 
@@ -119,12 +121,14 @@ class BoundResult:
     windows_tried: int = 0
 
     fi: bool = False  # the targets take fi (GFX10+)
+    dpp8: bool = False  # every DPP8 select was covered too
     note: str = ""  # why no window was searched
 
     def scope(self) -> str:
         """What the bound adds to the claim's scope."""
         mods = "row_mask, bank_mask, bound_ctrl and fi" if self.fi else "row_mask, bank_mask and bound_ctrl"
-        return (f"every DPP16 move with any control, {mods} (a lower bound, proved on lanes "
+        dpp8 = f", every DPP8 move with any select{' and fi' if self.fi else ''}" if self.dpp8 else ""
+        return (f"every DPP16 move with any control, {mods}{dpp8} (a lower bound, proved on lanes "
                 f"{_lanes_text(self.window)})")
 
     def failure(self) -> str:
@@ -256,7 +260,8 @@ _CHUNK = 240  # moves per machine run (v8..v247)
 _BATCH = 8  # the first destination of a batch of DPP moves (v8, v9, ...): see _dpp_effects
 
 
-def _dpp_effects(batches: list[list[Instr]], target: Target, wave: int, win: Window, wwm: bool) -> list[Effect]:
+def _dpp_effects(batches: list[list[Instr]], target: Target, wave: int, win: Window, wwm: bool,
+                 first: int = _BATCH) -> list[Effect]:
     """The window effect of each DPP16 move of the batches (v0 into a
     register of its own), one machine run per batch: no move reads another's
     destination, so neither order nor hazards matter.  Reads of v0 are coded
@@ -265,11 +270,11 @@ def _dpp_effects(batches: list[list[Instr]], target: Target, wave: int, win: Win
     for instrs in batches:
         m = Machine(Concrete(), wave, lambda kind, name, lane: False if kind == "scc" else 0, FeatureLog(target),
                     {}, waits=False)
-        for r in [X] + list(range(_BATCH, _BATCH + len(instrs))):
+        for r in [X] + list(range(first, first + len(instrs))):
             m.vregs[r] = [TAG_BASE * (r + 1) + i for i in range(wave)]
         m.set_exec_mask(((1 << wave) - 1) if wwm else win.exec)
         m.run(instrs)
-        out += [_effect(m.v(_BATCH + i), _BATCH + i, win, {X: X, _BATCH + i: _BATCH}) for i in range(len(instrs))]
+        out += [_effect(m.v(first + i), first + i, win, {X: X, first + i: _BATCH}) for i in range(len(instrs))]
     return out
 
 
@@ -309,7 +314,21 @@ class Universe:
                 self.batches.append([_instr(f"v_mov_b32_dpp v{_BATCH + i}, v0 {ctrl} row_mask:0xf bank_mask:0xf"
                                             + _mods(bc, fi))
                                      for i, (ctrl, bc, fi) in enumerate(self.variants[at:at + _CHUNK])])
-        other = [c for c in CLASSES if c in classes and c != "dpp16"]
+        # DPP8: every select (8^8) with every fi setting the targets accept;
+        # a window lane's read depends only on its own select entry, so one
+        # run per entry value and fi derives every select word (moves())
+        self.dpp8_fi: list[bool] = []
+        self.batches8: list[list[Instr]] = []
+        if "dpp8" in classes and all(t.has("dpp8") for t in targets):
+            for fi in (False, True):
+                ins = _instr("v_mov_b32_dpp v1, v0 dpp8:[0,1,2,3,4,5,6,7]" + (" fi:1" if fi else ""))
+                if not any(OPS[ins.base].check(ins, t, wave) for t in distinct(targets)):
+                    self.dpp8_fi.append(fi)
+            self.counts["dpp8"] = 8 ** 8 * len(self.dpp8_fi) * 6
+            self.batches8 = [[_instr(f"v_mov_b32_dpp v{_BATCH + 8 * k + v}, v0 dpp8:[{','.join([str(v)] * 8)}]"
+                                     + (" fi:1" if fi else "")) for v in range(8)]
+                             for k, fi in enumerate(self.dpp8_fi)]
+        other = [c for c in CLASSES if c in classes and c not in ("dpp16", "dpp8" if self.dpp8_fi else "dpp16")]
         if comps is None:
             comps = build(targets, wave, other)
         self.others: list[Component] = []
@@ -343,7 +362,7 @@ class Universe:
             key = (shape, effect)
             if key not in out:
                 if not isinstance(comp, Component):
-                    comp = Component("dpp16", comp[1], comp[2], comp[3], (comp[0],), ())
+                    comp = Component(shape[0], comp[1], comp[2], comp[3], (comp[0],), ())
                 out[key] = Move(comp, effect, shape)
 
         effects = _dpp_effects(self.batches, t0, wave, win, wwm)
@@ -358,10 +377,36 @@ class Universe:
                         masks = f"row_mask:{rm:#x} bank_mask:{bm:#x}"
                         add((f"v_mov_b32_dpp v{d}, v{s} {ctrl} {masks}{_mods(bc, fi)}", f"{ctrl}{_mods(bc, fi)} {masks}",
                              d, s), _masked(e, pat), shape)
+        if self.dpp8_fi:
+            for k, fi in enumerate(self.dpp8_fi):
+                per = _dpp_effects([self.batches8[k]], t0, wave, win, wwm, first=_BATCH + 8 * k)
+                for sel, eff in dpp8_effects(per, win):
+                    text = f"dpp8:[{','.join(map(str, sel))}]" + (" fi:1" if fi else "")
+                    for d in (OUT, TMP):
+                        for s in VREGS:
+                            add((f"v_mov_b32_dpp v{d}, v{s} {text}", text, d, s), _rename(eff, {X: s, _BATCH: d}),
+                                ("dpp8", d, s, ("v_mov_b32_dpp",)))
         for comp in self.others:
             m = run(comp.instrs, t0, wave, win.exec, TAG_BASE, wwm)
             add(comp, _effect(m.v(comp.dst), comp.dst, win), _shape(comp))
         return _undominated(list(out.values()))
+
+
+def dpp8_effects(per_value: list[Effect], win: Window) -> Iterator[tuple[tuple[int, ...], Effect]]:
+    """Every DPP8 select word's effect on the window, as (select, effect),
+    one per distinct effect: lane i reads lane (i & ~7) + sel[i % 8], so a
+    window lane's code is its code in the run whose every entry is
+    sel[i % 8] (`per_value[v]`: the run with every entry v); entries at no
+    window lane's position are 0.  [S:dpp8]"""
+    pos = sorted({lane % 8 for lane in win.lanes})
+    seen: set[Effect] = set()
+    for combo in product(range(8), repeat=len(pos)):
+        at = dict(zip(pos, combo))
+        eff = tuple(per_value[at[lane % 8]][k] for k, lane in enumerate(win.lanes))
+        if eff in seen:
+            continue
+        seen.add(eff)
+        yield tuple(at.get(p, 0) for p in range(8)), eff
 
 
 def _masked(effect: Effect, enabled: tuple[bool, ...]) -> Effect:
@@ -742,7 +787,8 @@ def prove_bound(spec: str, params: dict[str, Any], targets: list[Target], wave: 
         spent += states
         tried += 1
         r = BoundResult(found is None and done, below, max_ops, tuple(win.lanes), win.exec, dict(uni.counts),
-                        sum(len(v) for v in mvs.values()), states, fi=any(fi for _, _, fi in uni.variants))
+                        sum(len(v) for v in mvs.values()), states, fi=any(fi for _, _, fi in uni.variants),
+                        dpp8=bool(uni.dpp8_fi))
         if found is not None:
             r.witness = [t for mv in found for t in mv.comp.lines]
             r.witness_cost = cost
