@@ -679,6 +679,7 @@ def search(win: Window, mvs: dict[bool, list[Move]], costing: Costing, max_ops: 
     heapq.heapify(heap)
     seen: dict[tuple[bool, WState, Sig], list[tuple[int, int]]] = {}
     rows: dict[tuple[bool, Sig], list[tuple[tuple[Instr, ...], int, Sig]]] = {}
+    cheap: dict[tuple[bool, tuple[int, ...], tuple[int, ...]], int | None] = {}  # _TwoLeft.cheapest, per state
     states = 0
     while heap:
         cost, _, wwm, nops, state, body, steps = heapq.heappop(heap)
@@ -718,7 +719,8 @@ def search(win: Window, mvs: dict[bool, list[Move]], costing: Costing, max_ops: 
             if (last or c2 + tail + h_out[wwm] >= below) and not win.met(st2[0]):
                 continue
             if nops + 3 == max_ops and wwm in two and max(st2[0] + st2[1]) < SYM and not win.met(st2[0]):
-                more = two[wwm].cheapest(st2[0], st2[1])
+                ck = (wwm, st2[0], st2[1])
+                more = cheap[ck] if ck in cheap else cheap.setdefault(ck, two[wwm].cheapest(st2[0], st2[1]))
                 if more is None or c2 + tail + more >= below:
                     continue  # two more moves cannot meet the goal below the bound
             key = (wwm, st2, nsig)
