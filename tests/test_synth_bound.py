@@ -182,3 +182,59 @@ def test_gfx1100_bound_covers_every_dpp8_select() -> None:
     # claim names the DPP8 selects it covered
     assert r.holds and r.instances["dpp8"] == 8 ** 8 * 2 * 6
     assert "every DPP8 move with any select and fi" in r.scope()
+
+
+@pytest.mark.parametrize("mn", ["v_permlane16_b32", "v_permlanex16_b32"])
+def test_derived_permlane_effects_cover_a_direct_run(mn: str) -> None:
+    """Every permlane select word's window effect is assembled from sixteen
+    runs; a read outside the window is coarsened (junk, or a read of an
+    outside lane of its own).  Random select words run directly give,
+    coarsened the same way, an effect the derivation lists."""
+    from verify.synth.bound import JUNK, lane_select_effects
+    t = T.get("gfx1100")
+    win = Window(*XOR5, 32, [0, 1], "any")
+    rnd = random.Random(3)
+    for wwm in (False, True):
+        per = _dpp_effects([[_instr(f"{mn} v{_BATCH + v}, v0, {v * 0x11111111:#x}, {v * 0x11111111:#x}")
+                             for v in range(16)]], t, 32, win, wwm)
+        listed = {derived_effect(e, 2, 0, 0xF, 0xF, win) for _, e in lane_select_effects(per, win, 16, wwm)}
+        # permlanex16 reads the other row only: outside this window (lanes
+        # 0, 1, 4, 5), so one effect; permlane16 reads inside it too
+        assert len(listed) > 1 if "x16" not in mn else len(listed) == 1
+        for _ in range(12):
+            sel = [rnd.randrange(16) for _ in range(16)]
+            s0 = sum(v << (4 * p) for p, v in enumerate(sel[:8]))
+            s1 = sum(v << (4 * p) for p, v in enumerate(sel[8:]))
+            m = run([_instr(f"{mn} v2, v0, {s0:#x}, {s1:#x}")], t, 32, win.exec, TAG_BASE, wwm)
+            direct = _effect(m.v(2), 2, win)
+            # an outside read keeps its register, not its lane
+            coarse = tuple((OUTSIDE + ((c - OUTSIDE) >> 12 << 12) + 4000 + k if wwm else JUNK) if c >= OUTSIDE else c
+                           for k, c in enumerate(direct))
+            assert _normal(coarse, wwm, 2) in {_normal(e, wwm, 2) for e in listed}, (sel, coarse)
+
+
+def _rdna_bound(spec: tuple[str, dict[str, int]], wave: int, below: int) -> object:
+    targets = [T.get("gfx1100")]
+    return prove_bound(*spec, targets, wave, "any", model_for(targets[0]),
+                       ["dpp16", "dpp8", "permlane16", "permlanex16", "wwm"], 4, below)
+
+
+@pytest.mark.slow
+def test_every_permlane_select_word_is_in_the_scope_when_the_bound_holds_with_them() -> None:
+    r = _rdna_bound(XOR5, 32, 5)
+    assert r.holds and r.permlanes == ("permlane16", "permlanex16")  # type: ignore[attr-defined]
+    # every select word, every op_sel [fi, bound_ctrl], each spelling the listed components use
+    assert r.instances["permlane16"] % 16 ** 16 == 0  # type: ignore[attr-defined]
+    assert "every permlane16 and permlanex16 move with any select and op_sel" in r.scope()  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_the_listed_permlane_selects_are_the_fallback_scope() -> None:
+    """__shfl_xor 16 in wave32 on gfx1100 costs 12 (the select in an SGPR:
+    s_mov + v_permlanex16).  With every select word, one whose nibbles are
+    right on the window only fits a cheaper literal spelling (cost 10), so
+    that bound is not established; with the listed select families it holds,
+    and the scope says so by leaving the permlanes out."""
+    r = _rdna_bound(("cuda.shfl_xor", {"mask": 16, "width": 32}), 32, 12)
+    assert r.holds and r.permlanes == ()  # type: ignore[attr-defined]
+    assert "permlane" not in r.scope()  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
 """An optimality bound over every DPP16 control, row/bank mask, bound_ctrl
-and fi setting (and every DPP8 select): no program of at most N
-components cheaper than C refines the spec.
+and fi setting (and every DPP8 and permlane16/permlanex16 select): no
+program of at most N components cheaper than C refines the spec.
 
 The search in ``search.py`` enumerates programs whose DPP16 moves have
 full masks (only the last move may take a mask).  With a row mask, a bank
@@ -122,13 +122,15 @@ class BoundResult:
 
     fi: bool = False  # the targets take fi (GFX10+)
     dpp8: bool = False  # every DPP8 select was covered too
+    permlanes: tuple[str, ...] = ()  # the permlane classes whose every select was covered
     note: str = ""  # why no window was searched
 
     def scope(self) -> str:
         """What the bound adds to the claim's scope."""
         mods = "row_mask, bank_mask, bound_ctrl and fi" if self.fi else "row_mask, bank_mask and bound_ctrl"
         dpp8 = f", every DPP8 move with any select{' and fi' if self.fi else ''}" if self.dpp8 else ""
-        return (f"every DPP16 move with any control, {mods}{dpp8} (a lower bound, proved on lanes "
+        perm = (f", every {' and '.join(self.permlanes)} move with any select and op_sel" if self.permlanes else "")
+        return (f"every DPP16 move with any control, {mods}{dpp8}{perm} (a lower bound, proved on lanes "
                 f"{_lanes_text(self.window)})")
 
     def failure(self) -> str:
@@ -300,7 +302,7 @@ class Universe:
     program)."""
 
     def __init__(self, targets: list[Target], wave: int, classes: list[str], costing: Costing, below: float,
-                 comps: list[Component] | None = None):
+                 comps: list[Component] | None = None, every_select: bool = True):
         self.targets, self.wave, self.classes = targets, wave, classes
         self.counts: dict[str, int] = {}
         self.variants: list[tuple[str, bool, bool]] = []
@@ -331,6 +333,28 @@ class Universe:
         other = [c for c in CLASSES if c in classes and c not in ("dpp16", "dpp8" if self.dpp8_fi else "dpp16")]
         if comps is None:
             comps = build(targets, wave, other)
+        # permlane16/permlanex16: every select word (16^16) with every
+        # op_sel [fi, bound_ctrl] the targets accept, in each spelling and
+        # register pair the listed components use; like DPP8, a lane reads
+        # by its own select nibble, so sixteen runs per op_sel derive them all
+        self._legal_cache: dict[str, bool] = {}
+        self.perm: dict[str, tuple[list[tuple[int, int]], list[tuple[tuple[str, ...], int, int]], list[list[Instr]]]] = {}
+        for cls in ("permlane16", "permlanex16") if every_select else ():
+            mine = [c for c in comps if c.cls == cls]
+            if not mine:
+                continue
+            mn = mine[0].lines[-1].split()[0]
+            spellings = sorted({(tuple(t.split()[0] for t in c.lines), c.dst, c.src) for c in mine})
+            sels: list[tuple[int, int]] = []
+            for ofi, obc in ((0, 0), (1, 0), (0, 1), (1, 1)):
+                ins = _instr(f"{mn} v1, v0, 0x0, 0x0 op_sel:[{ofi},{obc}]")
+                if not any(OPS[ins.base].check(ins, t, wave) for t in distinct(targets)):
+                    sels.append((ofi, obc))
+            batches = [[_instr(f"{mn} v{_BATCH + 16 * k + v}, v0, {v * 0x11111111:#x}, {v * 0x11111111:#x} "
+                               f"op_sel:[{ofi},{obc}]") for v in range(16)] for k, (ofi, obc) in enumerate(sels)]
+            self.perm[cls] = (sels, spellings, batches)
+            self.counts[cls] = 16 ** 16 * len(sels) * len(spellings)
+            other = [c for c in other if c != cls]
         self.others: list[Component] = []
         alone: dict[Any, int] = {}
         for comp in comps:
@@ -342,6 +366,19 @@ class Universe:
                 alone[shape] = costing.extend((), comp)[1]
             if alone[shape] < below:
                 self.others.append(comp)
+
+    def _legal(self, line: str) -> bool:
+        """Whether the targets accept a permlane line without warning (the
+        select words decide whether a literal spelling is legal)."""
+        hit = self._legal_cache.get(line)
+        if hit is None:
+            try:
+                ins = _instr(line)
+                hit = not any(OPS[ins.base].check(ins, t, self.wave) for t in distinct(self.targets))
+            except InputError:
+                hit = False
+            self._legal_cache[line] = hit
+        return hit
 
     def moves(self, win: Window, wwm: bool) -> list[Move]:
         """The relaxed moves for one window and mode, merged by window effect
@@ -386,6 +423,28 @@ class Universe:
                         for s in VREGS:
                             add((f"v_mov_b32_dpp v{d}, v{s} {text}", text, d, s), _rename(eff, {X: s, _BATCH: d}),
                                 ("dpp8", d, s, ("v_mov_b32_dpp",)))
+        for cls, (sels, spellings, batches) in self.perm.items():
+            for k, (pfi, pbc) in enumerate(sels):
+                per = _dpp_effects([batches[k]], t0, wave, win, wwm, first=_BATCH + 16 * k)
+                for sel, eff in lane_select_effects(per, win, 16, outside):
+                    s0 = sum(v << (4 * p) for p, v in enumerate(sel[:8]))
+                    s1 = sum(v << (4 * p) for p, v in enumerate(sel[8:]))
+                    for names, d, s in spellings:
+                        mn = names[-1]
+                        tail = f"op_sel:[{pfi},{pbc}]"
+                        if len(names) == 1:
+                            lines: tuple[str, ...] = (f"{mn} v{d}, v{s}, {s0:#x}, {s1:#x} {tail}",)
+                        elif len(names) == 2:
+                            lines = (f"s_mov_b32 s2, {s0:#x}", f"{mn} v{d}, v{s}, s2, {s1:#x} {tail}")
+                        else:
+                            lines = (f"s_mov_b32 s2, {s0:#x}", f"s_mov_b32 s3, {s1:#x}", f"{mn} v{d}, v{s}, s2, s3 {tail}")
+                        if len(names) < 3 and not self._legal(f"{mn} v1, v0, {'s2' if len(names) == 2 else hex(s0)}, "
+                                                              f"{s1:#x} {tail}"):
+                            continue  # e.g. two different literal selects in one VOP3
+                        pshape = (cls, d, s, names)
+                        e = _normal(_rename(eff, {X: s, _BATCH: d}), outside, d)
+                        if (pshape, e) not in out:
+                            out[(pshape, e)] = Move(Component(cls, f"sel {sel} {tail}", d, s, lines, ()), e, pshape)
         for comp in self.others:
             m = run(comp.instrs, t0, wave, win.exec, TAG_BASE, wwm)
             add(comp, _effect(m.v(comp.dst), comp.dst, win), _shape(comp))
@@ -407,6 +466,47 @@ def dpp8_effects(per_value: list[Effect], win: Window) -> Iterator[tuple[tuple[i
             continue
         seen.add(eff)
         yield tuple(at.get(p, 0) for p in range(8)), eff
+
+
+def lane_select_effects(per_value: list[Effect], win: Window, group: int,
+                        outside_active: bool) -> Iterator[tuple[tuple[int, ...], Effect]]:
+    """Like dpp8_effects, for a select of `group` entries (permlane16: 16
+    nibbles; each lane reads by the entry at its position in the group).
+    With 16 values per lane the words are many, so a read outside the window
+    is coarsened first: junk where nothing outside can have been written,
+    else a read of a lane of its own outside the window (two lanes reading
+    one outside lane really share a value; forgetting that only lets the
+    relaxation do more, so the bound stays sound).  [S:permlane16]"""
+    pos = sorted({lane % group for lane in win.lanes})
+    at_lane = [pos.index(lane % group) for lane in win.lanes]
+
+    def coarse(c: int, k: int) -> int:
+        # an outside read keeps its register (x there is junk; v1/v2 there
+        # are junk or a symbol, as the search decides) but not its lane: a
+        # pseudo-lane of the window lane's own, so no two lanes share it
+        if c < OUTSIDE:
+            return c
+        return OUTSIDE + ((c - OUTSIDE) >> 12 << 12) + 4000 + k if outside_active else JUNK
+
+    # per position, one value for each distinct tuple of the codes it gives
+    # the window lanes at that position
+    choices: list[list[int]] = []
+    for p in range(len(pos)):
+        ks = [k for k, a in enumerate(at_lane) if a == p]
+        seen: dict[tuple[int, ...], int] = {}
+        for v in range(group):
+            seen.setdefault(tuple(coarse(per_value[v][k], k) for k in ks), v)
+        choices.append(sorted(seen.values()))
+    done: set[Effect] = set()
+    for combo in product(*choices):
+        eff = tuple(coarse(per_value[combo[at_lane[k]]][k], k) for k in range(len(win.lanes)))
+        if eff in done:
+            continue
+        done.add(eff)
+        sel = [0] * group
+        for p, v in zip(pos, combo):
+            sel[p] = v
+        yield tuple(sel), eff
 
 
 def _masked(effect: Effect, enabled: tuple[bool, ...]) -> Effect:
@@ -481,9 +581,14 @@ def _undominated(mvs: list[Move]) -> list[Move]:
             if J and counts[(J, tuple(c for k, c in enumerate(mv.effect) if k not in J))] > 1:
                 continue
             out.append(mv)
+    # costs and hazards depend on the shape only (search() prices a shape by
+    # its first move), so only that move's text is parsed
+    parsed: set[Any] = set()
     for mv in out:
-        if not mv.comp.instrs:
-            mv.comp.instrs = tuple(_instr(t) for t in mv.comp.lines)
+        if mv.shape not in parsed:
+            parsed.add(mv.shape)
+            if not mv.comp.instrs:
+                mv.comp.instrs = tuple(_instr(t) for t in mv.comp.lines)
         mv.prepare(len(mv.effect))
     return out
 
@@ -620,6 +725,23 @@ class _TwoLeft:
             return out
 
         goal = {k: w for k, w in enumerate(win.want) if w is not None}
+        # the first of the two moves matters only through its destination,
+        # its effect on the lanes asked of it, and its cost: one of each
+        firsts: dict[tuple[int, Effect, int], Move] = {}
+        for i1, m1 in enumerate(mvs):
+            firsts.setdefault((m1.comp.dst, m1.effect, costs[i1]), m1)
+        grouped: dict[tuple[int, tuple[int, ...]], dict[tuple[tuple[int, ...], int], Move]] = {}
+
+        def group(dst: int, ks: tuple[int, ...]) -> dict[tuple[tuple[int, ...], int], Move]:
+            g = grouped.get((dst, ks))
+            if g is None:
+                g = grouped[(dst, ks)] = {}
+                for (d, eff, c1), m1 in firsts.items():
+                    if d == dst:
+                        g.setdefault((tuple(eff[k] for k in ks), c1), m1)
+            return g
+
+        seen_r2: set[tuple[tuple[tuple[int, int], ...], int]] = set()
         for i2, m2 in enumerate(mvs):
             if m2.comp.dst != OUT:
                 continue
@@ -627,10 +749,17 @@ class _TwoLeft:
             if r2 is None:
                 continue
             self._add(need, r2, costs[i2])
-            for i1, m1 in enumerate(mvs):
-                r1 = back(r2, m1)
-                if r1 is not None:
-                    self._add(need, r1, costs[i1] + costs[i2])
+            key2 = tuple(sorted(r2.items()))
+            if (key2, costs[i2]) in seen_r2:
+                continue
+            seen_r2.add((key2, costs[i2]))
+            for dst in (OUT, TMP):
+                lo = (dst - 1) * n
+                ks = tuple(sl - lo for sl, _ in key2 if lo <= sl < lo + n)
+                for (_, c1), m1 in group(dst, ks).items():
+                    r1 = back(r2, m1)
+                    if r1 is not None:
+                        self._add(need, r1, c1 + costs[i2])
         self.groups = [(itemgetter(*slots) if len(slots) > 1 else (lambda t, s=slots[0]: (t[s],)), vals)
                        for slots, vals in need.items() if slots]
         self.free = min((c for vals in [need.get((), {})] for c in vals.values()), default=None)
@@ -669,10 +798,16 @@ def search(win: Window, mvs: dict[bool, list[Move]], costing: Costing, max_ops: 
     heap: list[_Node] = []
     seq = 0
     finals = {w: _Finals(win, v) for w, v in mvs.items()}
-    # modes where no lane outside the window is on: the two-move lookahead
-    two = {w: _TwoLeft(win, v, [costing.extend((), mv.comp)[1] for mv in v])
-           for w, v in mvs.items() if not (w or win.outside_active) and max_ops >= 2}
-    h_out = {w: min((costing.extend((), mv.comp)[1] for mv in f.moves), default=_INF) for w, f in finals.items()}
+    alone: dict[Any, int] = {}  # a shape's cost alone, priced by its first (parsed) move
+    for v in mvs.values():
+        for mv in v:
+            if mv.shape not in alone:
+                alone[mv.shape] = costing.extend((), mv.comp)[1]
+    # modes where no lane outside the window is on get the two-move
+    # lookahead, built when first asked
+    two_modes = {w for w in mvs if not (w or win.outside_active) and max_ops >= 2}
+    two: dict[bool, _TwoLeft] = {}
+    h_out = {w: min((alone[mv.shape] for mv in f.moves), default=_INF) for w, f in finals.items()}
     for wwm in mvs:
         heap.append((enter if wwm else 0, seq, wwm, 0, init, (), ()))
         seq += 1
@@ -718,9 +853,13 @@ def search(win: Window, mvs: dict[bool, list[Move]], costing: Costing, max_ops: 
                 st2 = _step(state, mv, mv.comp.dst, xwin, outside)
             if (last or c2 + tail + h_out[wwm] >= below) and not win.met(st2[0]):
                 continue
-            if nops + 3 == max_ops and wwm in two and max(st2[0] + st2[1]) < SYM and not win.met(st2[0]):
+            if nops + 3 == max_ops and wwm in two_modes and max(st2[0] + st2[1]) < SYM and not win.met(st2[0]):
                 ck = (wwm, st2[0], st2[1])
-                more = cheap[ck] if ck in cheap else cheap.setdefault(ck, two[wwm].cheapest(st2[0], st2[1]))
+                if ck not in cheap:
+                    if wwm not in two:
+                        two[wwm] = _TwoLeft(win, mvs[wwm], [alone[mv.shape] for mv in mvs[wwm]])
+                    cheap[ck] = two[wwm].cheapest(st2[0], st2[1])
+                more = cheap[ck]
                 if more is None or c2 + tail + more >= below:
                     continue  # two more moves cannot meet the goal below the bound
             key = (wwm, st2, nsig)
@@ -777,10 +916,25 @@ def prove_bound(spec: str, params: dict[str, Any], targets: list[Target], wave: 
     """Is every program of at most `max_ops` components over the classes
     (DPP16 with every mask and modifier) at least `below`?  `comps`: the
     other classes' components, when the caller has built them.  The windows
-    share `max_states` between them."""
+    share `max_states` between them.  With every permlane select word the
+    windows are often too small to refute a select that is right on the
+    window only (its other nibbles are free, so a short literal spelling
+    fits); then the bound is tried again with the listed select families,
+    and the result says which scope held."""
     costing = Costing(targets, wave, model, {})
-    res: BoundResult | None = None
     uni = Universe(targets, wave, classes, costing, below, comps)
+    res = _over_windows(spec, params, wave, exec_contract, classes, max_ops, below, max_states, costing, uni)
+    if not res.holds and uni.perm:
+        listed = Universe(targets, wave, classes, costing, below, comps, every_select=False)
+        again = _over_windows(spec, params, wave, exec_contract, classes, max_ops, below, max_states, costing, listed)
+        if again.holds:
+            return again
+    return res
+
+
+def _over_windows(spec: str, params: dict[str, Any], wave: int, exec_contract: str, classes: list[str],
+                  max_ops: int, below: float, max_states: int, costing: Costing, uni: Universe) -> BoundResult:
+    res: BoundResult | None = None
     tried = spent = 0
     for win in windows(spec, params, wave, exec_contract):
         modes = [False] + ([True] if "wwm" in classes and exec_contract == "any" else [])
@@ -790,7 +944,7 @@ def prove_bound(spec: str, params: dict[str, Any], targets: list[Target], wave: 
         tried += 1
         r = BoundResult(found is None and done, below, max_ops, tuple(win.lanes), win.exec, dict(uni.counts),
                         sum(len(v) for v in mvs.values()), states, fi=any(fi for _, _, fi in uni.variants),
-                        dpp8=bool(uni.dpp8_fi))
+                        dpp8=bool(uni.dpp8_fi), permlanes=tuple(uni.perm))
         if found is not None:
             r.witness = [t for mv in found for t in mv.comp.lines]
             r.witness_cost = cost
