@@ -14,7 +14,7 @@ pytest.importorskip("llvmlite")
 
 from verify.target import get
 from verify.tv.compile import by_llvmlite_isolated, run_line_instances
-from verify.tv.llir import read_module
+from verify.tv.llir import run_lines
 
 CORPUS = Path(__file__).parent / "tv"
 KERNELS = sorted(p for p in CORPUS.glob("*.ll") if "amdgpu_kernel" in p.read_text())
@@ -42,8 +42,7 @@ EXPECTED_HAZARD: dict[str, str] = {}
 def instances() -> list[tuple[Path, str, int]]:
     out = []
     for p in KERNELS:
-        mod = read_module(str(p), p.read_text())
-        out += [(p, t.name, w) for t, w in run_line_instances(str(p), mod.run_lines)]
+        out += [(p, t.name, w) for t, w in run_line_instances(str(p), run_lines(p.read_text()))]
     return out
 
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import cli
 
 from verify.tv.kernel import MetaArg, arg_offsets, metadata_args, metadata_problems
-from verify.tv.llir import read_module
+from verify.tv.llir import read_module, run_lines
 
 pytest.importorskip("llvmlite")
 
@@ -94,8 +94,7 @@ def test_metadata_disagreeing_with_the_abi_rule_is_an_error_line():
 def _first_run_instance(path: Path) -> tuple[str, int]:
     """A kernel's first RUN-line (target, wave): a kernel is compiled only for
     the targets it declares (a permlane16 kernel does not select on gfx90a)."""
-    mod = read_module(path.name, path.read_text())
-    t, w = run_line_instances(path.name, mod.run_lines)[0]
+    t, w = run_line_instances(path.name, run_lines(path.read_text()))[0]
     return t.name, w
 
 

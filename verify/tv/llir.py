@@ -161,6 +161,16 @@ def _body_lines(lines: list[str], start: int) -> list[tuple[int, int]]:
     return out
 
 
+def run_lines(text: str) -> list[tuple[int, str]]:
+    """The file's lit RUN lines: (line, the command)."""
+    runs = []
+    for k, text_line in enumerate(text.splitlines(), 1):
+        m = re.search(r";\s*RUN:\s*(.*)$", text_line)
+        if m:
+            runs.append((k, m.group(1)))
+    return runs
+
+
 def read_module(path: str, text: str) -> Module:
     try:
         mod = llvm.parse_assembly(text)
@@ -171,11 +181,7 @@ def read_module(path: str, text: str) -> Module:
             raise InputError(Span(path, int(m.group(1)), int(m.group(2))), m.group(3).strip()) from None
         raise InputError(None, f"{path}: LLVM cannot parse it: {msg.splitlines()[0] if msg else '?'}") from None
     lines = text.splitlines()
-    runs = []
-    for k, text_line in enumerate(lines, 1):
-        m = re.search(r";\s*RUN:\s*(.*)$", text_line)
-        if m:
-            runs.append((k, m.group(1)))
+    runs = run_lines(text)
     funcs = []
     for f in mod.functions:
         if f.is_declaration:
