@@ -64,6 +64,13 @@ class Step:
     hazard: dict[str, str] = field(default_factory=dict)
 
 
+class _LazyScc:
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
 class Machine:
     def __init__(
         self,
@@ -82,7 +89,7 @@ class Machine:
         self.target = target
         self.vregs: dict[int, list[Value]] = {}
         self.sregs: dict[str, Any] = {}
-        self.scc: Any = None
+        self._scc: Any = None
         self.inputs_read: list[str] = []
         self._assume = assumptions if assumptions is not None else {}
         self.assumptions_used: dict[str, str] = {}
@@ -103,6 +110,24 @@ class Machine:
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
         self.ops_run: set[str] = set()
+
+    # ---- SCC ----------------------------------------------------------
+    @property
+    def scc(self) -> Any:
+        v = self._scc
+        if type(v) is _LazyScc:
+            v = self._scc = v.make()
+        return v
+
+    @scc.setter
+    def scc(self, value: Any) -> None:
+        self._scc = value
+
+    def set_scc_from(self, make: Callable[[], Any]) -> None:
+        """SCC := make(), made when first read: an SCC the next SALU
+        instruction overwrites (a loop's running sum) is never built.  The
+        concrete backend makes it at once (a thunk costs more than a bit)."""
+        self._scc = _LazyScc(make) if self.B.symbolic else make()
 
     # ---- assumptions --------------------------------------------------
     def assume(self, name: str) -> str:
@@ -181,8 +206,11 @@ class Machine:
             # the lanes it does not write, of a destination written inside the window  [S:hazards]
             self._hazard_note(h)
             old = self._unknown_v(n, f"v{n}@{self.line}(hazard after line {h.producer.line})")
-        ite = self.B.ite
-        self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
+        if all(type(e) is bool for e in enable):  # known lanes (a concrete EXEC): no select to build
+            self.vregs[n] = [x if e else o for e, x, o in zip(enable, vals, old)]
+        else:
+            ite = self.B.ite
+            self.vregs[n] = [ite(e, x, o) for e, x, o in zip(enable, vals, old)]
         if self.step is not None:
             name = f"v{n}"
             for i, e in enumerate(enable):

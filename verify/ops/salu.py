@@ -310,8 +310,9 @@ class Salu2(OpDef):
         x, y = m.scalar(a), m.scalar(b)
         r = self.fn(B, x, y)
         m.write_scalar(dst, r)
-        if self.scc is not None:
-            m.scc = self.scc(B, x, y, r)
+        scc = self.scc
+        if scc is not None:
+            m.set_scc_from(lambda: scc(B, x, y, r))
 
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
