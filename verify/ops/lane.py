@@ -106,7 +106,7 @@ class Writelane(OpDef):
         dst, val, sel = ins.operands
         x = m.scalar(val)
         idx = B.and_(m.scalar(sel), B.const(W - 1))
-        en = [B.eq(idx, B.const(i)) for i in range(W)]
+        en = [i == idx for i in range(W)] if type(idx) is int else [B.eq(idx, B.const(i)) for i in range(W)]
         m.note_lanes(en, f"v_writelane writes lane {idx}", kept="")
         m.write_v(dst.index, [x] * W, en)
 
@@ -137,12 +137,15 @@ class Mbcnt(OpDef):
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         mask, base = m.read(s0), m.read(s1)
+        en = m.actives()
         out = []
         for i in range(W):
+            if en[i] is False:  # not written: not computed
+                out.append(0)
+                continue
             # bits of the 64-bit thread mask (1 << i) - 1 that fall in this half
             below = max(0, min(32, i - 32)) if self.hi else min(32, i)
             out.append(B.add(base[i], B.popcount([B.bit(mask[i], k) for k in range(below)])))
-        en = m.actives()
         m.note_lanes(en, "lane count")
         m.write_v(dst.index, out, en)
 

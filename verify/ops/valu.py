@@ -148,7 +148,8 @@ class Valu(OpDef):
             en = m.actives()
             src0 = ins.operands[1]
             m.note_lanes(en, f"computed by {ins.mnemonic}", src0.text if self.nsrc == 1 and isinstance(src0, VReg) else None)
-        res = [fn(m.B, *xs) for xs in zip(*srcs)]
+        # (a lane known not to be written is not computed: write_v keeps its old value)
+        res = [fn(m.B, *xs) if e is not False else 0 for xs, e in zip(zip(*srcs), en)]
         if m.step is not None and self.base != "v_mov_b32":
             other = operand_text(ins.operands[2]) if self.nsrc == 2 else ""
             for i, ev in list(m.step.pending.items()):
@@ -538,7 +539,8 @@ class Cmp(OpDef):
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         a, b = m.read(s0), m.read(s1)
-        bits = [B.and_b(m.active(i), self.op(B, a[i], b[i], self.signed)) for i in range(W)]
+        act = m.actives()
+        bits = [False if act[i] is False else B.and_b(act[i], self.op(B, a[i], b[i], self.signed)) for i in range(W)]
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
 
