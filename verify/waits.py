@@ -103,7 +103,10 @@ def waits_of(ins: Instr) -> list[tuple[str, int]]:
     s_wait_*_dscnt, are understood only when 0 (every counter);
     s_waitcnt_lgkmcnt / s_waitcnt_vmcnt only with `null` (an SGPR there adds
     its value to the count)."""
-    m, text = ins.mnemonic, ins.text.split(";")[0].strip()
+    m = ins.mnemonic
+    if not m.startswith("s_wait"):
+        return []
+    text = ins.text.split(";")[0].strip()
     rest = text[len(m):].strip()
     if m == "s_waitcnt":
         hits = _NAMED.findall(rest)
