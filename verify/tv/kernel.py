@@ -159,11 +159,12 @@ class Kernel:
         if mn == "s_clause":
             return None  # a hint grouping the memory instructions that follow: no effect on values
         if not isinstance(op, Opaque):
-            used = set(op.uses(ins))
-            if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
-                return f"line {ins.line} reads a load result before its wait"
+            if self.pending_v or self.pending_s:
+                used = set(op.uses(ins))
+                if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
+                    return f"line {ins.line} reads a load result before its wait"
             m.run([ins])
-            if mn.startswith("s_waitcnt") or mn.startswith("s_wait_"):
+            if mn.startswith(("s_waitcnt", "s_wait_loadcnt", "s_wait_kmcnt")):  # (the waits that retire loads)
                 text = ins.text
                 if re.search(r"vmcnt\(0\)|s_wait_loadcnt 0x0|s_wait_loadcnt_dscnt 0x0", text):
                     self.pending_v.clear()
@@ -263,11 +264,11 @@ class Kernel:
             return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
         addr_op, data_op, saddr = ops[-3:]
         off = int(mods.get("offset", "0"), 0)
-        addrs = self._addresses(addr_op, saddr, off)
+        act = m.actives()
+        addrs = self._addresses(addr_op, saddr, off, act)
         if addrs is None:
             return f"line {ins.line}: {ins.mnemonic} address {addr_op}, {saddr}"
         data = m.v(_regs(data_op)[0])
-        act = m.actives()
         before = None
         if ret:
             rank = self.atomic_order(self.returning)
@@ -283,16 +284,18 @@ class Kernel:
                 self.vm_order.append(d)
         return None
 
-    def _addresses(self, addr_op: str, saddr: str, off: int) -> list[tuple[Any, Any]] | None:
+    def _addresses(self, addr_op: str, saddr: str, off: int, act: list[Any]) -> list[tuple[Any, Any]] | None:
         """Each lane's 64-bit address of a global access: a 64-bit VGPR
-        address (saddr off), or saddr plus a 32-bit VGPR offset."""
+        address (saddr off), or saddr plus a 32-bit VGPR offset; (0, 0) in a
+        lane known not to run it (`act`: its address is never asked)."""
         m, B = self.m, self.m.B
         if saddr == "off":
             a = _regs(addr_op)
             if len(a) != 2:
                 return None
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            return [(B.add(lo_l[i], B.const(off)), hi_l[i]) for i in range(m.W)]
+            return [(B.add(lo_l[i], B.const(off)), hi_l[i]) if act[i] is not False else (B.const(0), B.const(0))
+                    for i in range(m.W)]
         s = _regs(saddr)
         v = _regs(addr_op)
         if len(s) != 2 or len(v) != 1:
@@ -301,6 +304,9 @@ class Kernel:
         vo = m.v(v[0])
         addrs = []
         for i in range(m.W):
+            if act[i] is False:
+                addrs.append((B.const(0), B.const(0)))
+                continue
             o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
             lo = B.add(slo, o)
             addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
