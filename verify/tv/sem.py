@@ -103,10 +103,17 @@ class Memory:
         v: Any = None
         p: Any = False
         at = self._at(lo, hi)
+        hidden: set[tuple[int, int, int]] = set()
         for slo, shi, sv, sp, en in reversed(self.stores):
             if en is False:  # a lane that does not store
                 continue
-            hit = B.and_b(en, *at(slo, shi))
+            # an older store with the very same enable and address terms (the
+            # lanes of a uniform atomic) is hidden by this one wherever it hits
+            key = (id(slo), id(shi), id(en))  # (the stores keep the terms alive)
+            if key in hidden:
+                continue
+            hidden.add(key)
+            hit = B.and_b(en, at(slo, shi))
             if hit is True:
                 v, p = sv, sp
                 break
@@ -189,43 +196,59 @@ class Memory:
         out: list[Any] = []
         at = self._at(lo, hi)
         for g in self.groups:
-            hits = [B.and_b(en, *at(slo, shi)) for slo, shi, en in g if en is not False]
+            hits = [B.and_b(en, at(slo, shi)) for slo, shi, en in g if en is not False]
             if len(hits) > 1:  # (one lane's store is never a race)
                 out.append(B.not_b(self._at_most_one(hits)))
         return B.or_b(*out)
 
-    def _at(self, lo: Any, hi: Any) -> Callable[[Any, Any], tuple[Any, Any]]:
-        """`(slo, shi) -> (lo == slo, hi == shi)`, each address asked once
+    def _at(self, lo: Any, hi: Any) -> Callable[[Any, Any], Any]:
+        """`(slo, shi) -> lo == slo and hi == shi`, each address asked once
         (the lanes of a uniform store or atomic share their address terms)."""
         B = self.B
-        seen: dict[tuple[int, int], tuple[Any, Any]] = {}
+        seen: dict[tuple[int, int], Any] = {}
         table, tkey = self.shared if self.shared is not None else (None, None)
         here = None if tkey is None else (tkey(lo), tkey(hi))
 
-        def at(slo: Any, shi: Any) -> tuple[Any, Any]:
+        def at(slo: Any, shi: Any) -> Any:
             key = (id(slo), id(shi))  # (the stores keep the terms alive)
             c = seen.get(key)
             if c is None:
                 if table is None or tkey is None:
-                    c = (B.eq(lo, slo), B.eq(hi, shi))
+                    c = B.and_b(B.eq(lo, slo), B.eq(hi, shi))
                 else:
                     k2 = (here, tkey(slo), tkey(shi))
                     hit = table.get(k2)
                     if hit is None:  # (the entry keeps its terms: their ids stay theirs)
-                        hit = table[k2] = ((lo, hi, slo, shi), (B.eq(lo, slo), B.eq(hi, shi)))
+                        hit = table[k2] = ((lo, hi, slo, shi), B.and_b(B.eq(lo, slo), B.eq(hi, shi)))
                     c = hit[1]
                 seen[key] = c
             return c
         return at
 
     def _at_most_one(self, conds: list[Any]) -> Any:
+        """At most one of `conds` holds: no c_k holds with one before it.
+        With a shared table, the terms for each prefix of `conds` are kept
+        (a trie by the conditions' keys): the per-EXEC proofs of a kernel
+        ask about the same lanes' addresses, a longer prefix each time."""
         B = self.B
         seen: Any = False
-        bad: list[Any] = []
+        bad: Any = False  # some c_k held with one before it
+        table, tkey = self.shared if self.shared is not None else (None, None)
+        node: dict[Any, Any] | None = None if table is None else table.setdefault(("at_most_one",), {})
         for c in conds:
-            bad.append(B.and_b(seen, c))
-            seen = B.or_b(seen, c)
-        return B.not_b(B.or_b(*bad))
+            if node is not None and tkey is not None:
+                k = tkey(c)
+                nxt = node.get(k)
+                if nxt is None:
+                    nxt = node[k] = (c, *self._one_more(seen, bad, c), {})  # (keeps c: its key stays its own)
+                _, seen, bad, node = nxt
+                continue
+            seen, bad = self._one_more(seen, bad, c)
+        return B.not_b(bad)
+
+    def _one_more(self, seen: Any, bad: Any, c: Any) -> tuple[Any, Any]:
+        B = self.B
+        return B.or_b(seen, c), B.or_b(bad, B.and_b(seen, c))
 
 
 @dataclass
