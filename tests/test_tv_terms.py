@@ -232,3 +232,27 @@ def test_a_select_of_its_compares_operands_is_their_min_or_max():
 
 def _s(v: int) -> int:
     return v - (1 << 32) if v & 0x80000000 else v
+
+
+def test_at_most_one_shared_across_calls_is_the_pairwise_formula():
+    """Memory._at_most_one keeps each prefix's terms in the shared table (a
+    kernel's per-EXEC proofs ask longer prefixes of the same lanes): every
+    call, first or reusing the table, and with decided conditions among
+    them, is "no two hold"."""
+    B = smt.Z3()
+    table: dict = {}
+    key = lambda t: ("i", t) if type(t) is int else t.get_id()  # noqa: E731
+    mem = Memory(B, lambda lo, hi: B.uf("mem", lo, hi), (table, key))
+    a, b, c = B.fresh_bool("a"), B.fresh_bool("b"), B.fresh_bool("c")
+    for conds in ([a, b], [a, b, c], [a, b], [a, True, b], [False, a, c]):
+        got = mem._at_most_one(conds)
+        pairwise = B.not_b(B.or_b(*[B.and_b(x, y) for k, x in enumerate(conds) for y in conds[k + 1:]]))
+        q = smt.Query(10, session=B.session)
+        q.add(B.not_b(B.eq(got, pairwise)))
+        assert q.check() == "unsat", conds
+    assert ("at_most_one",) in table  # the prefixes were kept
+    # two holding at once is a race; one alone is not
+    ev = smt.Evaluator({"a": True, "b": True, "c": False})
+    assert ev(mem._at_most_one([a, b, c])) is False
+    ev = smt.Evaluator({"a": False, "b": True, "c": False})
+    assert ev(mem._at_most_one([a, b, c])) is True

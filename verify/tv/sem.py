@@ -236,6 +236,8 @@ class Memory:
         table, tkey = self.shared if self.shared is not None else (None, None)
         node: dict[Any, Any] | None = None if table is None else table.setdefault(("at_most_one",), {})
         for c in conds:
+            if type(c) is bool:  # (a decided condition has no term key: the rest without the table)
+                node = None
             if node is not None and tkey is not None:
                 k = tkey(c)
                 nxt = node.get(k)
