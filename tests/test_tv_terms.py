@@ -256,3 +256,74 @@ def test_at_most_one_shared_across_calls_is_the_pairwise_formula():
     assert ev(mem._at_most_one([a, b, c])) is False
     ev = smt.Evaluator({"a": False, "b": True, "c": False})
     assert ev(mem._at_most_one([a, b, c])) is True
+
+
+def _valid(B, cond) -> bool:
+    """`cond` holds for every value of its unknowns (with the session's defs)."""
+    q = smt.Query(30, session=B.session)
+    q.add(B.not_b(cond))
+    return q.check() == "unsat"
+
+
+def _lane_lists(B, W):
+    xs = [B.add(B.fresh(f"x{k}"), B.const(k)) for k in range(W)]  # no lane of any array
+    cs = B.fresh_lanes("c", W, cond=True)
+    ys = [B.ite(cs[k], xs[k], B.fresh(f"y{k}")) for k in range(W)]
+    return xs, cs, ys
+
+
+def test_lane_arrays_read_the_list_at_every_lane():
+    """Under lane_arrays a list read at a symbolic lane is an unknown array
+    defined lane by lane (Session.defs, in every question): each lane reads
+    its own element, a permuted list reads the first list's array at the
+    permuted lane, a list of selects reads the three lists."""
+    W = 64
+    B = smt.Z3(lane_arrays=True)
+    xs, cs, ys = _lane_lists(B, W)
+    j = B.fresh("j")
+    at = B.and_(j, B.const(W - 1))
+    r = B.select(xs, at)
+    assert B.session.defs, "an array defined lane by lane"
+    perm = [xs[k ^ 32] for k in range(W)]
+    assert "bvxor" in B.select(perm, at).sexpr(), "the permuted list reads the first list's array"
+    for k in (0, 5, 32, 63):
+        assert _valid(B, B.or_b(B.ne(at, B.const(k)), B.eq(r, xs[k])))
+        assert _valid(B, B.or_b(B.ne(at, B.const(k)), B.eq(B.select(perm, at), xs[k ^ 32])))
+        assert _valid(B, B.or_b(B.ne(at, B.const(k)), B.eq(B.select(ys, at), ys[k])))
+    # not vacuous: lane 5 of the list is not lane 6's element
+    assert not _valid(B, B.or_b(B.ne(at, B.const(5)), B.eq(r, xs[6])))
+    # another list gets an array of its own (never the first's by name)
+    zs = [B.add(x, B.const(1)) for x in xs]
+    assert not _valid(B, B.eq(B.select(zs, at), r))
+    assert _valid(B, B.eq(B.select(zs, at), B.add(r, B.const(1))))
+
+
+def test_lane_arrays_agree_with_the_store_chain():
+    """The same reads as the default encoding (a chain of stores), lane by lane."""
+    W = 32
+    for B in (smt.Z3(), smt.Z3(lane_arrays=True)):
+        xs, _, ys = _lane_lists(B, W)
+        at = B.and_(B.fresh("j"), B.const(W - 1))
+        for k in (0, 7, 31):
+            q = smt.Query(30, session=B.session)
+            q.add(B.eq(B.fresh("j"), B.const(k)))
+            for n in range(W):
+                q.add(B.eq(B.fresh(f"x{n}"), B.const(3 * n + 1)))
+            q.add(B.ne(B.select(xs, at), B.const(3 * k + 1 + k)))
+            assert q.check() == "unsat", (B.lane_arrays, k)
+            q2 = smt.Query(30, session=B.session)
+            q2.add(B.eq(B.fresh("j"), B.const(k)))
+            q2.add(B.ne(B.select(ys, at), ys[k]))
+            assert q2.check() == "unsat", (B.lane_arrays, k)
+
+
+def test_under_all_takes_every_select_on_the_condition():
+    B = smt.Z3()
+    c, d = B.fresh_bool("cond_c"), B.fresh_bool("cond_d")
+    a, b, e = B.fresh("a"), B.fresh("b"), B.fresh("e")
+    t = B.add(B.ite(c, a, b), B.ite(d, B.ite(c, e, b), a))
+    u = smt.under_all(t, c)
+    assert "cond_c" in t.sexpr() and "cond_c" not in u.sexpr()
+    assert _valid(B, B.or_b(B.not_b(c), B.eq(t, u)))
+    assert not _valid(B, B.eq(t, u))  # only where c holds
+    assert smt.under_all(t, True) is t

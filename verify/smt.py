@@ -71,13 +71,17 @@ class Session:
     temporary wrapper is never freed (and its AST released) before the API
     call that uses its pointer."""
 
-    __slots__ = ("bv32", "consts", "ctx", "f32", "false", "one1", "ref", "rne", "true", "zero1")
+    __slots__ = ("bv32", "consts", "ctx", "defs", "f32", "false", "one1", "ref", "rne", "true", "zero1")
 
     def __init__(self) -> None:
         self.ctx = z3.Context()
         self.ref = self.ctx.ref()
         self.bv32 = z3.BitVecSort(32, self.ctx)
         self.consts: dict[int, z3.BitVecRef] = {}
+        # what the unknowns made to stand for terms (Z3's lane arrays) are
+        # defined to be: true of every term of the session, and part of
+        # every question a Query of the session asks
+        self.defs: list[Any] = []
         self.true, self.false = z3.BoolVal(True, self.ctx), z3.BoolVal(False, self.ctx)
         self.f32 = z3.Float32(self.ctx)
         self.rne = z3.RNE(self.ctx)
@@ -196,8 +200,11 @@ class Z3:
     symbolic = True
 
     def __init__(self, session: Session | None = None, abstract_fadd: str = "", aci: bool = False,
-                 canon_eq: bool = True) -> None:
+                 canon_eq: bool = True, lane_arrays: bool = False) -> None:
         self.s = session if session is not None else Session()
+        # lane_arrays: a list read at a symbolic lane is an unknown array
+        # defined lane by lane (see _select_planned; verify.tv's kernel proofs)
+        self.lane_arrays = lane_arrays
         # canon_eq: x == y and y == x one term (the lane-mask votes need it;
         # verify.tv's kernel proofs turn it off: the atomic optimizer's
         # questions ran out of time with it)
@@ -218,6 +225,8 @@ class Z3:
         self._bits: dict[int, tuple[Any, ...]] = {}
         self._masks: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}  # from_bits by its conditions' ids
         self._arrays: dict[int, tuple[Any, ...]] = {}
+        self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
+        self._n_arrays = 0
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
@@ -752,6 +761,8 @@ class Z3:
         """vals[idx]; a symbolic index reads a z3 array built once per list."""
         if type(idx) is int:
             return vals[idx]
+        if self.lane_arrays:
+            return self._select_planned(vals, idx)
         first = vals[0]
         if all(self.s.same(v, first) for v in vals):
             return first
@@ -769,10 +780,60 @@ class Z3:
         ast = z3.Z3_mk_select(self.s.ref, hit[1].as_ast(), self.s.bv(idx).as_ast())
         return self.s.WB(ast) if hit[2] else self.s.W(ast)
 
-    def _as_read(self, vals: Sequence[Any], idx: Any) -> Any:
-        """If every vals[k] is entry lane c_k of one register, vals[idx] is
-        that register's array read at c(idx): lane data never has to be
-        compared bit by bit, only lane indices."""
+    def _select_planned(self, vals: Sequence[Any], idx: Any) -> Any:
+        """select under `lane_arrays`: how a list is read is decided once per
+        list (its plan, kept with the list so that its id stays its own):
+        - every lane the same term: that term;
+        - every lane a lane of one array (_lane_of): that array at the lane
+          index mapped (identity, xor with a constant, or a select chain);
+        - every lane an if-then-else: the three lists read at idx, as one
+          if-then-else (lane by lane the same value);
+        - else an unknown array `lanes#N` defined at lanes 0..W-1 in the
+          session's `defs` (which every Query of the session includes),
+          whose lanes are registered so that a permutation of the list reads
+          it.  Unlike a chain of stores, reading an unknown array at a
+          symbolic lane costs the solver nothing until two reads' lanes
+          may be equal: a shuffle's lane is then compared only as a lane
+          index, never through 64 stores."""
+        hit = self._plans.get(id(vals))
+        if hit is None or hit[0] is not vals:
+            hit = self._plans[id(vals)] = (vals, *self._plan(vals))
+        _, kind, data = hit
+        if kind == "same":
+            return data
+        if kind == "split":
+            c, a, b = data
+            return self.ite(self.select(c, idx), self.select(a, idx), self.select(b, idx))
+        if kind == "read":
+            src, lanes, is_b = data
+            at = self._lane_index(lanes, idx)
+        else:
+            src, is_b = data
+            at = idx
+        ast = z3.Z3_mk_select(self.s.ref, src.as_ast(), self.s.bv(at).as_ast())
+        return self.s.WB(ast) if is_b else self.s.W(ast)
+
+    def _plan(self, vals: Sequence[Any]) -> tuple[str, Any]:
+        first = vals[0]
+        if all(self.s.same(v, first) for v in vals):
+            return "same", first
+        is_b = type(first) is bool or (type(first) is not int and z3.is_bool(first))
+        lanes = self._lanes_of(vals)
+        if lanes is not None:
+            return "read", (lanes[0], lanes[1], is_b)
+        if all(type(v) not in (int, bool) and _is_ite(v) for v in vals):
+            return "split", tuple([v.arg(n) for v in vals] for n in range(3))
+        conv = self.s.boolean if is_b else self.s.bv
+        self._n_arrays += 1  # (a name of its own: the same name would be the same array)
+        arr = z3.Array(f"lanes#{self._n_arrays}", self.s.bv32, z3.BoolSort(self.s.ctx) if is_b else self.s.bv32)
+        for k, v in enumerate(vals):
+            self.s.defs.append(z3.Select(arr, self.s.bv(k)) == conv(v))
+            if type(v) not in (int, bool) and v.get_id() not in self._lane_of:
+                self._lane_of[v.get_id()] = (v, arr, k)
+        return "array", (arr, is_b)
+
+    def _lanes_of(self, vals: Sequence[Any]) -> tuple[Any, list[int]] | None:
+        """(array, c_k) when every vals[k] is lane c_k of one array."""
         src: Any = None
         lanes = []
         for v in vals:
@@ -786,15 +847,28 @@ class Z3:
             elif not self.s.same(hit[1], src):
                 return None
             lanes.append(hit[2])
+        return src, lanes
+
+    def _lane_index(self, lanes: list[int], idx: Any) -> Any:
+        """c(idx) for the lane map k -> c_k."""
         if all(c == k for k, c in enumerate(lanes)):
-            at = idx
-        elif all(c == k ^ lanes[0] for k, c in enumerate(lanes)):
-            at = self.xor(idx, lanes[0])
-        else:
-            at = lanes[-1]
-            for k in range(len(lanes) - 2, -1, -1):
-                at = self.ite(self.eq(idx, k), lanes[k], at)
-        ast = z3.Z3_mk_select(self.s.ref, src.as_ast(), self.s.bv(at).as_ast())
+            return idx
+        if all(c == k ^ lanes[0] for k, c in enumerate(lanes)):
+            return self.xor(idx, lanes[0])
+        at = lanes[-1]
+        for k in range(len(lanes) - 2, -1, -1):
+            at = self.ite(self.eq(idx, k), lanes[k], at)
+        return at
+
+    def _as_read(self, vals: Sequence[Any], idx: Any) -> Any:
+        """If every vals[k] is entry lane c_k of one register, vals[idx] is
+        that register's array read at c(idx): lane data never has to be
+        compared bit by bit, only lane indices."""
+        got = self._lanes_of(vals)
+        if got is None:
+            return None
+        src, lanes = got
+        ast = z3.Z3_mk_select(self.s.ref, src.as_ast(), self.s.bv(self._lane_index(lanes, idx)).as_ast())
         return self.s.WB(ast) if z3.is_bool(vals[0]) else self.s.W(ast)
 
     def at_most(self, conds: Sequence[Any], k: int) -> Any:
@@ -882,6 +956,7 @@ class Query:
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.seed = seed
         self.ctx: Any = session.ctx if session is not None else None
+        self.session = session
         self.assertions: list = []
         self.marks: list[int] = []
         self.model: Any = None  # a z3 model after a sat check (z3 is untyped)
@@ -901,7 +976,8 @@ class Query:
     def _terms(self) -> list[Any]:
         if self.ctx is None:
             self.ctx = z3.Context()
-        return [z3.BoolVal(False, self.ctx) if c is False else c for c in self.assertions]
+        defs = self.session.defs if self.session is not None else []
+        return [z3.BoolVal(False, self.ctx) if c is False else c for c in self.assertions] + defs
 
     def push(self) -> None:
         self.marks.append(len(self.assertions))
@@ -1126,6 +1202,18 @@ def under(t: Any, c: Any) -> Any:
     while _is_ite(t) and same(t.arg(0), c):
         t = t.arg(1)
     return t
+
+
+def under_all(t: Any, c: Any) -> Any:
+    """`t` where condition `c` holds: every occurrence of `c` in `t` is
+    true (z3 folds the selects on it), not only a select at the top as in
+    :func:`under`.  verify.tv takes a GPU lane's load and store address so:
+    a register a VALU wrote under EXEC and then shifted or added to is
+    ``f(ite(exec_i, new, old))``, which is ``f(new)`` where the lane runs,
+    the IR's very address term."""
+    if type(t) in (int, bool) or type(c) is bool:
+        return t
+    return z3.substitute(t, (c, z3.BoolVal(True, c.ctx)))
 
 
 def same(a, b) -> bool:

@@ -206,13 +206,16 @@ class Kernel:
         if set(mods) - {"offset"}:
             return f"line {ins.line}: {mn} with {', '.join(sorted(mods))}"
         addr_op, saddr = (ops[1], ops[2]) if g.group(1) == "load" else (ops[0], ops[2])
+        # a lane's address matters only where the lane runs: every select on
+        # its EXEC bit in the address is taken there (smt.under_all), so the
+        # GPU's loads read the IR's very memory terms
         act = m.actives()
         if saddr == "off":
             a = _regs(addr_op)
             if len(a) != 2:
                 return f"line {ins.line}: {mn} address {addr_op}"
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            addrs = [(B.add(smt.under(lo_l[i], act[i]), B.const(off)), smt.under(hi_l[i], act[i])) for i in range(m.W)]
+            addrs = [(B.add(smt.under_all(lo_l[i], act[i]), B.const(off)), smt.under_all(hi_l[i], act[i])) for i in range(m.W)]
         else:
             s = _regs(saddr)
             v = _regs(addr_op)
@@ -225,7 +228,7 @@ class Kernel:
                 if act[i] is False:  # a lane known not to run it: no access (its address is never asked)
                     addrs.append((B.const(0), B.const(0)))
                     continue
-                o = B.add(smt.under(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+                o = B.add(smt.under_all(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
                 addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
         if g.group(1) == "load":
@@ -574,7 +577,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return res
     terms = {} if terms is None else terms
     if "B" not in terms:
-        terms["B"] = smt.Z3(aci=True, canon_eq=False)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
+        terms["B"] = smt.Z3(aci=True, canon_eq=False, lane_arrays=True)  # min/max nests canonical: the atomic optimizer's scan meets the IR's chain
         terms["mem"] = {}
     B = terms["B"]
     W = wave
