@@ -217,3 +217,69 @@ def test_llvm_mc_gfx1250_has_64bit_literals_gfx1200_not() -> None:
     assert rc == 0 and "[0xfe,0x01,0x80,0xbe,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00]" in out, out
     rc, out = _mc("gfx1200", "s_mov_b64 s[0:1], lit64(0x100000000)")
     assert rc != 0 and "error: invalid operand for instruction" in out, out
+
+
+# ---- saveexec with SDST = EXEC: the write order  [S:saveexec-order] -----------
+
+@pytest.mark.parametrize("line,target,wave,exec_in,sregs,assume,want_exec,want_scc", [
+    # the CDNA3/RDNA3 pseudocode: SDST (the old mask) is written last
+    ("s_or_saveexec_b64 exec, -1", "gfx942", 64, 0x5, {}, None, 0x5, True),
+    ("s_or_saveexec_b64 exec, -1", "gfx1100", 64, 0x5, {}, None, 0x5, True),
+    ("s_and_saveexec_b32 exec_lo, s2", "gfx1200", 32, 0xF0, {"s2": 0x0F}, None, 0xF0, True),
+    # the GCN3 prose, where the assumption picks it: EXEC = S0 op EXEC lands last
+    ("s_or_saveexec_b64 exec, -1", "gfx900", 64, 0x5, {}, {"saveexec.order": "exec_last"}, (1 << 64) - 1, True),
+    ("s_or_saveexec_b64 exec, -1", "gfx900", 64, 0x5, {}, {"saveexec.order": "sdst_last"}, 0x5, True),
+    ("s_and_saveexec_b32 exec_lo, s2", "gfx1030", 32, 0xF0, {"s2": 0x0F}, {"saveexec.order": "exec_last"}, 0, False),
+    # "either": the unknown order input (it reads 0 here) picks S0 op EXEC
+    ("s_and_saveexec_b32 exec_lo, s2", "gfx1030", 32, 0xF0, {"s2": 0x0F}, None, 0, False),
+    ("s_and_saveexec_b32 exec_lo, s2", "gfx1030", 32, 0xF0,
+     {"s2": 0x0F, "exec_lo@1(saveexec write order)": 1}, None, 0xF0, True),
+])
+def test_saveexec_sdst_exec_write_order(line: str, target: str, wave: int, exec_in: int, sregs: dict[str, int],
+                                        assume: dict[str, str] | None, want_exec: int, want_scc: bool) -> None:
+    m = simulate([line], target, wave, exec_in, sregs, assume)
+    lo, hi = m.exec_pair()
+    assert lo | (hi << 32) == want_exec
+    assert m.scc == want_scc
+
+
+XOR5_SDST_EXEC = """; @spec     cuda.shfl_xor mask=5 width=16
+; @targets  gfx9, gfx1030
+; @waves    64
+; @exec     any
+; @input    x = v0
+; @output   out = v1
+; @clobbers v2
+s_or_saveexec_b64 exec, -1
+v_mov_b32_dpp v2, v0 row_half_mirror row_mask:0xf bank_mask:0xf
+s_nop 1
+v_mov_b32_dpp v1, v2 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf
+"""
+
+
+def test_whole_wave_through_sdst_exec_is_not_proved(tmp_path: Path) -> None:
+    # `s_or_saveexec_b64 exec, -1` leaves the old mask where SDST lands last:
+    # this is then the plain two-DPP xor5, wrong under a partial EXEC (a value
+    # travels through an inactive lane of v2), on every target, and under the
+    # default reading of the older guides too.  Read as "EXEC written last"
+    # (the GCN3 prose) every lane is on: the value is right, but EXEC is left
+    # all-on, which the exec obligation refutes.
+    p = tmp_path / "xor5_sdst_exec.s"
+    p.write_text(XOR5_SDST_EXEC)
+    code, out, err = cli("lowering", str(p))
+    assert code == 1, (out, err)
+    assert "proved" not in out
+    assert "refuted for gfx900, gfx906, gfx908, gfx90a, gfx1030 wave64 under exec=any; assumptions: " \
+           "dpp.inactive_src=bound_ctrl, saveexec.order=either" in out
+    assert "refuted for gfx940, gfx941, gfx942, gfx950 wave64" in out
+    assert "value(out): refuted: an active lane differs from the spec" in out
+    code, out, err = cli("lowering", str(p), "--target", "gfx900", "--assume", "saveexec.order=exec_last")
+    assert code == 1, (out, err)
+    assert "saveexec.order=exec_last" in out and "value(out)" not in out
+    assert "exec: refuted: EXEC at the end differs from EXEC at entry" in out
+
+
+def test_saveexec_sdst_overlapping_s0_and_exec() -> None:
+    # SDST = S0 = EXEC: S0 is the old EXEC (read first) whatever the order
+    m = simulate(["s_and_saveexec_b64 exec, exec"], "gfx942", 64, 0x30, {})
+    assert m.exec_pair() == (0x30, 0)

@@ -201,6 +201,20 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:literal64",
         ),
         Assumption(
+            "saveexec.order",
+            "which write lands last when a *_saveexec_* names EXEC (exec_lo in wave32) as its SDST, on targets "
+            "whose ISA guide gives only the older prose (GCN3, Vega, CDNA1/2, RDNA1/2: 'D = EXEC; EXEC = S0 op "
+            "EXEC'); the CDNA3/CDNA4/RDNA3/RDNA4 pseudocode writes SDST last, so EXEC ends as the old mask",
+            {
+                "either": "either order: a proof must hold whichever write lands last (the guides disagree)",
+                "exec_last": "EXEC is written last and keeps S0 op EXEC (the GCN3/Vega/RDNA1-2 text's order)",
+                "sdst_last": "SDST is written last, so EXEC ends as the old mask (the CDNA3/RDNA3 pseudocode: "
+                             "saveexec = EXEC; EXEC = S0 op EXEC; SDST = saveexec)",
+            },
+            "either",
+            "S:saveexec-order",
+        ),
+        Assumption(
             "valu.carry_inactive",
             "the carry-out or borrow-out bit a v_add*_co* / v_sub*_co* / v_mad_u64_u32 op writes for a lane it does not write (inactive, or left unwritten by DPP)",
             {

@@ -75,6 +75,22 @@ def _all_ones(src: Imm, bits: int) -> bool:
     return not literal64_is_negative(src) and expand_b64(src) == M64
 
 
+def _write_order(ins: Instr, m: Machine) -> str:
+    """Which write lands last when a saveexec's SDST names EXEC: the target's
+    ISA pseudocode where it states it (SDST last), else the named assumption
+    (the older guides' prose writes EXEC last).  [S:saveexec-order]"""
+    if m.has("saveexec_sdst_last"):
+        return "sdst_last"
+    return m.assume("saveexec.order")
+
+
+def _unknown_scalar(m: Machine, name: str) -> Value:
+    """A fresh unknown scalar input named `name` (a counterexample shows it)."""
+    if name not in m.inputs_read:
+        m.inputs_read.append(name)
+    return m.initial("s", name, None)
+
+
 class Saveexec(OpDef):
     """sD = EXEC; EXEC = OP(s0, EXEC); SCC = (EXEC != 0)."""
 
@@ -111,23 +127,32 @@ class Saveexec(OpDef):
         # every source (S0 and EXEC) is read before anything is written: with
         # sD == S0 the ISA's S0 is the value before sD = EXEC  [S:salu]
         if self.bits == 32:
-            e, s0 = m.s("exec_lo"), m.scalar(src)
-            m.write_scalar(dst, e)
-            new = self.op(B, s0, e)
-            m.set_s("exec_lo", new)
-            m.scc = B.ne(new, B.const(0))
+            regs, olds, s0 = ["exec_lo"], [m.s("exec_lo")], [m.scalar(src)]
         else:
-            elo, ehi = m.s("exec_lo"), m.s("exec_hi")
-            slo, shi = m.scalar64(src)
-            m.write_scalar64(dst, elo, ehi)
-            lo, hi = self.op(B, slo, elo), self.op(B, shi, ehi)
-            m.set_s("exec_lo", lo)
-            m.set_s("exec_hi", hi)
-            m.scc = B.or_b(B.ne(lo, B.const(0)), B.ne(hi, B.const(0)))
+            regs, olds, s0 = ["exec_lo", "exec_hi"], [m.s("exec_lo"), m.s("exec_hi")], list(m.scalar64(src))
+        news = [self.op(B, a, e) for a, e in zip(s0, olds)]
+        saved = dict(zip(dst.names, olds))  # SDST = the old EXEC
+        for r in dst.names:
+            if r not in regs:
+                m.set_s(r, saved[r])
+        order = _write_order(ins, m) if any(r in saved for r in regs) else "exec_last"
+        final = []
+        for r, new in zip(regs, news):
+            if r in saved:  # SDST names EXEC: which write lands last  [S:saveexec-order]
+                if order == "sdst_last":
+                    new = saved[r]
+                elif order == "either":
+                    choice = _unknown_scalar(m, f"{r}@{m.line}(saveexec write order)")
+                    new = B.ite(B.bit(choice, 0), saved[r], new)
+            m.set_s(r, new)
+            final.append(new)
+        ne = [B.ne(v, B.const(0)) for v in final]
+        m.scc = ne[0] if len(ne) == 1 else B.or_b(ne[0], ne[1])
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
-        if self.opname == "or" and self.bits == E.wave and isinstance(src, Imm) and _all_ones(src, self.bits):
+        if (self.opname == "or" and self.bits == E.wave and isinstance(src, Imm) and _all_ones(src, self.bits)
+                and not {"exec_lo", "exec_hi"} & set(dst.names)):
             E.begin_wwm(dst)  # every lane on, the old EXEC saved  [S:wwm]
         else:
             E.unsupported(f"only whole-wave mode (s_or_saveexec_b{E.wave} SDST, -1 ... s_mov_b{E.wave} exec, SDST) "
