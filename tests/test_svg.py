@@ -115,3 +115,12 @@ def test_asm_svg_marks_the_refuted_claims_instruction(tmp_path):
     assert [c.get("data-line") for c in _by_class(root, "column")] == ["0", "4"]
     assert [c.get("data-line") for c in _by_class(root, "responsible")] == ["4"]
     assert [v.get("data-lane") for v in _by_class(root, "verdict")] == ["0", "2"]  # EXEC = lanes 0 and 2
+
+
+def test_xml_escape_matches_the_standard_library() -> None:
+    from xml.sax.saxutils import escape
+
+    from verify.svg import _esc
+
+    for t in ["a&b<c>\"d'", "&amp;", "", "<<>>", "plain"]:
+        assert _esc(t) == escape(t, {'"': "&quot;"})

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from xml.sax.saxutils import escape
 
 from .cex import Counterexample, Fold, Row, deciding_first, fold_lanes
 from .encode import Encoding, mismatches, replay
@@ -205,8 +204,13 @@ COLORS = {MOVED: "#1f6fb4", COMPUTED: "#2a9d3a", KEPT: "#9a9a9a", INACTIVE: "#d0
 HIGHLIGHT = "#d62728"
 
 
+_XML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+
+
 def _esc(t: str) -> str:
-    return escape(t, {'"': "&quot;"})
+    """XML text and attribute escaping (xml.sax.saxutils would pull in
+    urllib and ssl at start-up only for this)."""
+    return t.translate(_XML)
 
 
 def _short(text: str, n: int) -> str:
