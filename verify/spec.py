@@ -407,6 +407,10 @@ class _Sorts:
 
     def __init__(self, spec: SpecDef, specs: dict[str, SpecDef]):
         self.spec, self.specs = spec, specs
+        # (node, environment) -> sort: `want` and the compare/call rules sort
+        # a node more than once, and a local function's body at every call
+        # site; each is derived once (a failure raises on the first)
+        self._memo: dict[tuple[int, frozenset[tuple[str, str]]], str] = {}
 
     def want(self, node: ast.AST, want: str, env: dict[str, str], span: Span, what: str) -> None:
         got = self.sort(node, env, span)
@@ -415,6 +419,13 @@ class _Sorts:
                              f"spec {self.spec.name}: {what} must be {want}, got {got} ('{_short(node)}')")
 
     def sort(self, node: ast.AST, env: dict[str, str], span: Span) -> str:
+        key = (id(node), frozenset(env.items()))
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._sort(node, env, span)
+        return got
+
+    def _sort(self, node: ast.AST, env: dict[str, str], span: Span) -> str:
         if isinstance(node, ast.Constant):
             return _STR if isinstance(node.value, str) else _INT
         if isinstance(node, ast.Name):
