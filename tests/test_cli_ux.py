@@ -9,6 +9,7 @@ import fcntl
 import io
 import os
 import pty
+import re
 import select
 import struct
 import subprocess
@@ -310,3 +311,16 @@ def test_tv_wave_narrows_the_run_lines() -> None:
     pytest.importorskip("llvmlite")
     assert cli("tv", "tests/tv/permlane64_add.ll", "--wave", "32") == (
         2, "", "error: tests/tv/permlane64_add.ll: its RUN lines run wave64; --wave 32 is not one of them\n")
+
+
+def test_version_names_verify_z3_and_llvm() -> None:
+    from importlib import metadata
+
+    import z3
+
+    code, out, err = cli("--version")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == f"verify {metadata.version('verify')}"
+    assert lines[1] == f"z3 {z3.get_version_string()} (z3-solver {metadata.version('z3-solver')})"
+    assert re.fullmatch(rf"llvmlite {re.escape(metadata.version('llvmlite'))} \(LLVM \d+\.\d+\.\d+\)", lines[2])

@@ -47,6 +47,9 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.cli", "*", "verify.asmcheck"): _CMD + " (asm)",
     ("verify.cli", "*", "verify.tv"): _CMD + " (tv: llvmlite and z3 load with it)",
     ("verify.cli", "*", "verify.progress"): _CMD + " (prove, check: tqdm loads with the bar)",
+    ("verify.cli", "main", "verify.about"): _CMD + " (--version)",
+    ("verify.about", "versions", "verify.smt"): _Z3 + " (--version names the solver)",
+    ("verify.about", "versions", "llvmlite.binding"): "llvmlite's LLVM library only for --version",
 }
 
 

@@ -94,6 +94,7 @@ def parser() -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.")
+    p.add_argument("--version", action="store_true", help="print the versions of verify, z3 and llvmlite/LLVM")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
 
     lo = _command(sub, "lowering", "prove a lowering refines its spec", "name", "wave", "target", "timeout",
@@ -660,6 +661,11 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     err = err or sys.stderr
     try:
         args = parser().parse_args(argv)
+        if args.version:
+            from .about import versions
+
+            print("\n".join(versions()), file=out)
+            return EXIT_PROVED
         if not args.cmd:
             parser().print_help(out)
             return EXIT_ERROR
