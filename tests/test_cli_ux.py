@@ -324,3 +324,32 @@ def test_version_names_verify_z3_and_llvm() -> None:
     assert lines[0] == f"verify {metadata.version('verify')}"
     assert lines[1] == f"z3 {z3.get_version_string()} (z3-solver {metadata.version('z3-solver')})"
     assert re.fullmatch(rf"llvmlite {re.escape(metadata.version('llvmlite'))} \(LLVM \d+\.\d+\.\d+\)", lines[2])
+
+
+@pytest.mark.parametrize("argv", [
+    ["lowering", "xor5", "--target", "gfx900", "--target", "gfx942"],
+    ["lowering", "xor5", "--target", "gfx900,gfx942"],
+    ["lowering", "xor5", "--target", "gfx942", "--target", "gfx900,gfx942"],
+])
+def test_target_is_repeatable_and_a_comma_list_alike(argv: list[str]) -> None:
+    code, out, err = cli(*argv)
+    assert code == 0, (out, err)
+    assert "proved for gfx900, gfx942 wave64" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["lowering", "xor5", "--target", ""],
+    ["lowering", "xor5", "--target", "gfx900,"],
+    ["tv", "x.ll", "--target", "gfx900,,gfx942"],
+    ["emit", "xor5", "--wave", "64", "--target", " "],
+])
+def test_an_empty_target_name_is_refused(argv: list[str]) -> None:
+    code, out, err = cli(*argv)
+    assert code == 2 and out == ""
+    assert err.startswith("error: empty name in the target list '") and len(err.splitlines()) == 1
+
+
+def test_emit_with_two_repeated_targets_names_both() -> None:
+    code, out, err = cli("emit", "xor5", "--wave", "64", "--target", "gfx900", "--target", "gfx942")
+    assert code == 2 and out == ""
+    assert "--target gfx900,gfx942 names 2 targets; emit needs one" in err

@@ -58,12 +58,27 @@ def _integer(text: str) -> int:
     return int(text)
 
 
+class _Targets(argparse.Action):
+    """--target, repeatable and comma-separated alike in every command: the
+    names gather into one comma list (target.resolve reads it); an empty
+    name is refused here, before any work."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        text = str(values)
+        if not all(n.strip() for n in text.split(",")):
+            raise InputError(None, f"empty name in the target list '{text}'")
+        old = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, f"{old},{text}" if old else text)
+
+
 # Options several commands share, defined once so their spelling and help agree.
 _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "wave": (("--wave",), dict(type=_integer, choices=(32, 64),
                                help="only this wave size (of a lowering: one it declares)")),
-    "target": (("--target",), dict(metavar="GFX", help="a target or family, or a comma list of them "
-                                                       "(default: every declared target)")),
+    "target": (("--target",), dict(action=_Targets, metavar="GFX",
+                                   help="a target or family, or a comma list of them (repeatable; "
+                                        "default: every declared target)")),
     "timeout": (("--timeout",), dict(type=_seconds, default=30.0, metavar="S",
                                      help="solver timeout per obligation, seconds (default 30)")),
     "assume": (("--assume",), dict(action="append", default=[], metavar="NAME=VARIANT",
@@ -115,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--html", metavar="DIR", help="also write a static HTML report to DIR (counterexamples drawn)")
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
-    em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942 (a list must name one)")
+    em.add_argument("--target", action=_Targets, required=True, metavar="GFX",
+                    help="one target, e.g. gfx942 (a list must name one)")
     em.add_argument("--wave", type=_integer, choices=(32, 64), required=True, help="the wave size")
     em.add_argument("--format", choices=("llvm", "hip", "asm"), default="llvm", help="what to write (default llvm)")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
@@ -136,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("file", metavar="FILE.s", help="assembly as llc prints it ('-': standard input)")
     am.add_argument("--function", metavar="NAME", help="the function to check (default: every function)")
     am.add_argument("--lines", metavar="A-B", help="the region to check (default: the cross-lane code found)")
-    am.add_argument("--target", metavar="GFX", help="the one target the code is for "
+    am.add_argument("--target", action=_Targets, metavar="GFX", help="the one target the code is for "
                                                     "(default: the file's .amdgcn_target)")
     am.add_argument("--wave", type=_integer, choices=(32, 64),
                     help="the wave size (default: the kernel descriptor's, else the target's default)")
@@ -151,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
-    tv.add_argument("--target", action="append", default=[], metavar="GFX",
+    tv.add_argument("--target", action=_Targets, metavar="GFX",
                     help="a target or family, or a comma list of them (repeatable; default: the file's RUN lines)")
     tv.add_argument("--wave", type=_integer, choices=(32, 64), help="only this wave size")
     tv.add_argument("--llc", action="append", default=[], metavar="CMD",
@@ -168,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("spec", nargs="?", metavar="SPEC", help="the spec to synthesise")
     for key in ("params", "wave", "timeout", "json"):
         sy.add_argument(*_OPTIONS[key][0], **_OPTIONS[key][1])
-    sy.add_argument("--target", "--targets", dest="target", metavar="GFX",
+    sy.add_argument("--target", "--targets", dest="target", action=_Targets, metavar="GFX",
                     help="a target or family, or a comma list of them: the components common to all of them are "
                          "used; with --table, the table columns (families) to build")
     sy.add_argument("--exec", dest="exec_contract", choices=("any", "full"), default="any", help="the EXEC contract")
@@ -623,7 +639,7 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     asm = (args.asm, read_source(args.asm)) if args.asm else None
     text = read_source(args.file)
     path = STDIN if args.file == "-" else args.file
-    targets = [t.name for name in args.target for t in T.resolve(name)]
+    targets = [t.name for t in T.resolve(args.target)] if args.target else []
     with _progress(err, "tv", not args.json):
         if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
             results = check_pair_files(path, text, args.tgt,
