@@ -1117,7 +1117,8 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
         items = _gen_items(ctx, node.args[0], values)
         conds, d = [], True
         for e, de, c, dc in items:
-            if c is False:
+            if c is False:  # left out, but its condition must have been defined
+                d = _and_def(B, d, dc)
                 continue
             d = _and_def(B, d, dc, de if c is True else B.or_b(B.not_b(c), de))
             conds.append(e if c is True else (B.or_b(B.not_b(c), e) if fname == "all" else B.and_b(c, e)))
@@ -1130,8 +1131,9 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
     ident = B.ident(op) if isinstance(B, Wide) else B.const(OPS[op][1])
     elems, d = [], True
     for e, de, c, dc in _gen_items(ctx, node.args[1], values):
-        if c is False:
+        if c is False:  # left out, but its condition must have been defined
             elems.append(ident)
+            d = _and_def(B, d, dc)
             continue
         ev = _as_val(ctx, e)
         elems.append(ev if c is True else B.ite(c, ev, ident))
@@ -1170,7 +1172,8 @@ def _lowest(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
     d: Cond = True
     for k in reversed(range(len(items))):
         e, de, c, dc = items[k]
-        if c is False:
+        if c is False:  # not the lowest, but its condition must have been defined
+            d = _and_def(B, d, dc)
             continue
         hit = e if c is True else (c and e) if _is_cb(c) and _is_cb(e) else B.and_b(c, e)
         d = _and_def(B, d, dc, de)
@@ -1190,7 +1193,11 @@ def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
     if len(node.args) != 1 or node.keywords:
         raise InputError(None, f"spec {ctx.spec.name}: first takes one generator `E for j in range(a, b) if COND`")
     gen = node.args[0]
-    items = [it for it in _gen_items(ctx, gen, values) if it[2] is not False]
+    every = _gen_items(ctx, gen, values)
+    # an element whose condition is false is not the first, but its condition
+    # must have been defined (as where the condition is not constant)
+    left_out = _and_def(B, *[dc for _, _, c, dc in every if c is False])
+    items = [it for it in every if it[2] is not False]
     if not items:
         return 0, False
     # The value where no lane qualifies is undefined, so any will do: for
@@ -1213,7 +1220,7 @@ def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
             res = B.ite(c, _as_val(ctx, e), res)
             d = d if de is d else B.or_b(B.and_b(c, de), B.and_b(B.not_b(c), d))
         d = _and_def(B, d, dc)
-    return res, d
+    return res, _and_def(B, d, left_out)
 
 
 def _fold_hs(B: Any, op: str, elems: list[Value]) -> Value:
