@@ -333,6 +333,7 @@ class _Plan:
     stored: dict[tuple[str, int], dict[str, Any]]  # (target, wave) -> record
     records: list[dict[str, Any]]  # the records of the file, each once
     now: dict[str, str]
+    names: tuple[Any, Any]  # the record file's "lowering" and "spec" (None, None without one)
     root: Path  # the catalogue: the directory holding lowerings/, proofs/ and proofs.lock
     lock: dict[str, str] | None  # its proofs.lock
 
@@ -340,7 +341,7 @@ class _Plan:
         rec = self.stored.get(key)
         if rec is None:
             return "missing", []
-        reasons = proofs.stale_reasons(rec, self.now, self.lock)
+        reasons = proofs.stale_reasons(rec, self.now, self.lock, low=self.low, names=self.names)
         return ("stale", reasons) if reasons else ("current", [])
 
     def depends(self, lines: set[str]) -> bool:
@@ -364,7 +365,8 @@ def _plan(paths: list[Path], old_ok: bool = False, locks: Locks | None = None) -
             if root not in locks:
                 locks[root] = revisions.load_lock(proofs.lock_path(p))
             plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {},
-                               d["list"] if d else [], proofs.hashes(low), root, locks[root]))
+                               d["list"] if d else [], proofs.hashes(low),
+                               (d["lowering"], d["spec"]) if d else (None, None), root, locks[root]))
         except InputError as e:
             raise _shown(e) from None
     return plans
@@ -389,7 +391,8 @@ def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
     out = []
     for d in scopes:
         if d.is_dir():
-            out += [p for p in sorted(d.rglob("*" + proofs.SUFFIX)) if str(p.resolve()) not in have]
+            # (a record file is not followed: it may be a link to nowhere)
+            out += [p for p in sorted(d.rglob("*" + proofs.SUFFIX)) if str(p.parent.resolve() / p.name) not in have]
     return sorted(set(out))
 
 

@@ -1,0 +1,167 @@
+"""The gate cannot be fooled (issue #30, item 7): a proof record's
+dependencies are read from its lowering, never taken on the record's word;
+`verify check --since REF` re-proves whatever a change touched; assembly for
+one target is not validated as another; every output path is refused before
+any work when it cannot be written.  Each test builds a small tree of its own
+in tmp_path."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+LOW = ROOT / "lowerings"
+SWAP = "lowerings/permlane/xor32_permlane32_swap.s"
+REC = "proofs/permlane/xor32_permlane32_swap.proof"
+RUNS = "s_nop, v_mov_b32, v_permlane32_swap_b32"
+
+
+def tree(tmp_path, monkeypatch, *files: tuple[str, Path]) -> Path:
+    for rel, src in files:
+        dst = tmp_path / "lowerings" / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src, dst)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def swap(tmp_path, monkeypatch):
+    """The wave64 half swap on gfx950 (one instantiation), proved."""
+    root = tree(tmp_path, monkeypatch, ("permlane/xor32_permlane32_swap.s", LOW / "permlane" / "xor32_permlane32_swap.s"))
+    assert cli("prove")[0] == 0
+    return root
+
+
+def _stale(why: str) -> str:
+    return f"{REC}: gfx950 wave64: stale ({why}); re-proved now: proved; run: verify prove {SWAP}"
+
+
+# ---------------------------------------------------------------------------
+# 1. a record's dependencies come from its lowering
+
+
+def _edits(good: str) -> list[tuple[str, str, int, str]]:
+    """(kind, edited record text, exit code, the first line check prints
+    (stdout for a stale record, stderr for an error))."""
+    d = json.loads(good)
+    r = d["records"][0]
+
+    def with_(**kw):
+        return json.dumps({**d, "records": [{**r, **kw}]}, indent=1)
+
+    no_method = {k: v for k, v in r.items() if k != "method"}
+    bad = "proofs/permlane/xor32_permlane32_swap.proof:1:1: error: not a proof record: "
+    foreign = {**d, "lowering": "lowerings/xor5.s"}
+    return [
+        ("ops empty", with_(ops=[]), 1, _stale(f"ops do not match the lowering (listed: none; it runs: {RUNS})")),
+        ("ops of another lowering", with_(ops=["s_nop", "v_mov_b32", "v_or_b32"]), 1,
+         _stale(f"ops do not match the lowering (listed: s_nop, v_mov_b32, v_or_b32; it runs: {RUNS})")),
+        ("record file for another lowering", json.dumps(foreign), 1,
+         _stale(f"the record file is for lowerings/xor5.s, not {SWAP}")),
+        ("spec call edited", json.dumps({**d, "spec": "cuda64.shfl_xor mask=16 width=64"}), 1,
+         _stale("the record file names spec cuda64.shfl_xor mask=16 width=64, "
+                "the lowering calls cuda64.shfl_xor mask=32 width=64")),
+        ("lowering hash edited", with_(hashes={**r["hashes"], "lowering": "0123456789abcdef"}), 1,
+         _stale("lowering changed")),
+        ("exec contract edited", with_(exec="full"), 1, _stale("exec full is not the lowering's contract (any)")),
+        ("value obligation dropped", with_(obligations=[o for o in r["obligations"] if o["name"] != "value(out)"]), 1,
+         _stale("no obligation value(out)")),
+        ("missing key", json.dumps({**d, "records": [no_method]}), 2,
+         bad + "each record has exactly the keys assumptions, exec, hashes, method, obligations, ops, targets, "
+               "verdict, wave"),
+        ("wrong type", with_(wave="64"), 2,
+         bad + "each record names its targets (a list of distinct names) and its wave (a number)"),
+        ("ops not a list", with_(ops="v_mov_b32"), 2, bad + "the record for gfx950 wave64 must list its ops sorted, each once"),
+        ("verdict edited", with_(verdict="refuted"), 2,
+         bad + "the record for gfx950 wave64 contradicts itself: verdict refuted but its obligations make it proved "
+               "(re-prove it: verify prove --force)"),
+        ("truncated", good[: len(good) // 2], 2, None),
+        ("not UTF-8", good.replace("any", "an\xff", 1), 2, None),
+    ]
+
+
+def test_edited_and_foreign_records_are_stale_or_errors_never_current(swap):
+    f = swap / REC
+    good = f.read_text()
+    for kind, text, code, first in _edits(good):
+        if kind == "not UTF-8":
+            data = text.encode("latin-1")
+            at = data.index(b"\xff")
+            line, col = data.count(b"\n", 0, at) + 1, at - data.rfind(b"\n", 0, at)
+            first = f"{REC}:{line}:{col}: error: not UTF-8 text (byte 0xff)"
+        else:
+            data = text.encode()
+        f.write_bytes(data)
+        got, out, err = cli("check")
+        assert got == code, (kind, out, err)
+        if code == 1:
+            assert out.splitlines()[0] == first, kind
+            assert "1 stale" in out.splitlines()[1] and err == "", kind
+        elif first is not None:
+            assert (out, err) == ("", first + "\n"), kind
+        else:  # truncated: where the JSON ends
+            assert out == "" and err.startswith(f"{REC}:") and err.count("\n") == 1, kind
+            assert ": error: not a proof record: " in err, kind
+        assert f.read_bytes() == data, kind  # check writes nothing
+    f.write_text(good)
+    assert cli("check")[0] == 0
+
+
+def test_an_empty_ops_list_cannot_hide_a_changed_instruction(swap, monkeypatch):
+    """The reported hole: with "ops": [] the lock line of v_permlane32_swap_b32
+    was never consulted, so the record stayed current after that op changed."""
+    from verify import revisions
+
+    f = swap / REC
+    d = json.loads(f.read_text())
+    d["records"][0]["ops"] = []
+    f.write_text(json.dumps(d))
+    lock = (swap / "proofs.lock").read_text()
+    old = next(ln for ln in lock.splitlines() if ln.startswith("v_permlane32_swap_b32 "))
+    (swap / "proofs.lock").write_text(lock.replace(old, "v_permlane32_swap_b32 0000000000000000"))
+    revisions.clear_cache()
+    code, out, _ = cli("check")
+    assert code == 1
+    assert out.splitlines()[0] == _stale(f"ops do not match the lowering (listed: none; it runs: {RUNS}), "
+                                          "op v_permlane32_swap_b32 changed")
+    # prove writes the real list back
+    assert cli("prove")[0] == 0 and json.loads(f.read_text())["records"][0]["ops"] == RUNS.split(", ")
+
+
+def test_a_foreign_record_copied_over_is_stale(tmp_path, monkeypatch):
+    """xor5's record file copied onto xor1's (same targets, same wave): its
+    hashes, path and ops are xor5's, so it is stale, never current."""
+    root = tree(tmp_path, monkeypatch, ("xor5.s", LOW / "xor5.s"), ("xor1.s", LOW / "xor" / "xor1.s"))
+    assert cli("prove")[0] == 0
+    shutil.copy(root / "proofs/xor5.proof", root / "proofs/xor1.proof")
+    code, out, _ = cli("check", "lowerings/xor1.s")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "proofs/xor1.proof: gfx900 wave64: stale (lowering changed, the record file is for lowerings/xor5.s, "
+        "not lowerings/xor1.s, the record file names spec cuda.shfl_xor mask=5 width=16, the lowering calls "
+        "cuda.shfl_xor mask=1 width=16, ops do not match the lowering (listed: s_mov_b64, s_nop, "
+        "s_or_saveexec_b64, v_mov_b32; it runs: v_mov_b32)); re-proved now: proved; run: verify prove lowerings/xor1.s")
+
+
+@pytest.mark.parametrize("kind", ["loop", "dangling", "directory"])
+def test_a_record_that_is_not_a_file_is_one_line_error(swap, kind):
+    f = swap / REC
+    f.unlink()
+    if kind == "loop":
+        os.symlink(f.name, f)
+        why = "Too many levels of symbolic links"
+    elif kind == "dangling":
+        os.symlink("nowhere.proof", f)
+        why = "No such file or directory"
+    else:
+        f.mkdir()
+        why = "Is a directory"
+    for cmd in ("check", "prove"):
+        code, out, err = cli(cmd)
+        assert (code, out, err) == (2, "", f"error: cannot read the proof record {REC}: {why}\n"), cmd
+    assert os.path.lexists(f)
