@@ -8,6 +8,7 @@ in tmp_path."""
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,86 @@ def test_a_record_that_is_not_a_file_is_one_line_error(swap, kind):
         code, out, err = cli(cmd)
         assert (code, out, err) == (2, "", f"error: cannot read the proof record {REC}: {why}\n"), cmd
     assert os.path.lexists(f)
+
+
+# ---------------------------------------------------------------------------
+# 2. check --since REF: a change cannot vouch for itself
+
+
+def git(root: Path, *argv: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    return subprocess.run(["git", "-C", str(root), *argv], check=True, capture_output=True, text=True, env=env).stdout
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """xor5 and the half swap, proved and committed as `base` in a new git repository."""
+    root = tree(tmp_path, monkeypatch, ("xor5.s", LOW / "xor5.s"),
+                ("permlane/xor32_permlane32_swap.s", LOW / "permlane" / "xor32_permlane32_swap.s"))
+    assert cli("prove")[0] == 0
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    git(root, "tag", "base")
+    return root
+
+
+def test_since_catches_a_record_hand_edited_to_proved(repo):
+    """The change breaks xor5 and forges its record to say proved (details
+    dropped, so the record is consistent and its hashes current): a plain
+    check trusts it; --since base proves xor5 again and says it differs."""
+    low = repo / "lowerings/xor5.s"
+    low.write_text(low.read_text().replace("row_mask:0xf", "row_mask:0xe", 1))
+    assert cli("prove", "lowerings/xor5.s")[0] == 1
+    rec = repo / "proofs/xor5.proof"
+    d = json.loads(rec.read_text())
+    r = d["records"][0]
+    r["verdict"] = "proved"
+    r["obligations"] = [{"name": o["name"], "verdict": "proved"} for o in r["obligations"]]
+    rec.write_text(json.dumps(d))
+    git(repo, "commit", "-qam", "the change")
+    assert cli("check")[0] == 0  # the hole --since closes
+    code, out, err = cli("check", "--since", "base")
+    assert (code, err) == (1, "")
+    lines = out.splitlines()
+    assert lines[0] == ("proofs/xor5.proof: gfx900 wave64: differs from a fresh proof (obligations, verdict); "
+                        "run: verify prove lowerings/xor5.s")
+    assert len([ln for ln in lines if "differs from a fresh proof (obligations, verdict)" in ln]) == 8
+    assert lines[-2].endswith("8 differs; 1 lowering proved in this run")
+    # uncommitted edits count too, and an unchanged tree proves nothing again
+    assert cli("check", "--since", "HEAD")[1].splitlines()[-2].endswith("0 lowerings proved in this run")
+    rec.write_text(rec.read_text() + "\n")
+    assert cli("check", "--since", "HEAD")[0] == 1
+
+
+def test_since_proves_again_what_a_changed_lock_line_vouches_for(repo):
+    """proofs.lock at base had another revision for v_permlane32_swap_b32:
+    only the lowering that runs it is proved again (and agrees)."""
+    lock = repo / "proofs.lock"
+    text = lock.read_text()
+    old = next(ln for ln in text.splitlines() if ln.startswith("v_permlane32_swap_b32 "))
+    lock.write_text(text.replace(old, "v_permlane32_swap_b32 0000000000000000"))
+    git(repo, "commit", "-qam", "old lock")
+    git(repo, "tag", "old")
+    lock.write_text(text)
+    code, out, _ = cli("check", "--since", "old")
+    assert code == 0
+    assert out.splitlines()[0] == ("check: 2 lowerings, 9 instantiations in 2 records: 9 proved, 0 refuted, "
+                                   "0 unknown; 1 lowering proved in this run")
+    code, out, _ = cli("check", "--since", "old", "--json")
+    assert json.loads(out)["proved_in_this_run"] == [SWAP]
+
+
+def test_since_with_an_unknown_revision_is_one_line(repo):
+    code, out, err = cli("check", "--since", "nope")
+    assert (code, out) == (2, "")
+    assert err == f"error: --since: unknown revision nope (a commit, branch or tag of {repo})\n"
+
+
+def test_since_outside_a_git_repository(swap, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(swap.parent))
+    code, out, err = cli("check", "--since", "main")
+    assert (code, out) == (2, "")
+    assert err == ("error: --since needs a git repository and a revision of it: not a git repository "
+                   "(or any of the parent directories): .git\n")

@@ -112,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
     ck.add_argument("--html", metavar="DIR", help="also write a static HTML report to DIR (counterexamples drawn)")
+    ck.add_argument("--since", metavar="REF", help="also prove again every lowering whose file or record differs "
+                    "from the git revision REF (CI: the target branch), and compare with its records")
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", required=True, metavar="GFX", help="one target, e.g. gfx942 (a list must name one)")
@@ -368,7 +370,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
     with _progress(err, "check", not args.json, steps=True) as tick:
-        report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
+        report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick,
+                            args.since)
     if args.junit:
         _write(args.junit, report.junit())
     if args.html:
