@@ -249,3 +249,62 @@ def test_since_outside_a_git_repository(swap, monkeypatch):
     assert (code, out) == (2, "")
     assert err == ("error: --since needs a git repository and a revision of it: not a git repository "
                    "(or any of the parent directories): .git\n")
+
+
+# ---------------------------------------------------------------------------
+# 3. assembly for one target is not validated as another's
+
+GFX900 = ('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900{feat}"\n\t.text\nf:\n'
+          '\tv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n\ts_setpc_b64 s[30:31]\n')
+SWAP2 = "v1 == cuda.shfl_xor(v0, mask=1, width=32)"
+
+
+@pytest.mark.parametrize("feat", ["", ":xnack-", ":sramecc+:xnack-"])
+def test_asm_with_another_target_is_an_error(tmp_path, feat):
+    f = tmp_path / "k.s"
+    f.write_text(GFX900.format(feat=feat))
+    code, out, err = cli("asm", str(f), "--target", "gfx1100", "--assert", SWAP2)
+    assert (code, out) == (2, "")
+    assert err == (f'{f}:1:2: error: --target gfx1100 contradicts .amdgcn_target "amdgcn-amd-amdhsa--gfx900{feat}": '
+                   "this is code for gfx900, not gfx1100 (drop --target, or compile for it)\n")
+    # its own target (named, or taken from the directive) proves it
+    for argv in (["--target", "gfx900"], []):
+        code, out, err = cli("asm", str(f), *argv, "--assert", SWAP2)
+        assert code == 0, err
+        assert "proved" in out and "gfx900 wave64" in out and "gfx1100" not in out
+
+
+def test_asm_target_directives_that_disagree_or_do_not_parse(tmp_path):
+    f = tmp_path / "k.s"
+    text = GFX900.format(feat="")
+    f.write_text(text + '\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n')
+    code, out, err = cli("asm", str(f), "--assert", SWAP2)
+    assert (code, out) == (2, "")
+    assert err == (f'{f}:6:2: error: .amdgcn_target "amdgcn-amd-amdhsa--gfx1100" names gfx1100, but line 1 named '
+                   "gfx900: code for one target only\n")
+    f.write_text(text.replace('"amdgcn-amd-amdhsa--gfx900"', '"gfx900"'))
+    code, out, err = cli("asm", str(f), "--target", "gfx900", "--assert", SWAP2)
+    assert (code, out) == (2, "")
+    assert err == (f'{f}:1:18: error: not an AMDGPU target id: "gfx900" '
+                   '(expected e.g. "amdgcn-amd-amdhsa--gfx900:xnack-")\n')
+    # a generic target is not one verify models: named, never guessed from its prefix
+    f.write_text(text.replace("--gfx900", "--gfx9-generic"))
+    code, out, err = cli("asm", str(f), "--assert", SWAP2)
+    assert (code, out, err) == (2, "", f"{f}:1:2: error: unknown target 'gfx9-generic' (see `verify targets`)\n")
+    code, out, err = cli("asm", str(f), "--target", "gfx900", "--assert", SWAP2)
+    assert code == 2 and "contradicts .amdgcn_target \"amdgcn-amd-amdhsa--gfx9-generic\"" in err
+
+
+@pytest.mark.skipif(shutil.which("llc-22") is None, reason="needs llc-22")
+def test_tv_asm_for_another_target_is_an_error(tmp_path):
+    src = ROOT / "tests" / "tv" / "hip_shfl_xor_5_w16.ll"
+    asm = tmp_path / "g900.s"
+    asm.write_text(subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx900", "-O2", str(src), "-o", "-"],
+                                  capture_output=True, text=True, check=True).stdout)
+    for jobs in ("1", "2"):
+        code, out, err = cli("tv", str(src), "--target", "gfx1100", "--wave", "64", "--asm", str(asm), "--jobs", jobs)
+        assert (code, out) == (2, "")
+        assert err == (f'{asm}:1:2: error: --target gfx1100 contradicts .amdgcn_target "amdgcn-amd-amdhsa--gfx900": '
+                       "this is code for gfx900, not gfx1100 (drop --target, or compile for it)\n")
+    code, out, _ = cli("tv", str(src), "--target", "gfx900", "--asm", str(asm))
+    assert code == 0 and out.splitlines()[-1].startswith("Summary: 1 correct")
