@@ -308,3 +308,74 @@ def test_tv_asm_for_another_target_is_an_error(tmp_path):
                        "this is code for gfx900, not gfx1100 (drop --target, or compile for it)\n")
     code, out, _ = cli("tv", str(src), "--target", "gfx900", "--asm", str(asm))
     assert code == 0 and out.splitlines()[-1].startswith("Summary: 1 correct")
+
+
+# ---------------------------------------------------------------------------
+# 4. output paths are refused before any work; the HTML report is deterministic
+
+LONG = "a" * 300
+
+# (command line before the output option, the option, a file (False) or a directory (True))
+OUTPUTS = [
+    (["check", "nowhere"], "--junit", False),
+    (["check", "nowhere"], "--html", True),
+    (["prove", "nowhere"], "--smt2", True),
+    (["lowering", "nowhere"], "--svg", False),
+    (["lowering", "nowhere"], "--smt2", True),
+    (["show", "nowhere"], "--svg", False),
+    (["asm", "nowhere.s", "--assert", SWAP2], "--svg", False),
+    (["emit", "nowhere", "--target", "gfx900", "--wave", "64"], "-o", False),
+    (["synth", "cuda.shfl_xor", "mask=1", "width=64", "--target", "gfx900", "--wave", "64"], "-o", False),
+]
+
+
+def _bad_paths(tmp: Path, directory: bool) -> list[tuple[str, str]]:
+    what = "directory" if directory else "file"
+    (tmp / "afile").write_text("x")
+    (tmp / "adir").mkdir()
+    out = [
+        ("", f"--OPT needs a {what} name, got ''"),
+        (str(tmp / "nodir" / "x"), f"cannot write {tmp}/nodir/x: no directory {tmp}/nodir"),
+        (str(tmp / LONG), f"cannot write {tmp}/{LONG}: a name in it is too long (300 bytes, at most 255)"),
+        ("/proc/x", "cannot write /proc/x: cannot create a file in /proc (No such file or directory)"),
+    ]
+    if directory:
+        out.append((str(tmp / "afile"), f"cannot write into {tmp}/afile: it is not a directory"))
+    else:
+        out.append((str(tmp / "adir"), f"cannot write {tmp}/adir: it is a directory"))
+    return out
+
+
+@pytest.mark.parametrize("argv, option, directory", OUTPUTS, ids=[f"{a[0]} {o}" for a, o, _ in OUTPUTS])
+def test_an_output_that_cannot_be_written_is_refused_first(tmp_path, monkeypatch, argv, option, directory):
+    """The input (`nowhere`) does not exist either: the output's error comes
+    first, so it is checked before any work; nothing is written."""
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    monkeypatch.chdir(tmp_path)
+    for path, msg in _bad_paths(out_dir, directory):
+        before = sorted(p.name for p in out_dir.iterdir())
+        code, out, err = cli(*argv, option, path)
+        assert (code, out, err) == (2, "", f"error: {msg.replace('--OPT', option)}\n"), path
+        assert sorted(p.name for p in out_dir.iterdir()) == before, path  # nothing written, no probe left
+
+
+def test_html_report_refuses_a_directory_it_cannot_fill_and_is_deterministic(tmp_path, monkeypatch):
+    root = tree(tmp_path, monkeypatch, ("xor5.s", LOW / "xor5.s"))
+    low = root / "lowerings/xor5.s"
+    assert cli("prove")[0] == 0
+    low.write_text(low.read_text().replace("row_mask:0xf", "row_mask:0xe", 1))  # stale: refuted now
+    bad = root / "bad"
+    (bad / "index.html").mkdir(parents=True)
+    assert cli("check", "--html", str(bad)) == (2, "", f"error: cannot write {bad}/index.html: it is a directory\n")
+    (bad / "index.html").rmdir()
+    (bad / "cex").write_text("")
+    assert cli("check", "--html", str(bad)) == (2, "", f"error: cannot write into {bad}/cex: it is not a directory\n")
+    pages = []
+    for n in (1, 2):
+        assert cli("check", "--html", f"r{n}")[0] == 1
+        files = sorted(p.relative_to(root / f"r{n}").as_posix() for p in (root / f"r{n}").rglob("*") if p.is_file())
+        pages.append({f: (root / f"r{n}" / f).read_bytes() for f in files})
+    assert pages[0] == pages[1]
+    assert "index.html" in pages[0] and any(f.startswith("cex/xor5.") for f in pages[0])
+    assert b"seconds" not in pages[0]["index.html"]

@@ -461,7 +461,7 @@ def load(path: Path, old_ok: bool = False) -> dict[str, Any] | None:
 
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(("." + path.name)[:240] + ".tmp")  # a name of 255 bytes has room for no suffix
     tmp.write_text(text)
     tmp.replace(path)
 
