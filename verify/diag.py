@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,8 +89,6 @@ def _probe(directory: Path) -> str | None:
     """Why no file can be created in `directory` (None: one can): a file is
     made and removed at once, since permission bits do not say (root, /proc,
     a read-only mount)."""
-    import tempfile
-
     try:
         fd, name = tempfile.mkstemp(prefix=".verify-probe-", dir=directory)
     except OSError as e:
