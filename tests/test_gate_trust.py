@@ -379,3 +379,19 @@ def test_html_report_refuses_a_directory_it_cannot_fill_and_is_deterministic(tmp
     assert pages[0] == pages[1]
     assert "index.html" in pages[0] and any(f.startswith("cex/xor5.") for f in pages[0])
     assert b"seconds" not in pages[0]["index.html"]
+
+
+def test_an_orphan_record_that_is_a_link_loop_or_a_directory(swap):
+    orphan = swap / "proofs/gone.proof"
+    os.symlink("gone.proof", orphan)
+    code, out, err = cli("check")
+    assert (code, err) == (1, "") and out.splitlines()[0] == (
+        "proofs/gone.proof: orphan: there is no lowering lowerings/gone.s; delete the record")
+    code, out, err = cli("prove")
+    assert (code, err) == (0, "") and out.splitlines()[0] == "proofs/gone.proof: removed (no lowering lowerings/gone.s)"
+    assert not os.path.lexists(orphan)
+    orphan.mkdir()
+    before = (swap / REC).read_text(), (swap / "proofs.lock").read_text()
+    assert cli("prove", "--force") == (2, "", "error: proofs/gone.proof: a directory where a proof record belongs; "
+                                              "remove it\n")
+    assert ((swap / REC).read_text(), (swap / "proofs.lock").read_text()) == before and orphan.is_dir()

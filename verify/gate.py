@@ -398,7 +398,10 @@ def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
 
 
 def _disp(p: Path | str) -> str:
-    return display_path(p)
+    """A path as the user would write it (the file itself not followed: a
+    record file may be a link loop)."""
+    p = Path(p)
+    return str(Path(display_path(p.parent)) / p.name)
 
 
 def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False,
@@ -444,6 +447,9 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
         counts[rec_d] = len(recs)
         entries += [Entry(rec_d, low_d, t, w, "removed") for t, w in extra]
     orphans = _orphan_files(scopes, files)
+    for f in orphans:
+        if f.is_dir() and not f.is_symlink():  # before anything is written
+            raise InputError(None, f"{_disp(f)}: a directory where a proof record belongs; remove it")
     for f in orphans:
         entries.append(Entry(_disp(f), _disp(proofs.lowering_of(f)), None, None, "removed"))
     for f, text in writes:
