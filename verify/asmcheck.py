@@ -776,18 +776,20 @@ def detect_target(text: str) -> str | None:
 def asm_target(path: str, text: str, target: str | None) -> Target:
     """The target code in a .s file is checked for: its `.amdgcn_target`
     processor, which a `--target` must agree with (code for one target is
-    never validated as another's), else `--target`.  Two directives naming
-    different processors are an error too.  [S:asm-target]"""
+    never validated as another's), else `--target`.  A target LLVM 22 no
+    longer knows agrees with the processor it is compiled as (gfx940 with
+    gfx942: target.py's llvm_cpu).  Two directives naming different
+    processors are an error too.  [S:asm-target]"""
     ds = target_directives(path, text)
     for d in ds[1:]:
         if d.processor != ds[0].processor:
             raise InputError(d.span, f'.amdgcn_target "{d.text}" names {d.processor}, but line '
                                      f'{ds[0].span.line} named {ds[0].processor}: code for one target only')
-    if ds and target is not None and get(target).name != ds[0].processor:
+    if ds and target is not None and ds[0].processor not in (get(target).name, get(target).llvm_cpu):
         d = ds[0]
         raise InputError(d.span, f'--target {target} contradicts .amdgcn_target "{d.text}": this is code '
                                  f'for {d.processor}, not {get(target).name} (drop --target, or compile for it)')
-    if ds:
+    if ds and target is None:
         return get(ds[0].processor, ds[0].span)
     if target is None:
         raise InputError(None, f"{path}: no .amdgcn_target; give --target")
