@@ -72,6 +72,10 @@ def _edits(good: str) -> list[tuple[str, str, int, str]]:
         ("exec contract edited", with_(exec="full"), 1, _stale("exec full is not the lowering's contract (any)")),
         ("value obligation dropped", with_(obligations=[o for o in r["obligations"] if o["name"] != "value(out)"]), 1,
          _stale("no obligation value(out)")),
+        ("assumption variant edited", with_(assumptions={"permlane_swap.exec": "dest"}), 1,
+         _stale("assumption permlane_swap.exec=dest is not the default (ignore) that verify prove uses")),
+        ("assumption invented", with_(assumptions={**r["assumptions"], "dpp.magic": "on"}), 1,
+         _stale("no assumption dpp.magic")),
         ("missing key", json.dumps({**d, "records": [no_method]}), 2,
          bad + "each record has exactly the keys assumptions, exec, hashes, method, obligations, ops, targets, "
                "verdict, wave"),

@@ -44,6 +44,7 @@ from typing import Any
 
 from . import catalog, revisions
 from . import target as T
+from .assume import ASSUMPTIONS
 from .diag import InputError, Span, read_source
 from .ir import Lowering
 from .lowering_file import print_instr
@@ -192,6 +193,11 @@ def mismatch_reasons(rec: dict[str, Any], low: Lowering, names: tuple[Any, Any] 
         out.append(f"ops do not match the lowering (listed: {listed}; it runs: {', '.join(deps) or 'none'})")
     if rec.get("exec") != low.exec_contract:
         out.append(f"exec {rec.get('exec')} is not the lowering's contract ({low.exec_contract})")
+    for k, v in sorted((rec.get("assumptions") or {}).items()):  # verify prove proves under the defaults
+        if k not in ASSUMPTIONS:
+            out.append(f"no assumption {k}")
+        elif v != ASSUMPTIONS[k].default:
+            out.append(f"assumption {k}={v} is not the default ({ASSUMPTIONS[k].default}) that verify prove uses")
     have = {o.get("name") for o in rec.get("obligations", []) if isinstance(o, dict)}
     lost = [n for n in _obligations_wanted(low) if n not in have]
     if not any(isinstance(n, str) and n.startswith("exec") for n in have):
