@@ -740,7 +740,8 @@ class TargetDirective:
     span: Span
 
 
-_DIRECTIVE = re.compile(r'\.amdgcn_target\s+"([^"]*)"')
+_WORD = re.compile(r"(?<![\w.])\.amdgcn_target(?![\w.])")
+_DIRECTIVE = re.compile(r'(?<![\w.])\.amdgcn_target\s+"([^"]*)"')
 # the target triple's four components (the environment empty), then the target id  [S:asm-target]
 _TARGET_ID = re.compile(r"amdgcn-[^-]*-[^-]*-[^-]*-([A-Za-z0-9][A-Za-z0-9-]*)((?::[A-Za-z0-9_-]+[+-])*)")
 
@@ -751,11 +752,12 @@ def target_directives(path: str, text: str) -> list[TargetDirective]:
     out = []
     for k, raw in enumerate(text.splitlines(), 1):
         body = strip_comment(raw)
-        if ".amdgcn_target" not in body:
+        word = _WORD.search(body) if ".amdgcn_target" in body else None
+        if word is None:
             continue
         m = _DIRECTIVE.search(body)
         if m is None:
-            col = body.index(".amdgcn_target") + 1
+            col = word.start() + 1
             raise InputError(Span(path, k, col), '.amdgcn_target expects a quoted target id, e.g. '
                                                  '"amdgcn-amd-amdhsa--gfx900:xnack-"')
         t = _TARGET_ID.fullmatch(m.group(1))
