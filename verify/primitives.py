@@ -102,7 +102,8 @@ def proved_instances(low: Lowering, revs: dict[str, str], locks: dict[Any, Any])
     out = set()
     for key in proofs.instantiations(low):
         rec = d["records"].get(key)
-        if rec is not None and rec["verdict"] == "proved" and not proofs.stale_reasons(rec, now, locks[lp], revs):
+        if rec is not None and rec["verdict"] == "proved" and not proofs.stale_reasons(
+                rec, now, locks[lp], revs, low, (d["lowering"], d["spec"])):
             out.add(key)
     return out
 

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from .. import smt
-from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
+from ..asmcheck import CONTROL, Opaque, asm_target, function_lines, parse_line, read
 from ..assume import ASSUMPTIONS
 from ..diag import InputError, Span
 from ..emit import split_vopd
@@ -726,6 +726,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     if asm is not None and len(inst) != 1:
         raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
                                f"({len(inst)} instances)")
+    if asm is not None:  # its .amdgcn_target must be that target
+        asm_target(asm[0], asm[1], inst[0][0].name)
     fns = [f for f in mod.functions if not functions or f.name in functions]
     if functions:
         missing = [n for n in functions if n not in {f.name for f in mod.functions}]
@@ -845,6 +847,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
         if asm is not None and len(inst) != 1:
             raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
                                    f"({len(inst)} instances)")
+        if asm is not None:  # its .amdgcn_target must be that target
+            asm_target(asm[0], asm[1], inst[0][0].name)
         if functions:
             missing = [n for n in functions if n not in {f.name for f in mod.functions}]
             if missing:
