@@ -399,10 +399,11 @@ class IRRun:
     # lane (None: lane-ascending); see atomicrmw
     atomic_order: Callable[[int], list[Any]] | None = None
     atomics_used: int = 0
-    # the lanes that ran each value's definition (an argument: the entry EXEC),
-    # and whether it is a memory access (load, atomicrmw): what a read across
-    # lanes of a lane that did not run it gets (`crossed`)  [S:ir-inactive]
-    ran: dict[str, list[Any]] = field(default_factory=dict)
+    # the lanes that did not run each value's definition (an argument: those
+    # outside the entry EXEC), and whether it is a memory access (load,
+    # atomicrmw): what a read across lanes of such a lane gets (`crossed`)
+    # [S:ir-inactive]
+    unran: dict[str, list[Any]] = field(default_factory=dict)
     memory_kind: set[str] = field(default_factory=set)
     # under ir.inactive_lane=computed: the lanes where a lane-wise value has
     # none, those of a load or atomicrmw among its operands (absent: none)
@@ -471,10 +472,10 @@ class IRRun:
     def _ran(self, ins: Inst) -> None:
         """Record the lanes that ran `ins` (the current instruction)."""
         B = self.B
-        self.ran[ins.key] = self.lanes_on()
+        self.unran[ins.key] = u = [B.not_b(r) for r in self.lanes_on()]
         if ins.opcode in ("load", "atomicrmw"):
             self.memory_kind.add(ins.key)
-            self.no_value[ins.key] = [B.not_b(r) for r in self.ran[ins.key]]
+            self.no_value[ins.key] = u
             return
         if ins.opcode == "call" and intrinsic_name(ins.callee) not in ("strict.wwm", "wwm"):
             return  # (an intrinsic's result is what its instruction gives, in every lane)
@@ -496,11 +497,8 @@ class IRRun:
         marks; None: every lane is read) carries one into a lane that runs
         the reader.  [S:ir-inactive]"""
         B = self.B
-        ran = self.ran.get(op.key) if op.kind == "ref" else None
-        if ran is None:
-            return x
-        u = [B.not_b(r) for r in ran]
-        if all(c is False for c in u):
+        u = self.unran.get(op.key) if op.kind == "ref" else None
+        if u is None or all(c is False for c in u):
             return x
         if op.key not in self.memory_kind:
             if flow is not None:
@@ -560,8 +558,9 @@ class IRRun:
         (:attr:`ub`).  A back edge (a loop) is unsupported."""
         B, W = self.B, self.wave
         self.env.update(args)
+        unran = [B.not_b(a) for a in self.act]
         for key in args:  # a lane outside the entry EXEC was passed nothing
-            self.ran[key] = list(self.act)
+            self.unran[key] = unran
         self.wwm_keys = wwm_region(fn)
         self._fn_insts = fn.insts
         self._defs = None
