@@ -129,6 +129,9 @@ def test_a_wrong_sum_in_a_lane_that_runs_is_refuted(tmp_path):
     assert "refuted" in out.splitlines()[0]
     assert out.splitlines()[1] == "  for gfx1100 wave32 under exec=any, assumptions: ir.inactive_lane=poison"
     assert exec_mask(out) & 2  # lane 1 runs: its sum is defined, and the GPU's differs
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32", "--asm", bad, "--assume",
+                       "ir.inactive_lane=computed")
+    assert code == 1 and "refuted" in out.splitlines()[0], out
 
 
 def test_permlane_var_fi_reads_lanes_llvm_never_wrote(tmp_path):
