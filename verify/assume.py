@@ -50,7 +50,7 @@ ASSUMPTIONS: dict[str, Assumption] = {
         ),
         Assumption(
             "ir.inactive_lane",
-            "the value an IR instruction or argument has, read across lanes (readlane, a permlane with fi, DPP, "
+            "the value an IR instruction or argument has, read across lanes (readlane, a permlane with fi, "
             "whole-wave mode), in a lane that did not execute it (not in EXEC, or not on the path to it): "
             "IntrinsicsAMDGPU.td documents it only for wave.shuffle and call.whole.wave, both poison",
             {
