@@ -186,3 +186,40 @@ def test_loads_and_arithmetic_follow_one_rule(tmp_path):
         i = lines.index("load_add on gfx1100 wave32 (llvmlite): proved (13 GPU instructions)")
         assert lines[i + 1] == (f"  for gfx1100 wave32 under exec=dispatch, assumptions: ir.inactive_lane={variant}, "
                                 "kernel.entry_exec=prefix")
+
+
+WWM = """declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)
+declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32)
+declare i32 @llvm.amdgcn.strict.wwm.i32(i32)
+define i32 @plain(i32 %x) {
+  %d = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 273, i32 15, i32 15, i1 true)
+  %w = call i32 @llvm.amdgcn.strict.wwm.i32(i32 %d)
+  ret i32 %w
+}
+define i32 @zeroed(i32 %x) {
+  %s = call i32 @llvm.amdgcn.set.inactive.i32(i32 %x, i32 0)
+  %d = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %s, i32 273, i32 15, i32 15, i1 true)
+  %w = call i32 @llvm.amdgcn.strict.wwm.i32(i32 %d)
+  ret i32 %w
+}
+"""
+
+
+def test_whole_wave_mode_reads_lanes_that_did_not_run(tmp_path):
+    """In whole-wave mode row_shr:1 reads lane i-1 even where it is inactive:
+    an argument there has no value (default), unless set.inactive gives it
+    one.  So the set.inactive form refines the plain one, not the reverse;
+    under `computed` the plain one reads the inactive lane's %x and the two
+    differ both ways."""
+    def pair(src: str, tgt: str) -> str:
+        return write(tmp_path, f"{src}_{tgt}.ll", WWM.replace(f"@{src}(", "@src(").replace(f"@{tgt}(", "@tgt("))
+    code, out, _ = cli("tv", pair("plain", "zeroed"), "--target", "gfx1100", "--wave", "32")
+    assert (code, out.splitlines()[:2]) == (0, ["src -> tgt on gfx1100 wave32 (IR): proved",
+                                                "  for gfx1100 wave32 under exec=any, assumptions: "
+                                                "ir.inactive_lane=poison"]), out
+    code, out, _ = cli("tv", pair("zeroed", "plain"), "--target", "gfx1100", "--wave", "32")
+    assert code == 1 and out.splitlines()[0] == "src -> tgt on gfx1100 wave32 (IR): refuted", out
+    assert exec_mask(out) != 0xFFFFFFFF  # some lane reads an inactive one
+    code, out, _ = cli("tv", pair("plain", "zeroed"), "--target", "gfx1100", "--wave", "32", "--assume",
+                       "ir.inactive_lane=computed")
+    assert code == 1 and out.splitlines()[0] == "src -> tgt on gfx1100 wave32 (IR): refuted", out
