@@ -49,6 +49,23 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:kernel-entry-exec",
         ),
         Assumption(
+            "ir.inactive_lane",
+            "the value an IR instruction or argument has, read across lanes (readlane, a permlane with fi, "
+            "whole-wave mode), in a lane that did not execute it (not in EXEC, or not on the path to it): "
+            "IntrinsicsAMDGPU.td documents it only for wave.shuffle and call.whole.wave, both poison",
+            {
+                "poison": "poison: a lane that did not run an instruction has no value for it, as it has none for a "
+                          "load (ConvergentOperations.rst: only the threads that execute an operation take part in "
+                          "it; IntrinsicsAMDGPU.td: wave.shuffle reading an inactive lane and the arguments of "
+                          "call.whole.wave in inactive lanes are poison)",
+                "computed": "the value the lane's own operands give, as if it had run every lane-wise instruction "
+                            "and been passed the arguments (verify tv's reading before); a load or atomicrmw, "
+                            "which a lane that does not run it cannot make, has none (poison)",
+            },
+            "poison",
+            "S:ir-inactive",
+        ),
+        Assumption(
             "permlane64.wave32",
             "what v_permlane64_b32 does in wave32 (the RDNA3/RDNA4 ISA: no operation; LLVM selects it for the "
             "llvm.amdgcn.permlane64 intrinsic in wave32 and reads its result as the source)",
