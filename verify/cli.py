@@ -369,10 +369,10 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _gate_counts(report: Any) -> dict[str, int]:
     """A prove/check report's Summary counts: one per instantiation, by its
-    record's verdict; a stale, missing, orphan or differing record (an orphan
-    record file too) is an error."""
-    return counts(e.verdict if e.status in ("current", "written") else e.status
-                  for e in report.entries if e.status != "removed")
+    record's verdict, or "refuted" where a stale or missing record's fresh
+    proof is refuted; any other stale, missing, orphan or differing record
+    (an orphan record file too) is an error."""
+    return counts(e.kind() for e in report.entries if e.status != "removed")
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
