@@ -752,6 +752,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
+    m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, k.step, k, timeout)
         if why is not None:
@@ -762,6 +763,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
+        m.ran(ins)
     for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
         if used_by is not None:
             res.assumptions.update(used_by.assumptions_used)
@@ -865,9 +867,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 
 def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
     """After a sat check: leave on `q` a model with 1, 2 or 4 active lanes
-    where there is one, else the model of asking again; False when the
-    solver gives up the second time.  Each narrowing question has a
+    where there is one, else the model of asking again, else the first
+    model (False: there was none).  Each narrowing question has a
     resource limit, so the lanes shown do not depend on the machine's load."""
+    first = q.model  # the model of the sat check
     for k in (1, 2, 4):
         q.push()
         q.add(B.at_most(exec_bits, k))
@@ -875,7 +878,12 @@ def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
             q.pop()
             return True
         q.pop()
-    return q.check() == "sat"
+    if q.check() == "sat":
+        return True
+    if first is not None:  # (asking again gave up: the budget of --timeout is spent)
+        q.model = first
+        return True
+    return False
 
 
 def choice_used(q: smt.Query, choices: list[Choice]) -> Choice | None:
