@@ -98,3 +98,37 @@ def test_clang22_shfl_xor_refuted_upper_bits_any():
 def test_clang22_gfx1030_consults_nothing():
     code, out, _ = cli("tv", str(CORPUS / "clang22_warp_shfl_gfx1030.ll"), "--function", "shfl_down_float")
     assert code == 0 and out.splitlines()[1] == "  for gfx1030 wave32 under exec=dispatch, assumptions: kernel.entry_exec=prefix", out
+
+
+FLAT = """define amdgpu_kernel void @k(ptr addrspace(1) %out) #0 {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %v = lshr i32 %id, 6
+  %idx = zext i32 %id to i64
+  %p = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %idx
+  store i32 %v, ptr addrspace(1) %p, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+attributes #0 = { "amdgpu-flat-work-group-size"="1,SIZE" }
+"""
+
+
+def test_flat_work_group_size_bounds_x(tmp_path):
+    """LLVM folds x >> 6 to 0 for a kernel of at most 64 work-items (the
+    dispatch contract it reads from the attribute): proved; the same code
+    checked against IR that admits 1024 work-items is refuted."""
+    from verify.tv.compile import by_llvmlite_isolated
+
+    small = tmp_path / "small.ll"
+    small.write_text(FLAT.replace("SIZE", "64"))
+    asm = tmp_path / "small.s"
+    asm.write_text(by_llvmlite_isolated(small.read_text(), get("gfx1100"), 32))
+    assert "v_mov_b32" in asm.read_text() or "v_dual_mov_b32 v1, 0" in asm.read_text()
+    code, out, _ = cli("tv", str(small), "--target", "gfx1100", "--wave", "32", "--asm", str(asm))
+    assert code == 0 and ": proved" in out.splitlines()[0], out
+    big = tmp_path / "big.ll"
+    big.write_text(FLAT.replace("SIZE", "1024"))
+    code, out, _ = cli("tv", str(big), "--target", "gfx1100", "--wave", "32", "--asm", str(asm))
+    assert code == 1 and ": refuted" in out.splitlines()[0], out
+    assert any(ln.startswith("    lane ") and "workitem.id.x = " in ln and int(ln.split("= ")[1], 16) >= 64
+               for ln in out.splitlines()), out
