@@ -39,6 +39,7 @@ def test_packed_tid_targets_are_llvms():
     ('"amdgpu-flat-work-group-size"="1,256"', "i32 64, i32 1, i32 1", WorkItems((63, 0, 0), False, False)),
     ('"amdgpu-flat-work-group-size"="1,256"', "i32 8, i32 8, i32 1", WorkItems((7, 7, 0), True, False)),
     ('"amdgpu-flat-work-group-size"="1,1"', "", WorkItems((0, 0, 0), False, False)),
+    ('"amdgpu-flat-work-group-size"="128,64"', "", WorkItems((1023, 1023, 1023), True, True)),  # invalid: default
 ])
 def test_llvm_reading_of_the_attributes(attrs, md, want):
     got = kernel(attrs, md)

@@ -107,9 +107,9 @@ class WorkItems:
 
 
 def workitems(fn: Function) -> WorkItems:
-    flat = 1024
+    flat = 1024  # getDefaultFlatWorkGroupSize: (1, the subtarget's maximum, 1024)
     m = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*", fn.attrs.get("amdgpu-flat-work-group-size", ""))
-    if m is not None:
+    if m is not None and 1 <= int(m.group(1)) <= int(m.group(2)) <= 1024:  # (else LLVM takes the default)
         flat = int(m.group(2))
     reqd = fn.reqd_work_group_size
     mx = tuple(max(0, (reqd[d] if reqd is not None else flat) - 1) for d in range(3))
