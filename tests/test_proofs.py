@@ -551,6 +551,6 @@ def test_smt2_export(small, tmp_path):
 
 
 def test_not_core_names_only_modules_that_exist() -> None:
-    from verify.revisions import NOT_CORE, _PKG
+    from verify.revisions import _PKG, NOT_CORE
 
     assert sorted(n for n in NOT_CORE if not (_PKG / n).is_file()) == []

@@ -166,7 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
-                  "timeout", "json", "assume", "robust", "jobs")
+                  "json", "assume", "robust", "jobs")
+    tv.add_argument("--timeout", type=_seconds, default=30.0, metavar="S",
+                    help="each instance's solver budget: S times a fixed number of z3 resource units, no clock, "
+                         "so the verdict does not depend on load (docs/tv.md, Timeouts; default 30)")
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
