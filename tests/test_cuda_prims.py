@@ -1,0 +1,178 @@
+"""The issue-#33 CUDA/PTX specs (specs/cuda_prims.spec): values worked out
+by hand from the PTX ISA and CUDA's headers, and the concrete and symbolic
+interpreters agreeing on random inputs and EXEC masks.  [S:cuda-prims]"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from verify import catalog, smt
+from verify.backend import Concrete
+from verify.diag import InputError
+
+LIB = catalog.speclib()
+M32 = 0xFFFFFFFF
+
+
+def run(name: str, wave: int = 32, exec_mask: int = M32, inputs: dict[str, list[int]] | None = None,
+        lanes: set[int] | None = None, **params: Any) -> dict[str, list[int | None]]:
+    act = [bool(exec_mask >> i & 1) for i in range(wave)]
+    ins = inputs if inputs is not None else {"x": list(range(wave))}
+    r = LIB.evaluate(name, params, Concrete(), wave, ins, act, lanes=lanes)
+    return {o: [v if d else None for v, d in zip(*r[o])] for o in r}
+
+
+def fns(m: int, b: int, o: int) -> int | None:
+    return run("cuda.fns", inputs={"x": [m] * 32, "base": [b] * 32, "offset": [o & M32] * 32}, lanes={0})["out"][0]
+
+
+def test_fns_is_ptx_fns():
+    """PTX ISA fns.b32 examples, offset 0, counting past the end, base > 31."""
+    assert [fns(0xAAAAAAAA, 3, 1), fns(0xAAAAAAAA, 3, -1), fns(0xAAAAAAAA, 2, 1), fns(0xAAAAAAAA, 2, -1)] == [3, 3, 3, 1]
+    assert fns(0xAAAAAAAA, 2, 0) == M32 and fns(0xAAAAAAAA, 3, 0) == 3
+    assert fns(0xAAAAAAAA, 0, 3) == 5 and fns(0xAAAAAAAA, 31, -16) == 1 and fns(0xAAAAAAAA, 31, -17) == M32
+    assert fns(0, 0, 1) == M32 and fns(0x80000000, 0, 1) == 31
+    assert fns(5, 32, 1) is None and fns(5, -1, 1) is None  # base above 31 (unsigned): undefined
+
+
+def test_shfl_predicate():
+    # down by 2 in segments of 8: the last two lanes of each segment are out of range
+    d = run("ptx.shfl_down_p", b=2, c=0x181F)
+    assert d["pred"][:8] == [1] * 6 + [0] * 2 and d["out"][6:8] == [6, 7]
+    u = run("ptx.shfl_up_p", b=1, c=0)
+    assert u["pred"][:3] == [0, 1, 1] and u["out"][:3] == [0, 0, 1]
+    # idx never leaves the segment when the clamp is the segment's end; a clamp of 3 in 32 lanes does
+    assert run("ptx.shfl_idx_p", b=5, c=0x1F)["pred"] == [1] * 32
+    assert run("ptx.shfl_idx_p", b=5, c=3)["pred"] == [0] * 32
+    assert run("ptx.shfl_bfly_p", b=8, c=0x181F)["pred"][:16] == [0] * 8 + [1] * 8  # an earlier segment is in range
+    # the predicate is defined where the value is not (an inactive source lane)
+    p = run("ptx.shfl_idx_p", exec_mask=0xFFFFFFFE, b=0, c=0x1F)
+    assert p["out"][1] is None and p["pred"][1] == 1
+
+
+def test_ballot_rank():
+    pred = [i % 3 for i in range(32)]
+    assert run("cuda.ballot_rank", inputs={"x": pred})["out"][:6] == [0, 0, 1, 2, 2, 3]
+    # lanes outside mask are undefined and do not count; inactive lanes give a 0 bit
+    r = run("cuda.ballot_rank", exec_mask=0xFFFFFFFB, inputs={"x": [1] * 32}, mask=0x0000FFFE)
+    assert r["out"][:5] == [None, 0, 1, 1, 2] and r["out"][16] is None
+    assert run("hip.ballot_rank", wave=64, exec_mask=(1 << 64) - 1, inputs={"x": [1] * 64})["out"][60:] == [60, 61, 62, 63]
+
+
+ACT = 0x0F0F00F1  # lanes 0, 4-7, 16-19, 24-27
+
+
+def test_coalesced_group():
+    act = [ACT >> i & 1 for i in range(32)]
+    rank = run("cg.coalesced_rank", exec_mask=ACT)["out"]
+    assert [rank[i] for i in range(32) if act[i]] == list(range(13))
+    assert run("cg.coalesced_size", exec_mask=ACT)["out"][0] == 13
+    assert run("cg.coalesced_shfl", exec_mask=ACT, rank=2)["out"][0] == 5
+    assert run("cg.coalesced_shfl", exec_mask=ACT, rank=13)["out"][0] is None  # no such member
+    down = run("cg.coalesced_shfl_down", exec_mask=ACT, delta=1)["out"]
+    assert [down[i] for i in (0, 7, 19, 27)] == [4, 16, 24, 27]  # the last member keeps its own
+    up = run("cg.coalesced_shfl_up", exec_mask=ACT, delta=2)["out"]
+    assert [up[i] for i in (0, 4, 5, 16)] == [0, 4, 0, 6]
+    # a full warp: __shfl_down_sync, so delta 33 is delta 1; in a partial group it leaves the group
+    assert run("cg.coalesced_shfl_down", delta=33)["out"][:2] == [1, 2]
+    assert run("cg.coalesced_shfl_down", exec_mask=ACT, delta=33)["out"][0] == 0
+
+
+def test_partitions():
+    lab = [i % 3 for i in range(32)]
+    assert run("cg.labeled_reduce", op="add", inputs={"x": list(range(32)), "label": lab})["out"][:3] == [165, 176, 155]
+    ex = run("cg.labeled_exclusive_scan", op="add", exec_mask=ACT, inputs={"x": list(range(32)), "label": lab})["out"]
+    assert ex[0] is None and ex[6] == 0 and ex[4] is None and ex[7] == 4 and ex[16] == 4 + 7
+    assert run("cg.labeled_rank", exec_mask=ACT, inputs={"x": [0] * 32, "label": lab})["out"][16] == 2
+    assert run("cg.labeled_size", inputs={"x": [0] * 32, "label": lab})["out"][:3] == [11, 11, 10]
+    pred = [0x80000000 if i & 4 else 0 for i in range(32)]
+    inc = run("cg.binary_inclusive_scan", op="add", inputs={"x": [1] * 32, "pred": pred})["out"]
+    assert inc[:9] == [1, 2, 3, 4, 1, 2, 3, 4, 5]
+    assert run("cg.binary_reduce", op="umax", inputs={"x": list(range(32)), "pred": pred})["out"][:5] == [27] * 4 + [31]
+    assert run("cg.binary_exclusive_scan", op="add", inputs={"x": [1] * 32, "pred": pred})["out"][:5] == [None, 1, 2, 3, None]
+
+
+def test_match_64_and_float():
+    hi = [i % 3 for i in range(32)]
+    assert run("cuda.match_any_b64", inputs={"x": [7] * 32, "xhi": hi})["out"][0] == 0x49249249
+    # equal low halves, different high halves: not a match
+    r = run("cuda.match_all_b64", inputs={"x": [7] * 32, "xhi": hi})
+    assert r["out"][0] == 0 and r["pred"][0] == 0
+    r = run("cuda.match_all_b64", exec_mask=0x7, inputs={"x": [7] * 32, "xhi": [1] * 32})
+    assert r["out"][:3] == [7, 7, 7] and r["pred"][0] == 1
+    # float: bits, not IEEE equality
+    z = [0x80000000 if i & 1 else 0 for i in range(32)]
+    assert run("cuda.match_any_f32", inputs={"x": z})["out"][0] == 0x55555555
+    nan = [0x7FC00000] * 32
+    assert run("cuda.match_all_f32", inputs={"x": nan})["out"][0] == M32
+
+
+def test_typed_shuffles():
+    x = [0x12348000 + i for i in range(32)]
+    assert run("cuda.shfl_typed", mode="xor", param=1, type="i16", inputs={"x": x})["out"][:2] == [0xFFFF8001, 0xFFFF8000]
+    assert run("cuda.shfl_typed", mode="xor", param=1, type="u16", inputs={"x": x})["out"][:2] == [0x8001, 0x8000]
+    assert run("cuda.shfl_typed", mode="xor", param=1, type="f16", inputs={"x": x})["out"][:2] == [0x8001, 0x8000]
+    assert run("cuda.shfl_typed", mode="idx", param=3, type="half2", inputs={"x": x})["out"][0] == 0x12348003
+    y = [0xF0 + i for i in range(32)]
+    assert run("cuda.shfl_typed", mode="down", param=16, type="i8", inputs={"x": y})["out"][:2] == [0x100 - 0x100 + 0x00, 0x01]
+    assert run("cuda.shfl_typed", mode="up", param=1, type="i8", inputs={"x": y})["out"][:2] == [0xFFFFFFF0, 0xFFFFFFF0]
+    assert run("cuda.shfl_typed", mode="up", param=1, type="u8", inputs={"x": y})["out"][:2] == [0xF0, 0xF0]
+    with pytest.raises(InputError, match="type must be"):
+        run("cuda.shfl_typed", mode="up", param=1, type="f32")
+
+
+# (spec, params, inputs besides x, lanes to compare)
+AGREE = [
+    ("ptx.shfl_up_p", {"b": "@p", "c": 0x1800}, ("p",), None),
+    ("ptx.shfl_idx_p", {"b": "@p", "c": "@q"}, ("p", "q"), None),
+    ("ptx.shfl_bfly_p", {"b": 9, "c": "@q"}, ("q",), None),
+    ("cuda.fns", {}, ("base", "offset"), {0, 5, 31}),
+    ("cuda.ballot_rank", {"mask": 0x7FFF00FF}, (), None),
+    ("hip.ballot_rank", {}, (), None),
+    ("cg.coalesced_rank", {}, (), None),
+    ("cg.coalesced_shfl", {"rank": "@p"}, ("p",), {0, 13, 31}),
+    ("cg.coalesced_shfl_down", {"delta": 3}, (), {0, 9, 30}),
+    ("cg.coalesced_shfl_up", {"delta": 1}, (), {1, 17}),
+    ("cg.labeled_reduce", {"op": "add"}, ("label",), {0, 21}),
+    ("cg.labeled_exclusive_scan", {"op": "smax"}, ("label",), {0, 3, 30}),
+    ("cg.labeled_size", {}, ("label",), {2}),
+    ("cg.binary_inclusive_scan", {"op": "xor"}, ("pred",), {0, 7, 31}),
+    ("cuda.match_any_b64", {"mask": 0xFFFF0FFF}, ("xhi",), {0, 12, 31}),
+    ("cuda.match_all_b64", {}, ("xhi",), {0, 31}),
+    ("cuda.shfl_typed", {"mode": "down", "param": "@p", "type": "i8", "width": 16}, ("p",), None),
+    ("cuda.shfl_typed", {"mode": "xor", "param": 5, "type": "bf16"}, (), None),
+]
+
+
+@pytest.mark.parametrize("name,params,extra,lanes", AGREE, ids=[f"{a[0]}-{k}" for k, a in enumerate(AGREE)])
+def test_concrete_and_symbolic_agree(name: str, params: dict[str, Any], extra: tuple[str, ...],
+                                     lanes: set[int] | None) -> None:
+    wave = 64 if name == "hip.ballot_rank" else 32
+    rnd = random.Random(name + str(params))
+    small = [0, 1, 2, 3, 31, 32, 33, M32, 0x80000000, 5]
+    for _ in range(2):
+        exec_mask = rnd.choice([(1 << wave) - 1, rnd.getrandbits(wave), 0x0F0F00F1])
+        act = [bool(exec_mask >> i & 1) for i in range(wave)]
+        vals = {"x": [rnd.choice(small + [rnd.getrandbits(32)]) for _ in range(wave)]}
+        for e in extra:
+            vals[e] = [rnd.choice(small if e != "label" and e != "xhi" else [0, 1, 2]) for _ in range(wave)]
+        if name == "cuda.fns":
+            vals["base"] = [rnd.choice([0, 3, 17, 31, 32]) for _ in range(wave)]
+            vals["offset"] = [rnd.choice([0, 1, 2, 5, M32, 0xFFFFFFFD, 40]) for _ in range(wave)]
+        conc = LIB.evaluate(name, params, Concrete(), wave, vals, act, lanes=lanes)
+        B = smt.Z3()
+        syms = {k: [B.fresh(f"{k}{i}") for i in range(wave)] for k in vals}
+        bits = [B.fresh_bool(f"e{i}") for i in range(wave)]
+        sym = LIB.evaluate(name, params, B, wave, syms, bits, lanes=lanes)
+        env = {f"{k}{i}": v[i] for k, v in vals.items() for i in range(wave)}
+        env.update({f"e{i}": act[i] for i in range(wave)})
+        ev = smt.Evaluator(env)
+        for out, (cv, cd) in conc.items():
+            sv, sd = sym[out]
+            for i in sorted(lanes) if lanes is not None else range(wave):
+                assert bool(ev(sd[i])) == bool(cd[i]), (out, i, "defined")
+                if cd[i]:
+                    assert ev(sv[i]) == cv[i], (out, i, "value")
