@@ -176,3 +176,24 @@ def test_concrete_and_symbolic_agree(name: str, params: dict[str, Any], extra: t
                 assert bool(ev(sd[i])) == bool(cd[i]), (out, i, "defined")
                 if cd[i]:
                     assert ev(sv[i]) == cv[i], (out, i, "value")
+
+
+def test_coalesced_shfl_reads_non_members_as_no_rank():
+    """cg.coalesced_shfl's condition (a non-member's rank read as
+    0xffffffff) is `active(j) and rk(j) == rank`, rank 0xffffffff included."""
+    from verify.spec import SpecLib
+    plain = SpecLib.from_text('''
+spec t.shfl(rank):
+    lanes = 32
+    rk(j) = count(active(k) for k in range(j))
+    out = first(x[j] for j in range(32) if active(j) and rk(j) == rank)
+''')
+    rnd = random.Random(33)
+    for _ in range(20):
+        mask = rnd.getrandbits(32) | 1 << rnd.randrange(32)
+        act = [bool(mask >> i & 1) for i in range(32)]
+        ranks = [rnd.choice([0, 1, 5, 31, 32, M32, rnd.getrandbits(32)]) for _ in range(32)]
+        ins = {"x": [rnd.getrandbits(32) for _ in range(32)], "r": ranks}
+        a = LIB.evaluate("cg.coalesced_shfl", {"rank": "@r"}, Concrete(), 32, ins, act)["out"]
+        b = plain.evaluate("t.shfl", {"rank": "@r"}, Concrete(), 32, ins, act)["out"]
+        assert [v if d else None for v, d in zip(*a)] == [v if d else None for v, d in zip(*b)]
