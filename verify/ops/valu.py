@@ -56,6 +56,8 @@ class Valu(OpDef):
         self.arg_names = ("vdst",) + tuple(f"src{k}" for k in range(nsrc))
         if vop3_only:
             self.encs = {"": "e64", "_e64": "e64"}
+            if dpp_ok and nsrc == 3:  # GFX11+ VOP3 DPP of the three-source ops  [S:dpp-encoding] [S:bfe]
+                self.encs["_e64_dpp"] = "e64_dpp"
         else:
             self.encs = {"": "", "_e32": "e32", "_e64": "e64"}
             if dpp_ok:
@@ -100,7 +102,7 @@ class Valu(OpDef):
         warns: list[Warning_] = []
         if ins.enc == "e64_dpp":
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
-            src1 = ins.operands[2] if self.nsrc == 2 else None
+            src1 = ins.operands[2] if self.nsrc >= 2 else None
             if src1 is not None and not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
                 what = "an SGPR" if isinstance(src1, SReg) else "a constant"
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
@@ -417,7 +419,7 @@ class Bitop3(Valu):
     mods = Modifiers(int_modifier("bitop3", 0, 255, default=0, fmt=hex_text))
 
     def __init__(self) -> None:
-        super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True)
+        super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True, dpp_ok=False)
 
     @staticmethod
     @cache
