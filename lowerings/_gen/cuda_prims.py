@@ -8,6 +8,7 @@ popc(mask & lanemask_lt)."""
 from __future__ import annotations
 
 RDNA32 = "gfx10, gfx11"
+M32 = 0xFFFFFFFF
 
 
 def _file(name: str, what: list[str], spec: str, targets: str, exec_: str, inputs: str, outputs: str,
@@ -56,6 +57,54 @@ def labeled_reduce() -> tuple[str, str]:
                  "v1, v3, v4, s[4:6], s8", body)
 
 
+def labeled_inclusive_scan() -> tuple[str, str]:
+    """cg::inclusive_scan over the labeled group: as labeled_reduce, lane
+    j's value added only in lanes at or above j (the compare's mask and'ed
+    with the constant lanes j..31)."""
+    body = ["s_mov_b32 s8, exec_lo", "s_mov_b32 exec_lo, -1", "v_cndmask_b32_e64 v3, 0, v0, s8",
+            "s_mov_b32 exec_lo, s8", "v_mov_b32_e32 v1, 0"]
+    for j in range(32):
+        body += [f"v_readlane_b32 s4, v2, {j}", f"v_readlane_b32 s5, v3, {j}", "v_cmp_eq_u32_e64 s6, s4, v2",
+                 f"s_and_b32 s6, s6, {(M32 << j) & M32:#x}", "v_cndmask_b32_e64 v4, 0, s5, s6",
+                 "v_add_nc_u32_e32 v1, v1, v4"]
+    return _file("labeled_inclusive_scan_add_w32",
+                 ["cg::inclusive_scan(labeled_partition(coalesced_threads(), label), v, cg::plus<int>()) on",
+                  "a wave32: lane j's value (0 outside EXEC) added in the lanes at or above j with its label."],
+                 "cg.labeled_inclusive_scan op=add warp=32", RDNA32, "any", "x = v0, label = v2", "out = v1",
+                 "v1, v3, v4, s[4:6], s8", body)
+
+
+def binary_reduce() -> tuple[str, str]:
+    """cg::reduce over binary_partition(coalesced_threads(), pred): the
+    predicate as 0/1 (v_cmp_ne, v_cndmask) and the values zeroed outside
+    EXEC, under a full EXEC; then labeled_reduce's loop on the 0/1 labels."""
+    body = ["s_mov_b32 s8, exec_lo", "s_mov_b32 exec_lo, -1", "v_cndmask_b32_e64 v3, 0, v0, s8",
+            "v_cmp_ne_u32_e64 s9, 0, v2", "v_cndmask_b32_e64 v5, 0, 1, s9", "s_mov_b32 exec_lo, s8",
+            "v_mov_b32_e32 v1, 0"]
+    for j in range(32):
+        body += [f"v_readlane_b32 s4, v5, {j}", f"v_readlane_b32 s5, v3, {j}", "v_cmp_eq_u32_e64 s6, s4, v5",
+                 "v_cndmask_b32_e64 v4, 0, s5, s6", "v_add_nc_u32_e32 v1, v1, v4"]
+    return _file("binary_reduce_add_w32",
+                 ["cg::reduce(binary_partition(coalesced_threads(), pred), v, cg::plus<int>()) on a wave32:",
+                  "every lane j's value (0 outside EXEC) added where lane j's predicate agrees with the lane's."],
+                 "cg.binary_reduce op=add warp=32", RDNA32, "any", "x = v0, pred = v2", "out = v1",
+                 "v1, v3, v4, v5, s[4:6], s[8:9]", body)
+
+
+def match_all_b64() -> tuple[str, str]:
+    """__match_all_sync(0xffffffff, v, &pred) on a 64-bit v: the first active
+    lane's value (v_readfirstlane of both halves) against every lane's
+    (v_cmp_eq_u64), the mask against EXEC (SCC), then EXEC or 0, and pred."""
+    body = ["v_readfirstlane_b32 s4, v0", "v_readfirstlane_b32 s5, v1", "v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]",
+            "s_cmp_eq_u32 s6, exec_lo", "s_cselect_b32 s7, exec_lo, 0", "s_cselect_b32 s8, 1, 0",
+            "v_mov_b32_e32 v2, s7", "v_mov_b32_e32 v3, s8"]
+    return _file("match_all_b64_w32",
+                 ["CUDA's __match_all_sync(0xffffffff, v, &pred) on a 64-bit v on a wave32: the first active",
+                  "lane's 64 bits against every active lane's; EXEC and pred 1 when all agree, else 0 and 0."],
+                 "cuda.match_all_b64", RDNA32, "any", "x = v0, xhi = v1", "out = v2, pred = v3", "v2, v3, s[4:8]",
+                 body)
+
+
 def match_any_b64() -> tuple[str, str]:
     """__match_any_sync(0xffffffff, v) on a 64-bit v (long long, double): for
     every lane j, its 64-bit value (two v_readlane) compared with every lane's
@@ -72,4 +121,5 @@ def match_any_b64() -> tuple[str, str]:
 
 
 def files() -> dict[str, str]:
-    return dict([coalesced_shfl(), labeled_reduce(), match_any_b64()])
+    return dict([coalesced_shfl(), labeled_reduce(), labeled_inclusive_scan(), binary_reduce(), match_any_b64(),
+                 match_all_b64()])
