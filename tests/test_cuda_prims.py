@@ -197,3 +197,60 @@ spec t.shfl(rank):
         a = LIB.evaluate("cg.coalesced_shfl", {"rank": "@r"}, Concrete(), 32, ins, act)["out"]
         b = plain.evaluate("t.shfl", {"rank": "@r"}, Concrete(), 32, ins, act)["out"]
         assert [v if d else None for v, d in zip(*a)] == [v if d else None for v, d in zip(*b)]
+
+
+# ---------------------------------------------------------------- lowerings
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,target,wave", [
+    ("ballot_rank_w32", "gfx1100", 32), ("ballot_rank_w64", "gfx942", 64), ("hip_ballot_rank_w64", "gfx90a", 64),
+    ("ptx_shfl_down_p_w32", "gfx1030", 32), ("ptx_shfl_up_p_w64", "gfx942", 64), ("shfl_idx_i16_w32", "gfx1200", 32),
+    ("coalesced_shfl_w32", "gfx1100", 32), ("labeled_reduce_add_w32", "gfx1030", 32),
+    ("binary_reduce_add_w32", "gfx1100", 32), ("match_any_b64_w32", "gfx1030", 32)])
+def test_prims_lowering_is_proved(name, target, wave):
+    from helpers import cli_json
+    code, js, err = cli_json("lowering", str(ROOT / "lowerings" / "cuda_prims" / f"{name}.s"), "--target", target,
+                             "--wave", str(wave))
+    assert js is not None, err
+    assert js["verdict"] == "proved", js["results"][0]["obligations"]
+
+
+BROKEN = {
+    # the lane index instead of the rank among the lanes whose predicate holds
+    "rank_is_lane": ("cuda.ballot_rank", "", "v_mbcnt_lo_u32_b32 v1, -1, 0", "any"),
+    # a short zero-extended: the int overload sign-extends it
+    "i16_zero_extended": ("cuda.shfl_typed mode=idx param=@lane type=i16", ", lane = v3", """
+v_and_b32_e32 v4, 31, v3
+v_lshlrev_b32_e32 v4, 2, v4
+ds_bpermute_b32 v1, v4, v0
+s_waitcnt lgkmcnt(0)
+v_bfe_u32 v1, v1, 0, 16""", "any"),
+    # the coalesced shuffle reading lane `rank` instead of the member of that rank
+    "coalesced_by_lane": ("cg.coalesced_shfl rank=@lane warp=32", ", lane = v3", """
+v_lshlrev_b32_e32 v4, 2, v3
+ds_bpermute_b32 v1, v4, v0
+s_waitcnt lgkmcnt(0)""", "any"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_broken_prims_lowering_is_refuted(name, tmp_path):
+    from helpers import cli_json
+    spec, extra_in, body, contract = BROKEN[name]
+    p = tmp_path / f"{name}.s"
+    p.write_text(f"; @spec     {spec}\n; @targets  gfx11\n; @waves    32\n; @exec     {contract}\n"
+                 f"; @input    x = v0{extra_in}\n; @output   out = v1\n; @clobbers v1, v4, s4\n{body.strip()}\n")
+    code, js, err = cli_json("lowering", str(p), "--target", "gfx1100")
+    assert js is not None, err
+    assert js["verdict"] == "refuted", js["results"][0]["obligations"]
+    cex = js["results"][0]["counterexample"]
+    assert cex["obligation"] == "value(out)"
+    if name == "i16_zero_extended":  # the source lane's bit 15 is set
+        lanes = cex["inputs"]
+        assert any(v & 0x8000 for v in lanes["v0"]), lanes
+    if name == "coalesced_by_lane":  # only a partial group tells a rank from a lane
+        assert int(cex["exec"], 16) != 0xFFFFFFFF
