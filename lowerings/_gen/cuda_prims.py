@@ -7,7 +7,7 @@ popc(mask & lanemask_lt)."""
 
 from __future__ import annotations
 
-RDNA32 = "gfx10, gfx11"
+RDNA32 = "gfx10, gfx11, gfx12"
 M32 = 0xFFFFFFFF
 
 
@@ -105,21 +105,26 @@ def match_all_b64() -> tuple[str, str]:
                  body)
 
 
-def match_any_b64() -> tuple[str, str]:
+def match_any_b64(gfx12: bool) -> tuple[str, str]:
     """__match_any_sync(0xffffffff, v) on a 64-bit v (long long, double): for
     every lane j, its 64-bit value (two v_readlane) compared with every lane's
-    (v_cmp_eq_u64: an inactive lane's bit is 0), the mask written into lane j."""
+    (v_cmp_eq_u64: an inactive lane's bit is 0), the mask written into lane j.
+    GFX12: an s_wait_alu between the compare and the writelane reading its
+    SGPR [S:hazards]."""
     body: list[str] = []
     for j in range(32):
-        body += [f"v_readlane_b32 s4, v0, {j}", f"v_readlane_b32 s5, v1, {j}",
-                 "v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]", f"v_writelane_b32 v2, s6, {j}"]
-    return _file("match_any_b64_w32",
+        body += [f"v_readlane_b32 s4, v0, {j}", f"v_readlane_b32 s5, v1, {j}", "v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]"]
+        if gfx12:
+            body.append("s_wait_alu depctr_va_sdst(0)")
+        body.append(f"v_writelane_b32 v2, s6, {j}")
+    return _file(f"match_any_b64_w32{'_gfx12' if gfx12 else ''}",
                  ["CUDA's __match_any_sync(0xffffffff, v) on a 64-bit v (long long, double) on a wave32:",
                   "for each lane j, its 64-bit value (v_readlane of both halves) against every lane's",
                   "(v_cmp_eq_u64), the mask into lane j (v_writelane)."],
-                 "cuda.match_any_b64", RDNA32, "any", "x = v0, xhi = v1", "out = v2", "v2, s[4:6]", body)
+                 "cuda.match_any_b64", "gfx12" if gfx12 else "gfx10, gfx11", "any", "x = v0, xhi = v1", "out = v2",
+                 "v2, s[4:6]", body)
 
 
 def files() -> dict[str, str]:
-    return dict([coalesced_shfl(), labeled_reduce(), labeled_inclusive_scan(), binary_reduce(), match_any_b64(),
-                 match_all_b64()])
+    return dict([coalesced_shfl(), labeled_reduce(), labeled_inclusive_scan(), binary_reduce(), match_any_b64(False),
+                 match_any_b64(True), match_all_b64()])

@@ -3,7 +3,7 @@
 ; v_mbcnt_lo counts its set bits below the lane.
 ;
 ; @spec     cuda.ballot_rank
-; @targets  gfx10, gfx11
+; @targets  gfx10, gfx11, gfx12
 ; @waves    32
 ; @exec     any
 ; @input    x = v0

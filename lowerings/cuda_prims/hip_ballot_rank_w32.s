@@ -3,7 +3,7 @@
 ; bits below the lane.
 ;
 ; @spec     hip.ballot_rank
-; @targets  gfx10, gfx11
+; @targets  gfx10, gfx11, gfx12
 ; @waves    32
 ; @exec     any
 ; @input    x = v0
