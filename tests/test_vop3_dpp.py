@@ -101,3 +101,15 @@ def test_bfe_with_dpp_moves_src0_only():
     got = m.v(1)
     assert got[1] == 0xFFFFFF80 and got[2] == 0xFFFFFF81  # bits 0-7 of lane i-1, sign-extended
     assert got[17] == 0x9 and got[0] == 0x5555 and got[16] == 0x5555  # 0x90 >> 4; row starts kept
+
+
+def test_verify_asm_names_the_triton_miscompile(tmp_path):
+    """The bfe DPP form in compiler output for gfx1100 is one error line at its operand, exit 2."""
+    from helpers import cli
+    p = tmp_path / "triton.s"
+    p.write_text('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n\t.text\nf:\n\t' + TRITON_BFE
+                 + "\n\ts_setpc_b64 s[30:31]\n")
+    code, out, err = cli("asm", str(p), "--assert", "v1 == cuda.shfl_up(v0, delta=1, width=16)")
+    assert code == 2 and out == ""
+    assert err.strip() == (f"{p}:4:28: error: src1 of v_bfe_i32_e64_dpp must be a VGPR on gfx1100: a constant as "
+                           "src1 of a VOP3 DPP instruction needs GFX11.5+ only")
