@@ -254,3 +254,26 @@ def test_broken_prims_lowering_is_refuted(name, tmp_path):
         assert any(v & 0x8000 for v in lanes["v0"]), lanes
     if name == "coalesced_by_lane":  # only a partial group tells a rank from a lane
         assert int(cex["exec"], 16) != 0xFFFFFFFF
+
+
+def test_count_counts_conditions_and_reads_only_filtered_lanes():
+    """count(C for j in range(a, b) if F): how many C hold where F does; a
+    lane F filters out may be inactive (its read undefined) without making
+    the count undefined; a condition that is not a condition is refused."""
+    from verify.spec import SpecLib
+    lib = SpecLib.from_text('''
+spec t.c():
+    lanes = 8
+    out = count(x[j] > 2 for j in range(8) if active(j))
+''')
+    act = [True, False, True, True, False, True, True, True]
+    xs = [5, 9, 1, 3, 9, 0, 7, 2]
+    r = lib.evaluate("t.c", {}, Concrete(), 8, {"x": xs}, act)["out"]
+    assert r[0][0] == 3 and all(r[1])  # 5, 3, 7: lanes 1 and 4 are inactive and not read
+    B = smt.Z3()
+    sx, sa = [B.fresh(f"x{i}") for i in range(8)], [B.fresh_bool(f"e{i}") for i in range(8)]
+    s = lib.evaluate("t.c", {}, B, 8, {"x": sx}, sa)["out"]
+    ev = smt.Evaluator({**{f"x{i}": xs[i] for i in range(8)}, **{f"e{i}": act[i] for i in range(8)}})
+    assert ev(s[0][0]) == 3 and bool(ev(s[1][0]))
+    with pytest.raises(InputError, match="what count combines must be a condition"):
+        SpecLib.from_text("spec t.d():\n    lanes = 8\n    out = count(x[j] for j in range(8))\n")
