@@ -37,7 +37,8 @@ class Valu(OpDef):
 
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
-                 components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None):
+                 components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None,
+                 vop3_dpp: bool | None = None):
         self.base = base
         # the VOP3 clamp bit: "add"/"sub"/"subrev" saturate unsigned, "f32" clamps to [0, 1]  [S:clamp]
         self.clamp = clamp
@@ -56,7 +57,9 @@ class Valu(OpDef):
         self.arg_names = ("vdst",) + tuple(f"src{k}" for k in range(nsrc))
         if vop3_only:
             self.encs = {"": "e64", "_e64": "e64"}
-            if dpp_ok and nsrc == 3:  # GFX11+ VOP3 DPP of the three-source ops  [S:dpp-encoding] [S:bfe]
+            # GFX11+ VOP3 DPP: the three-source ops and those that say so (v_bcnt_u32_b32), not
+            # v_mul_lo/hi_u32 (llvm-mc-22: "e64_dpp variant ... not supported")  [S:dpp-encoding] [S:bfe]
+            if dpp_ok and (nsrc == 3 if vop3_dpp is None else vop3_dpp):
                 self.encs["_e64_dpp"] = "e64_dpp"
         else:
             self.encs = {"": "", "_e32": "e32", "_e64": "e64"}
@@ -282,6 +285,9 @@ VALU_OPS = [
     # bit-field extract: S1[4:0] the offset, S2[4:0] the width  [S:bfe]
     Valu("v_bfe_u32", 3, lambda B, a, b, c: B.and_(B.lshr(a, B.and_(b, B.const(31))), _field_mask(B, c)), vop3_only=True),
     Valu("v_bfe_i32", 3, _bfe_i32, vop3_only=True),
+    # population count of src0 plus src1 (VOP3 only; VOP3 DPP on GFX11+)  [S:bcnt]
+    Valu("v_bcnt_u32_b32", 2, lambda B, a, b: B.add(B.popcount([B.bit(a, k) for k in range(32)]), b), vop3_only=True,
+         vop3_dpp=True),
 ]
 
 
