@@ -109,7 +109,8 @@ def test_verify_asm_names_the_triton_miscompile(tmp_path):
     p = tmp_path / "triton.s"
     p.write_text('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n\t.text\nf:\n\t' + TRITON_BFE
                  + "\n\ts_setpc_b64 s[30:31]\n")
-    code, out, err = cli("asm", str(p), "--assert", "v1 == cuda.shfl_up(v0, delta=1, width=16)")
-    assert code == 2 and out == ""
-    assert err.strip() == (f"{p}:4:28: error: src1 of v_bfe_i32_e64_dpp must be a VGPR on gfx1100: a constant as "
-                           "src1 of a VOP3 DPP instruction needs GFX11.5+ only")
+    for claim in ("v1 == cuda.shfl_up(v0, delta=1, width=16)", "exec_lo == exec_lo"):
+        code, out, err = cli("asm", str(p), "--assert", claim)
+        assert code == 2 and out == ""
+        assert err.strip() == (f"{p}:4:28: error: src1 of v_bfe_i32_e64_dpp must be a VGPR on gfx1100: a constant "
+                               "as src1 of a VOP3 DPP instruction needs GFX11.5+ only")
