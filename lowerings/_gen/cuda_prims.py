@@ -74,20 +74,23 @@ def labeled_reduce_w64() -> tuple[str, str]:
                  "v1, v3, v4, v5, s[4:9]", body, wave=64)
 
 
-def labeled_inclusive_scan() -> tuple[str, str]:
-    """cg::inclusive_scan over the labeled group: as labeled_reduce, lane
-    j's value added only in lanes at or above j (the compare's mask and'ed
-    with the constant lanes j..31)."""
+def labeled_scan(exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan over the labeled group: as
+    labeled_reduce, lane j's value added only in lanes at or above j
+    (exclusive: above j), the compare's mask and'ed with those lanes."""
     body = ["s_mov_b32 s8, exec_lo", "s_mov_b32 exec_lo, -1", "v_cndmask_b32_e64 v3, 0, v0, s8",
             "s_mov_b32 exec_lo, s8", "v_mov_b32_e32 v1, 0"]
     for j in range(32):
+        lanes = (M32 << (j + 1 if exclusive else j)) & M32
         body += [f"v_readlane_b32 s4, v2, {j}", f"v_readlane_b32 s5, v3, {j}", "v_cmp_eq_u32_e64 s6, s4, v2",
-                 f"s_and_b32 s6, s6, {(M32 << j) & M32:#x}", "v_cndmask_b32_e64 v4, 0, s5, s6",
+                 f"s_and_b32 s6, s6, {lanes:#x}", "v_cndmask_b32_e64 v4, 0, s5, s6",
                  "v_add_nc_u32_e32 v1, v1, v4"]
-    return _file("labeled_inclusive_scan_add_w32",
-                 ["cg::inclusive_scan(labeled_partition(coalesced_threads(), label), v, cg::plus<int>()) on",
-                  "a wave32: lane j's value (0 outside EXEC) added in the lanes at or above j with its label."],
-                 "cg.labeled_inclusive_scan op=add warp=32", RDNA32, "any", "x = v0, label = v2", "out = v1",
+    kind = "exclusive" if exclusive else "inclusive"
+    return _file(f"labeled_{kind}_scan_add_w32",
+                 [f"cg::{kind}_scan(labeled_partition(coalesced_threads(), label), v, cg::plus<int>()) on",
+                  f"a wave32: lane j's value (0 outside EXEC) added in the lanes {'above' if exclusive else 'at or above'}"
+                  " j with its label."],
+                 f"cg.labeled_{kind}_scan op=add warp=32", RDNA32, "any", "x = v0, label = v2", "out = v1",
                  "v1, v3, v4, s[4:6], s8", body)
 
 
@@ -143,5 +146,5 @@ def match_any_b64(gfx12: bool) -> tuple[str, str]:
 
 
 def files() -> dict[str, str]:
-    return dict([coalesced_shfl(), labeled_reduce(), labeled_reduce_w64(), labeled_inclusive_scan(), binary_reduce(), match_any_b64(False),
-                 match_any_b64(True), match_all_b64()])
+    return dict([coalesced_shfl(), labeled_reduce(), labeled_reduce_w64(), labeled_scan(False), labeled_scan(True),
+                 binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64()])
