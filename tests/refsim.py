@@ -178,6 +178,7 @@ VALU: dict[str, Callable[..., int]] = {
     "v_min3_i32": lambda a, b, c: min(a, b, c, key=s32),
     "v_bfe_u32": bfe_u,
     "v_bfe_i32": bfe_i,
+    "v_bcnt_u32_b32": lambda a, b: (bin(a).count("1") + b) & M32,
     "v_add_f32": fadd,
     "v_sub_f32": lambda a, b: f32_round(f32(a) - f32(b)),
     "v_subrev_f32": lambda a, b: f32_round(f32(b) - f32(a)),
