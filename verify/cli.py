@@ -167,9 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "timeout", "json", "assume", "robust", "jobs")
-    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
+    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input), or a directory (every .ll under it)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
-                    help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
+                    help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name (with a directory: "
+                         "a second directory or file)")
     tv.add_argument("--target", action=_Targets, metavar="GFX",
                     help="a target or family, or a comma list of them (repeatable; default: the file's RUN lines)")
     tv.add_argument("--wave", type=_integer, choices=(32, 64), help="only this wave size")
@@ -179,6 +180,13 @@ def build_parser() -> argparse.ArgumentParser:
     tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
     tv.add_argument("--asm", metavar="FILE.s", help="check this assembly (llc's output for one --target and --wave) "
                                                     "instead of compiling")
+    tv.add_argument("--accept", action="append", default=[], metavar="CAUSE",
+                    help="let this cause pass the exit code: unsupported, run-line (RUN lines verify cannot use) "
+                         "or unknown (repeatable or a comma list); refutations, compiler errors and bad input "
+                         "always fail")
+    tv.add_argument("--coverage", action="store_true",
+                    help="over the files or directories: decided, proved, refuted, unknown, compiler errors and "
+                         "unsupported per cause, ranked (a table, or JSON with --json)")
 
     tg = _command(sub, "targets", "the target table", "json")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
@@ -635,24 +643,43 @@ def _one_target(name: str | None, what: str) -> str | None:
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # a command's own modules load with it (test_imports)
-    from .tv.check import check_file, check_pair_files, exit_code, has_src_tgt, summary
+    from .tv.check import TV_VERDICTS, check_file, check_pair_files, has_src_tgt, summary
+    from .tv.runlines import check_llc
+    from .tv.tree import check_tree, coverage, coverage_lines, exit_code, parse_accept
 
-    asm = (args.asm, read_source(args.asm)) if args.asm else None
-    text = read_source(args.file)
-    path = STDIN if args.file == "-" else args.file
+    accept = parse_accept(args.accept)
+    check_llc(args.llc)  # fail closed: a compiler that cannot run is bad input, before anything is compiled
     targets = [t.name for t in T.resolve(args.target)] if args.target else []
-    with _progress(err, "tv", not args.json):
-        if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
-            results = check_pair_files(path, text, args.tgt,
-                                       read_source(args.tgt) if args.tgt else None, targets, args.wave, args.timeout,
-                                       parse_assume(args.assume), args.robust)
-        else:
-            results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
+    paths = [p for p in (args.file, args.tgt) if p is not None]
+    tree = args.coverage or any(Path(p).is_dir() for p in paths if p != "-")
+    if tree:
+        if args.asm:
+            raise InputError(None, "--asm checks one file's code; it does not go with a directory")
+        with _progress(err, "tv", not args.json):
+            results = check_tree(paths, targets, args.wave, args.llc, args.function or None, args.timeout,
                                  parse_assume(args.assume), args.robust, _jobs(args.jobs))
-    code = exit_code(results)
+    else:
+        asm = (args.asm, read_source(args.asm)) if args.asm else None
+        text = read_source(args.file)
+        path = STDIN if args.file == "-" else args.file
+        with _progress(err, "tv", not args.json):
+            if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
+                results = check_pair_files(path, text, args.tgt,
+                                           read_source(args.tgt) if args.tgt else None, targets, args.wave,
+                                           args.timeout, parse_assume(args.assume), args.robust)
+            else:
+                results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
+                                     parse_assume(args.assume), args.robust, _jobs(args.jobs))
+    code = exit_code(results, accept)
+    n = counts((r.verdict for r in results), TV_VERDICTS)
+    if args.coverage:
+        cov = coverage(results)
+        if args.json:
+            return _dump({"coverage": cov, "summary": summary(results), "counts": n}, out, code)
+        _print_lines([*coverage_lines(cov), summary(results)], out)
+        return code
     if args.json:
-        return _dump({"results": [r.to_json() for r in results], "summary": summary(results),
-                      "counts": counts(r.verdict for r in results)}, out, code)
+        return _dump({"results": [r.to_json() for r in results], "summary": summary(results), "counts": n}, out, code)
     lines = [ln for r in results for ln in r.lines()] + [summary(results)]
     _print_lines(lines, out)
     return code
