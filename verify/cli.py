@@ -88,7 +88,9 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "json": (("--json",), dict(action="store_true", help="JSON on stdout instead of text")),
     "times": (("--times",), dict(action="store_true", help="show how long each proof took (JSON: seconds)")),
     "jobs": (("--jobs", "-j"), dict(type=_integer, default=1, metavar="N", help="worker processes (default 1)")),
-    "paths": (("paths",), dict(nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")),
+    "paths": (("paths",), dict(nargs="*", metavar="PATH",
+                               help="lowering files or directories (default: ./lowerings; --builtin: the built-in "
+                                    "catalogue)")),
     "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file ('-': standard input)")),
     "params": (("params",), dict(nargs="*", metavar="PARAM=VALUE", help="the spec's parameters")),
 }
@@ -119,11 +121,15 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
 
     pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
+    pv.add_argument("--builtin", action="store_true",
+                    help="with no PATH: the built-in catalogue (a source checkout only; never an installed package)")
     pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
     pv.add_argument("--smt2", metavar="DIR", help="prove everything named and write every obligation to DIR as SMT-LIB 2")
 
     ck = _command(sub, "check", "fail unless every proof record is current and proved (the CI gate)",
                   "paths", "jobs", "timeout", "json")
+    ck.add_argument("--builtin", action="store_true",
+                    help="with no PATH: check the built-in catalogue (default: ./lowerings, else an error)")
     ck.add_argument("--shard", metavar="I/N", help="check only the I-th of N parts of the lowerings (1 <= I <= N)")
     ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
@@ -363,7 +369,8 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
     _writable(args.smt2, "--smt2", directory=True)
     with _progress(err, "prove", steps=True) as tick:
-        report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
+        report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick,
+                            args.builtin)
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
@@ -394,7 +401,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     jobs = _jobs(args.jobs)
     with _progress(err, "check", not args.json, steps=True) as tick:
         report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick,
-                            args.since)
+                            args.since, args.builtin)
     if args.junit:
         _write(args.junit, report.junit())
     if args.html:
@@ -645,7 +652,7 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # a command's own modules load with it (test_imports)
     from .tv.check import TV_VERDICTS, check_file, check_pair_files, has_src_tgt, summary
     from .tv.runlines import check_llc
-    from .tv.tree import check_tree, coverage, coverage_lines, exit_code, parse_accept
+    from .tv.tree import accepted, check_tree, coverage, coverage_lines, exit_code, parse_accept
 
     accept = parse_accept(args.accept)
     check_llc(args.llc)  # fail closed: a compiler that cannot run is bad input, before anything is compiled
@@ -679,7 +686,8 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _print_lines([*coverage_lines(cov), summary(results)], out)
         return code
     if args.json:
-        return _dump({"results": [r.to_json() for r in results], "summary": summary(results), "counts": n}, out, code)
+        return _dump({"results": [{**r.to_json(), "passes": accepted(r, accept)} for r in results],
+                      "summary": summary(results), "counts": n}, out, code)
     lines = [ln for r in results for ln in r.lines()] + [summary(results)]
     _print_lines(lines, out)
     return code

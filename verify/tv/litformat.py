@@ -1,0 +1,104 @@
+"""`verify tv` as a lit test format (LLVM's `lit`, from PyPI), so that
+``lit -sv -j N --num-shards K --run-shard I --xunit-xml-output out.xml DIR``
+runs verify over a test tree (docs/tv.md, "lit").
+
+A user's ``lit.cfg.py`` is three lines::
+
+    import os
+    from verify.tv.litformat import configure
+    configure(config, lit_config, os.path.dirname(__file__))
+
+Each ``.ll`` file is one lit test, run as ``verify tv FILE`` would be (its
+RUN lines, each an instance): PASS when every instance is correct (or its
+cause accepted), FAIL otherwise, UNSUPPORTED when no RUN line runs llc for
+an AMDGPU target at all (not a codegen test).  Each instance is also a lit
+micro-test named ``function on target waveN (compiler) [RUN file:line]``
+(lit's JSON report, ``-o out.json``, and ``-a`` list them); a failing
+test's output names every instance that failed.  Parameters
+(``--param NAME=VALUE``): ``verify_tests`` (the tree, default: the
+directory of lit.cfg.py), ``llc`` (a compiler command line, default
+llvmlite's LLVM), ``accept`` (a comma list of causes, as ``verify tv
+--accept``), ``verify_timeout`` (seconds per solver question).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+from typing import Any
+
+import lit.formats
+import lit.Test
+
+from ..cli import main as verify_main
+
+
+class VerifyTV(lit.formats.FileBasedTest):  # type: ignore[misc]
+    """Each .ll file a test: `verify tv FILE` in this process."""
+
+    def __init__(self, llc: str | None = None, accept: str = "", timeout: str | None = None) -> None:
+        self.llc = llc
+        self.accept = accept
+        self.timeout = timeout
+
+    def argv(self, path: str) -> list[str]:
+        out = ["tv", path, "--json"]
+        if self.llc:
+            out += ["--llc", self.llc]
+        if self.accept:
+            out += ["--accept", self.accept]
+        if self.timeout:
+            out += ["--timeout", self.timeout]
+        return out
+
+    def execute(self, test: Any, lit_config: Any) -> Any:
+        path = test.getSourcePath()
+        out, err = io.StringIO(), io.StringIO()
+        t0 = time.perf_counter()
+        code = verify_main(self.argv(path), out, err)
+        elapsed = time.perf_counter() - t0
+        if code == 2 and not out.getvalue() and "no RUN line names an AMDGPU target" in err.getvalue():
+            return lit.Test.Result(lit.Test.UNSUPPORTED, err.getvalue())
+        if not out.getvalue():  # bad input: one error line
+            return lit.Test.Result(lit.Test.FAIL, err.getvalue() or f"verify tv exited {code}")
+        data = json.loads(out.getvalue())
+        results = data["results"]
+        failed = [r for r in results if r.get("passes") is False]
+        lines = [f"verify tv {path}: exit {code}; {data['summary']}"]
+        lines += [f"  {_name(r)}: {r['verdict']}" + (f" ({r['notes'][0]})" if r["notes"] else "")
+                  for r in (failed or results)]
+        result = lit.Test.Result(lit.Test.PASS if code == 0 else lit.Test.FAIL, "\n".join(lines) + "\n", elapsed)
+        seen: dict[str, int] = {}
+        for r in results:
+            name = _name(r)
+            seen[name] = seen.get(name, 0) + 1
+            if seen[name] > 1:
+                name += f" #{seen[name]}"
+            ok = r.get("passes", r["verdict"] == "proved")
+            micro = lit.Test.Result(lit.Test.PASS if ok else lit.Test.FAIL, r["verdict"] + "\n")
+            result.addMicroResult(name, micro)
+        return result
+
+
+def _name(r: dict[str, Any]) -> str:
+    run = f" [RUN {r['run_line']}]" if r.get("run_line") else ""
+    wave = f" wave{r['wave']}" if r["wave"] else ""
+    return f"{r['function']} on {r['target']}{wave} ({r['compiler']}){run}"
+
+
+def configure(config: Any, lit_config: Any, here: str) -> None:
+    """Set up a lit suite that runs verify tv over `verify_tests` (default:
+    `here`, the directory of the calling lit.cfg.py)."""
+    params = lit_config.params
+    root = params.get("verify_tests") or here
+    config.name = "verify-tv"
+    config.suffixes = [".ll"]
+    config.excludes = ["Inputs"]
+    config.test_source_root = os.path.abspath(root)
+    config.test_exec_root = params.get("verify_exec_root") or config.test_source_root
+    # LLVM's lit.local.cfg files ask for the AMDGPU target to be built
+    config.targets = {"AMDGPU"}
+    config.target_triple = "amdgcn-amd-amdhsa"
+    config.test_format = VerifyTV(params.get("llc"), params.get("accept", ""), params.get("verify_timeout"))
