@@ -723,16 +723,20 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
                functions: list[str] | None = None, timeout: float = 30.0,
                asm: tuple[str, str] | None = None, assume: dict[str, str] | None = None,
-               robust: bool = False, jobs: int = 1) -> list[TVResult]:
+               robust: bool = False, jobs: int = 1, runs: list[str] | None = None) -> list[TVResult]:
     """Check every function of the module `text` (or those named) on each
     target/wave: compiled by llvmlite, or by each `llc` command, or against
     the given assembly `asm` = (path, text) (one target and wave).  With
     `jobs` > 1 the instances are proved in that many worker processes (the
-    code compiled first, here); the results are the same, in the same order."""
-    if jobs > 1:
+    code compiled first, here); the results are the same, in the same order.
+    `runs`: only the instances of these RUN lines ("path:line")."""
+    if jobs > 1 and runs is None:
         return check_files([(path, text)], targets, wave, llc, functions, timeout, asm, assume, robust, jobs)
     mod = read_module(path, text)
     planned = plan(path, text, targets, wave)
+    if runs is not None:
+        planned.instances = [i for i in planned.instances if i.run in runs]
+        planned.skipped = [sk for sk in planned.skipped if sk.run in runs]
     inst = planned.instances
     if asm is not None and len(inst) != 1:
         raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "

@@ -18,7 +18,10 @@ test's output names every instance that failed.  Parameters
 (``--param NAME=VALUE``): ``verify_tests`` (the tree, default: the
 directory of lit.cfg.py), ``llc`` (a compiler command line, default
 llvmlite's LLVM), ``accept`` (a comma list of causes, as ``verify tv
---accept``), ``verify_timeout`` (seconds per solver question).
+--accept``), ``verify_timeout`` (seconds per solver question),
+``verify_split`` (``file``, the default, or ``instance``: each function and
+RUN line of a file a lit test of its own, so that lit's JUnit report names
+them and lit's shards split a file's instances).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import time
 from typing import Any
 
@@ -33,15 +37,67 @@ import lit.formats
 import lit.Test
 
 from ..cli import main as verify_main
+from ..diag import InputError, read_source
+from .check import check_file, summary
+from .compile import plan
+from .tree import exit_code, parse_accept
+
+_DEFINE = re.compile(r"^define\b[^@\n]*@([\w.$-]+)\s*\(", re.M)
 
 
 class VerifyTV(lit.formats.FileBasedTest):  # type: ignore[misc]
-    """Each .ll file a test: `verify tv FILE` in this process."""
+    """Each .ll file a test: `verify tv FILE` in this process; with
+    split="instance", each (function, RUN line) of it a test of its own,
+    named so that lit's JUnit report names the function, target and RUN
+    line."""
 
-    def __init__(self, llc: str | None = None, accept: str = "", timeout: str | None = None) -> None:
+    def __init__(self, llc: str | None = None, accept: str = "", timeout: str | None = None,
+                 split: str = "file") -> None:
+        if split not in ("file", "instance"):
+            raise ValueError(f"verify_split={split}: 'file' or 'instance'")
         self.llc = llc
         self.accept = accept
         self.timeout = timeout
+        self.split = split
+
+    def getTestsForPath(self, suite: Any, path_in_suite: Any, lit_config: Any, local_config: Any) -> Any:
+        for test in super().getTestsForPath(suite, path_in_suite, lit_config, local_config):
+            if self.split == "file":
+                yield test
+                continue
+            path = test.getSourcePath()
+            names = instance_names(path)
+            if not names:  # not a codegen test (or unreadable): the file's own test says why
+                yield test
+                continue
+            for name in names:
+                yield lit.Test.Test(suite, (*path_in_suite, name), local_config)
+
+    def execute(self, test: Any, lit_config: Any) -> Any:
+        if self.split == "instance" and not os.path.isfile(test.getSourcePath()):
+            return self.execute_instance(test)
+        return self.execute_file(test)
+
+    def execute_instance(self, test: Any) -> Any:
+        path = os.path.dirname(test.getSourcePath())
+        name = test.path_in_suite[-1]
+        m = re.fullmatch(r"(.*) on .* \[RUN line (\d+)\]", name)
+        if m is None:
+            return lit.Test.Result(lit.Test.UNRESOLVED, f"not a verify tv instance name: {name}")
+        fn, line = m.group(1), m.group(2)
+        accept = parse_accept([self.accept] if self.accept else [])
+        t0 = time.perf_counter()
+        try:
+            text = read_source(path)
+            results = check_file(path, text, [], None, [self.llc] if self.llc else [],
+                                 None if fn == "(every function)" else [fn],
+                                 float(self.timeout) if self.timeout else 30.0, runs=[f"{path}:{line}"])
+        except InputError as e:
+            return lit.Test.Result(lit.Test.FAIL, str(e) + "\n", time.perf_counter() - t0)
+        code = exit_code(results, accept)
+        lines = [ln for r in results for ln in r.lines()] + [summary(results)]
+        return lit.Test.Result(lit.Test.PASS if code == 0 else lit.Test.FAIL, "\n".join(lines) + "\n",
+                               time.perf_counter() - t0)
 
     def argv(self, path: str) -> list[str]:
         out = ["tv", path, "--json"]
@@ -53,7 +109,7 @@ class VerifyTV(lit.formats.FileBasedTest):  # type: ignore[misc]
             out += ["--timeout", self.timeout]
         return out
 
-    def execute(self, test: Any, lit_config: Any) -> Any:
+    def execute_file(self, test: Any) -> Any:
         path = test.getSourcePath()
         out, err = io.StringIO(), io.StringIO()
         t0 = time.perf_counter()
@@ -82,6 +138,24 @@ class VerifyTV(lit.formats.FileBasedTest):  # type: ignore[misc]
         return result
 
 
+def instance_names(path: str) -> list[str]:
+    """The lit test names of a file's instances: one per function and RUN
+    line (and one per RUN line verify cannot use); [] when the file has no
+    AMDGPU codegen RUN line or cannot be read."""
+    try:
+        text = read_source(path)
+        planned = plan(path, text, [], None)
+    except InputError:
+        return []
+    fns = _DEFINE.findall(text)
+    out = [f"(every function) on RUN line [RUN line {s.run.rsplit(':', 1)[1]}]" for s in planned.skipped if s.counts]
+    for i in planned.instances:
+        flags = f" ({' '.join(i.flags)})" if i.flags else ""
+        line = i.run.rsplit(":", 1)[1] if i.run else "0"
+        out += [f"{f} on {i.target.name} wave{i.wave}{flags} [RUN line {line}]" for f in fns]
+    return out
+
+
 def _name(r: dict[str, Any]) -> str:
     run = f" [RUN {r['run_line']}]" if r.get("run_line") else ""
     wave = f" wave{r['wave']}" if r["wave"] else ""
@@ -101,4 +175,5 @@ def configure(config: Any, lit_config: Any, here: str) -> None:
     # LLVM's lit.local.cfg files ask for the AMDGPU target to be built
     config.targets = {"AMDGPU"}
     config.target_triple = "amdgcn-amd-amdhsa"
-    config.test_format = VerifyTV(params.get("llc"), params.get("accept", ""), params.get("verify_timeout"))
+    config.test_format = VerifyTV(params.get("llc"), params.get("accept", ""), params.get("verify_timeout"),
+                                  params.get("verify_split", "file"))
