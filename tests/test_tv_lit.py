@@ -339,3 +339,29 @@ def test_lit_junit_names_function_target_and_run_line(tmp_path):
     assert got["verify-tv.ballot_popc_ll/ballot_popc on gfx1100 wave32 [RUN line 3]"] == "pass"
     assert got["verify-tv.tonga_ll/(every function) on RUN line [RUN line 1]"] == "pass"  # accepted
     assert len(got) == 4 + 3 + 1 + 1
+
+
+# ---------------------------------------------------------------------------
+# IR against a library spec
+
+
+SHFL = CORPUS / "hip_shfl_xor_5_w16.ll"
+
+
+@pytest.mark.parametrize("mask, verdict, code", [(5, "proved", 0), (6, "refuted", 1)])
+def test_ir_function_against_a_spec(mask, verdict, code):
+    got = cli("tv", str(SHFL), "--function", "hip_shfl_xor_5_w16", "--spec", f"cuda.shfl_xor mask={mask} width=16",
+              "--target", "gfx1100", "--wave", "32")
+    lines = got[1].splitlines()
+    assert got[0] == code
+    assert lines[0] == f"hip_shfl_xor_5_w16 on gfx1100 wave32 (llvmlite, spec cuda.shfl_xor): {verdict} (14 GPU instructions)"
+    assert lines[2] == "  IR -> GPU code: proved"
+    assert lines[3].startswith(f"  GPU code -> v0 == cuda.shfl_xor(v0, mask={mask}, width=16): {verdict} for gfx1100 "
+                               "wave32 under exec=any")
+
+
+def test_spec_needs_one_function_and_well_formed_params():
+    assert cli("tv", str(SHFL), "--spec", "cuda.shfl_xor mask=5") == (
+        2, "", "error: --spec needs one --function NAME (the IR function the spec describes)\n")
+    assert cli("tv", str(SHFL), "--function", "hip_shfl_xor_5_w16", "--spec", "cuda.shfl_xor 5")[2] == \
+        "error: --spec 'cuda.shfl_xor 5': '5' is not PARAM=VALUE\n"

@@ -190,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="let this cause pass the exit code: unsupported, run-line (RUN lines verify cannot use) "
                          "or unknown (repeatable or a comma list); refutations, compiler errors and bad input "
                          "always fail")
+    tv.add_argument("--spec", metavar="'SPEC PARAM=V ...'",
+                    help="also prove the --function's GPU code meets a library spec (its arguments the spec's "
+                         "inputs, its result v0), e.g. 'cuda.shfl_xor mask=5 width=16'")
     tv.add_argument("--coverage", action="store_true",
                     help="over the files or directories: decided, proved, refuted, unknown, compiler errors and "
                          "unsupported per cause, ranked (a table, or JSON with --json)")
@@ -659,7 +662,14 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     targets = [t.name for t in T.resolve(args.target)] if args.target else []
     paths = [p for p in (args.file, args.tgt) if p is not None]
     tree = args.coverage or any(Path(p).is_dir() for p in paths if p != "-")
-    if tree:
+    if args.spec:
+        from .tv.irspec import check_spec  # a command's own modules load with it
+
+        if tree or args.tgt or args.asm:
+            raise InputError(None, "--spec checks one function of one file (no directory, TGT.ll or --asm)")
+        results = check_spec(args.file, args.function, args.spec, targets, args.wave, args.llc, args.timeout,
+                             parse_assume(args.assume), args.robust)
+    elif tree:
         if args.asm:
             raise InputError(None, "--asm checks one file's code; it does not go with a directory")
         with _progress(err, "tv", not args.json):
