@@ -365,3 +365,13 @@ def test_spec_needs_one_function_and_well_formed_params():
         2, "", "error: --spec needs one --function NAME (the IR function the spec describes)\n")
     assert cli("tv", str(SHFL), "--function", "hip_shfl_xor_5_w16", "--spec", "cuda.shfl_xor 5")[2] == \
         "error: --spec 'cuda.shfl_xor 5': '5' is not PARAM=VALUE\n"
+
+
+def test_an_option_value_llvm_rejects_is_a_compiler_error(tmp_path):
+    p = write(tmp_path, "bad.ll", "; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -global-isel=maybe < %s\n" + ADD)
+    code, out, _ = cli("tv", p)
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == f"f on gfx1100 wave32 (llvmlite -global-isel=maybe) [RUN {p}:1]: compiler error"
+    assert lines[1] == ("  could not compile: LLVM (llvmlite) rejects an option for gfx1100 wave32 -global-isel=maybe: "
+                        "for the --global-isel option: 'maybe' is invalid value for boolean argument! Try 0 or 1")

@@ -124,6 +124,11 @@ def by_llvmlite_isolated(text: str, target: Target | Instance, wave: int | None 
         if "Assertion" in first:
             first = first[first.index("Assertion"):]
         raise CompileError(None, f"LLVM (llvmlite) failed for {what}: {first[:300]}")
+    # set_option reports a bad value on stderr and goes on with the default:
+    # llc would stop there, and so does verify (fail closed)
+    bad = [ln.strip() for ln in r.stderr.splitlines() if ln.startswith("llc: ")]
+    if bad:
+        raise CompileError(None, f"LLVM (llvmlite) rejects an option for {what}: {bad[0][5:][:300]}")
     return r.stdout
 
 
