@@ -354,7 +354,8 @@ def test_ir_function_against_a_spec(mask, verdict, code):
               "--target", "gfx1100", "--wave", "32")
     lines = got[1].splitlines()
     assert got[0] == code
-    assert lines[0] == f"hip_shfl_xor_5_w16 on gfx1100 wave32 (llvmlite, spec cuda.shfl_xor): {verdict} (14 GPU instructions)"
+    assert lines[0] == (f"hip_shfl_xor_5_w16 on gfx1100 wave32 (llvmlite, spec cuda.shfl_xor): {verdict} "
+                        "(14 GPU instructions)")
     assert lines[2] == "  IR -> GPU code: proved"
     assert lines[3].startswith(f"  GPU code -> v0 == cuda.shfl_xor(v0, mask={mask}, width=16): {verdict} for gfx1100 "
                                "wave32 under exec=any")

@@ -98,7 +98,8 @@ class TVResult:
         if self.function == "(every function)":  # a RUN line verify cannot use
             return f"RUN line {self.run} ({self.compiler})"
         wave = f" wave{self.wave}" if self.wave else ""
-        run = f" [RUN {self.run}]" if self.run and " " in self.compiler else ""
+        # the RUN line is named where its flags make the instance one of several alike
+        run = f" [RUN {self.run}]" if self.run and any(w.startswith("-") for w in self.compiler.split()[1:]) else ""
         return f"{self.function} on {self.target}{wave} ({self.compiler}){run}"
 
     def assumption_text(self) -> str:
