@@ -158,12 +158,17 @@ def test_an_llvm_option_llvmlite_cannot_take_offers_llc(tmp_path):
             "verify knows it takes); give --llc 'llc-22 ...' to compile this RUN line") in out.splitlines()
 
 
-def test_function_attributes_give_the_target_without_run_lines(tmp_path):
+def test_function_attributes_give_each_function_its_target_without_run_lines(tmp_path):
     text = ('define i32 @f(i32 %a, i32 %b) #0 {\n  %r = add i32 %a, %b\n  ret i32 %r\n}\n'
-            'attributes #0 = { "target-cpu"="gfx1100" "target-features"="+wavefrontsize64" }\n')
-    code, out, _ = cli("tv", write(tmp_path, "attrs.ll", text), "--json")
+            'define i32 @g(i32 %a, i32 %b) #1 {\n  %r = sub i32 %a, %b\n  ret i32 %r\n}\n'
+            'attributes #0 = { "target-cpu"="gfx1100" "target-features"="+wavefrontsize64" }\n'
+            'attributes #1 = { nounwind "target-cpu"="gfx942" }\n')
+    p = write(tmp_path, "attrs.ll", text)
+    code, out, _ = cli("tv", p, "--json")
     got = json.loads(out)["results"]
-    assert code == 0 and [(r["target"], r["wave"], r["verdict"]) for r in got] == [("gfx1100", 64, "proved")]
+    assert code == 0
+    assert [(r["function"], r["target"], r["wave"], r["run_line"], r["verdict"]) for r in got] == [
+        ("f", "gfx1100", 64, f"{p}:1", "proved"), ("g", "gfx942", 64, f"{p}:5", "proved")]
 
 
 # ---------------------------------------------------------------------------

@@ -791,6 +791,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     out = [skipped_result(path, s, compilers[0][0]) for s in planned.skipped if s.counts]
     for fn in fns:
         for ins in inst:
+            if ins.only and ins.only != fn.name:  # from another function's target attributes
+                continue
             for cname, comp in compilers:
                 label = " ".join([cname, *ins.flags])
                 if cname == "llvmlite" and ins.llvmlite_problem():
@@ -933,6 +935,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                 codes[(cname, ins.key())] = (got[0], got[1], share + time.perf_counter() - t1)
         for fn in fns:
             for ins in inst:
+                if ins.only and ins.only != fn.name:  # from another function's target attributes
+                    continue
                 for cname in names:
                     label = " ".join([cname, *ins.flags])
                     if cname == "llvmlite" and ins.llvmlite_problem():

@@ -152,7 +152,7 @@ def instance_names(path: str) -> list[str]:
     for i in planned.instances:
         flags = f" ({' '.join(i.flags)})" if i.flags else ""
         line = i.run.rsplit(":", 1)[1] if i.run else "0"
-        out += [f"{f} on {i.target.name} wave{i.wave}{flags} [RUN line {line}]" for f in fns]
+        out += [f"{f} on {i.target.name} wave{i.wave}{flags} [RUN line {line}]" for f in fns if i.only in ("", f)]
     return out
 
 

@@ -63,6 +63,7 @@ class Instance:
     options: tuple[str, ...] = ()  # other llc options: -global-isel=1, -amdgpu-...=...
     run: str = ""  # "path:line" of its RUN line ('': --target, or the functions' attributes)
     cmd: str = ""  # the RUN line's llc command as written
+    only: str = ""  # the one function it is for (from that function's attributes; '': every function)
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.target, self.wave))
@@ -260,13 +261,15 @@ def module_triple(text: str) -> str:
 
 def from_attributes(path: str, text: str) -> RunLines:
     """Instances from the defined functions' "target-cpu"/"target-features"
-    attribute groups (a file with no RUN line and no --target)."""
+    attribute groups (a file with no RUN line and no --target): each for its
+    own function only."""
     groups = {m.group(1): m.group(2) for m in re.finditer(r"^attributes\s+#(\d+)\s*=\s*\{(.*)\}", text, re.M)}
     out = RunLines()
     seen: set[tuple[Any, ...]] = set()
     for k, ln in enumerate(text.splitlines(), 1):
         if not ln.startswith("define"):
             continue
+        fname = re.search(r"@([\w.$-]+)\s*\(", ln)
         body = " ".join(groups.get(g, "") for g in re.findall(r"#(\d+)", ln.split("@", 1)[-1]))
         cpu = re.search(r'"target-cpu"="([^"]*)"', body)
         feats = re.search(r'"target-features"="([^"]*)"', body)
@@ -276,9 +279,10 @@ def from_attributes(path: str, text: str) -> RunLines:
         cmd = f"llc -mcpu={cpu.group(1)}" + (f" -mattr={mattr}" if mattr else "")
         got = parse_run(path, k, cmd, module_triple(text) or "amdgcn-amd-amdhsa")
         if isinstance(got, Instance):
-            got = Instance(got.target, got.wave, got.triple, got.opt, (), (), f"{path}:{k}", cmd + " (attributes)")
-            if got.key() not in seen:
-                seen.add(got.key())
+            got = Instance(got.target, got.wave, got.triple, got.opt, (), (), f"{path}:{k}", cmd + " (attributes)",
+                           fname.group(1) if fname else "")
+            if (got.key(), got.only) not in seen:
+                seen.add((got.key(), got.only))
                 out.instances.append(got)
         elif got is not None:
             out.skipped.append(Skipped(got.run, f"the function's attributes: {got.why}", got.counts))
