@@ -254,16 +254,18 @@ def test_directory_run_and_coverage(tmp_path):
     write(d, "b.ll", "; RUN: llc -mtriple=amdgcn -mcpu=tonga < %s\n; RUN: llc -mtriple=amdgcn -mcpu=iceland < %s\n"
           + ADD)
     write(d, "c.ll", "this is not IR\n")
+    write(d, "d.ll", "; RUN: opt -S < %s | FileCheck %s\n" + ADD)
     code, out, _ = cli("tv", str(d))
+    assert "(file) on - (llvmlite): not codegen" in out.splitlines()
     assert code == 2
     assert "f on gfx1100 wave32 (llvmlite): proved (2 GPU instructions)" in out.splitlines()
     assert out.splitlines()[-1] == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 2 unsupported, 1 error"
     code, out, _ = cli("tv", str(d), "--coverage", "--json")
     cov = json.loads(out)["coverage"]
     assert code == 2
-    assert {k: cov[k] for k in ("files", "instances", "decided", "proved", "refuted", "unknown", "compiler_errors",
+    assert {k: cov[k] for k in ("files", "not_codegen_files", "instances", "decided", "proved", "refuted", "unknown", "compiler_errors",
                                 "errors", "unsupported")} == {
-        "files": 3, "instances": 4, "decided": 1, "proved": 1, "refuted": 0, "unknown": 0, "compiler_errors": 0,
+        "files": 4, "not_codegen_files": 1, "instances": 4, "decided": 1, "proved": 1, "refuted": 0, "unknown": 0, "compiler_errors": 0,
         "errors": 1, "unsupported": 2}
     assert cov["unsupported_causes"] == [
         {"cause": "RUN line: -mcpu=iceland (gfx802) is not modelled by verify (`verify targets` lists those that are)",
@@ -271,7 +273,7 @@ def test_directory_run_and_coverage(tmp_path):
         {"cause": "RUN line: -mcpu=tonga (gfx802) is not modelled by verify (`verify targets` lists those that are)",
          "count": 1}]
     code, out, _ = cli("tv", str(d), "--coverage")
-    assert out.splitlines()[:3] == ["Coverage: 3 files, 4 instances", "  decided               1   25.0%",
+    assert out.splitlines()[:3] == ["Coverage: 4 files (1 with no llc RUN line for AMDGPU), 4 instances", "  decided               1   25.0%",
                                     "  proved                1   25.0%"]
 
 
