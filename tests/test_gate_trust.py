@@ -404,3 +404,27 @@ def test_an_orphan_record_that_is_a_link_loop_or_a_directory(swap):
     assert cli("prove", "--force") == (2, "", "error: proofs/gone.proof: a directory where a proof record belongs; "
                                               "remove it\n")
     assert ((swap / REC).read_text(), (swap / "proofs.lock").read_text()) == before and orphan.is_dir()
+
+
+# ---------------------------------------------------------------------------
+# the gate counts what is true now (issue #34, item 5)
+
+
+def test_a_stale_record_whose_fresh_proof_is_refuted_counts_as_incorrect(swap, tmp_path):
+    # the lowering is edited after its proof (its DPP control broken): the
+    # record goes stale, and proving it again refutes it.  That is an
+    # incorrect lowering, not a paperwork error, in every count.
+    p = tmp_path / SWAP
+    p.write_text(p.read_text().replace("v_permlane32_swap_b32", "v_permlane16_swap_b32"))
+    code, out, err = cli("check", "--junit", str(tmp_path / "j.xml"))
+    assert code == 1, (out, err)
+    line = next(ln for ln in out.splitlines() if ln.startswith(REC))
+    assert line.startswith(f"{REC}: gfx950 wave64: stale (")
+    assert line.endswith(f"re-proved now: refuted (value(out)); fix the lowering: `verify lowering {SWAP}` "
+                         "shows the counterexample")
+    assert "check: 1 lowering, 1 instantiation in 1 record: 0 proved, 1 refuted, 0 unknown;" in out
+    assert out.rstrip().endswith("Summary: 0 correct, 1 incorrect, 0 failed-to-prove, 0 unsupported")
+    assert '<failure type="refuted"' in (tmp_path / "j.xml").read_text()
+    code, js, _ = cli("check", "--json")
+    rec = json.loads(js)
+    assert rec["summary"] == {"refuted": 1} and rec["records"][0]["problem"] == "refuted"

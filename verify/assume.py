@@ -66,6 +66,19 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:ir-inactive",
         ),
         Assumption(
+            "kernel.packed_tid",
+            "on a target with packed work-item IDs, what v0 holds at a kernel's entry in the y and z fields (and "
+            "bits 30-31) of the IDs its descriptor does not enable (.amdhsa_system_vgpr_workitem_id): LLVM "
+            "(SIISelLowering, allocateSpecialEntryInputVGPRs) then takes all of v0 as the x ID, so it relies on "
+            "zeros there; AMDGPUUsage and the ISA guides verify cites do not state it",
+            {
+                "zero": "the fields of disabled IDs and bits 30-31 are 0 (what LLVM's code generation relies on)",
+                "any": "v0[31:10] is arbitrary where the descriptor does not enable the ID",
+            },
+            "zero",
+            "S:packed-tid",
+        ),
+        Assumption(
             "permlane64.wave32",
             "what v_permlane64_b32 does in wave32 (the RDNA3/RDNA4 ISA: no operation; LLVM selects it for the "
             "llvm.amdgcn.permlane64 intrinsic in wave32 and reads its result as the source)",

@@ -172,7 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
-                  "timeout", "json", "assume", "robust", "jobs")
+                  "json", "assume", "robust", "jobs")
+    tv.add_argument("--timeout", type=_seconds, default=30.0, metavar="S",
+                    help="each instance's solver budget: S times a fixed number of z3 resource units, no clock, "
+                         "so the verdict does not depend on load (docs/tv.md, Timeouts; default 30)")
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input), or a directory (every .ll under it)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name (with a directory: "
@@ -387,10 +390,10 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _gate_counts(report: Any) -> dict[str, int]:
     """A prove/check report's Summary counts: one per instantiation, by its
-    record's verdict; a stale, missing, orphan or differing record (an orphan
-    record file too) is an error."""
-    return counts(e.verdict if e.status in ("current", "written") else e.status
-                  for e in report.entries if e.status != "removed")
+    record's verdict, or "refuted" where a stale or missing record's fresh
+    proof is refuted; any other stale, missing, orphan or differing record
+    (an orphan record file too) is an error."""
+    return counts(e.kind() for e in report.entries if e.status != "removed")
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -187,8 +187,21 @@ class Entry:
     def where(self) -> str:
         return self.record if self.target is None else f"{self.record}: {self.target} wave{self.wave}"
 
+    def kind(self) -> str:
+        """What is true now, as the counts count it: the record's verdict if
+        current; "refuted" where a stale or missing record's fresh proof is
+        refuted (the lowering is wrong, whatever its record says); else the
+        record's status."""
+        if self.status in ("current", "written"):
+            return self.verdict or self.status
+        if self.status in ("stale", "missing") and self.reproved == "refuted":
+            return "refuted"
+        return self.status
+
     def problem(self, allow_unknown: bool = False) -> str | None:
         """None if this entry passes `verify check`, else why not."""
+        if self.kind() == "refuted":
+            return "refuted"
         if self.status in ("current", "written"):
             if self.verdict == "proved" or (self.verdict == "unknown" and allow_unknown):
                 return None
@@ -220,8 +233,8 @@ class Report:
     def counts(self) -> dict[str, int]:
         c: dict[str, int] = {}
         for e in self.entries:
-            k = e.verdict if e.status in ("current", "written") else e.status
-            c[k or e.status] = c.get(k or e.status, 0) + 1
+            k = e.kind()
+            c[k] = c.get(k, 0) + 1
         return c
 
     def smt2_tree(self) -> dict[str, str]:
@@ -271,6 +284,8 @@ class Report:
     def _line(self, e: Entry) -> str:
         fail = f" ({'; '.join(e.failing)})" if e.failing else ""
         hint = f"; run: verify prove {e.lowering}"
+        if e.reproved == "refuted" and e.status in ("stale", "missing"):  # proving again cannot fix it
+            hint = f"; fix the lowering: `verify lowering {e.lowering}` shows the counterexample"
         if e.status == "current":
             allowed = " (allowed by --allow-unknown)" if e.verdict == "unknown" and self.allow_unknown else ""
             return f"{e.where}: {e.verdict}{fail}{allowed}"

@@ -46,9 +46,9 @@ def _record(e: Entry, cache: dict[str, Any]) -> dict[str, Any]:
 
 
 def category(e: Entry) -> str:
-    """The key `Report.counts()` counts `e` under (its verdict if current)."""
-    k = e.verdict if e.status in ("current", "written") else e.status
-    return k or e.status
+    """The key `Report.counts()` counts `e` under (Entry.kind: its verdict if
+    current, "refuted" where a stale or missing record's fresh proof is)."""
+    return e.kind()
 
 
 def _now(e: Entry) -> str | None:
