@@ -191,6 +191,7 @@ def test_dpp_masks_above_15_follow_llvm(tmp_path):
     assert ("  GPU code: row_mask:0x3e is encoded as row_mask:0xe (the field is 4 bits; llvm-mc keeps the low bits) "
             "[S:dpp-mask-truncate]") in lines
     assert lines[-1] == "Summary: 2 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"
+    assert out.count("GPU code: row_mask:0x3e") == 1  # @f's code only, not @g's
 
 
 # ---------------------------------------------------------------------------

@@ -55,5 +55,12 @@ def immediate_notes(fn: Function, asm: object = None) -> list[str]:
                     out.append(f"{ins.span}: note: {name} {v} ({v:#x}) is taken as {v & 0xF:#x}: LLVM accepts it "
                                f"and encodes the low 4 bits [S:dpp-mask-truncate]")
     if isinstance(asm, str):
-        out += dpp_masks(asm)[1]
+        out += dpp_masks(_function_code(asm, fn.name))[1]
     return out
+
+
+def _function_code(asm: str, name: str) -> str:
+    """The part of the printed module that is the function `name` (its label
+    to its .Lfunc_end), or all of it when it cannot be told."""
+    m = re.search(rf"^\"?{re.escape(name)}\"?:.*?(?=^\.Lfunc_end|\Z)", asm, re.M | re.S)
+    return m.group(0) if m else asm
