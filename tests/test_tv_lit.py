@@ -384,3 +384,18 @@ def test_an_option_value_llvm_rejects_is_a_compiler_error(tmp_path):
     assert lines[0] == f"f on gfx1100 wave32 (llvmlite -global-isel=maybe) [RUN {p}:1]: compiler error"
     assert lines[1] == ("  could not compile: LLVM (llvmlite) rejects an option for gfx1100 wave32 -global-isel=maybe: "
                         "for the --global-isel option: 'maybe' is invalid value for boolean argument! Try 0 or 1")
+
+
+@pytest.mark.slow
+def test_a_tree_with_jobs_prints_the_same_bytes(tmp_path):
+    d = tmp_path / "t"
+    d.mkdir()
+    write(d, "a.ll", "; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -global-isel=1 < %s\n"
+                     "; RUN: llc -mtriple=amdgcn -mcpu=tonga < %s\n" + ADD)
+    write(d, "b.ll", "bad\n")
+    write(d, "c.ll", "; RUN: opt -S < %s\n" + ADD)
+    shutil.copy(CORPUS / "dpp_row_shr1_add.ll", d / "d.ll")
+    one = cli("tv", str(d))
+    assert one == cli("tv", str(d), "--jobs", "2")
+    assert one[0] == 2 and one[1].splitlines()[-1] == \
+        "Summary: 10 correct, 0 incorrect, 0 failed-to-prove, 1 unsupported, 1 error"

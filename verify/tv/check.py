@@ -895,7 +895,7 @@ def _prove_task(task: _Task) -> TVResult:
     def compiled(t: Target, w: int) -> str:
         if task.asm is None:
             raise InputError(None, task.error)
-        return task.asm
+        return dpp_masks(task.asm)[0]  # DPP masks as LLVM encodes them (immediates.py)
 
     try:
         r = robustly(partial(prove_function, mod, fn, compiled, get(task.target), task.wave, task.compiler,
@@ -949,7 +949,7 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                 try:
                     code = (asm[1] if asm is not None else batch.get(ins.key())
                             or (by_llvmlite_isolated(text, ins) if not llc else by_llc(cname, path, text, ins)))
-                    got: tuple[str | None, str, float] = (dpp_masks(code)[0], "", 0.0)
+                    got: tuple[str | None, str, float] = (code, "", 0.0)
                 except InputError as e:
                     got = (None, e.message, 0.0)
                 codes[(cname, ins.key())] = (got[0], got[1], share + time.perf_counter() - t1)

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..diag import InputError, read_source
-from .check import TV_VERDICTS, TVResult, check_file, check_pair_files, has_src_tgt
+from .check import TV_VERDICTS, TVResult, check_file, check_files, check_pair_files, has_src_tgt
+from .compile import plan
+from .llir import read_module
 
 ACCEPTABLE = ("unsupported", "run-line", "unknown")
 NEVER = ("refuted", "compiler error", "error")
@@ -104,10 +106,28 @@ def check_one(path: str, targets: list[str], wave: int | None, llc: list[str], f
 def check_tree(paths: list[str], targets: list[str], wave: int | None, llc: list[str],
                functions: list[str] | None, timeout: float, assume: dict[str, str], robust: bool,
                jobs: int) -> list[TVResult]:
-    out: list[TVResult] = []
-    for f in tree_files(paths):
-        out += check_one(f, targets, wave, llc, functions, timeout, assume, robust, jobs)
-    return out
+    """Every file of the tree, in order.  With `jobs` > 1 the instances of
+    all the files that can be read share one pool of workers (check_files);
+    a file that cannot is its own result, as one after another."""
+    files = tree_files(paths)
+    if jobs <= 1 or functions:
+        return [r for f in files for r in check_one(f, targets, wave, llc, functions, timeout, assume, robust, 1)]
+    alone: dict[str, list[TVResult]] = {}
+    pooled: list[tuple[str, str]] = []
+    for f in files:
+        try:
+            text = read_source(f)
+            if has_src_tgt(text):
+                raise InputError(None, "IR-to-IR")  # run alone, below
+            read_module(f, text)
+            plan(f, text, targets, wave)
+            pooled.append((f, text))
+        except InputError:
+            alone[f] = check_one(f, targets, wave, llc, functions, timeout, assume, robust, 1)
+    done: dict[str, list[TVResult]] = {}
+    for r in check_files(pooled, targets, wave, llc, None, timeout, None, assume, robust, jobs) if pooled else []:
+        done.setdefault(r.path, []).append(r)
+    return [r for f in files for r in (alone[f] if f in alone else done.get(f, []))]
 
 
 _CAUSE_NOISE = re.compile(r"(%[\w.]+|@[\w.]+|\bv\d+\b|\bs\d+\b|0x[0-9a-fA-F]+|\b\d+\b)")
