@@ -1087,6 +1087,8 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
     for a in parsed:
         if a.kind == "exec":
             low = Lowering(f"{Path(path).name}", path, "", {}, [], [], exec_contract, [], [], None, region.program)
+            for ins in low.program:  # legality on the target, as for a spec claim (its warnings are static_checks')
+                op_of(ins.base).check(ins, tgt, wave)
             r = prove_exec(low, tgt, wave, a.exec_rhs, timeout, chosen)
         else:
             low = lowering_for(region, a, exec_contract)
