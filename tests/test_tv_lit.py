@@ -399,3 +399,10 @@ def test_a_tree_with_jobs_prints_the_same_bytes(tmp_path):
     assert one == cli("tv", str(d), "--jobs", "2")
     assert one[0] == 2 and one[1].splitlines()[-1] == \
         "Summary: 10 correct, 0 incorrect, 0 failed-to-prove, 1 unsupported, 1 error"
+
+
+def test_lit_with_an_unrunnable_llc_stops_before_any_test(tmp_path):
+    d = small_tree(tmp_path)
+    r = lit("-q", "--param", "llc=/no/such/llc", str(d))
+    assert r.returncode == 2
+    assert r.stderr.strip().endswith("fatal: error: --llc '/no/such/llc': cannot run '/no/such/llc': no such program")

@@ -26,8 +26,6 @@ them and lit's shards split a file's instances).
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import re
 import time
@@ -36,11 +34,11 @@ from typing import Any
 import lit.formats
 import lit.Test
 
-from ..cli import main as verify_main
 from ..diag import InputError, read_source
 from .check import check_file, summary
 from .compile import plan
-from .tree import exit_code, parse_accept
+from .runlines import check_llc
+from .tree import accepted, check_one, exit_code, parse_accept
 
 _DEFINE = re.compile(r"^define\b[^@\n]*@([\w.$-]+)\s*\(", re.M)
 
@@ -111,30 +109,26 @@ class VerifyTV(lit.formats.FileBasedTest):  # type: ignore[misc]
 
     def execute_file(self, test: Any) -> Any:
         path = test.getSourcePath()
-        out, err = io.StringIO(), io.StringIO()
+        accept = parse_accept([self.accept] if self.accept else [])
         t0 = time.perf_counter()
-        code = verify_main(self.argv(path), out, err)
+        results = check_one(path, [], None, [self.llc] if self.llc else [], None,
+                            float(self.timeout) if self.timeout else 30.0, {}, False, 1)
         elapsed = time.perf_counter() - t0
-        if code == 2 and not out.getvalue() and "no RUN line names an AMDGPU target" in err.getvalue():
-            return lit.Test.Result(lit.Test.UNSUPPORTED, err.getvalue())
-        if not out.getvalue():  # bad input: one error line
-            return lit.Test.Result(lit.Test.FAIL, err.getvalue() or f"verify tv exited {code}")
-        data = json.loads(out.getvalue())
-        results = data["results"]
-        failed = [r for r in results if r.get("passes") is False]
-        lines = [f"verify tv {path}: exit {code}; {data['summary']}"]
-        lines += [f"  {_name(r)}: {r['verdict']}" + (f" ({r['notes'][0]})" if r["notes"] else "")
-                  for r in (failed or results)]
+        if [r.verdict for r in results] == ["not codegen"]:  # no llc RUN line for AMDGPU
+            return lit.Test.Result(lit.Test.UNSUPPORTED, results[0].notes[0] + "\n", elapsed)
+        code = exit_code(results, accept)
+        failed = [r for r in results if not accepted(r, accept)]
+        lines = [f"verify tv {path}: exit {code}; {summary(results)}"]
+        lines += [f"  {r.head()}: {r.verdict}" + (f" ({r.notes[0]})" if r.notes else "") for r in (failed or results)]
         result = lit.Test.Result(lit.Test.PASS if code == 0 else lit.Test.FAIL, "\n".join(lines) + "\n", elapsed)
         seen: dict[str, int] = {}
         for r in results:
-            name = _name(r)
+            name = r.head()
             seen[name] = seen.get(name, 0) + 1
             if seen[name] > 1:
                 name += f" #{seen[name]}"
-            ok = r.get("passes", r["verdict"] == "proved")
-            micro = lit.Test.Result(lit.Test.PASS if ok else lit.Test.FAIL, r["verdict"] + "\n")
-            result.addMicroResult(name, micro)
+            ok = accepted(r, accept)
+            result.addMicroResult(name, lit.Test.Result(lit.Test.PASS if ok else lit.Test.FAIL, r.verdict + "\n"))
         return result
 
 
@@ -156,12 +150,6 @@ def instance_names(path: str) -> list[str]:
     return out
 
 
-def _name(r: dict[str, Any]) -> str:
-    run = f" [RUN {r['run_line']}]" if r.get("run_line") else ""
-    wave = f" wave{r['wave']}" if r["wave"] else ""
-    return f"{r['function']} on {r['target']}{wave} ({r['compiler']}){run}"
-
-
 def configure(config: Any, lit_config: Any, here: str) -> None:
     """Set up a lit suite that runs verify tv over `verify_tests` (default:
     `here`, the directory of the calling lit.cfg.py)."""
@@ -175,5 +163,10 @@ def configure(config: Any, lit_config: Any, here: str) -> None:
     # LLVM's lit.local.cfg files ask for the AMDGPU target to be built
     config.targets = {"AMDGPU"}
     config.target_triple = "amdgcn-amd-amdhsa"
+    if params.get("llc"):  # fail closed: a compiler that cannot run stops lit before any test
+        try:
+            check_llc([params["llc"]])
+        except InputError as e:
+            lit_config.fatal(str(e))
     config.test_format = VerifyTV(params.get("llc"), params.get("accept", ""), params.get("verify_timeout"),
                                   params.get("verify_split", "file"))
