@@ -88,7 +88,9 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "json": (("--json",), dict(action="store_true", help="JSON on stdout instead of text")),
     "times": (("--times",), dict(action="store_true", help="show how long each proof took (JSON: seconds)")),
     "jobs": (("--jobs", "-j"), dict(type=_integer, default=1, metavar="N", help="worker processes (default 1)")),
-    "paths": (("paths",), dict(nargs="*", metavar="PATH", help="lowering files or directories (default: ./lowerings)")),
+    "paths": (("paths",), dict(nargs="*", metavar="PATH",
+                               help="lowering files or directories (default: ./lowerings; --builtin: the built-in "
+                                    "catalogue)")),
     "name": (("name",), dict(metavar="NAME|PATH", help="a catalogue name or a file ('-': standard input)")),
     "params": (("params",), dict(nargs="*", metavar="PARAM=VALUE", help="the spec's parameters")),
 }
@@ -119,11 +121,15 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
 
     pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
+    pv.add_argument("--builtin", action="store_true",
+                    help="with no PATH: the built-in catalogue (a source checkout only; never an installed package)")
     pv.add_argument("--force", action="store_true", help="prove again even where the records are current")
     pv.add_argument("--smt2", metavar="DIR", help="prove everything named and write every obligation to DIR as SMT-LIB 2")
 
     ck = _command(sub, "check", "fail unless every proof record is current and proved (the CI gate)",
                   "paths", "jobs", "timeout", "json")
+    ck.add_argument("--builtin", action="store_true",
+                    help="with no PATH: check the built-in catalogue (default: ./lowerings, else an error)")
     ck.add_argument("--shard", metavar="I/N", help="check only the I-th of N parts of the lowerings (1 <= I <= N)")
     ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
@@ -170,9 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     tv.add_argument("--timeout", type=_seconds, default=30.0, metavar="S",
                     help="each instance's solver budget: S times a fixed number of z3 resource units, no clock, "
                          "so the verdict does not depend on load (docs/tv.md, Timeouts; default 30)")
-    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
+    tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input), or a directory (every .ll under it)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
-                    help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
+                    help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name (with a directory: "
+                         "a second directory or file)")
     tv.add_argument("--target", action=_Targets, metavar="GFX",
                     help="a target or family, or a comma list of them (repeatable; default: the file's RUN lines)")
     tv.add_argument("--wave", type=_integer, choices=(32, 64), help="only this wave size")
@@ -182,6 +189,16 @@ def build_parser() -> argparse.ArgumentParser:
     tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
     tv.add_argument("--asm", metavar="FILE.s", help="check this assembly (llc's output for one --target and --wave) "
                                                     "instead of compiling")
+    tv.add_argument("--accept", action="append", default=[], metavar="CAUSE",
+                    help="let this cause pass the exit code: unsupported, run-line (RUN lines verify cannot use) "
+                         "or unknown (repeatable or a comma list); refutations, compiler errors and bad input "
+                         "always fail")
+    tv.add_argument("--spec", metavar="'SPEC PARAM=V ...'",
+                    help="also prove the --function's GPU code meets a library spec (its arguments the spec's "
+                         "inputs, its result v0), e.g. 'cuda.shfl_xor mask=5 width=16'")
+    tv.add_argument("--coverage", action="store_true",
+                    help="over the files or directories: decided, proved, refuted, unknown, compiler errors and "
+                         "unsupported per cause, ranked (a table, or JSON with --json)")
 
     tg = _command(sub, "targets", "the target table", "json")
     tg.add_argument("--markdown", action="store_true", help="the per-generation table of docs/targets.md")
@@ -358,7 +375,8 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
     _writable(args.smt2, "--smt2", directory=True)
     with _progress(err, "prove", steps=True) as tick:
-        report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
+        report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick,
+                            args.builtin)
     for w in report.warnings:
         print(w, file=err)
     if args.smt2:
@@ -389,7 +407,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     jobs = _jobs(args.jobs)
     with _progress(err, "check", not args.json, steps=True) as tick:
         report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick,
-                            args.since)
+                            args.since, args.builtin)
     if args.junit:
         _write(args.junit, report.junit())
     if args.html:
@@ -638,24 +656,51 @@ def _one_target(name: str | None, what: str) -> str | None:
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # a command's own modules load with it (test_imports)
-    from .tv.check import check_file, check_pair_files, exit_code, has_src_tgt, summary
+    from .tv.check import TV_VERDICTS, check_file, check_pair_files, has_src_tgt, summary
+    from .tv.runlines import check_llc
+    from .tv.tree import accepted, check_tree, coverage, coverage_lines, exit_code, parse_accept
 
-    asm = (args.asm, read_source(args.asm)) if args.asm else None
-    text = read_source(args.file)
-    path = STDIN if args.file == "-" else args.file
+    accept = parse_accept(args.accept)
+    check_llc(args.llc)  # fail closed: a compiler that cannot run is bad input, before anything is compiled
     targets = [t.name for t in T.resolve(args.target)] if args.target else []
-    with _progress(err, "tv", not args.json):
-        if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
-            results = check_pair_files(path, text, args.tgt,
-                                       read_source(args.tgt) if args.tgt else None, targets, args.wave, args.timeout,
-                                       parse_assume(args.assume), args.robust)
-        else:
-            results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
+    paths = [p for p in (args.file, args.tgt) if p is not None]
+    tree = args.coverage or any(Path(p).is_dir() for p in paths if p != "-")
+    if args.spec:
+        from .tv.irspec import check_spec  # a command's own modules load with it
+
+        if tree or args.tgt or args.asm:
+            raise InputError(None, "--spec checks one function of one file (no directory, TGT.ll or --asm)")
+        results = check_spec(args.file, args.function, args.spec, targets, args.wave, args.llc, args.timeout,
+                             parse_assume(args.assume), args.robust)
+    elif tree:
+        if args.asm:
+            raise InputError(None, "--asm checks one file's code; it does not go with a directory")
+        with _progress(err, "tv", not args.json):
+            results = check_tree(paths, targets, args.wave, args.llc, args.function or None, args.timeout,
                                  parse_assume(args.assume), args.robust, _jobs(args.jobs))
-    code = exit_code(results)
+    else:
+        asm = (args.asm, read_source(args.asm)) if args.asm else None
+        text = read_source(args.file)
+        path = STDIN if args.file == "-" else args.file
+        with _progress(err, "tv", not args.json):
+            if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
+                results = check_pair_files(path, text, args.tgt,
+                                           read_source(args.tgt) if args.tgt else None, targets, args.wave,
+                                           args.timeout, parse_assume(args.assume), args.robust)
+            else:
+                results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
+                                     parse_assume(args.assume), args.robust, _jobs(args.jobs))
+    code = exit_code(results, accept)
+    n = counts((r.verdict for r in results), TV_VERDICTS)
+    if args.coverage:
+        cov = coverage(results)
+        if args.json:
+            return _dump({"coverage": cov, "summary": summary(results), "counts": n}, out, code)
+        _print_lines([*coverage_lines(cov), summary(results)], out)
+        return code
     if args.json:
-        return _dump({"results": [r.to_json() for r in results], "summary": summary(results),
-                      "counts": counts(r.verdict for r in results)}, out, code)
+        return _dump({"results": [{**r.to_json(), "passes": accepted(r, accept)} for r in results],
+                      "summary": summary(results), "counts": n}, out, code)
     lines = [ln for r in results for ln in r.lines()] + [summary(results)]
     _print_lines(lines, out)
     return code

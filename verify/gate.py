@@ -38,23 +38,45 @@ from .refine import check_lowering
 # what to look at
 
 
-def default_paths() -> list[str]:
-    """`lowerings/` in the current directory, else the built-in catalogue."""
+def default_paths(builtin: bool = False) -> list[str]:
+    """`lowerings/` in the current directory; the built-in catalogue only
+    when asked for (`--builtin`); else an error naming what was looked for."""
+    if builtin:
+        return [str(ROOT / "lowerings")]
     here = Path("lowerings")
-    return [str(here)] if here.is_dir() else [str(ROOT / "lowerings")]
+    if here.is_dir():
+        return [str(here)]
+    raise InputError(None, f"no lowerings/ directory in {Path.cwd()} and no PATH given: name the lowering files "
+                           f"or directories, or give --builtin for the built-in catalogue ({ROOT / 'lowerings'})")
+
+
+def installed() -> bool:
+    """The built-in catalogue is an installed package's (<prefix>/share/verify),
+    not a source checkout: nothing may be written there."""
+    return ROOT.name == "verify" and ROOT.parent.name == "share"
+
+
+def refuse_installed(files: list[Path]) -> None:
+    """`verify prove` never writes proof records into the installed package."""
+    if not installed():
+        return
+    for f in files:
+        if f.resolve().is_relative_to(ROOT.resolve()):
+            raise InputError(None, f"{f}: is in the installed package ({ROOT}); verify prove does not write "
+                                   f"proof records there (copy the catalogue and prove the copy)")
 
 
 def _skipped(base: Path, p: Path) -> bool:
     return any(part.startswith(("_", ".")) for part in p.relative_to(base).parts)
 
 
-def collect(paths: list[str]) -> tuple[list[Path], list[Path]]:
+def collect(paths: list[str], builtin: bool = False) -> tuple[list[Path], list[Path]]:
     """Lowering files named by `paths` (files or directories), sorted, and
     the proofs/ directories that mirror the directories among them (where a
     record without a lowering is an orphan)."""
     files: dict[str, Path] = {}
     scopes: list[Path] = []
-    for arg in paths or default_paths():
+    for arg in paths or default_paths(builtin):
         p = Path(arg)
         if p.is_file():
             if p.suffix != ".s":
@@ -420,13 +442,14 @@ def _disp(p: Path | str) -> str:
 
 
 def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False,
-          progress: Progress = _no_progress) -> Report:
+          progress: Progress = _no_progress, builtin: bool = False) -> Report:
     """Write a current record for every instantiation of every lowering in
     `paths`, proving only lowerings whose records are not all current
     (everything with `force`), and every lowering of their catalogues whose
     records depend on a changed lock line; remove records that no lowering
     declares; write each catalogue's proofs.lock."""
-    files, scopes = collect(paths)
+    files, scopes = collect(paths, builtin)
+    refuse_installed(files)
     locks: Locks = {}
     plans = _plan(files, True, locks)
     plans = sorted(plans + _dependents(plans, locks), key=lambda pl: str(pl.path))
@@ -522,7 +545,7 @@ def changed_since(ref: str, root: Path) -> tuple[set[Path], dict[str, str] | Non
 
 def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[int, int] | None = None,
           full: bool = False, allow_unknown: bool = False, progress: Progress = _no_progress,
-          since: str | None = None) -> Report:
+          since: str | None = None, builtin: bool = False) -> Report:
     """Compare every record with what it should be now: current records are
     trusted (their hashes say nothing changed); lowerings with a stale or
     missing record (every lowering with `full`) are proved again, to say
@@ -531,7 +554,7 @@ def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[i
     from that revision, and every one whose records depend on a proofs.lock
     line that differs from it, is proved again too and compared with its
     records.  Writes nothing."""
-    all_files, scopes = collect(paths)
+    all_files, scopes = collect(paths, builtin)
     files = all_files
     if shard:
         i, n = shard

@@ -35,7 +35,7 @@ def counts(verdicts: Iterable[str | None], extra: Mapping[str, str | None] | Non
     for v in verdicts:
         kind = table.get(v or "", "errors")
         if kind is not None:
-            n[kind] += 1
+            n[kind] = n.get(kind, 0) + 1
     return n
 
 
@@ -44,4 +44,5 @@ def line(n: Mapping[str, int]) -> str:
     text = (f"Summary: {n['correct']} correct, {n['incorrect']} incorrect, {n['failed-to-prove']} failed-to-prove, "
             f"{n['unsupported']} unsupported")
     e = n.get("errors", 0)
-    return text + (f", {e} error{'s' * (e != 1)}" if e else "")
+    c = n.get("compiler-errors", 0)  # verify tv: the compiler crashed or failed
+    return text + (f", {c} compiler error{'s' * (c != 1)}" if c else "") + (f", {e} error{'s' * (e != 1)}" if e else "")

@@ -36,9 +36,11 @@ from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from .cfg import Block, run_blocks, split_blocks
-from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
+from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
+from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
+from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
@@ -90,9 +92,15 @@ class TVResult:
     assumptions: dict[str, str] = field(default_factory=dict)  # the assumptions the verdict relied on
     robust_over: list[str] | None = None  # --robust: the assumptions varied
     variants: list[dict[str, Any]] = field(default_factory=list)  # --robust: every variant's verdict
+    run: str = ""  # "path:line" of the RUN line the instance came from ('': --target)
 
     def head(self) -> str:
-        return f"{self.function} on {self.target} wave{self.wave} ({self.compiler})"
+        if self.function == "(every function)":  # a RUN line verify cannot use
+            return f"RUN line {self.run} ({self.compiler})"
+        wave = f" wave{self.wave}" if self.wave else ""
+        # the RUN line is named where its flags make the instance one of several alike
+        run = f" [RUN {self.run}]" if self.run and any(w.startswith("-") for w in self.compiler.split()[1:]) else ""
+        return f"{self.function} on {self.target}{wave} ({self.compiler}){run}"
 
     def assumption_text(self) -> str:
         if self.robust_over is not None and self.verdict == "proved":
@@ -136,14 +144,19 @@ class TVResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.path, "function": self.function, "target": self.target, "wave": self.wave,
-                "compiler": self.compiler, "verdict": self.verdict, "scope": self.scope(), "exec": self.exec_contract,
+                "compiler": self.compiler, "run_line": self.run, "verdict": self.verdict, "scope": self.scope(), "exec": self.exec_contract,
                 "assumptions": dict(sorted(self.assumptions.items())), "variants": self.variants,
                 "notes": self.notes, "warnings": self.warnings,
                 "counterexample": None if self.cex is None else self.cex.to_json()}
 
 
+# verify tv's own verdicts beside the four: a compiler that crashed or failed;
+# a file of a tree with no llc RUN line for AMDGPU (not counted: not a codegen test)
+TV_VERDICTS: dict[str, str | None] = {"compiler error": "compiler-errors", "not codegen": None}
+
+
 def summary(results: list[TVResult]) -> str:
-    return line(counts(r.verdict for r in results))
+    return line(counts((r.verdict for r in results), TV_VERDICTS))
 
 
 def used_assumptions(*machines: Machine | None) -> dict[str, str]:
@@ -180,7 +193,7 @@ def _robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str
     if not robust or res.verdict == "unsupported":
         return res
     runs = variant_runs(res, lambda r: r.assumptions, lambda v: _hazard_verdict(prove({**assume, **v})))
-    order = {"refuted": 0, "unknown": 1, "unsupported": 2, "proved": 3}
+    order = {"refuted": 0, "compiler error": 0, "error": 0, "unknown": 1, "unsupported": 2, "proved": 3}
     worst = min(runs, key=lambda r: order[r.verdict])
     names = sorted({k for r in runs for k in r.assumptions})
     worst.variants = [{"assumptions": r.assumptions, "verdict": r.verdict, "default": r is res}
@@ -194,9 +207,9 @@ def _robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str
 
 def exit_code(results: list[TVResult]) -> int:
     vs = {r.verdict for r in results}
-    if "refuted" in vs:
+    if "refuted" in vs or "compiler error" in vs:
         return 1
-    if "unsupported" in vs:
+    if "unsupported" in vs or "error" in vs:
         return 2
     if "unknown" in vs:
         return 3
@@ -731,72 +744,110 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
                functions: list[str] | None = None, timeout: float = 30.0,
                asm: tuple[str, str] | None = None, assume: dict[str, str] | None = None,
-               robust: bool = False, jobs: int = 1) -> list[TVResult]:
+               robust: bool = False, jobs: int = 1, runs: list[str] | None = None) -> list[TVResult]:
     """Check every function of the module `text` (or those named) on each
     target/wave: compiled by llvmlite, or by each `llc` command, or against
     the given assembly `asm` = (path, text) (one target and wave).  With
     `jobs` > 1 the instances are proved in that many worker processes (the
-    code compiled first, here); the results are the same, in the same order."""
-    if jobs > 1:
+    code compiled first, here); the results are the same, in the same order.
+    `runs`: only the instances of these RUN lines ("path:line")."""
+    if jobs > 1 and runs is None:
         return check_files([(path, text)], targets, wave, llc, functions, timeout, asm, assume, robust, jobs)
     mod = read_module(path, text)
-    inst = instances(path, mod.run_lines, targets, wave)
+    planned = plan(path, text, targets, wave)
+    if runs is not None:
+        planned.instances = [i for i in planned.instances if i.run in runs]
+        planned.skipped = [sk for sk in planned.skipped if sk.run in runs]
+    inst = planned.instances
     if asm is not None and len(inst) != 1:
         raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
                                f"({len(inst)} instances)")
     if asm is not None:  # its .amdgcn_target must be that target
-        asm_target(asm[0], asm[1], inst[0][0].name)
+        asm_target(asm[0], asm[1], inst[0].target.name)
     fns = [f for f in mod.functions if not functions or f.name in functions]
     if functions:
         missing = [n for n in functions if n not in {f.name for f in mod.functions}]
         if missing:
             raise InputError(None, f"{path}: no function '{missing[0]}'")
-    compilers: list[tuple[str, Any]] = []
-    cache: dict[tuple[str, str, int], str] = {}
+    cache: dict[tuple[Any, ...], str | InputError] = {}
     batched: list[bool] = []
     compiling = [0.0]  # seconds spent compiling so far
 
-    def make(name: str, cmd: str | None) -> Any:
-        def compile_asm(t: Target, w: int) -> str:
-            t0 = time.perf_counter()
-            try:
-                return cached(t, w)
-            finally:
-                compiling[0] += time.perf_counter() - t0
+    def make(name: str, cmd: str | None) -> Callable[[Instance], Any]:
+        def for_instance(ins: Instance) -> Any:
+            def compile_asm(t: Target, w: int) -> str:
+                t0 = time.perf_counter()
+                try:
+                    return cached()
+                finally:
+                    compiling[0] += time.perf_counter() - t0
 
-        def cached(t: Target, w: int) -> str:
-            key = (name, t.name, w)
-            if key not in cache and cmd is None and not batched:
-                # every target/wave of the file in one child (a failure: each alone)
-                batched.append(True)
-                cache.update({(name, *k): a for k, a in by_llvmlite_batch(text, inst).items()})
-            if key not in cache:
-                cache[key] = by_llvmlite_isolated(text, t, w) if cmd is None else by_llc(cmd, path, text, t, w)
-            return cache[key]
-        return compile_asm
+            def cached() -> str:
+                key = (name, *ins.key())
+                if key not in cache and cmd is None and not batched:
+                    # every instance of the file in one child (a failure: each alone)
+                    batched.append(True)
+                    cache.update({(name, *k): a for k, a in by_llvmlite_batch(text, inst).items()})
+                if key not in cache:
+                    try:
+                        cache[key] = by_llvmlite_isolated(text, ins) if cmd is None else by_llc(cmd, path, text, ins)
+                    except InputError as e:  # failed once: failed for every function
+                        cache[key] = e
+                got = cache[key]
+                if isinstance(got, InputError):
+                    raise got
+                return dpp_masks(got)[0]
+            return compile_asm
+        return for_instance
 
+    compilers: list[tuple[str, Callable[[Instance], Any]]]
     if asm is not None:
         asm_text = asm[1]
-        compilers = [(asm[0], lambda t, w: asm_text)]
+        compilers = [(asm[0], lambda ins: lambda t, w: asm_text)]
     elif llc:
         compilers = [(c, make(c, c)) for c in llc]
     else:
         compilers = [("llvmlite", make("llvmlite", None))]
-    out = []
+    out = [skipped_result(path, s, compilers[0][0]) for s in planned.skipped if s.counts]
     for fn in fns:
-        for t, w in inst:
+        for ins in inst:
+            if ins.only and ins.only != fn.name:  # from another function's target attributes
+                continue
             for cname, comp in compilers:
+                label = " ".join([cname, *ins.flags])
+                if cname == "llvmlite" and ins.llvmlite_problem():
+                    r = TVResult(path, fn.name, ins.target.name, ins.wave, label, "unsupported",
+                                 [f"{ins.run}: unsupported: {ins.llvmlite_problem()}"])
+                    r.run = ins.run
+                    out.append(r)
+                    continue
                 before = compiling[0]
-                r = robustly(partial(prove_function, mod, fn, comp, t, w, cname, timeout), assume or {}, robust,
-                             timeout)
+                try:
+                    r = robustly(partial(prove_function, mod, fn, comp(ins), ins.target, ins.wave, label, timeout),
+                                 assume or {}, robust, timeout)
+                except InputError as e:  # bad input in this function only (an immediate LLVM rejects)
+                    r = TVResult(path, fn.name, ins.target.name, ins.wave, label, "error", [str(e)])
                 r.compile_seconds = compiling[0] - before
+                r.run = ins.run
+                r.notes += immediate_notes(fn, cache.get((cname, *ins.key())))
                 out.append(_finish(r))
     return out
 
 
 def _finish(r: TVResult) -> TVResult:
     r.seconds = max(0.0, r.seconds - r.compile_seconds)
+    if r.verdict in ("unknown", "unsupported") and any(n.startswith("could not compile:") for n in r.notes):
+        r.verdict = "compiler error"  # the compiler crashed or failed: a verdict of its own (exit 1)
     return _hazard_verdict(r)
+
+
+def skipped_result(path: str, s: Skipped, compiler: str) -> TVResult:
+    """A RUN line verify cannot use: an unsupported instance of no function,
+    naming the line and why (never dropped without a word)."""
+    r = TVResult(path, "(every function)", "RUN line", 0, compiler, "unsupported",
+                 [f"{s.run}: unsupported: RUN line not used: {s.why}"])
+    r.run = s.run
+    return r
 
 
 def _hazard_verdict(r: TVResult) -> TVResult:
@@ -824,12 +875,16 @@ class _Task:
     timeout: float
     assume: tuple[tuple[str, str], ...]
     robust: bool
+    run: str = ""  # the instance's RUN line
+    fixed: TVResult | None = None  # a result known without proving (a RUN line not used)
 
 
 _MODULES: dict[tuple[str, str], Module] = {}
 
 
 def _prove_task(task: _Task) -> TVResult:
+    if task.fixed is not None:
+        return task.fixed
     key = (task.path, task.text)
     if key not in _MODULES:  # a worker proves many instances of one file
         _MODULES.clear()
@@ -840,12 +895,17 @@ def _prove_task(task: _Task) -> TVResult:
     def compiled(t: Target, w: int) -> str:
         if task.asm is None:
             raise InputError(None, task.error)
-        return task.asm
+        return dpp_masks(task.asm)[0]  # DPP masks as LLVM encodes them (immediates.py)
 
-    r = robustly(partial(prove_function, mod, fn, compiled, get(task.target), task.wave, task.compiler,
-                         task.timeout), dict(task.assume), task.robust, task.timeout)
+    try:
+        r = robustly(partial(prove_function, mod, fn, compiled, get(task.target), task.wave, task.compiler,
+                             task.timeout), dict(task.assume), task.robust, task.timeout)
+    except InputError as e:  # bad input in this function only (an immediate LLVM rejects)
+        r = TVResult(task.path, fn.name, task.target, task.wave, task.compiler, "error", [str(e)])
     r.compile_seconds = task.compile_seconds
     r.seconds += task.compile_seconds  # _finish takes it off again, as for a sequential run
+    r.run = task.run
+    r.notes += immediate_notes(fn, task.asm)
     return _finish(r)
 
 
@@ -862,39 +922,54 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
     frozen = tuple(sorted((assume or {}).items()))
     for path, text in files:
         mod = read_module(path, text)
-        inst = instances(path, mod.run_lines, targets, wave)
+        planned = plan(path, text, targets, wave)
+        inst = planned.instances
         if asm is not None and len(inst) != 1:
             raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
                                    f"({len(inst)} instances)")
         if asm is not None:  # its .amdgcn_target must be that target
-            asm_target(asm[0], asm[1], inst[0][0].name)
+            asm_target(asm[0], asm[1], inst[0].target.name)
         if functions:
             missing = [n for n in functions if n not in {f.name for f in mod.functions}]
             if missing:
                 raise InputError(None, f"{path}: no function '{missing[0]}'")
         fns = [f for f in mod.functions if not functions or f.name in functions]
-        codes: dict[tuple[str, str, int], tuple[str | None, str, float]] = {}
+        codes: dict[tuple[Any, ...], tuple[str | None, str, float]] = {}
         names = [asm[0]] if asm is not None else llc or ["llvmlite"]
+        tasks += [_Task(path, text, "", "", 0, names[0], None, "", 0.0, timeout, frozen, robust, sr.run,
+                        skipped_result(path, sr, names[0])) for sr in planned.skipped if sr.counts]
         for cname in names:
             t0 = time.perf_counter()
             batch = by_llvmlite_batch(text, inst) if asm is None and not llc and fns else {}
             share = (time.perf_counter() - t0) / max(1, len(inst))
-            for t, w in inst:
+            for ins in inst:
                 t1 = time.perf_counter()
+                if cname == "llvmlite" and ins.llvmlite_problem():
+                    continue
                 try:
-                    code = (asm[1] if asm is not None else batch.get((t.name, w))
-                            or (by_llvmlite_isolated(text, t, w) if not llc else by_llc(cname, path, text, t, w)))
+                    code = (asm[1] if asm is not None else batch.get(ins.key())
+                            or (by_llvmlite_isolated(text, ins) if not llc else by_llc(cname, path, text, ins)))
                     got: tuple[str | None, str, float] = (code, "", 0.0)
                 except InputError as e:
                     got = (None, e.message, 0.0)
-                codes[(cname, t.name, w)] = (got[0], got[1], share + time.perf_counter() - t1)
+                codes[(cname, ins.key())] = (got[0], got[1], share + time.perf_counter() - t1)
         for fn in fns:
-            for t, w in inst:
+            for ins in inst:
+                if ins.only and ins.only != fn.name:  # from another function's target attributes
+                    continue
                 for cname in names:
-                    made, err, secs = codes[(cname, t.name, w)]
+                    label = " ".join([cname, *ins.flags])
+                    if cname == "llvmlite" and ins.llvmlite_problem():
+                        fixed = TVResult(path, fn.name, ins.target.name, ins.wave, label, "unsupported",
+                                         [f"{ins.run}: unsupported: {ins.llvmlite_problem()}"])
+                        fixed.run = ins.run
+                        tasks.append(_Task(path, text, fn.name, ins.target.name, ins.wave, label, None, "", 0.0,
+                                           timeout, frozen, robust, ins.run, fixed))
+                        continue
+                    made, err, secs = codes[(cname, ins.key())]
                     first = fn is fns[0]  # the compile time goes with the first function, as in check_file
-                    tasks.append(_Task(path, text, fn.name, t.name, w, cname, made, err, secs if first else 0.0,
-                                       timeout, frozen, robust))
+                    tasks.append(_Task(path, text, fn.name, ins.target.name, ins.wave, label, made, err,
+                                       secs if first else 0.0, timeout, frozen, robust, ins.run))
     if jobs <= 1 or len(tasks) <= 1:
         return [_prove_task(t) for t in tasks]
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()

@@ -15,11 +15,13 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import llvmlite.binding as llvm
 
-from ..diag import InputError, Span
-from ..target import TARGETS, Target, get
+from ..diag import InputError
+from ..target import Target, get
+from .runlines import Instance, RunLines, from_attributes, joined_run_lines, module_triple, parse_run, read_run_lines
 
 _INIT = False
 
@@ -34,12 +36,15 @@ def _triple(text: str) -> str:
 
 
 # LLVM aborts the process on an internal error (an assertion, "Cannot
-# select"): compiling in a child process turns that into an answer.
+# select"): compiling in a child process turns that into an answer.  An
+# instance is passed as [target, wave, triple, opt, mattr, options].
 _CHILD = """
-import sys
-from verify.tv.compile import by_llvmlite
+import json, sys
+from verify.tv.compile import by_llvmlite, options_child
 from verify.target import get
-sys.stdout.write(by_llvmlite(sys.stdin.read(), get(sys.argv[1]), int(sys.argv[2])))
+t, w, triple, opt, mattr, options = json.loads(sys.argv[1])
+options_child(options)
+sys.stdout.write(by_llvmlite(sys.stdin.read(), get(t), int(w), triple, opt, mattr))
 """
 
 
@@ -48,8 +53,30 @@ import json, sys
 from verify.tv.compile import by_llvmlite
 from verify.target import get
 text = sys.stdin.read()
-json.dump([by_llvmlite(text, get(t), int(w)) for t, w in json.loads(sys.argv[1])], sys.stdout)
+json.dump([by_llvmlite(text, get(t), int(w), tr, o, m) for t, w, tr, o, m, _ in json.loads(sys.argv[1])], sys.stdout)
 """
+
+
+class CompileError(InputError):
+    """The compiler ran and failed (a crash, an assertion, an error): the
+    instance's verdict is "compiler error", not the whole run's."""
+
+
+def options_child(options: list[str]) -> None:
+    """Give llvmlite's LLVM the RUN line's library options (a child process
+    only: the options are global to the process)."""
+    for o in options:
+        llvm.set_option("llc", o)
+
+
+def _spec(inst: Instance) -> list[Any]:
+    return [inst.target.name, inst.wave, inst.triple, inst.opt, list(inst.mattr), list(inst.options)]
+
+
+def _as_instance(target: Target | Instance, wave: int | None) -> Instance:
+    if isinstance(target, Instance):
+        return target
+    return Instance(target, wave if wave is not None else target.waves[0])
 
 
 def _child_env() -> dict[str, str]:
@@ -57,42 +84,57 @@ def _child_env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
-def by_llvmlite_batch(text: str, pairs: list[tuple[Target, int]]) -> dict[tuple[str, int], str]:
-    """:func:`by_llvmlite` for several targets/waves in one child Python (one
-    start and one LLVM initialisation instead of one per pair): (target name,
-    wave) -> assembly, or {} when the child fails (then compile each pair
-    with :func:`by_llvmlite_isolated`, which names the one that fails)."""
-    if not pairs:
+def by_llvmlite_batch(text: str, pairs: list[Instance] | list[tuple[Target, int]]) -> dict[tuple[Any, ...], str]:
+    """:func:`by_llvmlite` for several instances in one child Python (one
+    start and one LLVM initialisation instead of one per instance): instance
+    key (Instance.key()) -> assembly, or {} when the child fails (then compile
+    each with :func:`by_llvmlite_isolated`, which names the one that fails).
+    Instances with LLVM options are left out (the options are global to a
+    process: each gets its own child)."""
+    insts = [_as_instance(*p) if not isinstance(p, Instance) else p for p in pairs]
+    insts = [i for i in insts if not i.options]
+    if not insts:
         return {}
-    arg = json.dumps([[t.name, w] for t, w in pairs])
+    arg = json.dumps([_spec(i) for i in insts])
     try:
         r = subprocess.run([sys.executable, "-c", _BATCH, arg], input=text, capture_output=True, text=True,
-                           timeout=300 + 60 * len(pairs), check=False, env=_child_env())
+                           timeout=300 + 60 * len(insts), check=False, env=_child_env())
     except subprocess.TimeoutExpired:
         return {}
     if r.returncode != 0:
         return {}
     outs: list[str] = json.loads(r.stdout)
-    return {(t.name, w): a for (t, w), a in zip(pairs, outs)}
+    return {i.key(): a for i, a in zip(insts, outs)}
 
 
-def by_llvmlite_isolated(text: str, target: Target, wave: int) -> str:
-    """:func:`by_llvmlite` in a child Python, so that an LLVM crash is an
-    error naming the target rather than the end of verify."""
-    r = subprocess.run([sys.executable, "-c", _CHILD, target.name, str(wave)], input=text, capture_output=True,
-                       text=True, timeout=300, check=False, env=_child_env())
+def by_llvmlite_isolated(text: str, target: Target | Instance, wave: int | None = None) -> str:
+    """:func:`by_llvmlite` in a child Python, so that an LLVM crash is a
+    CompileError naming the target rather than the end of verify."""
+    inst = _as_instance(target, wave)
+    what = f"{inst.target.name} wave{inst.wave}" + (" " + " ".join(inst.flags) if inst.flags else "")
+    try:
+        r = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(_spec(inst))], input=text, capture_output=True,
+                           text=True, timeout=300, check=False, env=_child_env())
+    except subprocess.TimeoutExpired:
+        raise CompileError(None, f"LLVM (llvmlite) did not finish in 300 s for {what}") from None
     if r.returncode != 0:
         err = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
         first = next((ln for ln in err if "error" in ln.lower() or "Assertion" in ln), err[-1] if err else "?")
         first = first.strip()
         if "Assertion" in first:
             first = first[first.index("Assertion"):]
-        raise InputError(None, f"LLVM (llvmlite) failed for {target.name} wave{wave}: {first[:300]}")
+        raise CompileError(None, f"LLVM (llvmlite) failed for {what}: {first[:300]}")
+    # set_option reports a bad value on stderr and goes on with the default:
+    # llc would stop there, and so does verify (fail closed)
+    bad = [ln.strip() for ln in r.stderr.splitlines() if ln.startswith("llc: ")]
+    if bad:
+        raise CompileError(None, f"LLVM (llvmlite) rejects an option for {what}: {bad[0][5:][:300]}")
     return r.stdout
 
 
-def by_llvmlite(text: str, target: Target, wave: int) -> str:
-    """AMDGPU assembly for the module from llvmlite's LLVM (codegen at -O2)."""
+def by_llvmlite(text: str, target: Target, wave: int, triple: str = "", opt: int = 2,
+                mattr: list[str] | tuple[str, ...] = ()) -> str:
+    """AMDGPU assembly for the module from llvmlite's LLVM (codegen at -O`opt`)."""
     global _INIT
     if not _INIT:
         llvm.initialize_all_targets()
@@ -103,75 +145,87 @@ def by_llvmlite(text: str, target: Target, wave: int) -> str:
         mod.verify()
     except RuntimeError as e:
         raise InputError(None, f"LLVM rejects the module: {str(e).strip().splitlines()[0]}") from None
-    tm = llvm.Target.from_triple(_triple(text)).create_target_machine(
-        cpu=target.llvm_cpu, features=_features(target, wave), opt=2)
+    feats = ",".join(f for f in [_features(target, wave), *mattr] if f)
+    tm = llvm.Target.from_triple(triple or _triple(text)).create_target_machine(
+        cpu=target.llvm_cpu, features=feats, opt=opt)
     out: str = tm.emit_assembly(mod)
     return out
 
 
-def by_llc(llc: str, path: str, text: str, target: Target, wave: int) -> str:
-    """AMDGPU assembly from an external llc (a command line: 'llc-22 -global-isel')."""
-    argv = shlex.split(llc)
-    feats = _features(target, wave)
-    argv += [f"-mtriple={_triple(text)}", f"-mcpu={target.llvm_cpu}", "-O2", "-o", "-"]
-    if feats:
-        argv.append(f"-mattr={feats}")
+def by_llc(llc: str, path: str, text: str, target: Target | Instance, wave: int | None = None) -> str:
+    """AMDGPU assembly from an external llc (a command line: 'llc-22 -global-isel'),
+    given the instance's RUN-line flags after the command's own."""
+    inst = _as_instance(target, wave)
+    argv = shlex.split(llc) + inst.llc_args(_triple(text)) + ["-o", "-"]
+    what = f"{inst.target.name} wave{inst.wave}" + (" " + " ".join(inst.flags) if inst.flags else "")
     try:
         r = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=120, check=False)
-    except (OSError, subprocess.TimeoutExpired) as e:
+    except OSError as e:
         raise InputError(None, f"cannot run '{llc}': {e}") from None
+    except subprocess.TimeoutExpired:
+        raise CompileError(None, f"'{llc}' did not finish in 120 s on {path} for {what}") from None
     if r.returncode != 0:
-        first = (r.stderr.strip().splitlines() or ["?"])[0]
-        raise InputError(None, f"'{llc}' failed on {path} for {target.name} wave{wave}: {first}")
+        lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()] or ["?"]
+        passes = [ln.split(".", 1)[1].strip() for ln in lines if re.match(r"^\d+\.\s+Running pass", ln)]
+        first = next((ln for ln in lines if "error" in ln.lower() or "Assertion" in ln or "LLVM ERROR" in ln),
+                     passes[-1] if passes else lines[0]).strip()
+        how = f"crashed (signal {-r.returncode})" if r.returncode < 0 else "failed"
+        raise CompileError(None, f"'{llc}' {how} on {path} for {what}: {first[:300]}")
     return r.stdout
 
 
-def run_line_instances(path: str, runs: list[tuple[int, str]]) -> list[tuple[Target, int]]:
-    """(target, wave) per lit RUN line that runs llc on an amdgcn target."""
-    out: list[tuple[Target, int]] = []
-    known = {t.llvm_cpu: t for t in TARGETS.values()} | {t.name: t for t in TARGETS.values()}
+def run_line_instances(path: str, runs: list[tuple[int, str]], text: str = "") -> list[Instance]:
+    """The instance of each lit RUN line that runs llc for an AMDGPU target
+    verify models (verify/tv/runlines.py; those it cannot use: plan())."""
+    out: list[Instance] = []
+    seen: set[tuple[Any, ...]] = set()
     for line, cmd in runs:
-        if "llc" not in cmd:
-            continue
-        m = re.search(r"-mcpu[= ](\S+)", cmd)
-        if not m or ("amdgcn" not in cmd and "amdgpu" not in cmd):
-            continue
-        cpu = m.group(1)
-        tgt = known.get(cpu)
-        if tgt is None:
-            continue  # a target verify does not know: not one of ours
-        wave = tgt.waves[0] if len(tgt.waves) == 1 else (32 if tgt.gen >= 10 else 64)
-        a = re.search(r"-mattr[= ](\S+)", cmd)
-        if a:
-            for f in a.group(1).split(","):
-                if f in ("+wavefrontsize64", "-wavefrontsize32"):
-                    wave = 64
-                elif f in ("+wavefrontsize32", "-wavefrontsize64"):
-                    wave = 32
-        if wave not in tgt.waves:
-            raise InputError(Span(path, line, 1), f"{tgt.name} runs wave{'/'.join(map(str, tgt.waves))} only")
-        if (tgt, wave) not in out:
-            out.append((tgt, wave))
+        got = parse_run(path, line, cmd, module_triple(text))
+        if isinstance(got, Instance) and got.key() not in seen:
+            seen.add(got.key())
+            out.append(got)
     return out
 
 
-def instances(path: str, runs: list[tuple[int, str]], targets: list[str], wave: int | None) -> list[tuple[Target, int]]:
+def plan(path: str, text: str, targets: list[str], wave: int | None) -> RunLines:
+    """The instances to check and the RUN lines not used: --target (each with
+    --wave or every wave it runs), else the RUN lines (narrowed by --wave),
+    else the functions' target-cpu/target-features attributes."""
+    if targets:
+        return RunLines(instances(path, [], targets, wave))
+    got = read_run_lines(path, text)
+    if not got.instances and not got.skipped and not joined_run_lines(text):
+        got = from_attributes(path, text)
+    if wave is not None:
+        declared = sorted({i.wave for i in got.instances})
+        got.instances = [i for i in got.instances if i.wave == wave]
+        if declared and not got.instances:  # --wave narrows the file's waves, as for a lowering file
+            raise InputError(None, f"{path}: its RUN lines run wave{'/'.join(map(str, declared))}; "
+                                   f"--wave {wave} is not one of them")
+    if not got.instances and not any(s.counts for s in got.skipped):
+        why = "; ".join(f"{s.run}: {s.why}" for s in got.skipped)
+        raise InputError(None, f"{path}: no RUN line names an AMDGPU target verify knows; give --target"
+                               + (f" ({why})" if why else ""))
+    return got  # RUN lines for AMDGPU that verify cannot use: each an unsupported result
+
+
+def instances(path: str, runs: list[tuple[int, str]], targets: list[str], wave: int | None) -> list[Instance]:
     """The (target, wave) pairs to check: --target (each with --wave or every
     wave it runs), else the RUN lines (narrowed by --wave)."""
     if targets:
-        out = []
+        out: list[Instance] = []
         for name in targets:
             t = get(name)
             ws = [wave] if wave is not None else list(t.waves)
             for w in ws:
                 if w not in t.waves:
                     raise InputError(None, f"{t.name} runs wave{'/'.join(map(str, t.waves))} only, not wave{w}")
-                out.append((t, w))
+                out.append(Instance(t, w))
         return out
     found = run_line_instances(path, runs)
     if wave is not None:
-        declared = sorted({w for _, w in found})
-        found = [(t, w) for t, w in found if w == wave]
+        declared = sorted({i.wave for i in found})
+        found = [i for i in found if i.wave == wave]
         if declared and not found:  # --wave narrows the file's waves, as for a lowering file
             raise InputError(None, f"{path}: its RUN lines run wave{'/'.join(map(str, declared))}; "
                                    f"--wave {wave} is not one of them")

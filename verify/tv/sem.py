@@ -1269,7 +1269,8 @@ class IRRun:
                 k = 1
                 fresh = self._new_choice("mov.dpp old")
                 old = Lanes(fresh, [False] * W)
-            ctrl, rm, bm, bc = imm(k), imm(k + 1), imm(k + 2), imm(k + 3)
+            # masks above 15: LLVM keeps the low 4 bits [S:dpp-mask-truncate] (verify/tv/immediates.py)
+            ctrl, rm, bm, bc = imm(k), imm(k + 1) & 0xF, imm(k + 2) & 0xF, imm(k + 3)
             text = DPP_CONTROLS.get(ctrl)
             if text is None:
                 raise self._unsupported(f"DPP control {ctrl:#x}")
