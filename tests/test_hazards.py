@@ -333,3 +333,41 @@ def test_gfx94_carry_in_is_the_named_assumption(tmp_path):
     assert code == 0 and "proved" in out and "v_subb_co_u32_e32 reads it 0 wait states later" in err
     code, out, _ = cli("lowering", str(p), "--target", "gfx90a")
     assert code == 0
+
+
+# ---- one instruction inside several hazard windows (red team, issue #30)
+
+def test_a_write_of_the_dpp_destination_between_does_not_hide_the_source_write():
+    """GFX8/9: the DPP source v1 is written two instructions before and the
+    DPP's own destination v4 one before; the search goes back per register,
+    so v1 is in its window too (it was dropped when the search stopped at
+    the first producer of any register read).  [S:hazards]"""
+    lines = ["v_xor_b32_e32 v1, 0, v0", "v_mov_b32_e32 v4, 1",
+             "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"]
+    w = window(prog(lines), 2, get("gfx900"))
+    assert sorted(w) == ["v1", "v4"]
+    assert (w["v1"].producer.line, w["v1"].waited) == (1, 1) and (w["v4"].producer.line, w["v4"].waited) == (2, 0)
+    m = run(lines, "gfx900", regs={"v0": list(range(64))})
+    assert m.v(4)[:4] == [0xDEAD] * 4 and "v1@3(hazard after line 1)" in m.inputs_read
+    assert needed(prog(lines), 2, get("gfx900")) == (2, False)
+
+
+def test_shfl_xor_with_the_destination_written_between_is_refuted(tmp_path):
+    p = tmp_path / "x1.s"
+    p.write_text("; @spec cuda.shfl_xor mask=1\n; @targets gfx9\n; @waves 64\n; @exec any\n; @input x = v0\n"
+                 "; @output out = v4\n; @clobbers v1\nv_xor_b32_e32 v1, 0, v0\nv_mov_b32_e32 v4, 1\n"
+                 "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n")
+    code, out, _ = cli("lowering", str(p), "--target", "gfx942")
+    assert code == 1 and "refuted for gfx942 wave64" in out
+    assert "reads v1 inside the hazard window of line 8 (v_xor_b32_e32), 1 wait state later" in out
+
+
+def test_reduce_mul_gfx9_without_one_s_nop_is_refuted(tmp_path):
+    src = (ROOT / "lowerings/scan/reduce_mul_gfx9.s").read_text()
+    assert src.count("s_nop 1\n") == 6
+    p = tmp_path / "rm.s"
+    p.write_text(src.replace("s_nop 1\n", "", 1))
+    code, out, err = cli("lowering", str(p), "--target", "gfx900")
+    assert code == 1 and "refuted for gfx900 wave64" in out
+    assert "rm.s:16:1: warning: hazard (GFX8/9 family): line 14 (v_cndmask_b32_e64) writes v1 and v_mov_b32_dpp " \
+           "reads it 1 wait state later" in err

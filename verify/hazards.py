@@ -180,10 +180,14 @@ def _separates(rule: Rule, ins: Instr) -> bool:
     return _is_valu(ins) and ins.base.startswith("v_") and not ins.base.startswith("v_nop")
 
 
-def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int]]:
-    """(rule, producer index, wait states already between) for each rule
-    whose consumer is program[k] and whose producer is too close (or, for
-    an s_wait_alu or VALU rule, not separated by one)."""
+def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int, set[str]]]:
+    """(rule, producer index, wait states already between, registers) for
+    each rule whose consumer is program[k] and whose producer is too close
+    (or, for an s_wait_alu or VALU rule, not separated by one).  The search
+    goes back per register: one instruction can be inside the windows of
+    several producers at once, and the nearest producer of one register
+    does not hide an older producer of another (it would, if the search
+    stopped at the first producer of any register read)."""
     if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
         return
     cons = program[k]
@@ -191,16 +195,20 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
         reads = rule.consumer(cons)
         if not reads:
             continue
+        left = set(reads)
         waited = 0
         for j in range(k - 1, -1, -1):
             prod = program[j]
-            if rule.producer(prod) & reads:
+            hit = rule.producer(prod) & left
+            if hit:
+                left -= hit
                 if rule.sep != "nop":
                     if not any(_separates(rule, program[x]) for x in range(j + 1, k)):
-                        yield rule, j, waited
+                        yield rule, j, waited, hit
                 elif waited < rule.waits:
-                    yield rule, j, waited
-                break
+                    yield rule, j, waited, hit
+                if not left:
+                    break
             waited += _wait_states(prod)
             if rule.sep == "nop" and waited >= rule.waits:
                 break
@@ -254,10 +262,10 @@ def window(program: list[Instr], k: int, target: HasFeature) -> dict[str, Findin
     nothing still share one solver run)."""
     cons = program[k]
     out: dict[str, Finding] = {}
-    for rule, j, waited in _findings(program, k, RULES):
+    for rule, j, waited, regs in _findings(program, k, RULES):
         if not target.has(rule.feature):
             continue
-        for reg in sorted(rule.producer(program[j]) & rule.consumer(cons)):
+        for reg in sorted(regs):
             out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
     return out
 
@@ -268,7 +276,7 @@ def needed(program: list[Instr], k: int, target: Target) -> tuple[int, bool]:
     (A "valu" rule's producer, v_cmpx, is no synthesis component.)"""
     rules = [r for r in RULES if target.has(r.feature)]
     waits, alu = 0, False
-    for rule, _, waited in _findings(program, k, rules):
+    for rule, _, waited, _regs in _findings(program, k, rules):
         if rule.sep == "alu":
             alu = True
         elif rule.sep == "nop":
@@ -285,12 +293,12 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
     warns: list[Warning_] = []
     rules = [r for r in RULES if target.has(r.feature)]
     for k, cons in enumerate(program):
-        for rule, j, waited in _findings(program, k, rules):
+        for rule, j, waited, hit in _findings(program, k, rules):
             if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
                 continue
             prod = program[j]
             where = needs_text(rule.feature).removesuffix(" only")
-            regs = ", ".join(sorted(rule.producer(prod) & rule.consumer(cons)))
+            regs = ", ".join(sorted(hit))
             head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
                     f"{cons.mnemonic} reads it")
             warns.append(Warning_(cons.span, f"{head} {need_text(rule, waited)}"))
