@@ -197,9 +197,9 @@ def test_every_rule_is_cited_and_has_a_feature():
 
 def test_needed_follows_the_table():
     p = prog(["v_mov_b32_e32 v2, v0", "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2]"])
-    assert needed(p, 1, get("gfx900")) == (2, False)
+    assert needed(p, 1, get("gfx900")) == (2, "")
     p = prog(["v_readfirstlane_b32 s4, v3", "v_readlane_b32 s5, v0, s4"])
-    assert needed(p, 1, get("gfx1200")) == (0, True)
+    assert needed(p, 1, get("gfx1200")) == (0, "depctr_va_sdst(0)")
 
 
 # ---- s_nop
@@ -271,14 +271,127 @@ def test_vcc_is_an_sgpr_not_a_vgpr():
     assert len(w) == 1 and "writes vcc_lo and v_readlane_b32 reads it" in w[0]
 
 
-def test_gfx12_s_wait_alu_is_the_named_assumption(tmp_path):
+def test_gfx12_scan_without_its_waits_is_refuted_with_the_wait_to_insert(tmp_path):
     src = (ROOT / "lowerings/scan/scan_excl_add_gfx12_w32.s").read_text().splitlines(keepends=True)
     p = tmp_path / "s.s"
     p.write_text("".join(x for x in src if not x.startswith("s_wait_alu")))
+    code, out, err = cli("lowering", str(p), "--target", "gfx1200")
+    assert code == 1 and "refuted for gfx1200 wave32" in out and "s3@23(hazard after line 22)" in out
+    assert "with no s_wait_alu depctr_va_sdst(0) between (a VALU read of an SGPR a VALU instruction wrote)" in err
+
+
+# ---- GFX12 SGPR hazards: LLVM's AMDGPUWaitSGPRHazards  [S:hazards]
+
+def gfx12(lines, entry="fragment", variant=None, k=None, target="gfx1200"):
+    p = prog(lines, asm=True)
+    k = len(p) - 1 if k is None else k
+    return {r: (f.rule.name, f.producer.line) for r, f in window(p, k, get(target), entry, variant).items()}
+
+
+@pytest.mark.parametrize("target", ["gfx1200", "gfx1201"])
+def test_gfx12_salu_write_read_by_a_valu_needs_sa_sdst(target):
+    """Red team bug 2: llc-22 puts s_wait_alu depctr_sa_sdst(0) between these."""
+    lines = ["s_cselect_b32 s2, -1, 0", "v_cndmask_b32_e64 v1, 0, 1, s2"]
+    assert gfx12(lines, target=target) == {"s2": ("sa-sdst", 1)}
+    assert gfx12(lines[:1] + ["s_wait_alu depctr_sa_sdst(0)"] + lines[1:], target=target) == {}
+    assert gfx12(lines[:1] + ["s_wait_alu 0xfffe"] + lines[1:], target=target) == {}  # the raw mask: sa_sdst = 0
+    assert gfx12(lines[:1] + ["s_wait_alu depctr_va_sdst(0)"] + lines[1:], target=target) == {"s2": ("sa-sdst", 1)}
+    assert gfx12(lines[:1] + ["s_nop 7"] + lines[1:], target=target) == {"s2": ("sa-sdst", 1)}
+    assert window(prog(lines, asm=True), 1, get("gfx1100")) == {}  # GFX12 only
+    w = [str(x) for x in check(prog(lines, asm=True), get(target))]
+    assert w == ["f:2:1: warning: hazard (GFX12): line 1 (s_cselect_b32) writes s2 and v_cndmask_b32_e64 reads it "
+                 "with no s_wait_alu depctr_sa_sdst(0) between (an SALU or VALU read of an SGPR an SALU instruction "
+                 "wrote)"]
+
+
+def test_gfx12_salu_write_read_by_a_valu_is_unknown_to_the_machine():
+    lines = ["s_mov_b32 s4, 5", "v_readlane_b32 s5, v0, s4"]
+    m = run(lines, "gfx1200", regs={"v0": list(range(64))})
+    assert m.s("s5") == 0xDEAD & 63 and "s4@2(hazard after line 1)" in m.inputs_read
+    m = run(lines[:1] + ["s_wait_alu depctr_sa_sdst(0)"] + lines[1:], "gfx1200", regs={"v0": list(range(64))})
+    assert m.s("s5") == 5
+
+
+def test_gfx12_salu_to_salu_on_a_tracked_pair_needs_sa_sdst():
+    # as llc-22 writes it in its iterative atomic optimizer (s[2:3] tracked)
+    lines = ["s_lshl_b64 s[2:3], 1, s2", "s_and_not1_b64 s[6:7], s[6:7], s[2:3]"]
+    assert gfx12(lines) == {"s2": ("sa-sdst", 1), "s3": ("sa-sdst", 1)}
+    assert gfx12(lines, entry="kernel") == {}  # no VALU read s[2:3] since the kernel's entry
+
+
+def test_gfx12_only_pairs_a_valu_has_read_are_tracked():
+    """From a kernel's entry a write of a pair no VALU instruction has read is
+    no hazard: llc-22's match_any leaves the wait out before the first VCC
+    read only."""
+    first = ["v_cmp_eq_u32_e32 vcc_lo, v0, v1", "v_cndmask_b32_e32 v2, v0, v1, vcc_lo"]
+    assert gfx12(first, entry="kernel") == {}
+    assert gfx12(first) == {"vcc_lo": ("va-vcc", 1)}  # a fragment: every pair may have been read before
+    again = first + ["v_cmp_eq_u32_e32 vcc_lo, v0, v2", "v_cndmask_b32_e32 v3, v0, v1, vcc_lo"]
+    assert gfx12(again, entry="kernel") == {"vcc_lo": ("va-vcc", 3)}
+    assert gfx12(again[:3] + ["s_wait_alu depctr_va_vcc(0)"] + again[3:], entry="kernel") == {}
+    assert gfx12(again[:3] + ["s_wait_alu depctr_va_sdst(0)"] + again[3:], entry="kernel") == {"vcc_lo": ("va-vcc", 3)}
+
+
+def test_gfx12_what_commits_a_valu_write():
+    """An SALU read of a tracked SGPR commits the VALU writes (the false
+    alarm on LLVM's wave64 atomic scan: s_mov_b64 exec, s[4:5] stands
+    between); SMEM and buffer instructions commit everything; the strict
+    variant takes only an s_wait_alu."""
+    base = ["v_readlane_b32 s6, v0, 1", "v_writelane_b32 v1, s6, 0"]
+    assert gfx12(base) == {"s6": ("va-sdst", 1)}
+    mid = base[:1] + ["s_mov_b64 exec, s[4:5]"] + base[1:]
+    assert gfx12(mid) == {}
+    asked = {}
+
+    def variant(name):
+        asked[name] = "strict"
+        return "strict"
+    assert gfx12(mid, variant=variant) == {"s6": ("va-sdst", 1)} and asked == {"hazard.gfx12_sgpr": "strict"}
+    asked.clear()
+    assert gfx12(base, variant=variant) == {"s6": ("va-sdst", 1)} and asked == {}  # the same in both: not asked
+    assert gfx12(base[:1] + ["s_load_b32 s8, s[0:1], 0x0"] + base[1:]) == {}
+    assert gfx12(base[:1] + ["buffer_load_b32 v3, off, s[8:11], 0"] + base[1:]) == {}
+    assert gfx12(base[:1] + ["global_load_b32 v3, v[4:5], off"] + base[1:]) == {"s6": ("va-sdst", 1)}  # FLAT
+
+
+def test_gfx12_strict_is_the_named_assumption(tmp_path):
+    p = tmp_path / "w.s"
+    p.write_text("; @spec cuda.shfl_idx lane=1\n; @targets gfx12\n; @waves 32\n; @exec full\n; @input x = v0\n"
+                 "; @output out = v1\n; @clobbers s4, s5, s6\nv_readlane_b32 s6, v0, 1\ns_mov_b32 s4, s5\n"
+                 "v_mov_b32_e32 v1, s6\n")
     code, out, _ = cli("lowering", str(p), "--target", "gfx1200")
-    assert code == 1 and "hazard.sgpr_wait_alu=unknown" in out and "insert s_wait_alu depctr_va_sdst(0)" in out
-    code, out, err = cli("lowering", str(p), "--target", "gfx1200", "--assume", "hazard.sgpr_wait_alu=forwarded")
-    assert code == 0 and "with no s_wait_alu between" in err
+    assert code == 0 and "hazard.gfx12_sgpr=llvm" in out, out
+    code, out, _ = cli("lowering", str(p), "--target", "gfx1200", "--assume", "hazard.gfx12_sgpr=strict")
+    assert code == 1 and "insert s_wait_alu depctr_va_sdst(0)" in out, out
+
+
+def test_depctr_operands():
+    from verify.ops.salu import depctr_field
+
+    def mask(t):
+        ins = prog([t])[0]
+        from verify.ops.base import op_of
+        return op_of(ins.base).depctr(ins)
+    assert mask("s_wait_alu depctr_va_sdst(0)") == 0xF19F  # llvm-mc-22's encoding
+    assert mask("s_wait_alu depctr_sa_sdst(0) & depctr_va_vcc(0)") == 0xFF9C
+    assert mask("s_wait_alu depctr_va_sdst(0), depctr_va_vdst(0)") == 0x019F
+    assert mask("s_waitcnt_depctr 0xffe3") == 0xFFE3
+    assert mask("s_wait_alu -1") == 0xFFFF and depctr_field(0xFFFE, "sa_sdst") == 0
+
+
+@pytest.mark.parametrize("text,col,msg", [
+    ("s_wait_alu depctr_va_sdst(8)", 12, "depctr_va_sdst(8): the field holds 0..7"),
+    ("s_wait_alu depctr_xx(0)", 12, "unknown dependency counter 'depctr_xx'"),
+    ("s_wait_alu foo", 12, "expected an integer or depctr_<field>(N)"),
+    ("s_wait_alu 70000", 12, "must be in -32768..65535"),
+])
+def test_depctr_operand_errors(tmp_path, text, col, msg):
+    p = tmp_path / "d.s"
+    p.write_text("; @spec cuda.shfl_xor mask=1 width=2\n; @targets gfx12\n; @waves 32\n; @input x = v0\n"
+                 f"; @output out = v1\n{text}\nv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2]\n")
+    code, out, err = cli("lowering", str(p))
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith(f"{p}:6:{col}: error: ") and msg in err and len(err.strip().splitlines()) == 1
 
 
 def test_permlane_swap_after_a_valu_write_needs_two_wait_states():
@@ -306,7 +419,7 @@ def test_gfx94_valu_read_of_a_valu_written_sgpr_needs_two_wait_states():
     m = run(lines, "gfx942", regs=regs)
     assert m.v(1)[:2] == [0xDEAD] * 2 and "s4@2(hazard after line 1)" in m.inputs_read
     assert window(prog(lines), 1, get("gfx942"))["s4"].rule.name == "valu-sgpr"
-    assert needed(prog(lines), 1, get("gfx950")) == (2, False)
+    assert needed(prog(lines), 1, get("gfx950")) == (2, "")
     m = run(lines[:1] + ["s_nop 1"] + lines[1:], "gfx942", regs=regs)
     assert m.v(1)[:2] == [3, 3]
     assert run(lines, "gfx90a", regs=regs).v(1)[:2] == [3, 3]
@@ -349,7 +462,7 @@ def test_a_write_of_the_dpp_destination_between_does_not_hide_the_source_write()
     assert (w["v1"].producer.line, w["v1"].waited) == (1, 1) and (w["v4"].producer.line, w["v4"].waited) == (2, 0)
     m = run(lines, "gfx900", regs={"v0": list(range(64))})
     assert m.v(4)[:4] == [0xDEAD] * 4 and "v1@3(hazard after line 1)" in m.inputs_read
-    assert needed(prog(lines), 2, get("gfx900")) == (2, False)
+    assert needed(prog(lines), 2, get("gfx900")) == (2, "")
 
 
 def test_shfl_xor_with_the_destination_written_between_is_refuted(tmp_path):

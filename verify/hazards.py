@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from .diag import Warning_
 from .ir import Instr, SReg
 from .ops.base import OpDef, op_of
-from .ops.salu import nop_wait_states
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
@@ -102,6 +101,10 @@ def _valu_scalars_read(ins: Instr) -> set[str]:
     return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} - {"scc"} - _carry_in(ins)
 
 
+def _none(ins: Instr) -> set[str]:
+    return set()
+
+
 @dataclass(frozen=True)
 class Rule:
     """A producer (an instruction of pipeline `unit`, any when None, and the
@@ -123,6 +126,9 @@ class Rule:
     # a named assumption whose variant "unknown" makes the rule semantics (any
     # other variant: a warning only); None: always semantics
     assumption: str | None = None
+    # the s_wait_alu field that ends the hazard: a GFX12 SGPR rule, found by
+    # the forward scan of AMDGPUWaitSGPRHazards (_sgpr_scan), not by a window
+    field: str = ""
 
     def producer(self, ins: Instr) -> set[str]:
         """Registers `ins` writes that matter, if it can produce this hazard."""
@@ -154,22 +160,239 @@ RULES = [
          "hazard.gfx94_carry_in"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
-    Rule("sgpr-wait-alu", "hazard_sgpr_wait_alu", "valu", lambda p: _sgprs_written(p) - {"scc"},
-         "sgpr_select", _scalars_read, 0,
-         "a VALU SGPR write read by readlane/writelane/permlane", "alu", "hazard.sgpr_wait_alu"),
+    # GFX12 SGPR hazards: a forward scan (_sgpr_scan), not a window; what
+    # ends one is an s_wait_alu whose field `field` is 0 (or what clears it)
+    Rule("sa-sdst", "hazard_gfx12_sgpr", "salu", _none, "sgpr_read", _none, 0,
+         "an SALU or VALU read of an SGPR an SALU instruction wrote", "alu", field="sa_sdst"),
+    Rule("va-sdst", "hazard_gfx12_sgpr", "valu", _none, "valu", _none, 0,
+         "a VALU read of an SGPR a VALU instruction wrote", "alu", field="va_sdst"),
+    Rule("va-vcc", "hazard_gfx12_sgpr", "valu", _none, "valu", _none, 0,
+         "a VALU read of VCC a VALU instruction wrote", "alu", field="va_vcc"),
     Rule("vcmpx-permlane", "hazard_vcmpx_permlane", "valu", _vcmp_exec_written, "permlane", lambda c: EXEC, 0,
          "v_permlane16/x16/64 after a VALU compare writing EXEC (v_cmpx)", "valu"),
 ]
 
 
+SGPR_RULES = {r.field: r for r in RULES if r.field}
+SGPR_ASSUMPTION = "hazard.gfx12_sgpr"
+
+# what clears every GFX12 SGPR hazard (AMDGPUWaitSGPRHazards: SMEM, and VMEM
+# that is not FLAT: global_* and scratch_* are FLAT and clear nothing)
+_SMEM = ("s_load", "s_buffer_load", "s_scratch_", "s_dcache", "s_prefetch", "s_atc", "s_atomic", "s_buffer_atomic",
+         "s_store", "s_buffer_store", "s_memtime", "s_memrealtime")
+_VMEM = ("buffer_", "tbuffer_", "image_")
+
+
+def _sgpr_number(r: str) -> int | None:
+    """The hardware number of an SGPR the GFX12 rules track (s0-s105, VCC
+    106-107); None for EXEC, M0, SCC, null and the rest."""
+    if r[0] == "s" and r[1:].isdigit():
+        n = int(r[1:])
+        return n if n < 106 else None
+    return 106 if r == "vcc_lo" else 107 if r == "vcc_hi" else None
+
+
+@dataclass
+class SgprState:
+    """The state AMDGPUWaitSGPRHazards carries from instruction to
+    instruction: the SGPR pairs some VALU instruction has read (`tracked`,
+    None: every pair), and the SGPRs with values an SALU or a VALU
+    instruction wrote that no wait has yet committed, each with its writer
+    (VCC apart, as LLVM keeps it).  [S:hazards]"""
+
+    tracked: set[int] | None
+    salu: dict[str, Instr]
+    valu: dict[str, Instr]
+    vcc: dict[str, Instr]  # "salu" / "valu" -> the last writer of VCC, while pending
+    # instructions already stepped (a `verify asm` region's SGPR setup, run
+    # again at its start): the scan does not step them twice
+    seen: frozenset[int] = frozenset()
+
+    @staticmethod
+    def entry(kind: str) -> SgprState:
+        """At a kernel's entry no pair is tracked; code whose predecessors
+        are not seen (a catalogue lowering, a region, a called function)
+        starts with every pair tracked, as LLVM starts a callee."""
+        return SgprState(set() if kind == "kernel" else None, {}, {}, {})
+
+    def copy(self) -> SgprState:
+        return SgprState(None if self.tracked is None else set(self.tracked), dict(self.salu), dict(self.valu),
+                         dict(self.vcc), self.seen)
+
+    @staticmethod
+    def after(prefix: list[Instr], kind: str) -> SgprState:
+        """The state after `prefix`, the straight-line code before a region
+        (`verify asm`), from a kernel's entry or a function's."""
+        st = SgprState.entry(kind)
+        for ins in prefix:
+            _sgpr_step(st, ins, False)
+        st.seen = frozenset(map(id, prefix))
+        return st
+
+    def merge(self, o: SgprState) -> bool:
+        """Union with another predecessor's state; whether it changed."""
+        before = (None if self.tracked is None else len(self.tracked), len(self.salu), len(self.valu), len(self.vcc))
+        if o.tracked is None or self.tracked is None:
+            self.tracked = None
+        else:
+            self.tracked |= o.tracked
+        for mine, theirs in ((self.salu, o.salu), (self.valu, o.valu), (self.vcc, o.vcc)):
+            for r, w in theirs.items():
+                mine.setdefault(r, w)
+        return before != (None if self.tracked is None else len(self.tracked), len(self.salu), len(self.valu),
+                          len(self.vcc))
+
+
+SgprHit = tuple[str, Instr, frozenset[str]]  # (s_wait_alu field, producer, registers read)
+
+
+def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False) -> list[SgprHit]:
+    """One instruction of AMDGPUWaitSGPRHazards::runOnMachineBasicBlock:
+    the hazards it reads (before its own writes), and the state after it.
+    A read in a hazard with no wait commits nothing: the hazard stays for
+    the reads after it too.  `strict`: every pair is tracked and only an
+    s_wait_alu clears a hazard (hazard.gfx12_sgpr=strict).  [S:hazards]"""
+    op = _op(ins)
+    if ins.base.startswith(_SMEM + _VMEM):  # neither SALU nor VALU: it produces and reads no such hazard
+        if not strict:
+            st.salu.clear()
+            st.valu.clear()
+            st.vcc.clear()
+        return []
+    mask = op.depctr(ins)
+    if mask is not None:  # an s_wait_alu: each field at 0 commits its writes
+        if (mask >> 1) & 1 == 0:  # va_vcc
+            st.vcc.pop("valu", None)
+        if mask & 1 == 0:  # sa_sdst
+            st.salu.clear()
+            st.vcc.pop("salu", None)
+        if (mask >> 9) & 7 == 0:  # va_sdst
+            st.valu.clear()
+        return []
+    if op.unit not in ("valu", "salu") or op.schedule_only:
+        return []
+    valu = op.unit == "valu"
+    tracked = st.tracked
+    found: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+
+    def hit(field: str, w: Instr, r: str) -> None:
+        found.setdefault((field, id(w)), (w, set()))[1].add(r)
+
+    for r in dict.fromkeys(op.uses(ins)):
+        n = _sgpr_number(r)
+        if n is None:
+            continue
+        if tracked is not None and n >> 1 not in tracked:
+            if valu and not strict:  # a VALU read starts tracking the pair
+                tracked.add(n >> 1)
+            continue
+        vcc = n >= 106
+        if not valu and not strict:  # an SALU read waits for the VALU writes (VCC's alone, of VCC)
+            if not vcc:
+                st.valu.clear()
+            elif "valu" in st.vcc:
+                st.vcc.clear()
+        if r in st.salu:
+            hit("sa_sdst", st.salu[r], r)
+        if valu and r in st.valu:
+            hit("va_sdst", st.valu[r], r)
+        if vcc and "salu" in st.vcc:
+            hit("sa_sdst", st.vcc["salu"], r)
+        if valu and vcc and "valu" in st.vcc:  # (an SALU read of VCC committed it above)
+            hit("va_vcc", st.vcc["valu"], r)
+    if commit:  # the s_wait_alu LLVM inserts before it commits what it waits for
+        fields = {f for f, _ in found}
+        if "va_vcc" in fields:
+            st.vcc.pop("valu", None)
+        if "sa_sdst" in fields:
+            st.salu.clear()
+            st.vcc.pop("salu", None)
+        if "va_sdst" in fields:
+            st.valu.clear()
+    for r in dict.fromkeys(op.defs(ins)):
+        n = _sgpr_number(r)
+        if n is None or (tracked is not None and n >> 1 not in tracked):
+            continue
+        if n >= 106:
+            st.vcc = {"valu" if valu else "salu": ins}
+        else:
+            (st.valu if valu else st.salu)[r] = ins
+    return [(f, w, frozenset(rs)) for (f, _), (w, rs) in found.items()]
+
+
+_SCANS: dict[tuple[tuple[int, ...], str, bool], tuple[list[Any], list[list[SgprHit]]]] = {}
+
+
+def _sgpr_scan(program: list[Instr], entry: str | SgprState, strict: bool) -> list[list[SgprHit]]:
+    """The GFX12 SGPR hazards each instruction of `program` reads, from the
+    state `entry` ("kernel", "fragment" or a block's state).  Cached for the
+    last few programs, as the machine asks once per instruction."""
+    key = (tuple(map(id, program)), entry if isinstance(entry, str) else str(id(entry)), strict)
+    got = _SCANS.get(key)
+    if got is None:
+        st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
+        if strict:
+            st.tracked = None
+        hits = [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict) for ins in program]
+        got = (list(program) + ([entry] if isinstance(entry, SgprState) else []), hits)  # (keeps the ids alive)
+        if len(_SCANS) >= 16:
+            _SCANS.pop(next(iter(_SCANS)))
+        _SCANS[key] = got
+    return got[1]
+
+
+def alu_waits(program: list[Instr], entry: str = "fragment") -> dict[int, str]:
+    """Where AMDGPUWaitSGPRHazards puts an s_wait_alu in straight-line GFX12
+    code: index -> its fields (`depctr_sa_sdst(0) depctr_va_sdst(0)`), each
+    wait committing what it waits for.  (The generators of the catalogue
+    write these.)  [S:hazards]"""
+    st = SgprState.entry(entry)
+    out: dict[int, str] = {}
+    for k, ins in enumerate(program):
+        hits = _sgpr_step(st, ins, False, commit=True)
+        if hits:
+            out[k] = " ".join(f"depctr_{f}(0)" for f in sorted({f for f, _, _ in hits}))
+    return out
+
+
+def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: str) -> list[SgprState]:
+    """The state at each basic block's start (LLVM's fixed point over the
+    control flow: a block with several predecessors takes their union)."""
+    ins: list[SgprState | None] = [None] * len(blocks)
+    ins[0] = SgprState.entry(entry)
+    work = [0]
+    while work:
+        b = work.pop()
+        st = ins[b]
+        assert st is not None
+        st = st.copy()
+        for i in blocks[b]:
+            _sgpr_step(st, i, False)
+        for s in succs[b]:
+            cur = ins[s]
+            if cur is None:
+                ins[s] = st.copy()
+                work.append(s)
+            elif cur.merge(st):
+                work.append(s)
+    return [x if x is not None else SgprState.entry("fragment") for x in ins]
+
+
+def _sgpr_hits(program: list[Instr], k: int, entry: str | SgprState,
+               variant: Callable[[str], str] | None) -> list[SgprHit]:
+    """The GFX12 SGPR hazards program[k] reads: LLVM's model, or the strict
+    one where the two differ and hazard.gfx12_sgpr says so (the assumption
+    is asked only where they differ)."""
+    llvm = _sgpr_scan(program, entry, False)[k]
+    strict = _sgpr_scan(program, entry, True)[k]
+    if llvm == strict:
+        return llvm
+    v = variant(SGPR_ASSUMPTION) if variant is not None else "llvm"
+    return strict if v == "strict" else llvm
+
+
 def _wait_states(ins: Instr) -> int:
-    if ins.base == "s_nop":  # its operand was checked when it was parsed
-        words = ins.text.split(";")[0].split()
-        try:
-            return nop_wait_states(int(words[1], 0)) if len(words) > 1 else 1
-        except ValueError:
-            return 1
-    return 1
+    return _op(ins).wait_states(ins)  # s_nop N: N[2:0] + 1
 
 
 def _separates(rule: Rule, ins: Instr) -> bool:
@@ -192,6 +415,8 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
         return
     cons = program[k]
     for rule in rules:
+        if rule.field:
+            continue  # a GFX12 SGPR rule: _sgpr_hits
         reads = rule.consumer(cons)
         if not reads:
             continue
@@ -217,7 +442,7 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
 def advice(rule: Rule, waited: int) -> str:
     """What to insert to close the window."""
     if rule.sep == "alu":
-        return "insert s_wait_alu depctr_va_sdst(0)"
+        return f"insert s_wait_alu depctr_{rule.field}(0)"
     if rule.sep == "valu":
         return "insert a VALU instruction such as v_mov_b32 v0, v0 (s_nop and v_nop do not count)"
     n = rule.waits - waited  # one s_nop gives at most 8 wait states
@@ -228,7 +453,7 @@ def advice(rule: Rule, waited: int) -> str:
 def need_text(rule: Rule, waited: int) -> str:
     """'<what> needs N: insert ...' or '... with no s_wait_alu between'."""
     if rule.sep == "alu":
-        return f"with no s_wait_alu between ({rule.what})"
+        return f"with no s_wait_alu depctr_{rule.field}(0) between ({rule.what})"
     if rule.sep == "valu":
         return f"with no VALU instruction between ({rule.what}): {advice(rule, waited)}"
     return (f"{waited} wait state{'s' * (waited != 1)} later; {rule.what} needs {rule.waits}: "
@@ -253,50 +478,75 @@ class Finding:
                 + "; its value there is unknown")
 
 
-def window(program: list[Instr], k: int, target: HasFeature) -> dict[str, Finding]:
+Hit = tuple[Rule, Instr, int, set[str] | frozenset[str]]  # (rule, producer, wait states between, registers)
+
+
+def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState,
+          variant: Callable[[str], str] | None) -> Iterator[Hit]:
+    """Every hazard program[k] reads on `target`: the windows, then the GFX12
+    SGPR scan.  A rule's target feature is consulted only when program[k]
+    plays its consumer role and a producer is in reach, so a proof depends
+    on exactly the features that mattered (targets differing only in a rule
+    that finds nothing still share one solver run); hazard.gfx12_sgpr only
+    where LLVM's model and the strict one differ."""
+    if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
+        return
+    for rule, j, waited, regs in _findings(program, k, RULES):
+        if target.has(rule.feature):
+            yield rule, program[j], waited, regs
+    llvm = _sgpr_scan(program, entry, False)[k]
+    strict = _sgpr_scan(program, entry, True)[k]
+    if not (llvm or strict) or not target.has(SGPR_RULES["va_sdst"].feature):
+        return
+    if llvm != strict and variant is not None and variant(SGPR_ASSUMPTION) == "strict":
+        llvm = strict
+    for field, w, sregs in llvm:
+        yield SGPR_RULES[field], w, 0, sregs
+
+
+def window(program: list[Instr], k: int, target: HasFeature, entry: str = "fragment",
+           variant: Callable[[str], str] | None = None) -> dict[str, Finding]:
     """The registers program[k] reads inside a hazard window on `target`,
-    each with its finding (the machine gives them unknown values).  A rule's
-    target feature is consulted only when program[k] plays its consumer
-    role and a producer is in reach, so a proof depends on exactly the
-    features that mattered (targets differing only in a rule that finds
-    nothing still share one solver run)."""
+    each with its finding (the machine gives them unknown values).  `entry`:
+    "kernel" when program[0] is a kernel's first instruction (the GFX12 SGPR
+    rules track no pair there), else "fragment"; `variant`: an assumption's
+    name -> the value in force."""
     cons = program[k]
     out: dict[str, Finding] = {}
-    for rule, j, waited, regs in _findings(program, k, RULES):
-        if not target.has(rule.feature):
-            continue
+    for rule, prod, waited, regs in _hits(program, k, target, entry, variant):
         for reg in sorted(regs):
-            out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
+            out.setdefault(reg, Finding(rule, prod, cons, reg, waited))
     return out
 
 
-def needed(program: list[Instr], k: int, target: Target) -> tuple[int, bool]:
-    """What must be inserted before program[k]: (wait states, whether an
-    s_wait_alu is needed).  Synthesis uses it to write hazard-free code.
-    (A "valu" rule's producer, v_cmpx, is no synthesis component.)"""
-    rules = [r for r in RULES if target.has(r.feature)]
-    waits, alu = 0, False
-    for rule, _, waited, _regs in _findings(program, k, rules):
+def needed(program: list[Instr], k: int, target: Target) -> tuple[int, str]:
+    """What must be inserted before program[k]: (wait states, the fields of
+    the s_wait_alu needed, "" for none: `depctr_va_sdst(0)` ...).  Synthesis
+    uses it to write hazard-free code.  (A "valu" rule's producer, v_cmpx,
+    is no synthesis component.)"""
+    waits, fields = 0, set()
+    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None):
         if rule.sep == "alu":
-            alu = True
+            fields.add(rule.field)
         elif rule.sep == "nop":
             waits = max(waits, rule.waits - waited)
-    return waits, alu
+    return waits, " ".join(f"depctr_{f}(0)" for f in sorted(fields))
 
 
-def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None) -> list[Warning_]:
+def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None,
+          entry: str | SgprState = "fragment") -> list[Warning_]:
     """A warning for each hazard, whether or not it can change an output
     (the proof decides that: a read in the window is unknown).  `variant`
     (an assumption's name -> the value in force) drops the findings of a rule
     whose named assumption is not at its "unknown" variant, as the machine
-    does (verify.tv turns any warning into "unknown")."""
+    does (verify.tv turns any warning into "unknown"), and picks the GFX12
+    model (hazard.gfx12_sgpr).  `entry`: as for `window`, or the state at
+    program[0] (a basic block's, from sgpr_block_states)."""
     warns: list[Warning_] = []
-    rules = [r for r in RULES if target.has(r.feature)]
     for k, cons in enumerate(program):
-        for rule, j, waited, hit in _findings(program, k, rules):
+        for rule, prod, waited, hit in _hits(program, k, target, entry, variant):
             if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
                 continue
-            prod = program[j]
             where = needs_text(rule.feature).removesuffix(" only")
             regs = ", ".join(sorted(hit))
             head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "

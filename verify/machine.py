@@ -105,6 +105,8 @@ class Machine:
         # (hazards=False: instruction semantics without timing, as published
         # lane tables show them)
         self.hazards_on = hazards
+        # "kernel": the program starts at a kernel's entry (hazards.window)
+        self.hazard_entry = "fragment"
         self.hazard: dict[str, hz.Finding] = {}
         self.hazard_read: set[str] = set()
         # the ops executed (registry names), as FeatureLog records the
@@ -408,7 +410,8 @@ class Machine:
             # the table of hazards is semantics: what this instruction reads
             # inside a window is unknown (not in the synthesiser's runs of one
             # component, which insert their own waits)  [S:hazards]
-            self.hazard = hz.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
+            self.hazard = hz.window(program, k, self.target, self.hazard_entry, self.assume) \
+                if self.hazards_on and self.waits is not None and self.target else {}
             self.hazard = {r: h for r, h in self.hazard.items()
                            if h.rule.assumption is None or self.assume(h.rule.assumption) == "unknown"}
             self.hazard_read = set()

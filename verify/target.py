@@ -70,7 +70,7 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_gfx94_valu_sgpr", "a VALU read of an SGPR or VCC a VALU instruction wrote needs 2 wait states", "S:hazards"),
         Feature("hazard_permlane_swap", "permlane swaps need 2 wait states after a VGPR write", "S:hazards"),
-        Feature("hazard_sgpr_wait_alu", "a VALU SGPR write before readlane/writelane/permlane needs s_wait_alu", "S:hazards"),
+        Feature("hazard_gfx12_sgpr", "an SGPR an SALU or VALU instruction wrote, read by a VALU (or an SALU) instruction, needs s_wait_alu", "S:hazards"),
         Feature("hazard_vcmpx_permlane", "v_permlane16/x16/64 after a v_cmpx needs a VALU instruction between", "S:hazards"),
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
@@ -139,7 +139,7 @@ _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_s
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
-    "hazard_sgpr_wait_alu", "salu_gfx12_names", "lshlrev_b64_vop2"}
+    "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2"}
 
 
 def _mk(

@@ -374,13 +374,13 @@ class _Problem:
         for text in lines:
             ins = _instr_c(text)
             prog.append(ins)
-            waits, alu = 0, False
+            waits, alu = 0, ""
             for t in self.targets:
                 w, a = needed(prog, len(prog) - 1, t)
                 waits, alu = max(waits, w), alu or a
             prog.pop()
             if alu:
-                w_ins = _instr_c("s_wait_alu depctr_va_sdst(0)")
+                w_ins = _instr_c(f"s_wait_alu {alu}")
                 prog.append(w_ins)
                 cost += instr_cost(w_ins, self.model, self.wave)
             if waits:

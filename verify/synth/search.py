@@ -259,13 +259,13 @@ class Costing:
             if self.hazardous:
                 prog.append(ins)
                 k = len(prog) - 1
-                waits, alu = 0, False
+                waits, alu = 0, ""
                 for t in self.targets:
                     w, a = needed(prog, k, t)
                     waits, alu = max(waits, w), alu or a
                 prog.pop()
                 if alu:
-                    prog.append(self._wait("s_wait_alu depctr_va_sdst(0)"))
+                    prog.append(self._wait(f"s_wait_alu {alu}"))
                     add += self.model.of("s_wait_alu", 0, self.wave)
                 if waits:
                     prog.append(self._wait(f"s_nop {waits - 1}"))

@@ -28,6 +28,7 @@ from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
 from ..assume import ASSUMPTIONS
 from ..diag import InputError, Span
 from ..emit import split_vopd
+from ..hazards import SgprState, sgpr_block_states
 from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
@@ -198,6 +199,7 @@ class GpuCode:
     spills: list[Instr]
     label: str
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
+    kernel: bool = False  # a kernel: its first instruction is the entry (the GFX12 SGPR hazards track nothing there)
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
     warned: dict[tuple[Target, tuple[tuple[str, str], ...]], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
@@ -224,18 +226,22 @@ class GpuCode:
         return list(warns), dict(used)
 
     def _hazard_warnings(self, target: Target, variant: Callable[[str], str]) -> list[str]:
+        entry = "kernel" if self.kernel else "fragment"
         if self.blocks is None:
-            return [str(w) for w in hazards(self.program, target, variant)]
-        seqs: list[list[Instr]] = [self.blocks[0].instrs]
-        for b in self.blocks:
+            return [str(w) for w in hazards(self.program, target, variant, entry)]
+        # the GFX12 SGPR state at each block's start: LLVM's fixed point over the control flow
+        states = sgpr_block_states([b.instrs for b in self.blocks],
+                                   [[s for s in (b.taken, b.fall) if s is not None] for b in self.blocks], entry)
+        seqs: list[tuple[list[Instr], SgprState]] = [(self.blocks[0].instrs, states[0])]
+        for k, b in enumerate(self.blocks):
             for s in (b.taken, b.fall):
                 if s is not None:
                     # (without the branch: verify does not model it as an instruction, and a
                     # window without it is shorter: never a hazard missed)
-                    seqs.append(b.instrs + self.blocks[s].instrs)
+                    seqs.append((b.instrs + self.blocks[s].instrs, states[k]))
         out: list[str] = []
-        for seq in seqs:
-            out += [str(w) for w in hazards(seq, target, variant) if str(w) not in out]
+        for seq, st in seqs:
+            out += [str(w) for w in hazards(seq, target, variant, st) if str(w) not in out]
         return out
 
 
@@ -288,7 +294,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
                 pass  # memory: verify/tv/kernel.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
-    return GpuCode(prog, problems, spills, label, blocks)
+    return GpuCode(prog, problems, spills, label, blocks, kernel)
 
 
 def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
