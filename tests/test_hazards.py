@@ -484,3 +484,32 @@ def test_reduce_mul_gfx9_without_one_s_nop_is_refuted(tmp_path):
     assert code == 1 and "refuted for gfx900 wave64" in out
     assert "rm.s:16:1: warning: hazard (GFX8/9 family): line 14 (v_cndmask_b32_e64) writes v1 and v_mov_b32_dpp " \
            "reads it 1 wait state later" in err
+
+
+def test_a_catalogue_vote_lowering_without_its_sa_sdst_wait_is_refuted(tmp_path):
+    """Red team bug 2: s_cselect then v_cndmask reading its SGPR, with no
+    s_wait_alu depctr_sa_sdst(0) between (llc-22 puts one there)."""
+    src = (ROOT / "lowerings/vote/cuda_all_w32.s").read_text()
+    assert "s_cselect_b32 s0, -1, 0\ns_waitcnt_depctr depctr_sa_sdst(0)\n" in src
+    p = tmp_path / "a.s"
+    p.write_text(src.replace("s_waitcnt_depctr depctr_sa_sdst(0)\n", ""))
+    for t in ("gfx1200", "gfx1201"):
+        code, out, _ = cli("lowering", str(p), "--target", t)
+        assert code == 1 and f"refuted for {t} wave32" in out
+        assert ("reads s0 inside the hazard window of line 14 (s_cselect_b32), with no s_wait_alu depctr_sa_sdst(0) "
+                "between") in out and "insert s_wait_alu depctr_sa_sdst(0)" in out
+    code, out, _ = cli("lowering", str(p), "--target", "gfx1100")
+    assert code == 0
+
+
+def test_the_generators_write_the_waits_llvm_would():
+    from lowerings._gen.alu_waits import NoSpelling, add_alu_waits
+
+    head = "; @spec cuda.shfl_xor mask=1 width=2\n; @waves 32\n; @input x = v0\n; @output out = v1\n"
+    body = "s_mov_b32 s4, 1\nv_mov_b32_e32 v1, s4\n"
+    assert add_alu_waits(f"; @targets gfx12\n{head}{body}") == \
+        f"; @targets gfx12\n{head}s_mov_b32 s4, 1\ns_wait_alu depctr_sa_sdst(0)\nv_mov_b32_e32 v1, s4\n"
+    assert "s_waitcnt_depctr depctr_sa_sdst(0)\n" in add_alu_waits(f"; @targets gfx11, gfx12\n{head}{body}")
+    assert add_alu_waits(f"; @targets gfx11\n{head}{body}") == f"; @targets gfx11\n{head}{body}"
+    with pytest.raises(NoSpelling):
+        add_alu_waits(f"; @targets gfx9, gfx12\n{head}{body}")

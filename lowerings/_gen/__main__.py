@@ -2,6 +2,7 @@ import sys
 from pathlib import Path
 
 from . import bitonic, prims, quadrants_gfx10, scans, wide64, xor_rdna, xor_rows
+from .alu_waits import generated
 
 GENERATORS = [xor_rows, xor_rdna, scans, quadrants_gfx10, bitonic, wide64, prims]
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,6 +13,7 @@ def main(argv: list[str]) -> int:
     stale = []
     for g in GENERATORS:
         for rel, text in g.files().items():
+            text = generated(text, f"lowerings/{rel}")  # the GFX12 waits LLVM would insert  [S:hazards]
             p = ROOT / rel
             if p.exists() and p.read_text() == text:
                 continue

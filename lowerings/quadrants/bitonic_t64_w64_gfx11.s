@@ -18,9 +18,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x99999999
 s_xor_b32 s5, s5, 0x99999999
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 4
@@ -31,9 +34,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xc3c3c3c3
 s_xor_b32 s5, s5, 0xc3c3c3c3
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 4
@@ -44,9 +50,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xa5a5a5a5
 s_xor_b32 s5, s5, 0xa5a5a5a5
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 8
@@ -57,9 +66,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xf00ff00f
 s_xor_b32 s5, s5, 0xf00ff00f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 8
@@ -70,9 +82,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xcc33cc33
 s_xor_b32 s5, s5, 0xcc33cc33
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 8
@@ -83,9 +98,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xaa55aa55
 s_xor_b32 s5, s5, 0xaa55aa55
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 8, block 16
@@ -96,9 +114,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xff0000ff
 s_xor_b32 s5, s5, 0xff0000ff
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 16
@@ -109,9 +130,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xf0f00f0f
 s_xor_b32 s5, s5, 0xf0f00f0f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 16
@@ -122,9 +146,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xcccc3333
 s_xor_b32 s5, s5, 0xcccc3333
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 16
@@ -135,9 +162,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xaaaa5555
 s_xor_b32 s5, s5, 0xaaaa5555
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 16, block 32
@@ -148,9 +178,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0000ffff
 s_xor_b32 s5, s5, 0xffff0000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 8, block 32
@@ -161,9 +194,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x00ff00ff
 s_xor_b32 s5, s5, 0xff00ff00
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 32
@@ -174,9 +210,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0f0f0f0f
 s_xor_b32 s5, s5, 0xf0f0f0f0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 32
@@ -187,9 +226,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x33333333
 s_xor_b32 s5, s5, 0xcccccccc
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 32
@@ -200,9 +242,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x55555555
 s_xor_b32 s5, s5, 0xaaaaaaaa
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 32, block 64
@@ -212,9 +257,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xffffffff
 s_xor_b32 s5, s5, 0x00000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 16, block 64
@@ -225,9 +273,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0000ffff
 s_xor_b32 s5, s5, 0x0000ffff
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 8, block 64
@@ -238,9 +289,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x00ff00ff
 s_xor_b32 s5, s5, 0x00ff00ff
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 64
@@ -251,9 +305,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0f0f0f0f
 s_xor_b32 s5, s5, 0x0f0f0f0f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 64
@@ -264,9 +321,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x33333333
 s_xor_b32 s5, s5, 0x33333333
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 64
@@ -277,8 +337,11 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x55555555
 s_xor_b32 s5, s5, 0x55555555
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
