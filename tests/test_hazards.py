@@ -513,3 +513,32 @@ def test_the_generators_write_the_waits_llvm_would():
     assert add_alu_waits(f"; @targets gfx11\n{head}{body}") == f"; @targets gfx11\n{head}{body}"
     with pytest.raises(NoSpelling):
         add_alu_waits(f"; @targets gfx9, gfx12\n{head}{body}")
+
+
+# ---- GFX11 wave64: the VALU mask-write hazard (GCNHazardRecognizer::fixVALUMaskWriteHazard)
+
+def test_gfx11_wave64_mask_write_hazard():
+    """A VALU reads s[2:3] as a lane mask, an SALU writes it, an SALU reads
+    it: llc-22 (gfx1100 wave64) puts s_waitcnt_depctr depctr_sa_sdst(0) after
+    the write; after a VALU write (v_readlane) depctr_va_sdst(0).  Wave32,
+    GFX12 and a register no VALU read as a mask have no such hazard."""
+    lines = ["v_cndmask_b32_e64 v1, 0, v0, s[2:3]", "s_or_saveexec_b64 s[2:3], -1", "s_mov_b64 exec, s[2:3]"]
+    p = prog(lines, asm=True)
+    w = window(p, 2, get("gfx1100"), wave=64)
+    assert {r: (f.rule.name, f.producer.line) for r, f in w.items()} == {"s2": ("mask-write-salu", 2),
+                                                                        "s3": ("mask-write-salu", 2)}
+    assert "insert s_waitcnt_depctr depctr_sa_sdst(0)" in w["s2"].explain()
+    assert window(p, 2, get("gfx1100"), wave=32) == {}
+    assert all(f.rule.name == "sa-sdst" for f in window(p, 2, get("gfx1200"), wave=64).values())
+    for t in ("gfx1103", "gfx1150", "gfx1151"):
+        assert sorted(window(p, 2, get(t), wave=64)) == ["s2", "s3"]
+    fixed = prog(lines[:2] + ["s_waitcnt_depctr depctr_sa_sdst(0)"] + lines[2:], asm=True)
+    assert window(fixed, 3, get("gfx1100"), wave=64) == {}
+    nomask = prog(["v_add_nc_u32_e32 v1, s2, v0"] + lines[1:], asm=True)
+    assert window(nomask, 2, get("gfx1100"), wave=64) == {}
+    valu = prog(["v_cndmask_b32_e64 v1, 0, v0, s[2:3]", "v_readlane_b32 s2, v0, 3", "s_mov_b32 s4, s2"], asm=True)
+    assert {r: f.rule.name for r, f in window(valu, 2, get("gfx1100"), wave=64).items()} == {"s2": "mask-write-valu"}
+    # a wait after the first write ends the mask read's reach: the second write needs none
+    twice = prog(lines[:2] + ["s_waitcnt_depctr depctr_sa_sdst(0)", "s_mov_b64 exec, s[2:3]",
+                              "s_mov_b64 s[2:3], 0", "s_mov_b64 s[4:5], s[2:3]"], asm=True)
+    assert window(twice, 5, get("gfx1100"), wave=64) == {}

@@ -129,6 +129,8 @@ class Rule:
     # the s_wait_alu field that ends the hazard: a GFX12 SGPR rule, found by
     # the forward scan of AMDGPUWaitSGPRHazards (_sgpr_scan), not by a window
     field: str = ""
+    wave64: bool = False  # wave64 only
+    spelled: str = "s_wait_alu"  # the wait's mnemonic (GFX11: s_waitcnt_depctr)
 
     def producer(self, ins: Instr) -> set[str]:
         """Registers `ins` writes that matter, if it can produce this hazard."""
@@ -168,12 +170,21 @@ RULES = [
          "a VALU read of an SGPR a VALU instruction wrote", "alu", field="va_sdst"),
     Rule("va-vcc", "hazard_gfx12_sgpr", "valu", _none, "valu", _none, 0,
          "a VALU read of VCC a VALU instruction wrote", "alu", field="va_vcc"),
+    # GFX11 wave64: a VALU reads an SGPR as a lane mask, an SALU or VALU
+    # writes it, an instruction reads it: GCNHazardRecognizer::fixVALUMaskWriteHazard
+    Rule("mask-write-salu", "hazard_valu_mask_write", "salu", _none, "valu", _none, 0,
+         "a read of an SGPR an SALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
+         field="sa_sdst", wave64=True, spelled="s_waitcnt_depctr"),
+    Rule("mask-write-valu", "hazard_valu_mask_write", "valu", _none, "valu", _none, 0,
+         "a read of an SGPR a VALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
+         field="va_sdst", wave64=True, spelled="s_waitcnt_depctr"),
     Rule("vcmpx-permlane", "hazard_vcmpx_permlane", "valu", _vcmp_exec_written, "permlane", lambda c: EXEC, 0,
          "v_permlane16/x16/64 after a VALU compare writing EXEC (v_cmpx)", "valu"),
 ]
 
 
-SGPR_RULES = {r.field: r for r in RULES if r.field}
+SGPR_RULES = {r.field: r for r in RULES if r.field and r.feature == "hazard_gfx12_sgpr"}
+MASK_WRITE = {r.field: r for r in RULES if r.feature == "hazard_valu_mask_write"}
 SGPR_ASSUMPTION = "hazard.gfx12_sgpr"
 
 # what clears every GFX12 SGPR hazard (AMDGPUWaitSGPRHazards: SMEM, and VMEM
@@ -341,6 +352,69 @@ def _sgpr_scan(program: list[Instr], entry: str | SgprState, strict: bool) -> li
     return got[1]
 
 
+_MASK_READERS = ("v_cndmask", "v_addc", "v_subb", "v_add_co_ci", "v_sub_co_ci", "v_subrev_co_ci", "v_div_fmas")
+
+
+def _mask_read(ins: Instr) -> set[str]:
+    """The SGPRs (VCC included) a VALU instruction reads as a lane mask: the
+    mask of v_cndmask, the carry-in of v_add_co_ci/v_sub_co_ci/v_subrev_co_ci
+    (v_addc/v_subb before GFX10), VCC of v_div_fmas."""
+    if not ins.base.startswith(_MASK_READERS):
+        return set()
+    if ins.base.startswith("v_div_fmas"):
+        return {"vcc_lo", "vcc_hi"}
+    last = ins.operands[-1] if ins.operands else None
+    return set(last.names) if isinstance(last, SReg) else set()
+
+
+def _depctr_zero(ins: Instr, field: str) -> bool:
+    """An s_wait_alu / s_waitcnt_depctr whose field `field` is 0."""
+    mask = _op(ins).depctr(ins)
+    return mask is not None and (mask & 1 if field == "sa_sdst" else (mask >> 9) & 7) == 0
+
+
+def _mask_write_hits(program: list[Instr], k: int) -> Iterator[tuple[Rule, Instr, set[str]]]:
+    """GFX11 wave64 (GCNHazardRecognizer::fixVALUMaskWriteHazard, as LLVM 22
+    runs it): program[k], an SALU or VALU instruction, reads an SGPR that an
+    SALU (or VALU) instruction wrote with no s_waitcnt_depctr sa_sdst(0)
+    (va_sdst(0)) since, and before that write a VALU instruction read the
+    SGPR as a lane mask, with no such wait between the two (LLVM assumes the
+    hazard whatever the distance, and puts the wait right after the write).
+    [S:hazards]"""
+    cons = program[k]
+    op = _op(cons)
+    if op.unit not in ("salu", "valu") or op.schedule_only:
+        return
+    left = {r for r in op.uses(cons) if _sgpr_number(r) is not None}
+    for j in range(k - 1, -1, -1):
+        if not left:
+            return
+        prod = program[j]
+        hit = left & set(_op(prod).defs(prod))
+        if not hit:
+            continue
+        left -= hit
+        unit = _op(prod).unit
+        if unit not in ("salu", "valu") or ins_is_memory(prod):
+            continue
+        field = "sa_sdst" if unit == "salu" else "va_sdst"
+        if any(_depctr_zero(program[x], field) for x in range(j + 1, k)):
+            continue
+        sdst = {r for r in _op(prod).defs(prod) if _sgpr_number(r) is not None}
+        for i in range(j - 1, -1, -1):
+            pre = program[i]
+            if _depctr_zero(pre, field):
+                break
+            if _mask_read(pre) & sdst:
+                yield MASK_WRITE[field], prod, hit
+                break
+
+
+def ins_is_memory(ins: Instr) -> bool:
+    """Scalar or buffer memory (a load's SGPR write is no SALU write)."""
+    return ins.base.startswith(_SMEM + _VMEM)
+
+
 def alu_waits(program: list[Instr], entry: str = "fragment") -> dict[int, str]:
     """Where AMDGPUWaitSGPRHazards puts an s_wait_alu in straight-line GFX12
     code: index -> its fields (`depctr_sa_sdst(0) depctr_va_sdst(0)`), each
@@ -442,7 +516,7 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
 def advice(rule: Rule, waited: int) -> str:
     """What to insert to close the window."""
     if rule.sep == "alu":
-        return f"insert s_wait_alu depctr_{rule.field}(0)"
+        return f"insert {rule.spelled} depctr_{rule.field}(0)"
     if rule.sep == "valu":
         return "insert a VALU instruction such as v_mov_b32 v0, v0 (s_nop and v_nop do not count)"
     n = rule.waits - waited  # one s_nop gives at most 8 wait states
@@ -453,7 +527,7 @@ def advice(rule: Rule, waited: int) -> str:
 def need_text(rule: Rule, waited: int) -> str:
     """'<what> needs N: insert ...' or '... with no s_wait_alu between'."""
     if rule.sep == "alu":
-        return f"with no s_wait_alu depctr_{rule.field}(0) between ({rule.what})"
+        return f"with no {rule.spelled} depctr_{rule.field}(0) between ({rule.what})"
     if rule.sep == "valu":
         return f"with no VALU instruction between ({rule.what}): {advice(rule, waited)}"
     return (f"{waited} wait state{'s' * (waited != 1)} later; {rule.what} needs {rule.waits}: "
@@ -482,7 +556,7 @@ Hit = tuple[Rule, Instr, int, set[str] | frozenset[str]]  # (rule, producer, wai
 
 
 def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState,
-          variant: Callable[[str], str] | None) -> Iterator[Hit]:
+          variant: Callable[[str], str] | None, wave: int | None = None) -> Iterator[Hit]:
     """Every hazard program[k] reads on `target`: the windows, then the GFX12
     SGPR scan.  A rule's target feature is consulted only when program[k]
     plays its consumer role and a producer is in reach, so a proof depends
@@ -494,6 +568,10 @@ def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSta
     for rule, j, waited, regs in _findings(program, k, RULES):
         if target.has(rule.feature):
             yield rule, program[j], waited, regs
+    if wave != 32:  # (None: the wave is not known, the rule may apply)
+        for mrule, prod, mregs in _mask_write_hits(program, k):
+            if target.has(mrule.feature):
+                yield mrule, prod, 0, mregs
     llvm = _sgpr_scan(program, entry, False)[k]
     strict = _sgpr_scan(program, entry, True)[k]
     if not (llvm or strict) or not target.has(SGPR_RULES["va_sdst"].feature):
@@ -504,8 +582,8 @@ def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSta
         yield SGPR_RULES[field], w, 0, sregs
 
 
-def window(program: list[Instr], k: int, target: HasFeature, entry: str = "fragment",
-           variant: Callable[[str], str] | None = None) -> dict[str, Finding]:
+def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState = "fragment",
+           variant: Callable[[str], str] | None = None, wave: int | None = None) -> dict[str, Finding]:
     """The registers program[k] reads inside a hazard window on `target`,
     each with its finding (the machine gives them unknown values).  `entry`:
     "kernel" when program[0] is a kernel's first instruction (the GFX12 SGPR
@@ -513,19 +591,19 @@ def window(program: list[Instr], k: int, target: HasFeature, entry: str = "fragm
     name -> the value in force."""
     cons = program[k]
     out: dict[str, Finding] = {}
-    for rule, prod, waited, regs in _hits(program, k, target, entry, variant):
+    for rule, prod, waited, regs in _hits(program, k, target, entry, variant, wave):
         for reg in sorted(regs):
             out.setdefault(reg, Finding(rule, prod, cons, reg, waited))
     return out
 
 
-def needed(program: list[Instr], k: int, target: Target) -> tuple[int, str]:
+def needed(program: list[Instr], k: int, target: Target, wave: int | None = None) -> tuple[int, str]:
     """What must be inserted before program[k]: (wait states, the fields of
     the s_wait_alu needed, "" for none: `depctr_va_sdst(0)` ...).  Synthesis
     uses it to write hazard-free code.  (A "valu" rule's producer, v_cmpx,
     is no synthesis component.)"""
     waits, fields = 0, set()
-    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None):
+    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave):
         if rule.sep == "alu":
             fields.add(rule.field)
         elif rule.sep == "nop":
@@ -534,7 +612,7 @@ def needed(program: list[Instr], k: int, target: Target) -> tuple[int, str]:
 
 
 def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None,
-          entry: str | SgprState = "fragment") -> list[Warning_]:
+          entry: str | SgprState = "fragment", wave: int | None = None) -> list[Warning_]:
     """A warning for each hazard, whether or not it can change an output
     (the proof decides that: a read in the window is unknown).  `variant`
     (an assumption's name -> the value in force) drops the findings of a rule
@@ -544,7 +622,7 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
     program[0] (a basic block's, from sgpr_block_states)."""
     warns: list[Warning_] = []
     for k, cons in enumerate(program):
-        for rule, prod, waited, hit in _hits(program, k, target, entry, variant):
+        for rule, prod, waited, hit in _hits(program, k, target, entry, variant, wave):
             if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
                 continue
             where = needs_text(rule.feature).removesuffix(" only")

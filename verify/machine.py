@@ -410,7 +410,7 @@ class Machine:
             # the table of hazards is semantics: what this instruction reads
             # inside a window is unknown (not in the synthesiser's runs of one
             # component, which insert their own waits)  [S:hazards]
-            self.hazard = hz.window(program, k, self.target, self.hazard_entry, self.assume) \
+            self.hazard = hz.window(program, k, self.target, self.hazard_entry, self.assume, self.W) \
                 if self.hazards_on and self.waits is not None and self.target else {}
             self.hazard = {r: h for r, h in self.hazard.items()
                            if h.rule.assumption is None or self.assume(h.rule.assumption) == "unknown"}

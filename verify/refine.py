@@ -161,7 +161,7 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     warns: list[Warning_] = []
     for ins in low.program:
         warns += op_of(ins.base).check(ins, target, wave)
-    warns += hazards(low.program, target, None, low.hazard_entry)
+    warns += hazards(low.program, target, None, low.hazard_entry, wave)
     outs = [] if low.clobbers is None else [b.reg.index for b in low.outputs if isinstance(b.reg, VReg)]
     warns += waits.check(low.program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i), outs)
     if low.clobbers is None:  # compiler output: no clobber contract

@@ -376,7 +376,7 @@ class _Problem:
             prog.append(ins)
             waits, alu = 0, ""
             for t in self.targets:
-                w, a = needed(prog, len(prog) - 1, t)
+                w, a = needed(prog, len(prog) - 1, t, self.wave)
                 waits, alu = max(waits, w), alu or a
             prog.pop()
             if alu:

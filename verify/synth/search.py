@@ -261,7 +261,7 @@ class Costing:
                 k = len(prog) - 1
                 waits, alu = 0, ""
                 for t in self.targets:
-                    w, a = needed(prog, k, t)
+                    w, a = needed(prog, k, t, self.wave)
                     waits, alu = max(waits, w), alu or a
                 prog.pop()
                 if alu:

@@ -201,10 +201,11 @@ class GpuCode:
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
     kernel: bool = False  # a kernel: its first instruction is the entry (the GFX12 SGPR hazards track nothing there)
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
-    warned: dict[tuple[Target, tuple[tuple[str, str], ...]], tuple[list[str], dict[str, str]]] = field(
+    warned: dict[tuple[Target, tuple[tuple[str, str], ...], int | None], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
 
-    def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+    def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None,
+                        wave: int | None = None) -> tuple[list[str], dict[str, str]]:
         """The hazard checker's warnings on the code as it runs: straight-line
         code as a whole; with control flow, each block after each of its
         predecessors, the branch left out (a window that spans more than two
@@ -213,7 +214,7 @@ class GpuCode:
         for the machine).  Also the assumptions so consulted, with their
         values: they are part of the verdict's scope.  New objects each call
         (a result may extend them)."""
-        key = (target, tuple(sorted((assume or {}).items())))
+        key = (target, tuple(sorted((assume or {}).items())), wave)
         if key not in self.warned:
             used: dict[str, str] = {}
 
@@ -221,14 +222,14 @@ class GpuCode:
                 used[name] = (assume or {}).get(name, ASSUMPTIONS[name].default)
                 return used[name]
 
-            self.warned[key] = (self._hazard_warnings(target, variant), used)
+            self.warned[key] = (self._hazard_warnings(target, variant, wave), used)
         warns, used = self.warned[key]
         return list(warns), dict(used)
 
-    def _hazard_warnings(self, target: Target, variant: Callable[[str], str]) -> list[str]:
+    def _hazard_warnings(self, target: Target, variant: Callable[[str], str], wave: int | None) -> list[str]:
         entry = "kernel" if self.kernel else "fragment"
         if self.blocks is None:
-            return [str(w) for w in hazards(self.program, target, variant, entry)]
+            return [str(w) for w in hazards(self.program, target, variant, entry, wave)]
         # the GFX12 SGPR state at each block's start: LLVM's fixed point over the control flow
         states = sgpr_block_states([b.instrs for b in self.blocks],
                                    [[s for s in (b.taken, b.fall) if s is not None] for b in self.blocks], entry)
@@ -241,7 +242,7 @@ class GpuCode:
                     seqs.append((b.instrs + self.blocks[s].instrs, states[k]))
         out: list[str] = []
         for seq, st in seqs:
-            out += [str(w) for w in hazards(seq, target, variant, st) if str(w) not in out]
+            out += [str(w) for w in hazards(seq, target, variant, st, wave) if str(w) not in out]
         return out
 
 
@@ -498,7 +499,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
     res.instructions = len(code.program)
-    res.warnings, hazard_used = code.hazard_warnings(target, assume)
+    res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     fresh_v: dict[str, list[Any]] = {}
     by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
 

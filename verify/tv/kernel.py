@@ -654,7 +654,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         if errors:
             res.notes = errors
             return res
-    res.warnings, hazard_used = code.hazard_warnings(target, assume)
+    res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     res.assumptions.update(hazard_used)
     ks = kernarg_sgpr(asm, fn.name)
     if ks is None:
