@@ -542,3 +542,16 @@ def test_gfx11_wave64_mask_write_hazard():
     twice = prog(lines[:2] + ["s_waitcnt_depctr depctr_sa_sdst(0)", "s_mov_b64 exec, s[2:3]",
                               "s_mov_b64 s[2:3], 0", "s_mov_b64 s[4:5], s[2:3]"], asm=True)
     assert window(twice, 5, get("gfx1100"), wave=64) == {}
+
+
+def test_gfx950_permlane_swap_after_v_cmpx_needs_four_wait_states():
+    """llc-22 -run-pass=post-RA-hazard-rec (gfx950): V_CMPX writing EXEC, then
+    V_PERMLANE16_SWAP gets S_NOP 3 (a V_MOV between: S_NOP 2); a VALU EXEC
+    write by v_readfirstlane and an SALU one get none.  [S:hazards]"""
+    lines = ["v_cmpx_eq_u32_e64 v0, v3", "v_permlane16_swap_b32 v1, v2"]
+    w = window(prog(lines, asm=True), 1, get("gfx950"))
+    assert sorted(w) == ["exec_hi", "exec_lo"] and w["exec_lo"].rule.name == "vcmpx-permlane-swap"
+    assert "needs 4: insert s_nop 3" in w["exec_lo"].explain()
+    assert window(prog(lines[:1] + ["v_mov_b32_e32 v5, v2", "s_nop 2"] + lines[1:], asm=True), 3, get("gfx950")) == {}
+    assert window(prog(["v_readfirstlane_b32 exec_lo, v0", lines[1]], asm=True), 1, get("gfx950")) == {}
+    assert window(prog(lines, asm=True), 1, get("gfx942")) == {}

@@ -162,6 +162,8 @@ RULES = [
          "hazard.gfx94_carry_in"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
+    Rule("vcmpx-permlane-swap", "hazard_permlane_swap", "valu", _vcmp_exec_written, "permlane_swap",
+         lambda c: EXEC, 4, "a permlane swap after a VALU compare writing EXEC (v_cmpx)"),
     # GFX12 SGPR hazards: a forward scan (_sgpr_scan), not a window; what
     # ends one is an s_wait_alu whose field `field` is 0 (or what clears it)
     Rule("sa-sdst", "hazard_gfx12_sgpr", "salu", _none, "sgpr_read", _none, 0,
