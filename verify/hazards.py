@@ -17,6 +17,7 @@ synthesiser inserts (:func:`needed`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -105,7 +106,7 @@ def _none(ins: Instr) -> set[str]:
     return set()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (a rule is itself: compared and hashed by identity)
 class Rule:
     """A producer (an instruction of pipeline `unit`, any when None, and the
     registers it writes that matter), a consumer (an instruction playing
@@ -127,7 +128,7 @@ class Rule:
     # other variant: a warning only); None: always semantics
     assumption: str | None = None
     # the s_wait_alu field that ends the hazard: a GFX12 SGPR rule, found by
-    # the forward scan of AMDGPUWaitSGPRHazards (_sgpr_scan), not by a window
+    # the forward scan of AMDGPUWaitSGPRHazards (_scan), not by a window
     field: str = ""
     wave64: bool = False  # wave64 only
     spelled: str = "s_wait_alu"  # the wait's mnemonic (GFX11: s_waitcnt_depctr)
@@ -164,7 +165,7 @@ RULES = [
          "a permlane swap of a VGPR written by a VALU instruction"),
     Rule("vcmpx-permlane-swap", "hazard_permlane_swap", "valu", _vcmp_exec_written, "permlane_swap",
          lambda c: EXEC, 4, "a permlane swap after a VALU compare writing EXEC (v_cmpx)"),
-    # GFX12 SGPR hazards: a forward scan (_sgpr_scan), not a window; what
+    # GFX12 SGPR hazards: a forward scan (_scan), not a window; what
     # ends one is an s_wait_alu whose field `field` is 0 (or what clears it)
     Rule("sa-sdst", "hazard_gfx12_sgpr", "salu", _none, "sgpr_read", _none, 0,
          "an SALU or VALU read of an SGPR an SALU instruction wrote", "alu", field="sa_sdst"),
@@ -333,25 +334,45 @@ def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False) ->
     return [(f, w, frozenset(rs)) for (f, _), (w, rs) in found.items()]
 
 
-_SCANS: dict[tuple[tuple[int, ...], str, bool], tuple[list[Any], list[list[SgprHit]]]] = {}
+MaskHit = tuple[str, Instr, frozenset[str]]  # (the wait's field, the SALU/VALU writer, registers read)
 
 
-def _sgpr_scan(program: list[Instr], entry: str | SgprState, strict: bool) -> list[list[SgprHit]]:
-    """The GFX12 SGPR hazards each instruction of `program` reads, from the
-    state `entry` ("kernel", "fragment" or a block's state).  Cached for the
-    last few programs, as the machine asks once per instruction."""
-    key = (tuple(map(id, program)), entry if isinstance(entry, str) else str(id(entry)), strict)
+@dataclass
+class _Scan:
+    """The forward scans of one program: per instruction, the GFX12 SGPR
+    hazards it reads (LLVM's model and the strict one) and the GFX11
+    mask-write hazards.  `keep` holds the program (and the entry state), so
+    the ids in the cache key stay theirs."""
+
+    keep: list[Any]
+    llvm: list[list[SgprHit]]
+    strict: list[list[SgprHit]]
+    mask: list[list[MaskHit]]
+
+
+_SCANS: dict[tuple[int, int, int, int, str], _Scan] = {}
+
+
+def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
+    """The scans of `program` from `entry` ("kernel", "fragment" or a block's
+    state), cached for the last few programs: the machine asks once per
+    instruction, and every target of a lowering asks of the same list.  (The
+    key is the list and its ends: the synthesiser appends to and pops from
+    its lists.)"""
+    key = (id(program), len(program), id(program[0]) if program else 0, id(program[-1]) if program else 0,
+           entry if isinstance(entry, str) else str(id(entry)))
     got = _SCANS.get(key)
     if got is None:
-        st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
-        if strict:
-            st.tracked = None
-        hits = [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict) for ins in program]
-        got = (list(program) + ([entry] if isinstance(entry, SgprState) else []), hits)  # (keeps the ids alive)
-        if len(_SCANS) >= 16:
+        def run(strict: bool) -> list[list[SgprHit]]:
+            st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
+            if strict:
+                st.tracked = None
+            return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict) for ins in program]
+        got = _Scan([program, entry], run(False), run(True), _mask_scan(program))
+        if len(_SCANS) >= 32:
             _SCANS.pop(next(iter(_SCANS)))
         _SCANS[key] = got
-    return got[1]
+    return got
 
 
 _MASK_READERS = ("v_cndmask", "v_addc", "v_subb", "v_add_co_ci", "v_sub_co_ci", "v_subrev_co_ci", "v_div_fmas")
@@ -375,41 +396,49 @@ def _depctr_zero(ins: Instr, field: str) -> bool:
     return mask is not None and (mask & 1 if field == "sa_sdst" else (mask >> 9) & 7) == 0
 
 
-def _mask_write_hits(program: list[Instr], k: int) -> Iterator[tuple[Rule, Instr, set[str]]]:
+def _mask_scan(program: list[Instr]) -> list[list[MaskHit]]:
     """GFX11 wave64 (GCNHazardRecognizer::fixVALUMaskWriteHazard, as LLVM 22
-    runs it): program[k], an SALU or VALU instruction, reads an SGPR that an
-    SALU (or VALU) instruction wrote with no s_waitcnt_depctr sa_sdst(0)
-    (va_sdst(0)) since, and before that write a VALU instruction read the
-    SGPR as a lane mask, with no such wait between the two (LLVM assumes the
-    hazard whatever the distance, and puts the wait right after the write).
-    [S:hazards]"""
-    cons = program[k]
-    op = _op(cons)
-    if op.unit not in ("salu", "valu") or op.schedule_only:
-        return
-    left = {r for r in op.uses(cons) if _sgpr_number(r) is not None}
-    for j in range(k - 1, -1, -1):
-        if not left:
-            return
-        prod = program[j]
-        hit = left & set(_op(prod).defs(prod))
-        if not hit:
+    runs it), for each instruction: the SGPRs it reads (an SALU or VALU
+    instruction) that an SALU (VALU) instruction wrote with no
+    s_waitcnt_depctr sa_sdst(0) (va_sdst(0)) since, when before that write a
+    VALU instruction read the SGPR as a lane mask with no such wait between
+    the two (LLVM assumes the hazard whatever the distance, and puts the wait
+    right after the write).  [S:hazards]"""
+    masked: dict[str, set[str]] = {"sa_sdst": set(), "va_sdst": set()}  # mask reads since that field's last wait
+    pending: dict[str, tuple[Instr, str]] = {}  # SGPR -> its writer and the field its wait needs
+    out: list[list[MaskHit]] = []
+    for ins in program:
+        op = _op(ins)
+        hits: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+        out.append([])
+        mask = op.depctr(ins)
+        if mask is not None:
+            for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0)):
+                if zero:
+                    masked[field].clear()
+                    for r in [r for r, (_, f) in pending.items() if f == field]:
+                        del pending[r]
             continue
-        left -= hit
-        unit = _op(prod).unit
-        if unit not in ("salu", "valu") or ins_is_memory(prod):
-            continue
-        field = "sa_sdst" if unit == "salu" else "va_sdst"
-        if any(_depctr_zero(program[x], field) for x in range(j + 1, k)):
-            continue
-        sdst = {r for r in _op(prod).defs(prod) if _sgpr_number(r) is not None}
-        for i in range(j - 1, -1, -1):
-            pre = program[i]
-            if _depctr_zero(pre, field):
-                break
-            if _mask_read(pre) & sdst:
-                yield MASK_WRITE[field], prod, hit
-                break
+        alu = op.unit in ("salu", "valu") and not op.schedule_only and not ins_is_memory(ins)
+        if alu:
+            for r in op.uses(ins):
+                got = pending.get(r)
+                if got is not None:
+                    hits.setdefault((got[1], id(got[0])), (got[0], set()))[1].add(r)
+        sdst = {r for r in op.defs(ins) if _sgpr_number(r) is not None}
+        for r in sdst:
+            pending.pop(r, None)
+        if alu and sdst:
+            field = "sa_sdst" if op.unit == "salu" else "va_sdst"
+            if sdst & masked[field]:
+                for r in sdst:
+                    pending[r] = (ins, field)
+        if op.unit == "valu":
+            for r in _mask_read(ins):
+                masked["sa_sdst"].add(r)
+                masked["va_sdst"].add(r)
+        out[-1] = [(f, w, frozenset(rs)) for (f, _), (w, rs) in hits.items()]
+    return out
 
 
 def ins_is_memory(ins: Instr) -> bool:
@@ -454,19 +483,6 @@ def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: 
     return [x if x is not None else SgprState.entry("fragment") for x in ins]
 
 
-def _sgpr_hits(program: list[Instr], k: int, entry: str | SgprState,
-               variant: Callable[[str], str] | None) -> list[SgprHit]:
-    """The GFX12 SGPR hazards program[k] reads: LLVM's model, or the strict
-    one where the two differ and hazard.gfx12_sgpr says so (the assumption
-    is asked only where they differ)."""
-    llvm = _sgpr_scan(program, entry, False)[k]
-    strict = _sgpr_scan(program, entry, True)[k]
-    if llvm == strict:
-        return llvm
-    v = variant(SGPR_ASSUMPTION) if variant is not None else "llvm"
-    return strict if v == "strict" else llvm
-
-
 def _wait_states(ins: Instr) -> int:
     return _op(ins).wait_states(ins)  # s_nop N: N[2:0] + 1
 
@@ -492,7 +508,7 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
     cons = program[k]
     for rule in rules:
         if rule.field:
-            continue  # a GFX12 SGPR rule: _sgpr_hits
+            continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
         reads = rule.consumer(cons)
         if not reads:
             continue
@@ -557,8 +573,13 @@ class Finding:
 Hit = tuple[Rule, Instr, int, set[str] | frozenset[str]]  # (rule, producer, wait states between, registers)
 
 
+def _same(a: list[SgprHit], b: list[SgprHit]) -> bool:
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] and x[2] == y[2] for x, y in zip(a, b))
+
+
 def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState,
-          variant: Callable[[str], str] | None, wave: int | None = None) -> Iterator[Hit]:
+          variant: Callable[[str], str] | None, wave: int | None = None,
+          rules: list[Rule] | None = None, sc: _Scan | None = None) -> Iterator[Hit]:
     """Every hazard program[k] reads on `target`: the windows, then the GFX12
     SGPR scan.  A rule's target feature is consulted only when program[k]
     plays its consumer role and a producer is in reach, so a proof depends
@@ -567,18 +588,23 @@ def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSta
     where LLVM's model and the strict one differ."""
     if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
         return
-    for rule, j, waited, regs in _findings(program, k, RULES):
+    for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules):
         if target.has(rule.feature):
             yield rule, program[j], waited, regs
-    if wave != 32:  # (None: the wave is not known, the rule may apply)
-        for mrule, prod, mregs in _mask_write_hits(program, k):
-            if target.has(mrule.feature):
-                yield mrule, prod, 0, mregs
-    llvm = _sgpr_scan(program, entry, False)[k]
-    strict = _sgpr_scan(program, entry, True)[k]
-    if not (llvm or strict) or not target.has(SGPR_RULES["va_sdst"].feature):
+    mask_on = rules is None or any(r is MASK_WRITE["sa_sdst"] for r in rules)
+    sgpr_on = rules is None or any(r is SGPR_RULES["va_sdst"] for r in rules)
+    if not (mask_on or sgpr_on):
         return
-    if llvm != strict and variant is not None and variant(SGPR_ASSUMPTION) == "strict":
+    if sc is None:
+        sc = _scan(program, entry)
+    if wave != 32 and mask_on:  # (None: the wave is not known, the rule may apply)
+        for field, prod, mregs in sc.mask[k]:
+            if target.has(MASK_WRITE[field].feature):
+                yield MASK_WRITE[field], prod, 0, mregs
+    llvm, strict = sc.llvm[k], sc.strict[k]
+    if not sgpr_on or not (llvm or strict) or not target.has(SGPR_RULES["va_sdst"].feature):
+        return
+    if not _same(llvm, strict) and variant is not None and variant(SGPR_ASSUMPTION) == "strict":
         llvm = strict
     for field, w, sregs in llvm:
         yield SGPR_RULES[field], w, 0, sregs
@@ -605,12 +631,18 @@ def needed(program: list[Instr], k: int, target: Target, wave: int | None = None
     uses it to write hazard-free code.  (A "valu" rule's producer, v_cmpx,
     is no synthesis component.)"""
     waits, fields = 0, set()
-    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave):
+    rules = [r for r in RULES if target.has(r.feature)]
+    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave, rules):
         if rule.sep == "alu":
             fields.add(rule.field)
         elif rule.sep == "nop":
             waits = max(waits, rule.waits - waited)
     return waits, " ".join(f"depctr_{f}(0)" for f in sorted(fields))
+
+
+@functools.cache
+def _where(feature: str) -> str:
+    return needs_text(feature).removesuffix(" only")
 
 
 def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None,
@@ -623,11 +655,13 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
     model (hazard.gfx12_sgpr).  `entry`: as for `window`, or the state at
     program[0] (a basic block's, from sgpr_block_states)."""
     warns: list[Warning_] = []
+    rules = [r for r in RULES if target.has(r.feature)]
+    sc = _scan(program, entry) if any(r.field for r in rules) else None
     for k, cons in enumerate(program):
-        for rule, prod, waited, hit in _hits(program, k, target, entry, variant, wave):
+        for rule, prod, waited, hit in _hits(program, k, target, entry, variant, wave, rules, sc):
             if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
                 continue
-            where = needs_text(rule.feature).removesuffix(" only")
+            where = _where(rule.feature)
             regs = ", ".join(sorted(hit))
             head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
                     f"{cons.mnemonic} reads it")
