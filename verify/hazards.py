@@ -260,20 +260,27 @@ class SgprState:
 SgprHit = tuple[str, Instr, frozenset[str]]  # (s_wait_alu field, producer, registers read)
 
 
-def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False) -> list[SgprHit]:
+Info = tuple[OpDef, list[str], list[str], "int | None"]  # an instruction's op, uses, defs and depctr mask
+
+
+def _info(ins: Instr) -> Info:
+    op = _op(ins)
+    return op, op.uses(ins), op.defs(ins), op.depctr(ins)
+
+
+def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False, info: Info | None = None) -> list[SgprHit]:
     """One instruction of AMDGPUWaitSGPRHazards::runOnMachineBasicBlock:
     the hazards it reads (before its own writes), and the state after it.
     A read in a hazard with no wait commits nothing: the hazard stays for
     the reads after it too.  `strict`: every pair is tracked and only an
     s_wait_alu clears a hazard (hazard.gfx12_sgpr=strict).  [S:hazards]"""
-    op = _op(ins)
+    op, uses, defs, mask = info if info is not None else _info(ins)
     if ins.base.startswith(_SMEM + _VMEM):  # neither SALU nor VALU: it produces and reads no such hazard
         if not strict:
             st.salu.clear()
             st.valu.clear()
             st.vcc.clear()
         return []
-    mask = op.depctr(ins)
     if mask is not None:  # an s_wait_alu: each field at 0 commits its writes
         if (mask >> 1) & 1 == 0:  # va_vcc
             st.vcc.pop("valu", None)
@@ -292,7 +299,7 @@ def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False) ->
     def hit(field: str, w: Instr, r: str) -> None:
         found.setdefault((field, id(w)), (w, set()))[1].add(r)
 
-    for r in dict.fromkeys(op.uses(ins)):
+    for r in dict.fromkeys(uses):
         n = _sgpr_number(r)
         if n is None:
             continue
@@ -323,7 +330,7 @@ def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False) ->
             st.vcc.pop("salu", None)
         if "va_sdst" in fields:
             st.valu.clear()
-    for r in dict.fromkeys(op.defs(ins)):
+    for r in dict.fromkeys(defs):
         n = _sgpr_number(r)
         if n is None or (tracked is not None and n >> 1 not in tracked):
             continue
@@ -351,6 +358,7 @@ class _Scan:
 
 
 _SCANS: dict[tuple[int, int, int, int, str], _Scan] = {}
+_LAST: list[tuple[list[Instr], Any, int, _Scan, int] | None] = [None]
 
 
 def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
@@ -359,19 +367,28 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
     instruction, and every target of a lowering asks of the same list.  (The
     key is the list and its ends: the synthesiser appends to and pops from
     its lists.)"""
+    last = _LAST[0]
+    if last is not None and last[0] is program and last[1] is entry and last[2] == len(program) \
+            and id(program[-1]) == last[4]:
+        return last[3]  # the machine's and check's common case: the same list, instruction after instruction
     key = (id(program), len(program), id(program[0]) if program else 0, id(program[-1]) if program else 0,
            entry if isinstance(entry, str) else str(id(entry)))
     got = _SCANS.get(key)
     if got is None:
+        infos = [_info(ins) for ins in program]
+
         def run(strict: bool) -> list[list[SgprHit]]:
             st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
             if strict:
                 st.tracked = None
-            return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict) for ins in program]
-        got = _Scan([program, entry], run(False), run(True), _mask_scan(program))
+            return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict, info=i)
+                    for ins, i in zip(program, infos)]
+        got = _Scan([program, entry], run(False), run(True), _mask_scan(program, infos))
         if len(_SCANS) >= 32:
             _SCANS.pop(next(iter(_SCANS)))
         _SCANS[key] = got
+    if program:
+        _LAST[0] = (program, entry, len(program), got, id(program[-1]))
     return got
 
 
@@ -396,7 +413,7 @@ def _depctr_zero(ins: Instr, field: str) -> bool:
     return mask is not None and (mask & 1 if field == "sa_sdst" else (mask >> 9) & 7) == 0
 
 
-def _mask_scan(program: list[Instr]) -> list[list[MaskHit]]:
+def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
     """GFX11 wave64 (GCNHazardRecognizer::fixVALUMaskWriteHazard, as LLVM 22
     runs it), for each instruction: the SGPRs it reads (an SALU or VALU
     instruction) that an SALU (VALU) instruction wrote with no
@@ -407,11 +424,9 @@ def _mask_scan(program: list[Instr]) -> list[list[MaskHit]]:
     masked: dict[str, set[str]] = {"sa_sdst": set(), "va_sdst": set()}  # mask reads since that field's last wait
     pending: dict[str, tuple[Instr, str]] = {}  # SGPR -> its writer and the field its wait needs
     out: list[list[MaskHit]] = []
-    for ins in program:
-        op = _op(ins)
+    for ins, (op, uses, defs, mask) in zip(program, infos):
         hits: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
         out.append([])
-        mask = op.depctr(ins)
         if mask is not None:
             for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0)):
                 if zero:
@@ -421,11 +436,11 @@ def _mask_scan(program: list[Instr]) -> list[list[MaskHit]]:
             continue
         alu = op.unit in ("salu", "valu") and not op.schedule_only and not ins_is_memory(ins)
         if alu:
-            for r in op.uses(ins):
+            for r in uses:
                 got = pending.get(r)
                 if got is not None:
                     hits.setdefault((got[1], id(got[0])), (got[0], set()))[1].add(r)
-        sdst = {r for r in op.defs(ins) if _sgpr_number(r) is not None}
+        sdst = {r for r in defs if _sgpr_number(r) is not None}
         for r in sdst:
             pending.pop(r, None)
         if alu and sdst:
@@ -484,7 +499,8 @@ def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: 
 
 
 def _wait_states(ins: Instr) -> int:
-    return _op(ins).wait_states(ins)  # s_nop N: N[2:0] + 1
+    # the op's own count (s_nop N: N[2:0] + 1); every other instruction is one
+    return 1 if ins.base != "s_nop" else _op(ins).wait_states(ins)
 
 
 def _separates(rule: Rule, ins: Instr) -> bool:
@@ -580,8 +596,9 @@ def _same(a: list[SgprHit], b: list[SgprHit]) -> bool:
 def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState,
           variant: Callable[[str], str] | None, wave: int | None = None,
           rules: list[Rule] | None = None, sc: _Scan | None = None) -> Iterator[Hit]:
-    """Every hazard program[k] reads on `target`: the windows, then the GFX12
-    SGPR scan.  A rule's target feature is consulted only when program[k]
+    """Every hazard program[k] reads on `target`: the windows, then the scans
+    (`rules`: the target's, from check and needed, with `sc` the program's
+    scan when a scan rule is among them, else None).  A rule's target feature is consulted only when program[k]
     plays its consumer role and a producer is in reach, so a proof depends
     on exactly the features that mattered (targets differing only in a rule
     that finds nothing still share one solver run); hazard.gfx12_sgpr only
@@ -591,12 +608,14 @@ def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSta
     for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules):
         if target.has(rule.feature):
             yield rule, program[j], waited, regs
-    mask_on = rules is None or any(r is MASK_WRITE["sa_sdst"] for r in rules)
-    sgpr_on = rules is None or any(r is SGPR_RULES["va_sdst"] for r in rules)
-    if not (mask_on or sgpr_on):
-        return
-    if sc is None:
+    if rules is None:
+        mask_on = sgpr_on = True
         sc = _scan(program, entry)
+    elif sc is None:
+        return
+    else:
+        mask_on = any(r is MASK_WRITE["sa_sdst"] for r in rules)
+        sgpr_on = any(r is SGPR_RULES["va_sdst"] for r in rules)
     if wave != 32 and mask_on:  # (None: the wave is not known, the rule may apply)
         for field, prod, mregs in sc.mask[k]:
             if target.has(MASK_WRITE[field].feature):
@@ -617,10 +636,19 @@ def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSt
     "kernel" when program[0] is a kernel's first instruction (the GFX12 SGPR
     rules track no pair there), else "fragment"; `variant`: an assumption's
     name -> the value in force."""
-    cons = program[k]
     out: dict[str, Finding] = {}
-    for rule, prod, waited, regs in _hits(program, k, target, entry, variant, wave):
-        for reg in sorted(regs):
+    if k == 0:
+        return out
+    cons = program[k]
+    sc = _scan(program, entry)
+    if not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the common case: the windows alone, no generator
+        for rule, j, waited, regs in _findings(program, k, RULES):
+            if target.has(rule.feature):
+                for reg in sorted(regs):
+                    out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
+        return out
+    for rule, prod, waited, hregs in _hits(program, k, target, entry, variant, wave):
+        for reg in sorted(hregs):
             out.setdefault(reg, Finding(rule, prod, cons, reg, waited))
     return out
 
@@ -632,7 +660,8 @@ def needed(program: list[Instr], k: int, target: Target, wave: int | None = None
     is no synthesis component.)"""
     waits, fields = 0, set()
     rules = [r for r in RULES if target.has(r.feature)]
-    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave, rules):
+    sc = _scan(program, "fragment") if any(r.field for r in rules) else None
+    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave, rules, sc):
         if rule.sep == "alu":
             fields.add(rule.field)
         elif rule.sep == "nop":
@@ -657,8 +686,15 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
     warns: list[Warning_] = []
     rules = [r for r in RULES if target.has(r.feature)]
     sc = _scan(program, entry) if any(r.field for r in rules) else None
+    plain = [r for r in rules if not r.field]
     for k, cons in enumerate(program):
-        for rule, prod, waited, hit in _hits(program, k, target, entry, variant, wave, rules, sc):
+        if k == 0:
+            continue
+        if sc is None or not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the windows alone
+            found: Iterator[Hit] = ((r, program[j], w, g) for r, j, w, g in _findings(program, k, plain))
+        else:
+            found = _hits(program, k, target, entry, variant, wave, rules, sc)
+        for rule, prod, waited, hit in found:
             if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
                 continue
             where = _where(rule.feature)
