@@ -12,8 +12,8 @@ def main(argv: list[str]) -> int:
     check = "--check" in argv
     stale = []
     for g in GENERATORS:
-        for rel, text in g.files().items():
-            text = generated(text, f"lowerings/{rel}")  # the GFX12 waits LLVM would insert  [S:hazards]
+        for rel, text in [x for r, t in g.files().items() for x in generated(r, t)]:
+            # (the GFX12 waits LLVM would insert, GFX12 copies split off  [S:hazards])
             p = ROOT / rel
             if p.exists() and p.read_text() == text:
                 continue

@@ -7,10 +7,12 @@ not seen, so every SGPR pair counts as tracked, as LLVM takes a function it
 cannot see called.  A file whose targets are all GFX12 gets `s_wait_alu`; one
 that also targets GFX10/GFX11 gets the same wait as `s_waitcnt_depctr`
 (llvm-mc-22 encodes both alike on GFX12); one that also targets GFX8/9 has no
-spelling for it and is reported."""
+spelling for it and is split: itself without GFX12, and a GFX12 copy
+`<name>_gfx12.s` with the waits."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -55,14 +57,40 @@ def add_alu_waits(text: str, path: str = "<generated>") -> str:
     return out
 
 
-def generated(text: str, path: str) -> str:
-    """The generators' pass: `text` with its waits; a file that also targets
-    GFX8/9 stays as it is (it has no spelling for the wait: it needs a GFX12
-    file of its own) and is refuted on GFX12 until it gets one."""
+TARGETS = re.compile(r"^(; @targets\s+)(.*)$", re.M)
+
+
+def split_gfx12(text: str, path: str) -> tuple[str, str] | None:
+    """A file that targets GFX8/9 and GFX12 (`@targets gfx9, ..., gfx12`)
+    split in two: the same file without GFX12, and a GFX12 copy (`<name>_gfx12`)
+    with its waits; None when its @targets has no `gfx12` item to take out."""
+    m = TARGETS.search(text)
+    if m is None:
+        return None
+    items = [t.strip() for t in m.group(2).split(",")]
+    if "gfx12" not in items or len(items) == 1:
+        return None
+    rest = text[:m.start(2)] + ", ".join(t for t in items if t != "gfx12") + text[m.end(2):]
+    stem = Path(path).stem
+    g12 = text[:m.start(2)] + "gfx12" + text[m.end(2):]
+    g12 = g12.replace(f"; {stem}:", f"; {stem}_gfx12:", 1)
+    at = g12.index("; @spec")
+    g12 = (g12[:at] + "; Its GFX12 copy, with the s_wait_alu LLVM's SGPR-hazard pass would insert\n"
+           "; (lowerings/_gen/alu_waits.py).\n;\n" + g12[at:])
+    return rest, add_alu_waits(g12, str(Path(path).with_name(f"{stem}_gfx12.s")))
+
+
+def generated(rel: str, text: str) -> list[tuple[str, str]]:
+    """The generators' pass: the file with its waits; a file that also
+    targets GFX8/9 (no spelling for the wait there) is split into itself
+    without GFX12 and a GFX12 copy `<name>_gfx12.s` with the waits."""
     try:
-        return add_alu_waits(text, path)
+        return [(rel, add_alu_waits(text, f"lowerings/{rel}"))]
     except NoSpelling:
-        return text
+        parts = split_gfx12(text, rel)
+        if parts is None:
+            raise
+        return [(rel, parts[0]), (str(Path(rel).with_name(Path(rel).stem + "_gfx12.s")), parts[1])]
 
 
 def main(argv: list[str]) -> int:
@@ -73,8 +101,14 @@ def main(argv: list[str]) -> int:
         try:
             new = add_alu_waits(text, str(p))
         except NoSpelling as e:
-            print(e, file=sys.stderr)
-            bad += 1
+            parts = split_gfx12(text, str(p))
+            if parts is None:
+                print(e, file=sys.stderr)
+                bad += 1
+                continue
+            p.write_text(parts[0])
+            p.with_name(p.stem + "_gfx12.s").write_text(parts[1])
+            print(f"split {f} and its GFX12 copy {p.stem}_gfx12.s")
             continue
         if new != text:
             p.write_text(new)
