@@ -18,7 +18,7 @@ synthesiser inserts (:func:`needed`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -651,6 +651,13 @@ def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSt
         for reg in sorted(hregs):
             out.setdefault(reg, Finding(rule, prod, cons, reg, waited))
     return out
+
+
+def alu_wait_mnemonic(targets: Sequence[Target]) -> str:
+    """The spelling of the wait `needed` asks for on all of `targets`:
+    s_wait_alu (GFX12), else s_waitcnt_depctr (GFX10/GFX11 too; llvm-mc-22
+    encodes it as s_wait_alu on GFX12).  [S:hazards]"""
+    return "s_wait_alu" if all(t.has("wait_gfx12") for t in targets) else "s_waitcnt_depctr"
 
 
 def needed(program: list[Instr], k: int, target: Target, wave: int | None = None) -> tuple[int, str]:

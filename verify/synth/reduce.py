@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diag import InputError, VerifyError
-from ..hazards import needed
+from ..hazards import alu_wait_mnemonic, needed
 from ..ir import Instr
 from ..refine import Result
 from ..target import Target
@@ -380,7 +380,7 @@ class _Problem:
                 waits, alu = max(waits, w), alu or a
             prog.pop()
             if alu:
-                w_ins = _instr_c(f"s_wait_alu {alu}")
+                w_ins = _instr_c(f"{alu_wait_mnemonic(self.targets)} {alu}")
                 prog.append(w_ins)
                 cost += instr_cost(w_ins, self.model, self.wave)
             if waits:
