@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from verify.hazards import alu_waits
+from verify.hazards import alu_waits, window
 from verify.lowering_file import load_lowering
 from verify.ops.base import op_of
 from verify.target import resolve_all
@@ -60,37 +60,87 @@ def add_alu_waits(text: str, path: str = "<generated>") -> str:
 TARGETS = re.compile(r"^(; @targets\s+)(.*)$", re.M)
 
 
-def split_gfx12(text: str, path: str) -> tuple[str, str] | None:
-    """A file that targets GFX8/9 and GFX12 (`@targets gfx9, ..., gfx12`)
-    split in two: the same file without GFX12, and a GFX12 copy (`<name>_gfx12`)
-    with its waits; None when its @targets has no `gfx12` item to take out."""
+def add_mask_waits(text: str, path: str = "<generated>") -> str:
+    """`text` with the s_waitcnt_depctr LLVM puts right after an SGPR write
+    that GFX11 wave64's mask-write hazard needs (verify/hazards.py), one at a
+    time until none is missing; unchanged when none is."""
+    low = load_lowering(path, text)
+    targets = resolve_all(low.targets)
+    g11 = [t for t in targets if t.has("hazard_valu_mask_write")]
+    if not g11 or 64 not in low.waves:
+        return text
+    for _ in range(1000):
+        low = load_lowering(path, text)
+        need = next(((k, f) for k in range(len(low.program))
+                     for f in window(low.program, k, g11[0], "fragment", None, 64).values()
+                     if f.rule.feature == "hazard_valu_mask_write"), None)
+        if need is None:
+            return text
+        if not all(t.has("waitcnt_depctr") for t in targets):
+            raise NoSpelling(f"{path}: needs s_waitcnt_depctr after line {need[1].producer.line} "
+                             f"but also targets GFX8/9")
+        lines = text.split("\n")
+        assert need[1].producer.line is not None
+        lines.insert(need[1].producer.line, f"s_waitcnt_depctr depctr_{need[1].rule.field}(0)")
+        text = "\n".join(lines)
+    raise AssertionError(path)
+
+
+def split_gen(text: str, path: str, gen: str) -> tuple[str, str] | None:
+    """A file that targets GFX8/9 and `gen` (gfx11 or gfx12: `@targets gfx9,
+    ..., gfx12`) split in two: the same file without `gen`, and a copy
+    (`<name>_<gen>`) with its waits; None when its @targets has no such item
+    to take out."""
     m = TARGETS.search(text)
     if m is None:
         return None
     items = [t.strip() for t in m.group(2).split(",")]
-    if "gfx12" not in items or len(items) == 1:
+    if gen not in items or len(items) == 1:
         return None
-    rest = text[:m.start(2)] + ", ".join(t for t in items if t != "gfx12") + text[m.end(2):]
+    rest = text[:m.start(2)] + ", ".join(t for t in items if t != gen) + text[m.end(2):]
     stem = Path(path).stem
-    g12 = text[:m.start(2)] + "gfx12" + text[m.end(2):]
-    g12 = g12.replace(f"; {stem}:", f"; {stem}_gfx12:", 1)
-    at = g12.index("; @spec")
-    g12 = (g12[:at] + "; Its GFX12 copy, with the s_wait_alu LLVM's SGPR-hazard pass would insert\n"
-           "; (lowerings/_gen/alu_waits.py).\n;\n" + g12[at:])
-    return rest, add_alu_waits(g12, str(Path(path).with_name(f"{stem}_gfx12.s")))
+    copy = text[:m.start(2)] + gen + text[m.end(2):]
+    copy = copy.replace(f"; {stem}:", f"; {stem}_{gen}:", 1)
+    at = copy.index("; @spec")
+    what = "s_wait_alu LLVM's SGPR-hazard pass" if gen == "gfx12" else "s_waitcnt_depctr LLVM's mask-write hazard fix"
+    copy = (copy[:at] + f"; Its {gen.upper()} copy, with the {what} would insert\n"
+            "; (lowerings/_gen/alu_waits.py).\n;\n" + copy[at:])
+    cpath = str(Path(path).with_name(f"{stem}_{gen}.s"))
+    return rest, (add_alu_waits(copy, cpath) if gen == "gfx12" else add_mask_waits(copy, cpath))
+
+
+def split_gfx12(text: str, path: str) -> tuple[str, str] | None:
+    return split_gen(text, path, "gfx12")
+
+
+def fixed(rel: str, text: str) -> list[tuple[str, str]]:
+    """The file with the waits LLVM would insert for GFX12 and GFX11 wave64;
+    a file that also targets GFX8/9 (no spelling for the wait there) is split
+    into itself without that generation and a copy `<name>_gfx12.s`
+    (`<name>_gfx11.s`) with the waits."""
+    out: list[tuple[str, str]] = []
+    try:
+        text = add_alu_waits(text, rel)
+    except NoSpelling:
+        parts = split_gen(text, rel, "gfx12")
+        if parts is None:
+            raise
+        text = parts[0]
+        out.append((str(Path(rel).with_name(Path(rel).stem + "_gfx12.s")), parts[1]))
+    try:
+        text = add_mask_waits(text, rel)
+    except NoSpelling:
+        parts = split_gen(text, rel, "gfx11")
+        if parts is None:
+            raise
+        text = parts[0]
+        out.append((str(Path(rel).with_name(Path(rel).stem + "_gfx11.s")), parts[1]))
+    return [(rel, text)] + out
 
 
 def generated(rel: str, text: str) -> list[tuple[str, str]]:
-    """The generators' pass: the file with its waits; a file that also
-    targets GFX8/9 (no spelling for the wait there) is split into itself
-    without GFX12 and a GFX12 copy `<name>_gfx12.s` with the waits."""
-    try:
-        return [(rel, add_alu_waits(text, f"lowerings/{rel}"))]
-    except NoSpelling:
-        parts = split_gfx12(text, rel)
-        if parts is None:
-            raise
-        return [(rel, parts[0]), (str(Path(rel).with_name(Path(rel).stem + "_gfx12.s")), parts[1])]
+    """The generators' pass: `fixed`."""
+    return fixed(rel, text)
 
 
 def main(argv: list[str]) -> int:
@@ -99,20 +149,16 @@ def main(argv: list[str]) -> int:
         p = Path(f)
         text = p.read_text()
         try:
-            new = add_alu_waits(text, str(p))
+            files = fixed(str(p), text)
         except NoSpelling as e:
-            parts = split_gfx12(text, str(p))
-            if parts is None:
-                print(e, file=sys.stderr)
-                bad += 1
-                continue
-            p.write_text(parts[0])
-            p.with_name(p.stem + "_gfx12.s").write_text(parts[1])
-            print(f"split {f} and its GFX12 copy {p.stem}_gfx12.s")
+            print(e, file=sys.stderr)
+            bad += 1
             continue
-        if new != text:
-            p.write_text(new)
-            print(f"fixed {f}")
+        for q, t in files:
+            if Path(q).exists() and Path(q).read_text() == t:
+                continue
+            Path(q).write_text(t)
+            print(f"wrote {q}")
     return 1 if bad else 0
 
 

@@ -31,6 +31,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -47,6 +48,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -63,6 +65,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -79,6 +82,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -95,6 +99,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -111,6 +116,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,8)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,8)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -127,6 +133,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -143,6 +150,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -159,6 +167,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -175,6 +184,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,16)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -191,6 +201,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,8)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,8)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -207,6 +218,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -223,6 +235,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -239,6 +252,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -254,6 +268,7 @@ v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 v_permlane64_b32 v2, v0
 v_permlane64_b32 v3, v1
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -270,6 +285,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,16)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -286,6 +302,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,8)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,8)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -302,6 +319,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -318,6 +336,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
@@ -334,6 +353,7 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
