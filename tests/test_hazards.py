@@ -555,3 +555,27 @@ def test_gfx950_permlane_swap_after_v_cmpx_needs_four_wait_states():
     assert window(prog(lines[:1] + ["v_mov_b32_e32 v5, v2", "s_nop 2"] + lines[1:], asm=True), 3, get("gfx950")) == {}
     assert window(prog(["v_readfirstlane_b32 exec_lo, v0", lines[1]], asm=True), 1, get("gfx950")) == {}
     assert window(prog(lines, asm=True), 1, get("gfx942")) == {}
+
+
+def test_the_catalogue_has_the_waits_llvm_would_insert():
+    """Every catalogue lowering has the s_wait_alu (GFX12) and s_waitcnt_depctr
+    (GFX11 wave64 mask writes) LLVM's passes would insert, as a fragment whose
+    predecessors are not seen.  Not yet lowerings/synth: the synthesis tables
+    (verify synth --table, --reductions-table) write those files and must be
+    regenerated; the synthesiser inserts the waits through `needed`."""
+    from verify import catalog
+    from verify.lowering_file import load_lowering
+    from verify.target import resolve_all
+
+    missing = []
+    for p in catalog.lowering_files():
+        if "synth" in Path(p).parts:
+            continue
+        low = load_lowering(p)
+        names = {t.name for t in resolve_all(low.targets)}
+        for t in ("gfx1200", "gfx1100"):
+            for w in low.waves if t in names else ():
+                if any(f"({g})" in str(x) for x in check(low.program, get(t), None, "fragment", w)
+                       for g in ("GFX12", "only on GFX11, GFX11.5")):
+                    missing.append((Path(p).name, t, w))
+    assert missing == []
