@@ -538,6 +538,13 @@ def test_gfx11_wave64_mask_write_hazard():
     assert window(nomask, 2, get("gfx1100"), wave=64) == {}
     valu = prog(["v_cndmask_b32_e64 v1, 0, v0, s[2:3]", "v_readlane_b32 s2, v0, 3", "s_mov_b32 s4, s2"], asm=True)
     assert {r: f.rule.name for r, f in window(valu, 2, get("gfx1100"), wave=64).items()} == {"s2": "mask-write-valu"}
+    # a VALU write of VCC waits on va_vcc (llc-22's bitonic sort for gfx1100 wave64)
+    vcc = ["v_cndmask_b32_e32 v2, v4, v0, vcc", "v_cmp_eq_u32_e32 vcc, v2, v5", "s_and_b64 s[0:1], s[0:1], vcc"]
+    w = window(prog(vcc, asm=True), 2, get("gfx1100"), wave=64)
+    assert {f.rule.name for f in w.values()} == {"mask-write-vcc"}
+    assert "insert s_waitcnt_depctr depctr_va_vcc(0)" in w["vcc_lo"].explain()
+    assert window(prog(vcc[:2] + ["s_waitcnt_depctr depctr_va_vcc(0)"] + vcc[2:], asm=True), 3, get("gfx1100"),
+                  wave=64) == {}
     # a wait after the first write ends the mask read's reach: the second write needs none
     twice = prog(lines[:2] + ["s_waitcnt_depctr depctr_sa_sdst(0)", "s_mov_b64 exec, s[2:3]",
                               "s_mov_b64 s[2:3], 0", "s_mov_b64 s[4:5], s[2:3]"], asm=True)

@@ -28,6 +28,7 @@ from .ops.base import OpDef, op_of
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
+VCC = {"vcc_lo", "vcc_hi"}
 
 
 class HasFeature(Protocol):
@@ -181,6 +182,9 @@ RULES = [
     Rule("mask-write-valu", "hazard_valu_mask_write", "valu", _none, "valu", _none, 0,
          "a read of an SGPR a VALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
          field="va_sdst", wave64=True, spelled="s_waitcnt_depctr"),
+    Rule("mask-write-vcc", "hazard_valu_mask_write", "valu", _none, "valu", _none, 0,
+         "a read of VCC a VALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
+         field="va_vcc", wave64=True, spelled="s_waitcnt_depctr"),
     Rule("vcmpx-permlane", "hazard_vcmpx_permlane", "valu", _vcmp_exec_written, "permlane", lambda c: EXEC, 0,
          "v_permlane16/x16/64 after a VALU compare writing EXEC (v_cmpx)", "valu"),
 ]
@@ -407,12 +411,6 @@ def _mask_read(ins: Instr) -> set[str]:
     return set(last.names) if isinstance(last, SReg) else set()
 
 
-def _depctr_zero(ins: Instr, field: str) -> bool:
-    """An s_wait_alu / s_waitcnt_depctr whose field `field` is 0."""
-    mask = _op(ins).depctr(ins)
-    return mask is not None and (mask & 1 if field == "sa_sdst" else (mask >> 9) & 7) == 0
-
-
 def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
     """GFX11 wave64 (GCNHazardRecognizer::fixVALUMaskWriteHazard, as LLVM 22
     runs it), for each instruction: the SGPRs it reads (an SALU or VALU
@@ -421,14 +419,15 @@ def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
     VALU instruction read the SGPR as a lane mask with no such wait between
     the two (LLVM assumes the hazard whatever the distance, and puts the wait
     right after the write).  [S:hazards]"""
-    masked: dict[str, set[str]] = {"sa_sdst": set(), "va_sdst": set()}  # mask reads since that field's last wait
+    masked: dict[str, set[str]] = {"sa_sdst": set(), "va_sdst": set(), "va_vcc": set()}  # mask reads since that field's last wait
     pending: dict[str, tuple[Instr, str]] = {}  # SGPR -> its writer and the field its wait needs
     out: list[list[MaskHit]] = []
     for ins, (op, uses, defs, mask) in zip(program, infos):
         hits: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
         out.append([])
         if mask is not None:
-            for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0)):
+            for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0),
+                                ("va_vcc", (mask >> 1) & 1 == 0)):
                 if zero:
                     masked[field].clear()
                     for r in [r for r, (_, f) in pending.items() if f == field]:
@@ -444,14 +443,14 @@ def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
         for r in sdst:
             pending.pop(r, None)
         if alu and sdst:
-            field = "sa_sdst" if op.unit == "salu" else "va_sdst"
+            field = "sa_sdst" if op.unit == "salu" else "va_vcc" if sdst <= VCC else "va_sdst"
             if sdst & masked[field]:
                 for r in sdst:
                     pending[r] = (ins, field)
         if op.unit == "valu":
             for r in _mask_read(ins):
-                masked["sa_sdst"].add(r)
-                masked["va_sdst"].add(r)
+                for m in masked.values():
+                    m.add(r)
         out[-1] = [(f, w, frozenset(rs)) for (f, _), (w, rs) in hits.items()]
     return out
 
