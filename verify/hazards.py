@@ -415,11 +415,14 @@ def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
     """GFX11 wave64 (GCNHazardRecognizer::fixVALUMaskWriteHazard, as LLVM 22
     runs it), for each instruction: the SGPRs it reads (an SALU or VALU
     instruction) that an SALU (VALU) instruction wrote with no
-    s_waitcnt_depctr sa_sdst(0) (va_sdst(0)) since, when before that write a
-    VALU instruction read the SGPR as a lane mask with no such wait between
-    the two (LLVM assumes the hazard whatever the distance, and puts the wait
-    right after the write).  [S:hazards]"""
-    masked: dict[str, set[str]] = {"sa_sdst": set(), "va_sdst": set(), "va_vcc": set()}  # mask reads since that field's last wait
+    s_waitcnt_depctr sa_sdst(0) (va_sdst(0); va_vcc(0) for VCC) since, when
+    before that write a VALU instruction read the SGPR as a lane mask (LLVM
+    assumes the hazard whatever the distance, and puts the wait right after
+    the write).  The mask read's reach ends once a write of the
+    SGPR has been waited for (llc-22 puts no wait after a second write then;
+    whether a wait alone, with no write, ends it is not settled by its output,
+    and verify takes it as not).  [S:hazards]"""
+    masked: set[str] = set()  # SGPRs a VALU read as a lane mask, not yet written and waited for since
     pending: dict[str, tuple[Instr, str]] = {}  # SGPR -> its writer and the field its wait needs
     out: list[list[MaskHit]] = []
     for ins, (op, uses, defs, mask) in zip(program, infos):
@@ -428,10 +431,10 @@ def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
         if mask is not None:
             for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0),
                                 ("va_vcc", (mask >> 1) & 1 == 0)):
-                if zero:
-                    masked[field].clear()
+                if zero:  # the write it waits for is committed: the mask read's hazard is over
                     for r in [r for r, (_, f) in pending.items() if f == field]:
                         del pending[r]
+                        masked.discard(r)
             continue
         alu = op.unit in ("salu", "valu") and not op.schedule_only and not ins_is_memory(ins)
         if alu:
@@ -444,13 +447,11 @@ def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
             pending.pop(r, None)
         if alu and sdst:
             field = "sa_sdst" if op.unit == "salu" else "va_vcc" if sdst <= VCC else "va_sdst"
-            if sdst & masked[field]:
+            if sdst & masked:
                 for r in sdst:
                     pending[r] = (ins, field)
         if op.unit == "valu":
-            for r in _mask_read(ins):
-                for m in masked.values():
-                    m.add(r)
+            masked |= _mask_read(ins)
         out[-1] = [(f, w, frozenset(rs)) for (f, _), (w, rs) in hits.items()]
     return out
 

@@ -36,7 +36,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xc3c3c3c3
 s_xor_b32 s5, s5, 0xc3c3c3c3
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -51,7 +50,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xa5a5a5a5
 s_xor_b32 s5, s5, 0xa5a5a5a5
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -66,7 +64,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xf00ff00f
 s_xor_b32 s5, s5, 0xf00ff00f
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -81,7 +78,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xcc33cc33
 s_xor_b32 s5, s5, 0xcc33cc33
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -96,7 +92,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xaa55aa55
 s_xor_b32 s5, s5, 0xaa55aa55
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -111,7 +106,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xff0000ff
 s_xor_b32 s5, s5, 0xff0000ff
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -126,7 +120,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xf0f00f0f
 s_xor_b32 s5, s5, 0xf0f00f0f
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -141,7 +134,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xcccc3333
 s_xor_b32 s5, s5, 0xcccc3333
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -156,7 +148,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xaaaa5555
 s_xor_b32 s5, s5, 0xaaaa5555
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -171,7 +162,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0000ffff
 s_xor_b32 s5, s5, 0x0000ffff
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -186,7 +176,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x00ff00ff
 s_xor_b32 s5, s5, 0x00ff00ff
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -201,7 +190,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0f0f0f0f
 s_xor_b32 s5, s5, 0x0f0f0f0f
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -216,7 +204,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x33333333
 s_xor_b32 s5, s5, 0x33333333
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
@@ -231,7 +218,6 @@ v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
 s_or_b64 s[4:5], s[4:5], s[6:7]
-s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x55555555
 s_xor_b32 s5, s5, 0x55555555
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
