@@ -201,6 +201,7 @@ _SMEM = ("s_load", "s_buffer_load", "s_scratch_", "s_dcache", "s_prefetch", "s_a
 _VMEM = ("buffer_", "tbuffer_", "image_")
 
 
+@functools.cache
 def _sgpr_number(r: str) -> int | None:
     """The hardware number of an SGPR the GFX12 rules track (s0-s105, VCC
     106-107); None for EXEC, M0, SCC, null and the rest."""
@@ -522,10 +523,14 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
     if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
         return
     cons = program[k]
+    op = _op(cons)
+    roles, valu = op.roles(cons), op.unit == "valu"
     for rule in rules:
         if rule.field:
             continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
-        reads = rule.consumer(cons)
+        if not (valu if rule.role == "valu" else rule.role in roles):  # (Rule.consumer, its op looked up once)
+            continue
+        reads = rule.reads(cons)
         if not reads:
             continue
         left = set(reads)
