@@ -12,7 +12,7 @@ llvmlite = pytest.importorskip("llvmlite")
 from llvm.kernels import atomic_kernel, atomic_registers, hip_shfl_xor  # noqa: E402
 
 ATOMIC = [("gfx90a", 64), ("gfx942", 64), ("gfx950", 64), ("gfx1030", 32), ("gfx1030", 64),
-          ("gfx1100", 32), ("gfx1100", 64), ("gfx1200", 32), ("gfx1200", 64)]
+          ("gfx1100", 32), ("gfx1100", 64), ("gfx1200", 32), ("gfx1200", 64), ("gfx1201", 32), ("gfx1201", 64)]
 
 
 def write(tmp_path, name, text):
@@ -28,11 +28,9 @@ def test_atomic_optimizer_scan(tmp_path, cpu, wave):
     assert "_dpp" in text  # the DPP strategy really ran
     x, total, scan = atomic_registers(text)
     path = write(tmp_path, f"{cpu}.s", text)
-    # LLVM's GFX12 code reads a VALU-written SGPR in v_writelane with no
-    # s_wait_alu: proved under the variant that trusts it  [S:hazards]
-    gfx12 = ["--assume", "hazard.sgpr_wait_alu=forwarded"] if cpu.startswith("gfx12") else []
+    # (GFX12: LLVM's s_wait_alu placement is the hazard model's default, hazard.gfx12_sgpr=llvm  [S:hazards])
     code, js, err = cli_json("asm", path, "--assert", f"{total} == reduce_add({x})",
-                             "--assert", f"{scan} == exclusive_add({x})", *gfx12)
+                             "--assert", f"{scan} == exclusive_add({x})")
     assert code == 0, (err, js)
     assert js["target"] == cpu and js["wave"] == wave
     assert [a["verdict"] for a in js["assertions"]] == ["proved", "proved"]

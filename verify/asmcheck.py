@@ -40,6 +40,7 @@ from typing import Any
 from . import catalog
 from .assume import parse_assume
 from .diag import InputError, Span, Warning_, read_source
+from .hazards import SgprState
 from .ir import Binding, Imm, Instr, Lowering, SReg, VReg
 from .lanes import parse_mask
 from .machine import Machine
@@ -1083,15 +1084,23 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
             raise InLoop(e.span, e.message) from None
         raise
     region = sound_region(region, body)
+    # the GFX12 SGPR hazard state at the region's start: the function's code
+    # before it, in layout order, from a kernel's entry (no pair tracked) or a
+    # called function's (every pair)  [S:hazards]
+    kernel = function is not None and re.search(rf"^\s*\.amdhsa_kernel\s+{re.escape(function)}\s*$", text, re.M)
+    entry = SgprState.after([ln.ins for ln in body if ln.ins is not None and ln.lineno < region.first],
+                            "kernel" if kernel else "fragment")
     checked = []
     for a in parsed:
         if a.kind == "exec":
             low = Lowering(f"{Path(path).name}", path, "", {}, [], [], exec_contract, [], [], None, region.program)
             for ins in low.program:  # legality on the target, as for a spec claim (its warnings are static_checks')
                 op_of(ins.base).check(ins, tgt, wave)
+            low.hazard_entry = entry
             r = prove_exec(low, tgt, wave, a.exec_rhs, timeout, chosen)
         else:
             low = lowering_for(region, a, exec_contract)
+            low.hazard_entry = entry
             warns = static_checks(low, tgt, wave)
             r, _ = prove(low, tgt, wave, timeout, chosen, robust)
             r.warnings = warns

@@ -285,15 +285,19 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:addr",
         ),
         Assumption(
-            "hazard.sgpr_wait_alu",
-            "GFX12: a readlane/writelane/permlane16 reading an SGPR that a VALU instruction wrote, with no s_wait_alu between",
+            "hazard.gfx12_sgpr",
+            "GFX12: which SGPR reads need an s_wait_alu after an SALU or VALU write of the SGPR (LLVM's "
+            "AMDGPUWaitSGPRHazards tracks only SGPR pairs some VALU instruction has read, and takes an SALU read, "
+            "SMEM and non-FLAT VMEM as committing the writes; AMD's RDNA4 ISA guide, as far as verify has it, gives "
+            "no such conditions)",
             {
-                "unknown": "the SGPR reads as unknown (the rule as verify's table states it: an s_wait_alu "
-                           "depctr_va_sdst(0) must come between)",
-                "forwarded": "the value is forwarded (LLVM 22's own gfx1200 output reads such an SGPR in "
-                             "v_writelane and v_permlane16 with no s_wait_alu); the rule is a warning only",
+                "llvm": "LLVM 22's model: a write of a pair no VALU has read (since a kernel's entry) is no hazard; an "
+                        "SALU read of a tracked SGPR commits the VALU writes; SMEM and buffer/image instructions "
+                        "commit everything",
+                "strict": "every SGPR write is a hazard for the reads after it until an s_wait_alu with the field at "
+                          "0 (for code another compiler scheduled)",
             },
-            "unknown",
+            "llvm",
             "S:hazards",
         ),
         Assumption(

@@ -121,6 +121,7 @@ def encode(low: Lowering, target: Target, wave: int, B: Any, assume: dict[str, s
     """Run `low` and its spec on backend B.  `exec_init(m)` sets EXEC.
     `spec_lanes`: evaluate the spec in these lanes only (undefined elsewhere)."""
     m = Machine(B, wave, initial, FeatureLog(target), assume, trace=trace)
+    m.hazard_entry = low.hazard_entry
     exec_bits = exec_init(m)
     m.scc = initial("scc", "scc", None)
     act0 = m.actives()
@@ -270,6 +271,7 @@ def simulate(low: Lowering, target: Target, wave: int, mask: int, by_reg: dict[s
         return v[lane] if kind == "v" and lane is not None else v[0]
 
     m = Machine(Partial(), wave, initial, FeatureLog(target), assume)
+    m.hazard_entry = low.hazard_entry
     m.set_exec_mask(mask)
     inputs = {b.name: _shown(m, b) for b in low.inputs}
     m.run(low.program)

@@ -17,17 +17,18 @@ synthesiser inserts (:func:`needed`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from .diag import Warning_
 from .ir import Instr, SReg
 from .ops.base import OpDef, op_of
-from .ops.salu import nop_wait_states
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
+VCC = {"vcc_lo", "vcc_hi"}
 
 
 class HasFeature(Protocol):
@@ -102,7 +103,11 @@ def _valu_scalars_read(ins: Instr) -> set[str]:
     return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} - {"scc"} - _carry_in(ins)
 
 
-@dataclass(frozen=True)
+def _none(ins: Instr) -> set[str]:
+    return set()
+
+
+@dataclass(frozen=True, eq=False)  # (a rule is itself: compared and hashed by identity)
 class Rule:
     """A producer (an instruction of pipeline `unit`, any when None, and the
     registers it writes that matter), a consumer (an instruction playing
@@ -123,6 +128,11 @@ class Rule:
     # a named assumption whose variant "unknown" makes the rule semantics (any
     # other variant: a warning only); None: always semantics
     assumption: str | None = None
+    # the s_wait_alu field that ends the hazard: a GFX12 SGPR rule, found by
+    # the forward scan of AMDGPUWaitSGPRHazards (_scan), not by a window
+    field: str = ""
+    wave64: bool = False  # wave64 only
+    spelled: str = "s_wait_alu"  # the wait's mnemonic (GFX11: s_waitcnt_depctr)
 
     def producer(self, ins: Instr) -> set[str]:
         """Registers `ins` writes that matter, if it can produce this hazard."""
@@ -154,22 +164,344 @@ RULES = [
          "hazard.gfx94_carry_in"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
-    Rule("sgpr-wait-alu", "hazard_sgpr_wait_alu", "valu", lambda p: _sgprs_written(p) - {"scc"},
-         "sgpr_select", _scalars_read, 0,
-         "a VALU SGPR write read by readlane/writelane/permlane", "alu", "hazard.sgpr_wait_alu"),
+    Rule("vcmpx-permlane-swap", "hazard_permlane_swap", "valu", _vcmp_exec_written, "permlane_swap",
+         lambda c: EXEC, 4, "a permlane swap after a VALU compare writing EXEC (v_cmpx)"),
+    # GFX12 SGPR hazards: a forward scan (_scan), not a window; what
+    # ends one is an s_wait_alu whose field `field` is 0 (or what clears it)
+    Rule("sa-sdst", "hazard_gfx12_sgpr", "salu", _none, "sgpr_read", _none, 0,
+         "an SALU or VALU read of an SGPR an SALU instruction wrote", "alu", field="sa_sdst"),
+    Rule("va-sdst", "hazard_gfx12_sgpr", "valu", _none, "valu", _none, 0,
+         "a VALU read of an SGPR a VALU instruction wrote", "alu", field="va_sdst"),
+    Rule("va-vcc", "hazard_gfx12_sgpr", "valu", _none, "valu", _none, 0,
+         "a VALU read of VCC a VALU instruction wrote", "alu", field="va_vcc"),
+    # GFX11 wave64: a VALU reads an SGPR as a lane mask, an SALU or VALU
+    # writes it, an instruction reads it: GCNHazardRecognizer::fixVALUMaskWriteHazard
+    Rule("mask-write-salu", "hazard_valu_mask_write", "salu", _none, "valu", _none, 0,
+         "a read of an SGPR an SALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
+         field="sa_sdst", wave64=True, spelled="s_waitcnt_depctr"),
+    Rule("mask-write-valu", "hazard_valu_mask_write", "valu", _none, "valu", _none, 0,
+         "a read of an SGPR a VALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
+         field="va_sdst", wave64=True, spelled="s_waitcnt_depctr"),
+    Rule("mask-write-vcc", "hazard_valu_mask_write", "valu", _none, "valu", _none, 0,
+         "a read of VCC a VALU instruction wrote after a VALU read it as a lane mask (wave64)", "alu",
+         field="va_vcc", wave64=True, spelled="s_waitcnt_depctr"),
     Rule("vcmpx-permlane", "hazard_vcmpx_permlane", "valu", _vcmp_exec_written, "permlane", lambda c: EXEC, 0,
          "v_permlane16/x16/64 after a VALU compare writing EXEC (v_cmpx)", "valu"),
 ]
 
 
+SGPR_RULES = {r.field: r for r in RULES if r.field and r.feature == "hazard_gfx12_sgpr"}
+MASK_WRITE = {r.field: r for r in RULES if r.feature == "hazard_valu_mask_write"}
+SGPR_ASSUMPTION = "hazard.gfx12_sgpr"
+
+# what clears every GFX12 SGPR hazard (AMDGPUWaitSGPRHazards: SMEM, and VMEM
+# that is not FLAT: global_* and scratch_* are FLAT and clear nothing)
+_SMEM = ("s_load", "s_buffer_load", "s_scratch_", "s_dcache", "s_prefetch", "s_atc", "s_atomic", "s_buffer_atomic",
+         "s_store", "s_buffer_store", "s_memtime", "s_memrealtime")
+_VMEM = ("buffer_", "tbuffer_", "image_")
+
+
+@functools.cache
+def _sgpr_number(r: str) -> int | None:
+    """The hardware number of an SGPR the GFX12 rules track (s0-s105, VCC
+    106-107); None for EXEC, M0, SCC, null and the rest."""
+    if r[0] == "s" and r[1:].isdigit():
+        n = int(r[1:])
+        return n if n < 106 else None
+    return 106 if r == "vcc_lo" else 107 if r == "vcc_hi" else None
+
+
+@dataclass
+class SgprState:
+    """The state AMDGPUWaitSGPRHazards carries from instruction to
+    instruction: the SGPR pairs some VALU instruction has read (`tracked`,
+    None: every pair), and the SGPRs with values an SALU or a VALU
+    instruction wrote that no wait has yet committed, each with its writer
+    (VCC apart, as LLVM keeps it).  [S:hazards]"""
+
+    tracked: set[int] | None
+    salu: dict[str, Instr]
+    valu: dict[str, Instr]
+    vcc: dict[str, Instr]  # "salu" / "valu" -> the last writer of VCC, while pending
+    # instructions already stepped (a `verify asm` region's SGPR setup, run
+    # again at its start): the scan does not step them twice
+    seen: frozenset[int] = frozenset()
+
+    @staticmethod
+    def entry(kind: str) -> SgprState:
+        """At a kernel's entry no pair is tracked; code whose predecessors
+        are not seen (a catalogue lowering, a region, a called function)
+        starts with every pair tracked, as LLVM starts a callee."""
+        return SgprState(set() if kind == "kernel" else None, {}, {}, {})
+
+    def copy(self) -> SgprState:
+        return SgprState(None if self.tracked is None else set(self.tracked), dict(self.salu), dict(self.valu),
+                         dict(self.vcc), self.seen)
+
+    @staticmethod
+    def after(prefix: list[Instr], kind: str) -> SgprState:
+        """The state after `prefix`, the straight-line code before a region
+        (`verify asm`), from a kernel's entry or a function's."""
+        st = SgprState.entry(kind)
+        for ins in prefix:
+            _sgpr_step(st, ins, False)
+        st.seen = frozenset(map(id, prefix))
+        return st
+
+    def merge(self, o: SgprState) -> bool:
+        """Union with another predecessor's state; whether it changed."""
+        before = (None if self.tracked is None else len(self.tracked), len(self.salu), len(self.valu), len(self.vcc))
+        if o.tracked is None or self.tracked is None:
+            self.tracked = None
+        else:
+            self.tracked |= o.tracked
+        for mine, theirs in ((self.salu, o.salu), (self.valu, o.valu), (self.vcc, o.vcc)):
+            for r, w in theirs.items():
+                mine.setdefault(r, w)
+        return before != (None if self.tracked is None else len(self.tracked), len(self.salu), len(self.valu),
+                          len(self.vcc))
+
+
+SgprHit = tuple[str, Instr, frozenset[str]]  # (s_wait_alu field, producer, registers read)
+
+
+Info = tuple[OpDef, list[str], list[str], "int | None"]  # an instruction's op, uses, defs and depctr mask
+
+
+def _info(ins: Instr) -> Info:
+    op = _op(ins)
+    return op, op.uses(ins), op.defs(ins), op.depctr(ins)
+
+
+def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False, info: Info | None = None) -> list[SgprHit]:
+    """One instruction of AMDGPUWaitSGPRHazards::runOnMachineBasicBlock:
+    the hazards it reads (before its own writes), and the state after it.
+    A read in a hazard with no wait commits nothing: the hazard stays for
+    the reads after it too.  `strict`: every pair is tracked and only an
+    s_wait_alu clears a hazard (hazard.gfx12_sgpr=strict).  [S:hazards]"""
+    op, uses, defs, mask = info if info is not None else _info(ins)
+    if ins.base.startswith(_SMEM + _VMEM):  # neither SALU nor VALU: it produces and reads no such hazard
+        if not strict:
+            st.salu.clear()
+            st.valu.clear()
+            st.vcc.clear()
+        return []
+    if mask is not None:  # an s_wait_alu: each field at 0 commits its writes
+        if (mask >> 1) & 1 == 0:  # va_vcc
+            st.vcc.pop("valu", None)
+        if mask & 1 == 0:  # sa_sdst
+            st.salu.clear()
+            st.vcc.pop("salu", None)
+        if (mask >> 9) & 7 == 0:  # va_sdst
+            st.valu.clear()
+        return []
+    if op.unit not in ("valu", "salu") or op.schedule_only:
+        return []
+    valu = op.unit == "valu"
+    tracked = st.tracked
+    found: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+
+    def hit(field: str, w: Instr, r: str) -> None:
+        found.setdefault((field, id(w)), (w, set()))[1].add(r)
+
+    for r in dict.fromkeys(uses):
+        n = _sgpr_number(r)
+        if n is None:
+            continue
+        if tracked is not None and n >> 1 not in tracked:
+            if valu and not strict:  # a VALU read starts tracking the pair
+                tracked.add(n >> 1)
+            continue
+        vcc = n >= 106
+        if not valu and not strict:  # an SALU read waits for the VALU writes (VCC's alone, of VCC)
+            if not vcc:
+                st.valu.clear()
+            elif "valu" in st.vcc:
+                st.vcc.clear()
+        if r in st.salu:
+            hit("sa_sdst", st.salu[r], r)
+        if valu and r in st.valu:
+            hit("va_sdst", st.valu[r], r)
+        if vcc and "salu" in st.vcc:
+            hit("sa_sdst", st.vcc["salu"], r)
+        if valu and vcc and "valu" in st.vcc:  # (an SALU read of VCC committed it above)
+            hit("va_vcc", st.vcc["valu"], r)
+    if commit:  # the s_wait_alu LLVM inserts before it commits what it waits for
+        fields = {f for f, _ in found}
+        if "va_vcc" in fields:
+            st.vcc.pop("valu", None)
+        if "sa_sdst" in fields:
+            st.salu.clear()
+            st.vcc.pop("salu", None)
+        if "va_sdst" in fields:
+            st.valu.clear()
+    for r in dict.fromkeys(defs):
+        n = _sgpr_number(r)
+        if n is None or (tracked is not None and n >> 1 not in tracked):
+            continue
+        if n >= 106:
+            st.vcc = {"valu" if valu else "salu": ins}
+        else:
+            (st.valu if valu else st.salu)[r] = ins
+    return [(f, w, frozenset(rs)) for (f, _), (w, rs) in found.items()]
+
+
+MaskHit = tuple[str, Instr, frozenset[str]]  # (the wait's field, the SALU/VALU writer, registers read)
+
+
+@dataclass
+class _Scan:
+    """The forward scans of one program: per instruction, the GFX12 SGPR
+    hazards it reads (LLVM's model and the strict one) and the GFX11
+    mask-write hazards.  `keep` holds the program (and the entry state), so
+    the ids in the cache key stay theirs."""
+
+    keep: list[Any]
+    llvm: list[list[SgprHit]]
+    strict: list[list[SgprHit]]
+    mask: list[list[MaskHit]]
+
+
+_SCANS: dict[tuple[int, int, int, int, str], _Scan] = {}
+_LAST: list[tuple[list[Instr], Any, int, _Scan, int] | None] = [None]
+
+
+def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
+    """The scans of `program` from `entry` ("kernel", "fragment" or a block's
+    state), cached for the last few programs: the machine asks once per
+    instruction, and every target of a lowering asks of the same list.  (The
+    key is the list and its ends: the synthesiser appends to and pops from
+    its lists.)"""
+    last = _LAST[0]
+    if last is not None and last[0] is program and last[1] is entry and last[2] == len(program) \
+            and id(program[-1]) == last[4]:
+        return last[3]  # the machine's and check's common case: the same list, instruction after instruction
+    key = (id(program), len(program), id(program[0]) if program else 0, id(program[-1]) if program else 0,
+           entry if isinstance(entry, str) else str(id(entry)))
+    got = _SCANS.get(key)
+    if got is None:
+        infos = [_info(ins) for ins in program]
+
+        def run(strict: bool) -> list[list[SgprHit]]:
+            st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
+            if strict:
+                st.tracked = None
+            return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict, info=i)
+                    for ins, i in zip(program, infos)]
+        got = _Scan([program, entry], run(False), run(True), _mask_scan(program, infos))
+        if len(_SCANS) >= 32:
+            _SCANS.pop(next(iter(_SCANS)))
+        _SCANS[key] = got
+    if program:
+        _LAST[0] = (program, entry, len(program), got, id(program[-1]))
+    return got
+
+
+_MASK_READERS = ("v_cndmask", "v_addc", "v_subb", "v_add_co_ci", "v_sub_co_ci", "v_subrev_co_ci", "v_div_fmas")
+
+
+def _mask_read(ins: Instr) -> set[str]:
+    """The SGPRs (VCC included) a VALU instruction reads as a lane mask: the
+    mask of v_cndmask, the carry-in of v_add_co_ci/v_sub_co_ci/v_subrev_co_ci
+    (v_addc/v_subb before GFX10), VCC of v_div_fmas."""
+    if not ins.base.startswith(_MASK_READERS):
+        return set()
+    if ins.base.startswith("v_div_fmas"):
+        return {"vcc_lo", "vcc_hi"}
+    last = ins.operands[-1] if ins.operands else None
+    return set(last.names) if isinstance(last, SReg) else set()
+
+
+def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
+    """GFX11 wave64 (GCNHazardRecognizer::fixVALUMaskWriteHazard, as LLVM 22
+    runs it), for each instruction: the SGPRs it reads (an SALU or VALU
+    instruction) that an SALU (VALU) instruction wrote with no
+    s_waitcnt_depctr sa_sdst(0) (va_sdst(0); va_vcc(0) for VCC) since, when
+    before that write a VALU instruction read the SGPR as a lane mask (LLVM
+    assumes the hazard whatever the distance, and puts the wait right after
+    the write).  The mask read's reach ends once a write of the
+    SGPR has been waited for (llc-22 puts no wait after a second write then;
+    whether a wait alone, with no write, ends it is not settled by its output,
+    and verify takes it as not).  [S:hazards]"""
+    masked: set[str] = set()  # SGPRs a VALU read as a lane mask, not yet written and waited for since
+    pending: dict[str, tuple[Instr, str]] = {}  # SGPR -> its writer and the field its wait needs
+    out: list[list[MaskHit]] = []
+    for ins, (op, uses, defs, mask) in zip(program, infos):
+        hits: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+        out.append([])
+        if mask is not None:
+            for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0),
+                                ("va_vcc", (mask >> 1) & 1 == 0)):
+                if zero:  # the write it waits for is committed: the mask read's hazard is over
+                    for r in [r for r, (_, f) in pending.items() if f == field]:
+                        del pending[r]
+                        masked.discard(r)
+            continue
+        alu = op.unit in ("salu", "valu") and not op.schedule_only and not ins_is_memory(ins)
+        if alu:
+            for r in uses:
+                got = pending.get(r)
+                if got is not None:
+                    hits.setdefault((got[1], id(got[0])), (got[0], set()))[1].add(r)
+        sdst = {r for r in defs if _sgpr_number(r) is not None}
+        for r in sdst:
+            pending.pop(r, None)
+        if alu and sdst:
+            field = "sa_sdst" if op.unit == "salu" else "va_vcc" if sdst <= VCC else "va_sdst"
+            if sdst & masked:
+                for r in sdst:
+                    pending[r] = (ins, field)
+        if op.unit == "valu":
+            masked |= _mask_read(ins)
+        out[-1] = [(f, w, frozenset(rs)) for (f, _), (w, rs) in hits.items()]
+    return out
+
+
+def ins_is_memory(ins: Instr) -> bool:
+    """Scalar or buffer memory (a load's SGPR write is no SALU write)."""
+    return ins.base.startswith(_SMEM + _VMEM)
+
+
+def alu_waits(program: list[Instr], entry: str = "fragment") -> dict[int, str]:
+    """Where AMDGPUWaitSGPRHazards puts an s_wait_alu in straight-line GFX12
+    code: index -> its fields (`depctr_sa_sdst(0) depctr_va_sdst(0)`), each
+    wait committing what it waits for.  (The generators of the catalogue
+    write these.)  [S:hazards]"""
+    st = SgprState.entry(entry)
+    out: dict[int, str] = {}
+    for k, ins in enumerate(program):
+        hits = _sgpr_step(st, ins, False, commit=True)
+        if hits:
+            out[k] = " ".join(f"depctr_{f}(0)" for f in sorted({f for f, _, _ in hits}))
+    return out
+
+
+def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: str) -> list[SgprState]:
+    """The state at each basic block's start (LLVM's fixed point over the
+    control flow: a block with several predecessors takes their union)."""
+    ins: list[SgprState | None] = [None] * len(blocks)
+    ins[0] = SgprState.entry(entry)
+    work = [0]
+    while work:
+        b = work.pop()
+        st = ins[b]
+        assert st is not None
+        st = st.copy()
+        for i in blocks[b]:
+            _sgpr_step(st, i, False)
+        for s in succs[b]:
+            cur = ins[s]
+            if cur is None:
+                ins[s] = st.copy()
+                work.append(s)
+            elif cur.merge(st):
+                work.append(s)
+    return [x if x is not None else SgprState.entry("fragment") for x in ins]
+
+
 def _wait_states(ins: Instr) -> int:
-    if ins.base == "s_nop":  # its operand was checked when it was parsed
-        words = ins.text.split(";")[0].split()
-        try:
-            return nop_wait_states(int(words[1], 0)) if len(words) > 1 else 1
-        except ValueError:
-            return 1
-    return 1
+    # the op's own count (s_nop N: N[2:0] + 1); every other instruction is one
+    return 1 if ins.base != "s_nop" else _op(ins).wait_states(ins)
 
 
 def _separates(rule: Rule, ins: Instr) -> bool:
@@ -180,27 +512,41 @@ def _separates(rule: Rule, ins: Instr) -> bool:
     return _is_valu(ins) and ins.base.startswith("v_") and not ins.base.startswith("v_nop")
 
 
-def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int]]:
-    """(rule, producer index, wait states already between) for each rule
-    whose consumer is program[k] and whose producer is too close (or, for
-    an s_wait_alu or VALU rule, not separated by one)."""
+def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int, set[str]]]:
+    """(rule, producer index, wait states already between, registers) for
+    each rule whose consumer is program[k] and whose producer is too close
+    (or, for an s_wait_alu or VALU rule, not separated by one).  The search
+    goes back per register: one instruction can be inside the windows of
+    several producers at once, and the nearest producer of one register
+    does not hide an older producer of another (it would, if the search
+    stopped at the first producer of any register read)."""
     if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
         return
     cons = program[k]
+    op = _op(cons)
+    roles, valu = op.roles(cons), op.unit == "valu"
     for rule in rules:
-        reads = rule.consumer(cons)
+        if rule.field:
+            continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
+        if not (valu if rule.role == "valu" else rule.role in roles):  # (Rule.consumer, its op looked up once)
+            continue
+        reads = rule.reads(cons)
         if not reads:
             continue
+        left = set(reads)
         waited = 0
         for j in range(k - 1, -1, -1):
             prod = program[j]
-            if rule.producer(prod) & reads:
+            hit = rule.producer(prod) & left
+            if hit:
+                left -= hit
                 if rule.sep != "nop":
                     if not any(_separates(rule, program[x]) for x in range(j + 1, k)):
-                        yield rule, j, waited
+                        yield rule, j, waited, hit
                 elif waited < rule.waits:
-                    yield rule, j, waited
-                break
+                    yield rule, j, waited, hit
+                if not left:
+                    break
             waited += _wait_states(prod)
             if rule.sep == "nop" and waited >= rule.waits:
                 break
@@ -209,7 +555,7 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
 def advice(rule: Rule, waited: int) -> str:
     """What to insert to close the window."""
     if rule.sep == "alu":
-        return "insert s_wait_alu depctr_va_sdst(0)"
+        return f"insert {rule.spelled} depctr_{rule.field}(0)"
     if rule.sep == "valu":
         return "insert a VALU instruction such as v_mov_b32 v0, v0 (s_nop and v_nop do not count)"
     n = rule.waits - waited  # one s_nop gives at most 8 wait states
@@ -220,7 +566,7 @@ def advice(rule: Rule, waited: int) -> str:
 def need_text(rule: Rule, waited: int) -> str:
     """'<what> needs N: insert ...' or '... with no s_wait_alu between'."""
     if rule.sep == "alu":
-        return f"with no s_wait_alu between ({rule.what})"
+        return f"with no {rule.spelled} depctr_{rule.field}(0) between ({rule.what})"
     if rule.sep == "valu":
         return f"with no VALU instruction between ({rule.what}): {advice(rule, waited)}"
     return (f"{waited} wait state{'s' * (waited != 1)} later; {rule.what} needs {rule.waits}: "
@@ -245,52 +591,126 @@ class Finding:
                 + "; its value there is unknown")
 
 
-def window(program: list[Instr], k: int, target: HasFeature) -> dict[str, Finding]:
+Hit = tuple[Rule, Instr, int, set[str] | frozenset[str]]  # (rule, producer, wait states between, registers)
+
+
+def _same(a: list[SgprHit], b: list[SgprHit]) -> bool:
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] and x[2] == y[2] for x, y in zip(a, b))
+
+
+def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState,
+          variant: Callable[[str], str] | None, wave: int | None = None,
+          rules: list[Rule] | None = None, sc: _Scan | None = None) -> Iterator[Hit]:
+    """Every hazard program[k] reads on `target`: the windows, then the scans
+    (`rules`: the target's, from check and needed, with `sc` the program's
+    scan when a scan rule is among them, else None).  A rule's target feature is consulted only when program[k]
+    plays its consumer role and a producer is in reach, so a proof depends
+    on exactly the features that mattered (targets differing only in a rule
+    that finds nothing still share one solver run); hazard.gfx12_sgpr only
+    where LLVM's model and the strict one differ."""
+    if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
+        return
+    for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules):
+        if target.has(rule.feature):
+            yield rule, program[j], waited, regs
+    if rules is None:
+        mask_on = sgpr_on = True
+        sc = _scan(program, entry)
+    elif sc is None:
+        return
+    else:
+        mask_on = any(r is MASK_WRITE["sa_sdst"] for r in rules)
+        sgpr_on = any(r is SGPR_RULES["va_sdst"] for r in rules)
+    if wave != 32 and mask_on:  # (None: the wave is not known, the rule may apply)
+        for field, prod, mregs in sc.mask[k]:
+            if target.has(MASK_WRITE[field].feature):
+                yield MASK_WRITE[field], prod, 0, mregs
+    llvm, strict = sc.llvm[k], sc.strict[k]
+    if not sgpr_on or not (llvm or strict) or not target.has(SGPR_RULES["va_sdst"].feature):
+        return
+    if not _same(llvm, strict) and variant is not None and variant(SGPR_ASSUMPTION) == "strict":
+        llvm = strict
+    for field, w, sregs in llvm:
+        yield SGPR_RULES[field], w, 0, sregs
+
+
+def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprState = "fragment",
+           variant: Callable[[str], str] | None = None, wave: int | None = None) -> dict[str, Finding]:
     """The registers program[k] reads inside a hazard window on `target`,
-    each with its finding (the machine gives them unknown values).  A rule's
-    target feature is consulted only when program[k] plays its consumer
-    role and a producer is in reach, so a proof depends on exactly the
-    features that mattered (targets differing only in a rule that finds
-    nothing still share one solver run)."""
-    cons = program[k]
+    each with its finding (the machine gives them unknown values).  `entry`:
+    "kernel" when program[0] is a kernel's first instruction (the GFX12 SGPR
+    rules track no pair there), else "fragment"; `variant`: an assumption's
+    name -> the value in force."""
     out: dict[str, Finding] = {}
-    for rule, j, waited in _findings(program, k, RULES):
-        if not target.has(rule.feature):
-            continue
-        for reg in sorted(rule.producer(program[j]) & rule.consumer(cons)):
-            out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
+    if k == 0:
+        return out
+    cons = program[k]
+    sc = _scan(program, entry)
+    if not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the common case: the windows alone, no generator
+        for rule, j, waited, regs in _findings(program, k, RULES):
+            if target.has(rule.feature):
+                for reg in sorted(regs):
+                    out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
+        return out
+    for rule, prod, waited, hregs in _hits(program, k, target, entry, variant, wave):
+        for reg in sorted(hregs):
+            out.setdefault(reg, Finding(rule, prod, cons, reg, waited))
     return out
 
 
-def needed(program: list[Instr], k: int, target: Target) -> tuple[int, bool]:
-    """What must be inserted before program[k]: (wait states, whether an
-    s_wait_alu is needed).  Synthesis uses it to write hazard-free code.
-    (A "valu" rule's producer, v_cmpx, is no synthesis component.)"""
+def alu_wait_mnemonic(targets: Sequence[Target]) -> str:
+    """The spelling of the wait `needed` asks for on all of `targets`:
+    s_wait_alu (GFX12), else s_waitcnt_depctr (GFX10/GFX11 too; llvm-mc-22
+    encodes it as s_wait_alu on GFX12).  [S:hazards]"""
+    return "s_wait_alu" if all(t.has("wait_gfx12") for t in targets) else "s_waitcnt_depctr"
+
+
+def needed(program: list[Instr], k: int, target: Target, wave: int | None = None) -> tuple[int, str]:
+    """What must be inserted before program[k]: (wait states, the fields of
+    the s_wait_alu needed, "" for none: `depctr_va_sdst(0)` ...).  Synthesis
+    uses it to write hazard-free code.  (A "valu" rule's producer, v_cmpx,
+    is no synthesis component.)"""
+    waits, fields = 0, set()
     rules = [r for r in RULES if target.has(r.feature)]
-    waits, alu = 0, False
-    for rule, _, waited in _findings(program, k, rules):
+    sc = _scan(program, "fragment") if any(r.field for r in rules) else None
+    for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave, rules, sc):
         if rule.sep == "alu":
-            alu = True
+            fields.add(rule.field)
         elif rule.sep == "nop":
             waits = max(waits, rule.waits - waited)
-    return waits, alu
+    return waits, " ".join(f"depctr_{f}(0)" for f in sorted(fields))
 
 
-def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None) -> list[Warning_]:
+@functools.cache
+def _where(feature: str) -> str:
+    return needs_text(feature).removesuffix(" only")
+
+
+def check(program: list[Instr], target: Target, variant: Callable[[str], str] | None = None,
+          entry: str | SgprState = "fragment", wave: int | None = None) -> list[Warning_]:
     """A warning for each hazard, whether or not it can change an output
     (the proof decides that: a read in the window is unknown).  `variant`
     (an assumption's name -> the value in force) drops the findings of a rule
     whose named assumption is not at its "unknown" variant, as the machine
-    does (verify.tv turns any warning into "unknown")."""
+    does (verify.tv turns any warning into "unknown"), and picks the GFX12
+    model (hazard.gfx12_sgpr).  `entry`: as for `window`, or the state at
+    program[0] (a basic block's, from sgpr_block_states)."""
     warns: list[Warning_] = []
     rules = [r for r in RULES if target.has(r.feature)]
+    sc = _scan(program, entry) if any(r.field for r in rules) else None
+    plain = [r for r in rules if not r.field]
     for k, cons in enumerate(program):
-        for rule, j, waited in _findings(program, k, rules):
+        if k == 0:
+            continue
+        if sc is None or not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the windows alone
+            found: Iterator[Hit] = ((r, program[j], w, g) for r, j, w, g in _findings(program, k, plain))
+        else:
+            found = _hits(program, k, target, entry, variant, wave, rules, sc)
+        for rule, prod, waited, hit in found:
             if rule.assumption is not None and variant is not None and variant(rule.assumption) != "unknown":
                 continue
-            prod = program[j]
-            where = needs_text(rule.feature).removesuffix(" only")
-            regs = ", ".join(sorted(rule.producer(prod) & rule.consumer(cons)))
+            where = _where(rule.feature)
+            regs = ", ".join(sorted(hit))
             head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
                     f"{cons.mnemonic} reads it")
             warns.append(Warning_(cons.span, f"{head} {need_text(rule, waited)}"))

@@ -129,3 +129,7 @@ class Lowering:
     param_spans: dict[str, Span] = field(default_factory=dict)
     expect: str | None = None  # documented expected verdict for test fixtures
     check_exec: bool = True  # the "EXEC restored" obligation (off for `verify asm` regions)
+    # the GFX12 SGPR hazard state at the program's start (verify/hazards.py):
+    # "fragment" (predecessors unseen: every pair tracked), "kernel", or the
+    # state after the code before a `verify asm` region
+    hazard_entry: Any = "fragment"

@@ -105,6 +105,8 @@ class Machine:
         # (hazards=False: instruction semantics without timing, as published
         # lane tables show them)
         self.hazards_on = hazards
+        # "kernel": the program starts at a kernel's entry (hazards.window)
+        self.hazard_entry = "fragment"
         self.hazard: dict[str, hz.Finding] = {}
         self.hazard_read: set[str] = set()
         # a caller that runs its code one instruction at a time (verify tv)
@@ -112,6 +114,10 @@ class Machine:
         # the next (see `ran`), so that the hazard windows see them; None:
         # the windows see the program given to `run`
         self.context: list[list[Instr]] | None = None
+        # where each context path starts, for the GFX12 SGPR hazards: "kernel"
+        # (a kernel's entry), "fragment", or the tracked state at that block's
+        # start (hazards.sgpr_block_states); None: hazard_entry for every path
+        self.context_entry: list[Any] | None = None
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
         self.ops_run: set[str] = set()
@@ -432,11 +438,12 @@ class Machine:
         findings: a register in a window on any path reads as unknown)."""
         assert self.target is not None
         if self.context is None:
-            return hz.window(program, k, self.target)
+            return hz.window(program, k, self.target, self.hazard_entry, self.assume, self.W)
         out: dict[str, hz.Finding] = {}
-        for pre in self.context:
+        entries = self.context_entry or [self.hazard_entry] * len(self.context)
+        for pre, entry in zip(self.context, entries):
             seq = pre + program[:k + 1]
-            for r, h in hz.window(seq, len(seq) - 1, self.target).items():
+            for r, h in hz.window(seq, len(seq) - 1, self.target, entry, self.assume, self.W).items():
                 out.setdefault(r, h)
         return out
 

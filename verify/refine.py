@@ -161,7 +161,7 @@ def static_checks(low: Lowering, target: Target, wave: int) -> list[Warning_]:
     warns: list[Warning_] = []
     for ins in low.program:
         warns += op_of(ins.base).check(ins, target, wave)
-    warns += hazards(low.program, target)
+    warns += hazards(low.program, target, None, low.hazard_entry, wave)
     outs = [] if low.clobbers is None else [b.reg.index for b in low.outputs if isinstance(b.reg, VReg)]
     warns += waits.check(low.program, lambda i: op_of(i.base).uses(i), lambda i: op_of(i.base).defs(i), outs)
     if low.clobbers is None:  # compiler output: no clobber contract
@@ -570,6 +570,7 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
     initial = symbolic_initial(B, wave, fresh)
 
     m = Machine(B, wave, initial, FeatureLog(target), dict(assume or {}))
+    m.hazard_entry = low.hazard_entry
     symbolic_exec(B, wave, low.exec_contract if low.exec_contract.startswith("0x") else "any")(m)
     m.scc = initial("scc", "scc", None)
     act0 = m.actives()

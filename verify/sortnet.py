@@ -194,6 +194,7 @@ def prove_sort(low: Lowering, target: Target, wave: int, timeout: float, assume:
         fresh: dict[str, Any] = {}
         initial = symbolic_initial(B, wave, fresh)
         m = Machine(B, wave, initial, flog, assume)
+        m.hazard_entry = low.hazard_entry
         m.set_exec_mask(full)
         m.scc = initial("scc", "scc", None)
         K, V = list(m.v(key)), list(m.v(value))

@@ -70,7 +70,8 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_gfx94_valu_sgpr", "a VALU read of an SGPR or VCC a VALU instruction wrote needs 2 wait states", "S:hazards"),
         Feature("hazard_permlane_swap", "permlane swaps need 2 wait states after a VGPR write", "S:hazards"),
-        Feature("hazard_sgpr_wait_alu", "a VALU SGPR write before readlane/writelane/permlane needs s_wait_alu", "S:hazards"),
+        Feature("hazard_gfx12_sgpr", "an SGPR an SALU or VALU instruction wrote, read by a VALU (or an SALU) instruction, needs s_wait_alu", "S:hazards"),
+        Feature("hazard_valu_mask_write", "wave64: an SALU write of an SGPR a VALU read as a lane mask needs s_waitcnt_depctr sa_sdst(0) before an SALU reads it", "S:hazards"),
         Feature("hazard_vcmpx_permlane", "v_permlane16/x16/64 after a v_cmpx needs a VALU instruction between", "S:hazards"),
         Feature("saveexec_sdst_last", "*_saveexec_* writes SDST after EXEC (the target's ISA guide states it in pseudocode)", "S:saveexec-order"),
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
@@ -137,12 +138,12 @@ _GFX10 = {
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
-                                              "saveexec_sdst_last", "packed_tid"}
+                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
-    "hazard_sgpr_wait_alu", "salu_gfx12_names", "lshlrev_b64_vop2"}
+    "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2"}
 
 
 def _mk(

@@ -9,4 +9,5 @@
 ; @output   out = v1
 ; @clobbers s0
 v_readlane_b32 s0, v0, 31
+s_waitcnt_depctr depctr_va_sdst(0)
 v_mov_b32_e32 v1, s0

@@ -3,7 +3,7 @@
 ; undefined), then a plain move writes the active lanes.
 ;
 ; @spec     cuda64.shfl_idx lane=63 width=64
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx9, gfx10, gfx11
 ; @waves    64
 ; @exec     any
 ; @input    x = v0

@@ -14,9 +14,11 @@
 ; @clobbers v2, v3, s0, s1, s2
 s_or_saveexec_b32 s0, -1
 v_mov_b32_e32 v3, 0x80000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, v3, v0, s0
 s_mov_b32 s1, 0x76543210
 s_mov_b32 s2, 0xfedcba98
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_permlanex16_b32 v2, v1, s1, s2
 v_add_f32_e32 v1, v2, v1
 v_add_f32_dpp v1, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf

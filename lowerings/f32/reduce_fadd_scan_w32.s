@@ -15,6 +15,7 @@
 ; @clobbers v1, v2, v3, s0, s4
 s_or_saveexec_b32 s0, -1
 v_mov_b32_e32 v3, 0x80000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, v3, v0, s0
 v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf
 v_add_f32_dpp v1, v1, v1 row_shr:2 row_mask:0xf bank_mask:0xf

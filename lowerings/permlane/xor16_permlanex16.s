@@ -12,4 +12,5 @@
 ; @clobbers s0, s1
 s_mov_b32 s0, 0x76543210
 s_mov_b32 s1, 0xfedcba98
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_permlanex16_b32 v1, v0, s0, s1

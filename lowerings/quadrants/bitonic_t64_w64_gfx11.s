@@ -18,9 +18,12 @@ v_cmp_lt_i32_e64 s[4:5], v0, v2
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x99999999
 s_xor_b32 s5, s5, 0x99999999
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 4
@@ -28,12 +31,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xc3c3c3c3
 s_xor_b32 s5, s5, 0xc3c3c3c3
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 4
@@ -41,12 +48,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xa5a5a5a5
 s_xor_b32 s5, s5, 0xa5a5a5a5
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 8
@@ -54,12 +65,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xf00ff00f
 s_xor_b32 s5, s5, 0xf00ff00f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 8
@@ -67,12 +82,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xcc33cc33
 s_xor_b32 s5, s5, 0xcc33cc33
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 8
@@ -80,12 +99,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xaa55aa55
 s_xor_b32 s5, s5, 0xaa55aa55
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 8, block 16
@@ -93,12 +116,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,8)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,8)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xff0000ff
 s_xor_b32 s5, s5, 0xff0000ff
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 16
@@ -106,12 +133,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xf0f00f0f
 s_xor_b32 s5, s5, 0xf0f00f0f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 16
@@ -119,12 +150,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xcccc3333
 s_xor_b32 s5, s5, 0xcccc3333
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 16
@@ -132,12 +167,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xaaaa5555
 s_xor_b32 s5, s5, 0xaaaa5555
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 16, block 32
@@ -145,12 +184,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,16)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0000ffff
 s_xor_b32 s5, s5, 0xffff0000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 8, block 32
@@ -158,12 +201,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,8)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,8)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x00ff00ff
 s_xor_b32 s5, s5, 0xff00ff00
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 32
@@ -171,12 +218,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0f0f0f0f
 s_xor_b32 s5, s5, 0xf0f0f0f0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 32
@@ -184,12 +235,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x33333333
 s_xor_b32 s5, s5, 0xcccccccc
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 32
@@ -197,24 +252,32 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x55555555
 s_xor_b32 s5, s5, 0xaaaaaaaa
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 32, block 64
 v_permlane64_b32 v2, v0
 v_permlane64_b32 v3, v1
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xffffffff
 s_xor_b32 s5, s5, 0x00000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 16, block 64
@@ -222,12 +285,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,16)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,16)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0000ffff
 s_xor_b32 s5, s5, 0x0000ffff
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 8, block 64
@@ -235,12 +302,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,8)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,8)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x00ff00ff
 s_xor_b32 s5, s5, 0x00ff00ff
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 4, block 64
@@ -248,12 +319,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,4)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,4)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0f0f0f0f
 s_xor_b32 s5, s5, 0x0f0f0f0f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 2, block 64
@@ -261,12 +336,16 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,2)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,2)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x33333333
 s_xor_b32 s5, s5, 0x33333333
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]
 ; stage: stride 1, block 64
@@ -274,11 +353,15 @@ ds_swizzle_b32 v2, v0 offset:swizzle(SWAP,1)
 ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,1)
 s_waitcnt lgkmcnt(0)
 v_cmp_lt_i32_e64 s[4:5], v0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_i32_e64 s[6:7], v0, v2
 v_cmp_lt_i32_e64 s[8:9], v1, v3
 s_and_b64 s[6:7], s[6:7], s[8:9]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b64 s[4:5], s[4:5], s[6:7]
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x55555555
 s_xor_b32 s5, s5, 0x55555555
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s[4:5]
 v_cndmask_b32_e64 v1, v1, v3, s[4:5]

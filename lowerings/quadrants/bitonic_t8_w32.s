@@ -18,8 +18,11 @@ v_cmp_lt_i32_e64 s4, v0, v2
 v_cmp_eq_i32_e64 s6, v0, v2
 v_cmp_lt_i32_e64 s8, v1, v3
 s_and_b32 s6, s6, s8
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b32 s4, s4, s6
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x99999999
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s4
 v_cndmask_b32_e64 v1, v1, v3, s4
 ; stage: stride 2, block 4
@@ -30,8 +33,11 @@ v_cmp_lt_i32_e64 s4, v0, v2
 v_cmp_eq_i32_e64 s6, v0, v2
 v_cmp_lt_i32_e64 s8, v1, v3
 s_and_b32 s6, s6, s8
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b32 s4, s4, s6
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xc3c3c3c3
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s4
 v_cndmask_b32_e64 v1, v1, v3, s4
 ; stage: stride 1, block 4
@@ -42,8 +48,11 @@ v_cmp_lt_i32_e64 s4, v0, v2
 v_cmp_eq_i32_e64 s6, v0, v2
 v_cmp_lt_i32_e64 s8, v1, v3
 s_and_b32 s6, s6, s8
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b32 s4, s4, s6
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0xa5a5a5a5
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s4
 v_cndmask_b32_e64 v1, v1, v3, s4
 ; stage: stride 4, block 8
@@ -54,8 +63,11 @@ v_cmp_lt_i32_e64 s4, v0, v2
 v_cmp_eq_i32_e64 s6, v0, v2
 v_cmp_lt_i32_e64 s8, v1, v3
 s_and_b32 s6, s6, s8
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b32 s4, s4, s6
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x0f0f0f0f
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s4
 v_cndmask_b32_e64 v1, v1, v3, s4
 ; stage: stride 2, block 8
@@ -66,8 +78,11 @@ v_cmp_lt_i32_e64 s4, v0, v2
 v_cmp_eq_i32_e64 s6, v0, v2
 v_cmp_lt_i32_e64 s8, v1, v3
 s_and_b32 s6, s6, s8
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b32 s4, s4, s6
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x33333333
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s4
 v_cndmask_b32_e64 v1, v1, v3, s4
 ; stage: stride 1, block 8
@@ -78,7 +93,10 @@ v_cmp_lt_i32_e64 s4, v0, v2
 v_cmp_eq_i32_e64 s6, v0, v2
 v_cmp_lt_i32_e64 s8, v1, v3
 s_and_b32 s6, s6, s8
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_or_b32 s4, s4, s6
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, 0x55555555
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v0, v0, v2, s4
 v_cndmask_b32_e64 v1, v1, v3, s4

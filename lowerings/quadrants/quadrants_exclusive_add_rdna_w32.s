@@ -16,12 +16,14 @@ v_subrev_nc_u32_e32 v3, 1, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v1, v3, v0
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v1, 0, v1, vcc_lo
 v_cmp_le_u32_e32 vcc_lo, 1, v5
 v_subrev_nc_u32_e32 v3, 1, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 2, v5
@@ -29,6 +31,7 @@ v_subrev_nc_u32_e32 v3, 2, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 4, v5
@@ -36,6 +39,7 @@ v_subrev_nc_u32_e32 v3, 4, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 8, v5
@@ -43,6 +47,7 @@ v_subrev_nc_u32_e32 v3, 8, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 16, v5
@@ -50,5 +55,6 @@ v_subrev_nc_u32_e32 v3, 16, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4

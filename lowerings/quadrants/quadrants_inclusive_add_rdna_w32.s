@@ -17,6 +17,7 @@ v_subrev_nc_u32_e32 v3, 1, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 2, v5
@@ -24,6 +25,7 @@ v_subrev_nc_u32_e32 v3, 2, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 4, v5
@@ -31,6 +33,7 @@ v_subrev_nc_u32_e32 v3, 4, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 8, v5
@@ -38,6 +41,7 @@ v_subrev_nc_u32_e32 v3, 8, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc_lo, 16, v5
@@ -45,5 +49,6 @@ v_subrev_nc_u32_e32 v3, 16, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4

@@ -19,6 +19,7 @@ v_subrev_nc_u32_e32 v3, 1, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_wait_alu depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, v6, v4, vcc
 v_max_i32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc, 2, v5
@@ -26,6 +27,7 @@ v_subrev_nc_u32_e32 v3, 2, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_wait_alu depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, v6, v4, vcc
 v_max_i32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc, 4, v5
@@ -33,6 +35,7 @@ v_subrev_nc_u32_e32 v3, 4, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_wait_alu depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, v6, v4, vcc
 v_max_i32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc, 8, v5
@@ -40,6 +43,7 @@ v_subrev_nc_u32_e32 v3, 8, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_wait_alu depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, v6, v4, vcc
 v_max_i32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc, 16, v5
@@ -47,6 +51,7 @@ v_subrev_nc_u32_e32 v3, 16, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_wait_alu depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, v6, v4, vcc
 v_max_i32_e32 v1, v1, v4
 v_cmp_le_u32_e32 vcc, 32, v5
@@ -54,5 +59,6 @@ v_subrev_nc_u32_e32 v3, 32, v2
 v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 s_waitcnt lgkmcnt(0)
+s_wait_alu depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, v6, v4, vcc
 v_max_i32_e32 v1, v1, v4

@@ -14,6 +14,7 @@ v_and_b32_e32 v5, 31, v2
 v_mov_b32_e32 v1, v0
 v_cmp_ne_u32_e32 vcc_lo, 0, v7
 s_nop 1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e64 v8, 0, 1, vcc_lo
 v_cmp_le_u32_e64 s0, 1, v5
 v_subrev_nc_u32_e32 v3, 1, v2
@@ -21,10 +22,12 @@ v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 ds_bpermute_b32 v9, v3, v8
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, v4, s0
 v_cndmask_b32_e64 v9, 0, v9, s0
 v_cmp_eq_u32_e32 vcc_lo, 0, v8
 s_nop 1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_or_b32_e32 v8, v8, v9
@@ -34,10 +37,12 @@ v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 ds_bpermute_b32 v9, v3, v8
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, v4, s0
 v_cndmask_b32_e64 v9, 0, v9, s0
 v_cmp_eq_u32_e32 vcc_lo, 0, v8
 s_nop 1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_or_b32_e32 v8, v8, v9
@@ -47,10 +52,12 @@ v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 ds_bpermute_b32 v9, v3, v8
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, v4, s0
 v_cndmask_b32_e64 v9, 0, v9, s0
 v_cmp_eq_u32_e32 vcc_lo, 0, v8
 s_nop 1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_or_b32_e32 v8, v8, v9
@@ -60,10 +67,12 @@ v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 ds_bpermute_b32 v9, v3, v8
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, v4, s0
 v_cndmask_b32_e64 v9, 0, v9, s0
 v_cmp_eq_u32_e32 vcc_lo, 0, v8
 s_nop 1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_or_b32_e32 v8, v8, v9
@@ -73,10 +82,12 @@ v_lshlrev_b32_e32 v3, 2, v3
 ds_bpermute_b32 v4, v3, v1
 ds_bpermute_b32 v9, v3, v8
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, v4, s0
 v_cndmask_b32_e64 v9, 0, v9, s0
 v_cmp_eq_u32_e32 vcc_lo, 0, v8
 s_nop 1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v4, 0, v4, vcc_lo
 v_add_nc_u32_e32 v1, v1, v4
 v_or_b32_e32 v8, v8, v9

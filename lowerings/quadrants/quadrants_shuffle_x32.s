@@ -24,4 +24,5 @@ v_xor_b32_e32 v4, v4, v2
 v_and_b32_e32 v4, 32, v4
 v_cmp_ne_u32_e32 vcc, 0, v4
 s_waitcnt lgkmcnt(0)
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v1, v7, v8, vcc

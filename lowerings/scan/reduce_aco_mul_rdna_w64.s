@@ -11,6 +11,7 @@
 ; @clobbers v1, v2, v3, v4, s[0:1], s4, s5
 s_or_saveexec_b64 s[0:1], -1
 v_mov_b32_e32 v3, 1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, v3, v0, s[0:1]
 v_mov_b32_e32 v4, 1
 v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf

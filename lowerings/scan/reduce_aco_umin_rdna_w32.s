@@ -10,6 +10,7 @@
 ; @output   out = s4
 ; @clobbers v1, v2, v3, v4, s0, s4, s5
 s_or_saveexec_b32 s0, -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, -1, v0, s0
 v_min_u32_dpp v1, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_min_u32_dpp v1, v1, v1 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf

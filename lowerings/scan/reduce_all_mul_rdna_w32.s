@@ -12,6 +12,7 @@
 ; @clobbers v3, v4, s0, s4, s5
 s_or_saveexec_b32 s0, -1
 v_mov_b32_e32 v3, 1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, v3, v0, s0
 v_mov_b32_e32 v4, 1
 v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
@@ -28,5 +29,6 @@ v_mul_lo_u32 v1, v1, v4
 v_readlane_b32 s4, v1, 0
 v_readlane_b32 s5, v1, 16
 s_mul_i32 s4, s4, s5
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mov_b32_e32 v1, s4
 s_mov_b32 exec_lo, s0

@@ -11,6 +11,7 @@
 ; @output   out = v1
 ; @clobbers v3, v4, s[0:1], s4, s5
 s_or_saveexec_b64 s[0:1], -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, 0, v0, s[0:1]
 v_max_u32_dpp v1, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_max_u32_dpp v1, v1, v1 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf
@@ -20,8 +21,11 @@ v_readlane_b32 s4, v1, 0
 v_readlane_b32 s5, v1, 16
 s_max_u32 s4, s4, s5
 v_readlane_b32 s5, v1, 32
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_max_u32 s4, s4, s5
 v_readlane_b32 s5, v1, 48
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_max_u32 s4, s4, s5
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mov_b32_e32 v1, s4
 s_mov_b64 exec, s[0:1]

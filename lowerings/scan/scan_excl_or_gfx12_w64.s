@@ -10,6 +10,7 @@
 ; @output   out = v2
 ; @clobbers v1, v2, v3, v4, s[0:1], s2, s3
 s_or_saveexec_b64 s[0:1], -1
+s_wait_alu depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, 0, v0, s[0:1]
 v_or_b32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf
 v_or_b32_dpp v1, v1, v1 row_shr:2 row_mask:0xf bank_mask:0xf
@@ -18,6 +19,7 @@ v_or_b32_dpp v1, v1, v1 row_shr:8 row_mask:0xf bank_mask:0xf
 v_permlanex16_b32 v2, v1, -1, -1
 v_or_b32_dpp v1, v2, v1 quad_perm:[0,1,2,3] row_mask:0xa bank_mask:0xf
 v_readlane_b32 s2, v1, 31
+s_wait_alu depctr_va_sdst(0)
 v_mov_b32_e32 v2, s2
 v_or_b32_dpp v1, v2, v1 quad_perm:[0,1,2,3] row_mask:0xc bank_mask:0xf
 v_mov_b32_e32 v2, 0

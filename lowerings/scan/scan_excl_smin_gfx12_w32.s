@@ -11,6 +11,7 @@
 ; @clobbers v1, v2, v3, v4, s0, s2, s3
 s_or_saveexec_b32 s0, -1
 v_mov_b32_e32 v3, 0x7fffffff
+s_wait_alu depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, v3, v0, s0
 v_min_i32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf
 v_min_i32_dpp v1, v1, v1 row_shr:2 row_mask:0xf bank_mask:0xf

@@ -11,6 +11,7 @@
 ; @clobbers v2, v3, v4, s[0:1], s2
 s_or_saveexec_b64 s[0:1], -1
 v_mov_b32_e32 v3, 1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, v3, v0, s[0:1]
 v_mov_b32_e32 v4, 1
 v_mov_b32_dpp v4, v1 row_shr:1 row_mask:0xf bank_mask:0xf
@@ -29,6 +30,7 @@ v_mov_b32_e32 v4, 1
 v_mov_b32_dpp v4, v2 quad_perm:[0,1,2,3] row_mask:0xa bank_mask:0xf
 v_mul_lo_u32 v1, v1, v4
 v_readlane_b32 s2, v1, 31
+s_waitcnt_depctr depctr_va_sdst(0)
 v_mov_b32_e32 v2, s2
 v_mov_b32_e32 v4, 1
 v_mov_b32_dpp v4, v2 quad_perm:[0,1,2,3] row_mask:0xc bank_mask:0xf

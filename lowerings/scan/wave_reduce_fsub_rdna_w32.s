@@ -16,12 +16,14 @@
 s_or_saveexec_b32 s0, -1
 v_xor_b32_e32 v2, 0x80000000, v0
 v_bfrev_b32_e32 v3, 1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v2, v3, v2, s0
 v_mov_b32_e32 v1, 0
 v_readlane_b32 s4, v2, 0
 v_readlane_b32 s5, v2, 1
 v_readlane_b32 s6, v2, 2
 v_readlane_b32 s7, v2, 3
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -30,6 +32,7 @@ v_readlane_b32 s4, v2, 4
 v_readlane_b32 s5, v2, 5
 v_readlane_b32 s6, v2, 6
 v_readlane_b32 s7, v2, 7
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -38,6 +41,7 @@ v_readlane_b32 s4, v2, 8
 v_readlane_b32 s5, v2, 9
 v_readlane_b32 s6, v2, 10
 v_readlane_b32 s7, v2, 11
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -46,6 +50,7 @@ v_readlane_b32 s4, v2, 12
 v_readlane_b32 s5, v2, 13
 v_readlane_b32 s6, v2, 14
 v_readlane_b32 s7, v2, 15
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -54,6 +59,7 @@ v_readlane_b32 s4, v2, 16
 v_readlane_b32 s5, v2, 17
 v_readlane_b32 s6, v2, 18
 v_readlane_b32 s7, v2, 19
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -62,6 +68,7 @@ v_readlane_b32 s4, v2, 20
 v_readlane_b32 s5, v2, 21
 v_readlane_b32 s6, v2, 22
 v_readlane_b32 s7, v2, 23
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -70,6 +77,7 @@ v_readlane_b32 s4, v2, 24
 v_readlane_b32 s5, v2, 25
 v_readlane_b32 s6, v2, 26
 v_readlane_b32 s7, v2, 27
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1
@@ -78,6 +86,7 @@ v_readlane_b32 s4, v2, 28
 v_readlane_b32 s5, v2, 29
 v_readlane_b32 s6, v2, 30
 v_readlane_b32 s7, v2, 31
+s_waitcnt_depctr depctr_va_sdst(0)
 v_add_f32_e32 v1, s4, v1
 v_add_f32_e32 v1, s5, v1
 v_add_f32_e32 v1, s6, v1

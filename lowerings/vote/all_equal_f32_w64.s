@@ -3,7 +3,7 @@
 ; -0.0, so one NaN lane gives 0 and signed zeros are equal.
 ;
 ; @spec     vote.all_equal_f32
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx9, gfx10, gfx11
 ; @waves    64
 ; @exec     any
 ; @input    x = v0

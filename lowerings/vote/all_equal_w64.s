@@ -3,7 +3,7 @@
 ; value, then all_true of the compare.
 ;
 ; @spec     vote.all_equal
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx9, gfx10, gfx11
 ; @waves    64
 ; @exec     any
 ; @input    x = v0

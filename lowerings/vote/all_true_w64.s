@@ -3,7 +3,7 @@
 ; An inactive lane's bit is 0, so inactive lanes do not vote.
 ;
 ; @spec     vote.all_true
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx9, gfx10, gfx11
 ; @waves    64
 ; @exec     any
 ; @input    x = v0

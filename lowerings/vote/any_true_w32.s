@@ -11,6 +11,8 @@
 ; @clobbers v1, s[2:3]
 v_cmp_ne_u32_e64 s2, 0, v0
 s_mov_b32 s3, 0
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_cmp_lg_u64 s[2:3], 0
 s_cselect_b32 s2, -1, 0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, 0, 1, s2

@@ -3,7 +3,7 @@
 ; v_cndmask to 1/0 in every active lane.
 ;
 ; @spec     vote.any_true
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx9, gfx10, gfx11
 ; @waves    64
 ; @exec     any
 ; @input    x = v0

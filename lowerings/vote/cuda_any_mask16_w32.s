@@ -12,4 +12,5 @@
 v_cmp_ne_u32_e32 vcc_lo, 0, v0
 s_and_b32 s0, vcc_lo, 0xffff
 s_cselect_b32 s0, -1, 0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v1, 0, 1, s0

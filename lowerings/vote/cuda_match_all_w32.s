@@ -10,9 +10,11 @@
 ; @output   out = v1, pred = v2
 ; @clobbers v1, v2, s[4:7]
 v_readfirstlane_b32 s4, v0
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_cmp_eq_u32 s5, exec_lo
 s_cselect_b32 s6, exec_lo, 0
 s_cselect_b32 s7, 1, 0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mov_b32_e32 v1, s6
 v_mov_b32_e32 v2, s7

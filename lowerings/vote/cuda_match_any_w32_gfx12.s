@@ -10,130 +10,162 @@
 ; @output   out = v1
 ; @clobbers v1, s4, s5
 v_readlane_b32 s4, v0, 0
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 0
 v_readlane_b32 s4, v0, 1
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 1
 v_readlane_b32 s4, v0, 2
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 2
 v_readlane_b32 s4, v0, 3
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 3
 v_readlane_b32 s4, v0, 4
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 4
 v_readlane_b32 s4, v0, 5
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 5
 v_readlane_b32 s4, v0, 6
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 6
 v_readlane_b32 s4, v0, 7
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 7
 v_readlane_b32 s4, v0, 8
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 8
 v_readlane_b32 s4, v0, 9
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 9
 v_readlane_b32 s4, v0, 10
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 10
 v_readlane_b32 s4, v0, 11
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 11
 v_readlane_b32 s4, v0, 12
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 12
 v_readlane_b32 s4, v0, 13
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 13
 v_readlane_b32 s4, v0, 14
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 14
 v_readlane_b32 s4, v0, 15
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 15
 v_readlane_b32 s4, v0, 16
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 16
 v_readlane_b32 s4, v0, 17
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 17
 v_readlane_b32 s4, v0, 18
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 18
 v_readlane_b32 s4, v0, 19
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 19
 v_readlane_b32 s4, v0, 20
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 20
 v_readlane_b32 s4, v0, 21
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 21
 v_readlane_b32 s4, v0, 22
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 22
 v_readlane_b32 s4, v0, 23
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 23
 v_readlane_b32 s4, v0, 24
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 24
 v_readlane_b32 s4, v0, 25
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 25
 v_readlane_b32 s4, v0, 26
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 26
 v_readlane_b32 s4, v0, 27
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 27
 v_readlane_b32 s4, v0, 28
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 28
 v_readlane_b32 s4, v0, 29
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 29
 v_readlane_b32 s4, v0, 30
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 30
 v_readlane_b32 s4, v0, 31
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s5, s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s5, 31

@@ -10,258 +10,322 @@
 ; @output   out = v1
 ; @clobbers v1, s4, s[6:7]
 v_readlane_b32 s4, v0, 0
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 0
 v_readlane_b32 s4, v0, 1
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 1
 v_readlane_b32 s4, v0, 2
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 2
 v_readlane_b32 s4, v0, 3
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 3
 v_readlane_b32 s4, v0, 4
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 4
 v_readlane_b32 s4, v0, 5
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 5
 v_readlane_b32 s4, v0, 6
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 6
 v_readlane_b32 s4, v0, 7
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 7
 v_readlane_b32 s4, v0, 8
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 8
 v_readlane_b32 s4, v0, 9
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 9
 v_readlane_b32 s4, v0, 10
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 10
 v_readlane_b32 s4, v0, 11
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 11
 v_readlane_b32 s4, v0, 12
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 12
 v_readlane_b32 s4, v0, 13
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 13
 v_readlane_b32 s4, v0, 14
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 14
 v_readlane_b32 s4, v0, 15
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 15
 v_readlane_b32 s4, v0, 16
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 16
 v_readlane_b32 s4, v0, 17
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 17
 v_readlane_b32 s4, v0, 18
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 18
 v_readlane_b32 s4, v0, 19
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 19
 v_readlane_b32 s4, v0, 20
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 20
 v_readlane_b32 s4, v0, 21
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 21
 v_readlane_b32 s4, v0, 22
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 22
 v_readlane_b32 s4, v0, 23
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 23
 v_readlane_b32 s4, v0, 24
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 24
 v_readlane_b32 s4, v0, 25
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 25
 v_readlane_b32 s4, v0, 26
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 26
 v_readlane_b32 s4, v0, 27
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 27
 v_readlane_b32 s4, v0, 28
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 28
 v_readlane_b32 s4, v0, 29
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 29
 v_readlane_b32 s4, v0, 30
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 30
 v_readlane_b32 s4, v0, 31
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s6, 31
 v_readlane_b32 s4, v0, 32
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 32
 v_readlane_b32 s4, v0, 33
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 33
 v_readlane_b32 s4, v0, 34
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 34
 v_readlane_b32 s4, v0, 35
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 35
 v_readlane_b32 s4, v0, 36
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 36
 v_readlane_b32 s4, v0, 37
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 37
 v_readlane_b32 s4, v0, 38
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 38
 v_readlane_b32 s4, v0, 39
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 39
 v_readlane_b32 s4, v0, 40
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 40
 v_readlane_b32 s4, v0, 41
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 41
 v_readlane_b32 s4, v0, 42
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 42
 v_readlane_b32 s4, v0, 43
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 43
 v_readlane_b32 s4, v0, 44
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 44
 v_readlane_b32 s4, v0, 45
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 45
 v_readlane_b32 s4, v0, 46
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 46
 v_readlane_b32 s4, v0, 47
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 47
 v_readlane_b32 s4, v0, 48
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 48
 v_readlane_b32 s4, v0, 49
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 49
 v_readlane_b32 s4, v0, 50
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 50
 v_readlane_b32 s4, v0, 51
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 51
 v_readlane_b32 s4, v0, 52
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 52
 v_readlane_b32 s4, v0, 53
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 53
 v_readlane_b32 s4, v0, 54
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 54
 v_readlane_b32 s4, v0, 55
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 55
 v_readlane_b32 s4, v0, 56
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 56
 v_readlane_b32 s4, v0, 57
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 57
 v_readlane_b32 s4, v0, 58
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 58
 v_readlane_b32 s4, v0, 59
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 59
 v_readlane_b32 s4, v0, 60
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 60
 v_readlane_b32 s4, v0, 61
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 61
 v_readlane_b32 s4, v0, 62
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 62
 v_readlane_b32 s4, v0, 63
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s[6:7], s4, v0
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v1, s7, 63

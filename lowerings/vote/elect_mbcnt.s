@@ -3,7 +3,7 @@
 ; plays no part), so lane 0 alone gets 1 under any EXEC.
 ;
 ; @spec     vote.elect
-; @targets  gfx9, gfx10, gfx11, gfx12
+; @targets  gfx9, gfx10, gfx11
 ; @waves    64
 ; @exec     any
 ; @input    x = v0

@@ -10,4 +10,5 @@
 ; @clobbers v[2:3], vcc_lo
 v_lshlrev_b64 v[2:3], v0, 2
 v_add_co_u32 v2, vcc_lo, v2, -1
+s_waitcnt_depctr depctr_va_vcc(0)
 v_add_co_ci_u32_e64 v3, null, -1, v3, vcc_lo

@@ -13,6 +13,7 @@
 ; @clobbers v1, v2, v3, v4, vcc_lo
 v_mbcnt_lo_u32_b32 v2, -1, 0
 v_cmp_ne_u32_e32 vcc_lo, 0, v0
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e64 v1, 0, 1, vcc_lo
 v_xor_b32_e32 v3, 1, v2
 v_lshlrev_b32_e32 v3, 2, v3

@@ -9,10 +9,12 @@
 ; @output   out = v[2:3]
 ; @clobbers v4, v5, vcc, s[0:1]
 s_or_saveexec_b64 s[0:1], -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v2, 0, v0, s[0:1]
 v_cndmask_b32_e64 v3, 0, v1, s[0:1]
 v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_mov_b32_dpp v5, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_add_co_u32_e64 v2, vcc, v2, v4
+s_waitcnt_depctr depctr_va_vcc(0)
 v_add_co_ci_u32_e32 v3, vcc, v3, v5, vcc
 s_mov_b64 exec, s[0:1]

@@ -9,11 +9,13 @@
 ; @output   out = v[2:3]
 ; @clobbers v4, v5, vcc_lo, s0
 s_or_saveexec_b32 s0, -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v2, 0, v0, s0
 v_cndmask_b32_e64 v3, 0, v1, s0
 v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_mov_b32_dpp v5, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cmp_gt_u64_e32 vcc_lo, v[4:5], v[2:3]
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v2, v2, v4, vcc_lo
 v_cndmask_b32_e32 v3, v3, v5, vcc_lo
 s_mov_b32 exec_lo, s0

@@ -9,6 +9,7 @@
 ; @output   out = v[2:3]
 ; @clobbers s0, s4, s5, s6, s7
 s_or_saveexec_b32 s0, -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v2, -1, v0, s0
 v_cndmask_b32_e64 v3, -1, v1, s0
 v_and_b32_dpp v2, v2, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
@@ -25,6 +26,7 @@ v_readlane_b32 s6, v2, 16
 v_readlane_b32 s7, v3, 16
 s_and_b32 s4, s4, s6
 s_and_b32 s5, s5, s7
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mov_b32_e32 v2, s4
 v_mov_b32_e32 v3, s5
 s_mov_b32 exec_lo, s0

@@ -9,6 +9,7 @@
 ; @output   out = v[2:3]
 ; @clobbers s[0:1], s4, s5, s6, s7
 s_or_saveexec_b64 s[0:1], -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v2, 0, v0, s[0:1]
 v_cndmask_b32_e64 v3, 0, v1, s[0:1]
 v_xor_b32_dpp v2, v2, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
@@ -27,12 +28,15 @@ s_xor_b32 s4, s4, s6
 s_xor_b32 s5, s5, s7
 v_readlane_b32 s6, v2, 32
 v_readlane_b32 s7, v3, 32
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, s6
 s_xor_b32 s5, s5, s7
 v_readlane_b32 s6, v2, 48
 v_readlane_b32 s7, v3, 48
+s_waitcnt_depctr depctr_sa_sdst(0)
 s_xor_b32 s4, s4, s6
 s_xor_b32 s5, s5, s7
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mov_b32_e32 v2, s4
 v_mov_b32_e32 v3, s5
 s_mov_b64 exec, s[0:1]

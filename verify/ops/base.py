@@ -249,8 +249,7 @@ class OpDef:
     # hazards it is the consumer of (hazards.RULES rows name these roles):
     # "dpp" (a DPP read; per instruction, see roles()), "lane_select" (an SGPR
     # lane select), "readlane" (reads a lane chosen by EXEC or a select),
-    # "readlane_vgpr" (v_readlane's VGPR), "permlane_swap", "sgpr_select"
-    # (SGPR operands a VALU write needs an s_wait_alu before, GFX12),
+    # "readlane_vgpr" (v_readlane's VGPR), "permlane_swap",
     # "permlane" (v_permlane16/x16/64: a v_cmpx before needs a VALU between)
     hazard_roles: frozenset[str] = frozenset()
     # counted by s_waitcnt lgkmcnt: "ds" (an LDS operation; GFX12 s_wait_dscnt)
@@ -275,6 +274,16 @@ class OpDef:
     def roles(self, ins: Instr) -> frozenset[str]:
         """The hazard roles this instruction plays."""
         return self.hazard_roles
+
+    def wait_states(self, ins: Instr) -> int:
+        """The wait states this instruction gives when it stands between a
+        hazard's producer and consumer (s_nop gives more).  [S:hazards]"""
+        return 1
+
+    def depctr(self, ins: Instr) -> int | None:
+        """The 16-bit dependency-counter mask it waits for (s_wait_alu,
+        s_waitcnt_depctr); None for any other instruction.  [S:hazards]"""
+        return None
 
     # ---- parsing --------------------------------------------------------
     def parse(self, line: Line, enc: str) -> Instr:

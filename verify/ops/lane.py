@@ -26,7 +26,7 @@ class Readlane(OpDef):
     sig = ("sdst", "vgpr", "ssrc")
     arg_names = ("sdst", "vsrc", "lane")
     moves_lanes = True
-    hazard_roles = frozenset({"lane_select", "readlane", "readlane_vgpr", "sgpr_select"})
+    hazard_roles = frozenset({"lane_select", "readlane", "readlane_vgpr"})
     components = ("readlane",)
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
@@ -83,7 +83,7 @@ class Writelane(OpDef):
     encs = {"": "e64"}  # VOP3 only, but llvm-mc-22 rejects the `_e64` spelling on every target
     valu_constants = True
     moves_lanes = True
-    hazard_roles = frozenset({"lane_select", "readlane", "sgpr_select"})
+    hazard_roles = frozenset({"lane_select", "readlane"})
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         sel = ins.operands[2]

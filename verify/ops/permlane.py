@@ -63,9 +63,8 @@ class Permlane16(OpDef):
         self.feature = "permlane16_var" if var else "permlane16"
         self.sig = ("vdst", "vgpr", "vgpr") if var else ("vdst", "vgpr", "ssrc", "ssrc")
         self.arg_names = ("vdst", "vsrc", "vsel") if var else ("vdst", "vsrc", "sel0", "sel1")
-        # the SGPR selects: a VALU write of them needs an s_wait_alu first on
-        # GFX12; after a v_cmpx a VALU instruction must come first  [S:hazards]
-        self.hazard_roles = frozenset({"permlane"}) if var else frozenset({"sgpr_select", "permlane"})
+        # after a v_cmpx a VALU instruction must come first  [S:hazards]
+        self.hazard_roles = frozenset({"permlane"})
         self.components = () if var else (f"permlane{'x' if x else ''}16",)
 
     def uses(self, ins: Instr) -> list[str]:

@@ -200,6 +200,74 @@ class Schedule(OpDef):
         return ins.text.split(";")[0].strip() or ins.mnemonic
 
 
+# the fields of the dependency-counter mask (s_wait_alu, s_waitcnt_depctr):
+# name -> (lowest bit, width), as llvm-mc-22 encodes them (AMDGPUBaseInfo's
+# DepCtr; `s_wait_alu depctr_va_sdst(0)` is 0xf19f); a field left out keeps
+# its largest value (no wait)  [S:hazards]
+DEPCTR_FIELDS = {"va_vdst": (12, 4), "va_sdst": (9, 3), "va_ssrc": (8, 1), "hold_cnt": (7, 1),
+                 "vm_vsrc": (2, 3), "va_vcc": (1, 1), "sa_sdst": (0, 1)}
+DEPCTR_DEFAULT = 0xFF9F
+_DEPCTR_RE = re.compile(r"depctr_(\w+)\((\d+)\)")
+
+
+def depctr_field(mask: int, name: str) -> int:
+    """Field `name` of a dependency-counter mask.
+
+    >>> depctr_field(0xF19F, "va_sdst"), depctr_field(0xF19F, "sa_sdst"), depctr_field(0xFFFE, "sa_sdst")
+    (0, 1, 0)
+    """
+    lo, width = DEPCTR_FIELDS[name]
+    return (mask >> lo) & ((1 << width) - 1)
+
+
+def depctr_mask(text: str, span: Span) -> int:
+    """The mask of an s_wait_alu / s_waitcnt_depctr operand: an integer
+    (-32768..65535, its low 16 bits) or `depctr_<field>(N)` values separated
+    by spaces, `&` or `,`, as llvm-mc-22 reads them."""
+    t = text.strip()
+    if not t.startswith("depctr_"):
+        v = parse_int(t, span, "an integer or depctr_<field>(N)")
+        if not -32768 <= v <= 0xFFFF:
+            raise InputError(span, f"the dependency-counter mask must be in -32768..65535, got '{t}'")
+        return v & 0xFFFF
+    mask, seen, pos = DEPCTR_DEFAULT, set(), 0
+    for m in _DEPCTR_RE.finditer(t):
+        if t[pos:m.start()].strip(" &,"):
+            break
+        name, n = m.group(1), int(m.group(2))
+        if name not in DEPCTR_FIELDS:
+            raise InputError(span, f"unknown dependency counter 'depctr_{name}' (known: "
+                                   f"{', '.join('depctr_' + f for f in DEPCTR_FIELDS)})")
+        lo, width = DEPCTR_FIELDS[name]
+        if n >= 1 << width or name in seen:
+            raise InputError(span, f"depctr_{name}({n}): " + ("given twice" if name in seen
+                                                              else f"the field holds 0..{(1 << width) - 1}"))
+        seen.add(name)
+        mask = (mask & ~(((1 << width) - 1) << lo)) | (n << lo)
+        pos = m.end()
+    if t[pos:].strip(" &,") or not seen:
+        raise InputError(span, f"expected depctr_<field>(N) values or an integer, got '{t}'")
+    return mask
+
+
+class DepCtr(Schedule):
+    """``s_wait_alu`` (GFX12) and ``s_waitcnt_depctr`` (GFX10.3, GFX11): wait
+    until the named dependency counters are at most N.  The hazard rules read
+    its fields (verify/hazards.py).  [S:hazards]"""
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        text = line.text[len(line.mnemonic):].split(";")[0].strip()
+        depctr_mask(text, line.operands[0][1] if line.operands else line.span)
+        return super().parse(line, enc)
+
+    def depctr(self, ins: Instr) -> int | None:
+        text = ins.text.split(";")[0].strip()[len(ins.mnemonic):]
+        try:  # checked when parsed
+            return depctr_mask(text, ins.span or Span("", 1, 1))
+        except InputError:
+            return DEPCTR_DEFAULT
+
+
 class Nop(Schedule):
     """``s_nop N``: one integer, which llvm-mc-22 takes if it fits 64 bits and
     encodes as its low 16 bits (SIMM16: ``s_nop 0x10000`` is ``s_nop 0``).
@@ -215,6 +283,13 @@ class Nop(Schedule):
         text, span = line.operands[0]
         nop_value(text, span)
         return super().parse(line, enc)
+
+    def wait_states(self, ins: Instr) -> int:
+        words = ins.text.split(";")[0].split()
+        try:  # its operand was checked when it was parsed
+            return nop_wait_states(int(words[1], 0)) if len(words) > 1 else 1
+        except ValueError:
+            return 1
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         words = ins.text.split(";")[0].split()
@@ -258,12 +333,14 @@ for _op in [Smov(32), Smov(64)] + [Saveexec(o, b) for o in _SAVEEXEC for b in (3
     register(_op)
 register(Nop())
 for _name, _feat in [("s_waitcnt", None), ("s_sleep", None), ("s_setprio", None),
-                     ("s_delay_alu", "delay_alu"), ("s_waitcnt_depctr", "waitcnt_depctr"), ("s_clause", "clause")] + \
+                     ("s_delay_alu", "delay_alu"), ("s_clause", "clause")] + \
         [(f"s_waitcnt_{c}", "waitcnt_split") for c in ("vscnt", "vmcnt", "expcnt", "lgkmcnt")] + \
-        [(f"s_wait_{c}", "wait_gfx12") for c in ("alu", "dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
+        [(f"s_wait_{c}", "wait_gfx12") for c in ("dscnt", "loadcnt", "kmcnt", "storecnt", "samplecnt",
                                                  "bvhcnt", "expcnt", "loadcnt_dscnt", "storecnt_dscnt")]:
     # the GFX10/GFX11 split counters take an SGPR (null) and a count
     register(Schedule(_name, _feat, "null, 0" if _feat == "waitcnt_split" else "0"))
+register(DepCtr("s_wait_alu", "wait_gfx12"))
+register(DepCtr("s_waitcnt_depctr", "waitcnt_depctr"))
 
 
 # ---------------------------------------------------------------------------

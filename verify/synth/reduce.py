@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diag import InputError, VerifyError
-from ..hazards import needed
+from ..hazards import alu_wait_mnemonic, needed
 from ..ir import Instr
 from ..refine import Result
 from ..target import Target
@@ -374,13 +374,13 @@ class _Problem:
         for text in lines:
             ins = _instr_c(text)
             prog.append(ins)
-            waits, alu = 0, False
+            waits, alu = 0, ""
             for t in self.targets:
-                w, a = needed(prog, len(prog) - 1, t)
+                w, a = needed(prog, len(prog) - 1, t, self.wave)
                 waits, alu = max(waits, w), alu or a
             prog.pop()
             if alu:
-                w_ins = _instr_c("s_wait_alu depctr_va_sdst(0)")
+                w_ins = _instr_c(f"{alu_wait_mnemonic(self.targets)} {alu}")
                 prog.append(w_ins)
                 cost += instr_cost(w_ins, self.model, self.wave)
             if waits:

@@ -28,7 +28,7 @@ from operator import itemgetter
 from typing import Any
 
 from ..diag import Span
-from ..hazards import needed
+from ..hazards import alu_wait_mnemonic, needed
 from ..ir import Instr
 from ..lowering_file import parse_instr
 from ..ops import OPS
@@ -259,13 +259,13 @@ class Costing:
             if self.hazardous:
                 prog.append(ins)
                 k = len(prog) - 1
-                waits, alu = 0, False
+                waits, alu = 0, ""
                 for t in self.targets:
-                    w, a = needed(prog, k, t)
+                    w, a = needed(prog, k, t, self.wave)
                     waits, alu = max(waits, w), alu or a
                 prog.pop()
                 if alu:
-                    prog.append(self._wait("s_wait_alu depctr_va_sdst(0)"))
+                    prog.append(self._wait(f"{alu_wait_mnemonic(self.targets)} {alu}"))
                     add += self.model.of("s_wait_alu", 0, self.wave)
                 if waits:
                     prog.append(self._wait(f"s_nop {waits - 1}"))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import smt
+from ..hazards import sgpr_block_states
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
@@ -235,6 +236,9 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             if succ is not None:
                 preds[succ].append(p)
     step = _counted(m, step)
+    # the GFX12 SGPR hazard state at each block's start (LLVM's fixed point)  [S:hazards]
+    states = sgpr_block_states([b.instrs for b in blocks], [[x for x in (b.taken, b.fall) if x is not None]
+                                                            for b in blocks], m.hazard_entry)
 
     def enter(k: int) -> None:
         # the hazard windows of block k see each predecessor's instructions
@@ -242,6 +246,8 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
         # GpuCode.hazard_warnings does not see it)  [S:hazards]
         if m.context is not None:
             m.context = [list(blocks[p].instrs) for p in preds[k]] or [[]]
+            # each path starts at its block's start: the GFX12 SGPR state there
+            m.context_entry = [states[p] for p in preds[k]] or [m.hazard_entry]
     incoming: dict[int, list[tuple[Any, _State]]] = {0: [(True, _save(m, extra))]}
     exits: list[tuple[Any, _State]] = []
     for k in order:

@@ -28,6 +28,7 @@ from ..asmcheck import CONTROL, Opaque, asm_target, function_lines, parse_line, 
 from ..assume import ASSUMPTIONS
 from ..diag import InputError, Span
 from ..emit import split_vopd
+from ..hazards import SgprState, sgpr_block_states
 from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
@@ -227,11 +228,13 @@ class GpuCode:
     spills: list[Instr]
     label: str
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
+    kernel: bool = False  # a kernel: its first instruction is the entry (the GFX12 SGPR hazards track nothing there)
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
-    warned: dict[tuple[Target, tuple[tuple[str, str], ...]], tuple[list[str], dict[str, str]]] = field(
+    warned: dict[tuple[Target, tuple[tuple[str, str], ...], int | None], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
 
-    def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+    def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None,
+                        wave: int | None = None) -> tuple[list[str], dict[str, str]]:
         """The hazard checker's warnings on the code as it runs: straight-line
         code as a whole; with control flow, each block after each of its
         predecessors, the branch left out (a window that spans more than two
@@ -240,7 +243,7 @@ class GpuCode:
         for the machine).  Also the assumptions so consulted, with their
         values: they are part of the verdict's scope.  New objects each call
         (a result may extend them)."""
-        key = (target, tuple(sorted((assume or {}).items())))
+        key = (target, tuple(sorted((assume or {}).items())), wave)
         if key not in self.warned:
             used: dict[str, str] = {}
 
@@ -248,23 +251,27 @@ class GpuCode:
                 used[name] = (assume or {}).get(name, ASSUMPTIONS[name].default)
                 return used[name]
 
-            self.warned[key] = (self._hazard_warnings(target, variant), used)
+            self.warned[key] = (self._hazard_warnings(target, variant, wave), used)
         warns, used = self.warned[key]
         return list(warns), dict(used)
 
-    def _hazard_warnings(self, target: Target, variant: Callable[[str], str]) -> list[str]:
+    def _hazard_warnings(self, target: Target, variant: Callable[[str], str], wave: int | None) -> list[str]:
+        entry = "kernel" if self.kernel else "fragment"
         if self.blocks is None:
-            return [str(w) for w in hazards(self.program, target, variant)]
-        seqs: list[list[Instr]] = [self.blocks[0].instrs]
-        for b in self.blocks:
+            return [str(w) for w in hazards(self.program, target, variant, entry, wave)]
+        # the GFX12 SGPR state at each block's start: LLVM's fixed point over the control flow
+        states = sgpr_block_states([b.instrs for b in self.blocks],
+                                   [[s for s in (b.taken, b.fall) if s is not None] for b in self.blocks], entry)
+        seqs: list[tuple[list[Instr], SgprState]] = [(self.blocks[0].instrs, states[0])]
+        for k, b in enumerate(self.blocks):
             for s in (b.taken, b.fall):
                 if s is not None:
                     # (without the branch: verify does not model it as an instruction, and a
                     # window without it is shorter: never a hazard missed)
-                    seqs.append(b.instrs + self.blocks[s].instrs)
+                    seqs.append((b.instrs + self.blocks[s].instrs, states[k]))
         out: list[str] = []
-        for seq in seqs:
-            out += [str(w) for w in hazards(seq, target, variant) if str(w) not in out]
+        for seq, st in seqs:
+            out += [str(w) for w in hazards(seq, target, variant, st, wave) if str(w) not in out]
         return out
 
 
@@ -317,7 +324,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
                 pass  # memory: verify/tv/kernel.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
-    return GpuCode(prog, problems, spills, label, blocks)
+    return GpuCode(prog, problems, spills, label, blocks, kernel)
 
 
 def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
@@ -391,6 +398,7 @@ def run_gpu(m: Machine, code: GpuCode, timeout: float = 30.0) -> list[Instr]:
     cannot be run."""
     g = GpuRun(m)
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
+    m.hazard_entry = "kernel" if code.kernel else "fragment"
     if code.blocks is None:
         for ins in code.program:
             g.step(ins)
@@ -523,7 +531,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
     res.instructions = len(code.program)
-    res.warnings, hazard_used = code.hazard_warnings(target, assume)
+    res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     fresh_v: dict[str, list[Any]] = {}
     by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
 

@@ -711,7 +711,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         if errors:
             res.notes = errors
             return res
-    res.warnings, hazard_used = code.hazard_warnings(target, assume)
+    res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     res.assumptions.update(hazard_used)
     ks = kernarg_sgpr(asm, fn.name)
     if ks is None:
@@ -753,6 +753,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
+    m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, k.step, k, timeout)
         if why is not None:
