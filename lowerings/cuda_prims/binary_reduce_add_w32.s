@@ -11,168 +11,234 @@
 ; @clobbers v1, v3, v4, v5, s[4:6], s[8:9]
 s_mov_b32 s8, exec_lo
 s_mov_b32 exec_lo, -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v3, 0, v0, s8
 v_cmp_ne_u32_e64 s9, 0, v2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v5, 0, 1, s9
 s_mov_b32 exec_lo, s8
 v_mov_b32_e32 v1, 0
 v_readlane_b32 s4, v5, 0
 v_readlane_b32 s5, v3, 0
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 1
 v_readlane_b32 s5, v3, 1
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 2
 v_readlane_b32 s5, v3, 2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 3
 v_readlane_b32 s5, v3, 3
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 4
 v_readlane_b32 s5, v3, 4
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 5
 v_readlane_b32 s5, v3, 5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 6
 v_readlane_b32 s5, v3, 6
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 7
 v_readlane_b32 s5, v3, 7
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 8
 v_readlane_b32 s5, v3, 8
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 9
 v_readlane_b32 s5, v3, 9
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 10
 v_readlane_b32 s5, v3, 10
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 11
 v_readlane_b32 s5, v3, 11
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 12
 v_readlane_b32 s5, v3, 12
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 13
 v_readlane_b32 s5, v3, 13
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 14
 v_readlane_b32 s5, v3, 14
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 15
 v_readlane_b32 s5, v3, 15
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 16
 v_readlane_b32 s5, v3, 16
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 17
 v_readlane_b32 s5, v3, 17
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 18
 v_readlane_b32 s5, v3, 18
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 19
 v_readlane_b32 s5, v3, 19
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 20
 v_readlane_b32 s5, v3, 20
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 21
 v_readlane_b32 s5, v3, 21
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 22
 v_readlane_b32 s5, v3, 22
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 23
 v_readlane_b32 s5, v3, 23
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 24
 v_readlane_b32 s5, v3, 24
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 25
 v_readlane_b32 s5, v3, 25
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 26
 v_readlane_b32 s5, v3, 26
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 27
 v_readlane_b32 s5, v3, 27
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 28
 v_readlane_b32 s5, v3, 28
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 29
 v_readlane_b32 s5, v3, 29
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 30
 v_readlane_b32 s5, v3, 30
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v5, 31
 v_readlane_b32 s5, v3, 31
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4

@@ -11,136 +11,202 @@
 ; @clobbers v1, v6, s4, s[6:8]
 s_mov_b32 s4, exec_lo
 s_mov_b32 exec_lo, -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mbcnt_lo_u32_b32 v6, s4, 0
 v_cndmask_b32_e64 v6, -1, v6, s4
 v_readlane_b32 s7, v0, 0
+s_waitcnt_depctr depctr_va_sdst(0)
 v_mov_b32_e32 v1, s7
 v_readlane_b32 s6, v6, 31
 v_readlane_b32 s7, v0, 31
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 30
 v_readlane_b32 s7, v0, 30
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 29
 v_readlane_b32 s7, v0, 29
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 28
 v_readlane_b32 s7, v0, 28
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 27
 v_readlane_b32 s7, v0, 27
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 26
 v_readlane_b32 s7, v0, 26
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 25
 v_readlane_b32 s7, v0, 25
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 24
 v_readlane_b32 s7, v0, 24
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 23
 v_readlane_b32 s7, v0, 23
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 22
 v_readlane_b32 s7, v0, 22
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 21
 v_readlane_b32 s7, v0, 21
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 20
 v_readlane_b32 s7, v0, 20
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 19
 v_readlane_b32 s7, v0, 19
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 18
 v_readlane_b32 s7, v0, 18
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 17
 v_readlane_b32 s7, v0, 17
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 16
 v_readlane_b32 s7, v0, 16
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 15
 v_readlane_b32 s7, v0, 15
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 14
 v_readlane_b32 s7, v0, 14
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 13
 v_readlane_b32 s7, v0, 13
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 12
 v_readlane_b32 s7, v0, 12
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 11
 v_readlane_b32 s7, v0, 11
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 10
 v_readlane_b32 s7, v0, 10
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 9
 v_readlane_b32 s7, v0, 9
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 8
 v_readlane_b32 s7, v0, 8
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 7
 v_readlane_b32 s7, v0, 7
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 6
 v_readlane_b32 s7, v0, 6
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 5
 v_readlane_b32 s7, v0, 5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 4
 v_readlane_b32 s7, v0, 4
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 3
 v_readlane_b32 s7, v0, 3
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 2
 v_readlane_b32 s7, v0, 2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 1
 v_readlane_b32 s7, v0, 1
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 v_readlane_b32 s6, v6, 0
 v_readlane_b32 s7, v0, 0
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s8, s6, v5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cndmask_b32_e64 v1, v1, s7, s8
 s_mov_b32 exec_lo, s4

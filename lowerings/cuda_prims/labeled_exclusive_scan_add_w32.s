@@ -11,198 +11,263 @@
 ; @clobbers v1, v3, v4, s[4:6], s8
 s_mov_b32 s8, exec_lo
 s_mov_b32 exec_lo, -1
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v3, 0, v0, s8
 s_mov_b32 exec_lo, s8
 v_mov_b32_e32 v1, 0
 v_readlane_b32 s4, v2, 0
 v_readlane_b32 s5, v3, 0
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffffffe
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 1
 v_readlane_b32 s5, v3, 1
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffffffc
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 2
 v_readlane_b32 s5, v3, 2
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffffff8
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 3
 v_readlane_b32 s5, v3, 3
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffffff0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 4
 v_readlane_b32 s5, v3, 4
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffffffe0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 5
 v_readlane_b32 s5, v3, 5
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffffffc0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 6
 v_readlane_b32 s5, v3, 6
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffffff80
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 7
 v_readlane_b32 s5, v3, 7
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffffff00
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 8
 v_readlane_b32 s5, v3, 8
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffffe00
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 9
 v_readlane_b32 s5, v3, 9
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffffc00
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 10
 v_readlane_b32 s5, v3, 10
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffff800
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 11
 v_readlane_b32 s5, v3, 11
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffff000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 12
 v_readlane_b32 s5, v3, 12
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffffe000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 13
 v_readlane_b32 s5, v3, 13
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffffc000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 14
 v_readlane_b32 s5, v3, 14
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffff8000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 15
 v_readlane_b32 s5, v3, 15
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffff0000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 16
 v_readlane_b32 s5, v3, 16
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffe0000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 17
 v_readlane_b32 s5, v3, 17
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfffc0000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 18
 v_readlane_b32 s5, v3, 18
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfff80000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 19
 v_readlane_b32 s5, v3, 19
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfff00000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 20
 v_readlane_b32 s5, v3, 20
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffe00000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 21
 v_readlane_b32 s5, v3, 21
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xffc00000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 22
 v_readlane_b32 s5, v3, 22
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xff800000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 23
 v_readlane_b32 s5, v3, 23
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xff000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 24
 v_readlane_b32 s5, v3, 24
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfe000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 25
 v_readlane_b32 s5, v3, 25
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xfc000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 26
 v_readlane_b32 s5, v3, 26
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xf8000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 27
 v_readlane_b32 s5, v3, 27
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xf0000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 28
 v_readlane_b32 s5, v3, 28
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xe0000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 29
 v_readlane_b32 s5, v3, 29
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0xc0000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 30
 v_readlane_b32 s5, v3, 30
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0x80000000
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4
 v_readlane_b32 s4, v2, 31
 v_readlane_b32 s5, v3, 31
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u32_e64 s6, s4, v2
 s_and_b32 s6, s6, 0x0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_cndmask_b32_e64 v4, 0, s5, s6
 v_add_nc_u32_e32 v1, v1, v4

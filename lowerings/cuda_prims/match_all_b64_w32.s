@@ -11,9 +11,11 @@
 ; @clobbers v2, v3, s[4:8]
 v_readfirstlane_b32 s4, v0
 v_readfirstlane_b32 s5, v1
+s_waitcnt_depctr depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_cmp_eq_u32 s6, exec_lo
 s_cselect_b32 s7, exec_lo, 0
 s_cselect_b32 s8, 1, 0
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mov_b32_e32 v2, s7
 v_mov_b32_e32 v3, s8

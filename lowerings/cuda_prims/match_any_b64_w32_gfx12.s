@@ -12,161 +12,193 @@
 ; @clobbers v2, s[4:6]
 v_readlane_b32 s4, v0, 0
 v_readlane_b32 s5, v1, 0
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 0
 v_readlane_b32 s4, v0, 1
 v_readlane_b32 s5, v1, 1
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 1
 v_readlane_b32 s4, v0, 2
 v_readlane_b32 s5, v1, 2
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 2
 v_readlane_b32 s4, v0, 3
 v_readlane_b32 s5, v1, 3
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 3
 v_readlane_b32 s4, v0, 4
 v_readlane_b32 s5, v1, 4
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 4
 v_readlane_b32 s4, v0, 5
 v_readlane_b32 s5, v1, 5
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 5
 v_readlane_b32 s4, v0, 6
 v_readlane_b32 s5, v1, 6
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 6
 v_readlane_b32 s4, v0, 7
 v_readlane_b32 s5, v1, 7
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 7
 v_readlane_b32 s4, v0, 8
 v_readlane_b32 s5, v1, 8
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 8
 v_readlane_b32 s4, v0, 9
 v_readlane_b32 s5, v1, 9
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 9
 v_readlane_b32 s4, v0, 10
 v_readlane_b32 s5, v1, 10
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 10
 v_readlane_b32 s4, v0, 11
 v_readlane_b32 s5, v1, 11
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 11
 v_readlane_b32 s4, v0, 12
 v_readlane_b32 s5, v1, 12
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 12
 v_readlane_b32 s4, v0, 13
 v_readlane_b32 s5, v1, 13
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 13
 v_readlane_b32 s4, v0, 14
 v_readlane_b32 s5, v1, 14
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 14
 v_readlane_b32 s4, v0, 15
 v_readlane_b32 s5, v1, 15
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 15
 v_readlane_b32 s4, v0, 16
 v_readlane_b32 s5, v1, 16
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 16
 v_readlane_b32 s4, v0, 17
 v_readlane_b32 s5, v1, 17
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 17
 v_readlane_b32 s4, v0, 18
 v_readlane_b32 s5, v1, 18
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 18
 v_readlane_b32 s4, v0, 19
 v_readlane_b32 s5, v1, 19
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 19
 v_readlane_b32 s4, v0, 20
 v_readlane_b32 s5, v1, 20
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 20
 v_readlane_b32 s4, v0, 21
 v_readlane_b32 s5, v1, 21
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 21
 v_readlane_b32 s4, v0, 22
 v_readlane_b32 s5, v1, 22
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 22
 v_readlane_b32 s4, v0, 23
 v_readlane_b32 s5, v1, 23
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 23
 v_readlane_b32 s4, v0, 24
 v_readlane_b32 s5, v1, 24
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 24
 v_readlane_b32 s4, v0, 25
 v_readlane_b32 s5, v1, 25
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 25
 v_readlane_b32 s4, v0, 26
 v_readlane_b32 s5, v1, 26
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 26
 v_readlane_b32 s4, v0, 27
 v_readlane_b32 s5, v1, 27
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 27
 v_readlane_b32 s4, v0, 28
 v_readlane_b32 s5, v1, 28
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 28
 v_readlane_b32 s4, v0, 29
 v_readlane_b32 s5, v1, 29
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 29
 v_readlane_b32 s4, v0, 30
 v_readlane_b32 s5, v1, 30
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 30
 v_readlane_b32 s4, v0, 31
 v_readlane_b32 s5, v1, 31
+s_wait_alu depctr_va_sdst(0)
 v_cmp_eq_u64_e64 s6, s[4:5], v[0:1]
 s_wait_alu depctr_va_sdst(0)
 v_writelane_b32 v2, s6, 31
