@@ -19,7 +19,7 @@ from . import catalog, svg
 from . import target as T
 from .assume import parse_assume
 from .diag import STDIN, InputError, Span, VerifyError, Warning_, read_source
-from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
+from .encode import binding_widths, show_instance, simulate_inputs, simulate_spec, spec_wave, spec_widths
 from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .lowering_file import load_lowering
@@ -310,6 +310,8 @@ def _params(items: list[str]) -> dict[str, Any]:
         if "=" not in it:
             raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
         k, v = it.split("=", 1)
+        if k in params:
+            raise InputError(None, f"parameter '{k}' is given twice")
         params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
     return params
 
@@ -471,7 +473,7 @@ def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
     params = _params(args.params)
     W = spec_wave(args.name, params, args.wave)
     mask = parse_mask(args.exec, W)
-    inputs, outputs = simulate_spec(args.name, params, W, mask, parse_lane_values(args.input, W))
+    inputs, outputs = simulate_spec(args.name, params, W, mask, parse_lane_values(args.input, W, spec_widths(args.name)))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -492,9 +494,10 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
     mask = parse_mask(args.exec, W)
-    inputs, outputs = simulate_inputs(low, tgt, W, mask, parse_lane_values(args.input, W), parse_assume(args.assume))
+    given = parse_lane_values(args.input, W, binding_widths(low))
+    inputs, outputs = simulate_inputs(low, tgt, W, mask, given, parse_assume(args.assume))
     if args.svg:
-        _write(args.svg, svg.show_svg(low, tgt, W, parse_assume(args.assume), mask, parse_lane_values(args.input, W)))
+        _write(args.svg, svg.show_svg(low, tgt, W, parse_assume(args.assume), mask, given))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -648,6 +651,8 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
                                  parse_assume(args.assume), args.robust, _jobs(args.jobs))
+    if not results:  # a module of declarations only: nothing was checked, which is no verdict
+        raise InputError(None, f"{path}: the module defines no function to check")
     code = exit_code(results)
     if args.json:
         return _dump({"results": [r.to_json() for r in results], "summary": summary(results),

@@ -36,7 +36,7 @@ from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from .cfg import Block, run_blocks, split_blocks
-from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
+from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
 from .sem import IRRun, Lanes, Unsupported
@@ -453,6 +453,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         def code_of() -> tuple[str, GpuCode] | str:
             try:
                 asm = compile_asm(target, wave)
+            except ToolError:  # the --llc command is unusable: an error, no verdict
+                raise
             except InputError as e:
                 return f"could not compile: {e.message}"
             return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
@@ -483,6 +485,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     # the compiled code
     try:
         asm = compile_asm(target, wave)
+    except ToolError:  # the --llc command is unusable: an error, no verdict
+        raise
     except InputError as e:
         res.verdict = "unknown"
         res.notes = [f"could not compile: {e.message}"]
@@ -862,6 +866,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                     code = (asm[1] if asm is not None else batch.get((t.name, w))
                             or (by_llvmlite_isolated(text, t, w) if not llc else by_llc(cname, path, text, t, w)))
                     got: tuple[str | None, str, float] = (code, "", 0.0)
+                except ToolError:  # the --llc command is unusable: an error, no verdict
+                    raise
                 except InputError as e:
                     got = (None, e.message, 0.0)
                 codes[(cname, t.name, w)] = (got[0], got[1], share + time.perf_counter() - t1)
