@@ -8,12 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import cli
 
 from verify import catalog
 from verify.diag import InputError
 from verify.encode import simulate_spec
-
-from helpers import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 TV = str(ROOT / "tests" / "tv" / "dpp8_reverse.ll")
