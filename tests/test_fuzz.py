@@ -132,6 +132,9 @@ _PRED = {
     "register": lambda line: _is_instr(line) and re.search(r"\bv\d+\b", _body(line)[0]) is not None,
     "twice": lambda line: re.match(r"^\s*;\s*@(spec|targets|waves|exec)\b", line) is not None,
     "bad_byte": lambda line: True,
+    "empty_operand": lambda line: _is_instr(line) and "," in _body(line)[0],
+    "long_hex": lambda line: (_is_instr(line) or re.match(r"^\s*;\s*@(input|output)\s", line) is not None)
+    and re.search(r"\bv\d+\b", _body(line)[0]) is not None,
 }
 
 
@@ -181,6 +184,24 @@ def mutated_lowering(draw: st.DrawFn) -> tuple[str, str | bytes, int, str]:
         k = pick(None)
         n = draw(st.one_of(st.integers(256, 10**6), st.just(10**9)))
         lines[k] = re.sub(r"\bv\d+\b", f"v{n}", lines[k], count=1)
+    elif kind == "empty_operand":  # `v2,, v0`, a leading or a trailing comma
+        k = pick(None)
+        body, off = _body(lines[k])
+        form = draw(st.sampled_from(["double", "lead", "trail"]))
+        if form == "double":
+            at = off + body.index(",")
+            lines[k] = lines[k][:at] + "," + lines[k][at:]
+        elif form == "lead":
+            m = re.match(r"^(\s*\S+)", lines[k])
+            assert m
+            lines[k] = m.group(1) + " ," + lines[k][m.end():]
+        else:
+            end = off + len(body.rstrip())
+            lines[k] = lines[k][:end] + "," + lines[k][end:]
+    elif kind == "long_hex":  # a register replaced by a hex literal of up to a megabyte
+        k = pick(None)
+        n = draw(st.one_of(st.integers(81, 5000), st.just(1_000_000)))
+        lines[k] = re.sub(r"\bv\d+\b", "0x" + "f" * n, lines[k], count=1)
     elif kind == "twice":
         k = pick(None)
         lines.insert(k + 1, lines[k])
@@ -262,8 +283,29 @@ def missorted(draw: st.DrawFn) -> str:
 def malformed_spec(draw: st.DrawFn) -> tuple[str, str, int]:
     """(class, spec file text, the line at fault)."""
     kind = draw(st.sampled_from(["sorts", "sorts_out", "recursive", "recursive_local", "deep", "leading_zero",
-                                 "long_int", "wide_const"]))
+                                 "long_int", "wide_const", "listed_twice", "lanes_twice", "args_twice", "str_order",
+                                 "wide_index", "long_range", "text_to_spec"]))
     head = "spec u.t(p=1):\n    lanes = 32\n"
+    if kind == "listed_twice":
+        n = draw(st.sampled_from(["input x, x\n    out = x[i]", "output out, out\n    out = 1",
+                                  "input x, y, x\n    out = x[i]", "output o, out, o\n    out = 1\n    o = 2"]))
+        return kind, head + f"    {n}\n", 3
+    if kind == "lanes_twice":
+        return kind, head + f"    lanes = {draw(st.sampled_from(['16', '32', 'p', 'wave']))}\n    out = x[i]\n", 3
+    if kind == "args_twice":
+        return kind, head + "    f(a, b, a) = a + b\n    out = f(1, 2, 3)\n", 3
+    if kind == "str_order":
+        cmp = draw(st.sampled_from(["<", "<=", ">", ">="]))
+        e = draw(st.sampled_from([f'"a" {cmp} p', f'p {cmp} "a"', f'(1 if "b" {cmp} p else 2) == 1']))
+        return kind, head + f'    require {e}, "m"\n    out = x[i]\n', 3
+    # found only when the spec runs (`verify show`), at no position in the file
+    if kind == "wide_index":
+        return kind, head + f"    type {draw(st.sampled_from(['u64', 'i64']))}\n    out = x[{draw(st.sampled_from(['x[i]', 'x[i] & 31', 'x[0] + 1']))}]\n", -1
+    if kind == "long_range":
+        n = draw(st.integers(129, 10**12))
+        return kind, head + f'    out = fold("add", (x[j] for j in range({n})))\n', -1
+    if kind == "text_to_spec":
+        return kind, head + f'    out = cuda.shfl_xor(mask="{draw(_NAME)}")\n', -1
     if kind == "sorts":
         return kind, head + f"    out = {draw(missorted())}\n", 3
     if kind == "sorts_out":
@@ -304,8 +346,10 @@ def test_malformed_user_spec(case: tuple[str, str, int], cmd: list[str]) -> None
         p = tmp / "specs" / "u.spec"
         p.write_text(text)
         argv = [XOR5 if a == "XOR5" else a for a in cmd]
+        if line < 0:  # an error only running the spec finds
+            argv = ["show", "u.t", "--wave", "32"]
         try:
-            refused(argv, tmp, f"{p}:{line}:" if line else f"{p}:", env={"VERIFY_PATH": str(tmp)})
+            refused(argv, tmp, None if line < 0 else f"{p}:{line}:" if line else f"{p}:", env={"VERIFY_PATH": str(tmp)})
         finally:
             catalog._speclib.cache_clear()
 
@@ -439,7 +483,7 @@ _NAME = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)
 @st.composite
 def malformed_argv(draw: st.DrawFn, tmp: Path) -> list[str]:
     out_missing = str(tmp / draw(_NAME) / "out.txt")
-    kind = draw(st.integers(0, 17))
+    kind = draw(st.integers(0, 20))
     if kind == 0:
         return ["lowering", XOR5, "--wave", draw(st.sampled_from(["0", "16", "48", "064", "128", "x", "", "-64"]))]
     if kind == 1:
@@ -473,6 +517,17 @@ def malformed_argv(draw: st.DrawFn, tmp: Path) -> list[str]:
         return ["show", "cuda.shfl_xor", draw(st.sampled_from(["mask", "=1", "mask==1", "nomask=1", "mask=\"", "mask=1.5"]))]
     if kind == 15:
         return [draw(st.sampled_from(["frob", "--frob", "lowering --x", "-"]))]
+    if kind == 18:
+        return ["show", "cuda.shfl_xor", "mask=1", "width=16", draw(st.sampled_from(["mask=2", "width=8", "mask=1"]))]
+    if kind == 19:
+        return ["show", "cuda.shfl_xor", "mask=1", "--wave", "32", "--input", "x=1", "--input", f"x={draw(st.integers(0, 9))}"]
+    if kind == 20:  # wider than the lane: 32 bits, or 64 for an i64 spec
+        if draw(st.booleans()):
+            v = draw(st.one_of(st.integers(1 << 32, (1 << 64) - 1), st.integers(-(1 << 63), -(1 << 31) - 1)))
+            spec, param = draw(st.sampled_from([("cuda.shfl_xor", "mask=1"), ("cuda.shfl_idx", "lane=1")]))
+            return ["show", spec, param, "--wave", "32", "--input", f"x={v:#x}" if v > 0 else f"x={v}"]
+        v = draw(st.one_of(st.integers(1 << 64, 1 << 70), st.integers(-(1 << 70), -(1 << 63) - 1)))
+        return ["show", "cuda.shfl_idx_i64", "lane=1", "--wave", "32", "--input", f"x={v}"]
     if kind == 16:
         return ["synth", "cuda.shfl_xor", "mask=1", "--target", "gfx900", "--wave", "64", "--max-ops",
                 draw(st.sampled_from(["0", "-1", "x"]))]
@@ -733,6 +788,7 @@ def test_tv_bad_llc(llc: str, base: str) -> None:
         tv_not_accepted(["tv", str(p), *TV_TARGET, "--llc", llc], tmp, env={"VERIFY_LLC_TIMEOUT": "1"})
 
 
+@pytest.mark.skipif(EXAMPLES < 1000, reason="the fuzz tier's (VERIFY_FUZZ >= 1000): reading 10,000 instructions takes seconds")
 def test_tv_ten_thousand_instructions() -> None:
     """A 10,000-instruction function that calls an unknown function first:
     read, and found unsupported without compiling."""

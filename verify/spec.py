@@ -451,6 +451,11 @@ class _Sorts:
                 self.want(x, _BOOL, env, span, "an operand of 'and'/'or'")
             return _BOOL
         if isinstance(node, ast.Compare):
+            if any(not isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops):
+                for x in [node.left, *node.comparators]:
+                    if self.sort(x, env, span) == _STR:
+                        raise InputError(span.shifted(getattr(x, "col_offset", 0)),
+                                         f"spec {self.spec.name}: strings compare only with == and != ('{_short(node)}')")
             for x in [node.left, *node.comparators]:
                 if isinstance(x, ast.Tuple):
                     for e in x.elts:
