@@ -455,7 +455,7 @@ class _Sorts:
                 for x in [node.left, *node.comparators]:
                     if self.sort(x, env, span) == _STR:
                         raise InputError(span.shifted(getattr(x, "col_offset", 0)),
-                                         f"spec {self.spec.name}: strings compare only with == and != ('{_short(node)}')")
+                                         f"spec {self.spec.name}: strings compare only with == and != ({_short(node)})")
             for x in [node.left, *node.comparators]:
                 if isinstance(x, ast.Tuple):
                     for e in x.elts:
