@@ -1,13 +1,18 @@
 """The malformed-input tier: Hypothesis makes inputs that are malformed by
 construction -- lowering files (bytes, header fields, operands), user specs,
-proof records, `--assert` texts and command-line arguments -- and runs the
+proof records, proofs.lock, `--assert` texts, command-line arguments, output
+paths and `verify tv` input (IR, RUN lines, `--llc` commands) -- and runs the
 command line in-process on each.  Every case must end with exit 2, exactly one
 `error:` line (`path:line:col: error:` naming the mutated line when a file is
-at fault), no traceback, nothing on stdout and no file written.
+at fault), no traceback, nothing on stdout and no file written (`verify tv`
+may instead print a Summary with nothing proved, or say unknown: exit 3).
 
 Each test runs VERIFY_FUZZ examples (default 40: the fast tier); `.ci/run`
-runs the tier with VERIFY_FUZZ=2100 (6 tests, 12,600 cases).  Derandomised:
-the same cases on every run.
+runs the tier with VERIFY_FUZZ=2100: 6 tests of 2100 cases, the proofs.lock,
+output-path and tv-input tests 700 each, the bad-`--llc` test 21 (each runs
+the IR side, and waits out a hanging llc for VERIFY_LLC_TIMEOUT=1 s): 14,721
+cases, and the 10,000-instruction function.  Derandomised: the same cases on
+every run.
 """
 
 from __future__ import annotations
@@ -623,7 +628,7 @@ def malformed_lock(draw: st.DrawFn) -> tuple[str, str | bytes, int]:
     return kind, draw(st.sampled_from(["", "\n", "# only a comment\n", "   \n\n"])), 1
 
 
-@FUZZ
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 3))  # each runs `verify check`/`show` setup: ~30 ms
 @given(case=malformed_lock())
 def test_malformed_proofs_lock(case: tuple[str, str | bytes, int]) -> None:
     kind, text, line = case
@@ -663,7 +668,7 @@ def bad_output_path(draw: st.DrawFn, tmp: Path) -> list[str]:
     return ["lowering" if kind == "svg_lowering" else "show", XOR5, "--svg", where + ".svg"]
 
 
-@FUZZ
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 3))  # each runs `verify check`/`show` setup: ~30 ms
 @given(data=st.data())
 def test_bad_output_path(data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as d:

@@ -172,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     tv.add_argument("--wave", type=_integer, choices=(32, 64), help="only this wave size")
     tv.add_argument("--llc", action="append", default=[], metavar="CMD",
                     help="compile with this llc command line (e.g. 'llc-22 -global-isel'; repeatable) "
-                         "instead of llvmlite's LLVM")
+                         "instead of llvmlite's LLVM; one that runs past VERIFY_LLC_TIMEOUT seconds (default 60) "
+                         "or prints more than 16 MiB is stopped (an error)")
     tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
     tv.add_argument("--asm", metavar="FILE.s", help="check this assembly (llc's output for one --target and --wave) "
                                                     "instead of compiling")
