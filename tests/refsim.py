@@ -178,6 +178,7 @@ VALU: dict[str, Callable[..., int]] = {
     "v_min3_i32": lambda a, b, c: min(a, b, c, key=s32),
     "v_bfe_u32": bfe_u,
     "v_bfe_i32": bfe_i,
+    "v_bcnt_u32_b32": lambda a, b: (bin(a).count("1") + b) & M32,
     "v_add_f32": fadd,
     "v_sub_f32": lambda a, b: f32_round(f32(a) - f32(b)),
     "v_subrev_f32": lambda a, b: f32_round(f32(b) - f32(a)),
@@ -645,13 +646,25 @@ class Wave:
             kind = base[2:base.index("_saveexec")]
             new = {"and": src & old, "or": src | old, "xor": src ^ old,
                    "andn2": src & ~old, "orn2": src | (~old & full)}[kind] & full
+            # [S:saveexec-order]: SDST naming EXEC lands last where the guide's
+            # pseudocode says so (CDNA3/CDNA4, RDNA3+), else EXEC lands last (the
+            # GCN3 prose; tests/test_refsim.py runs verify with that variant)
+            sdst_last = self.gen >= 11 or self.target in ("gfx940", "gfx941", "gfx942", "gfx950")
             if wide:
-                self.write64(ops[0], old)
                 self.s["exec_lo"], self.s["exec_hi"] = new & M32, new >> 32
+                if sdst_last or "exec_lo" not in ops[0].names:
+                    self.write64(ops[0], old)
+                else:  # EXEC lands last: only the part of SDST that is not EXEC keeps the old mask
+                    for k, r in enumerate(ops[0].names):
+                        if r not in ("exec_lo", "exec_hi"):
+                            self.s[r] = old >> (32 * k) & M32
             else:
-                self.s[ops[0].names[0]] = old
+                dst = ops[0].names[0]
                 self.s["exec_lo"] = new
-            self.scc = new != 0
+                if sdst_last or dst != "exec_lo":
+                    self.s[dst] = old
+            now = self.sreg("exec_lo") | (self.sreg("exec_hi") << 32 if wide else 0)
+            self.scc = now != 0
             return
         if base.startswith("s_cmp_"):  # [S:salu-cmp]: SCC = the compare; no register written
             _, _, cond, ty = base.split("_")

@@ -647,22 +647,22 @@ def test_malformed_proofs_lock(case: tuple[str, str | bytes, int]) -> None:
 
 
 # ---------------------------------------------------------------------------
-# output paths: `check --html DIR`, `--svg FILE` (refused before any work)
-#
-# Left out, as they fail today in code others own (verify/gate.py, cli `--html`;
-# reported): --html naming an existing file (FileExistsError traceback), a
-# name longer than the file system takes (OSError traceback), and --html ''
-# (accepted silently: no report is written).
+# output paths: `check --html DIR`, `--svg FILE` (refused before any work):
+# under a file, under a missing directory, an existing file where a directory
+# is wanted, a name longer than the file system takes, an empty name
 
 
 @st.composite
 def bad_output_path(draw: st.DrawFn, tmp: Path) -> list[str]:
     (tmp / "afile").write_text("x")
     name = draw(_NAME)
-    where = draw(st.sampled_from([str(tmp / "afile" / name), str(tmp / name / "sub" / "x"), str(tmp / "afile" / name / "x")]))
-    kind = draw(st.sampled_from(["html", "svg_lowering", "svg_show", "svg_dir"]))
+    where = draw(st.sampled_from([str(tmp / "afile" / name), str(tmp / name / "sub" / "x"), str(tmp / "afile" / name / "x"),
+                                  str(tmp / (name * 300)[:300])]))
+    kind = draw(st.sampled_from(["html", "html_file", "svg_lowering", "svg_show", "svg_dir"]))
     if kind == "html":
         return ["check", XOR5, "--html", where]
+    if kind == "html_file":  # a file (or nothing) where a directory is wanted
+        return ["check", XOR5, "--html", draw(st.sampled_from([str(tmp / "afile"), XOR5, ""]))]
     if kind == "svg_dir":  # a directory, or nothing, where a file is wanted
         return [draw(st.sampled_from(["lowering", "show"])), XOR5, "--svg", draw(st.sampled_from([str(tmp), "", "."]))]
     return ["lowering" if kind == "svg_lowering" else "show", XOR5, "--svg", where + ".svg"]

@@ -112,6 +112,7 @@ def test_catalogue_assembles_for_declared_targets():
 # and GFX12 take an SGPR or inline constant as src1, GFX11.0 only a VGPR,
 # no target a literal, GFX8-GFX10 no _e64_dpp at all.  [S:dpp-encoding]
 VOP3_DPP_SRC1 = ["v2", "s2", "m0", "vcc_lo", "exec_lo", "0", "1", "-4", "64", "-16", "0x1234", "0x80000000"]
+VOP3_DPP_SRC2 = ["v3", "s3", "s2", "0", "-16", "1.0", "0x1234", "m0"]
 VOP3_DPP_CTRL = ["row_shr:1", "quad_perm:[1,0,3,2]", "row_mirror", "dpp8:[1,0,3,2,5,4,7,6]", "row_shr:1 bound_ctrl:1"]
 
 
@@ -125,7 +126,7 @@ def vop3_dpp_lines(wave: int) -> list[str]:
         sig = OPS[base].sig_for("e64_dpp")
         nsrc = sum(k == "src" for k in sig)
         for src1 in VOP3_DPP_SRC1 if nsrc >= 2 else VOP3_DPP_SRC1[:1]:
-            srcs = iter(["v1", src1])
+            srcs = iter(["v1", src1, rnd.choice(VOP3_DPP_SRC2)])  # src2: the three-source ops (v_bfe_*)
             ops = ", ".join("v0" if k == "vdst" else mask[k] if k in mask else next(srcs) for k in sig)
             out.append(f"{base}_e64_dpp {ops} {rnd.choice(VOP3_DPP_CTRL)}")
     return out
@@ -149,6 +150,7 @@ def test_vop3_dpp_scalar_src1_matches_llvm_mc(tname):
         if (ours is not None) != (k in rejected):
             disagree.append((ours or "llvm-mc rejects", line))
         if ours and "VOP3 DPP" in ours:  # the message names what src1 is
-            src1 = ins.operands[-1] if OPS[ins.base].sig[-1] == "src" else ins.operands[-2]
+            sig = OPS[ins.base].sig_for("e64_dpp")
+            src1 = ins.operands[[k for k, kind in enumerate(sig) if kind == "src"][1]]
             assert ("an SGPR" in ours) == (src1.text[:1] in "sevm"), (ours, line)
     assert not disagree, (tname, disagree[:10])

@@ -149,7 +149,8 @@ def test_a_changed_token_that_breaks_it_says_refuted(small):
     code, out, _ = cli("check", "lowerings/xor5.s")
     assert code == 1
     assert out.splitlines()[0] == ("proofs/xor5.proof: gfx900 wave64: stale (lowering changed); re-proved now: "
-                                   "refuted (value(out)); run: verify prove lowerings/xor5.s")
+                                   "refuted (value(out)); fix the lowering: `verify lowering lowerings/xor5.s` "
+                                   "shows the counterexample")
 
 
 def test_spec_checker_and_solver_changes_make_records_stale(small, monkeypatch):
@@ -184,7 +185,9 @@ def test_missing_refuted_and_orphan_records_fail(small):
     code, out, _ = cli("check", "lowerings/xor5_plain.s")
     assert code == 1
     assert out.splitlines()[0] == ("proofs/xor5_plain.proof: gfx900 wave64: missing; proved now: refuted (value(out)); "
-                                   "run: verify prove lowerings/xor5_plain.s")
+                                   "fix the lowering: `verify lowering lowerings/xor5_plain.s` shows the counterexample")
+    # a missing record whose proof is refuted is an incorrect lowering in the counts
+    assert out.splitlines()[-1] == "Summary: 0 correct, 8 incorrect, 0 failed-to-prove, 0 unsupported"
     code, out, _ = cli("prove")
     assert code == 1  # a refuted lowering is recorded as refuted
     assert "proofs/xor5_plain.proof: 8 instantiations in 1 record: 8 refuted (gfx900 wave64, gfx906 wave64" in out
@@ -236,11 +239,11 @@ def test_json_and_junit_reports(small):
     code, out, _ = cli("check", "--json", "--junit", "report.xml")
     assert code == 1
     js = json.loads(out)
-    assert js["exit"] == 1 and js["summary"] == {"proved": 9, "missing": 8}
+    assert js["exit"] == 1 and js["summary"] == {"proved": 9, "refuted": 8}
     rec = next(r for r in js["records"] if r["lowering"] == "lowerings/xor5_plain.s")
     assert rec == {"record": "proofs/xor5_plain.proof", "lowering": "lowerings/xor5_plain.s", "target": "gfx900",
                    "wave": 64, "status": "missing", "verdict": None, "reasons": [], "reproved": "refuted",
-                   "failing": ["value(out)"], "problem": "missing"}
+                   "failing": ["value(out)"], "problem": "refuted"}
     root = ET.parse(small / "report.xml").getroot()
     assert root.tag == "testsuites" and root.get("name") == "verify check"
     assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("17", "8", "0", "0")
@@ -252,7 +255,7 @@ def test_json_and_junit_reports(small):
     assert (case.get("classname"), case.get("name"), case.get("file")) == (
         "lowerings/xor5_plain.s", "gfx900 wave64", "proofs/xor5_plain.proof")
     fail = case.find("failure")
-    assert fail.get("type") == "missing" and fail.get("message").startswith("proofs/xor5_plain.proof: gfx900 wave64: missing")
+    assert fail.get("type") == "refuted" and fail.get("message").startswith("proofs/xor5_plain.proof: gfx900 wave64: missing")
     ok = suites["lowerings/xor5.s"].findall("testcase")
     assert len(ok) == 8 and all(list(c) == [] for c in ok)
 
@@ -545,3 +548,9 @@ def test_smt2_export(small, tmp_path):
     assert len(files) == 32 and files[0] == "xor5.gfx900.w64.contract.smt2"
     assert (tmp_path / "one/xor5.gfx906.w64.exec.smt2").read_text().startswith(
         "; gfx906 wave64 shares the solver run of gfx900: the same question\n")
+
+
+def test_not_core_names_only_modules_that_exist() -> None:
+    from verify.revisions import _PKG, NOT_CORE
+
+    assert sorted(n for n in NOT_CORE if not (_PKG / n).is_file()) == []

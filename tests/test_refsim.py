@@ -62,7 +62,9 @@ def verify_run(lines: list[Any], target: str, wave: int, env: dict[str, Any], ex
             return bool(env["scc"])
         return read(name, lane if kind == "v" else None)
 
-    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), {}, waits=waits)
+    # saveexec.order's default reads an unknown choice; refsim models the
+    # GCN3 prose's order where the guides disagree  [S:saveexec-order]
+    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), {"saveexec.order": "exec_last"}, waits=waits)
     m.set_exec_mask(exec_mask)
     if wave == 32:
         m.set_s("exec_hi", read("exec_hi", None))

@@ -72,3 +72,17 @@ def test_64_lane_warp():
 def test_lane_map_and_gather():
     assert out("lane.map", src="i ^ 5", width=16)[:8] == [5, 4, 7, 6, 1, 0, 3, 2]
     assert out("lane.bcast", lane=3, width=8)[:10] == [3] * 8 + [11, 11]
+
+
+def test_a_fold_condition_read_from_an_inactive_lane_leaves_the_result_undefined():
+    # red.seg_scan decides which lanes to combine from the head flags; lane 1 is
+    # inactive, so whether lane 2's scan restarts there is unknown.  The
+    # concrete run used to drop that condition's definedness where it came out
+    # false (a head at lane 1 or 2) and call lane 2 defined; the solver never did.
+    wave = 32
+    active = [i in (0, 2) for i in range(wave)]
+    x, flags = list(range(wave)), [7] * wave
+    vals, defined = LIB.evaluate("red.seg_scan", {"op": "add"}, Concrete(), wave, {"x": x, "flags": flags},
+                                 active)["out"]
+    assert defined[2] is False
+    assert defined[0] is True and vals[0] == 0

@@ -459,15 +459,16 @@ def test_atomic_max_optimizer_is_proved():
 @pytest.mark.slow
 def test_a_named_hazard_assumption_is_honoured_and_named():
     """llc-22's DPP atomic optimizer for gfx1200 wave32 reads, in v_writelane,
-    the SGPR a v_readlane just wrote, with no s_wait_alu: unknown by default
-    (the hazard rule), proved under hazard.sgpr_wait_alu=forwarded with that
-    assumption in its scope, and --robust shows both variants."""
+    the SGPR a v_readlane just wrote, with no s_wait_alu: refuted by default
+    (the hazard rule: v_writelane reads s3 as unknown, as verify asm and
+    verify lowering read it), proved under hazard.sgpr_wait_alu=forwarded
+    with that assumption in its scope, and --robust shows both variants."""
     path = CORPUS / "kernel_atomic_add_optimizer.ll"
     asm = ("--asm", str(Path(__file__).parent / "data" / "tv" / "atomic_add_dpp_gfx1200_w32.s"))
     code, out = kernel_tv(path, "gfx1200", 32, *asm, "--robust")
-    assert code == 3 and "proved for the modelled semantics, but the code has the hazard(s) below" in out, out
+    assert code == 1 and out.splitlines()[0].endswith(": refuted (43 GPU instructions)"), out
     assert "line 33 (v_readlane_b32) writes s3 and v_writelane_b32 reads it with no s_wait_alu between" in out, out
-    assert "  unknown  under hazard.sgpr_wait_alu=unknown, kernel.entry_exec=prefix (the defaults)" in out, out
+    assert "  refuted  under hazard.sgpr_wait_alu=unknown, kernel.entry_exec=prefix (the defaults)" in out, out
     assert "  proved   under hazard.sgpr_wait_alu=forwarded, kernel.entry_exec=prefix" in out, out
     code, out = kernel_tv(path, "gfx1200", 32, *asm, "--assume", "hazard.sgpr_wait_alu=forwarded")
     assert code == 0 and "warning" not in out, out

@@ -730,10 +730,72 @@ def parse_lines(text: str) -> tuple[int, int]:
 # a whole check: the file, its target and wave, the region, every assertion
 
 
+@dataclass(frozen=True)
+class TargetDirective:
+    """One `.amdgcn_target "TRIPLE-PROCESSOR(:FEATURE+|-)*"` line.  [S:asm-target]"""
+
+    text: str  # the quoted string, as written
+    processor: str  # gfx900, gfx90a, gfx9-generic
+    features: tuple[str, ...]  # ("sramecc+", "xnack-")
+    span: Span
+
+
+_WORD = re.compile(r"(?<![\w.])\.amdgcn_target(?![\w.])")
+_DIRECTIVE = re.compile(r'(?<![\w.])\.amdgcn_target\s+"([^"]*)"')
+# the target triple's four components (the environment empty), then the target id  [S:asm-target]
+_TARGET_ID = re.compile(r"amdgcn-[^-]*-[^-]*-[^-]*-([A-Za-z0-9][A-Za-z0-9-]*)((?::[A-Za-z0-9_-]+[+-])*)")
+
+
+def target_directives(path: str, text: str) -> list[TargetDirective]:
+    """Every `.amdgcn_target` directive of a .s file (comments ignored), in
+    order; one whose string is not a target id is an error at its column."""
+    out = []
+    for k, raw in enumerate(text.splitlines(), 1):
+        body = strip_comment(raw)
+        word = _WORD.search(body) if ".amdgcn_target" in body else None
+        if word is None:
+            continue
+        m = _DIRECTIVE.search(body)
+        if m is None:
+            col = word.start() + 1
+            raise InputError(Span(path, k, col), '.amdgcn_target expects a quoted target id, e.g. '
+                                                 '"amdgcn-amd-amdhsa--gfx900:xnack-"')
+        t = _TARGET_ID.fullmatch(m.group(1))
+        if t is None:
+            raise InputError(Span(path, k, m.start(1) + 1), f'not an AMDGPU target id: "{m.group(1)}" '
+                                                        '(expected e.g. "amdgcn-amd-amdhsa--gfx900:xnack-")')
+        feats = tuple(f for f in t.group(2).split(":") if f)
+        out.append(TargetDirective(m.group(1), t.group(1).lower(), feats, Span(path, k, m.start(0) + 1)))
+    return out
+
+
 def detect_target(text: str) -> str | None:
-    """The target a .s file names in its .amdgcn_target directive, or None."""
-    m = re.search(r'\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)', text)
-    return m.group(1) if m else None
+    """The processor a .s file names in its (first) .amdgcn_target directive, or None."""
+    ds = target_directives("<asm>", text)
+    return ds[0].processor if ds else None
+
+
+def asm_target(path: str, text: str, target: str | None) -> Target:
+    """The target code in a .s file is checked for: its `.amdgcn_target`
+    processor, which a `--target` must agree with (code for one target is
+    never validated as another's), else `--target`.  A target LLVM 22 no
+    longer knows agrees with the processor it is compiled as (gfx940 with
+    gfx942: target.py's llvm_cpu).  Two directives naming different
+    processors are an error too.  [S:asm-target]"""
+    ds = target_directives(path, text)
+    for d in ds[1:]:
+        if d.processor != ds[0].processor:
+            raise InputError(d.span, f'.amdgcn_target "{d.text}" names {d.processor}, but line '
+                                     f'{ds[0].span.line} named {ds[0].processor}: code for one target only')
+    if ds and target is not None and ds[0].processor not in (get(target).name, get(target).llvm_cpu):
+        d = ds[0]
+        raise InputError(d.span, f'--target {target} contradicts .amdgcn_target "{d.text}": this is code '
+                                 f'for {d.processor}, not {get(target).name} (drop --target, or compile for it)')
+    if ds and target is None:
+        return get(ds[0].processor, ds[0].span)
+    if target is None:
+        raise InputError(None, f"{path}: no .amdgcn_target; give --target")
+    return get(target)
 
 
 def descriptor_wave(text: str, function: str | None = None) -> tuple[int, int] | None:
@@ -971,11 +1033,7 @@ class InLoop(InputError):
 
 
 def _target_of(path: str, text: str, target: str | None) -> Target:
-    named = detect_target(text)
-    tname = target or named
-    if not tname:
-        raise InputError(None, f"{path}: no .amdgcn_target; give --target")
-    return get(tname)
+    return asm_target(path, text, target)
 
 
 def _function_of_lines(lines: list[AsmLine], line_range: tuple[int, int]) -> str | None:
@@ -1029,6 +1087,8 @@ def check_file(path: str, asserts: list[str], target: str | None = None, wave: i
     for a in parsed:
         if a.kind == "exec":
             low = Lowering(f"{Path(path).name}", path, "", {}, [], [], exec_contract, [], [], None, region.program)
+            for ins in low.program:  # legality on the target, as for a spec claim (its warnings are static_checks')
+                op_of(ins.base).check(ins, tgt, wave)
             r = prove_exec(low, tgt, wave, a.exec_rhs, timeout, chosen)
         else:
             low = lowering_for(region, a, exec_contract)

@@ -49,6 +49,36 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:kernel-entry-exec",
         ),
         Assumption(
+            "ir.inactive_lane",
+            "the value an IR instruction or argument has, read across lanes (readlane, a permlane with fi, "
+            "whole-wave mode), in a lane that did not execute it (not in EXEC, or not on the path to it): "
+            "IntrinsicsAMDGPU.td documents it only for wave.shuffle and call.whole.wave, both poison",
+            {
+                "poison": "poison: a lane that did not run an instruction has no value for it, as it has none for a "
+                          "load (ConvergentOperations.rst: only the threads that execute an operation take part in "
+                          "it; IntrinsicsAMDGPU.td: wave.shuffle reading an inactive lane and the arguments of "
+                          "call.whole.wave in inactive lanes are poison)",
+                "computed": "the value the lane's own operands give, as if it had run every lane-wise instruction "
+                            "and been passed the arguments (verify tv's reading before); a load or atomicrmw, "
+                            "which a lane that does not run it cannot make, has none (poison)",
+            },
+            "poison",
+            "S:ir-inactive",
+        ),
+        Assumption(
+            "kernel.packed_tid",
+            "on a target with packed work-item IDs, what v0 holds at a kernel's entry in the y and z fields (and "
+            "bits 30-31) of the IDs its descriptor does not enable (.amdhsa_system_vgpr_workitem_id): LLVM "
+            "(SIISelLowering, allocateSpecialEntryInputVGPRs) then takes all of v0 as the x ID, so it relies on "
+            "zeros there; AMDGPUUsage and the ISA guides verify cites do not state it",
+            {
+                "zero": "the fields of disabled IDs and bits 30-31 are 0 (what LLVM's code generation relies on)",
+                "any": "v0[31:10] is arbitrary where the descriptor does not enable the ID",
+            },
+            "zero",
+            "S:packed-tid",
+        ),
+        Assumption(
             "permlane64.wave32",
             "what v_permlane64_b32 does in wave32 (the RDNA3/RDNA4 ISA: no operation; LLVM selects it for the "
             "llvm.amdgcn.permlane64 intrinsic in wave32 and reads its result as the source)",

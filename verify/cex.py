@@ -667,11 +667,11 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
         return lines
     many = len(low.outputs) != 1
     table = [("lane", "expected", "actual", "responsible")]
-    folds: dict[int, str] = {}  # table index -> the fold line after it
+    folds: dict[int, list[str]] = {}  # table index -> the fold lines after it (a run's, then a row's repeats)
     shown_rows: list[Row] = []
     for r, fold in folded_rows(cex.rows, cex.tagged):
         if r is None:
-            folds[len(table) - 1] = fold if not many else f"{shown_rows[-1].output}: {fold}"
+            folds.setdefault(len(table) - 1, []).append(fold if not many else f"{shown_rows[-1].output}: {fold}")
             continue
         e = f"{_hex(r.expected, r.bits)} {r.expected_src}" if r.expected_src else _hex(r.expected, r.bits)
         a = f"{_hex(r.actual, r.bits)} {r.actual_src}" if r.actual_src else _hex(r.actual, r.bits)
@@ -681,8 +681,8 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
     w = [max(len(t[k]) for t in table) for k in range(3)]
     for k, t in enumerate(table):
         lines.append(f"    {t[0]:>{w[0]}}  {t[1]:<{w[1]}}  {t[2]:<{w[2]}}  {t[3]}")
-        if k in folds:
-            lines.append(f"    {'':>{w[0]}}  {folds[k]}")
+        for fold in folds.get(k, []):
+            lines.append(f"    {'':>{w[0]}}  {fold}")
     for r in shown_rows[:4]:
         lines.append(f"    lane {r.lane}, step by step:")
         for c in reversed(r.chain):

@@ -18,12 +18,13 @@ from typing import Any, NoReturn, TextIO
 from . import catalog, svg
 from . import target as T
 from .assume import parse_assume
-from .diag import STDIN, InputError, Span, VerifyError, Warning_, read_source
+from .diag import STDIN, InputError, Span, VerifyError, Warning_, check_output, read_source
 from .encode import binding_widths, show_instance, simulate_inputs, simulate_spec, spec_wave, spec_widths
 from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .lowering_file import load_lowering
 from .refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, static_checks, worst_verdict
+from .report import check_dir as check_html_dir
 from .report import write_html as report_html
 from .summary import counts
 from .summary import line as summary_line
@@ -128,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--allow-unknown", action="store_true", help="let records whose verdict is unknown pass")
     ck.add_argument("--full", action="store_true", help="prove everything again and compare with the records")
     ck.add_argument("--html", metavar="DIR", help="also write a static HTML report to DIR (counterexamples drawn)")
+    ck.add_argument("--since", metavar="REF", help="also prove again every lowering whose file or record differs "
+                    "from the git revision REF (CI: the target branch), and compare with its records")
 
     em = _command(sub, "emit", "GPU code (LLVM IR, HIP or assembly) from a lowering with a current proof", "name")
     em.add_argument("--target", action=_Targets, required=True, metavar="GFX",
@@ -163,7 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
-                  "timeout", "json", "assume", "robust", "jobs")
+                  "json", "assume", "robust", "jobs")
+    tv.add_argument("--timeout", type=_seconds, default=30.0, metavar="S",
+                    help="each instance's solver budget: S times a fixed number of z3 resource units, no clock, "
+                         "so the verdict does not depend on load (docs/tv.md, Timeouts; default 30)")
     tv.add_argument("file", metavar="FILE.ll", help="LLVM IR ('-': standard input)")
     tv.add_argument("tgt", nargs="?", metavar="TGT.ll",
                     help="IR-to-IR: prove TGT.ll's functions refine FILE.ll's of the same name")
@@ -278,16 +284,10 @@ def _write(path: str, text: str) -> None:
         raise InputError(None, f"cannot write {path}: {e.strerror}") from None
 
 
-def _writable(path: str | None) -> None:
-    """Refuse an output path before any work: its directory must exist and
-    it must not be a directory itself (nothing is created on the way)."""
-    if path is None:
-        return
-    p = Path(path)
-    if p.is_dir():
-        raise InputError(None, f"cannot write {path}: it is a directory")
-    if not p.parent.is_dir():
-        raise InputError(None, f"cannot write {path}: no directory {p.parent}")
+def _writable(path: str | None, option: str = "the output", directory: bool = False) -> None:
+    """Refuse an output path before any work (diag.check_output: empty, too
+    long, a directory where a file is wanted, no parent, not writable)."""
+    check_output(path, option, directory)
 
 
 def _load(name: str) -> Lowering:
@@ -319,7 +319,8 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     assume = parse_assume(args.assume)
-    _writable(args.svg)
+    _writable(args.svg, "--svg")
+    _writable(args.smt2, "--smt2", directory=True)
     low = _load(args.name)
     targets, waves, notes = instantiations(low, args.target, args.wave)
     with _progress(err, "lowering", not args.json):
@@ -358,6 +359,7 @@ def _jobs(n: int) -> int:
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
+    _writable(args.smt2, "--smt2", directory=True)
     with _progress(err, "prove", steps=True) as tick:
         report = gate.prove(args.paths, _jobs(args.jobs), args.timeout, args.force, bool(args.smt2), tick)
     for w in report.warnings:
@@ -373,22 +375,24 @@ def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _gate_counts(report: Any) -> dict[str, int]:
     """A prove/check report's Summary counts: one per instantiation, by its
-    record's verdict; a stale, missing, orphan or differing record (an orphan
-    record file too) is an error."""
-    return counts(e.verdict if e.status in ("current", "written") else e.status
-                  for e in report.entries if e.status != "removed")
+    record's verdict, or "refuted" where a stale or missing record's fresh
+    proof is refuted; any other stale, missing, orphan or differing record
+    (an orphan record file too) is an error."""
+    return counts(e.kind() for e in report.entries if e.status != "removed")
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import gate  # a command's own modules load with it (test_imports)
 
-    _writable(args.junit)
-    if args.html and not Path(args.html).resolve().parent.is_dir():
-        raise InputError(None, f"cannot write {args.html}: no directory {Path(args.html).resolve().parent}")
+    _writable(args.junit, "--junit")
+    _writable(args.html, "--html", directory=True)
+    if args.html is not None:
+        check_html_dir(args.html)
     shard = gate.parse_shard(args.shard) if args.shard is not None else None
     jobs = _jobs(args.jobs)
     with _progress(err, "check", not args.json, steps=True) as tick:
-        report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick)
+        report = gate.check(args.paths, jobs, args.timeout, shard, args.full, args.allow_unknown, tick,
+                            args.since)
     if args.junit:
         _write(args.junit, report.junit())
     if args.html:
@@ -406,7 +410,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_emit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import emit  # a command's own modules load with it (test_imports)
 
-    _writable(args.output)
+    _writable(args.output, "-o")
     low = _load_checked(args.name)
     ts = T.resolve(args.target)
     if len(ts) != 1:
@@ -463,7 +467,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _show_spec(args, out)
     if args.params:
         raise InputError(None, f"'{args.name}' is not a spec (see `verify specs`); a lowering takes no PARAM=VALUE")
-    _writable(args.svg)
+    _writable(args.svg, "--svg")
     catalog.spec_or_lowering(args.name)
     return _show_lowering(args, out, err)
 
@@ -530,7 +534,7 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "--max-ops must be at least 1")
     if args.max_states is not None and args.max_states < 1:
         raise InputError(None, "--max-states must be at least 1")
-    _writable(args.output)
+    _writable(args.output, "-o")
     params = _params(args.params)
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
@@ -600,7 +604,7 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .asmcheck import check_all  # a command's own modules load with it (test_imports)
 
-    _writable(args.svg)
+    _writable(args.svg, "--svg")
     target = _one_target(args.target, "verify asm")
     path, text = (STDIN, read_source("-")) if args.file == "-" else (args.file, None)
     with _progress(err, "asm", not args.json):

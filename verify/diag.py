@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,3 +83,65 @@ class Warning_:
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span else ""
         return f"{where}warning: {self.message}"
+
+
+def _probe(directory: Path) -> str | None:
+    """Why no file can be created in `directory` (None: one can): a file is
+    made and removed at once, since permission bits do not say (root, /proc,
+    a read-only mount)."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".verify-probe-", dir=directory)
+    except OSError as e:
+        return e.strerror or str(e)
+    os.close(fd)
+    os.unlink(name)
+    return None
+
+
+def check_output(path: str | None, option: str, directory: bool = False) -> None:
+    """Refuse an output path before any work, with one line: `path` is what
+    `option` (e.g. --svg) names, a file to write (replacing one), or with
+    `directory` a directory to write into (created if absent).  It must not
+    be empty or too long, its parent must be an existing directory where a
+    file can be created, and it must be a directory where one is wanted and
+    not one where a file is.  Nothing is left behind.
+
+    >>> check_output("", "--svg")
+    Traceback (most recent call last):
+    ...
+    verify.diag.InputError: error: --svg needs a file name, got ''
+    """
+    if path is None:
+        return
+    what = "directory" if directory else "file"
+    if not path.strip():
+        raise InputError(None, f"{option} needs a {what} name, got '{path}'")
+    p = Path(path)
+    try:
+        raw = os.fsencode(os.path.abspath(path))
+    except (UnicodeError, ValueError) as e:
+        raise InputError(None, f"cannot write {path}: {e}") from None
+    for part in p.parts:
+        n = len(os.fsencode(part))
+        if n > 255:  # NAME_MAX of Linux's file systems (and of macOS's)
+            raise InputError(None, f"cannot write {path}: a name in it is too long ({n} bytes, at most 255)")
+    if len(raw) >= 4096:  # PATH_MAX
+        raise InputError(None, f"cannot write {path}: the path is too long ({len(raw)} bytes)")
+    try:
+        if p.is_dir():
+            if not directory:
+                raise InputError(None, f"cannot write {path}: it is a directory")
+            why = _probe(p)
+            if why is not None:
+                raise InputError(None, f"cannot write into {path}: cannot create a file there ({why})")
+            return
+        if directory and (p.exists() or p.is_symlink()):
+            raise InputError(None, f"cannot write into {path}: it is not a directory")
+        parent = p.parent
+        if not parent.is_dir():
+            raise InputError(None, f"cannot write {path}: no directory {parent}")
+    except OSError as e:  # a link loop on the way
+        raise InputError(None, f"cannot write {path}: {e.strerror}") from None
+    why = _probe(parent)
+    if why is not None:
+        raise InputError(None, f"cannot write {path}: cannot create a file in {parent} ({why})")

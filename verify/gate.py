@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -164,8 +165,21 @@ class Entry:
     def where(self) -> str:
         return self.record if self.target is None else f"{self.record}: {self.target} wave{self.wave}"
 
+    def kind(self) -> str:
+        """What is true now, as the counts count it: the record's verdict if
+        current; "refuted" where a stale or missing record's fresh proof is
+        refuted (the lowering is wrong, whatever its record says); else the
+        record's status."""
+        if self.status in ("current", "written"):
+            return self.verdict or self.status
+        if self.status in ("stale", "missing") and self.reproved == "refuted":
+            return "refuted"
+        return self.status
+
     def problem(self, allow_unknown: bool = False) -> str | None:
         """None if this entry passes `verify check`, else why not."""
+        if self.kind() == "refuted":
+            return "refuted"
         if self.status in ("current", "written"):
             if self.verdict == "proved" or (self.verdict == "unknown" and allow_unknown):
                 return None
@@ -197,8 +211,8 @@ class Report:
     def counts(self) -> dict[str, int]:
         c: dict[str, int] = {}
         for e in self.entries:
-            k = e.verdict if e.status in ("current", "written") else e.status
-            c[k or e.status] = c.get(k or e.status, 0) + 1
+            k = e.kind()
+            c[k] = c.get(k, 0) + 1
         return c
 
     def smt2_tree(self) -> dict[str, str]:
@@ -248,6 +262,8 @@ class Report:
     def _line(self, e: Entry) -> str:
         fail = f" ({'; '.join(e.failing)})" if e.failing else ""
         hint = f"; run: verify prove {e.lowering}"
+        if e.reproved == "refuted" and e.status in ("stale", "missing"):  # proving again cannot fix it
+            hint = f"; fix the lowering: `verify lowering {e.lowering}` shows the counterexample"
         if e.status == "current":
             allowed = " (allowed by --allow-unknown)" if e.verdict == "unknown" and self.allow_unknown else ""
             return f"{e.where}: {e.verdict}{fail}{allowed}"
@@ -333,6 +349,7 @@ class _Plan:
     stored: dict[tuple[str, int], dict[str, Any]]  # (target, wave) -> record
     records: list[dict[str, Any]]  # the records of the file, each once
     now: dict[str, str]
+    names: tuple[Any, Any]  # the record file's "lowering" and "spec" (None, None without one)
     root: Path  # the catalogue: the directory holding lowerings/, proofs/ and proofs.lock
     lock: dict[str, str] | None  # its proofs.lock
 
@@ -340,7 +357,7 @@ class _Plan:
         rec = self.stored.get(key)
         if rec is None:
             return "missing", []
-        reasons = proofs.stale_reasons(rec, self.now, self.lock)
+        reasons = proofs.stale_reasons(rec, self.now, self.lock, low=self.low, names=self.names)
         return ("stale", reasons) if reasons else ("current", [])
 
     def depends(self, lines: set[str]) -> bool:
@@ -364,7 +381,8 @@ def _plan(paths: list[Path], old_ok: bool = False, locks: Locks | None = None) -
             if root not in locks:
                 locks[root] = revisions.load_lock(proofs.lock_path(p))
             plans.append(_Plan(p, low, rf, proofs.instantiations(low), d["records"] if d else {},
-                               d["list"] if d else [], proofs.hashes(low), root, locks[root]))
+                               d["list"] if d else [], proofs.hashes(low),
+                               (d["lowering"], d["spec"]) if d else (None, None), root, locks[root]))
         except InputError as e:
             raise _shown(e) from None
     return plans
@@ -389,12 +407,16 @@ def _orphan_files(scopes: list[Path], files: list[Path]) -> list[Path]:
     out = []
     for d in scopes:
         if d.is_dir():
-            out += [p for p in sorted(d.rglob("*" + proofs.SUFFIX)) if str(p.resolve()) not in have]
+            # (a record file is not followed: it may be a link to nowhere)
+            out += [p for p in sorted(d.rglob("*" + proofs.SUFFIX)) if str(p.parent.resolve() / p.name) not in have]
     return sorted(set(out))
 
 
 def _disp(p: Path | str) -> str:
-    return display_path(p)
+    """A path as the user would write it (the file itself not followed: a
+    record file may be a link loop)."""
+    p = Path(p)
+    return str(Path(display_path(p.parent)) / p.name)
 
 
 def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = False, smt2: bool = False,
@@ -441,6 +463,9 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
         entries += [Entry(rec_d, low_d, t, w, "removed") for t, w in extra]
     orphans = _orphan_files(scopes, files)
     for f in orphans:
+        if f.is_dir() and not f.is_symlink():  # before anything is written
+            raise InputError(None, f"{_disp(f)}: a directory where a proof record belongs; remove it")
+    for f in orphans:
         entries.append(Entry(_disp(f), _disp(proofs.lowering_of(f)), None, None, "removed"))
     for f, text in writes:
         proofs.write_atomic(f, text)
@@ -456,19 +481,77 @@ def prove(paths: list[str], jobs: int = 1, timeout: float = 30.0, force: bool = 
                   smt2={p: r["smt2"] for p, r in done.items()}, record_counts=counts, unchanged=unchanged)
 
 
+def _git(root: Path, *argv: str) -> str:
+    """git's output for `argv` run in `root`, or the one-line error of
+    --since (git missing, not a repository, an unknown revision)."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), *argv], capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise InputError(None, f"--since needs git: {e.strerror}") from None
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or [f"git {argv[0]} failed"])[-1].removeprefix("fatal: ")
+        raise InputError(None, f"--since needs a git repository and a revision of it: {why}")
+    return done.stdout
+
+
+def changed_since(ref: str, root: Path) -> tuple[set[Path], dict[str, str] | None]:
+    """What a change since the git revision `ref` touched in the catalogue
+    at `root`: (every file that differs from `ref`, committed or not,
+    untracked ones included, as absolute paths; proofs.lock as it was at
+    `ref`, or None where it had none)."""
+    root = root.resolve()
+    top = Path(_git(root, "rev-parse", "--show-toplevel").strip())
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}")
+    except InputError:
+        raise InputError(None, f"--since: unknown revision {ref} (a commit, branch or tag of {top})") from None
+    names = _git(top, "diff", "--name-only", "-z", "--end-of-options", ref, "--").split("\0")
+    names += _git(top, "ls-files", "--others", "--exclude-standard", "--full-name", "-z").split("\0")
+    changed = {(top / n).resolve() for n in names if n}
+    lf = lock_file(root).resolve()
+    try:
+        rel = lf.relative_to(top).as_posix()
+    except ValueError:
+        return changed, None
+    try:
+        old = _git(top, "show", f"{ref}:{rel}")
+    except InputError:  # no proofs.lock at `ref`
+        return changed, None
+    return changed, revisions.parse_lock(old, f"{ref}:{rel}")
+
+
 def check(paths: list[str], jobs: int = 1, timeout: float = 30.0, shard: tuple[int, int] | None = None,
-          full: bool = False, allow_unknown: bool = False, progress: Progress = _no_progress) -> Report:
+          full: bool = False, allow_unknown: bool = False, progress: Progress = _no_progress,
+          since: str | None = None) -> Report:
     """Compare every record with what it should be now: current records are
     trusted (their hashes say nothing changed); lowerings with a stale or
     missing record (every lowering with `full`) are proved again, to say
-    what the verdict is now.  Writes nothing."""
+    what the verdict is now.  With `since` (a git revision), so that a change
+    cannot vouch for itself, every lowering whose file or record file differs
+    from that revision, and every one whose records depend on a proofs.lock
+    line that differs from it, is proved again too and compared with its
+    records.  Writes nothing."""
     all_files, scopes = collect(paths)
     files = all_files
     if shard:
         i, n = shard
         files = [f for k, f in enumerate(all_files) if k % n == i - 1]
     plans = _plan(files)
-    todo = [pl for pl in plans if full or any(pl.state(k)[0] != "current" for k in pl.expected)]
+    touched: set[str] = set()
+    if since is not None:
+        for root in sorted({pl.root for pl in plans}):
+            changed, old_lock = changed_since(since, root)
+            mine = [pl for pl in plans if pl.root == root]
+            lock_lines = {k for k in set(old_lock or {}) | set(mine[0].lock or {})
+                          if (old_lock or {}).get(k) != (mine[0].lock or {}).get(k)}
+            if old_lock is None and lock_file(root).resolve() in changed:
+                lock_lines = {"core"}  # a new lock: every record depends on the core line
+            for pl in mine:
+                if (pl.path.resolve() in changed or pl.record_file.parent.resolve() / pl.record_file.name in changed
+                        or (lock_lines and ("core" in lock_lines or lock_lines & set(proofs.dependencies(pl.low))))):
+                    touched.add(str(pl.path))
+    todo = [pl for pl in plans
+            if full or str(pl.path) in touched or any(pl.state(k)[0] != "current" for k in pl.expected)]
     done = prove_files([pl.path for pl in todo], jobs, timeout, progress=progress)
     entries: list[Entry] = []
     counts: dict[str, int] = {}

@@ -107,6 +107,11 @@ class Machine:
         self.hazards_on = hazards
         self.hazard: dict[str, hz.Finding] = {}
         self.hazard_read: set[str] = set()
+        # a caller that runs its code one instruction at a time (verify tv)
+        # keeps here the instructions before, one list per path that reaches
+        # the next (see `ran`), so that the hazard windows see them; None:
+        # the windows see the program given to `run`
+        self.context: list[list[Instr]] | None = None
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
         self.ops_run: set[str] = set()
@@ -408,7 +413,7 @@ class Machine:
             # the table of hazards is semantics: what this instruction reads
             # inside a window is unknown (not in the synthesiser's runs of one
             # component, which insert their own waits)  [S:hazards]
-            self.hazard = hz.window(program, k, self.target) if self.hazards_on and self.waits is not None and self.target else {}
+            self.hazard = self._window(program, k) if self.hazards_on and self.waits is not None and self.target else {}
             self.hazard = {r: h for r, h in self.hazard.items()
                            if h.rule.assumption is None or self.assume(h.rule.assumption) == "unknown"}
             self.hazard_read = set()
@@ -421,6 +426,26 @@ class Machine:
                 self.waits.step(ins)
         self.step = None
         self.cur = None
+
+    def _window(self, program: list[Instr], k: int) -> dict[str, hz.Finding]:
+        """hazards.window for program[k], after `context` (every path's
+        findings: a register in a window on any path reads as unknown)."""
+        assert self.target is not None
+        if self.context is None:
+            return hz.window(program, k, self.target)
+        out: dict[str, hz.Finding] = {}
+        for pre in self.context:
+            seq = pre + program[:k + 1]
+            for r, h in hz.window(seq, len(seq) - 1, self.target).items():
+                out.setdefault(r, h)
+        return out
+
+    def ran(self, ins: Instr) -> None:
+        """`ins` has run, whether through `run` or beside the machine (a
+        memory instruction verify tv models itself): later windows count it."""
+        if self.context is not None:
+            for pre in self.context:
+                pre.append(ins)
 
     def _hazard_unread(self, ins: Instr, h: hz.Finding) -> None:
         """An instruction in an EXEC hazard window whose semantics do not read

@@ -64,6 +64,15 @@ PRIMITIVES: list[Primitive] = [
     Primitive("cg::exclusive_scan", _CG, r"cg\.exclusive_scan\w*"),
     Primitive("64-bit shuffles (i64, u64, f64)", f"{_Q}, {_CUDA}", r"\w+\.shfl\w*_(i|u|f)64"),
     Primitive("64-bit reductions and scans (i64, u64, f64)", f"{_Q}, {_LLVM}", r"\w+\.(reduce|scan)\w*_(i|u|f)64"),
+    # issue 33
+    Primitive("shfl.sync's predicate p", "PTX", r"ptx\.shfl_\w+_p"),
+    Primitive("__fns", _CUDA, r"cuda\.fns"),
+    Primitive("popc(__ballot_sync(m, p) & __lanemask_lt())", f"{_CUDA}, HIP", r"(cuda|hip)\.ballot_rank"),
+    Primitive("coalesced_threads(): thread_rank, num_threads, shfl, shfl_up, shfl_down", _CG, r"cg\.coalesced_\w+"),
+    Primitive("labeled_partition, binary_partition: reduce, scans, rank, size", _CG, r"cg\.(labeled|binary)_\w+"),
+    Primitive("__match_any_sync, __match_all_sync on 64-bit values and float", _CUDA,
+              r"cuda\.match_(any|all)_(b64|f32)"),
+    Primitive("typed shuffles: short, char, __half, __nv_bfloat16, __half2", _CUDA, r"cuda\.shfl_typed"),
     # covered before issue 13
     Primitive("__shfl_sync, __shfl_xor_sync, __shfl_up_sync, __shfl_down_sync", _CUDA,
               r"cuda(64)?\.shfl_(idx|xor|up|down)"),
@@ -102,7 +111,8 @@ def proved_instances(low: Lowering, revs: dict[str, str], locks: dict[Any, Any])
     out = set()
     for key in proofs.instantiations(low):
         rec = d["records"].get(key)
-        if rec is not None and rec["verdict"] == "proved" and not proofs.stale_reasons(rec, now, locks[lp], revs):
+        if rec is not None and rec["verdict"] == "proved" and not proofs.stale_reasons(
+                rec, now, locks[lp], revs, low, (d["lowering"], d["spec"])):
             out.add(key)
     return out
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -43,9 +44,11 @@ from typing import Any
 
 from . import catalog, revisions
 from . import target as T
+from .assume import ASSUMPTIONS
 from .diag import InputError, Span, read_source
 from .ir import Lowering
 from .lowering_file import print_instr
+from .ops.base import op_of
 from .spec import SpecLib, _dotted
 from .syntax import operand_text, strip_comment
 from .target import ORDER
@@ -151,12 +154,69 @@ def hashes(low: Lowering) -> dict[str, str]:
     return {"lowering": lowering_hash(low), "spec": spec_hash(low), "solver": solver_id()}
 
 
+def dependencies(low: Lowering) -> list[str]:
+    """The ops a lowering's program runs (registry names, sorted): what its
+    records depend on, read from the lowering itself, never from a record
+    (the machine runs every instruction of a lowering once, Machine.run)."""
+    return sorted({op_of(ins.base).base for ins in low.program})
+
+
+def _obligations_wanted(low: Lowering) -> list[str]:
+    """Obligations every record of `low` asks (refine._prove_one): the
+    vacuity checks and one value obligation per output."""
+    return ["contract", "defined"] + [f"value({b.name})" for b in sorted(low.outputs, key=lambda b: b.name)]
+
+
+def mismatch_reasons(rec: dict[str, Any], low: Lowering, names: tuple[Any, Any] | None = None,
+                     path: Path | None = None) -> list[str]:
+    """Why a record (of the file whose "lowering" and "spec" are `names`) was
+    not made from `low` (at `path`, by default low.path), [] when it could
+    have been: what it says it ran is compared with what the lowering runs.
+
+    >>> from verify import catalog
+    >>> low = catalog.load("xor5")
+    >>> mismatch_reasons({"ops": [], "exec": low.exec_contract, "obligations": [
+    ...     {"name": "contract"}, {"name": "defined"}, {"name": "value(out)"}]}, low)
+    ['ops do not match the lowering (listed: none; it runs: s_mov_b64, s_nop, s_or_saveexec_b64, v_mov_b32)',
+     'no obligation exec']
+    """
+    out = []
+    if names is not None:
+        want = repo_path(Path(low.path) if path is None else path)
+        if names[0] != want:
+            out.append(f"the record file is for {names[0]}, not {want}")
+        if names[1] != spec_call(low):
+            out.append(f"the record file names spec {names[1]}, the lowering calls {spec_call(low)}")
+    deps = dependencies(low)
+    if rec.get("ops") != deps:
+        listed = ", ".join(rec.get("ops") or []) or "none"
+        out.append(f"ops do not match the lowering (listed: {listed}; it runs: {', '.join(deps) or 'none'})")
+    if rec.get("exec") != low.exec_contract:
+        out.append(f"exec {rec.get('exec')} is not the lowering's contract ({low.exec_contract})")
+    for k, v in sorted((rec.get("assumptions") or {}).items()):  # verify prove proves under the defaults
+        if k not in ASSUMPTIONS:
+            out.append(f"no assumption {k}")
+        elif v != ASSUMPTIONS[k].default:
+            out.append(f"assumption {k}={v} is not the default ({ASSUMPTIONS[k].default}) that verify prove uses")
+    have = {o.get("name") for o in rec.get("obligations", []) if isinstance(o, dict)}
+    lost = [n for n in _obligations_wanted(low) if n not in have]
+    if not any(isinstance(n, str) and n.startswith("exec") for n in have):
+        lost.append("exec")
+    if lost:
+        out.append(f"no obligation {', '.join(lost)}")
+    return out
+
+
 def stale_reasons(rec: dict[str, Any], now: dict[str, str], lock: dict[str, str] | None,
-                  revs: dict[str, str] | None = None) -> list[str]:
+                  revs: dict[str, str] | None = None, low: Lowering | None = None,
+                  names: tuple[Any, Any] | None = None) -> list[str]:
     """What changed since a record was made ([] when it is current): its
     hashes against `now` (:func:`hashes`), and the revisions `lock` names for
-    the core and for every op the record lists against `revs` (by default
-    :func:`revisions.current`).
+    the core and for every op the record depends on against `revs` (by
+    default :func:`revisions.current`).  With the lowering `low` (always, in
+    verify prove/check), the ops it depends on are those the lowering runs,
+    whatever the record lists, and a record that lists other ops, another
+    EXEC contract or too few obligations (:func:`mismatch_reasons`) is stale.
 
     >>> rec = {"hashes": {"lowering": "a", "spec": "b", "solver": "z3"}, "ops": ["v_mov_b32", "v_or_b32"]}
     >>> now = {"lowering": "a", "spec": "c", "solver": "z3"}
@@ -166,13 +226,17 @@ def stale_reasons(rec: dict[str, Any], now: dict[str, str], lock: dict[str, str]
     """
     h = rec["hashes"]
     out = [f"{k} changed" for k in ("lowering", "spec") if h.get(k) != now.get(k)]
+    ops = set(rec["ops"])
+    if low is not None:
+        out += mismatch_reasons(rec, low, names)
+        ops |= set(dependencies(low))
     if lock is None:
         out.append("no proofs.lock")
     else:
         revs = revisions.current() if revs is None else revs
         if lock.get("core") != revs["core"]:
             out.append("checker changed")
-        out += [f"op {o} changed" for o in rec["ops"] if lock.get(o) is None or lock.get(o) != revs.get(o)]
+        out += [f"op {o} changed" for o in sorted(ops) if lock.get(o) is None or lock.get(o) != revs.get(o)]
     if h.get("solver") != now.get("solver"):
         out.append("solver changed")
     return out
@@ -203,8 +267,9 @@ def lock_path(lowering_path: Path) -> Path:
 
 
 def lowering_of(record_path: Path) -> Path:
-    """proofs/a/b.proof -> lowerings/a/b.s."""
-    p = Path(record_path).resolve()
+    """proofs/a/b.proof -> lowerings/a/b.s (the record file itself is not
+    followed: it may be a link to nowhere)."""
+    p = Path(record_path).parent.resolve() / Path(record_path).name
     for parent in p.parents:
         if parent.name == "proofs":
             return parent.parent / "lowerings" / p.relative_to(parent).with_suffix(".s")
@@ -384,8 +449,14 @@ def parse(text: str, path: str) -> dict[str, Any]:
 def load(path: Path, old_ok: bool = False) -> dict[str, Any] | None:
     """The parsed record file, or None when there is none (or, with
     `old_ok`, when it is in an older format: verify prove replaces it)."""
-    if not Path(path).exists():
+    if not os.path.lexists(path):
         return None
+    p = Path(path)
+    try:  # a directory, a link loop or a dangling link is an error, not a missing record
+        p.open("rb").close()
+    except OSError as e:  # (the file itself is not resolved: a loop cannot be)
+        shown = Path(catalog.display_path(p.parent)) / p.name
+        raise InputError(None, f"cannot read the proof record {shown}: {e.strerror}") from None
     try:
         return parse(read_source(path), str(path))
     except OldSchema:
@@ -396,7 +467,7 @@ def load(path: Path, old_ok: bool = False) -> dict[str, Any] | None:
 
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(("." + path.name)[:240] + ".tmp")  # a name of 255 bytes has room for no suffix
     tmp.write_text(text)
     tmp.replace(path)
 
@@ -408,9 +479,10 @@ def current_proof(low: Lowering, target: str, wave: int) -> tuple[str, str, dict
     f = record_file(Path(low.path))
     d = load(f)
     rec = None if d is None else d["records"].get((target, wave))
-    if rec is None:
+    if d is None or rec is None:
         return "missing", str(f), None
-    reasons = stale_reasons(rec, hashes(low), revisions.load_lock(lock_path(Path(low.path))))
+    reasons = stale_reasons(rec, hashes(low), revisions.load_lock(lock_path(Path(low.path))), low=low,
+                            names=(d["lowering"], d["spec"]))
     if reasons:
         return "stale (" + ", ".join(reasons) + ")", str(f), rec
     return rec["verdict"], str(f), rec

@@ -3,9 +3,10 @@
 ``DIR/index.html`` holds one row per (lowering, target, wave) record of the
 check: the verdict (the record's, or what a proof gives now for a stale or
 missing one), the spec, the assumptions and the method the record names,
-and for every instantiation that is not proved the seconds a fresh proof
-took and links to its counterexample's lane-flow picture (verify.svg) and
-lane table (``DIR/cex/*.svg``, ``*.txt``).  Three selects filter the rows
+and for every instantiation that is not proved links to its
+counterexample's lane-flow picture (verify.svg) and lane table
+(``DIR/cex/*.svg``, ``*.txt``).  The files hold no times (how long a proof
+took is not a property of the code), so the same check writes the same bytes.  Three selects filter the rows
 by target, spec and verdict (plain JavaScript, no library); the counts
 above the table are those of ``verify check --json``'s ``summary`` and
 follow the filter.  This module decides nothing: the verdicts are the
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import catalog
-from .diag import VerifyError
+from .diag import InputError, VerifyError
 from .lanes import fmt_mask
 from .refine import Result, check_lowering
 from .svg import result_svg
@@ -45,9 +46,9 @@ def _record(e: Entry, cache: dict[str, Any]) -> dict[str, Any]:
 
 
 def category(e: Entry) -> str:
-    """The key `Report.counts()` counts `e` under (its verdict if current)."""
-    k = e.verdict if e.status in ("current", "written") else e.status
-    return k or e.status
+    """The key `Report.counts()` counts `e` under (Entry.kind: its verdict if
+    current, "refuted" where a stale or missing record's fresh proof is)."""
+    return e.kind()
 
 
 def _now(e: Entry) -> str | None:
@@ -115,6 +116,18 @@ def _select(key: str, values: list[str]) -> str:
     return f'<label>{key} <select id="f-{key}"><option value="">(all)</option>{opts}</select></label>'
 
 
+def check_dir(directory: str) -> None:
+    """Refuse `directory` before the check runs when write_html could not
+    write into it: its index.html a directory, its cex/ a file (the directory
+    itself: diag.check_output)."""
+    root = Path(directory)
+    if (root / "index.html").is_dir():
+        raise InputError(None, f"cannot write {root / 'index.html'}: it is a directory")
+    cex = root / "cex"
+    if (cex.exists() or cex.is_symlink()) and not cex.is_dir():
+        raise InputError(None, f"cannot write into {cex}: it is not a directory")
+
+
 def write_html(report: Report, directory: str, timeout: float = 30.0) -> list[str]:
     """Write the report into `directory` (created if absent; its parent must
     exist); returns the files written, index.html first."""
@@ -146,7 +159,7 @@ def write_html(report: Report, directory: str, timeout: float = 30.0) -> list[st
         assumptions = ", ".join(f"{k}={v}" for k, v in sorted(rec.get("assumptions", {}).items())) or "none"
         now = _now(e)
         status = "" if e.status in ("current", "written") else f"{e.status}; proved now: {now or '-'}"
-        seconds, links = "-", ""
+        links = ""
         if e.target is not None and now in ("refuted", "unknown"):
             # targets that share a record share its solver run: prove it once
             key = (e.lowering, e.wave, tuple(rec.get("targets", [e.target])))
@@ -154,7 +167,6 @@ def write_html(report: Report, directory: str, timeout: float = 30.0) -> list[st
                 runs[key] = _counterexample(e, timeout, cdir)
             r, stem = runs[key]
             if r is not None:
-                seconds = f"{r.seconds:.2f}"
                 parts = [f'<a class="table" href="cex/{stem}.txt">lane table</a>']
                 if r.cex is not None and r.cex.rows:
                     parts.insert(0, f'<a class="svg" href="cex/{stem}.svg">picture</a>')
@@ -166,7 +178,7 @@ def write_html(report: Report, directory: str, timeout: float = 30.0) -> list[st
             f"<td><code>{escape(e.lowering)}</code></td><td>{escape(where)}</td>"
             f'<td class="v {escape(cat)}">{escape(cat)}</td><td>{escape(status)}</td>'
             f"<td><code>{escape(spec)}</code></td><td>{escape(assumptions)}</td>"
-            f"<td>{escape(rec.get('method', ''))}</td><td>{seconds}</td>"
+            f"<td>{escape(rec.get('method', ''))}</td>"
             f"<td>{escape(failing)}{' ' if failing and links else ''}{links}</td></tr>")
     order = ["proved", "refuted", "unknown", "stale", "missing", "orphan", "differs", "removed"]
     keys = [k for k in order if k in cats or k in ("proved", "refuted", "unknown")]
@@ -183,10 +195,8 @@ def write_html(report: Report, directory: str, timeout: float = 30.0) -> list[st
         "<p>" + _select("target", sorted(targets)) + _select("spec", sorted(specs))
         + _select("verdict", keys) + "</p>",
         "<table><thead><tr><th>lowering</th><th>target</th><th>verdict</th><th>status</th><th>spec</th>"
-        "<th>assumptions</th><th>method</th><th>seconds (proved again)</th><th>counterexample</th></tr></thead>",
+        "<th>assumptions</th><th>method</th><th>counterexample</th></tr></thead>",
         "<tbody>", *rows, "</tbody></table>",
-        "<p>Records hold no times: seconds are shown for the instantiations proved again here "
-        "(those not proved, for their counterexamples).</p>",
         f"<script>{_SCRIPT}</script>",
         "</body></html>", ""])
     (root / "index.html").write_text(page)

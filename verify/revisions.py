@@ -48,7 +48,7 @@ _OPS = _PKG / "ops"
 
 # verify/*.py modules no verdict depends on (all others are the core)
 NOT_CORE = ("__init__.py", "__main__.py", "cli.py", "gate.py", "proofs.py", "revisions.py", "catalog.py",
-            "emit.py", "asmcheck.py", "diag.py", "asm.py", "primitives.py",
+            "emit.py", "asmcheck.py", "diag.py", "primitives.py", "about.py",
             "svg.py", "report.py", "summary.py", "progress.py")  # pictures and reports; hazards.py is semantics: core
 
 # names through which an op could reach any other op

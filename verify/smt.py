@@ -13,8 +13,10 @@ before in the process.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import ctypes
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import z3
@@ -938,6 +940,57 @@ def _context_of(terms: Sequence[Any]) -> Any:
 # is the same under any load; this only stops a runaway after an hour
 NO_TIMEOUT = 3600.0
 
+# z3 resource units (rlimit) per second of `--timeout`: the rate at which z3
+# spends them on verify tv's questions on the development machine (docs/tv.md,
+# "Timeouts": 9.3e6 per solver-second measured over heavy tv proofs there)
+RLIMIT_PER_SECOND = 10_000_000
+
+
+class Budget:
+    """The solver resources of one proof: `seconds` of `--timeout` as
+    ``seconds * RLIMIT_PER_SECOND`` z3 resource units, which every check
+    made while it is active (:func:`budget`) draws from.  A check gets at
+    most what is left as its rlimit and no clock, so a proof stops after
+    the same questions under any load: its verdict is deterministic."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.total = max(1, int(seconds * RLIMIT_PER_SECOND))
+        self.used = 0
+
+    @property
+    def left(self) -> int:
+        return max(0, self.total - self.used)
+
+    @property
+    def spent(self) -> bool:
+        return self.used >= self.total
+
+    def reason(self) -> str:
+        return (f"the --timeout {self.seconds:g} s budget of {self.total} z3 resource units is spent "
+                f"({RLIMIT_PER_SECOND} per second)")
+
+
+_BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("verify_smt_budget", default=None)
+
+
+@contextlib.contextmanager
+def budget(seconds: float) -> Iterator[Budget]:
+    """Every Query check inside draws from one :class:`Budget` of `seconds`."""
+    b = Budget(seconds)
+    token = _BUDGET.set(b)
+    try:
+        yield b
+    finally:
+        _BUDGET.reset(token)
+
+
+def _rlimit_count(s: Any) -> int:
+    try:
+        return int(s.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:  # (no such statistic)
+        return 0
+
 
 class Query:
     """Solver questions over a stack of assertions, each check a fresh
@@ -994,6 +1047,14 @@ class Query:
         lane indices (docs/ci.md, "Solvers"), so it is asked on a resource
         limit where the tactic gave up."""
         terms = self._terms()
+        b = _BUDGET.get()
+        if b is not None:  # a proof's budget: its rlimit bounds every check, no clock  [docs/tv.md, Timeouts]
+            if b.spent:
+                self.model = None
+                self.reason = b.reason()
+                return "unknown"
+            rlimit = b.left if rlimit is None else min(rlimit, b.left)
+            timeout_s = NO_TIMEOUT
         s = z3.Solver(ctx=self.ctx) if plain else _tactic(self.ctx).solver()
         if timeout_s is None and rlimit is not None:
             timeout_s = NO_TIMEOUT  # a check with a resource limit is bounded by it alone: no clock
@@ -1003,14 +1064,17 @@ class Query:
         s.set("random_seed", self.seed)
         s.add(*terms)
         self.last = s
+        before = _rlimit_count(s) if b is not None else 0
         r = s.check()
+        if b is not None:
+            b.used += _rlimit_count(s) - before
         if r == z3.sat:
             self.model = s.model()
             return "sat"
         self.model = None
         if r == z3.unsat:
             return "unsat"
-        self.reason = s.reason_unknown()
+        self.reason = b.reason() if b is not None and b.spent else s.reason_unknown()
         return "unknown"
 
     def value(self, term) -> int:

@@ -33,7 +33,8 @@ two's-complement integer meaning: integer literals, names, ``+ - * & | ^ ~
 group or an inactive lane is *undefined*), ``E in (k1, k2, ...)`` in
 ``require``, and calls: ``active(j)``, ``ult/ule(a, b)`` (unsigned),
 ``umin umax smin smax``, ``lowest(COND for j in range(a, b))`` (the
-smallest such j whose COND holds, b if none), ``first(E for j in range(a,
+smallest such j whose COND holds, b if none), ``count(COND for j in
+range(a, b) [if C])`` (how many hold), ``first(E for j in range(a,
 b) if COND)`` (E at that smallest j, undefined if none), folds (``fold``, ``fold_tree``,
 ``fold_hs``: left to right, a butterfly tree, a Hillis-Steele scan tree),
 and other specs (``warp.bfly(b=..., c=..., n=32)``,
@@ -402,7 +403,8 @@ def _check_recursion(specs: dict[str, SpecDef]) -> None:
 
 
 _INT, _BOOL, _STR, _ANY = "an integer", "a condition", "a string", "any"
-_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "fold_hs", "lanemap", "lowest", "first"}
+_INT_CALLS = {"umin", "umax", "smin", "smax", "ident", "combine", "fold", "fold_tree", "fold_hs", "lanemap", "lowest", "first",
+              "count"}
 _BOOL_CALLS = {"ult", "ule", "active", "all", "any"}
 
 
@@ -479,7 +481,7 @@ class _Sorts:
 
     def call(self, node: ast.Call, env: dict[str, str], span: Span) -> str:
         name = _dotted(node.func)
-        if name in ("fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first"):
+        if name in ("fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first", "count"):
             gen = node.args[-1] if node.args else None
             if isinstance(gen, ast.GeneratorExp) and len(gen.generators) == 1:
                 comp = gen.generators[0]
@@ -488,7 +490,8 @@ class _Sorts:
                     local[comp.target.id] = _INT
                 for f in comp.ifs:
                     self.want(f, _BOOL, local, span, "a fold's condition")
-                self.want(gen.elt, _BOOL if name in ("all", "any", "lowest") else _INT, local, span, f"what {name} combines")
+                self.want(gen.elt, _BOOL if name in ("all", "any", "lowest", "count") else _INT, local, span,
+                          f"what {name} combines")
             return _BOOL if name in ("all", "any") else _INT
         for a in node.args:
             if not isinstance(a, ast.GeneratorExp):
@@ -1105,7 +1108,7 @@ OPS: dict[str, tuple[str, int, int | None]] = {
     name: (op.method, op.identity, op.absorbing) for name, op in FOLDS.items() if op.identity is not None
 }
 
-_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first"}
+_OPS_BUILTINS = {"ident", "combine", "fold", "fold_tree", "fold_hs", "all", "any", "lowest", "first", "count"}
 _OP_NAMES = OPS
 
 
@@ -1171,14 +1174,17 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
         op = _opname(ctx, node.args[0], values)
         (a, da), (b, db) = (_ev(x, ctx, values) for x in node.args[1:3])
         return apply_op(B, op, _as_val(ctx, a), _as_val(ctx, b)), _and_def(B, da, db)
-    if fname in ("all", "any"):
+    if fname in ("all", "any", "count"):
         items = _gen_items(ctx, node.args[0], values)
         conds, d = [], True
         for e, de, c, dc in items:
-            if c is False:
+            if c is False:  # left out, but its condition must have been defined
+                d = _and_def(B, d, dc)
                 continue
             d = _and_def(B, d, dc, de if c is True else B.or_b(B.not_b(c), de))
             conds.append(e if c is True else (B.or_b(B.not_b(c), e) if fname == "all" else B.and_b(c, e)))
+        if fname == "count":  # the number of conditions that hold (the backend's popcount, as v_mbcnt counts)
+            return B.popcount(conds), d
         return (B.and_b(*conds) if fname == "all" else B.or_b(*conds)), d
     if fname == "lowest":
         return _lowest(ctx, node, values)
@@ -1188,8 +1194,9 @@ def _ops_builtin(ctx: _Ctx, fname: str, node: ast.Call, values: dict[str, _Res])
     ident = B.ident(op) if isinstance(B, Wide) else B.const(OPS[op][1])
     elems, d = [], True
     for e, de, c, dc in _gen_items(ctx, node.args[1], values):
-        if c is False:
+        if c is False:  # left out, but its condition must have been defined
             elems.append(ident)
+            d = _and_def(B, d, dc)
             continue
         ev = _as_val(ctx, e)
         elems.append(ev if c is True else B.ite(c, ev, ident))
@@ -1228,7 +1235,8 @@ def _lowest(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
     d: Cond = True
     for k in reversed(range(len(items))):
         e, de, c, dc = items[k]
-        if c is False:
+        if c is False:  # not the lowest, but its condition must have been defined
+            d = _and_def(B, d, dc)
             continue
         hit = e if c is True else (c and e) if _is_cb(c) and _is_cb(e) else B.and_b(c, e)
         d = _and_def(B, d, dc, de)
@@ -1248,7 +1256,11 @@ def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
     if len(node.args) != 1 or node.keywords:
         raise InputError(None, f"spec {ctx.spec.name}: first takes one generator `E for j in range(a, b) if COND`")
     gen = node.args[0]
-    items = [it for it in _gen_items(ctx, gen, values) if it[2] is not False]
+    every = _gen_items(ctx, gen, values)
+    # an element whose condition is false is not the first, but its condition
+    # must have been defined (as where the condition is not constant)
+    left_out = _and_def(B, *[dc for _, _, c, dc in every if c is False])
+    items = [it for it in every if it[2] is not False]
     if not items:
         return 0, False
     # The value where no lane qualifies is undefined, so any will do: for
@@ -1271,7 +1283,7 @@ def _first(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> _Res:
             res = B.ite(c, _as_val(ctx, e), res)
             d = d if de is d else B.or_b(B.and_b(c, de), B.and_b(B.not_b(c), d))
         d = _and_def(B, d, dc)
-    return res, d
+    return res, _and_def(B, d, left_out)
 
 
 def _fold_hs(B: Any, op: str, elems: list[Value]) -> Value:

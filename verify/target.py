@@ -91,6 +91,7 @@ FEATURES: dict[str, Feature] = {
         Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
         Feature("sub_co_u32", "v_sub_co_u32 / v_subrev_co_u32 with a borrow-out mask (VOP3)", "S:sub-carry"),
         Feature("sub_co_vop2_gfx9", "GFX9's VOP2/DPP v_sub_co_u32, v_subrev_co_u32 and v_subb_co_u32 / v_subbrev_co_u32", "S:sub-carry"),
+        Feature("packed_tid", "a kernel's work-item IDs packed into v0 (x bits 0-9, y 10-19, z 20-29)", "S:packed-tid"),
         Feature("sub_co_ci", "v_sub_co_ci_u32 / v_subrev_co_ci_u32 (borrow in and out, GFX10+)", "S:sub-carry"),
     ]
 }
@@ -122,7 +123,7 @@ _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy",
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
 _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
-_GFX90A = _GFX9 | {"dpp_row_newbcast"}
+_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
@@ -136,7 +137,7 @@ _GFX10 = {
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
-                                              "saveexec_sdst_last"}
+                                              "saveexec_sdst_last", "packed_tid"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split"}) | {

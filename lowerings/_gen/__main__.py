@@ -1,9 +1,9 @@
 import sys
 from pathlib import Path
 
-from . import bitonic, prims, quadrants_gfx10, scans, wide64, xor_rdna, xor_rows
+from . import bitonic, cuda_prims, prims, quadrants_gfx10, scans, wide64, xor_rdna, xor_rows
 
-GENERATORS = [xor_rows, xor_rdna, scans, quadrants_gfx10, bitonic, wide64, prims]
+GENERATORS = [xor_rows, xor_rdna, scans, quadrants_gfx10, bitonic, wide64, prims, cuda_prims]
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -37,7 +37,8 @@ class Valu(OpDef):
 
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
-                 components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None):
+                 components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None,
+                 vop3_dpp: bool | None = None):
         self.base = base
         # the VOP3 clamp bit: "add"/"sub"/"subrev" saturate unsigned, "f32" clamps to [0, 1]  [S:clamp]
         self.clamp = clamp
@@ -56,6 +57,10 @@ class Valu(OpDef):
         self.arg_names = ("vdst",) + tuple(f"src{k}" for k in range(nsrc))
         if vop3_only:
             self.encs = {"": "e64", "_e64": "e64"}
+            # GFX11+ VOP3 DPP: the three-source ops and those that say so (v_bcnt_u32_b32), not
+            # v_mul_lo/hi_u32 (llvm-mc-22: "e64_dpp variant ... not supported")  [S:dpp-encoding] [S:bfe]
+            if dpp_ok and (nsrc == 3 if vop3_dpp is None else vop3_dpp):
+                self.encs["_e64_dpp"] = "e64_dpp"
         else:
             self.encs = {"": "", "_e32": "e32", "_e64": "e64"}
             if dpp_ok:
@@ -100,7 +105,7 @@ class Valu(OpDef):
         warns: list[Warning_] = []
         if ins.enc == "e64_dpp":
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
-            src1 = ins.operands[2] if self.nsrc == 2 else None
+            src1 = ins.operands[2] if self.nsrc >= 2 else None
             if src1 is not None and not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
                 what = "an SGPR" if isinstance(src1, SReg) else "a constant"
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
@@ -280,6 +285,9 @@ VALU_OPS = [
     # bit-field extract: S1[4:0] the offset, S2[4:0] the width  [S:bfe]
     Valu("v_bfe_u32", 3, lambda B, a, b, c: B.and_(B.lshr(a, B.and_(b, B.const(31))), _field_mask(B, c)), vop3_only=True),
     Valu("v_bfe_i32", 3, _bfe_i32, vop3_only=True),
+    # population count of src0 plus src1 (VOP3 only; VOP3 DPP on GFX11+)  [S:bcnt]
+    Valu("v_bcnt_u32_b32", 2, lambda B, a, b: B.add(B.popcount([B.bit(a, k) for k in range(32)]), b), vop3_only=True,
+         vop3_dpp=True),
 ]
 
 
@@ -417,7 +425,7 @@ class Bitop3(Valu):
     mods = Modifiers(int_modifier("bitop3", 0, 255, default=0, fmt=hex_text))
 
     def __init__(self) -> None:
-        super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True)
+        super().__init__("v_bitop3_b32", 3, None, "bitop3", vop3_only=True, dpp_ok=False)
 
     @staticmethod
     @cache

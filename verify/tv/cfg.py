@@ -229,6 +229,19 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
     order, loop = topological(blocks)
     if loop is not None:
         return loop
+    preds: dict[int, list[int]] = {k: [] for k in range(len(blocks))}
+    for p, pb in enumerate(blocks):
+        for succ in (pb.taken, pb.fall):
+            if succ is not None:
+                preds[succ].append(p)
+    step = _counted(m, step)
+
+    def enter(k: int) -> None:
+        # the hazard windows of block k see each predecessor's instructions
+        # (a window over more than two blocks is not seen, as the warnings'
+        # GpuCode.hazard_warnings does not see it)  [S:hazards]
+        if m.context is not None:
+            m.context = [list(blocks[p].instrs) for p in preds[k]] or [[]]
     incoming: dict[int, list[tuple[Any, _State]]] = {0: [(True, _save(m, extra))]}
     exits: list[tuple[Any, _State]] = []
     for k in order:
@@ -263,6 +276,7 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             for n in cand:
                 m.set_s(n, B.const(0))
             extra.set_pc(B.and_b(pc, r_zero))
+            enter(k)
             for ins in b.instrs:
                 why = step(ins)
                 if why is not None:
@@ -278,6 +292,7 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                 for h, n in enumerate(cand):
                     m.set_s(n, B.from_bits(now[32 * h:32 * h + 32]))
                 extra.set_pc(B.and_b(pc, B.not_b(r_zero), g))
+                enter(k)
                 for ins in b.instrs:
                     why = step(ins)
                     if why is not None:
@@ -290,6 +305,7 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             if b.fall is not None:
                 incoming.setdefault(b.fall, []).append((pc, _save(m, extra)))
             continue
+        enter(k)
         for ins in b.instrs:
             why = step(ins)
             if why is not None:
@@ -311,6 +327,16 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
     _load(m, state, extra)
     extra.set_pc(True)
     return None
+
+
+def _counted(m: Machine, step: Callable[[Instr], str | None]) -> Callable[[Instr], str | None]:
+    """`step`, then the machine told that the instruction ran (Machine.ran)."""
+    def run(ins: Instr) -> str | None:
+        why = step(ins)
+        if why is None:
+            m.ran(ins)
+        return why
+    return run
 
 
 def _leave_loop(m: Machine, ends: list[_State], extra: Extra) -> None:

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from .. import smt
-from ..asmcheck import CONTROL, Opaque, function_lines, parse_line, read
+from ..asmcheck import CONTROL, Opaque, asm_target, function_lines, parse_line, read
 from ..assume import ASSUMPTIONS
 from ..diag import InputError, Span
 from ..emit import split_vopd
@@ -155,11 +155,27 @@ def used_assumptions(*machines: Machine | None) -> dict[str, str]:
     return out
 
 
-def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool) -> TVResult:
+def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool,
+             seconds: float | None = None) -> TVResult:
     """`prove` under `assume`; with `robust`, under every variant of every
     assumption it relied on (and those the variants rely on in turn): proved
     only if every variant is, else the worst variant's result (as
-    refine.prove does for lowerings)."""
+    refine.prove does for lowerings).  `seconds` (--timeout): the whole
+    instance's solver budget, z3 resource units and no clock (smt.Budget;
+    docs/tv.md, "Timeouts"), so the verdict is the same under any load."""
+    if seconds is None:
+        return _robustly(prove, assume, robust)
+    with smt.budget(seconds) as b:
+        res = _robustly(prove, assume, robust)
+    if b.spent and res.verdict == "unsupported" and any("of a shape verify does not accept" in n for n in res.notes):
+        # (a loop whose shape the solver could not finish checking within the budget: undecided)
+        res.verdict = "unknown"
+    if b.spent and res.verdict == "unknown" and not any(b.reason() in n for n in res.notes):
+        res.notes.append(b.reason())
+    return res
+
+
+def _robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool) -> TVResult:
     res = _hazard_verdict(prove(assume))
     if not robust or res.verdict == "unsupported":
         return res
@@ -361,9 +377,11 @@ def run_gpu(m: Machine, code: GpuCode, timeout: float = 30.0) -> list[Instr]:
     returns the reloads of untracked private memory.  InputError when it
     cannot be run."""
     g = GpuRun(m)
+    m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     if code.blocks is None:
         for ins in code.program:
             g.step(ins)
+            m.ran(ins)
     else:
         why = run_blocks(m, code.blocks, g.step, g, timeout)
         if why is not None:
@@ -710,7 +728,7 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
         if "src" not in fs or "tgt" not in fs:
             raise InputError(None, f"{path}: IR-to-IR refinement needs @src and @tgt (or a second file)")
         pairs = [(mod, fs["src"], fs["tgt"])]
-    return [robustly(partial(prove_ir_pair, m, s, t, tg, w, timeout), assume or {}, robust)
+    return [robustly(partial(prove_ir_pair, m, s, t, tg, w, timeout), assume or {}, robust, timeout)
             for m, s, t in pairs for tg, w in inst]
 
 
@@ -730,6 +748,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     if asm is not None and len(inst) != 1:
         raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
                                f"({len(inst)} instances)")
+    if asm is not None:  # its .amdgcn_target must be that target
+        asm_target(asm[0], asm[1], inst[0][0].name)
     fns = [f for f in mod.functions if not functions or f.name in functions]
     if functions:
         missing = [n for n in functions if n not in {f.name for f in mod.functions}]
@@ -771,7 +791,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
         for t, w in inst:
             for cname, comp in compilers:
                 before = compiling[0]
-                r = robustly(partial(prove_function, mod, fn, comp, t, w, cname, timeout), assume or {}, robust)
+                r = robustly(partial(prove_function, mod, fn, comp, t, w, cname, timeout), assume or {}, robust,
+                             timeout)
                 r.compile_seconds = compiling[0] - before
                 out.append(_finish(r))
     return out
@@ -826,7 +847,7 @@ def _prove_task(task: _Task) -> TVResult:
         return task.asm
 
     r = robustly(partial(prove_function, mod, fn, compiled, get(task.target), task.wave, task.compiler,
-                         task.timeout), dict(task.assume), task.robust)
+                         task.timeout), dict(task.assume), task.robust, task.timeout)
     r.compile_seconds = task.compile_seconds
     r.seconds += task.compile_seconds  # _finish takes it off again, as for a sequential run
     return _finish(r)
@@ -849,6 +870,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
         if asm is not None and len(inst) != 1:
             raise InputError(None, f"--asm {asm[0]} is code for one target and wave: give --target and --wave "
                                    f"({len(inst)} instances)")
+        if asm is not None:  # its .amdgcn_target must be that target
+            asm_target(asm[0], asm[1], inst[0][0].name)
         if functions:
             missing = [n for n in functions if n not in {f.name for f in mod.functions}]
             if missing:

@@ -5,8 +5,14 @@ the kernarg pointer the dispatch puts in a user SGPR pair (which pair follows
 from the ``.amdhsa_user_sgpr_*`` directives); an argument's offset is its
 natural alignment after the previous one (the HSA ABI layout LLVM's metadata
 lists).  ``llvm.amdgcn.workitem.id.x`` is v0 at entry: on targets with packed
-work-item IDs (gfx90a, gfx940+, GFX11+) v0 = x | y << 10 | z << 20, y and z
-unknown; elsewhere v0 = x.  x < 1024 in every lane.
+work-item IDs (the `packed_tid` feature) v0 = x | y << 10 | z << 20, where
+the fields of the IDs the kernel descriptor does not enable
+(``.amdhsa_system_vgpr_workitem_id``) and bits 30-31 are zero under the
+assumption ``kernel.packed_tid`` (LLVM then uses all of v0 as x), and a field
+whose work-group size is 1 (``reqd_work_group_size``, or a flat size of 1) is
+zero by the dispatch; elsewhere v0 = x.  x is at most LLVM's maximum x ID
+(the reqd size, or the ``amdgpu-flat-work-group-size`` maximum, less 1) in
+every lane  [S:packed-tid].
 
 Global memory is dword-granular: one unknown value per byte address at entry
 (an uninterpreted function of the address), then the stores in order.  Loads
@@ -81,8 +87,60 @@ def kernarg_sgpr(asm: str, fname: str) -> int | None:
     return None
 
 
-def packed_tid(target: Target) -> bool:
-    return target.gen >= 11 or target.llvm_cpu in ("gfx90a", "gfx942", "gfx950")
+@dataclass(frozen=True)
+class WorkItems:
+    """A kernel's work-item IDs as LLVM's code generation reads its attributes
+    (SIMachineFunctionInfo, AMDGPUSubtarget::getMaxWorkitemID): the largest
+    ID per dimension (the !reqd_work_group_size, else the
+    "amdgpu-flat-work-group-size" maximum, less 1; default 1024), and whether
+    the y and z IDs are inputs: not "amdgpu-no-workitem-id-y/z" and a largest
+    ID above 0; z implies y  [S:packed-tid]."""
+
+    max_id: tuple[int, int, int]
+    has_y: bool
+    has_z: bool
+
+    @property
+    def enabled(self) -> int:
+        """The .amdhsa_system_vgpr_workitem_id LLVM gives it: 0 (x), 1 (x, y), 2 (x, y, z)."""
+        return 2 if self.has_z else 1 if self.has_y else 0
+
+
+def workitems(fn: Function) -> WorkItems:
+    flat = 1024  # getDefaultFlatWorkGroupSize: (1, the subtarget's maximum, 1024)
+    m = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*", fn.attrs.get("amdgpu-flat-work-group-size", ""))
+    if m is not None and 1 <= int(m.group(1)) <= int(m.group(2)) <= 1024:  # (else LLVM takes the default)
+        flat = int(m.group(2))
+    reqd = fn.reqd_work_group_size
+    mx = tuple(max(0, (reqd[d] if reqd is not None else flat) - 1) for d in range(3))
+    has_z = "amdgpu-no-workitem-id-z" not in fn.attrs and mx[2] != 0
+    has_y = has_z or ("amdgpu-no-workitem-id-y" not in fn.attrs and mx[1] != 0)
+    return WorkItems((mx[0], mx[1], mx[2]), has_y, has_z)
+
+
+def descriptor_workitems(asm: str, fname: str) -> int | None:
+    """The kernel descriptor's .amdhsa_system_vgpr_workitem_id (None: not found)."""
+    m = re.search(r"\.amdhsa_kernel\s+" + re.escape(fname) + r"\b(.*?)\.end_amdhsa_kernel", asm, re.S)
+    d = None if m is None else re.search(r"\.amdhsa_system_vgpr_workitem_id\s+(\d+)", m.group(1))
+    return None if d is None else int(d.group(1))
+
+
+def entry_v0_mask(target: Target, wi: WorkItems, enabled: int, variant: Callable[[], str]) -> int:
+    """The bits of v0 at a kernel's entry that are not known zero (x, bits
+    0-9, always): on a packed-TID target the y and z fields of enabled IDs
+    (unless the dispatch makes them 0), and, when the descriptor leaves an ID
+    out, what `kernel.packed_tid` says of the rest (`variant()` consults it)
+    [S:packed-tid]."""
+    if not target.has("packed_tid"):
+        return 0x3FF
+    mask = 0x3FF
+    rest = "zero" if enabled == 2 else variant()
+    for d, field_ in ((1, 0x3FF << 10), (2, 0x3FF << 20)):
+        if wi.max_id[d] != 0 and (enabled >= d or rest == "any"):
+            mask |= field_
+    if enabled == 2 or rest == "any":
+        mask |= 0xC0000000
+    return mask
 
 
 def _regs(text: str) -> list[int]:
@@ -553,14 +611,10 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
             kargs[off] = v
             w, fl = TYPES[a.type]
             ir_args[a.key] = Lanes([v] * W, [False] * W, w, fl)
-    raw = B.fresh_lanes("v0", W)
-    if packed_tid(target):  # x in bits 0-9 (y, z above: any)
-        v0 = raw
-        tid = [B.and_(v, B.const(0x3FF)) for v in v0]
-    else:  # x < 1024 (the largest work-group), written so that the solver sees it
-        v0 = tid = [B.and_(v, B.const(0x3FF)) for v in raw]
+    raw = B.fresh_lanes("v0", W)  # x in bits 0-9 (< 1024, the largest work-group); the rest: entry_v0_mask
+    tid = [B.and_(v, B.const(0x3FF)) for v in raw]
     kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
-    return kargs, ir_args, v0, tid, kptr
+    return kargs, ir_args, raw, tid, kptr
 
 
 def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
@@ -596,7 +650,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     # proof, so that the IR's lane-wise results can be shared: IRRun.memo)
     if "inputs" not in terms:
         terms["inputs"] = _inputs(B, fn, offs, W, target)
-    kargs, ir_args, v0, tid, kptr = terms["inputs"]
+    kargs, ir_args, raw_v0, tid, kptr = terms["inputs"]
+    wi = workitems(fn)
+    if wi.max_id[0] < 0x3FF:  # the dispatch: no x ID above the work-group's size  [S:packed-tid]
+        contract += [B.ule(t, B.const(wi.max_id[0])) for t in tid]
 
     mem_cache: dict[tuple[Any, Any], tuple[Any, Any, Any]] = terms["mem"]
 
@@ -660,6 +717,17 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if ks is None:
         res.notes = [f"{label}: unsupported: no kernarg segment pointer in the kernel descriptor"]
         return res
+    enabled = descriptor_workitems(asm, fn.name)
+    if enabled is None:  # no descriptor: the IDs LLVM enables for these attributes
+        enabled = wi.enabled
+
+    def packed_variant() -> str:
+        v = (assume or {}).get("kernel.packed_tid", ASSUMPTIONS["kernel.packed_tid"].default)
+        res.assumptions["kernel.packed_tid"] = v
+        return v
+
+    v0_mask = entry_v0_mask(target, wi, enabled, packed_variant)
+    v0 = [B.and_(v, B.const(v0_mask)) for v in raw_v0]
     fresh_v: dict[str, list[Any]] = {}
 
     def initial(kind: str, name: str, lane: int | None) -> Any:
@@ -684,6 +752,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
+    m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, k.step, k, timeout)
         if why is not None:
@@ -694,6 +763,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
+        m.ran(ins)
     for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
         if used_by is not None:
             res.assumptions.update(used_by.assumptions_used)
@@ -797,9 +867,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 
 def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
     """After a sat check: leave on `q` a model with 1, 2 or 4 active lanes
-    where there is one, else the model of asking again; False when the
-    solver gives up the second time.  Each narrowing question has a
+    where there is one, else the model of asking again, else the first
+    model (False: there was none).  Each narrowing question has a
     resource limit, so the lanes shown do not depend on the machine's load."""
+    first = q.model  # the model of the sat check
     for k in (1, 2, 4):
         q.push()
         q.add(B.at_most(exec_bits, k))
@@ -807,7 +878,12 @@ def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
             q.pop()
             return True
         q.pop()
-    return q.check() == "sat"
+    if q.check() == "sat":
+        return True
+    if first is not None:  # (asking again gave up: the budget of --timeout is spent)
+        q.model = first
+        return True
+    return False
 
 
 def choice_used(q: smt.Query, choices: list[Choice]) -> Choice | None:

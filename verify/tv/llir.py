@@ -74,6 +74,9 @@ class Function:
     blocks: int
     insts: list[Inst]
     block_names: list[str] = field(default_factory=list)
+    # the function's string attributes ("amdgpu-no-workitem-id-y": "", "amdgpu-flat-work-group-size": "1,256")
+    attrs: dict[str, str] = field(default_factory=dict)
+    reqd_work_group_size: tuple[int, int, int] | None = None  # its !reqd_work_group_size metadata
 
 
 @dataclass
@@ -182,6 +185,7 @@ def read_module(path: str, text: str) -> Module:
         raise InputError(None, f"{path}: LLVM cannot parse it: {msg.splitlines()[0] if msg else '?'}") from None
     lines = text.splitlines()
     runs = run_lines(text)
+    printed = str(mod)
     funcs = []
     for f in mod.functions:
         if f.is_declaration:
@@ -229,5 +233,24 @@ def read_module(path: str, text: str) -> Module:
             insts.append(Inst(value_key(ins), nm, ins.opcode, _type_text(ins.type), itext, ops, Span(path, ln, col),
                               words, bk, targets, cases))
         funcs.append(Function(name, span, cc == "amdgpu_kernel", cc, args, ret, len(blocks), insts,
-                              [_block_key(b) for b in blocks]))
+                              [_block_key(b) for b in blocks], _fn_attrs(f), _reqd_size(str(f), printed)))
     return Module(path, text, funcs, runs)
+
+
+def _fn_attrs(f: object) -> dict[str, str]:
+    """A function's string attributes, as LLVM prints its attribute group."""
+    out: dict[str, str] = {}
+    for a in f.attributes:  # type: ignore[attr-defined]
+        t = bytes(a).decode() if isinstance(a, bytes) else str(a)
+        for k, v in re.findall(r'"([^"]+)"(?:="([^"]*)")?', t):
+            out[k] = v
+    return out
+
+
+def _reqd_size(fn_text: str, module_text: str) -> tuple[int, int, int] | None:
+    """The !reqd_work_group_size of a function (three i32), from LLVM's printing."""
+    m = re.search(r"!reqd_work_group_size\s+!(\d+)", fn_text.split("{", 1)[0] if "{" in fn_text else fn_text)
+    if m is None:
+        return None
+    d = re.search(r"^!" + m.group(1) + r"\s*=\s*!\{i32 (\d+), i32 (\d+), i32 (\d+)\}", module_text, re.M)
+    return None if d is None else (int(d.group(1)), int(d.group(2)), int(d.group(3)))

@@ -13,7 +13,11 @@ in the destination, ...) executed by verify's own op definitions
 (verify/ops) on a machine holding the IR values, under the same EXEC and
 target as the compiled code.  Their poison is computed by running the same
 instruction once more on the poison bits (a lane of the result is poison
-exactly when the lane it read was).
+exactly when the lane it read was).  A lane that did not run a value's
+definition (an argument: a lane outside the entry EXEC) has no value for it:
+an instruction reading across lanes reads poison there, the one rule for
+arithmetic, loads, atomics and arguments (`IRRun.crossed`; the assumption
+ir.inactive_lane, docs/semantics.md [S:ir-inactive]).
 
 Non-determinism (``undef``, ``freeze`` of poison, the unwritten lanes of
 ``mov.dpp``) is a fresh unknown the proof ranges over: a proof then holds
@@ -395,6 +399,15 @@ class IRRun:
     # lane (None: lane-ascending); see atomicrmw
     atomic_order: Callable[[int], list[Any]] | None = None
     atomics_used: int = 0
+    # the lanes that did not run each value's definition (an argument: those
+    # outside the entry EXEC), and whether it is a memory access (load,
+    # atomicrmw): what a read across lanes of such a lane gets (`crossed`)
+    # [S:ir-inactive]
+    unran: dict[str, list[Any]] = field(default_factory=dict)
+    memory_kind: set[str] = field(default_factory=set)
+    # under ir.inactive_lane=computed: the lanes where a lane-wise value has
+    # none, those of a load or atomicrmw among its operands (absent: none)
+    no_value: dict[str, list[Any]] = field(default_factory=dict)
     _fn_insts: list[Inst] = field(default_factory=list)
     _defs: dict[str, Inst] | None = None  # the function's instructions by key (select's min/max)
     # the lane-wise results (getelementptr, an index's zext/sext,
@@ -446,8 +459,73 @@ class IRRun:
             self.choices.append(Choice(self.cur.span, "undef", [True] * W))
             return Lanes([self._trunc(v, w) for v in vals], [False] * W, w, fl)
         if op.kind == "ref" and op.key in self.env:
-            return self.env[op.key]
+            x = self.env[op.key]
+            if self.whole and op.key not in self.wwm_keys and not (
+                    self.cur is not None and self.cur.opcode == "call" and op is self.cur.operands[0]
+                    and intrinsic_name(self.cur.callee) == "set.inactive"):
+                # whole-wave mode reads every lane of a value computed outside
+                # it (set.inactive's first operand: only the active lanes)
+                return self.crossed(op, x)
+            return x
         raise self._unsupported(f"operand '{op.text}'")
+
+    def _ran(self, ins: Inst) -> None:
+        """Record the lanes that ran `ins` (the current instruction)."""
+        B = self.B
+        self.unran[ins.key] = u = [B.not_b(r) for r in self.lanes_on()]
+        if ins.opcode in ("load", "atomicrmw"):
+            self.memory_kind.add(ins.key)
+            self.no_value[ins.key] = u
+            return
+        if ins.opcode == "call" and intrinsic_name(ins.callee) not in ("strict.wwm", "wwm"):
+            return  # (an intrinsic's result is what its instruction gives, in every lane)
+        deps = [self.no_value[o.key] for o in ins.operands if o.kind == "ref" and o.key in self.no_value]
+        if deps:
+            self.no_value[ins.key] = [B.or_b(*ls) for ls in zip(*deps)]
+
+    def crossed(self, op: Operand, x: Lanes, flow: Callable[[list[Any]], list[Any]] | None = None) -> Lanes:
+        """`x`, the value of operand `op`, as an instruction that reads it
+        across lanes gets it.  One rule for every value (arithmetic, loads,
+        atomics, intrinsics, arguments): a lane that did not run its
+        definition (not in EXEC, or not on the path to its block; an
+        argument: not in the entry EXEC) has no value for it, so the read
+        gets poison there (ir.inactive_lane=poison, the default).  Under
+        `computed` only a memory access is poison there; a lane-wise value is
+        what its operands give in that lane.  The assumption is asked only
+        where the answer can matter: some lane did not run a lane-wise
+        definition, and `flow` (the reading instruction run on those lanes'
+        marks; None: every lane is read) carries one into a lane that runs
+        the reader.  [S:ir-inactive]"""
+        B = self.B
+        u = self.unran.get(op.key) if op.kind == "ref" else None
+        if u is None or all(c is False for c in u):
+            return x
+        if op.key not in self.memory_kind:
+            if flow is not None:
+                on = self.lanes_on()
+                reach = flow(u)
+                if all(B.decide(B.and_b(on[i], reach[i])) is False for i in range(self.wave)):
+                    return x
+            if self._m().assume("ir.inactive_lane") == "computed":
+                alt = self.no_value.get(op.key)
+                if alt is None:
+                    return x
+                u = alt
+        return Lanes(x.vals, [B.or_b(p, c) for p, c in zip(x.poison, u)], x.width, x.is_float, x.hi, x.parts)
+
+    def _flow(self, text: str, reg: int, out: str = "v") -> Callable[[list[Any]], list[Any]]:
+        """For `crossed`: the lanes into which instruction `text` (its other
+        operands already in place) moves a lane of register `reg` that is
+        marked (destination old value: unmarked)."""
+        B = self.B
+
+        def run(marks: list[Any]) -> list[Any]:
+            self._put(reg, [B.bool_value(c) for c in marks])
+            self._put(_D, [B.const(0)] * self.wave)
+            self._exec_asm(text)
+            got = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
+            return [B.ne(t, 0) for t in got]
+        return run
 
     def _mask(self, w: int) -> int:
         return (1 << w) - 1
@@ -480,6 +558,9 @@ class IRRun:
         (:attr:`ub`).  A back edge (a loop) is unsupported."""
         B, W = self.B, self.wave
         self.env.update(args)
+        unran = [B.not_b(a) for a in self.act]
+        for key in args:  # a lane outside the entry EXEC was passed nothing
+            self.unran[key] = unran
         self.wwm_keys = wwm_region(fn)
         self._fn_insts = fn.insts
         self._defs = None
@@ -490,6 +571,7 @@ class IRRun:
                 if ins.opcode == "ret":
                     return self.operand(ins.operands[0]) if ins.operands else None
                 self.env[ins.key] = self._step_memo(ins)
+                self._ran(ins)
             raise Unsupported(fn.span, "a function without ret")
         by_block: dict[int, list[Inst]] = {}
         for ins in fn.insts:
@@ -536,12 +618,14 @@ class IRRun:
                     self.ub += act
                 elif op == "phi":
                     self.env[ins.key] = self.phi(ins, b, edge_of, here)
+                    self._ran(ins)
                 else:
                     out = self.step(ins)
                     if b != 0:  # not defined in the lanes that did not come here
                         out = Lanes(out.vals, [B.or_b(out.poison[i], B.not_b(here[i])) for i in range(W)],
                                     out.width, out.is_float, out.hi)
                     self.env[ins.key] = out
+                    self._ran(ins)
         self.here = None
         self.cur = None
         if not rets:
@@ -578,7 +662,7 @@ class IRRun:
         pure = op == "getelementptr" or (op in ("zext", "sext") and ins.type == "i64") or (
             op == "call" and intrinsic_name(ins.callee) == "workitem.id.x")
         # (an undef or poison operand is not shared: each run records its own choices)
-        if self.memo is None or not pure or any(o.kind not in ("ref", "const", "func") for o in ins.operands):
+        if self.memo is None or not pure or self.whole or any(o.kind not in ("ref", "const", "func") for o in ins.operands):
             return self.step(ins)
         deps = (self.workitem_x, *(self.env.get(o.key) if o.kind == "ref" else o.text for o in ins.operands))
         out: Lanes = self._memoized(ins.key, deps, lambda: self.step(ins))
@@ -686,15 +770,13 @@ class IRRun:
                 raise self._unsupported(f"load of {ins.type}")
             vals, pois = [], []
             for i in range(W):
-                if act[i] is False:  # (no read: its value is poison)
-                    vals.append(B.const(0))
-                    pois.append(True)
+                if act[i] is False:  # (no read: a lane that does not run the load has
+                    vals.append(B.const(0))  # no value, which `crossed` gives its readers)
+                    pois.append(False)
                     continue
                 v, p = self.memory.read(ptr.vals[i], ptr.hi[i])
                 vals.append(v)
-                # a lane that does not run the load has no value (a
-                # cross-lane read of it, e.g. a permlane with fi, is poison)
-                pois.append(B.or_b(p, B.not_b(act[i])))
+                pois.append(p)
             return Lanes(vals, pois, 32, ins.type == "float")
         val = self.operand(ins.operands[0])
         if ins.operands[0].type not in ("i32", "float"):
@@ -802,7 +884,8 @@ class IRRun:
         self.atomics_used += used
         olds = self.memory.atomic(m.group(2), [(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i])
                                                for i in range(W)], order)
-        return Lanes([v for v, _ in olds], [B.or_b(p, B.not_b(act[i])) for i, (_, p) in enumerate(olds)], 32, False)
+        # (a lane that does not run it has no value: `crossed` gives its readers poison)
+        return Lanes([v for v, _ in olds], [p for _, p in olds], 32, False)
 
     def _flags(self, ins: Inst) -> list[str]:
         out = []
@@ -1161,7 +1244,9 @@ class IRRun:
         if name == "readlane":
             x, lane = args
             sel, bad = self._uniform(lane, "a")
-            vals, pois = self._move(f"v_readlane_b32 {_SD}, v{_S1}, {sel}", {_S1: x}, {}, out="s")
+            line = f"v_readlane_b32 {_SD}, v{_S1}, {sel}"
+            x = self.crossed(ins.operands[0], x, self._flow(line, _S1, "s"))
+            vals, pois = self._move(line, {_S1: x}, {}, out="s")
             return done(vals, [B.or_b(p, bad) for p in pois])
         if name == "writelane":
             val, lane, old = args
@@ -1189,6 +1274,7 @@ class IRRun:
             if text is None:
                 raise self._unsupported(f"DPP control {ctrl:#x}")
             asm = f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
+            src = self.crossed(ins.operands[k - 1], src, self._flow(asm, _S1))
             self._put(_D, old.vals)
             self._put(_S1, src.vals)
             self._exec_asm(asm)
@@ -1207,7 +1293,9 @@ class IRRun:
             (src,) = args[:1]
             sel8 = imm(1)
             lanes = ",".join(str((sel8 >> (3 * j)) & 7) for j in range(8))
-            vals, pois = self._move(f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]", {_S1: src}, {})
+            line = f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]"
+            src = self.crossed(ins.operands[0], src, self._flow(line, _S1))
+            vals, pois = self._move(line, {_S1: src}, {})
             return done(vals, pois)
         if name == "ds.swizzle":
             (src,) = args[:1]
@@ -1229,6 +1317,7 @@ class IRRun:
             sa, bad1 = self._uniform(s1, "a", "s93")
             sb, bad2 = self._uniform(s2, "b", "s94")
             asm = f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]"
+            src = self.crossed(ins.operands[1], src, self._flow(asm, _S1))
             self._put(_D, old.vals)
             self._put(_S1, src.vals)
             self._exec_asm(asm)
@@ -1242,9 +1331,10 @@ class IRRun:
             old, src, lsel = args[:3]
             fi, bc = imm(3), imm(4)
             asm = f"v_{name.replace('.', '_')}_b32 v{_D}, v{_S1}, v{_S2} op_sel:[{fi},{bc}]"
+            self._put(_S2, lsel.vals)
+            src = self.crossed(ins.operands[1], src, self._flow(asm, _S1))
             self._put(_D, old.vals)
             self._put(_S1, src.vals)
-            self._put(_S2, lsel.vals)
             self._exec_asm(asm)
             vals = self._get(_D)
             self._put(_D, [B.bool_value(p) for p in old.poison])
@@ -1260,7 +1350,9 @@ class IRRun:
             return done(list(args[0].vals), list(args[0].poison))
         if name == "permlane64":
             (src,) = args
-            vals, pois = self._move(f"v_permlane64_b32 v{_D}, v{_S1}", {_S1: src}, {})
+            line = f"v_permlane64_b32 v{_D}, v{_S1}"
+            src = self.crossed(ins.operands[0], src, self._flow(line, _S1))
+            vals, pois = self._move(line, {_S1: src}, {})
             return done(vals, pois)
         if name == "wave.shuffle":
             return self.wave_shuffle(args[0], args[1], fl)
@@ -1363,6 +1455,17 @@ class IRRun:
         if fi is None or bc is None:
             raise self._unsupported(f"@{ins.callee} operand 2 and 3 must be constants")
         asm = f"v_{name.replace('.', '_')}_b32_e64 v{_D}, v{_S1}" + (" fi:1" if fi else "") + (" bound_ctrl:1" if bc else "")
+
+        def flow(reg: int) -> Callable[[list[Any]], list[Any]]:
+            def run(marks: list[Any]) -> list[Any]:  # both registers are written: a lane of either
+                self._put(_D, [B.const(0)] * self.wave)
+                self._put(_S1, [B.const(0)] * self.wave)
+                self._put(reg, [B.bool_value(c) for c in marks])
+                self._exec_asm(asm)
+                return [B.or_b(B.ne(d, 0), B.ne(t, 0)) for d, t in zip(self._get(_D), self._get(_S1))]
+            return run
+        old = self.crossed(ins.operands[0], old, flow(_D))
+        src = self.crossed(ins.operands[1], src, flow(_S1))
         fl = "float" in ins.type
         out = []
         for sel in ("vals", "poison"):

@@ -1,0 +1,13 @@
+; ballot_rank_w32: popc(__ballot_sync(0xffffffff, p) & __lanemask_lt()), the stream-compaction
+; write index, on a wave32: the ballot (v_cmp over EXEC: an inactive lane gives a 0 bit), then
+; v_mbcnt_lo counts its set bits below the lane.
+;
+; @spec     cuda.ballot_rank
+; @targets  gfx10, gfx11, gfx12
+; @waves    32
+; @exec     any
+; @input    x = v0
+; @output   out = v1
+; @clobbers s4
+v_cmp_ne_u32_e64 s4, 0, v0
+v_mbcnt_lo_u32_b32 v1, s4, 0
