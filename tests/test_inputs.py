@@ -142,6 +142,11 @@ def test_text_parameter_in_a_requirement(tmp_path):
         catalog._speclib.cache_clear()
 
 
+def test_synth_reduction_refuses_an_unknown_parameter():
+    assert error("synth", "red.reduce", "op=add", "log2_size=-1", "--target", "gfx1100", "--wave", "32") == \
+        "error: spec red.reduce has no parameter 'log2_size' (parameters: op, width, over)"
+
+
 @pytest.mark.slow
 def test_synth_of_a_value_dependent_spec_is_an_error():
     assert error("synth", "quadrants.reduce_all_min", "log2_size=-1", "--target", "gfx1100", "--wave", "32") == \

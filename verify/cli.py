@@ -536,6 +536,8 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "--max-states must be at least 1")
     _writable(args.output, "-o")
     params = _params(args.params)
+    lib = catalog.speclib()
+    lib.bind(lib.get(args.spec), params)  # an unknown or missing parameter, before either search
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
     name = Path(args.output).stem if args.output else "synth"
