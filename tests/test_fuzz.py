@@ -1,13 +1,18 @@
 """The malformed-input tier: Hypothesis makes inputs that are malformed by
 construction -- lowering files (bytes, header fields, operands), user specs,
-proof records, `--assert` texts and command-line arguments -- and runs the
+proof records, proofs.lock, `--assert` texts, command-line arguments, output
+paths and `verify tv` input (IR, RUN lines, `--llc` commands) -- and runs the
 command line in-process on each.  Every case must end with exit 2, exactly one
 `error:` line (`path:line:col: error:` naming the mutated line when a file is
-at fault), no traceback, nothing on stdout and no file written.
+at fault), no traceback, nothing on stdout and no file written (`verify tv`
+may instead print a Summary with nothing proved, or say unknown: exit 3).
 
 Each test runs VERIFY_FUZZ examples (default 40: the fast tier); `.ci/run`
-runs the tier with VERIFY_FUZZ=2100 (6 tests, 12,600 cases).  Derandomised:
-the same cases on every run.
+runs the tier with VERIFY_FUZZ=2100: 6 tests of 2100 cases, the proofs.lock,
+output-path and tv-input tests 700 each, the bad-`--llc` test 21 (each runs
+the IR side, and waits out a hanging llc for VERIFY_LLC_TIMEOUT=1 s): 14,721
+cases, and the 10,000-instruction function.  Derandomised: the same cases on
+every run.
 """
 
 from __future__ import annotations
@@ -132,6 +137,9 @@ _PRED = {
     "register": lambda line: _is_instr(line) and re.search(r"\bv\d+\b", _body(line)[0]) is not None,
     "twice": lambda line: re.match(r"^\s*;\s*@(spec|targets|waves|exec)\b", line) is not None,
     "bad_byte": lambda line: True,
+    "empty_operand": lambda line: _is_instr(line) and "," in _body(line)[0],
+    "long_hex": lambda line: (_is_instr(line) or re.match(r"^\s*;\s*@(input|output)\s", line) is not None)
+    and re.search(r"\bv\d+\b", _body(line)[0]) is not None,
 }
 
 
@@ -181,6 +189,24 @@ def mutated_lowering(draw: st.DrawFn) -> tuple[str, str | bytes, int, str]:
         k = pick(None)
         n = draw(st.one_of(st.integers(256, 10**6), st.just(10**9)))
         lines[k] = re.sub(r"\bv\d+\b", f"v{n}", lines[k], count=1)
+    elif kind == "empty_operand":  # `v2,, v0`, a leading or a trailing comma
+        k = pick(None)
+        body, off = _body(lines[k])
+        form = draw(st.sampled_from(["double", "lead", "trail"]))
+        if form == "double":
+            at = off + body.index(",")
+            lines[k] = lines[k][:at] + "," + lines[k][at:]
+        elif form == "lead":
+            m = re.match(r"^(\s*\S+)", lines[k])
+            assert m
+            lines[k] = m.group(1) + " ," + lines[k][m.end():]
+        else:
+            end = off + len(body.rstrip())
+            lines[k] = lines[k][:end] + "," + lines[k][end:]
+    elif kind == "long_hex":  # a register replaced by a long hex literal
+        k = pick(None)
+        n = draw(st.sampled_from([81, 82, 100, 400, 1000, 5000, 20_000, 100_000]))  # a megabyte: tests/test_inputs.py
+        lines[k] = re.sub(r"\bv\d+\b", "0x" + "f" * n, lines[k], count=1)
     elif kind == "twice":
         k = pick(None)
         lines.insert(k + 1, lines[k])
@@ -262,8 +288,29 @@ def missorted(draw: st.DrawFn) -> str:
 def malformed_spec(draw: st.DrawFn) -> tuple[str, str, int]:
     """(class, spec file text, the line at fault)."""
     kind = draw(st.sampled_from(["sorts", "sorts_out", "recursive", "recursive_local", "deep", "leading_zero",
-                                 "long_int", "wide_const"]))
+                                 "long_int", "wide_const", "listed_twice", "lanes_twice", "args_twice", "str_order",
+                                 "wide_index", "long_range", "text_to_spec"]))
     head = "spec u.t(p=1):\n    lanes = 32\n"
+    if kind == "listed_twice":
+        n = draw(st.sampled_from(["input x, x\n    out = x[i]", "output out, out\n    out = 1",
+                                  "input x, y, x\n    out = x[i]", "output o, out, o\n    out = 1\n    o = 2"]))
+        return kind, head + f"    {n}\n", 3
+    if kind == "lanes_twice":
+        return kind, head + f"    lanes = {draw(st.sampled_from(['16', '32', 'p', 'wave']))}\n    out = x[i]\n", 3
+    if kind == "args_twice":
+        return kind, head + "    f(a, b, a) = a + b\n    out = f(1, 2, 3)\n", 3
+    if kind == "str_order":
+        cmp = draw(st.sampled_from(["<", "<=", ">", ">="]))
+        e = draw(st.sampled_from([f'"a" {cmp} p', f'p {cmp} "a"', f'(1 if "b" {cmp} p else 2) == 1']))
+        return kind, head + f'    require {e}, "m"\n    out = x[i]\n', 3
+    # found only when the spec runs (`verify show`), at no position in the file
+    if kind == "wide_index":
+        return kind, head + f"    type {draw(st.sampled_from(['u64', 'i64']))}\n    out = x[{draw(st.sampled_from(['x[i]', 'x[i] & 31', 'x[0] + 1']))}]\n", -1
+    if kind == "long_range":
+        n = draw(st.integers(129, (1 << 31) - 1))  # a larger literal is a negative 32-bit value: an empty range
+        return kind, head + f'    out = fold("add", (x[j] for j in range({n})))\n', -1
+    if kind == "text_to_spec":
+        return kind, head + f'    out = cuda.shfl_xor(mask="{draw(_NAME)}")\n', -1
     if kind == "sorts":
         return kind, head + f"    out = {draw(missorted())}\n", 3
     if kind == "sorts_out":
@@ -304,8 +351,10 @@ def test_malformed_user_spec(case: tuple[str, str, int], cmd: list[str]) -> None
         p = tmp / "specs" / "u.spec"
         p.write_text(text)
         argv = [XOR5 if a == "XOR5" else a for a in cmd]
+        if line < 0:  # an error only running the spec finds
+            argv = ["show", "u.t", "--wave", "32"]
         try:
-            refused(argv, tmp, f"{p}:{line}:" if line else f"{p}:", env={"VERIFY_PATH": str(tmp)})
+            refused(argv, tmp, None if line < 0 else f"{p}:{line}:" if line else f"{p}:", env={"VERIFY_PATH": str(tmp)})
         finally:
             catalog._speclib.cache_clear()
 
@@ -439,7 +488,7 @@ _NAME = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)
 @st.composite
 def malformed_argv(draw: st.DrawFn, tmp: Path) -> list[str]:
     out_missing = str(tmp / draw(_NAME) / "out.txt")
-    kind = draw(st.integers(0, 17))
+    kind = draw(st.integers(0, 20))
     if kind == 0:
         return ["lowering", XOR5, "--wave", draw(st.sampled_from(["0", "16", "48", "064", "128", "x", "", "-64"]))]
     if kind == 1:
@@ -473,6 +522,17 @@ def malformed_argv(draw: st.DrawFn, tmp: Path) -> list[str]:
         return ["show", "cuda.shfl_xor", draw(st.sampled_from(["mask", "=1", "mask==1", "nomask=1", "mask=\"", "mask=1.5"]))]
     if kind == 15:
         return [draw(st.sampled_from(["frob", "--frob", "lowering --x", "-"]))]
+    if kind == 18:
+        return ["show", "cuda.shfl_xor", "mask=1", "width=16", draw(st.sampled_from(["mask=2", "width=8", "mask=1"]))]
+    if kind == 19:
+        return ["show", "cuda.shfl_xor", "mask=1", "--wave", "32", "--input", "x=1", "--input", f"x={draw(st.integers(0, 9))}"]
+    if kind == 20:  # wider than the lane: 32 bits, or 64 for an i64 spec
+        if draw(st.booleans()):
+            v = draw(st.one_of(st.integers(1 << 32, (1 << 64) - 1), st.integers(-(1 << 63), -(1 << 31) - 1)))
+            spec, param = draw(st.sampled_from([("cuda.shfl_xor", "mask=1"), ("cuda.shfl_idx", "lane=1")]))
+            return ["show", spec, param, "--wave", "32", "--input", f"x={v:#x}" if v > 0 else f"x={v}"]
+        v = draw(st.one_of(st.integers(1 << 64, 1 << 70), st.integers(-(1 << 70), -(1 << 63) - 1)))
+        return ["show", "cuda.shfl_idx_i64", "lane=1", "--wave", "32", "--input", f"x={v}"]
     if kind == 16:
         return ["synth", "cuda.shfl_xor", "mask=1", "--target", "gfx900", "--wave", "64", "--max-ops",
                 draw(st.sampled_from(["0", "-1", "x"]))]
@@ -532,3 +592,219 @@ def test_edited_lowering_file_never_a_traceback(data: bytes) -> None:
         else:
             assert code == 2 and out.getvalue() == "" and len(errors) == 1, (code, err.getvalue())
             assert errors[0].startswith((f"{p}:", "error: ")), errors[0]
+
+
+# ---------------------------------------------------------------------------
+# proofs.lock given to `verify check`
+
+LOCK = (ROOT / "proofs.lock").read_text()
+
+
+@st.composite
+def malformed_lock(draw: st.DrawFn) -> tuple[str, str | bytes, int]:
+    """(class, lock text or bytes, the 1-based line at fault; 1: the file as a whole)."""
+    lines = LOCK.splitlines()
+    body = [k for k, ln in enumerate(lines) if ln.strip() and not ln.startswith("#")]
+    kind = draw(st.sampled_from(["fields", "twice", "no_core", "bad_byte", "long_line", "empty"]))
+    if kind == "fields":  # a line that is not NAME REVISION
+        k = draw(st.sampled_from(body))
+        lines[k] = draw(st.sampled_from([lines[k].split()[0], lines[k] + " extra", "core", " x y z", "a\x0bb c"]))
+        return kind, "\n".join(lines) + "\n", k + 1
+    if kind == "twice":
+        k = draw(st.sampled_from(body))
+        at = draw(st.integers(k + 1, len(lines)))
+        lines.insert(at, lines[k].split()[0] + " " + draw(st.sampled_from(["0", "r1-0", lines[k].split()[1]])))
+        return kind, "\n".join(lines) + "\n", at + 1
+    if kind == "no_core":
+        return kind, "\n".join(ln for ln in lines if not ln.startswith("core ")) + "\n", 1
+    if kind == "bad_byte":
+        data = LOCK.encode()
+        at = draw(st.integers(0, len(data)))
+        return kind, data[:at] + bytes([draw(st.integers(0x80, 0xFF))]) + data[at:], data.count(b"\n", 0, at) + 1
+    if kind == "long_line":
+        k = draw(st.sampled_from(body))
+        lines[k] = lines[k] + " " + "f" * draw(st.integers(10_000, 1_000_000))
+        return kind, "\n".join(lines) + "\n", k + 1
+    return kind, draw(st.sampled_from(["", "\n", "# only a comment\n", "   \n\n"])), 1
+
+
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 3))  # each runs `verify check`/`show` setup: ~30 ms
+@given(case=malformed_lock())
+def test_malformed_proofs_lock(case: tuple[str, str | bytes, int]) -> None:
+    kind, text, line = case
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        (tmp / "lowerings").mkdir()
+        (tmp / "proofs").mkdir()
+        (tmp / "lowerings" / "xor5.s").write_text(TEXTS["lowerings/xor5.s"])
+        (tmp / "proofs" / "xor5.proof").write_text((ROOT / "proofs" / "xor5.proof").read_text())
+        p = tmp / "proofs.lock"
+        if isinstance(text, bytes):
+            p.write_bytes(text)
+        else:
+            p.write_text(text)
+        refused(["check", str(tmp / "lowerings" / "xor5.s")], tmp, f"{p}:{line}:")
+
+
+# ---------------------------------------------------------------------------
+# output paths: `check --html DIR`, `--svg FILE` (refused before any work):
+# under a file, under a missing directory, an existing file where a directory
+# is wanted, a name longer than the file system takes, an empty name
+
+
+@st.composite
+def bad_output_path(draw: st.DrawFn, tmp: Path) -> list[str]:
+    (tmp / "afile").write_text("x")
+    name = draw(_NAME)
+    where = draw(st.sampled_from([str(tmp / "afile" / name), str(tmp / name / "sub" / "x"), str(tmp / "afile" / name / "x"),
+                                  str(tmp / (name * 300)[:300])]))
+    kind = draw(st.sampled_from(["html", "html_file", "svg_lowering", "svg_show", "svg_dir"]))
+    if kind == "html":
+        return ["check", XOR5, "--html", where]
+    if kind == "html_file":  # a file (or nothing) where a directory is wanted
+        return ["check", XOR5, "--html", draw(st.sampled_from([str(tmp / "afile"), XOR5, ""]))]
+    if kind == "svg_dir":  # a directory, or nothing, where a file is wanted
+        return [draw(st.sampled_from(["lowering", "show"])), XOR5, "--svg", draw(st.sampled_from([str(tmp), "", "."]))]
+    return ["lowering" if kind == "svg_lowering" else "show", XOR5, "--svg", where + ".svg"]
+
+
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 3))  # each runs `verify check`/`show` setup: ~30 ms
+@given(data=st.data())
+def test_bad_output_path(data: st.DataObject) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        argv = data.draw(bad_output_path(tmp))
+        refused(argv, tmp)
+
+
+# ---------------------------------------------------------------------------
+# `verify tv`: malformed IR, unknown intrinsics and types, huge vectors, RUN
+# lines naming unknown CPUs (these fail before any compile: cheap), and a few
+# `--llc` commands that fail, hang, flood or print garbage (each runs the IR
+# side first: the tier runs EXAMPLES // 100 of them)
+
+TV_BASES = ["dpp8_reverse.ll", "dpp_quad_perm_1032_add.ll", "arith_select.ll", "ballot_popc.ll"]
+TV_TEXTS = {b: (ROOT / "tests" / "tv" / b).read_text() for b in TV_BASES}
+TV_TARGET = ["--target", "gfx1100", "--wave", "32"]
+
+
+def tv_not_accepted(argv: list[str], tmp: Path, env: dict[str, str] | None = None) -> None:
+    """`verify tv` on input that is wrong by construction: no traceback, no
+    file written, and never a verdict that passes: exit 2 with one `error:`
+    line (or with a Summary of unsupported functions and nothing proved),
+    exit 3 (unknown), or exit 1 with "compiler error" verdicts (an llc that
+    ran and failed on the module)."""
+    before = _tree(tmp)
+    out, err = io.StringIO(), io.StringIO()
+    old = {k: os.environ.get(k) for k in env or {}}
+    os.environ.update(env or {})
+    try:
+        code = main(argv, out, err)
+    except BaseException:
+        pytest.fail(f"traceback from verify {argv!r:.300}:\n{traceback.format_exc()}")
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    assert "Traceback" not in err.getvalue()
+    assert _tree(tmp) == before, "a file was written"
+    assert code in (1, 2, 3), (code, out.getvalue()[-500:], err.getvalue()[:500])
+    errors = [ln for ln in err.getvalue().splitlines() if "error:" in ln]
+    if out.getvalue():
+        summary = out.getvalue().splitlines()[-1]
+        assert summary.startswith("Summary: 0 correct, 0 incorrect"), summary
+        # exit 1 only for an llc that ran and failed on the module: a "compiler error" verdict
+        assert code != 1 or re.search(r", \d+ compiler errors?$", summary), summary
+        assert errors == [], errors
+    else:
+        assert code == 2 and len(errors) == 1, err.getvalue()[:1000]
+
+
+@st.composite
+def malformed_ir(draw: st.DrawFn) -> tuple[str, str | bytes, list[str]]:
+    """(class, IR text or bytes, extra arguments)."""
+    base = draw(st.sampled_from(TV_BASES))
+    text = TV_TEXTS[base]
+    kind = draw(st.sampled_from(["truncate", "opcode", "bad_byte", "intrinsic", "huge_vector", "type",
+                                 "unknown_cpu", "no_function", "brace"]))
+    a, b = text.index("define"), text.rindex("}")
+    if kind == "truncate":
+        return kind, text[:draw(st.integers(a, b - 1))], TV_TARGET
+    if kind == "opcode":
+        ops = [m for m in re.finditer(r"= (\w+) ", text[a:])]
+        m = draw(st.sampled_from(ops))
+        return kind, text[:a + m.start(1)] + draw(st.sampled_from(["frob", "addd", "sel", "0"])) + text[a + m.end(1):], TV_TARGET
+    if kind == "bad_byte":
+        data = text.encode()
+        at = draw(st.integers(0, len(data)))
+        return kind, data[:at] + bytes([draw(st.integers(0x80, 0xFF))]) + data[at:], TV_TARGET
+    if kind == "intrinsic":  # an intrinsic (or function) verify does not know, declared and called
+        name = draw(st.sampled_from(["llvm.amdgcn.nope", "llvm.amdgcn.ds.swizzle.nope", "ext.frob", "llvm.nope"]))
+        n = draw(st.integers(0, 99))
+        return kind, (text[:b] + f"  %zz = call i32 @{name}{n}(i32 0)\n" + text[b:]
+                      + f"declare i32 @{name}{n}(i32)\n"), TV_TARGET
+    if kind == "huge_vector":
+        n = draw(st.integers(1 << 10, 1 << 24))
+        t = draw(st.sampled_from(["i32", "i8", "i1", "float"]))
+        form = draw(st.sampled_from(["arg", "ret"]))
+        if form == "arg":
+            ir = f"define i32 @f(<{n} x {t}> %x) {{\n  ret i32 0\n}}\n"
+        else:
+            ir = f"define <{n} x {t}> @f() {{\n  ret <{n} x {t}> zeroinitializer\n}}\n"
+        return kind, ir, TV_TARGET
+    if kind == "type":
+        t = draw(st.sampled_from(["i33", "i1024", "i128", "fp128", "x86_fp80", "{ i32, i32 }", "[4 x i32]"]))
+        return kind, f"define i32 @f({t} %x) {{\n  ret i32 0\n}}\n", TV_TARGET
+    if kind == "unknown_cpu":
+        cpu = draw(st.sampled_from(["gfx9999", "nope", "gfx", "gfx1100x", "sm_90", "znver4"]))
+        return kind, re.sub(r"-mcpu=\S+", f"-mcpu={cpu}", text), []
+    if kind == "no_function":
+        return kind, draw(st.sampled_from(["", "; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s\n",
+                                           "declare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n",
+                                           text[:a] + "\n"])), TV_TARGET
+    return kind, text.replace("}", "", 1) if draw(st.booleans()) else text.replace("{", "", 1), TV_TARGET
+
+
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 3))
+@given(case=malformed_ir())
+def test_malformed_tv_input(case: tuple[str, str | bytes, list[str]]) -> None:
+    kind, text, extra = case
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        p = tmp / "t.ll"
+        if isinstance(text, bytes):
+            p.write_bytes(text)
+        else:
+            p.write_text(text)
+        tv_not_accepted(["tv", str(p), *extra], tmp)
+
+
+_LLC = ["false", "sh -c 'echo boom >&2; exit 3'", "sh -c 'sleep 30'", "sh -c 'yes garbage'",
+        "printf '\\377\\376\\375'", "printf 'garbage\\n'", "true", "llc-22 'unbalanced", "llc-22 \"x",
+        "/nonexistent/llc-22", "sh -c 'kill -9 $$'", "sh -c 'head -c 20000000 /dev/zero'"]
+
+
+@settings(FUZZ, max_examples=max(4, EXAMPLES // 100))
+@given(llc=st.sampled_from(_LLC), base=st.sampled_from(TV_BASES[:2]))
+def test_tv_bad_llc(llc: str, base: str) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        p = tmp / "t.ll"
+        p.write_text(TV_TEXTS[base])
+        tv_not_accepted(["tv", str(p), *TV_TARGET, "--llc", llc], tmp, env={"VERIFY_LLC_TIMEOUT": "1"})
+
+
+@pytest.mark.skipif(EXAMPLES < 1000, reason="the fuzz tier's (VERIFY_FUZZ >= 1000): reading 10,000 instructions takes seconds")
+def test_tv_ten_thousand_instructions() -> None:
+    """A 10,000-instruction function that calls an unknown function first:
+    read, and found unsupported without compiling."""
+    body = "".join(f"  %v{k + 1} = add i32 %v{k}, {k}\n" for k in range(10_000))
+    ir = (f"define i32 @f(i32 %a) {{\n  %v0 = call i32 @ext.nope(i32 %a)\n{body}  ret i32 %v10000\n}}\n"
+          "declare i32 @ext.nope(i32)\n")
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        p = tmp / "t.ll"
+        p.write_text(ir)
+        tv_not_accepted(["tv", str(p), *TV_TARGET], tmp)

@@ -19,7 +19,7 @@ from . import catalog, svg
 from . import target as T
 from .assume import parse_assume
 from .diag import STDIN, InputError, Span, VerifyError, Warning_, check_output, read_source
-from .encode import show_instance, simulate_inputs, simulate_spec, spec_wave
+from .encode import binding_widths, show_instance, simulate_inputs, simulate_spec, spec_wave, spec_widths
 from .ir import Lowering
 from .lanes import fmt_mask, lane_table, parse_lane_values, parse_mask
 from .lowering_file import load_lowering
@@ -185,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     tv.add_argument("--wave", type=_integer, choices=(32, 64), help="only this wave size")
     tv.add_argument("--llc", action="append", default=[], metavar="CMD",
                     help="compile with this llc command line (e.g. 'llc-22 -global-isel'; repeatable) "
-                         "instead of llvmlite's LLVM")
+                         "instead of llvmlite's LLVM; one that runs past VERIFY_LLC_TIMEOUT seconds (default 60) "
+                         "or prints more than 16 MiB is stopped (an error)")
     tv.add_argument("--function", action="append", default=[], metavar="NAME", help="only this function (repeatable)")
     tv.add_argument("--asm", metavar="FILE.s", help="check this assembly (llc's output for one --target and --wave) "
                                                     "instead of compiling")
@@ -327,6 +328,8 @@ def _params(items: list[str]) -> dict[str, Any]:
         if "=" not in it:
             raise InputError(None, f"expected PARAM=VALUE, got '{it}'")
         k, v = it.split("=", 1)
+        if k in params:
+            raise InputError(None, f"parameter '{k}' is given twice")
         params[k] = parse_param_value(v, Span("<command line>", 1, len(k) + 2))
     return params
 
@@ -493,7 +496,7 @@ def _show_spec(args: argparse.Namespace, out: TextIO) -> int:
     params = _params(args.params)
     W = spec_wave(args.name, params, args.wave)
     mask = parse_mask(args.exec, W)
-    inputs, outputs = simulate_spec(args.name, params, W, mask, parse_lane_values(args.input, W))
+    inputs, outputs = simulate_spec(args.name, params, W, mask, parse_lane_values(args.input, W, spec_widths(args.name)))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -514,9 +517,10 @@ def _show_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for w in static_checks(low, tgt, W):
         print(str(w), file=err)
     mask = parse_mask(args.exec, W)
-    inputs, outputs = simulate_inputs(low, tgt, W, mask, parse_lane_values(args.input, W), parse_assume(args.assume))
+    given = parse_lane_values(args.input, W, binding_widths(low))
+    inputs, outputs = simulate_inputs(low, tgt, W, mask, given, parse_assume(args.assume))
     if args.svg:
-        _write(args.svg, svg.show_svg(low, tgt, W, parse_assume(args.assume), mask, parse_lane_values(args.input, W)))
+        _write(args.svg, svg.show_svg(low, tgt, W, parse_assume(args.assume), mask, given))
     return _emit_show(args, out, W, mask, inputs, outputs)
 
 
@@ -550,6 +554,8 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(None, "--max-states must be at least 1")
     _writable(args.output, "-o")
     params = _params(args.params)
+    lib = catalog.speclib()
+    lib.bind(lib.get(args.spec), params)  # an unknown or missing parameter, before either search
     targets = T.resolve(args.target)
     classes = parse_components(args.components)
     name = Path(args.output).stem if args.output else "synth"
@@ -690,6 +696,8 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             else:
                 results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
                                      parse_assume(args.assume), args.robust, _jobs(args.jobs))
+        if not results:  # a module of declarations only: nothing was checked, which is no verdict
+            raise InputError(None, f"{path}: the module defines no function to check")
     code = exit_code(results, accept)
     n = counts((r.verdict for r in results), TV_VERDICTS)
     if args.coverage:

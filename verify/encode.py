@@ -296,10 +296,38 @@ def show_instance(low: Lowering, target_arg: str | None, wave: int | None) -> tu
     return tgt, W
 
 
+def binding_widths(low: Lowering) -> dict[str, int]:
+    """The bits of each input's lane (by name and register): 64 for a VGPR
+    pair, else 32.  [S:wide64]"""
+    out = {}
+    for b in low.inputs:
+        bits = 64 if isinstance(b.reg, VReg) and b.reg.count == 2 else 32
+        out[b.name] = out[reg_key(b.reg)] = bits
+    return out
+
+
+def spec_widths(name: str) -> dict[str, int]:
+    """The bits of each input's lane of spec `name`: 64 for a u64/i64 spec
+    (its per-lane parameters stay 32-bit), else 32.  [S:wide64]"""
+    spec = catalog.speclib().get(name)
+    return dict.fromkeys(spec.inputs, 64 if spec.value_type in WIDE_TYPES else 32)
+
+
+def _check_widths(given: dict[str, list[int]], widths: dict[str, int], what: str) -> None:
+    """Every given lane value fits its input's lane (no silent truncation)."""
+    for name, vals in given.items():
+        bits = widths.get(name, 32)
+        bad = next((v for v in vals if not (type(v) is int and 0 <= v < (1 << bits))), None)
+        if bad is not None:
+            raise InputError(None, f"input {name} of {what}: {bad!r:.40} is not a {bits}-bit lane value "
+                                   f"(0 to {(1 << bits) - 1})")
+
+
 def simulate_inputs(low: Lowering, target: Target, wave: int, mask: int, given: dict[str, list[int]],
                     assume: dict[str, str]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
     """:func:`simulate` with inputs named by binding (or register); an input
     not given holds its lane number."""
+    _check_widths(given, binding_widths(low), low.name)
     by_reg = {}
     for name, vals in given.items():
         b = next((b for b in low.inputs if b.name == name), None)
@@ -332,6 +360,7 @@ def simulate_spec(name: str, params: dict[str, Any], wave: int, mask: int,
     lib = catalog.speclib()
     spec = lib.get(name)
     bound = lib.bind(spec, params)
+    _check_widths(given, spec_widths(name), spec.name)
     given = dict(given)
     inputs = {}
     for n in spec.inputs + [v[1:] for v in bound.values() if isinstance(v, str) and v.startswith("@")]:

@@ -68,15 +68,27 @@ def parse_mask(text: str | None, wave: int) -> int:
     return m
 
 
-def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
-    """``REG=a,b,c,...`` texts (--input): one 32-bit value per lane, or one
-    for every lane, or ``@lane``: each lane its own number."""
+def parse_lane_values(items: list[str], wave: int, widths: dict[str, int] | None = None) -> dict[str, list[int]]:
+    """``REG=a,b,c,...`` texts (--input): one value per lane, or one for
+    every lane, or ``@lane``: each lane its own number.  A value is a lane
+    of `widths[name]` bits (32 unless named there: a 64-bit input of a
+    u64/i64 spec or a VGPR pair): a negative one is its two's complement at
+    that width, and one that does not fit is refused, never cut.
+
+    >>> parse_lane_values(["x=-5"], 2), parse_lane_values(["x=-5"], 2, {"x": 64})["x"][0]
+    ({'x': [4294967291, 4294967291]}, 18446744073709551611)
+    >>> parse_lane_values(["x=0x100000000"], 2)
+    Traceback (most recent call last):
+    verify.diag.InputError: error: --input x: 4294967296 does not fit in a 32-bit lane
+    """
     out: dict[str, list[int]] = {}
     for it in items:
         if "=" not in it:
             raise InputError(None, f"--input expects REG=a,b,c,..., got '{it}'")
         name, vals = it.split("=", 1)
         name = name.strip()
+        if name in out:
+            raise InputError(None, f"--input {name} is given twice")
         sp = Span("--input", 1, len(name) + 2)
         if vals.strip() == "@lane":
             out[name] = list(range(wave))
@@ -86,21 +98,23 @@ def parse_lane_values(items: list[str], wave: int) -> dict[str, list[int]]:
             nums = nums * wave
         if len(nums) != wave:
             raise InputError(None, f"--input {name}: give 1 value or {wave} (one per lane), got {len(nums)}")
+        bits = (widths or {}).get(name, 32)
         for v in nums:
-            if not -(1 << 31) <= v < (1 << 32):
-                raise InputError(None, f"--input {name}: {v} does not fit in 32 bits")
-        out[name] = [v & 0xFFFFFFFF for v in nums]
+            if not -(1 << (bits - 1)) <= v < (1 << bits):
+                raise InputError(None, f"--input {name}: {v} does not fit in a {bits}-bit lane")
+        out[name] = [v & ((1 << bits) - 1) for v in nums]
     return out
 
 
 def lane_table(wave: int, mask: int, columns: list[tuple[str, list[Any]]]) -> list[str]:
     """Lane values as `verify show` prints them: a row per lane, a column per
     register ("*": inactive lane; "-": None, undefined or unknown)."""
-    out = [f"wave{wave}  EXEC = {fmt_mask(mask, wave)}", "lane  " + "  ".join(f"{c:>10}" for c, _ in columns)]
+    cells = [["-" if vals[i] is None else str(vals[i]) for i in range(wave)] for _, vals in columns]
+    widths = [max([10, len(c)] + [len(t) for t in col]) for (c, _), col in zip(columns, cells)]  # 64-bit values: 20 digits
+    out = [f"wave{wave}  EXEC = {fmt_mask(mask, wave)}", "lane  " + "  ".join(f"{c:>{w}}" for (c, _), w in zip(columns, widths))]
     for i in range(wave):
-        txt = ["-" if vals[i] is None else str(vals[i]) for _, vals in columns]
         mark = " " if (mask >> i) & 1 else "*"
-        out.append(f"{i:>3}{mark}  " + "  ".join(f"{t:>10}" for t in txt))
+        out.append(f"{i:>3}{mark}  " + "  ".join(f"{col[i]:>{w}}" for col, w in zip(cells, widths)))
     out.append("(* inactive lane; - undefined or unknown)")
     return out
 

@@ -281,6 +281,8 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
             fargs = [a.strip() for a in m.group(2).split(",") if a.strip()]
             if not all(re.fullmatch(r"[A-Za-z_]\w*", a) for a in fargs):
                 raise InputError(span, f"bad parameter list in local function {m.group(1)}")
+            if len(set(fargs)) != len(fargs):
+                raise InputError(span, f"local function {m.group(1)} names a parameter twice")
             cur.funcs[m.group(1)] = (fargs, _parse_expr(m.group(3), span.shifted(body.index(m.group(3)))))
             continue
         m = re.match(r"^sorts\s+(.*)$", body)
@@ -296,6 +298,8 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
             for n in names:
                 if not re.fullmatch(r"[A-Za-z_]\w*", n):
                     raise InputError(span, f"bad name '{n}' in {m.group(1)}")
+                if names.count(n) > 1:
+                    raise InputError(span, f"'{n}' is listed twice in {m.group(1)}")
             if m.group(1) == "input":
                 cur.inputs = names
             else:
@@ -311,6 +315,8 @@ def parse_specs(text: str, path: str) -> dict[str, SpecDef]:
         expr = _parse_expr(etext, espan)
         if name in cur.params or name in ("i", "lane", "wave"):
             raise InputError(span, f"'{name}' is a parameter or lane variable and cannot be redefined")
+        if name == "lanes" and any(st.kind == "lanes" for st in cur.body):
+            raise InputError(span, f"spec {cur.name} says 'lanes = ...' twice")
         cur.body.append(Stmt("lanes" if name == "lanes" else "let", name, expr, espan))
     _check_recursion(specs)  # before the sorts, which unfold local functions
     _check_sorts(specs)
@@ -447,6 +453,11 @@ class _Sorts:
                 self.want(x, _BOOL, env, span, "an operand of 'and'/'or'")
             return _BOOL
         if isinstance(node, ast.Compare):
+            if any(not isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops):
+                for x in [node.left, *node.comparators]:
+                    if self.sort(x, env, span) == _STR:
+                        raise InputError(span.shifted(getattr(x, "col_offset", 0)),
+                                         f"spec {self.spec.name}: strings compare only with == and != ({_short(node)})")
             for x in [node.left, *node.comparators]:
                 if isinstance(x, ast.Tuple):
                     for e in x.elts:
@@ -587,6 +598,8 @@ class SpecLib:
                     n: int = _const_eval(st.expr, env)
                 except KeyError as e:
                     raise InputError(st.span, f"'lanes' must depend only on constant parameters, not {e.args[0]}") from None
+                except InputError as e:
+                    raise InputError(e.span or st.span, e.message) from None
                 if n not in (1, 2, 4, 8, 16, 32, 64):
                     raise InputError(span, f"spec {spec.name} describes groups of {n} lanes; that must be a power of two up to 64")
                 if n > W:
@@ -605,6 +618,8 @@ class SpecLib:
                 ok = _const_eval(st.expr, env)
             except KeyError as e:
                 raise InputError(st.span, f"require must use constant parameters only, not '{e.args[0]}'") from None
+            except InputError as e:
+                raise InputError(e.span or st.span, e.message) from None
             if not ok:
                 used = sorted({n.id for n in ast.walk(st.expr) if isinstance(n, ast.Name) and n.id in params})
                 vals = ", ".join(f"{u}={params[u]}" for u in used)
@@ -663,10 +678,12 @@ class SpecLib:
                                 and v not in _OP_NAMES), None)
                     raise InputError((spans or {}).get(bad, span) if bad is not None else span, e.message) from None
                 raise
-            except (TypeError, AttributeError):
+            except (TypeError, AttributeError) as e:
                 # a parameter given as text where the spec computes with a number
                 texts = [k for k, v in bound.items() if isinstance(v, str) and not v.startswith("@")]
                 if not texts:
+                    if isinstance(e, _TextValue):  # text from a literal, passed to another spec
+                        raise InputError(span, str(e)) from None
                     raise
                 k = texts[0]
                 raise InputError((spans or {}).get(k, span), f"spec {spec.name}: parameter {k}={bound[k]} must be "
@@ -693,9 +710,13 @@ def _const_eval(node: ast.AST, env: dict[str, Any]) -> Any:
     if isinstance(node, ast.Tuple):
         return tuple(_const_eval(e, env) for e in node.elts)
     if isinstance(node, ast.BinOp):
-        return _s32(_PYBIN[type(node.op)](_const_eval(node.left, env), _const_eval(node.right, env)))
+        a, b = _const_eval(node.left, env), _const_eval(node.right, env)
+        _const_ints(node, a, b)
+        return _s32(_PYBIN[type(node.op)](a, b))
     if isinstance(node, ast.UnaryOp):
         v = _const_eval(node.operand, env)
+        if not isinstance(node.op, ast.Not):
+            _const_ints(node, v)
         return (not v) if isinstance(node.op, ast.Not) else _s32(-v if isinstance(node.op, ast.USub) else ~v if isinstance(node.op, ast.Invert) else v)
     if isinstance(node, ast.BoolOp):
         vals = [_const_eval(v, env) for v in node.values]
@@ -704,6 +725,10 @@ def _const_eval(node: ast.AST, env: dict[str, Any]) -> Any:
         left = _const_eval(node.left, env)
         for op, rnode in zip(node.ops, node.comparators):
             right = _const_eval(rnode, env)
+            if not isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+                _const_ints(node, left, right)
+            elif isinstance(op, (ast.In, ast.NotIn)) and not isinstance(right, tuple):
+                raise InputError(None, f"'in' needs a tuple: '{_short(node)}'")
             if not _PYCMP[type(op)](left, right):
                 return False
             left = right
@@ -711,6 +736,15 @@ def _const_eval(node: ast.AST, env: dict[str, Any]) -> Any:
     if isinstance(node, ast.IfExp):
         return _const_eval(node.body, env) if _const_eval(node.test, env) else _const_eval(node.orelse, env)
     raise KeyError(ast.unparse(node))
+
+
+def _const_ints(node: ast.AST, *vals: Any) -> None:
+    """Arithmetic and ordering take integers: a parameter given as text (or
+    a tuple) there is an input error, not a Python TypeError."""
+    for v in vals:
+        if type(v) is not int:
+            what = "a string" if isinstance(v, str) else "a condition" if isinstance(v, bool) else "a tuple"
+            raise InputError(None, f"'{_short(node)}' computes with {what} ({v!r:.40}) where it needs an integer")
 
 
 _PYBIN: dict[type[ast.operator], Callable[[int, int], int]] = {
@@ -788,6 +822,7 @@ def _ev(node: ast.AST, ctx: _Ctx, values: dict[str, _Res]) -> _Res:
     if isinstance(node, ast.UnaryOp):
         a, da = _ev(node.operand, ctx, values)
         op = type(node.op)
+        _no_text(ctx, "an operand", a)
         if op is ast.Not:
             return ((not a) if _is_cb(a) else B.not_b(a)), da
         if _is_c(a):
@@ -839,6 +874,7 @@ def _ev(node: ast.AST, ctx: _Ctx, values: dict[str, _Res]) -> _Res:
         return res, dres
     if isinstance(node, ast.IfExp):
         c, dc = _ev(node.test, ctx, values)
+        _no_text(ctx, "the condition of 'if'", c)
         if _is_cb(c):
             v, d = _ev(node.body if c else node.orelse, ctx, values)
             return v, _and_def(B, dc, d)
@@ -861,6 +897,7 @@ def _ev(node: ast.AST, ctx: _Ctx, values: dict[str, _Res]) -> _Res:
 
 def _read(ctx: _Ctx, name: str, j: Any, dj: Cond) -> _Res:
     B, n = ctx.B, ctx.n
+    _no_text(ctx, "a lane index", j)
     vec, act = ctx.group(name), ctx.group(None)
     if _is_c(j):
         if not 0 <= j < n:
@@ -874,8 +911,21 @@ def _read(ctx: _Ctx, name: str, j: Any, dj: Cond) -> _Res:
     return B.select(full, jj), _and_def(B, dj, in_range, B.select(ctx.active, jj))
 
 
+class _TextValue(TypeError):
+    """Text where a number is needed (SpecLib.evaluate names the parameter)."""
+
+
+def _no_text(ctx: _Ctx, what: str, *vals: Any) -> None:
+    """A value computed with must not be text (a parameter given as a name,
+    passed on to a spec that computes with it): an input error."""
+    for v in vals:
+        if isinstance(v, str):
+            raise _TextValue(f"spec {ctx.spec.name}: {what} must be an integer, got the text '{v:.40}'")
+
+
 def _binop(ctx: _Ctx, op: type[ast.operator], a: Any, b: Any) -> Any:
     B = ctx.B
+    _no_text(ctx, "an operand of arithmetic", a, b)
     if _is_c(a) and _is_c(b):
         return _s32(_PYBIN[op](a, b))
     a, b = _sym(ctx, a), _sym(ctx, b)
@@ -927,6 +977,7 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res])
         if len(node.args) != 1 or node.keywords:
             raise InputError(None, f"spec {ctx.spec.name}: active(j) takes one lane")
         j, dj = _ev(node.args[0], ctx, values)
+        _no_text(ctx, "the lane of active()", j)
         if _is_c(j):
             if not 0 <= j < ctx.n:
                 return False, dj
@@ -961,6 +1012,7 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res])
         if len(node.args) != 2 or node.keywords:
             raise InputError(None, f"spec {ctx.spec.name}: {fname}(a, b) takes two arguments")
         (a, da), (b, db) = (_ev(x, ctx, values) for x in node.args)
+        _no_text(ctx, f"an argument of {fname}", a, b)
         d = _and_def(B, da, db)
         if _is_c(a) and _is_c(b):
             ua, ub = a & _M32, b & _M32
@@ -1077,6 +1129,9 @@ def _as_val(ctx: _Ctx, v: Any) -> Value:
     return v
 
 
+MAX_RANGE = 128  # the longest range a fold may run over: two 64-lane waves' worth (range(-1, wave) is 65)
+
+
 def _gen_items(ctx: _Ctx, gen: ast.AST, values: dict[str, _Res]) -> list[tuple[Any, Cond, Cond, Cond]]:
     """(element, element defined, condition, condition defined) per j."""
     if not isinstance(gen, ast.GeneratorExp) or len(gen.generators) != 1:
@@ -1090,6 +1145,9 @@ def _gen_items(ctx: _Ctx, gen: ast.AST, values: dict[str, _Res]) -> list[tuple[A
     if not all(_is_c(b) for b in bounds):
         raise InputError(None, f"spec {ctx.spec.name}: range bounds must be constant per lane")
     lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+    if hi - lo > MAX_RANGE:  # a fold runs over lanes (at most 64) or bits: a longer range is a mistake, not a loop to run
+        raise InputError(None, f"spec {ctx.spec.name}: range({lo}, {hi}) has {hi - lo} values; "
+                               f"a fold ranges over at most {MAX_RANGE}")
     out = []
     for j in range(lo, hi):
         local = dict(values)

@@ -64,8 +64,10 @@ def strip_comment(line: str) -> str:
     return "".join(out).rstrip()
 
 
-def tokens(text: str, col0: int) -> list[tuple[str, int, bool]]:
-    """Split at whitespace/commas outside brackets and quotes.
+def tokens(text: str, col0: int, span: Span | None = None) -> list[tuple[str, int, bool]]:
+    """Split at whitespace/commas outside brackets and quotes.  A comma with
+    no token before it (``v2,, v0``, a leading one) or after it (a trailing
+    one) is an error at its column (`span`: the line; llvm-mc refuses it too).
 
     Returns (token, 1-based column, preceded_by_comma)."""
     toks: list[tuple[str, int, bool]] = []
@@ -87,6 +89,9 @@ def tokens(text: str, col0: int) -> list[tuple[str, int, bool]]:
                 cur = []
                 comma = False
             if c == ",":
+                if pending_comma or not toks:
+                    where = Span(span.path, span.line, col0 + k) if span is not None else None
+                    raise InputError(where, "expected an operand before ','")
                 pending_comma = True
             continue
         if not cur:
@@ -102,6 +107,9 @@ def tokens(text: str, col0: int) -> list[tuple[str, int, bool]]:
         cur.append(c)
     if cur:
         toks.append(("".join(cur), col0 + start, comma))
+    elif pending_comma:
+        where = Span(span.path, span.line, col0 + len(text.rstrip()) - 1) if span is not None else None
+        raise InputError(where, "expected an operand after ','")
     return toks
 
 
@@ -117,7 +125,7 @@ def split_line(text: str, span: Span) -> Line:
     mnemonic = m.group(0)
     mspan = Span(span.path, span.line, lead + 1)
     rest = body[m.end():]
-    toks = tokens(rest, lead + m.end() + 1)
+    toks = tokens(rest, lead + m.end() + 1, span)
     operands: list[tuple[str, Span]] = []
     mods: list[tuple[str, str | None, Span]] = []
     in_mods = False
@@ -170,7 +178,8 @@ def parse_int(text: str, span: Span, what: str = "integer") -> int:
 
 
 # float text as llvm-mc-22 takes it: decimal with a point or an exponent, or a C99 hex float
-_FLOAT_RE = re.compile(r"^-?(\d+\.\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|\d+e[+-]?\d+|0x[0-9a-f]*\.?[0-9a-f]*p[+-]?\d+)$", re.I)
+# (each alternative reads its text one way: no backtracking over a long literal)
+_FLOAT_RE = re.compile(r"^-?(\d+\.\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|\d+e[+-]?\d+|0x[0-9a-f]*(\.[0-9a-f]*)?p[+-]?\d+)$", re.I)
 F32_MAX = 3.4028234663852886e38
 
 # The float inline constants (every target in the table has 1/(2pi)): value ->

@@ -224,6 +224,8 @@ class Wide:
         return self.B.ite(c, al, bl), self.B.ite(c, ah, bh)
 
     def select(self, vals: Sequence[Any], idx: Any) -> Any:
+        if isinstance(idx, tuple):  # a lane index is 32-bit: a 64-bit lane value cannot be one
+            raise InputError(None, "a 64-bit spec uses a 64-bit value as a lane index")
         if not any(isinstance(v, tuple) for v in vals):
             return self.B.select(vals, self._narrow(idx))
         pairs = [self._pair(v) for v in vals]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
-from ..diag import Span
+from ..diag import InputError, Span
 from ..hazards import alu_wait_mnemonic, needed
 from ..ir import Instr
 from ..lowering_file import parse_instr
@@ -363,7 +363,11 @@ class Searcher(Costing):
             except Restart as r:
                 self.stats.restarts += 1
                 if r.mask in self.masks or self.stats.restarts > 8:
-                    raise RuntimeError("counterexample-guided search did not converge") from None
+                    # the tagged tests do not pin the spec down: its lanes
+                    # depend on the values (a min, a max), not on positions
+                    raise InputError(None, f"synthesis of {self.spec} does not converge: a counterexample repeats, as when "
+                                           "what it computes depends on the lane values (synthesis handles "
+                                           "shuffles and broadcasts, whose lanes depend on positions only)") from None
                 self.masks.append(r.mask)
                 self._mask_index = {}
                 self._build()

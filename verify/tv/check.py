@@ -37,7 +37,7 @@ from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from .cfg import Block, run_blocks, split_blocks
-from .compile import by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
+from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
@@ -492,6 +492,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         def code_of() -> tuple[str, GpuCode] | str:
             try:
                 asm = compile_asm(target, wave)
+            except ToolError:  # the --llc command is unusable: an error, no verdict
+                raise
             except InputError as e:
                 return f"could not compile: {e.message}"
             return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
@@ -522,6 +524,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     # the compiled code
     try:
         asm = compile_asm(target, wave)
+    except ToolError:  # the --llc command is unusable: an error, no verdict
+        raise
     except InputError as e:
         res.verdict = "unknown"
         res.notes = [f"could not compile: {e.message}"]
@@ -799,6 +803,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                 if key not in cache:
                     try:
                         cache[key] = by_llvmlite_isolated(text, ins) if cmd is None else by_llc(cmd, path, text, ins)
+                    except ToolError:  # the --llc command is unusable: an error for the run
+                        raise
                     except InputError as e:  # failed once: failed for every function
                         cache[key] = e
                 got = cache[key]
@@ -833,6 +839,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                 try:
                     r = robustly(partial(prove_function, mod, fn, comp(ins), ins.target, ins.wave, label, timeout),
                                  assume or {}, robust, timeout)
+                except ToolError:  # the --llc command is unusable: an error for the run, no verdict
+                    raise
                 except InputError as e:  # bad input in this function only (an immediate LLVM rejects)
                     r = TVResult(path, fn.name, ins.target.name, ins.wave, label, "error", [str(e)])
                 r.compile_seconds = compiling[0] - before
@@ -958,6 +966,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                     code = (asm[1] if asm is not None else batch.get(ins.key())
                             or (by_llvmlite_isolated(text, ins) if not llc else by_llc(cname, path, text, ins)))
                     got: tuple[str | None, str, float] = (code, "", 0.0)
+                except ToolError:  # the --llc command is unusable: an error, no verdict
+                    raise
                 except InputError as e:
                     got = (None, e.message, 0.0)
                 codes[(cname, ins.key())] = (got[0], got[1], share + time.perf_counter() - t1)

@@ -8,12 +8,15 @@ The targets and waves of a file default to its lit RUN lines
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -152,26 +155,127 @@ def by_llvmlite(text: str, target: Target, wave: int, triple: str = "", opt: int
     return out
 
 
+# An external llc is a program verify does not control: it may hang, flood
+# or print bytes that are not text.  It is given a time and an output bound;
+# running into either is an error naming the command (no verdict is decided
+# by it: the code it would have made is never checked).
+class ToolError(InputError):
+    """The --llc command itself is unusable (it cannot be run, hangs, floods
+    or prints bytes that are not text): an error for the whole run, never a
+    verdict on one function (an llc that runs and refuses the module is
+    the module's compile failure, as with llvmlite)."""
+
+
+LLC_TIMEOUT = 60.0  # seconds; VERIFY_LLC_TIMEOUT overrides
+LLC_MAX_OUTPUT = 16 << 20  # bytes of assembly read from llc (real output for a test file is far smaller)
+
+
+def _shown(text: str) -> str:
+    """A command or message as one printable line."""
+    return text if text.isprintable() else ascii(text)[1:-1]
+
+
+def _llc_timeout() -> float:
+    text = os.environ.get("VERIFY_LLC_TIMEOUT")
+    if text is None:
+        return LLC_TIMEOUT
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0 < v < float("inf"):
+        raise ToolError(None, f"VERIFY_LLC_TIMEOUT must be a positive number of seconds, got '{_shown(text)}'")
+    return v
+
+
+def _run_bounded(argv: list[str], data: bytes, timeout: float, limit: int) -> tuple[int | None, bytes, bytes, bool]:
+    """Run `argv` with `data` on its stdin: (exit status or None when it ran
+    past `timeout` seconds, stdout, the first 64 KiB of stderr, whether
+    stdout ran past `limit` bytes).  A process past either bound is killed."""
+    # its own process group: a shell's children are stopped with it
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+    def stop() -> None:
+        with contextlib.suppress(OSError):  # gone already
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    out: list[bytes] = []
+    err: list[bytes] = []
+    over = threading.Event()
+
+    def feed() -> None:
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(data)
+            proc.stdin.close()
+        except OSError:  # it exited (or closed its stdin) without reading all
+            pass
+
+    def read(stream: Any, into: list[bytes], cap: int, flood: bool) -> None:
+        got = 0
+        while chunk := stream.read(1 << 16):
+            if got < cap:
+                into.append(chunk[:cap - got])
+            got += len(chunk)
+            if got > cap and flood:
+                over.set()
+                stop()
+                return
+
+    threads = [threading.Thread(target=feed, daemon=True),
+               threading.Thread(target=read, args=(proc.stdout, out, limit, True), daemon=True),
+               threading.Thread(target=read, args=(proc.stderr, err, 1 << 16, False), daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        code: int | None = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        code = None
+    stop()  # what it started and left running (its pipes then close)
+    proc.wait()
+    for t in threads[1:]:
+        t.join(timeout=5)
+    return code, b"".join(out), b"".join(err), over.is_set()
+
+
 def by_llc(llc: str, path: str, text: str, target: Target | Instance, wave: int | None = None) -> str:
     """AMDGPU assembly from an external llc (a command line: 'llc-22 -global-isel'),
-    given the instance's RUN-line flags after the command's own."""
+    given the instance's RUN-line flags after the command's own.  A command
+    that cannot run, hangs, floods or prints bytes that are not text is a
+    ToolError (no verdict); one that runs and fails or crashes on the module
+    is a CompileError (the "compiler error" verdict)."""
     inst = _as_instance(target, wave)
-    argv = shlex.split(llc) + inst.llc_args(_triple(text)) + ["-o", "-"]
-    what = f"{inst.target.name} wave{inst.wave}" + (" " + " ".join(inst.flags) if inst.flags else "")
     try:
-        r = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=120, check=False)
-    except OSError as e:
-        raise InputError(None, f"cannot run '{llc}': {e}") from None
-    except subprocess.TimeoutExpired:
-        raise CompileError(None, f"'{llc}' did not finish in 120 s on {path} for {what}") from None
-    if r.returncode != 0:
-        lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()] or ["?"]
+        argv = shlex.split(llc)
+    except ValueError as e:  # an unbalanced quote
+        raise ToolError(None, f"--llc '{_shown(llc)}': {e}") from None
+    if not argv:
+        raise ToolError(None, "--llc names no command")
+    argv += inst.llc_args(_triple(text)) + ["-o", "-"]
+    what = f"{inst.target.name} wave{inst.wave}" + (" " + " ".join(inst.flags) if inst.flags else "")
+    on = f"on {path} for {what}"
+    timeout = _llc_timeout()
+    try:
+        code, out, err, flood = _run_bounded(argv, text.encode(), timeout, LLC_MAX_OUTPUT)
+    except (OSError, ValueError) as e:
+        raise ToolError(None, f"cannot run '{_shown(llc)}': {_shown(str(e))}") from None
+    if flood:
+        raise ToolError(None, f"'{_shown(llc)}' printed more than {LLC_MAX_OUTPUT >> 20} MiB {on}; stopped it")
+    if code is None:
+        raise ToolError(None, f"'{_shown(llc)}' did not finish within {timeout:g} s {on} "
+                               f"(VERIFY_LLC_TIMEOUT sets the limit); stopped it")
+    if code != 0:
+        lines = [ln for ln in err.decode(errors="replace").strip().splitlines() if ln.strip()] or ["?"]
         passes = [ln.split(".", 1)[1].strip() for ln in lines if re.match(r"^\d+\.\s+Running pass", ln)]
         first = next((ln for ln in lines if "error" in ln.lower() or "Assertion" in ln or "LLVM ERROR" in ln),
                      passes[-1] if passes else lines[0]).strip()
-        how = f"crashed (signal {-r.returncode})" if r.returncode < 0 else "failed"
-        raise CompileError(None, f"'{llc}' {how} on {path} for {what}: {first[:300]}")
-    return r.stdout
+        how = f"crashed (signal {-code})" if code < 0 else "failed"
+        raise CompileError(None, f"'{_shown(llc)}' {how} {on}: {_shown(first[:300])}")
+    try:
+        return out.decode()
+    except UnicodeDecodeError as e:
+        raise ToolError(None, f"'{_shown(llc)}' printed bytes that are not UTF-8 (at byte {e.start}) {on}") from None
 
 
 def run_line_instances(path: str, runs: list[tuple[int, str]], text: str = "") -> list[Instance]:

@@ -17,9 +17,12 @@ With no RUN line and no ``--target``, the functions' ``"target-cpu"`` and
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -306,6 +309,21 @@ def read_run_lines(path: str, text: str) -> RunLines:
     return out
 
 
+def llc_timeout() -> float:
+    """How long an --llc command may run, seconds: VERIFY_LLC_TIMEOUT, else 60."""
+    text = os.environ.get("VERIFY_LLC_TIMEOUT")
+    if text is None:
+        return 60.0
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0 < v < float("inf"):
+        shown = text if text.isprintable() else ascii(text)[1:-1]
+        raise InputError(None, f"VERIFY_LLC_TIMEOUT must be a positive number of seconds, got '{shown}'")
+    return v
+
+
 def check_llc(cmds: list[str]) -> None:
     """Fail closed: every --llc command must run (its program found and
     answering --version) before anything is compiled; else one error."""
@@ -319,8 +337,18 @@ def check_llc(cmds: list[str]) -> None:
         exe = shutil.which(argv[0])
         if exe is None:
             raise InputError(None, f"--llc '{cmd}': cannot run '{argv[0]}': no such program")
-        try:  # it starts (whatever it answers: a compiler that fails on the file is a "compiler error")
-            subprocess.run([exe, *argv[1:], "--version"], capture_output=True, text=True, timeout=60, check=False,
-                           stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as e:
+        limit = llc_timeout()
+        try:  # its own process group, so that what a shell starts is stopped with it
+            proc = subprocess.Popen([exe, *argv[1:], "--version"], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
             raise InputError(None, f"--llc '{cmd}': cannot run '{argv[0]}': {e}") from None
+        try:
+            proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            raise InputError(None, f"--llc '{cmd}': '{cmd} --version' did not finish within {limit:g} s "
+                                   "(VERIFY_LLC_TIMEOUT sets the limit)") from None
+        finally:
+            with contextlib.suppress(OSError):  # gone already
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
