@@ -34,7 +34,7 @@ from .concrete import apply, default_masks
 from .cost import CostModel, folded_cost, model_for, program_cost
 from .emit import relies_on, render, reverify
 from .reach import Reach, analyse
-from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, wrapper
+from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, with_hazard_waits, wrapper
 
 DEFAULT_MAX_OPS = 2
 # states kept before the search stops with 'best found' (each is a few KiB:
@@ -214,8 +214,8 @@ class Outcome:
         return out
 
 
-def _wwm_cost(model: CostModel, wave: int) -> int:
-    e, l = wrapper(wave)
+def _wwm_cost(model: CostModel, wave: int, leave_wait: str = "") -> int:
+    e, l = wrapper(wave, leave_wait)
     return sum(model.of(_instr(t).base, 0, wave) for t in e + l)
 
 
@@ -265,7 +265,7 @@ def synthesize(spec: str, params: dict[str, Any], targets: list[Target], wave: i
         if lines is None:
             out.baseline_note = "no ds_bpermute template for this spec"
         else:
-            prog = [_instr(t) for t in lines]
+            prog = with_hazard_waits([_instr(t) for t in lines], targets, wave)
             cost = program_cost(prog, model, wave)
             text = render(name, spec, params, out.target_names, wave, exec_contract, prog, targets[0],
                           header("ds_bpermute baseline", cost, []), wide)
@@ -446,8 +446,8 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
             if not goal.met(st) or (comp.cls, comp.label, comp.src) in seen:
                 continue
             body, add = searcher.extend((), comp)
-            cost = add + (_wwm_cost(out.model, out.wave) if wwm else 0)
-            cand = Candidate(wwm, [Step(comp)], list(body), cost)
+            cost = add + (_wwm_cost(out.model, out.wave, searcher.leave_wait) if wwm else 0)
+            cand = Candidate(wwm, [Step(comp)], list(body), cost, searcher.leave_wait)
             if not check_on_tests(cand, searcher):
                 continue
             prog = cand.program(out.wave)

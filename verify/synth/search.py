@@ -73,21 +73,58 @@ class Candidate:
     steps: list[Step]
     body: list[Instr]  # instructions of the steps with the hazard waits, without the wrapper
     cost: int
+    leave_wait: str = ""  # the wait the wrapper's EXEC restore needs (GFX12: its SGPR an SALU wrote)
 
     def program(self, wave: int) -> list[Instr]:
         if not self.wwm:
             return list(self.body)
-        return [_instr(t) for t in wrapper(wave)[0]] + list(self.body) + [_instr(t) for t in wrapper(wave)[1]]
+        enter, leave = wrapper(wave, self.leave_wait)
+        return [_instr(t) for t in enter] + list(self.body) + [_instr(t) for t in leave]
 
     def describe(self) -> str:
         parts = [s.comp.cls + ("" if s.mask is None else "+mask") for s in self.steps]
         return (" in whole-wave mode: " if self.wwm else ": ") + ", ".join(parts)
 
 
-def wrapper(wave: int) -> tuple[list[str], list[str]]:
+def wrapper(wave: int, leave_wait: str = "") -> tuple[list[str], list[str]]:
+    """The whole-wave entry and exit; `leave_wait`: a wait before the exit's
+    read of the saved mask (GFX12: an SALU read of an SGPR an SALU wrote,
+    LLVM's AMDGPUWaitSGPRHazards)  [S:hazards]."""
+    wait = [leave_wait] if leave_wait else []
     if wave == 64:
-        return ["s_or_saveexec_b64 s[0:1], -1"], ["s_mov_b64 exec, s[0:1]"]
-    return ["s_or_saveexec_b32 s0, -1"], ["s_mov_b32 exec_lo, s0"]
+        return ["s_or_saveexec_b64 s[0:1], -1"], wait + ["s_mov_b64 exec, s[0:1]"]
+    return ["s_or_saveexec_b32 s0, -1"], wait + ["s_mov_b32 exec_lo, s0"]
+
+
+def with_hazard_waits(prog: list[Instr], targets: list[Target], wave: int) -> list[Instr]:
+    """`prog` with the waits each instruction needs on every one of
+    `targets` inserted before it (hazards.needed), as the search's `extend`
+    inserts them: for a program written from a template (the ds_bpermute
+    baseline)."""
+    out: list[Instr] = []
+    for ins in prog:
+        out.append(ins)
+        waits, fields = 0, set[str]()
+        for t in targets:
+            w, a = needed(out, len(out) - 1, t, wave)
+            waits, fields = max(waits, w), fields | set(a.split())
+        out.pop()
+        if fields:
+            out.append(_instr(f"{alu_wait_mnemonic(targets)} {' '.join(sorted(fields))}"))
+        if waits:
+            out.append(_instr(f"s_nop {waits - 1}"))
+        out.append(ins)
+    return out
+
+
+def leave_wait_for(targets: list[Target]) -> str:
+    """The wait the whole-wave exit needs on `targets`: the saved mask is an
+    SGPR an SALU wrote (the entry), read by an SALU (the exit), which the
+    GFX12 SGPR hazard rules separate by an s_wait_alu depctr_sa_sdst(0)
+    (hazards.needed decides it on the smallest such program)."""
+    prog = [_instr("s_or_saveexec_b32 s0, -1"), _instr("s_mov_b32 exec_lo, s0")]
+    fields = {a for t in targets if t.has("hazard_gfx12_sgpr") for a in [needed(prog, 1, t)[1]] if a}
+    return f"{alu_wait_mnemonic(targets)} {' '.join(sorted(fields))}" if fields else ""
 
 
 @dataclass
@@ -230,6 +267,7 @@ class Costing:
         self.wave = wave
         self.model = model
         self.hazardous = any(f.startswith("hazard_") for t in targets for f in t.features)
+        self.leave_wait = leave_wait_for(list(targets)) if self.hazardous else ""
         self._nop_cache: dict[str, Instr] = {}
         self._ext_cache: dict[tuple[Sig, tuple[str, ...]], tuple[tuple[Instr, ...], int]] = (
             shared.setdefault("ext", {}))
@@ -238,7 +276,7 @@ class Costing:
             shared.setdefault("tail", {}))
 
     def wrapper_cost(self) -> tuple[int, int]:
-        enter, leave = wrapper(self.wave)
+        enter, leave = wrapper(self.wave, self.leave_wait)
         return (sum(self.model.of(_instr(t).base, 0, self.wave) for t in enter),
                 sum(self.model.of(_instr(t).base, 0, self.wave) for t in leave))
 
@@ -480,13 +518,13 @@ class Searcher(Costing):
                     cand: Candidate | None = None
                     new = self._care_getter(wwm, ci)(state)
                     if new == goal.vals:
-                        cand = Candidate(wwm, list(steps) + [Step(comp)], list(nbody), c2 + tail)
+                        cand = Candidate(wwm, list(steps) + [Step(comp)], list(nbody), c2 + tail, self.leave_wait)
                     elif comp.maskable and nops > 0:
                         m = self._infer_mask(goal, state, new, mask_cache)
                         if m is not None:
                             step = Step(comp, m)
                             nb2, add2 = self.extend(body, comp, step.lines())
-                            cand = Candidate(wwm, list(steps) + [step], list(nb2), cost + add2 + tail)
+                            cand = Candidate(wwm, list(steps) + [step], list(nb2), cost + add2 + tail, self.leave_wait)
                     if cand is not None and cand.cost < best_cost and self.verify_cb(self, cand):
                         best, best_cost = cand, cand.cost
                         if c2 + tail >= best_cost:
@@ -539,7 +577,7 @@ class Searcher(Costing):
                 self.stats.candidates += 1
                 self.stats.by_ops[1] = self.stats.by_ops.get(1, 0) + 1
                 if self._care_getter(wwm, ci)(ctx.init) == goal.vals:
-                    cand = Candidate(wwm, [Step(comp)], list(nbody), c2 + tail)
+                    cand = Candidate(wwm, [Step(comp)], list(nbody), c2 + tail, self.leave_wait)
                     if self.verify_cb(self, cand):
                         best, best_cost = cand, cand.cost
                         continue
