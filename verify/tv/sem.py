@@ -295,10 +295,6 @@ DPP_CONTROLS = _dpp_controls()
 _D, _S0, _S1, _S2 = 200, 201, 202, 203
 _SD, _SA, _SB = "s90", "s91", "s92"
 
-INTRINSICS = ("workitem.id.x", "set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
-              "mov.dpp", "ds.swizzle", "ds.bpermute", "ds.permute", "permlane16.var", "permlanex16.var",
-              "permlane16.swap", "permlane32.swap", "permlane16", "permlanex16", "permlane64", "wave.shuffle",
-              "ballot", "wave.reduce")
 
 # llvm.amdgcn.wave.reduce.OP -> (the fold operation of verify/identities.py, its start value)
 # (`sub`: 0 minus the sum; `fsub`: 0.0 minus each value in turn, as `fadd` adds them
@@ -310,14 +306,20 @@ WAVE_REDUCE = {"umin": ("umin", M32), "umax": ("umax", 0), "min": ("smin", 0x7FF
 
 
 def intrinsic_name(callee: str) -> str | None:
-    """'llvm.amdgcn.update.dpp.i32' -> 'update.dpp' (None: not one we model)."""
+    """'llvm.amdgcn.update.dpp.i32' -> 'update.dpp' (None: not one we model):
+    the longest row name of INTRINSIC_TABLE the name starts with, at a dot
+    (an overload suffix: '.i32', '.f64', '.v2i16', '.p1', ...)."""
     if not callee.startswith("llvm.amdgcn."):
         return None
-    rest = callee[len("llvm.amdgcn."):]
-    for n in INTRINSICS:
-        if rest == n or rest.startswith(n + "."):
-            return n
+    full = callee[len("llvm.amdgcn."):]
+    rest = full
+    while rest:
+        row = INTRINSIC_TABLE.get(rest)
+        if row is not None and re.fullmatch(row.suffix, full[len(rest):]):
+            return rest
+        rest = rest.rpartition(".")[0]
     return None
+
 
 
 def block_order(fn: Function, by_block: dict[int, list[Inst]]) -> list[int]:
@@ -512,20 +514,6 @@ class IRRun:
                     return x
                 u = alt
         return Lanes(x.vals, [B.or_b(p, c) for p, c in zip(x.poison, u)], x.width, x.is_float, x.hi, x.parts)
-
-    def _flow(self, text: str, reg: int, out: str = "v") -> Callable[[list[Any]], list[Any]]:
-        """For `crossed`: the lanes into which instruction `text` (its other
-        operands already in place) moves a lane of register `reg` that is
-        marked (destination old value: unmarked)."""
-        B = self.B
-
-        def run(marks: list[Any]) -> list[Any]:
-            self._put(reg, [B.bool_value(c) for c in marks])
-            self._put(_D, [B.const(0)] * self.wave)
-            self._exec_asm(text)
-            got = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
-            return [B.ne(t, 0) for t in got]
-        return run
 
     def _mask(self, w: int) -> int:
         return (1 << w) - 1
@@ -1175,192 +1163,90 @@ class IRRun:
         bad = B.or_b(*[B.and_b(self.lanes_on()[i], B.or_b(x.poison[i], B.ne(x.vals[i], s))) for i in range(self.wave)])
         return reg, bad
 
-    def _move(self, text: str, data: dict[int, Lanes], ctl: dict[int, Lanes], out: str = "v") -> tuple[list[Any], list[Any]]:
-        """Run a data-movement instruction: values, then the poison bits of
-        the `data` registers through the same instruction."""
+    def _moved(self, mv: Move) -> list[tuple[list[Any], list[Any]]]:
+        """Run data-movement instruction `mv` on the IR values, then once
+        more on their poison bits: a lane of a result is poison exactly when
+        the lane it read was (and where `mv.bad` says).  A data operand read
+        across lanes gets poison where its lane did not run its definition
+        (`crossed`), with the same instruction run on those lanes' marks
+        deciding where that can reach.  The one place the "re-run on the
+        poison bits" step is written.  Returns (values, poison) per result
+        register."""
+        B, W = self.B, self.wave
+        assert self.cur is not None
+        outs: list[int] = [_D] if isinstance(mv.out, str) else list(mv.out)
+        for r, vals in mv.ctl.items():
+            self._put(r, vals)
+        data: list[tuple[int, Lanes]] = []
+        for reg, k, lv in mv.data:
+            if k is not None:
+                lv = self.crossed(self.cur.operands[k], lv, self._flow(mv, reg))
+            data.append((reg, lv))
+        regs = {reg for reg, _ in data}
+        got: list[list[list[Any]]] = []
+        for bits in (False, True):
+            for r in outs:
+                if r not in regs:
+                    self._put(r, [B.const(0)] * W)
+            for reg, lv in data:
+                self._put(reg, [B.bool_value(p) for p in lv.poison] if bits else lv.vals)
+            self._exec_asm(mv.asm)
+            got.append([[self._m().s(_SD)] * W] if mv.out == "s" else [self._get(r) for r in outs])
+        res = []
+        for vals, taint in zip(*got):
+            pois = [B.ne(t, 0) for t in taint]
+            if mv.bad is not None:
+                pois = [B.or_b(p, b) for p, b in zip(pois, mv.bad)]
+            res.append((vals, pois))
+        return res
+
+    def _flow(self, mv: Move, reg: int) -> Callable[[list[Any]], list[Any]]:
+        """For `crossed`: the lanes into which `mv` (its other operands in
+        place) moves a marked lane of register `reg`: every other data and
+        result register unmarked."""
         B = self.B
-        for r, lv in ctl.items():
-            self._put(r, lv.vals)
-        for r, lv in data.items():
-            self._put(r, lv.vals)
-        self._put(_D, [B.const(0)] * self.wave)
-        self._exec_asm(text)
-        vals = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
-        self._put(_D, [B.const(0)] * self.wave)
-        for r, lv in data.items():
-            self._put(r, [B.bool_value(p) for p in lv.poison])
-        self._exec_asm(text)
-        taint = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
-        return vals, [B.ne(t, 0) for t in taint]
+
+        def run(marks: list[Any]) -> list[Any]:
+            outs: list[int] = [_D] if isinstance(mv.out, str) else list(mv.out)
+            for r in [*outs, *(d for d, _, _ in mv.data)]:
+                if r != reg:
+                    self._put(r, [B.const(0)] * self.wave)
+            self._put(reg, [B.bool_value(c) for c in marks])
+            self._exec_asm(mv.asm)
+            if mv.out == "s":
+                return [B.ne(self._m().s(_SD), 0)] * self.wave
+            got = [self._get(r) for r in outs]
+            return [B.or_b(*(B.ne(g[i], 0) for g in got)) for i in range(self.wave)]
+        return run
 
     def call(self, ins: Inst) -> Lanes:
+        """An amdgcn intrinsic, by its row of INTRINSIC_TABLE: the result
+        types it is modelled for, its semantics and its poison rule."""
         B, W = self.B, self.wave
         name = intrinsic_name(ins.callee)
         if name is None:
             raise self._unsupported(f"call to @{ins.callee}")
-        if name == "ballot" and ins.type == "i64":
-            return self.ballot(ins, 64)
-        if name in ("permlane16.swap", "permlane32.swap"):
-            return self.permlane_swap(ins, name)
-        if ins.type not in ("i32", "float"):
+        row = INTRINSIC_TABLE[name]
+        if ins.type.replace(" ", "") not in row.types:
             raise self._unsupported(f"@{ins.callee} of type {ins.type}")
         args = [self.operand(o) for o in ins.operands[:-1]]
-        fl = ins.type == "float"
+        out = row.sem(self, ins, args)
+        fl = "float" in ins.type
+        if isinstance(out, Move):
+            res = self._moved(out)
+            if len(res) == 1:
+                return Lanes(res[0][0], res[0][1], 32, fl)
+            parts = [Lanes(v, p, 32, fl) for v, p in res]
+            return Lanes(parts[0].vals, parts[0].poison, 32, fl, parts=parts)
+        if row.poison == "lanewise":  # poison where an operand is, lane by lane
+            ps = [a.poison for a in args]
+            pois = list(ps[0]) if len(ps) == 1 else [B.or_b(*c) for c in zip(*ps)]
+            return Lanes(out.vals, pois, out.width, out.is_float, out.hi)
+        if row.poison == "uniform":  # poison everywhere if an operand is poison in an active lane
+            p = B.or_b(*(self._poison_any_active(a) for a in args if any(x is not False for x in a.poison)))
+            return Lanes(out.vals, [p] * W, out.width, out.is_float, out.hi)
+        return out
 
-        def imm(k: int) -> int:
-            o = ins.operands[k]
-            if o.kind != "const":
-                raise self._unsupported(f"@{ins.callee} operand {k} must be a constant")
-            return o.value
-
-        def done(vals: list[Any], pois: list[Any]) -> Lanes:
-            return Lanes(vals, pois, 32, fl)
-
-        if name == "workitem.id.x":
-            if self.workitem_x is None:
-                raise self._unsupported("workitem.id.x outside a kernel")
-            return done(list(self.workitem_x), [False] * W)
-        if name == "set.inactive":
-            x, v = args
-            if not self.whole:
-                raise self._unsupported("set.inactive outside a strict.wwm/wwm computation")
-            act = self.active()
-            return done([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
-                        [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)])
-        if name in ("strict.wwm", "wwm"):
-            (x,) = args
-            return done(list(x.vals), list(x.poison))
-        if name in ("mbcnt.lo", "mbcnt.hi"):
-            a, b = args
-            src0 = str(a.vals[0]) if isinstance(a.vals[0], int) and all(v is a.vals[0] for v in a.vals) else f"v{_S2}"
-            self._put(_S2, a.vals)
-            self._put(_S1, b.vals)
-            self._exec_asm(f"v_mbcnt_{name[-2:]}_u32_b32 v{_D}, {src0}, v{_S1}")
-            return done(self._get(_D), [B.or_b(a.poison[i], b.poison[i]) for i in range(W)])
-        if name == "readfirstlane":
-            (x,) = args
-            vals, pois = self._move(f"v_readfirstlane_b32 {_SD}, v{_S1}", {_S1: x}, {}, out="s")
-            return done(vals, pois)
-        if name == "readlane":
-            x, lane = args
-            sel, bad = self._uniform(lane, "a")
-            line = f"v_readlane_b32 {_SD}, v{_S1}, {sel}"
-            x = self.crossed(ins.operands[0], x, self._flow(line, _S1, "s"))
-            vals, pois = self._move(line, {_S1: x}, {}, out="s")
-            return done(vals, [B.or_b(p, bad) for p in pois])
-        if name == "writelane":
-            val, lane, old = args
-            sel, bad = self._uniform(lane, "a")
-            sval, bad2 = self._uniform(val, "b")
-            self._put(_D, old.vals)
-            self._exec_asm(f"v_writelane_b32 v{_D}, {sval}, {sel}")
-            vals = self._get(_D)
-            # the written lane carries the value's poison, the others old's
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._m().set_s(_SB, B.bool_value(B.or_b(bad2, self._poison_any_active(val))))
-            self._exec_asm(f"v_writelane_b32 v{_D}, {_SB}, {sel}")
-            return done(vals, [B.or_b(B.ne(t, 0), bad) for t in self._get(_D)])
-        if name in ("update.dpp", "mov.dpp"):
-            if name == "update.dpp":
-                old, src = args[0], args[1]
-                k = 2
-            else:
-                src = args[0]
-                k = 1
-                fresh = self._new_choice("mov.dpp old")
-                old = Lanes(fresh, [False] * W)
-            ctrl, rm, bm, bc = imm(k), imm(k + 1), imm(k + 2), imm(k + 3)
-            text = DPP_CONTROLS.get(ctrl)
-            if text is None:
-                raise self._unsupported(f"DPP control {ctrl:#x}")
-            asm = f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
-            src = self.crossed(ins.operands[k - 1], src, self._flow(asm, _S1))
-            self._put(_D, old.vals)
-            self._put(_S1, src.vals)
-            self._exec_asm(asm)
-            vals = self._get(_D)
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            pois = [B.ne(t, 0) for t in self._get(_D)]
-            if name == "mov.dpp":  # lanes that kept the (undefined) old value
-                self._put(_D, [B.const(1)] * W)
-                self._put(_S1, [B.const(0)] * W)
-                self._exec_asm(asm)
-                self.choices.append(Choice(ins.span, "the unwritten lanes of mov.dpp", [B.ne(t, 0) for t in self._get(_D)]))
-            return done(vals, pois)
-        if name == "mov.dpp8":
-            (src,) = args[:1]
-            sel8 = imm(1)
-            lanes = ",".join(str((sel8 >> (3 * j)) & 7) for j in range(8))
-            line = f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]"
-            src = self.crossed(ins.operands[0], src, self._flow(line, _S1))
-            vals, pois = self._move(line, {_S1: src}, {})
-            return done(vals, pois)
-        if name == "ds.swizzle":
-            (src,) = args[:1]
-            vals, pois = self._move(f"ds_swizzle_b32 v{_D}, v{_S1} offset:{imm(1)}", {_S1: src}, {})
-            return done(vals, pois)
-        if name in ("ds.bpermute", "ds.permute"):
-            addr, src = args
-            vals, pois = self._move(f"{'ds_bpermute_b32' if name == 'ds.bpermute' else 'ds_permute_b32'} "
-                                    f"v{_D}, v{_S2}, v{_S1}", {_S1: src}, {_S2: addr})
-            if name == "ds.bpermute":
-                pois = [B.or_b(pois[i], addr.poison[i]) for i in range(W)]
-            else:  # a poison address in any active lane can land anywhere
-                anyp = self._poison_any_active(addr)
-                pois = [B.or_b(p, anyp) for p in pois]
-            return done(vals, pois)
-        if name in ("permlane16", "permlanex16"):
-            old, src, s1, s2 = args[:4]
-            fi, bc = imm(4), imm(5)
-            sa, bad1 = self._uniform(s1, "a", "s93")
-            sb, bad2 = self._uniform(s2, "b", "s94")
-            asm = f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]"
-            src = self.crossed(ins.operands[1], src, self._flow(asm, _S1))
-            self._put(_D, old.vals)
-            self._put(_S1, src.vals)
-            self._exec_asm(asm)
-            vals = self._get(_D)
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            bad = B.or_b(bad1, bad2)
-            return done(vals, [B.or_b(B.ne(t, 0), bad) for t in self._get(_D)])
-        if name in ("permlane16.var", "permlanex16.var"):
-            old, src, lsel = args[:3]
-            fi, bc = imm(3), imm(4)
-            asm = f"v_{name.replace('.', '_')}_b32 v{_D}, v{_S1}, v{_S2} op_sel:[{fi},{bc}]"
-            self._put(_S2, lsel.vals)
-            src = self.crossed(ins.operands[1], src, self._flow(asm, _S1))
-            self._put(_D, old.vals)
-            self._put(_S1, src.vals)
-            self._exec_asm(asm)
-            vals = self._get(_D)
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            return done(vals, [B.or_b(B.ne(t, 0), lsel.poison[i]) for i, t in enumerate(self._get(_D))])
-        if name == "permlane64" and W == 32:
-            # The intrinsic swaps the halves of a wave64; in wave32 there is one
-            # half and the value is returned unchanged (LLVM's reading of "no
-            # operation in wave32").  What v_permlane64_b32 does in wave32 is
-            # the assumption permlane64.wave32, which the GPU side asks: the
-            # two coincide only under its variant `copy`.  [S:permlane64]
-            return done(list(args[0].vals), list(args[0].poison))
-        if name == "permlane64":
-            (src,) = args
-            line = f"v_permlane64_b32 v{_D}, v{_S1}"
-            src = self.crossed(ins.operands[0], src, self._flow(line, _S1))
-            vals, pois = self._move(line, {_S1: src}, {})
-            return done(vals, pois)
-        if name == "wave.shuffle":
-            return self.wave_shuffle(args[0], args[1], fl)
-        if name == "ballot":
-            return self.ballot(ins, 32)
-        if name == "wave.reduce":
-            return self.wave_reduce(ins, args[0])
-        raise self._unsupported(f"call to @{ins.callee}")
 
     def ballot(self, ins: Inst, width: int) -> Lanes:
         """llvm.amdgcn.ballot.i32/i64(i1 c): a mask of the lanes where c is
@@ -1442,46 +1328,6 @@ class IRRun:
             return self.B.const(self.wave)
         return self._popcount(self.exec_lo, self.exec_hi if self.wave == 64 else None)
 
-    def permlane_swap(self, ins: Inst, name: str) -> Lanes:
-        """llvm.amdgcn.permlane16/32.swap(old, src, fi, bound_ctrl) ->
-        { i32, i32 }: v_permlane16/32_swap_b32 with old in vD and src in vS;
-        the pair is (vD, vS) afterwards (IntrinsicsAMDGPU.td).  Poison
-        moves with the values (the same instruction on the poison bits)."""
-        B = self.B
-        if ins.type.replace(" ", "") not in ("{i32,i32}", "{float,float}"):
-            raise self._unsupported(f"@{ins.callee} of type {ins.type}")
-        old, src = (self.operand(o) for o in ins.operands[:2])
-        fi, bc = (ins.operands[k].value if ins.operands[k].kind == "const" else None for k in (2, 3))
-        if fi is None or bc is None:
-            raise self._unsupported(f"@{ins.callee} operand 2 and 3 must be constants")
-        asm = f"v_{name.replace('.', '_')}_b32_e64 v{_D}, v{_S1}" + (" fi:1" if fi else "") + (" bound_ctrl:1" if bc else "")
-
-        def flow(reg: int) -> Callable[[list[Any]], list[Any]]:
-            def run(marks: list[Any]) -> list[Any]:  # both registers are written: a lane of either
-                self._put(_D, [B.const(0)] * self.wave)
-                self._put(_S1, [B.const(0)] * self.wave)
-                self._put(reg, [B.bool_value(c) for c in marks])
-                self._exec_asm(asm)
-                return [B.or_b(B.ne(d, 0), B.ne(t, 0)) for d, t in zip(self._get(_D), self._get(_S1))]
-            return run
-        old = self.crossed(ins.operands[0], old, flow(_D))
-        src = self.crossed(ins.operands[1], src, flow(_S1))
-        fl = "float" in ins.type
-        out = []
-        for sel in ("vals", "poison"):
-            if sel == "vals":
-                self._put(_D, old.vals)
-                self._put(_S1, src.vals)
-            else:
-                self._put(_D, [B.bool_value(p) for p in old.poison])
-                self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            out.append((self._get(_D), self._get(_S1)))
-        (d, s_), (pd, ps) = out
-        first = Lanes(d, [B.ne(t, 0) for t in pd], 32, fl)
-        second = Lanes(s_, [B.ne(t, 0) for t in ps], 32, fl)
-        return Lanes(d, first.poison, 32, fl, parts=[first, second])
-
     def extractvalue(self, ins: Inst) -> Lanes:
         m = re.search(r",\s*(\d+)\s*$", ins.text)
         agg = self.env.get(ins.operands[0].key) if ins.operands[0].kind == "ref" else None
@@ -1502,3 +1348,246 @@ class IRRun:
             src_active = B.select(self.lanes_on(), j)
             pois.append(B.or_b(idx.poison[i], B.not_b(src_active), B.ne(B.select(pv, j), 0)))
         return Lanes(vals, pois, 32, fl)
+
+
+# ---- the amdgcn intrinsics, one row each ---------------------------------------
+
+
+@dataclass
+class Move:
+    """A data-movement instruction an intrinsic is: `asm` run with `data`
+    (register, the operand index when the instruction reads it across lanes
+    (`IRRun.crossed`; None: each lane reads its own or the machine's rule
+    applies), its value) and `ctl` (register -> lane values, no poison of
+    their own) in place; the results are `out`'s registers, or "s": the
+    SGPR _SD, the same in every lane.  `bad`: further poison per lane (a
+    control operand that is poison or not uniform)."""
+
+    asm: str
+    data: list[tuple[int, int | None, Lanes]]
+    ctl: dict[int, list[Any]] = field(default_factory=dict)
+    out: tuple[int, ...] | str = (_D,)
+    bad: list[Any] | None = None
+
+
+@dataclass(frozen=True)
+class Intrinsic:
+    """One row of INTRINSIC_TABLE (Alive2's intrinsic table is the model):
+    the name after `llvm.amdgcn.`, the overload suffixes accepted (a regular
+    expression over what follows the name, '' for none), the result types it
+    is modelled for (spaces removed), its semantics and its poison rule:
+
+    * "moved": the semantics gives a :class:`Move` (or, where the intrinsic
+      is not the instruction, its own :class:`Lanes`); the poison is the
+      same instruction run on the poison bits (`IRRun._moved`);
+    * "lanewise": poison in a lane where an operand is poison in that lane;
+    * "uniform": poison in every lane where an operand is poison in an
+      active lane (a value made of every active lane);
+    * "own": the semantics gives the poison too."""
+
+    name: str
+    suffix: str
+    types: tuple[str, ...]
+    poison: str
+    sem: Callable[[IRRun, Inst, list[Lanes]], Lanes | Move]
+
+
+def _imm(run: IRRun, ins: Inst, k: int) -> int:
+    o = ins.operands[k]
+    if o.kind != "const":
+        raise run._unsupported(f"@{ins.callee} operand {k} must be a constant")
+    return o.value
+
+
+def _sem_workitem_x(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    if run.workitem_x is None:
+        raise run._unsupported("workitem.id.x outside a kernel")
+    return Lanes(list(run.workitem_x), [False] * run.wave, 32)
+
+
+def _sem_set_inactive(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """set.inactive(x, v): x in the active lanes, v in the others (in whole-wave mode)."""
+    B, W = run.B, run.wave
+    x, v = args
+    if not run.whole:
+        raise run._unsupported("set.inactive outside a strict.wwm/wwm computation")
+    act = run.active()
+    return Lanes([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
+                 [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)],
+                 32, "float" in ins.type)
+
+
+def _sem_wwm(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return Lanes(list(args[0].vals), [], 32, "float" in ins.type)
+
+
+def _sem_mbcnt(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    a, b = args
+    half = intrinsic_name(ins.callee) or ""
+    src0 = str(a.vals[0]) if isinstance(a.vals[0], int) and all(v is a.vals[0] for v in a.vals) else f"v{_S2}"
+    run._put(_S2, a.vals)
+    run._put(_S1, b.vals)
+    run._exec_asm(f"v_mbcnt_{half[-2:]}_u32_b32 v{_D}, {src0}, v{_S1}")
+    return Lanes(run._get(_D), [], 32)
+
+
+def _sem_readfirstlane(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    return Move(f"v_readfirstlane_b32 {_SD}, v{_S1}", [(_S1, None, args[0])], out="s")
+
+
+def _sem_readlane(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    x, lane = args
+    sel, bad = run._uniform(lane, "a")
+    return Move(f"v_readlane_b32 {_SD}, v{_S1}, {sel}", [(_S1, 0, x)], out="s", bad=[bad] * run.wave)
+
+
+def _sem_writelane(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """writelane(value, lane, old): the written lane carries the value's
+    poison (any active lane's, the value being read from one), the others
+    old's; poison everywhere if the lane or value is not uniform."""
+    B = run.B
+    val, lane, old = args
+    sel, bad = run._uniform(lane, "a")
+    sval, bad2 = run._uniform(val, "b")
+    run._put(_D, old.vals)
+    run._exec_asm(f"v_writelane_b32 v{_D}, {sval}, {sel}")
+    vals = run._get(_D)
+    run._put(_D, [B.bool_value(p) for p in old.poison])
+    run._m().set_s(_SB, B.bool_value(B.or_b(bad2, run._poison_any_active(val))))
+    run._exec_asm(f"v_writelane_b32 v{_D}, {_SB}, {sel}")
+    return Lanes(vals, [B.or_b(B.ne(t, 0), bad) for t in run._get(_D)], 32, "float" in ins.type)
+
+
+def _dpp_asm(run: IRRun, ins: Inst, k: int) -> str:
+    ctrl, rm, bm, bc = _imm(run, ins, k), _imm(run, ins, k + 1), _imm(run, ins, k + 2), _imm(run, ins, k + 3)
+    text = DPP_CONTROLS.get(ctrl)
+    if text is None:
+        raise run._unsupported(f"DPP control {ctrl:#x}")
+    return f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
+
+
+def _sem_update_dpp(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    """update.dpp(old, src, ctrl, row_mask, bank_mask, bound_ctrl): v_mov_b32_dpp with old in vD."""
+    return Move(_dpp_asm(run, ins, 2), [(_D, None, args[0]), (_S1, 1, args[1])])
+
+
+def _sem_mov_dpp(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """mov.dpp(src, ...): update.dpp with an unspecified old value (a
+    choice the proof ranges over, in the lanes that keep it)."""
+    B, W = run.B, run.wave
+    fresh = run._new_choice("mov.dpp old")
+    old = Lanes(fresh, [False] * W)
+    asm = _dpp_asm(run, ins, 1)
+    ((vals, pois),) = run._moved(Move(asm, [(_D, None, old), (_S1, 0, args[0])]))
+    run._put(_D, [B.const(1)] * W)  # the lanes that kept the (undefined) old value
+    run._put(_S1, [B.const(0)] * W)
+    run._exec_asm(asm)
+    run.choices.append(Choice(ins.span, "the unwritten lanes of mov.dpp", [B.ne(t, 0) for t in run._get(_D)]))
+    return Lanes(vals, pois, 32, "float" in ins.type)
+
+
+def _sem_mov_dpp8(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    sel8 = _imm(run, ins, 1)
+    lanes = ",".join(str((sel8 >> (3 * j)) & 7) for j in range(8))
+    return Move(f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]", [(_S1, 0, args[0])])
+
+
+def _sem_ds_swizzle(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    return Move(f"ds_swizzle_b32 v{_D}, v{_S1} offset:{_imm(run, ins, 1)}", [(_S1, None, args[0])])
+
+
+def _sem_ds_bpermute(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    addr, src = args
+    return Move(f"ds_bpermute_b32 v{_D}, v{_S2}, v{_S1}", [(_S1, None, src)], {_S2: addr.vals}, bad=list(addr.poison))
+
+
+def _sem_ds_permute(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    addr, src = args
+    anyp = run._poison_any_active(addr)  # a poison address in any active lane can land anywhere
+    return Move(f"ds_permute_b32 v{_D}, v{_S2}, v{_S1}", [(_S1, None, src)], {_S2: addr.vals}, bad=[anyp] * run.wave)
+
+
+def _sem_permlane16(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    """permlane16/x16(old, src, sel1, sel2, fi, bound_ctrl); the selects must be uniform."""
+    old, src, s1, s2 = args[:4]
+    fi, bc = _imm(run, ins, 4), _imm(run, ins, 5)
+    sa, bad1 = run._uniform(s1, "a", "s93")
+    sb, bad2 = run._uniform(s2, "b", "s94")
+    name = intrinsic_name(ins.callee)
+    return Move(f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]", [(_D, None, old), (_S1, 1, src)],
+                bad=[run.B.or_b(bad1, bad2)] * run.wave)
+
+
+def _sem_permlane16_var(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    old, src, lsel = args[:3]
+    fi, bc = _imm(run, ins, 3), _imm(run, ins, 4)
+    name = (intrinsic_name(ins.callee) or "").replace(".", "_")
+    return Move(f"v_{name}_b32 v{_D}, v{_S1}, v{_S2} op_sel:[{fi},{bc}]", [(_D, None, old), (_S1, 1, src)],
+                {_S2: lsel.vals}, bad=list(lsel.poison))
+
+
+def _sem_permlane64(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes | Move:
+    if run.wave == 32:
+        # The intrinsic swaps the halves of a wave64; in wave32 there is one
+        # half and the value is returned unchanged (LLVM's reading of "no
+        # operation in wave32").  What v_permlane64_b32 does in wave32 is
+        # the assumption permlane64.wave32, which the GPU side asks: the
+        # two coincide only under its variant `copy`.  [S:permlane64]
+        return Lanes(list(args[0].vals), list(args[0].poison), 32, "float" in ins.type)
+    return Move(f"v_permlane64_b32 v{_D}, v{_S1}", [(_S1, 0, args[0])])
+
+
+def _sem_permlane_swap(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    """permlane16/32.swap(old, src, fi, bound_ctrl) -> { i32, i32 }:
+    v_permlane16/32_swap_b32 with old in vD and src in vS; the pair is (vD,
+    vS) afterwards (IntrinsicsAMDGPU.td); both registers are read across lanes."""
+    fi, bc = (ins.operands[k].value if ins.operands[k].kind == "const" else None for k in (2, 3))
+    if fi is None or bc is None:
+        raise run._unsupported(f"@{ins.callee} operand 2 and 3 must be constants")
+    name = (intrinsic_name(ins.callee) or "").replace(".", "_")
+    asm = f"v_{name}_b32_e64 v{_D}, v{_S1}" + (" fi:1" if fi else "") + (" bound_ctrl:1" if bc else "")
+    return Move(asm, [(_D, 0, args[0]), (_S1, 1, args[1])], out=(_D, _S1))
+
+
+def _sem_wave_shuffle(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return run.wave_shuffle(args[0], args[1], "float" in ins.type)
+
+
+def _sem_ballot(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return run.ballot(ins, 64 if ins.type == "i64" else 32)
+
+
+def _sem_wave_reduce(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return run.wave_reduce(ins, args[0])
+
+
+_I32F = ("i32", "float")
+_OVL = r"(\.\w+)?"  # one overload suffix (.i32, .f32, ...)
+
+INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
+    Intrinsic("workitem.id.x", "", ("i32",), "own", _sem_workitem_x),
+    Intrinsic("set.inactive", _OVL, _I32F, "own", _sem_set_inactive),
+    Intrinsic("strict.wwm", _OVL, _I32F, "lanewise", _sem_wwm),
+    Intrinsic("wwm", _OVL, _I32F, "lanewise", _sem_wwm),
+    Intrinsic("mbcnt.lo", "", ("i32",), "lanewise", _sem_mbcnt),
+    Intrinsic("mbcnt.hi", "", ("i32",), "lanewise", _sem_mbcnt),
+    Intrinsic("readfirstlane", _OVL, _I32F, "moved", _sem_readfirstlane),
+    Intrinsic("readlane", _OVL, _I32F, "moved", _sem_readlane),
+    Intrinsic("writelane", _OVL, _I32F, "own", _sem_writelane),
+    Intrinsic("update.dpp", _OVL, _I32F, "moved", _sem_update_dpp),
+    Intrinsic("mov.dpp", _OVL, _I32F, "own", _sem_mov_dpp),
+    Intrinsic("mov.dpp8", _OVL, _I32F, "moved", _sem_mov_dpp8),
+    Intrinsic("ds.swizzle", "", _I32F, "moved", _sem_ds_swizzle),
+    Intrinsic("ds.bpermute", "", _I32F, "moved", _sem_ds_bpermute),
+    Intrinsic("ds.permute", "", _I32F, "moved", _sem_ds_permute),
+    Intrinsic("permlane16", _OVL, _I32F, "moved", _sem_permlane16),
+    Intrinsic("permlanex16", _OVL, _I32F, "moved", _sem_permlane16),
+    Intrinsic("permlane16.var", _OVL, _I32F, "moved", _sem_permlane16_var),
+    Intrinsic("permlanex16.var", _OVL, _I32F, "moved", _sem_permlane16_var),
+    Intrinsic("permlane64", _OVL, _I32F, "moved", _sem_permlane64),
+    Intrinsic("permlane16.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
+    Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
+    Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
+    Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
+    Intrinsic("wave.reduce", r"\.\w+\.\w+", _I32F, "uniform", _sem_wave_reduce),
+]}
