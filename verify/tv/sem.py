@@ -42,7 +42,9 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from .llir import TYPES, Function, Inst, Operand
+from .llir import TYPES, Function, Inst, Operand, _vector_elems
+from .types import Lanes as Lanes
+from .types import TType, assemble, pieces_of, ttype
 
 M32 = 0xFFFFFFFF
 
@@ -68,16 +70,6 @@ class Unsupported(VerifyError):
     def line(self) -> str:
         where = f"{self.span.path}:{self.span.line}:{self.span.col}: " if self.span is not None else ""
         return f"{where}unsupported: {self.msg}"
-
-
-@dataclass
-class Lanes:
-    vals: list[Any]
-    poison: list[Any]
-    width: int = 32
-    is_float: bool = False
-    hi: list[Any] | None = None  # a 64-bit value (i64, a global pointer): the high halves
-    parts: list[Lanes] | None = None  # a pair ({ i32, i32 }, the permlane swaps): its elements
 
 
 class Memory:
@@ -449,8 +441,14 @@ class IRRun:
     def operand(self, op: Operand) -> Lanes:
         B, W = self.B, self.wave
         if op.type not in TYPES:
-            raise self._unsupported(f"values of type {op.type}")
-        w, fl = TYPES[op.type]
+            tt = ttype(op.type)
+            if tt is None:
+                raise self._unsupported(f"values of type {op.type}")
+            if op.kind in ("const", "poison", "undef"):
+                return self._wide_constant(op, tt)
+            w, fl = tt.bits, False
+        else:
+            w, fl = TYPES[op.type]
         if op.kind == "const":
             return Lanes([B.const(op.value)] * W, [False] * W, w, fl)
         if op.kind == "poison":
@@ -470,6 +468,42 @@ class IRRun:
                 return self.crossed(op, x)
             return x
         raise self._unsupported(f"operand '{op.text}'")
+
+    def _wide_constant(self, op: Operand, tt: TType) -> Lanes:
+        """A constant, poison or undef of a type of several pieces (or a
+        16-bit float, a pointer): its pieces, each a lane-uniform value."""
+        B, W = self.B, self.wave
+        widths = tt.pieces()
+        if op.kind == "undef":
+            assert self.cur is not None
+            pieces = []
+            for w in widths:
+                vals = self._new_choice("undef")
+                self.choices.append(Choice(self.cur.span, "undef", [True] * W))
+                pieces.append(Lanes([self._trunc(v, w) for v in vals], [False] * W, w))
+            return assemble(B, tt, pieces)
+        if op.kind == "poison":
+            return assemble(B, tt, [Lanes([B.const(0)] * W, [True] * W, w) for w in widths])
+        elems: tuple[int | None, ...] = op.elems if op.elems is not None else (op.value,)
+        bits: list[int | None] = []
+        for e in elems:
+            if tt.elem.bits == 64:
+                bits += [None, None] if e is None else [e & M32, (e >> 32) & M32]
+            else:
+                bits.append(e)
+        if len(bits) != len(widths):
+            raise self._unsupported(f"constant '{op.text}'")
+        return assemble(B, tt, [Lanes([B.const(0 if c is None else c & self._mask(w))] * W, [c is None] * W, w)
+                                for c, w in zip(bits, widths)])
+
+    def _map_pieces(self, ty: str, xs: list[Lanes], f: Callable[[list[Lanes]], Lanes]) -> Lanes:
+        """`f` on the values `xs` of type `ty`, piece by piece when `ty` has
+        several (a vector, a 64-bit value); as it is otherwise."""
+        tt = ttype(ty)
+        if tt is None or not tt.wide:
+            return f(xs)
+        ps = [pieces_of(x, tt) for x in xs]
+        return assemble(self.B, tt, [f([p[k] for p in ps]) for k in range(len(tt.pieces()))])
 
     def _ran(self, ins: Inst) -> None:
         """Record the lanes that ran `ins` (the current instruction)."""
@@ -610,8 +644,7 @@ class IRRun:
                 else:
                     out = self.step(ins)
                     if b != 0:  # not defined in the lanes that did not come here
-                        out = Lanes(out.vals, [B.or_b(out.poison[i], B.not_b(here[i])) for i in range(W)],
-                                    out.width, out.is_float, out.hi)
+                        out = self._map_pieces(ins.type, [out], self._off_path(here))
                     self.env[ins.key] = out
                     self._ran(ins)
         self.here = None
@@ -620,28 +653,45 @@ class IRRun:
             raise Unsupported(fn.span, "a function without ret")
         if rets[0][1] is None:
             return None
-        first = rets[0][1]
-        vals, pois = list(first.vals), [B.or_b(first.poison[i], B.not_b(rets[0][0][i])) for i in range(W)]
-        for here, lv in rets[1:]:
-            assert lv is not None
-            vals = [B.ite(here[i], lv.vals[i], vals[i]) for i in range(W)]
-            pois = [B.ite(here[i], lv.poison[i], pois[i]) for i in range(W)]
-        return Lanes(vals, pois, first.width, first.is_float, first.hi)
+        heres = [h for h, _ in rets]
+
+        def merge(xs: list[Lanes]) -> Lanes:
+            first = xs[0]
+            vals, pois = list(first.vals), [B.or_b(first.poison[i], B.not_b(heres[0][i])) for i in range(W)]
+            for here, lv in zip(heres[1:], xs[1:]):
+                vals = [B.ite(here[i], lv.vals[i], vals[i]) for i in range(W)]
+                pois = [B.ite(here[i], lv.poison[i], pois[i]) for i in range(W)]
+            return Lanes(vals, pois, first.width, first.is_float, first.hi)
+        outs = [lv for _, lv in rets]
+        assert all(lv is not None for lv in outs)
+        return self._map_pieces(fn.ret, outs, merge)  # type: ignore[arg-type]
+
+    def _off_path(self, here: list[Any]) -> Callable[[list[Lanes]], Lanes]:
+        """A value made poison in the lanes that did not reach its block."""
+        B = self.B
+
+        def f(xs: list[Lanes]) -> Lanes:
+            x = xs[0]
+            return Lanes(x.vals, [B.or_b(x.poison[i], B.not_b(here[i])) for i in range(self.wave)], x.width,
+                         x.is_float, x.hi)
+        return f
 
     def phi(self, ins: Inst, block: int, edge_of: dict[tuple[int, int], list[Any]], here: list[Any]) -> Lanes:
         """A phi: in each lane, the value of the edge the lane came along."""
         B, W = self.B, self.wave
-        vals: list[Any] = [B.const(0)] * W
-        pois: list[Any] = [B.not_b(h) for h in here]
-        lv: Lanes | None = None
-        for o, pred in zip(ins.operands, ins.targets):
-            lv = self.operand(o)
-            took = edge_of.get((pred, block), [False] * W)
-            vals = [B.ite(took[i], lv.vals[i], vals[i]) for i in range(W)]
-            pois = [B.ite(took[i], lv.poison[i], pois[i]) for i in range(W)]
-        if lv is None:
+        lvs = [self.operand(o) for o in ins.operands]
+        if not lvs:
             raise self._unsupported("a phi without incoming values")
-        return Lanes(vals, pois, lv.width, lv.is_float)
+
+        def pick(xs: list[Lanes]) -> Lanes:
+            vals: list[Any] = [B.const(0)] * W
+            pois: list[Any] = [B.not_b(h) for h in here]
+            for lv, pred in zip(xs, ins.targets):
+                took = edge_of.get((pred, block), [False] * W)
+                vals = [B.ite(took[i], lv.vals[i], vals[i]) for i in range(W)]
+                pois = [B.ite(took[i], lv.poison[i], pois[i]) for i in range(W)]
+            return Lanes(vals, pois, xs[-1].width, xs[-1].is_float, xs[-1].hi)
+        return self._map_pieces(ins.type, lvs, pick)
 
     def _step_memo(self, ins: Inst) -> Lanes:
         """`step`, or its result from `memo` for an instruction that depends
@@ -674,6 +724,15 @@ class IRRun:
             return self.call(ins)
         if op == "extractvalue":
             return self.extractvalue(ins)
+        if op in ("extractelement", "insertelement", "shufflevector"):
+            return self.vector_op(ins)
+        if op in ("ptrtoint", "inttoptr") or (op == "bitcast" and (
+                ins.type not in TYPES or ins.operands[0].type not in TYPES)):
+            return self.reinterpret(ins)
+        if op in ("zext", "sext") and ins.type == "i64" and ins.operands[0].type != "i32":
+            return self.ext64(ins)
+        if op in ("select", "freeze") and ins.type not in TYPES and ttype(ins.type) is not None:
+            return self.wide_select_freeze(ins)
         if (ins.type == "i64" and op == "lshr") or (op == "trunc" and ins.operands[0].type == "i64"):
             return self.op64(ins)
         if op in ("load", "store", "getelementptr", "atomicrmw") or (op in ("zext", "sext") and ins.type == "i64"):
@@ -1102,6 +1161,140 @@ class IRRun:
             pois.append(self._or(*bad))
         return Lanes(vals, pois, 32, True)
 
+    # ---- vectors, 64-bit values, pointers: moves of their pieces --------------
+    def vector_op(self, ins: Inst) -> Lanes:
+        """extractelement/insertelement at a constant index (past the end:
+        poison, LangRef), shufflevector with a constant mask (a poison mask
+        element: a poison element)."""
+        op = ins.opcode
+        if op == "shufflevector":
+            a, b = self.operand(ins.operands[0]), self.operand(ins.operands[1])
+            tt = ttype(ins.type)
+            m = re.search(r"(<\s*\d+\s+x\s+i32>)\s+(.*)$", ins.text)
+            mask = _vector_elems(f"{m.group(1)} {m.group(2)}", m.group(1)) if m else None
+            if tt is None or mask is None or a.parts is None or b.parts is None:
+                raise self._unsupported(f"shufflevector '{ins.text.split('=', 1)[-1].strip()}'")
+            n = len(a.parts)
+            src = a.parts + b.parts
+            elems = [src[k] if k is not None and k < 2 * n else self._poison_of(tt.elem) for k in mask]
+            return Lanes(elems[0].vals, elems[0].poison, tt.bits * len(elems), False, None, elems, tt.text)
+        vec = self.operand(ins.operands[0])
+        tv = ttype(ins.operands[0].type)
+        ix = ins.operands[1 if op == "extractelement" else 2]
+        if tv is None or vec.parts is None:
+            raise self._unsupported(f"{op} of type {ins.operands[0].type}")
+        if ix.kind != "const":
+            raise self._unsupported(f"{op} at a variable index")
+        k = ix.value
+        if op == "extractelement":
+            return vec.parts[k] if k < len(vec.parts) else self._poison_of(tv.elem)
+        e = self.operand(ins.operands[1])
+        if k >= len(vec.parts):
+            parts = [self._poison_of(tv.elem) for _ in vec.parts]
+        else:
+            parts = list(vec.parts)
+            parts[k] = e
+        return Lanes(parts[0].vals, parts[0].poison, vec.width, False, None, parts, tv.text)
+
+    def _poison_of(self, tt: TType) -> Lanes:
+        W = self.wave
+        return assemble(self.B, tt, [Lanes([self.B.const(0)] * W, [True] * W, w) for w in tt.pieces()])
+
+    def reinterpret(self, ins: Inst) -> Lanes:
+        """bitcast between types of the same size, ptrtoint, inttoptr: the
+        same bits (LangRef), re-cut into the result's pieces.  A result
+        element is poison where a source element it takes bits from is (a
+        poison element of a vector makes the integer it is cast to poison).
+        ptrtoint/inttoptr to a narrower type truncate, to a wider one
+        zero-extend (LangRef)."""
+        B, W = self.B, self.wave
+        src_t, dst_t = ttype(ins.operands[0].type), ttype(ins.type)
+        if src_t is None or dst_t is None or any(w not in (16, 32) for w in src_t.pieces() + dst_t.pieces()):
+            raise self._unsupported(f"{ins.opcode} {ins.operands[0].type} to {ins.type}")
+        if self._flags(ins):
+            raise self._unsupported(f"flag '{self._flags(ins)[0]}' on {ins.opcode}")
+        x = self.operand(ins.operands[0])
+        ps = pieces_of(x, src_t)
+        # the value as 16-bit chunks, each with its piece's poison
+        chunks: list[tuple[list[Any], list[Any]]] = []
+        for p, w in zip(ps, src_t.pieces()):
+            if w == 16:
+                chunks.append((p.vals, p.poison))
+            else:
+                chunks.append(([B.and_(v, B.const(0xFFFF)) for v in p.vals], p.poison))
+                chunks.append(([B.lshr(v, B.const(16)) for v in p.vals], p.poison))
+        need = sum(dst_t.pieces()) // 16
+        if ins.opcode == "bitcast" and need != len(chunks):
+            raise self._unsupported(f"bitcast {ins.operands[0].type} to {ins.type} (sizes differ)")
+        if ins.opcode == "bitcast" and src_t.pieces() == dst_t.pieces():
+            return assemble(B, dst_t, [Lanes(p.vals, p.poison, p.width) for p in ps])
+        zero = ([B.const(0)] * W, [False] * W)
+        chunks = (chunks + [zero] * need)[:need]  # (truncate, or zero-extend)
+        out, k = [], 0
+        for w in dst_t.pieces():
+            if w == 16:
+                out.append(Lanes(chunks[k][0], chunks[k][1], 16))
+                k += 1
+            else:
+                (lo, plo), (hi, phi) = chunks[k], chunks[k + 1]
+                out.append(Lanes([B.or_(a, B.shl(b, B.const(16))) for a, b in zip(lo, hi)],
+                                 [B.or_b(a, b) for a, b in zip(plo, phi)], 32))
+                k += 2
+        return assemble(B, dst_t, out)
+
+    def ext64(self, ins: Inst) -> Lanes:
+        """zext/sext of i1..i16 to i64 (zext nneg: poison if the sign bit is set)."""
+        B, W = self.B, self.wave
+        a = self.operand(ins.operands[0])
+        flags = self._flags(ins)
+        if a.hi is not None or a.parts is not None or flags not in ([], ["nneg"]) or (flags and ins.opcode != "zext"):
+            raise self._unsupported(f"{ins.opcode} {ins.operands[0].type} to i64")
+        if ins.opcode == "zext":
+            lo, hi = list(a.vals), [B.const(0)] * W
+        else:
+            lo = [self._sext(v, a.width) for v in a.vals]
+            hi = [B.ashr(v, B.const(31)) for v in lo]
+        pois = list(a.poison) if not flags else [B.or_b(p, B.slt(self._sext(v, a.width), 0))
+                                                 for p, v in zip(a.poison, a.vals)]
+        return Lanes(lo, pois, 64, False, hi)
+
+    def wide_select_freeze(self, ins: Inst) -> Lanes:
+        """select and freeze of a value of several pieces (or a half, a
+        pointer), piece by piece: select takes the chosen side's poison
+        (each element's), freeze makes each poison piece a choice."""
+        B, W = self.B, self.wave
+        tt = ttype(ins.type)
+        assert tt is not None
+        if self._flags(ins):
+            raise self._unsupported(f"{ins.opcode} flags '{' '.join(self._flags(ins))}'")
+        if ins.opcode == "freeze":
+            x = self.operand(ins.operands[0])
+            outs = []
+            for p in pieces_of(x, tt):
+                if all(q is False for q in p.poison):
+                    outs.append(p)
+                    continue
+                fresh = self._new_choice("freeze")
+                self.choices.append(Choice(ins.span, "freeze of poison", list(p.poison)))
+                outs.append(Lanes([B.ite(p.poison[i], self._trunc(fresh[i], p.width), p.vals[i]) for i in range(W)],
+                                  [False] * W, p.width))
+            return assemble(B, tt, outs)
+        c, a, b = (self.operand(o) for o in ins.operands[:3])
+        if c.width != 1 or c.parts is not None:
+            raise self._unsupported("select on a vector condition")
+
+        def sel(xs: list[Lanes]) -> Lanes:
+            x, y = xs
+            vals, pois = [], []
+            for i in range(W):
+                t = B.ne(c.vals[i], 0)
+                vals.append(B.ite(t, x.vals[i], y.vals[i]))
+                pois.append(B.or_b(c.poison[i], B.and_b(t, x.poison[i]), B.and_b(B.not_b(t), y.poison[i])))
+            return Lanes(vals, pois, x.width, x.is_float, x.hi)
+        if not tt.wide:
+            return sel([a, b])
+        return assemble(B, tt, [sel([p, q]) for p, q in zip(pieces_of(a, tt), pieces_of(b, tt))])
+
     # ---- intrinsics: verify's own instruction definitions -------------------
     def _exec_asm(self, text: str) -> None:
         assert self.cur is not None
@@ -1222,15 +1415,37 @@ class IRRun:
     def call(self, ins: Inst) -> Lanes:
         """An amdgcn intrinsic, by its row of INTRINSIC_TABLE: the result
         types it is modelled for, its semantics and its poison rule."""
-        B, W = self.B, self.wave
         name = intrinsic_name(ins.callee)
         if name is None:
             raise self._unsupported(f"call to @{ins.callee}")
         row = INTRINSIC_TABLE[name]
+        tt = ttype(ins.type)
+        if row.split and tt is not None and tt.bits > 1 and ins.type not in ("i32", "float") and (
+                row.split is True or (isinstance(row.split, tuple) and ins.type in row.split)):
+            return self._call_pieces(ins, row, tt)
         if ins.type.replace(" ", "") not in row.types:
             raise self._unsupported(f"@{ins.callee} of type {ins.type}")
         args = [self.operand(o) for o in ins.operands[:-1]]
-        out = row.sem(self, ins, args)
+        return self._finish(row, ins, args, row.sem(self, ins, args))
+
+    def _call_pieces(self, ins: Inst, row: Intrinsic, tt: TType) -> Lanes:
+        """An intrinsic of a type of several 32-bit pieces (or fewer than 32
+        bits): the i32 intrinsic on each piece of its data operands (those
+        of the result's type), as LLVM legalises it (one 32-bit move per
+        dword: `v_mov_b32_dpp` on each half of an i64, a readlane per
+        dword); its other operands (a lane, a select) the same for each."""
+        args = [self.operand(o) for o in ins.operands[:-1]]
+        split = [pieces_of(a, tt) if o.type == ins.type else None for a, o in zip(args, ins.operands[:-1])]
+        outs = []
+        for k, w in enumerate(tt.pieces()):
+            ak = [sp[k] if sp is not None else a for a, sp in zip(args, split)]
+            lv = self._finish(row, ins, ak, row.sem(self, ins, ak))
+            outs.append(Lanes([self._trunc(v, w) for v in lv.vals], lv.poison, w))
+        return assemble(self.B, tt, outs)
+
+    def _finish(self, row: Intrinsic, ins: Inst, args: list[Lanes], out: Lanes | Move) -> Lanes:
+        """An intrinsic's result from its semantics, under its row's poison rule."""
+        B, W = self.B, self.wave
         fl = "float" in ins.type
         if isinstance(out, Move):
             res = self._moved(out)
@@ -1383,13 +1598,19 @@ class Intrinsic:
     * "lanewise": poison in a lane where an operand is poison in that lane;
     * "uniform": poison in every lane where an operand is poison in an
       active lane (a value made of every active lane);
-    * "own": the semantics gives the poison too."""
+    * "own": the semantics gives the poison too.
+
+    A row with `split` also takes every other type verify tv models (i16,
+    half, bfloat, i64, double, pointers, vectors), 32 bits at a time."""
 
     name: str
     suffix: str
     types: tuple[str, ...]
     poison: str
     sem: Callable[[IRRun, Inst, list[Lanes]], Lanes | Move]
+    # every type LLVM accepts for it (llvm_any_ty; legalised into dwords):
+    # its other types run piece by piece (`IRRun._call_pieces`)
+    split: bool | tuple[str, ...] = False  # (a tuple: only these types)
 
 
 def _imm(run: IRRun, ins: Inst, k: int) -> int:
@@ -1566,25 +1787,25 @@ _OVL = r"(\.\w+)?"  # one overload suffix (.i32, .f32, ...)
 
 INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("workitem.id.x", "", ("i32",), "own", _sem_workitem_x),
-    Intrinsic("set.inactive", _OVL, _I32F, "own", _sem_set_inactive),
-    Intrinsic("strict.wwm", _OVL, _I32F, "lanewise", _sem_wwm),
-    Intrinsic("wwm", _OVL, _I32F, "lanewise", _sem_wwm),
+    Intrinsic("set.inactive", _OVL, _I32F, "own", _sem_set_inactive, split=True),
+    Intrinsic("strict.wwm", _OVL, _I32F, "lanewise", _sem_wwm, split=True),
+    Intrinsic("wwm", _OVL, _I32F, "lanewise", _sem_wwm, split=True),
     Intrinsic("mbcnt.lo", "", ("i32",), "lanewise", _sem_mbcnt),
     Intrinsic("mbcnt.hi", "", ("i32",), "lanewise", _sem_mbcnt),
-    Intrinsic("readfirstlane", _OVL, _I32F, "moved", _sem_readfirstlane),
-    Intrinsic("readlane", _OVL, _I32F, "moved", _sem_readlane),
-    Intrinsic("writelane", _OVL, _I32F, "own", _sem_writelane),
-    Intrinsic("update.dpp", _OVL, _I32F, "moved", _sem_update_dpp),
-    Intrinsic("mov.dpp", _OVL, _I32F, "own", _sem_mov_dpp),
-    Intrinsic("mov.dpp8", _OVL, _I32F, "moved", _sem_mov_dpp8),
+    Intrinsic("readfirstlane", _OVL, _I32F, "moved", _sem_readfirstlane, split=True),
+    Intrinsic("readlane", _OVL, _I32F, "moved", _sem_readlane, split=True),
+    Intrinsic("writelane", _OVL, _I32F, "own", _sem_writelane, split=True),
+    Intrinsic("update.dpp", _OVL, _I32F, "moved", _sem_update_dpp, split=True),
+    Intrinsic("mov.dpp", _OVL, _I32F, "own", _sem_mov_dpp, split=("i64",)),
+    Intrinsic("mov.dpp8", _OVL, _I32F, "moved", _sem_mov_dpp8, split=True),
     Intrinsic("ds.swizzle", "", _I32F, "moved", _sem_ds_swizzle),
     Intrinsic("ds.bpermute", "", _I32F, "moved", _sem_ds_bpermute),
     Intrinsic("ds.permute", "", _I32F, "moved", _sem_ds_permute),
-    Intrinsic("permlane16", _OVL, _I32F, "moved", _sem_permlane16),
-    Intrinsic("permlanex16", _OVL, _I32F, "moved", _sem_permlane16),
+    Intrinsic("permlane16", _OVL, _I32F, "moved", _sem_permlane16, split=True),
+    Intrinsic("permlanex16", _OVL, _I32F, "moved", _sem_permlane16, split=True),
     Intrinsic("permlane16.var", _OVL, _I32F, "moved", _sem_permlane16_var),
     Intrinsic("permlanex16.var", _OVL, _I32F, "moved", _sem_permlane16_var),
-    Intrinsic("permlane64", _OVL, _I32F, "moved", _sem_permlane64),
+    Intrinsic("permlane64", _OVL, _I32F, "moved", _sem_permlane64, split=True),
     Intrinsic("permlane16.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
     Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
     Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
