@@ -937,7 +937,7 @@ class IRRun:
     def _flags(self, ins: Inst) -> list[str]:
         out = []
         for wd in ins.words:
-            if wd in TYPES or wd.startswith("%") or wd.startswith("<") or wd.startswith("ptr"):
+            if wd in TYPES or ttype(wd) is not None or wd.startswith(("%", "<", "ptr", "{")):
                 break
             out.append(wd)
         return out
@@ -1434,14 +1434,42 @@ class IRRun:
         of the result's type), as LLVM legalises it (one 32-bit move per
         dword: `v_mov_b32_dpp` on each half of an i64, a readlane per
         dword); its other operands (a lane, a select) the same for each."""
+        B = self.B
         args = [self.operand(o) for o in ins.operands[:-1]]
         split = [pieces_of(a, tt) if o.type == ins.type else None for a, o in zip(args, ins.operands[:-1])]
-        outs = []
-        for k, w in enumerate(tt.pieces()):
+
+        def run(k: int) -> Lanes:
             ak = [sp[k] if sp is not None else a for a, sp in zip(args, split)]
-            lv = self._finish(row, ins, ak, row.sem(self, ins, ak))
-            outs.append(Lanes([self._trunc(v, w) for v in lv.vals], lv.poison, w))
-        return assemble(self.B, tt, outs)
+            return self._finish(row, ins, ak, row.sem(self, ins, ak))
+        widths = tt.pieces()
+        outs: list[Lanes | None] = [None] * len(widths)
+        packed: dict[int, list[tuple[int, int]]] = {}  # register -> (piece, bit offset): 16-bit elements
+        for k, (r, off, _) in enumerate(tt.slots()):
+            packed.setdefault(r, []).append((k, off))
+        for group in packed.values():
+            if len(group) == 1:
+                k = group[0][0]
+                lv = run(k)
+                outs[k] = Lanes([self._trunc(v, widths[k]) for v in lv.vals], lv.poison, widths[k])
+                continue
+            # two 16-bit elements in one register: the values move as the
+            # register LLVM moves (one 32-bit move of the packed dword); each
+            # element's poison as that element's own move gives it
+            k0 = group[0][0]
+            def pack(sp: list[Lanes], i: int, group: list[tuple[int, int]] = group) -> Any:
+                out = sp[group[0][0]].vals[i]
+                for k, off in group[1:]:
+                    out = B.or_(out, B.shl(sp[k].vals[i], B.const(off)))
+                return out
+            words = [None if sp is None else Lanes([pack(sp, i) for i in range(self.wave)], sp[k0].poison, 32)
+                     for sp in split]
+            aw = [w if w is not None else a for a, w in zip(args, words)]
+            lw = self._finish(row, ins, aw, row.sem(self, ins, aw))
+            for k, off in group:
+                pois = lw.poison if k == k0 else run(k).poison
+                outs[k] = Lanes([B.and_(B.lshr(v, B.const(off)) if off else v, B.const(0xFFFF)) for v in lw.vals],
+                                pois, widths[k])
+        return assemble(B, tt, [o for o in outs if o is not None])
 
     def _finish(self, row: Intrinsic, ins: Inst, args: list[Lanes], out: Lanes | Move) -> Lanes:
         """An intrinsic's result from its semantics, under its row's poison rule."""
@@ -1668,7 +1696,12 @@ def _sem_writelane(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
     old's; poison everywhere if the lane or value is not uniform."""
     B = run.B
     val, lane, old = args
-    sel, bad = run._uniform(lane, "a")
+    # a lane select in an SGPR goes in M0, as LLVM puts it (v_writelane_b32
+    # reads M0 besides one SGPR or literal on targets whose constant bus
+    # takes one scalar value)
+    const = isinstance(lane.vals[0], int) and all(v is lane.vals[0] for v in lane.vals) and not any(
+        p is not False for p in lane.poison)
+    sel, bad = run._uniform(lane, "a", None if const else "m0")
     sval, bad2 = run._uniform(val, "b")
     run._put(_D, old.vals)
     run._exec_asm(f"v_writelane_b32 v{_D}, {sval}, {sel}")
