@@ -547,7 +547,12 @@ class IRRun:
                 if alt is None:
                     return x
                 u = alt
-        return Lanes(x.vals, [B.or_b(p, c) for p, c in zip(x.poison, u)], x.width, x.is_float, x.hi, x.parts)
+        def mark(xs: list[Lanes]) -> Lanes:
+            y = xs[0]
+            return Lanes(y.vals, [B.or_b(p, c) for p, c in zip(y.poison, u)], y.width, y.is_float, y.hi, y.parts)
+        if x.ty:  # a vector: each element
+            return self._map_pieces(x.ty, [x], mark)
+        return mark([x])
 
     def _mask(self, w: int) -> int:
         return (1 << w) - 1
@@ -1446,7 +1451,8 @@ class IRRun:
         packed: dict[int, list[tuple[int, int]]] = {}  # register -> (piece, bit offset): 16-bit elements
         for k, (r, off, _) in enumerate(tt.slots()):
             packed.setdefault(r, []).append((k, off))
-        for group in packed.values():
+        known: dict[int, list[Any]] = {}
+        for r, group in packed.items():
             if len(group) == 1:
                 k = group[0][0]
                 lv = run(k)
@@ -1461,15 +1467,20 @@ class IRRun:
                 for k, off in group[1:]:
                     out = B.or_(out, B.shl(sp[k].vals[i], B.const(off)))
                 return out
-            words = [None if sp is None else Lanes([pack(sp, i) for i in range(self.wave)], sp[k0].poison, 32)
-                     for sp in split]
+            words = [None if sp is None else Lanes(
+                a.words[r] if a.words is not None and r in a.words else [pack(sp, i) for i in range(self.wave)],
+                sp[k0].poison, 32) for a, sp in zip(args, split)]
             aw = [w if w is not None else a for a, w in zip(args, words)]
             lw = self._finish(row, ins, aw, row.sem(self, ins, aw))
+            known[r] = lw.vals
             for k, off in group:
                 pois = lw.poison if k == k0 else run(k).poison
                 outs[k] = Lanes([B.and_(B.lshr(v, B.const(off)) if off else v, B.const(0xFFFF)) for v in lw.vals],
                                 pois, widths[k])
-        return assemble(B, tt, [o for o in outs if o is not None])
+        res = assemble(B, tt, [o for o in outs if o is not None])
+        if known:
+            res.words = known
+        return res
 
     def _finish(self, row: Intrinsic, ins: Inst, args: list[Lanes], out: Lanes | Move) -> Lanes:
         """An intrinsic's result from its semantics, under its row's poison rule."""

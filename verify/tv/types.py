@@ -33,6 +33,10 @@ class Lanes:
     hi: list[Any] | None = None  # a 64-bit value (i64, double, a 64-bit pointer): the high halves
     parts: list[Lanes] | None = None  # a pair ({ i32, i32 }, the permlane swaps) or a vector: its elements
     ty: str = ""  # a vector: its type (vals and poison are then its first element's)
+    # a vector of 16-bit elements: the dword (per lane) that holds the
+    # elements of register r, where it is known as one term (an argument's
+    # register, a cross-lane move's result): moved as it is, not re-packed
+    words: dict[int, list[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,10 @@ def from_registers(B: Any, tt: TType, regs: list[list[Any]]) -> Lanes:
         vals = regs[r] if off == 0 and w == 32 else [
             B.and_(B.lshr(x, B.const(off)) if off else x, B.const((1 << w) - 1)) for x in regs[r]]
         pieces.append(Lanes(vals, [False] * W, w))
-    return assemble(B, tt, pieces)
+    out = assemble(B, tt, pieces)
+    if tt.n is not None and tt.elem.bits == 16:
+        out.words = {r: regs[r] for r in range(tt.registers)}
+    return out
 
 
 def register_image(tt: TType, pieces: list[int | None]) -> int | None:
