@@ -29,8 +29,10 @@ LLC = shutil.which("llc-22")
 EXPECTED_UNSUPPORTED = {
     # GFX11 true16: llc-22 copies a 16-bit value through v1.l before the DPP move
     ("update_dpp_overloads", "update_dpp_f16", "gfx1100", 32): "v_mov_b16_e32 v1.l, v0.l",
-    ("vector_ops", "insert_lo", "gfx1100", 32): "v_mov_b16_e32 v1.h, v0.l",
+    ("vector_ops", "insert_lo", "gfx1100", 32): "v_mov_b16_e32 v1.h, v0.h",
     ("vector_ops", "sext_i16", "gfx1100", 32): "v_mov_b16_e32 v1.l, v0.l",
+    # v_bfi_b32 (bitfield insert), not modelled
+    ("vector_ops", "insert_lo", "gfx942", 64): "v_bfi_b32 v1, s0, v1, v0",
     # a 64-bit whole-wave value: LLVM spills it with scratch_*_dwordx2/b64
     ("set_inactive_overloads", "set_inactive_i64", "gfx942", 64): "scratch_store_dwordx2 off, v[2:3], s32",
     ("set_inactive_overloads", "set_inactive_i64", "gfx1100", 32): "scratch_store_b64 off, v[2:3], s32",
@@ -167,3 +169,39 @@ def test_llvm_shape_file_every_run_line_with_llc(path):
         else:
             assert r["verdict"] == "proved", (key, r["verdict"], r["notes"])
     assert code == (2 if any(k[0] == path.stem for k in EXPECTED_UNSUPPORTED) else 0)
+
+
+def test_kernels_with_wide_arguments_are_proved_with_llvmlite():
+    """Kernel arguments of i64, double, <2 x half>, flat and LDS pointers
+    (kernarg offsets from the ABI rule, checked against the metadata), and
+    per-lane i64 and <2 x i16> loads and stores through a global pointer."""
+    code, rs = results(str(SHAPE / "kernels_wide_args.ll"), "--target", "gfx1100", "--wave", "32")
+    assert code == 0
+    assert [r["function"] for r in rs] == ["dpp_i64_kernarg", "dpp_i64_load", "readlane_f64_kernarg",
+                                           "readfirstlane_v2i16_load", "writelane_v2f16_kernarg",
+                                           "readfirstlane_p0_kernarg", "readfirstlane_p3_kernarg"]
+    assert {r["verdict"] for r in rs} == {"proved"}
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_kernel_i64_dpp_mutant_on_the_high_half_is_refuted(tmp_path):
+    src = SHAPE / "kernels_wide_args.ll"
+    text = llc(str(src), "gfx942", 64)
+    good = "v_mov_b32_dpp v3, v1 quad_perm:[1,0,0,0] row_mask:0x1 bank_mask:0x1"
+    m = re.search(r"dpp_i64_load:.*?s_endpgm", text, re.S)
+    assert m is not None and good in m.group(0)
+    asm = write(tmp_path, "m.s", text[:m.start()] + m.group(0).replace(good, good.replace("[1,0,0,0]", "[2,0,0,0]"))
+                + text[m.end():])
+    code, rs = results(str(src), "--target", "gfx942", "--asm", asm, "--function", "dpp_i64_load")
+    assert code == 1
+    (r,) = rs
+    assert r["verdict"] == "refuted"
+
+
+def test_sub_dword_kernel_argument_is_unsupported_with_its_name(tmp_path):
+    p = write(tmp_path, "k.ll", "; RUN: llc -mtriple=amdgcn -mcpu=gfx942\n"
+              "define amdgpu_kernel void @k(ptr addrspace(1) %out, i16 %h) {\n"
+              "  %z = zext i16 %h to i32\n  store i32 %z, ptr addrspace(1) %out\n  ret void\n}\n")
+    code, out, _ = cli("tv", p)
+    assert code == 2
+    assert f"{p}:2:1: unsupported: kernel argument %h of type i16 (modelled: arguments of whole dwords)" in out

@@ -44,7 +44,7 @@ from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
-from .types import TType, assemble, pieces_of, ttype
+from .types import TType, assemble, dword_address, pieces_of, ttype
 
 M32 = 0xFFFFFFFF
 
@@ -779,10 +779,11 @@ class IRRun:
             raise self._unsupported(f"instruction '{op}' outside a kernel")
         if op == "getelementptr":
             words = ins.text.split()
-            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(\w+),\s*ptr addrspace\(1\)", ins.text)
-            if m is None or len(ins.operands) != 2 or m.group(1) not in ("i32", "float", "i8"):
+            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr addrspace\(1\) ", ins.text)
+            ett = ttype(m.group(1)) if m is not None else None
+            size = 0 if ett is None else 1 if ett.bits == 8 and ett.n is None else sum(ett.pieces()) // 8
+            if m is None or len(ins.operands) != 2 or size not in (1, 2, 4, 8, 16):
                 raise self._unsupported(f"getelementptr '{' '.join(words[2:6])}...'")
-            size = 1 if m.group(1) == "i8" else 4
             base = self._pointer(ins.operands[0])
             assert base.hi is not None
             ix = ins.operands[1]
@@ -798,7 +799,7 @@ class IRRun:
                 raise self._unsupported(f"getelementptr index of type {ix.type}")
             assert idx.hi is not None
             lo, hi = [], []
-            sh = {1: 0, 4: 2}[size]
+            sh = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[size]
             for i in range(W):
                 olo = B.shl(idx.vals[i], B.const(sh))
                 ohi = B.or_(B.shl(idx.hi[i], B.const(sh)), B.lshr(idx.vals[i], B.const(32 - sh))) if sh else idx.hi[i]
@@ -817,9 +818,11 @@ class IRRun:
         act = self.lanes_on()
         # an access at a poison or misaligned address is undefined behaviour
         self._misaligned(ptr, act)
+        if op == "load" and ins.type not in ("i32", "float"):
+            return self._load_dwords(ins, ptr, act)
+        if op == "store" and ins.operands[0].type not in ("i32", "float"):
+            return self._store_dwords(ins, ptr, act)
         if op == "load":
-            if ins.type not in ("i32", "float"):
-                raise self._unsupported(f"load of {ins.type}")
             vals, pois = [], []
             for i in range(W):
                 if act[i] is False:  # (no read: a lane that does not run the load has
@@ -834,6 +837,66 @@ class IRRun:
         if ins.operands[0].type not in ("i32", "float"):
             raise self._unsupported(f"store of {ins.operands[0].type}")
         self.memory.write([(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i]) for i in range(W)])
+        return Lanes([B.const(0)] * W, [False] * W)
+
+    def _dwords_of(self, ty: str) -> TType:
+        tt = ttype(ty)
+        if tt is None or sum(tt.pieces()) % 32 or tt.n == 3 or (tt.n is not None and tt.kind == "ptr") or (
+                tt.kind == "ptr" and tt.bits != 64):
+            raise self._unsupported(f"a memory access of {ty} (modelled: whole dwords, 64-bit pointers)")
+        return tt
+
+    def _load_dwords(self, ins: Inst, ptr: Lanes, act: list[Any]) -> Lanes:
+        """A load of several dwords (i64, double, a 64-bit pointer, vectors
+        of whole dwords): dword k at the address plus 4k, cut into pieces as
+        a register holds it; each element poison where its dword is."""
+        B, W = self.B, self.wave
+        assert self.memory is not None and ptr.hi is not None
+        tt = self._dwords_of(ins.type)
+        words: list[tuple[list[Any], list[Any]]] = []
+        for k in range(tt.registers):
+            vals, pois = [], []
+            for i in range(W):
+                if act[i] is False:  # (no read: a lane that does not run the load has no value)
+                    vals.append(B.const(0))
+                    pois.append(False)
+                    continue
+                v, p = self.memory.read(*dword_address(B, ptr.vals[i], ptr.hi[i], k))
+                vals.append(v)
+                pois.append(p)
+            words.append((vals, pois))
+        pieces = []
+        for r, off, w in tt.slots():
+            vals, pois = words[r]
+            if not (off == 0 and w == 32):
+                vals = [B.and_(B.lshr(x, B.const(off)) if off else x, B.const((1 << w) - 1)) for x in vals]
+            pieces.append(Lanes(vals, pois, w))
+        return assemble(B, tt, pieces)
+
+    def _store_dwords(self, ins: Inst, ptr: Lanes, act: list[Any]) -> Lanes:
+        """A store of several dwords: dword k at the address plus 4k, one
+        store per dword, in order.  A dword holding two 16-bit elements is
+        stored as poison only where both are (where one is, the other's
+        bits must still match: stricter than the IR, never looser)."""
+        B, W = self.B, self.wave
+        assert self.memory is not None and ptr.hi is not None
+        tt = self._dwords_of(ins.operands[0].type)
+        val = self.operand(ins.operands[0])
+        ps = pieces_of(val, tt)
+        regs: dict[int, list[tuple[int, Lanes]]] = {}
+        for (r, off, _), p in zip(tt.slots(), ps):
+            regs.setdefault(r, []).append((off, p))
+        for r in range(tt.registers):
+            group = regs[r]
+            vals = []
+            for i in range(W):
+                v = group[0][1].vals[i]
+                for off, p in group[1:]:
+                    v = B.or_(v, B.shl(p.vals[i], B.const(off)))
+                vals.append(v)
+            pois = [B.and_b(*(p.poison[i] for _, p in group)) for i in range(W)]
+            self.memory.write([(*dword_address(B, ptr.vals[i], ptr.hi[i], r), vals[i], pois[i], act[i])
+                               for i in range(W)])
         return Lanes([B.const(0)] * W, [False] * W)
 
     def _i64(self, op: Operand) -> Lanes:

@@ -179,3 +179,40 @@ def ret_pieces(B: Any, tt: TType, regs: list[list[Any]]) -> list[list[Any]]:
         out.append(regs[r] if off == 0 and w == 32 else [
             B.and_(B.lshr(x, B.const(off)) if off else x, B.const((1 << w) - 1)) for x in regs[r]])
     return out
+
+
+def kernarg_layout(ty: str) -> tuple[int, int, str] | None:
+    """(size, alignment, .value_kind) of a kernel argument of type `ty` in
+    the kernarg segment (the HSA ABI as LLVM's .amdgpu_metadata lists it:
+    natural alignment, a 3-element vector padded to 4; a global or flat
+    pointer `global_buffer`, an LDS pointer `dynamic_shared_pointer`), for
+    the types verify reads a dword at a time; None for the others (i1, i8,
+    i16, half, bfloat: a sub-dword argument)."""
+    tt = ttype(ty)
+    if tt is None:
+        return None
+    if tt.kind == "ptr" and tt.n is None:
+        a = re.fullmatch(r"ptr(?:\s+addrspace\((\d+)\))?", tt.text)
+        space = int(a.group(1) or 0) if a else -1
+        if space in (0, 1):
+            return 8, 8, "global_buffer"
+        if space == 3:
+            return 4, 4, "dynamic_shared_pointer"
+        return None
+    if tt.n is not None and tt.kind == "ptr":
+        return None
+    size = sum(tt.pieces()) // 8
+    if size % 4:
+        return None
+    padded = size if tt.n != 3 else size // 3 * 4
+    return padded, padded if padded & (padded - 1) == 0 else 4, "by_value"
+
+
+def dword_address(B: Any, lo: Any, hi: Any, k: int) -> tuple[Any, Any]:
+    """The 64-bit address (lo, hi) plus 4k bytes (the k-th dword of a wide
+    access), written the same way for the IR and the GPU code."""
+    if k == 0:
+        return lo, hi
+    c = B.const(4 * k)
+    lo2 = B.add(lo, c)
+    return lo2, B.add(hi, B.bool_value(B.ult(lo2, c)))
