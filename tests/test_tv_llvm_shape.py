@@ -33,6 +33,9 @@ EXPECTED_UNSUPPORTED = {
     ("vector_ops", "sext_i16", "gfx1100", 32): "v_mov_b16_e32 v1.l, v0.l",
     # v_bfi_b32 (bitfield insert), not modelled
     ("vector_ops", "insert_lo", "gfx942", 64): "v_bfi_b32 v1, s0, v1, v0",
+    # v_alignbit_b32 (the <2 x i16> swap as a rotate), not modelled
+    ("vector_ops", "swap_halves", "gfx942", 64): "v_alignbit_b32 v0, v0, v0, 16",
+    ("vector_ops", "swap_halves", "gfx1100", 32): "v_mov_b16_e32 v1.l, v0.h",
     # a 64-bit whole-wave value: LLVM spills it with scratch_*_dwordx2/b64
     ("set_inactive_overloads", "set_inactive_i64", "gfx942", 64): "scratch_store_dwordx2 off, v[2:3], s32",
     ("set_inactive_overloads", "set_inactive_i64", "gfx1100", 32): "scratch_store_b64 off, v[2:3], s32",

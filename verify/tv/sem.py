@@ -1601,6 +1601,8 @@ class IRRun:
         can be refuted falsely, never proved falsely.  Poison when the value
         is poison in an active lane."""
         B, W = self.B, self.wave
+        if x.hi is not None:
+            return self._wave_reduce64(ins, x)
         m = re.match(r"llvm\.amdgcn\.wave\.reduce\.(\w+)\.(i32|f32|float)$", ins.callee)
         if m is None or m.group(1) not in WAVE_REDUCE:
             raise self._unsupported(f"@{ins.callee}")
@@ -1633,6 +1635,63 @@ class IRRun:
             acc = B.sub(B.const(0), acc)
         p = self._poison_any_active(x)
         return Lanes([acc] * W, [p] * W, 32, x.is_float)
+
+    # i64 wave.reduce: the start value of each fold, as (lo, hi)
+    _START64 = {"umin": (M32, M32), "umax": (0, 0), "min": (M32, 0x7FFFFFFF), "max": (0, 0x80000000),
+                "add": (0, 0), "sub": (0, 0), "and": (M32, M32), "or": (0, 0), "xor": (0, 0)}
+
+    def _op64(self, kind: str, a: tuple[Any, Any], b: tuple[Any, Any]) -> tuple[Any, Any]:
+        """One step of an i64 fold on (lo, hi) pairs."""
+        B = self.B
+        if kind in ("and", "or", "xor"):
+            f = {"and": B.and_, "or": B.or_, "xor": B.xor}[kind]
+            return f(a[0], b[0]), f(a[1], b[1])
+        if kind in ("add", "sub"):
+            lo = B.add(a[0], b[0])
+            return lo, B.add(B.add(a[1], b[1]), B.bool_value(B.ult(lo, a[0])))
+        hi_lt = B.slt(b[1], a[1]) if kind in ("min", "max") else B.ult(b[1], a[1])
+        b_less = B.or_b(hi_lt, B.and_b(B.eq(a[1], b[1]), B.ult(b[0], a[0])))  # b < a
+        pick_b = b_less if kind in ("umin", "min") else B.not_b(B.or_b(b_less, B.and_b(B.eq(a[0], b[0]), B.eq(a[1], b[1]))))
+        return B.ite(pick_b, b[0], a[0]), B.ite(pick_b, b[1], a[1])
+
+    def _wave_reduce64(self, ins: Inst, x: Lanes) -> Lanes:
+        """wave.reduce.OP.i64: the fold of OP over the active lanes on 64-bit
+        values, as for i32 (`wave_reduce`); a uniform value in closed form
+        (n*v for add and sub, computed exactly from 16-bit halves, n <= 64;
+        v times n's parity for xor; v for the others)."""
+        B, W = self.B, self.wave
+        m = re.match(r"llvm\.amdgcn\.wave\.reduce\.(\w+)\.i64$", ins.callee)
+        if m is None or m.group(1) not in self._START64 or ins.operands[1].kind != "const":
+            raise self._unsupported(f"@{ins.callee}")
+        assert x.hi is not None
+        kind = m.group(1)
+        on = self.lanes_on()
+        s0, s1 = self._START64[kind]
+        acc: tuple[Any, Any] = (B.const(s0), B.const(s1))
+        if all(v is x.vals[0] for v in x.vals) and all(h is x.hi[0] for h in x.hi):
+            v = (x.vals[0], x.hi[0])
+            n = self._count_active()
+            if kind in ("add", "sub"):
+                a0, a1 = B.and_(v[0], B.const(0xFFFF)), B.lshr(v[0], B.const(16))
+                p0, p1 = B.mul(a0, n), B.mul(a1, n)  # each < 2^23
+                t = B.add(B.and_(p1, B.const(0xFFFF)), B.lshr(p0, B.const(16)))
+                hi = B.add(B.add(B.lshr(p1, B.const(16)), B.lshr(t, B.const(16))), B.mul(v[1], n))
+                acc = (B.mul(v[0], n), hi)
+            elif kind == "xor":
+                par = B.and_(n, B.const(1))
+                acc = (B.mul(v[0], par), B.mul(v[1], par))
+            else:
+                some = B.or_b(*on)
+                acc = (B.ite(some, v[0], acc[0]), B.ite(some, v[1], acc[1]))
+        else:
+            for i in range(W):
+                r = self._op64(kind, acc, (x.vals[i], x.hi[i]))
+                acc = (B.ite(on[i], r[0], acc[0]), B.ite(on[i], r[1], acc[1]))
+        if kind == "sub":  # 0 minus the sum
+            lo = B.sub(B.const(0), acc[0])
+            acc = (lo, B.sub(B.sub(B.const(0), acc[1]), B.bool_value(B.ne(acc[0], 0))))
+        p = self._poison_any_active(x)
+        return Lanes([acc[0]] * W, [p] * W, 64, False, [acc[1]] * W)
 
     def _popcount(self, lo: Any, hi: Any | None) -> Any:
         """Set bits of a 32- or 64-bit value, counted per half (as s_bcnt1 counts)."""
@@ -1917,5 +1976,5 @@ INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
     Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
     Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
-    Intrinsic("wave.reduce", r"\.\w+\.\w+", _I32F, "uniform", _sem_wave_reduce),
+    Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),
 ]}
