@@ -208,3 +208,26 @@ def test_sub_dword_kernel_argument_is_unsupported_with_its_name(tmp_path):
     code, out, _ = cli("tv", p)
     assert code == 2
     assert f"{p}:2:1: unsupported: kernel argument %h of type i16 (modelled: arguments of whole dwords)" in out
+
+
+def test_i64_wave_reduce_of_a_uniform_value_is_proved_on_gfx942():
+    """umax, xor and add of a uniform i64 (closed forms: v, v times n's
+    parity, n*v); gfx942 copies the result with v_mov_b64 [S:mov-b64]."""
+    code, rs = results(str(SHAPE / "wave_reduce_i64.ll"), "--target", "gfx942")
+    assert code == 0
+    assert [(r["function"], r["verdict"]) for r in rs] == [
+        ("umax_i64_uniform", "proved"), ("xor_i64_uniform", "proved"), ("add_i64_uniform", "proved")]
+
+
+def test_v_mov_b64_is_cdna3_only():
+    """llvm-mc-22 accepts v_mov_b64 on gfx942/gfx950 only [S:mov-b64]."""
+    from verify.asmcheck import parse_line
+    from verify.diag import InputError, Span
+    from verify.ops.base import op_of
+    from verify.target import get
+    ins = parse_line("v_mov_b64_e32 v[0:1], s[2:3]", Span("t.s", 1, 1))
+    op_of(ins.base).check(ins, get("gfx942"), 64)
+    op_of(ins.base).check(ins, get("gfx950"), 64)
+    for t in ("gfx90a", "gfx1100", "gfx1200"):
+        with pytest.raises(InputError, match=f"v_mov_b64_e32 is not available on {t}"):
+            op_of(ins.base).check(ins, get(t), 64)
