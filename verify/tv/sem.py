@@ -760,8 +760,9 @@ class IRRun:
 
     # ---- global memory (kernels) -------------------------------------------
     def _pointer(self, op: Operand) -> Lanes:
+        """A global pointer (the memory verify models is addrspace(1)'s)."""
         x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
-        if x is None or x.hi is None:
+        if x is None or x.hi is None or op.type != "ptr addrspace(1)":
             raise self._unsupported(f"pointer operand '{op.text}'")
         return x
 
