@@ -210,6 +210,7 @@ def test_sub_dword_kernel_argument_is_unsupported_with_its_name(tmp_path):
     assert f"{p}:2:1: unsupported: kernel argument %h of type i16 (modelled: arguments of whole dwords)" in out
 
 
+@pytest.mark.slow
 def test_i64_wave_reduce_of_a_uniform_value_is_proved_on_gfx942():
     """umax, xor and add of a uniform i64 (closed forms: v, v times n's
     parity, n*v); gfx942 copies the result with v_mov_b64 [S:mov-b64]."""
