@@ -686,13 +686,13 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         return res
     lane_bad = []
     rtt = ttype(src.ret)
+    sp: list[Lanes] = []
+    tp: list[Lanes] = []
     if src.ret not in TYPES and rtt is not None:  # piece by piece (each element's poison its own)
         sp, tp = pieces_of(s_out, rtt), pieces_of(t_out, rtt)
         for i in range(W):
             lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(
                 B.and_b(B.not_b(a.poison[i]), B.or_b(b.poison[i], B.ne(a.vals[i], b.vals[i]))) for a, b in zip(sp, tp)))))
-        s_out = Lanes([B.const(0)] * W, [False] * W)  # (the table shows the arguments only)
-        t_out = s_out
     for i in range(W) if not lane_bad else []:
         differ = B.not_b(B.feq(t_out.vals[i], s_out.vals[i])) if s_out.is_float else B.ne(t_out.vals[i], s_out.vals[i])
         lane_bad.append(B.and_b(exec_bits[i], B.not_b(s_out.poison[i]), B.or_b(t_out.poison[i], differ)))
@@ -711,11 +711,18 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
     _fewest_lanes(q, B, exec_bits)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows = []
-    for i in [i for i in range(W) if mask >> i & 1][:8]:
+    for i in [i for i in range(W) if mask >> i & 1][:8] if sp else []:  # (the registers' bits, poison pieces 0)
+        assert rtt is not None
+        rows.append(LaneRow(i, {a.name: q.value(raw[k][i]) for k, a in enumerate(src.args)},
+                            register_image(rtt, [None if q.truth(p.poison[i]) else q.value(p.vals[i]) for p in sp]),
+                            register_image(rtt, [None if q.truth(p.poison[i]) else q.value(p.vals[i]) for p in tp])
+                            or 0, bool(q.truth(lane_bad[i]))))
+    for i in [i for i in range(W) if mask >> i & 1][:8] if not sp else []:
         rows.append(LaneRow(i, {a.name: q.value(raw[k][i]) for k, a in enumerate(src.args)},
                             None if q.truth(s_out.poison[i]) else q.value(s_out.vals[i]),
                             q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
-    res.cex = Counterexample(mask, rows, tgt_poison=[q.truth(t_out.poison[r.lane]) for r in rows])
+    res.cex = Counterexample(mask, rows, tgt_poison=[all(q.truth(p.poison[r.lane]) for p in tp) if tp else
+                                                     q.truth(t_out.poison[r.lane]) for r in rows])
     used = choice_used(q, runs[0].choices)
     if used is not None:
         res.verdict = "unknown"
