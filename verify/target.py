@@ -87,6 +87,7 @@ FEATURES: dict[str, Feature] = {
         Feature("add_co_ci", "v_add_co_ci_u32 (carry in and out, GFX10+); `null` as a carry-out destination", "S:addr"),
         Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
         Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
+        Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
         Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
         Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
@@ -125,7 +126,8 @@ _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
 _GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid"}
-_GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last"}
+_GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
+                     "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
     "dpp16", "dpp_row_share", "dpp_row_xmask", "dpp_row_share_gfx10", "dpp_fi", "dpp8", "bound_ctrl_legacy",

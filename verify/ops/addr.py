@@ -531,6 +531,34 @@ class Shift64Scalar(OpDef):
         return super().defs(ins) + ["scc"]
 
 
+class MovB64(OpDef):
+    """``v_mov_b64 vD[2], s0[2]``: D = S0 (64 bits), per active lane; VOP1
+    (_e32) and VOP3 (_e64) on gfx940+ only; the source a VGPR pair, an SGPR
+    pair or a constant (a literal zero-extended, [S:literal64]).  [S:mov-b64]"""
+
+    base = "v_mov_b64"
+    unit = "valu"
+    feature = "mov_b64"
+    sig = ("vdst64", "src64")
+    arg_names = ("vdst", "src0")
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+    valu_constants = True
+
+    def execute(self, ins: Instr, m: Machine) -> None:
+        dst, s0 = ins.operands
+        lo, hi = _pair(m, s0)
+        en = m.actives()
+        m.note_lanes(en, f"computed by {ins.mnemonic}")
+        m.write_v(dst.index, lo, en)
+        m.write_v(dst.index + 1, hi, en)
+
+    def emit(self, ins: Instr, E: Any) -> None:
+        dst, s0 = ins.operands
+        lo, hi = E.get_pair(s0)
+        E.set(VReg(dst.index), lo)
+        E.set(VReg(dst.index + 1), hi)
+
+
 _mul_hi_s = Salu2("s_mul_hi_u32", mul_hi_u32, None)
 _mul_hi_s.feature = "s_mul_hi"
 
@@ -541,6 +569,7 @@ ADDR_OPS: list[OpDef] = [
     MadU64(),
     ShiftLeft64(),
     ShiftRight64(),
+    MovB64(),
     ShiftAdd64(),
     Valu("v_mul_hi_u32", 2, mul_hi_u32, vop3_only=True),
     AddcScalar(),

@@ -43,6 +43,7 @@ from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kern
 from .llir import TYPES, Function, Module, read_module
 from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
+from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
 CFG_BRANCH = re.compile(r"^(s_branch|s_cbranch_\w+)$")
@@ -439,16 +440,20 @@ def first_sgpr_arg(target: Target) -> int:
     return 0 if target.gen >= 11 or target.llvm_cpu in ("gfx942", "gfx950") else 16
 
 
-def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int]]:
-    """(arg key, register kind "v"/"s", index) per argument."""
+def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int, int]]:
+    """(arg key, register kind "v"/"s", first index, registers) per argument
+    (an i64, a double, a 64-bit pointer, a vector: consecutive registers,
+    16-bit vector elements two to one; verify/tv/types.py)."""
     out, nv, ns = [], 0, first_sgpr_arg(target)
     for a in fn.args:
+        tt = ttype(a.type)
+        n = tt.registers if tt is not None else 1
         if a.inreg:
-            out.append((a.key, "s", ns))
-            ns += 1
+            out.append((a.key, "s", ns, n))
+            ns += n
         else:
-            out.append((a.key, "v", nv))
-            nv += 1
+            out.append((a.key, "v", nv, n))
+            nv += n
     return out
 
 
@@ -461,9 +466,9 @@ def static_problems(fn: Function) -> list[str]:
     if fn.cc and fn.cc not in ("", "ccc", "fastcc"):
         out.append(f"{where}: unsupported: calling convention {fn.cc}")
     for a in fn.args:
-        if a.type not in TYPES or a.type == "i1":
+        if ttype(a.type) is None or a.type == "i1":
             out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
-    if fn.ret != "void" and (fn.ret not in TYPES or fn.ret == "i1"):
+    if fn.ret != "void" and (ttype(fn.ret) is None or fn.ret == "i1"):
         out.append(f"{where}: unsupported: return type {fn.ret}")
     return out
 
@@ -507,14 +512,20 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     lo = B.from_bits(exec_bits[:32])
     hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
     regs = _arg_regs(fn, target)
-    arg_lanes: dict[str, list[Any]] = {}
+    arg_lanes: dict[str, list[list[Any]]] = {}  # per argument, its registers' lane values
     args: dict[str, Lanes] = {}
-    for a, (key, kind, idx) in zip(fn.args, regs):
-        w, fl = TYPES[a.type]
-        raw = B.fresh_lanes(f"v{idx}", W) if kind == "v" else [B.fresh(f"s{idx}")] * W
-        arg_lanes[key] = raw
-        vals = raw if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raw]
-        args[key] = Lanes(vals, [False] * W, w, fl)
+    for a, (key, kind, idx, n) in zip(fn.args, regs):
+        raws = [B.fresh_lanes(f"v{idx + r}", W) if kind == "v" else [B.fresh(f"s{idx + r}")] * W for r in range(n)]
+        arg_lanes[key] = raws
+        if a.type in TYPES:
+            w, fl = TYPES[a.type]
+            raw = raws[0]
+            vals = raw if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raw]
+            args[key] = Lanes(vals, [False] * W, w, fl)
+        else:
+            tt = ttype(a.type)
+            assert tt is not None
+            args[key] = from_registers(B, tt, raws)
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W))
     try:
         ret = run.run(fn, args)
@@ -537,7 +548,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     res.instructions = len(code.program)
     res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     fresh_v: dict[str, list[Any]] = {}
-    by_reg = {f"{kind}{idx}": arg_lanes[key] for key, kind, idx in regs}
+    by_reg = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n)}
 
     def initial(kind: str, name: str, lane: int | None) -> Any:
         if kind == "scc":
@@ -557,7 +568,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         # have loads outstanding into them (LLVM's SIInsertWaitcnts waits at the
         # entry of every non-entry function for this reason); until a vmcnt(0)
         # and an lgkmcnt(0) cover them, a read gets an unknown value  [S:call-entry-wait]
-        vregs = tuple(idx for _, kind, idx in regs if kind == "v")
+        vregs = tuple(idx + r for _, kind, idx, n in regs if kind == "v" for r in range(n))
         if vregs:
             m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
     m.set_s("exec_lo", lo)
@@ -572,7 +583,16 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     v0 = m.v(0) if ret is not None else []
     elo, ehi = m.exec_pair()
     lane_bad: list[Any] = []
-    if ret is not None:
+    rtt = ttype(fn.ret)
+    wide_ret = ret is not None and fn.ret not in TYPES and rtt is not None
+    if wide_ret:  # several registers, or 16-bit elements packed: piece by piece
+        assert ret is not None and rtt is not None
+        got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
+        pieces = pieces_of(ret, rtt)
+        for i in range(W):
+            lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(B.and_b(B.not_b(p.poison[i]), B.ne(g[i], p.vals[i]))
+                                                           for g, p in zip(got, pieces)))))
+    elif ret is not None:
         for i in range(W):
             g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
             differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
@@ -613,7 +633,13 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     shown = sorted(sorted(active, key=lambda i: not (lane_bad and q.truth(lane_bad[i])))[:8])
     for i in shown if ret is not None else []:
         assert ret is not None
-        ins = {a.name: q.value(arg_lanes[a.key][i]) for a in fn.args}
+        ins = {a.name: sum(q.value(r[i]) << (32 * k) for k, r in enumerate(arg_lanes[a.key])) for a in fn.args}
+        if wide_ret:
+            assert rtt is not None
+            ir = register_image(rtt, [None if q.truth(p.poison[i]) else q.value(p.vals[i]) for p in pieces])
+            gpu = register_image(rtt, [q.value(g[i]) for g in got])
+            rows.append(LaneRow(i, ins, ir, gpu or 0, bool(q.truth(lane_bad[i]))))
+            continue
         rows.append(LaneRow(i, ins, None if q.truth(ret.poison[i]) else q.value(ret.vals[i]), q.value(v0[i]),
                             bool(q.truth(lane_bad[i]))))
     cex = Counterexample(mask, rows)
@@ -669,13 +695,23 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
     lo = B.from_bits(exec_bits[:32])
     hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
     raw: list[list[Any]] = []
+    wraw: list[list[list[Any]]] = []  # an argument of several registers: each register's lanes
     for k, a in enumerate(src.args):
         raw.append(B.fresh_lanes(f"arg{k}", W) if not a.inreg else [B.fresh(f"arg{k}")] * W)
+        att = ttype(a.type)
+        n = att.registers if att is not None else 1
+        wraw.append([raw[-1]] + [B.fresh_lanes(f"arg{k}.{r}", W) if not a.inreg else [B.fresh(f"arg{k}.{r}")] * W
+                                 for r in range(1, n)])
     outs = []
     runs = []
     for fn in (src, tgt):
         args = {}
-        for a, lanes in zip(fn.args, raw):
+        for a, lanes, regs in zip(fn.args, raw, wraw):
+            if a.type not in TYPES:
+                att = ttype(a.type)
+                assert att is not None
+                args[a.key] = from_registers(B, att, regs)
+                continue
             w, fl = TYPES[a.type]
             args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
                                 [False] * W, w, fl)
@@ -692,7 +728,15 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         res.verdict = "proved"
         return res
     lane_bad = []
-    for i in range(W):
+    rtt = ttype(src.ret)
+    sp: list[Lanes] = []
+    tp: list[Lanes] = []
+    if src.ret not in TYPES and rtt is not None:  # piece by piece (each element's poison its own)
+        sp, tp = pieces_of(s_out, rtt), pieces_of(t_out, rtt)
+        for i in range(W):
+            lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(
+                B.and_b(B.not_b(a.poison[i]), B.or_b(b.poison[i], B.ne(a.vals[i], b.vals[i]))) for a, b in zip(sp, tp)))))
+    for i in range(W) if not lane_bad else []:
         differ = B.not_b(B.feq(t_out.vals[i], s_out.vals[i])) if s_out.is_float else B.ne(t_out.vals[i], s_out.vals[i])
         lane_bad.append(B.and_b(exec_bits[i], B.not_b(s_out.poison[i]), B.or_b(t_out.poison[i], differ)))
     q = smt.Query(timeout, session=B.session)
@@ -710,11 +754,18 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
     _fewest_lanes(q, B, exec_bits)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows = []
-    for i in [i for i in range(W) if mask >> i & 1][:8]:
+    for i in [i for i in range(W) if mask >> i & 1][:8] if sp else []:  # (the registers' bits, poison pieces 0)
+        assert rtt is not None
+        rows.append(LaneRow(i, {a.name: q.value(raw[k][i]) for k, a in enumerate(src.args)},
+                            register_image(rtt, [None if q.truth(p.poison[i]) else q.value(p.vals[i]) for p in sp]),
+                            register_image(rtt, [None if q.truth(p.poison[i]) else q.value(p.vals[i]) for p in tp])
+                            or 0, bool(q.truth(lane_bad[i]))))
+    for i in [i for i in range(W) if mask >> i & 1][:8] if not sp else []:
         rows.append(LaneRow(i, {a.name: q.value(raw[k][i]) for k, a in enumerate(src.args)},
                             None if q.truth(s_out.poison[i]) else q.value(s_out.vals[i]),
                             q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
-    res.cex = Counterexample(mask, rows, tgt_poison=[q.truth(t_out.poison[r.lane]) for r in rows])
+    res.cex = Counterexample(mask, rows, tgt_poison=[all(q.truth(p.poison[r.lane]) for p in tp) if tp else
+                                                     q.truth(t_out.poison[r.lane]) for r in rows])
     used = choice_used(q, runs[0].choices)
     if used is not None:
         res.verdict = "unknown"

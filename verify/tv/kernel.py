@@ -50,6 +50,7 @@ from ..target import FeatureLog, Target
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
+from .types import dword_address, from_registers, kernarg_layout, ttype
 
 # z3 resource units for a question whose answer steers what is asked next
 # (one lane's stores, the address where they differ, the fewest active lanes
@@ -61,7 +62,8 @@ STEP_RLIMIT = 250_000_000
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
 
-GLOBAL = re.compile(r"^global_(load|store)_(b32|dword)$")
+GLOBAL = re.compile(r"^global_(load|store)_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4)$")
+_DWORDS = {"b32": 1, "dword": 1, "b64": 2, "dwordx2": 2, "b96": 3, "dwordx3": 3, "b128": 4, "dwordx4": 4}
 SLOAD = re.compile(r"^s_load_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4|b256|dwordx8)$")
 # global atomics -> the IR's atomicrmw operation (GFX9/10 names; GFX11+ with the type suffix)
 ATOMIC = re.compile(r"^global_atomic_(add|sub|and|or|xor|smin|smax|umin|umax|min|max)(_u32|_i32|_b32)?$")
@@ -289,19 +291,27 @@ class Kernel:
                 o = B.add(smt.under_all(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
                 addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+        nd = _DWORDS[g.group(2)]  # dword k at the address plus 4k  [S:global-mem]
         if g.group(1) == "load":
-            d = _regs(ops[0])[0]
-            # an inactive lane reads nothing (its register keeps its value)
-            vals = [self.mem.read(lo, hi)[0] if act[i] is not False else B.const(0)
-                    for i, (lo, hi) in enumerate(addrs)]
-            m.write_v(d, vals, act)
-            self.pending_v.add(d)
-            if self.vm_order is not None:
-                self.vm_order.append(d)
+            ds = _regs(ops[0])
+            if len(ds) != nd:
+                return f"line {ins.line}: {mn} {', '.join(ops)}"
+            for k, d in enumerate(ds):
+                # an inactive lane reads nothing (its register keeps its value)
+                vals = [self.mem.read(*dword_address(B, lo, hi, k))[0] if act[i] is not False else B.const(0)
+                        for i, (lo, hi) in enumerate(addrs)]
+                m.write_v(d, vals, act)
+                self.pending_v.add(d)
+                if self.vm_order is not None:
+                    self.vm_order.append(d)
             return None
-        data = m.v(_regs(ops[1])[0])
-        self.mem.write([(addrs[i][0], addrs[i][1], smt.under(data[i], act[i]), False, B.and_b(self.pc, act[i]))
-                        for i in range(m.W)])
+        rs = _regs(ops[1])
+        if len(rs) != nd:
+            return f"line {ins.line}: {mn} {', '.join(ops)}"
+        for k, r in enumerate(rs):
+            data = m.v(r)
+            self.mem.write([(*dword_address(B, addrs[i][0], addrs[i][1], k), smt.under(data[i], act[i]), False,
+                             B.and_b(self.pc, act[i])) for i in range(m.W)])
         return None
 
 
@@ -416,10 +426,11 @@ def arg_offsets(fn: Function) -> list[int] | None:
     """Each argument's kernarg offset (natural alignment, in order)."""
     out, off = [], 0
     for a in fn.args:
-        size = 8 if a.type.startswith("ptr") else 4 if a.type in ("i32", "float") else 0
-        if size == 0:
+        lay = kernarg_layout(a.type)
+        if lay is None:
             return None
-        off = (off + size - 1) // size * size
+        size, align, _ = lay
+        off = (off + align - 1) // align * align
         out.append(off)
         off += size
     return out
@@ -503,8 +514,9 @@ def metadata_problems(fn: Function, offs: list[int], meta: list[MetaArg], label:
                 f"the IR has {len(fn.args)}"]
     out = []
     for a, off, ir in zip(explicit, offs, fn.args):
-        ptr = ir.type.startswith("ptr")
-        size, kind = (8, "global_buffer") if ptr else (4, "by_value")
+        lay = kernarg_layout(ir.type)
+        assert lay is not None
+        size, _, kind = lay
         if (a.offset, a.size, a.value_kind) != (off, size, kind):
             out.append(f"{label}:{a.line}: error: kernel argument {ir.name}: the .amdgpu_metadata says offset "
                        f"{a.offset}, size {a.size}, {a.value_kind}; the ABI rule gives offset {off}, size {size}, "
@@ -602,7 +614,14 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
     kargs: dict[int, Any] = {}
     ir_args: dict[str, Lanes] = {}
     for a, off in zip(fn.args, offs):
-        if a.type.startswith("ptr"):
+        tt = ttype(a.type)
+        if a.type not in ("i32", "float", "ptr addrspace(1)") and tt is not None:
+            # dword k of the argument at offset + 4k, cut as registers hold it
+            dws = [B.fresh(f"{a.name}.{k}") for k in range(tt.registers)]
+            for k, d in enumerate(dws):
+                kargs[off + 4 * k] = d
+            ir_args[a.key] = from_registers(B, tt, [[d] * W for d in dws])
+        elif a.type.startswith("ptr"):
             plo, phi = B.fresh(f"{a.name}.lo"), B.fresh(f"{a.name}.hi")
             kargs[off], kargs[off + 4] = plo, phi
             ir_args[a.key] = Lanes([plo] * W, [False] * W, 64, False, [phi] * W)
@@ -626,8 +645,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     t0 = time.monotonic()
     res = result
     offs = arg_offsets(fn)
-    if offs is None or not all(a.type in ("i32", "float") or a.type == "ptr addrspace(1)" for a in fn.args):
-        res.notes = [f"{fn.span}: unsupported: kernel arguments other than i32, float and ptr addrspace(1)"]
+    if offs is None:
+        bad = next((a for a in fn.args if kernarg_layout(a.type) is None), fn.args[0] if fn.args else None)
+        res.notes = [f"{fn.span}: unsupported: kernel argument {bad.name if bad else ''} of type "
+                     f"{bad.type if bad else '?'} (modelled: arguments of whole dwords)"]
         return res
     terms = {} if terms is None else terms
     if "B" not in terms:

@@ -42,7 +42,9 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from .llir import TYPES, Function, Inst, Operand
+from .llir import TYPES, Function, Inst, Operand, _vector_elems
+from .types import Lanes as Lanes
+from .types import TType, assemble, dword_address, pieces_of, ttype
 
 M32 = 0xFFFFFFFF
 
@@ -68,16 +70,6 @@ class Unsupported(VerifyError):
     def line(self) -> str:
         where = f"{self.span.path}:{self.span.line}:{self.span.col}: " if self.span is not None else ""
         return f"{where}unsupported: {self.msg}"
-
-
-@dataclass
-class Lanes:
-    vals: list[Any]
-    poison: list[Any]
-    width: int = 32
-    is_float: bool = False
-    hi: list[Any] | None = None  # a 64-bit value (i64, a global pointer): the high halves
-    parts: list[Lanes] | None = None  # a pair ({ i32, i32 }, the permlane swaps): its elements
 
 
 class Memory:
@@ -295,10 +287,6 @@ DPP_CONTROLS = _dpp_controls()
 _D, _S0, _S1, _S2 = 200, 201, 202, 203
 _SD, _SA, _SB = "s90", "s91", "s92"
 
-INTRINSICS = ("workitem.id.x", "set.inactive", "strict.wwm", "wwm", "mbcnt.lo", "mbcnt.hi", "readfirstlane", "readlane", "writelane", "update.dpp", "mov.dpp8",
-              "mov.dpp", "ds.swizzle", "ds.bpermute", "ds.permute", "permlane16.var", "permlanex16.var",
-              "permlane16.swap", "permlane32.swap", "permlane16", "permlanex16", "permlane64", "wave.shuffle",
-              "ballot", "wave.reduce")
 
 # llvm.amdgcn.wave.reduce.OP -> (the fold operation of verify/identities.py, its start value)
 # (`sub`: 0 minus the sum; `fsub`: 0.0 minus each value in turn, as `fadd` adds them
@@ -310,14 +298,20 @@ WAVE_REDUCE = {"umin": ("umin", M32), "umax": ("umax", 0), "min": ("smin", 0x7FF
 
 
 def intrinsic_name(callee: str) -> str | None:
-    """'llvm.amdgcn.update.dpp.i32' -> 'update.dpp' (None: not one we model)."""
+    """'llvm.amdgcn.update.dpp.i32' -> 'update.dpp' (None: not one we model):
+    the longest row name of INTRINSIC_TABLE the name starts with, at a dot
+    (an overload suffix: '.i32', '.f64', '.v2i16', '.p1', ...)."""
     if not callee.startswith("llvm.amdgcn."):
         return None
-    rest = callee[len("llvm.amdgcn."):]
-    for n in INTRINSICS:
-        if rest == n or rest.startswith(n + "."):
-            return n
+    full = callee[len("llvm.amdgcn."):]
+    rest = full
+    while rest:
+        row = INTRINSIC_TABLE.get(rest)
+        if row is not None and re.fullmatch(row.suffix, full[len(rest):]):
+            return rest
+        rest = rest.rpartition(".")[0]
     return None
+
 
 
 def block_order(fn: Function, by_block: dict[int, list[Inst]]) -> list[int]:
@@ -447,8 +441,14 @@ class IRRun:
     def operand(self, op: Operand) -> Lanes:
         B, W = self.B, self.wave
         if op.type not in TYPES:
-            raise self._unsupported(f"values of type {op.type}")
-        w, fl = TYPES[op.type]
+            tt = ttype(op.type)
+            if tt is None:
+                raise self._unsupported(f"values of type {op.type}")
+            if op.kind in ("const", "poison", "undef"):
+                return self._wide_constant(op, tt)
+            w, fl = tt.bits, False
+        else:
+            w, fl = TYPES[op.type]
         if op.kind == "const":
             return Lanes([B.const(op.value)] * W, [False] * W, w, fl)
         if op.kind == "poison":
@@ -468,6 +468,42 @@ class IRRun:
                 return self.crossed(op, x)
             return x
         raise self._unsupported(f"operand '{op.text}'")
+
+    def _wide_constant(self, op: Operand, tt: TType) -> Lanes:
+        """A constant, poison or undef of a type of several pieces (or a
+        16-bit float, a pointer): its pieces, each a lane-uniform value."""
+        B, W = self.B, self.wave
+        widths = tt.pieces()
+        if op.kind == "undef":
+            assert self.cur is not None
+            pieces = []
+            for w in widths:
+                vals = self._new_choice("undef")
+                self.choices.append(Choice(self.cur.span, "undef", [True] * W))
+                pieces.append(Lanes([self._trunc(v, w) for v in vals], [False] * W, w))
+            return assemble(B, tt, pieces)
+        if op.kind == "poison":
+            return assemble(B, tt, [Lanes([B.const(0)] * W, [True] * W, w) for w in widths])
+        elems: tuple[int | None, ...] = op.elems if op.elems is not None else (op.value,)
+        bits: list[int | None] = []
+        for e in elems:
+            if tt.elem.bits == 64:
+                bits += [None, None] if e is None else [e & M32, (e >> 32) & M32]
+            else:
+                bits.append(e)
+        if len(bits) != len(widths):
+            raise self._unsupported(f"constant '{op.text}'")
+        return assemble(B, tt, [Lanes([B.const(0 if c is None else c & self._mask(w))] * W, [c is None] * W, w)
+                                for c, w in zip(bits, widths)])
+
+    def _map_pieces(self, ty: str, xs: list[Lanes], f: Callable[[list[Lanes]], Lanes]) -> Lanes:
+        """`f` on the values `xs` of type `ty`, piece by piece when `ty` has
+        several (a vector, a 64-bit value); as it is otherwise."""
+        tt = ttype(ty)
+        if tt is None or not tt.wide:
+            return f(xs)
+        ps = [pieces_of(x, tt) for x in xs]
+        return assemble(self.B, tt, [f([p[k] for p in ps]) for k in range(len(tt.pieces()))])
 
     def _ran(self, ins: Inst) -> None:
         """Record the lanes that ran `ins` (the current instruction)."""
@@ -511,21 +547,12 @@ class IRRun:
                 if alt is None:
                     return x
                 u = alt
-        return Lanes(x.vals, [B.or_b(p, c) for p, c in zip(x.poison, u)], x.width, x.is_float, x.hi, x.parts)
-
-    def _flow(self, text: str, reg: int, out: str = "v") -> Callable[[list[Any]], list[Any]]:
-        """For `crossed`: the lanes into which instruction `text` (its other
-        operands already in place) moves a lane of register `reg` that is
-        marked (destination old value: unmarked)."""
-        B = self.B
-
-        def run(marks: list[Any]) -> list[Any]:
-            self._put(reg, [B.bool_value(c) for c in marks])
-            self._put(_D, [B.const(0)] * self.wave)
-            self._exec_asm(text)
-            got = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
-            return [B.ne(t, 0) for t in got]
-        return run
+        def mark(xs: list[Lanes]) -> Lanes:
+            y = xs[0]
+            return Lanes(y.vals, [B.or_b(p, c) for p, c in zip(y.poison, u)], y.width, y.is_float, y.hi, y.parts)
+        if x.ty:  # a vector: each element
+            return self._map_pieces(x.ty, [x], mark)
+        return mark([x])
 
     def _mask(self, w: int) -> int:
         return (1 << w) - 1
@@ -622,8 +649,7 @@ class IRRun:
                 else:
                     out = self.step(ins)
                     if b != 0:  # not defined in the lanes that did not come here
-                        out = Lanes(out.vals, [B.or_b(out.poison[i], B.not_b(here[i])) for i in range(W)],
-                                    out.width, out.is_float, out.hi)
+                        out = self._map_pieces(ins.type, [out], self._off_path(here))
                     self.env[ins.key] = out
                     self._ran(ins)
         self.here = None
@@ -632,28 +658,45 @@ class IRRun:
             raise Unsupported(fn.span, "a function without ret")
         if rets[0][1] is None:
             return None
-        first = rets[0][1]
-        vals, pois = list(first.vals), [B.or_b(first.poison[i], B.not_b(rets[0][0][i])) for i in range(W)]
-        for here, lv in rets[1:]:
-            assert lv is not None
-            vals = [B.ite(here[i], lv.vals[i], vals[i]) for i in range(W)]
-            pois = [B.ite(here[i], lv.poison[i], pois[i]) for i in range(W)]
-        return Lanes(vals, pois, first.width, first.is_float, first.hi)
+        heres = [h for h, _ in rets]
+
+        def merge(xs: list[Lanes]) -> Lanes:
+            first = xs[0]
+            vals, pois = list(first.vals), [B.or_b(first.poison[i], B.not_b(heres[0][i])) for i in range(W)]
+            for here, lv in zip(heres[1:], xs[1:]):
+                vals = [B.ite(here[i], lv.vals[i], vals[i]) for i in range(W)]
+                pois = [B.ite(here[i], lv.poison[i], pois[i]) for i in range(W)]
+            return Lanes(vals, pois, first.width, first.is_float, first.hi)
+        outs = [lv for _, lv in rets]
+        assert all(lv is not None for lv in outs)
+        return self._map_pieces(fn.ret, outs, merge)  # type: ignore[arg-type]
+
+    def _off_path(self, here: list[Any]) -> Callable[[list[Lanes]], Lanes]:
+        """A value made poison in the lanes that did not reach its block."""
+        B = self.B
+
+        def f(xs: list[Lanes]) -> Lanes:
+            x = xs[0]
+            return Lanes(x.vals, [B.or_b(x.poison[i], B.not_b(here[i])) for i in range(self.wave)], x.width,
+                         x.is_float, x.hi)
+        return f
 
     def phi(self, ins: Inst, block: int, edge_of: dict[tuple[int, int], list[Any]], here: list[Any]) -> Lanes:
         """A phi: in each lane, the value of the edge the lane came along."""
         B, W = self.B, self.wave
-        vals: list[Any] = [B.const(0)] * W
-        pois: list[Any] = [B.not_b(h) for h in here]
-        lv: Lanes | None = None
-        for o, pred in zip(ins.operands, ins.targets):
-            lv = self.operand(o)
-            took = edge_of.get((pred, block), [False] * W)
-            vals = [B.ite(took[i], lv.vals[i], vals[i]) for i in range(W)]
-            pois = [B.ite(took[i], lv.poison[i], pois[i]) for i in range(W)]
-        if lv is None:
+        lvs = [self.operand(o) for o in ins.operands]
+        if not lvs:
             raise self._unsupported("a phi without incoming values")
-        return Lanes(vals, pois, lv.width, lv.is_float)
+
+        def pick(xs: list[Lanes]) -> Lanes:
+            vals: list[Any] = [B.const(0)] * W
+            pois: list[Any] = [B.not_b(h) for h in here]
+            for lv, pred in zip(xs, ins.targets):
+                took = edge_of.get((pred, block), [False] * W)
+                vals = [B.ite(took[i], lv.vals[i], vals[i]) for i in range(W)]
+                pois = [B.ite(took[i], lv.poison[i], pois[i]) for i in range(W)]
+            return Lanes(vals, pois, xs[-1].width, xs[-1].is_float, xs[-1].hi)
+        return self._map_pieces(ins.type, lvs, pick)
 
     def _step_memo(self, ins: Inst) -> Lanes:
         """`step`, or its result from `memo` for an instruction that depends
@@ -686,6 +729,15 @@ class IRRun:
             return self.call(ins)
         if op == "extractvalue":
             return self.extractvalue(ins)
+        if op in ("extractelement", "insertelement", "shufflevector"):
+            return self.vector_op(ins)
+        if op in ("ptrtoint", "inttoptr") or (op == "bitcast" and (
+                ins.type not in TYPES or ins.operands[0].type not in TYPES)):
+            return self.reinterpret(ins)
+        if op in ("zext", "sext") and ins.type == "i64" and ins.operands[0].type != "i32":
+            return self.ext64(ins)
+        if op in ("select", "freeze") and ins.type not in TYPES and ttype(ins.type) is not None:
+            return self.wide_select_freeze(ins)
         if (ins.type == "i64" and op == "lshr") or (op == "trunc" and ins.operands[0].type == "i64"):
             return self.op64(ins)
         if op in ("load", "store", "getelementptr", "atomicrmw") or (op in ("zext", "sext") and ins.type == "i64"):
@@ -708,8 +760,9 @@ class IRRun:
 
     # ---- global memory (kernels) -------------------------------------------
     def _pointer(self, op: Operand) -> Lanes:
+        """A global pointer (the memory verify models is addrspace(1)'s)."""
         x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
-        if x is None or x.hi is None:
+        if x is None or x.hi is None or op.type != "ptr addrspace(1)":
             raise self._unsupported(f"pointer operand '{op.text}'")
         return x
 
@@ -727,10 +780,11 @@ class IRRun:
             raise self._unsupported(f"instruction '{op}' outside a kernel")
         if op == "getelementptr":
             words = ins.text.split()
-            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(\w+),\s*ptr addrspace\(1\)", ins.text)
-            if m is None or len(ins.operands) != 2 or m.group(1) not in ("i32", "float", "i8"):
+            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr addrspace\(1\) ", ins.text)
+            ett = ttype(m.group(1)) if m is not None else None
+            size = 0 if ett is None else 1 if ett.bits == 8 and ett.n is None else sum(ett.pieces()) // 8
+            if m is None or len(ins.operands) != 2 or size not in (1, 2, 4, 8, 16):
                 raise self._unsupported(f"getelementptr '{' '.join(words[2:6])}...'")
-            size = 1 if m.group(1) == "i8" else 4
             base = self._pointer(ins.operands[0])
             assert base.hi is not None
             ix = ins.operands[1]
@@ -746,7 +800,7 @@ class IRRun:
                 raise self._unsupported(f"getelementptr index of type {ix.type}")
             assert idx.hi is not None
             lo, hi = [], []
-            sh = {1: 0, 4: 2}[size]
+            sh = {1: 0, 2: 1, 4: 2, 8: 3, 16: 4}[size]
             for i in range(W):
                 olo = B.shl(idx.vals[i], B.const(sh))
                 ohi = B.or_(B.shl(idx.hi[i], B.const(sh)), B.lshr(idx.vals[i], B.const(32 - sh))) if sh else idx.hi[i]
@@ -765,9 +819,11 @@ class IRRun:
         act = self.lanes_on()
         # an access at a poison or misaligned address is undefined behaviour
         self._misaligned(ptr, act)
+        if op == "load" and ins.type not in ("i32", "float"):
+            return self._load_dwords(ins, ptr, act)
+        if op == "store" and ins.operands[0].type not in ("i32", "float"):
+            return self._store_dwords(ins, ptr, act)
         if op == "load":
-            if ins.type not in ("i32", "float"):
-                raise self._unsupported(f"load of {ins.type}")
             vals, pois = [], []
             for i in range(W):
                 if act[i] is False:  # (no read: a lane that does not run the load has
@@ -782,6 +838,66 @@ class IRRun:
         if ins.operands[0].type not in ("i32", "float"):
             raise self._unsupported(f"store of {ins.operands[0].type}")
         self.memory.write([(ptr.vals[i], ptr.hi[i], val.vals[i], val.poison[i], act[i]) for i in range(W)])
+        return Lanes([B.const(0)] * W, [False] * W)
+
+    def _dwords_of(self, ty: str) -> TType:
+        tt = ttype(ty)
+        if tt is None or sum(tt.pieces()) % 32 or tt.n == 3 or (tt.n is not None and tt.kind == "ptr") or (
+                tt.kind == "ptr" and tt.bits != 64):
+            raise self._unsupported(f"a memory access of {ty} (modelled: whole dwords, 64-bit pointers)")
+        return tt
+
+    def _load_dwords(self, ins: Inst, ptr: Lanes, act: list[Any]) -> Lanes:
+        """A load of several dwords (i64, double, a 64-bit pointer, vectors
+        of whole dwords): dword k at the address plus 4k, cut into pieces as
+        a register holds it; each element poison where its dword is."""
+        B, W = self.B, self.wave
+        assert self.memory is not None and ptr.hi is not None
+        tt = self._dwords_of(ins.type)
+        words: list[tuple[list[Any], list[Any]]] = []
+        for k in range(tt.registers):
+            vals, pois = [], []
+            for i in range(W):
+                if act[i] is False:  # (no read: a lane that does not run the load has no value)
+                    vals.append(B.const(0))
+                    pois.append(False)
+                    continue
+                v, p = self.memory.read(*dword_address(B, ptr.vals[i], ptr.hi[i], k))
+                vals.append(v)
+                pois.append(p)
+            words.append((vals, pois))
+        pieces = []
+        for r, off, w in tt.slots():
+            vals, pois = words[r]
+            if not (off == 0 and w == 32):
+                vals = [B.and_(B.lshr(x, B.const(off)) if off else x, B.const((1 << w) - 1)) for x in vals]
+            pieces.append(Lanes(vals, pois, w))
+        return assemble(B, tt, pieces)
+
+    def _store_dwords(self, ins: Inst, ptr: Lanes, act: list[Any]) -> Lanes:
+        """A store of several dwords: dword k at the address plus 4k, one
+        store per dword, in order.  A dword holding two 16-bit elements is
+        stored as poison only where both are (where one is, the other's
+        bits must still match: stricter than the IR, never looser)."""
+        B, W = self.B, self.wave
+        assert self.memory is not None and ptr.hi is not None
+        tt = self._dwords_of(ins.operands[0].type)
+        val = self.operand(ins.operands[0])
+        ps = pieces_of(val, tt)
+        regs: dict[int, list[tuple[int, Lanes]]] = {}
+        for (r, off, _), p in zip(tt.slots(), ps):
+            regs.setdefault(r, []).append((off, p))
+        for r in range(tt.registers):
+            group = regs[r]
+            vals = []
+            for i in range(W):
+                v = group[0][1].vals[i]
+                for off, p in group[1:]:
+                    v = B.or_(v, B.shl(p.vals[i], B.const(off)))
+                vals.append(v)
+            pois = [B.and_b(*(p.poison[i] for _, p in group)) for i in range(W)]
+            self.memory.write([(*dword_address(B, ptr.vals[i], ptr.hi[i], r), vals[i], pois[i], act[i])
+                               for i in range(W)])
         return Lanes([B.const(0)] * W, [False] * W)
 
     def _i64(self, op: Operand) -> Lanes:
@@ -890,7 +1006,7 @@ class IRRun:
     def _flags(self, ins: Inst) -> list[str]:
         out = []
         for wd in ins.words:
-            if wd in TYPES or wd.startswith("%") or wd.startswith("<") or wd.startswith("ptr"):
+            if wd in TYPES or ttype(wd) is not None or wd.startswith(("%", "<", "ptr", "{")):
                 break
             out.append(wd)
         return out
@@ -1114,6 +1230,140 @@ class IRRun:
             pois.append(self._or(*bad))
         return Lanes(vals, pois, 32, True)
 
+    # ---- vectors, 64-bit values, pointers: moves of their pieces --------------
+    def vector_op(self, ins: Inst) -> Lanes:
+        """extractelement/insertelement at a constant index (past the end:
+        poison, LangRef), shufflevector with a constant mask (a poison mask
+        element: a poison element)."""
+        op = ins.opcode
+        if op == "shufflevector":
+            a, b = self.operand(ins.operands[0]), self.operand(ins.operands[1])
+            tt = ttype(ins.type)
+            m = re.search(r"(<\s*\d+\s+x\s+i32>)\s+(.*)$", ins.text)
+            mask = _vector_elems(f"{m.group(1)} {m.group(2)}", m.group(1)) if m else None
+            if tt is None or mask is None or a.parts is None or b.parts is None:
+                raise self._unsupported(f"shufflevector '{ins.text.split('=', 1)[-1].strip()}'")
+            n = len(a.parts)
+            src = a.parts + b.parts
+            elems = [src[k] if k is not None and k < 2 * n else self._poison_of(tt.elem) for k in mask]
+            return Lanes(elems[0].vals, elems[0].poison, tt.bits * len(elems), False, None, elems, tt.text)
+        vec = self.operand(ins.operands[0])
+        tv = ttype(ins.operands[0].type)
+        ix = ins.operands[1 if op == "extractelement" else 2]
+        if tv is None or vec.parts is None:
+            raise self._unsupported(f"{op} of type {ins.operands[0].type}")
+        if ix.kind != "const":
+            raise self._unsupported(f"{op} at a variable index")
+        k = ix.value
+        if op == "extractelement":
+            return vec.parts[k] if k < len(vec.parts) else self._poison_of(tv.elem)
+        e = self.operand(ins.operands[1])
+        if k >= len(vec.parts):
+            parts = [self._poison_of(tv.elem) for _ in vec.parts]
+        else:
+            parts = list(vec.parts)
+            parts[k] = e
+        return Lanes(parts[0].vals, parts[0].poison, vec.width, False, None, parts, tv.text)
+
+    def _poison_of(self, tt: TType) -> Lanes:
+        W = self.wave
+        return assemble(self.B, tt, [Lanes([self.B.const(0)] * W, [True] * W, w) for w in tt.pieces()])
+
+    def reinterpret(self, ins: Inst) -> Lanes:
+        """bitcast between types of the same size, ptrtoint, inttoptr: the
+        same bits (LangRef), re-cut into the result's pieces.  A result
+        element is poison where a source element it takes bits from is (a
+        poison element of a vector makes the integer it is cast to poison).
+        ptrtoint/inttoptr to a narrower type truncate, to a wider one
+        zero-extend (LangRef)."""
+        B, W = self.B, self.wave
+        src_t, dst_t = ttype(ins.operands[0].type), ttype(ins.type)
+        if src_t is None or dst_t is None or any(w not in (16, 32) for w in src_t.pieces() + dst_t.pieces()):
+            raise self._unsupported(f"{ins.opcode} {ins.operands[0].type} to {ins.type}")
+        if self._flags(ins):
+            raise self._unsupported(f"flag '{self._flags(ins)[0]}' on {ins.opcode}")
+        x = self.operand(ins.operands[0])
+        ps = pieces_of(x, src_t)
+        # the value as 16-bit chunks, each with its piece's poison
+        chunks: list[tuple[list[Any], list[Any]]] = []
+        for p, w in zip(ps, src_t.pieces()):
+            if w == 16:
+                chunks.append((p.vals, p.poison))
+            else:
+                chunks.append(([B.and_(v, B.const(0xFFFF)) for v in p.vals], p.poison))
+                chunks.append(([B.lshr(v, B.const(16)) for v in p.vals], p.poison))
+        need = sum(dst_t.pieces()) // 16
+        if ins.opcode == "bitcast" and need != len(chunks):
+            raise self._unsupported(f"bitcast {ins.operands[0].type} to {ins.type} (sizes differ)")
+        if ins.opcode == "bitcast" and src_t.pieces() == dst_t.pieces():
+            return assemble(B, dst_t, [Lanes(p.vals, p.poison, p.width) for p in ps])
+        zero = ([B.const(0)] * W, [False] * W)
+        chunks = (chunks + [zero] * need)[:need]  # (truncate, or zero-extend)
+        out, k = [], 0
+        for w in dst_t.pieces():
+            if w == 16:
+                out.append(Lanes(chunks[k][0], chunks[k][1], 16))
+                k += 1
+            else:
+                (lo, plo), (hi, phi) = chunks[k], chunks[k + 1]
+                out.append(Lanes([B.or_(a, B.shl(b, B.const(16))) for a, b in zip(lo, hi)],
+                                 [B.or_b(a, b) for a, b in zip(plo, phi)], 32))
+                k += 2
+        return assemble(B, dst_t, out)
+
+    def ext64(self, ins: Inst) -> Lanes:
+        """zext/sext of i1..i16 to i64 (zext nneg: poison if the sign bit is set)."""
+        B, W = self.B, self.wave
+        a = self.operand(ins.operands[0])
+        flags = self._flags(ins)
+        if a.hi is not None or a.parts is not None or flags not in ([], ["nneg"]) or (flags and ins.opcode != "zext"):
+            raise self._unsupported(f"{ins.opcode} {ins.operands[0].type} to i64")
+        if ins.opcode == "zext":
+            lo, hi = list(a.vals), [B.const(0)] * W
+        else:
+            lo = [self._sext(v, a.width) for v in a.vals]
+            hi = [B.ashr(v, B.const(31)) for v in lo]
+        pois = list(a.poison) if not flags else [B.or_b(p, B.slt(self._sext(v, a.width), 0))
+                                                 for p, v in zip(a.poison, a.vals)]
+        return Lanes(lo, pois, 64, False, hi)
+
+    def wide_select_freeze(self, ins: Inst) -> Lanes:
+        """select and freeze of a value of several pieces (or a half, a
+        pointer), piece by piece: select takes the chosen side's poison
+        (each element's), freeze makes each poison piece a choice."""
+        B, W = self.B, self.wave
+        tt = ttype(ins.type)
+        assert tt is not None
+        if self._flags(ins):
+            raise self._unsupported(f"{ins.opcode} flags '{' '.join(self._flags(ins))}'")
+        if ins.opcode == "freeze":
+            x = self.operand(ins.operands[0])
+            outs = []
+            for p in pieces_of(x, tt):
+                if all(q is False for q in p.poison):
+                    outs.append(p)
+                    continue
+                fresh = self._new_choice("freeze")
+                self.choices.append(Choice(ins.span, "freeze of poison", list(p.poison)))
+                outs.append(Lanes([B.ite(p.poison[i], self._trunc(fresh[i], p.width), p.vals[i]) for i in range(W)],
+                                  [False] * W, p.width))
+            return assemble(B, tt, outs)
+        c, a, b = (self.operand(o) for o in ins.operands[:3])
+        if c.width != 1 or c.parts is not None:
+            raise self._unsupported("select on a vector condition")
+
+        def sel(xs: list[Lanes]) -> Lanes:
+            x, y = xs
+            vals, pois = [], []
+            for i in range(W):
+                t = B.ne(c.vals[i], 0)
+                vals.append(B.ite(t, x.vals[i], y.vals[i]))
+                pois.append(B.or_b(c.poison[i], B.and_b(t, x.poison[i]), B.and_b(B.not_b(t), y.poison[i])))
+            return Lanes(vals, pois, x.width, x.is_float, x.hi)
+        if not tt.wide:
+            return sel([a, b])
+        return assemble(B, tt, [sel([p, q]) for p, q in zip(pieces_of(a, tt), pieces_of(b, tt))])
+
     # ---- intrinsics: verify's own instruction definitions -------------------
     def _exec_asm(self, text: str) -> None:
         assert self.cur is not None
@@ -1175,193 +1425,146 @@ class IRRun:
         bad = B.or_b(*[B.and_b(self.lanes_on()[i], B.or_b(x.poison[i], B.ne(x.vals[i], s))) for i in range(self.wave)])
         return reg, bad
 
-    def _move(self, text: str, data: dict[int, Lanes], ctl: dict[int, Lanes], out: str = "v") -> tuple[list[Any], list[Any]]:
-        """Run a data-movement instruction: values, then the poison bits of
-        the `data` registers through the same instruction."""
+    def _moved(self, mv: Move) -> list[tuple[list[Any], list[Any]]]:
+        """Run data-movement instruction `mv` on the IR values, then once
+        more on their poison bits: a lane of a result is poison exactly when
+        the lane it read was (and where `mv.bad` says).  A data operand read
+        across lanes gets poison where its lane did not run its definition
+        (`crossed`), with the same instruction run on those lanes' marks
+        deciding where that can reach.  The one place the "re-run on the
+        poison bits" step is written.  Returns (values, poison) per result
+        register."""
+        B, W = self.B, self.wave
+        assert self.cur is not None
+        outs: list[int] = [_D] if isinstance(mv.out, str) else list(mv.out)
+        for r, vals in mv.ctl.items():
+            self._put(r, vals)
+        data: list[tuple[int, Lanes]] = []
+        for reg, k, lv in mv.data:
+            if k is not None:
+                lv = self.crossed(self.cur.operands[k], lv, self._flow(mv, reg))
+            data.append((reg, lv))
+        regs = {reg for reg, _ in data}
+        got: list[list[list[Any]]] = []
+        for bits in (False, True):
+            for r in outs:
+                if r not in regs:
+                    self._put(r, [B.const(0)] * W)
+            for reg, lv in data:
+                self._put(reg, [B.bool_value(p) for p in lv.poison] if bits else lv.vals)
+            self._exec_asm(mv.asm)
+            got.append([[self._m().s(_SD)] * W] if mv.out == "s" else [self._get(r) for r in outs])
+        res = []
+        for vals, taint in zip(*got):
+            pois = [B.ne(t, 0) for t in taint]
+            if mv.bad is not None:
+                pois = [B.or_b(p, b) for p, b in zip(pois, mv.bad)]
+            res.append((vals, pois))
+        return res
+
+    def _flow(self, mv: Move, reg: int) -> Callable[[list[Any]], list[Any]]:
+        """For `crossed`: the lanes into which `mv` (its other operands in
+        place) moves a marked lane of register `reg`: every other data and
+        result register unmarked."""
         B = self.B
-        for r, lv in ctl.items():
-            self._put(r, lv.vals)
-        for r, lv in data.items():
-            self._put(r, lv.vals)
-        self._put(_D, [B.const(0)] * self.wave)
-        self._exec_asm(text)
-        vals = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
-        self._put(_D, [B.const(0)] * self.wave)
-        for r, lv in data.items():
-            self._put(r, [B.bool_value(p) for p in lv.poison])
-        self._exec_asm(text)
-        taint = self._get(_D) if out == "v" else [self._m().s(_SD)] * self.wave
-        return vals, [B.ne(t, 0) for t in taint]
+
+        def run(marks: list[Any]) -> list[Any]:
+            outs: list[int] = [_D] if isinstance(mv.out, str) else list(mv.out)
+            for r in [*outs, *(d for d, _, _ in mv.data)]:
+                if r != reg:
+                    self._put(r, [B.const(0)] * self.wave)
+            self._put(reg, [B.bool_value(c) for c in marks])
+            self._exec_asm(mv.asm)
+            if mv.out == "s":
+                return [B.ne(self._m().s(_SD), 0)] * self.wave
+            got = [self._get(r) for r in outs]
+            return [B.or_b(*(B.ne(g[i], 0) for g in got)) for i in range(self.wave)]
+        return run
 
     def call(self, ins: Inst) -> Lanes:
-        B, W = self.B, self.wave
+        """An amdgcn intrinsic, by its row of INTRINSIC_TABLE: the result
+        types it is modelled for, its semantics and its poison rule."""
         name = intrinsic_name(ins.callee)
         if name is None:
             raise self._unsupported(f"call to @{ins.callee}")
-        if name == "ballot" and ins.type == "i64":
-            return self.ballot(ins, 64)
-        if name in ("permlane16.swap", "permlane32.swap"):
-            return self.permlane_swap(ins, name)
-        if ins.type not in ("i32", "float"):
+        row = INTRINSIC_TABLE[name]
+        tt = ttype(ins.type)
+        if row.split and tt is not None and tt.bits > 1 and ins.type not in ("i32", "float") and (
+                row.split is True or (isinstance(row.split, tuple) and ins.type in row.split)):
+            return self._call_pieces(ins, row, tt)
+        if ins.type.replace(" ", "") not in row.types:
             raise self._unsupported(f"@{ins.callee} of type {ins.type}")
         args = [self.operand(o) for o in ins.operands[:-1]]
-        fl = ins.type == "float"
+        return self._finish(row, ins, args, row.sem(self, ins, args))
 
-        def imm(k: int) -> int:
-            o = ins.operands[k]
-            if o.kind != "const":
-                raise self._unsupported(f"@{ins.callee} operand {k} must be a constant")
-            return o.value
+    def _call_pieces(self, ins: Inst, row: Intrinsic, tt: TType) -> Lanes:
+        """An intrinsic of a type of several 32-bit pieces (or fewer than 32
+        bits): the i32 intrinsic on each piece of its data operands (those
+        of the result's type), as LLVM legalises it (one 32-bit move per
+        dword: `v_mov_b32_dpp` on each half of an i64, a readlane per
+        dword); its other operands (a lane, a select) the same for each."""
+        B = self.B
+        args = [self.operand(o) for o in ins.operands[:-1]]
+        split = [pieces_of(a, tt) if o.type == ins.type else None for a, o in zip(args, ins.operands[:-1])]
 
-        def done(vals: list[Any], pois: list[Any]) -> Lanes:
-            return Lanes(vals, pois, 32, fl)
+        def run(k: int) -> Lanes:
+            ak = [sp[k] if sp is not None else a for a, sp in zip(args, split)]
+            return self._finish(row, ins, ak, row.sem(self, ins, ak))
+        widths = tt.pieces()
+        outs: list[Lanes | None] = [None] * len(widths)
+        packed: dict[int, list[tuple[int, int]]] = {}  # register -> (piece, bit offset): 16-bit elements
+        for k, (r, off, _) in enumerate(tt.slots()):
+            packed.setdefault(r, []).append((k, off))
+        known: dict[int, list[Any]] = {}
+        for r, group in packed.items():
+            if len(group) == 1:
+                k = group[0][0]
+                lv = run(k)
+                outs[k] = Lanes([self._trunc(v, widths[k]) for v in lv.vals], lv.poison, widths[k])
+                continue
+            # two 16-bit elements in one register: the values move as the
+            # register LLVM moves (one 32-bit move of the packed dword); each
+            # element's poison as that element's own move gives it
+            k0 = group[0][0]
+            def pack(sp: list[Lanes], i: int, group: list[tuple[int, int]] = group) -> Any:
+                out = sp[group[0][0]].vals[i]
+                for k, off in group[1:]:
+                    out = B.or_(out, B.shl(sp[k].vals[i], B.const(off)))
+                return out
+            words = [None if sp is None else Lanes(
+                a.words[r] if a.words is not None and r in a.words else [pack(sp, i) for i in range(self.wave)],
+                sp[k0].poison, 32) for a, sp in zip(args, split)]
+            aw = [w if w is not None else a for a, w in zip(args, words)]
+            lw = self._finish(row, ins, aw, row.sem(self, ins, aw))
+            known[r] = lw.vals
+            for k, off in group:
+                pois = lw.poison if k == k0 else run(k).poison
+                outs[k] = Lanes([B.and_(B.lshr(v, B.const(off)) if off else v, B.const(0xFFFF)) for v in lw.vals],
+                                pois, widths[k])
+        res = assemble(B, tt, [o for o in outs if o is not None])
+        if known:
+            res.words = known
+        return res
 
-        if name == "workitem.id.x":
-            if self.workitem_x is None:
-                raise self._unsupported("workitem.id.x outside a kernel")
-            return done(list(self.workitem_x), [False] * W)
-        if name == "set.inactive":
-            x, v = args
-            if not self.whole:
-                raise self._unsupported("set.inactive outside a strict.wwm/wwm computation")
-            act = self.active()
-            return done([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
-                        [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)])
-        if name in ("strict.wwm", "wwm"):
-            (x,) = args
-            return done(list(x.vals), list(x.poison))
-        if name in ("mbcnt.lo", "mbcnt.hi"):
-            a, b = args
-            src0 = str(a.vals[0]) if isinstance(a.vals[0], int) and all(v is a.vals[0] for v in a.vals) else f"v{_S2}"
-            self._put(_S2, a.vals)
-            self._put(_S1, b.vals)
-            self._exec_asm(f"v_mbcnt_{name[-2:]}_u32_b32 v{_D}, {src0}, v{_S1}")
-            return done(self._get(_D), [B.or_b(a.poison[i], b.poison[i]) for i in range(W)])
-        if name == "readfirstlane":
-            (x,) = args
-            vals, pois = self._move(f"v_readfirstlane_b32 {_SD}, v{_S1}", {_S1: x}, {}, out="s")
-            return done(vals, pois)
-        if name == "readlane":
-            x, lane = args
-            sel, bad = self._uniform(lane, "a")
-            line = f"v_readlane_b32 {_SD}, v{_S1}, {sel}"
-            x = self.crossed(ins.operands[0], x, self._flow(line, _S1, "s"))
-            vals, pois = self._move(line, {_S1: x}, {}, out="s")
-            return done(vals, [B.or_b(p, bad) for p in pois])
-        if name == "writelane":
-            val, lane, old = args
-            sel, bad = self._uniform(lane, "a")
-            sval, bad2 = self._uniform(val, "b")
-            self._put(_D, old.vals)
-            self._exec_asm(f"v_writelane_b32 v{_D}, {sval}, {sel}")
-            vals = self._get(_D)
-            # the written lane carries the value's poison, the others old's
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._m().set_s(_SB, B.bool_value(B.or_b(bad2, self._poison_any_active(val))))
-            self._exec_asm(f"v_writelane_b32 v{_D}, {_SB}, {sel}")
-            return done(vals, [B.or_b(B.ne(t, 0), bad) for t in self._get(_D)])
-        if name in ("update.dpp", "mov.dpp"):
-            if name == "update.dpp":
-                old, src = args[0], args[1]
-                k = 2
-            else:
-                src = args[0]
-                k = 1
-                fresh = self._new_choice("mov.dpp old")
-                old = Lanes(fresh, [False] * W)
-            # masks above 15: LLVM keeps the low 4 bits [S:dpp-mask-truncate] (verify/tv/immediates.py)
-            ctrl, rm, bm, bc = imm(k), imm(k + 1) & 0xF, imm(k + 2) & 0xF, imm(k + 3)
-            text = DPP_CONTROLS.get(ctrl)
-            if text is None:
-                raise self._unsupported(f"DPP control {ctrl:#x}")
-            asm = f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
-            src = self.crossed(ins.operands[k - 1], src, self._flow(asm, _S1))
-            self._put(_D, old.vals)
-            self._put(_S1, src.vals)
-            self._exec_asm(asm)
-            vals = self._get(_D)
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            pois = [B.ne(t, 0) for t in self._get(_D)]
-            if name == "mov.dpp":  # lanes that kept the (undefined) old value
-                self._put(_D, [B.const(1)] * W)
-                self._put(_S1, [B.const(0)] * W)
-                self._exec_asm(asm)
-                self.choices.append(Choice(ins.span, "the unwritten lanes of mov.dpp", [B.ne(t, 0) for t in self._get(_D)]))
-            return done(vals, pois)
-        if name == "mov.dpp8":
-            (src,) = args[:1]
-            sel8 = imm(1)
-            lanes = ",".join(str((sel8 >> (3 * j)) & 7) for j in range(8))
-            line = f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]"
-            src = self.crossed(ins.operands[0], src, self._flow(line, _S1))
-            vals, pois = self._move(line, {_S1: src}, {})
-            return done(vals, pois)
-        if name == "ds.swizzle":
-            (src,) = args[:1]
-            vals, pois = self._move(f"ds_swizzle_b32 v{_D}, v{_S1} offset:{imm(1)}", {_S1: src}, {})
-            return done(vals, pois)
-        if name in ("ds.bpermute", "ds.permute"):
-            addr, src = args
-            vals, pois = self._move(f"{'ds_bpermute_b32' if name == 'ds.bpermute' else 'ds_permute_b32'} "
-                                    f"v{_D}, v{_S2}, v{_S1}", {_S1: src}, {_S2: addr})
-            if name == "ds.bpermute":
-                pois = [B.or_b(pois[i], addr.poison[i]) for i in range(W)]
-            else:  # a poison address in any active lane can land anywhere
-                anyp = self._poison_any_active(addr)
-                pois = [B.or_b(p, anyp) for p in pois]
-            return done(vals, pois)
-        if name in ("permlane16", "permlanex16"):
-            old, src, s1, s2 = args[:4]
-            fi, bc = imm(4), imm(5)
-            sa, bad1 = self._uniform(s1, "a", "s93")
-            sb, bad2 = self._uniform(s2, "b", "s94")
-            asm = f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]"
-            src = self.crossed(ins.operands[1], src, self._flow(asm, _S1))
-            self._put(_D, old.vals)
-            self._put(_S1, src.vals)
-            self._exec_asm(asm)
-            vals = self._get(_D)
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            bad = B.or_b(bad1, bad2)
-            return done(vals, [B.or_b(B.ne(t, 0), bad) for t in self._get(_D)])
-        if name in ("permlane16.var", "permlanex16.var"):
-            old, src, lsel = args[:3]
-            fi, bc = imm(3), imm(4)
-            asm = f"v_{name.replace('.', '_')}_b32 v{_D}, v{_S1}, v{_S2} op_sel:[{fi},{bc}]"
-            self._put(_S2, lsel.vals)
-            src = self.crossed(ins.operands[1], src, self._flow(asm, _S1))
-            self._put(_D, old.vals)
-            self._put(_S1, src.vals)
-            self._exec_asm(asm)
-            vals = self._get(_D)
-            self._put(_D, [B.bool_value(p) for p in old.poison])
-            self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            return done(vals, [B.or_b(B.ne(t, 0), lsel.poison[i]) for i, t in enumerate(self._get(_D))])
-        if name == "permlane64" and W == 32:
-            # The intrinsic swaps the halves of a wave64; in wave32 there is one
-            # half and the value is returned unchanged (LLVM's reading of "no
-            # operation in wave32").  What v_permlane64_b32 does in wave32 is
-            # the assumption permlane64.wave32, which the GPU side asks: the
-            # two coincide only under its variant `copy`.  [S:permlane64]
-            return done(list(args[0].vals), list(args[0].poison))
-        if name == "permlane64":
-            (src,) = args
-            line = f"v_permlane64_b32 v{_D}, v{_S1}"
-            src = self.crossed(ins.operands[0], src, self._flow(line, _S1))
-            vals, pois = self._move(line, {_S1: src}, {})
-            return done(vals, pois)
-        if name == "wave.shuffle":
-            return self.wave_shuffle(args[0], args[1], fl)
-        if name == "ballot":
-            return self.ballot(ins, 32)
-        if name == "wave.reduce":
-            return self.wave_reduce(ins, args[0])
-        raise self._unsupported(f"call to @{ins.callee}")
+    def _finish(self, row: Intrinsic, ins: Inst, args: list[Lanes], out: Lanes | Move) -> Lanes:
+        """An intrinsic's result from its semantics, under its row's poison rule."""
+        B, W = self.B, self.wave
+        fl = "float" in ins.type
+        if isinstance(out, Move):
+            res = self._moved(out)
+            if len(res) == 1:
+                return Lanes(res[0][0], res[0][1], 32, fl)
+            parts = [Lanes(v, p, 32, fl) for v, p in res]
+            return Lanes(parts[0].vals, parts[0].poison, 32, fl, parts=parts)
+        if row.poison == "lanewise":  # poison where an operand is, lane by lane
+            ps = [a.poison for a in args]
+            pois = list(ps[0]) if len(ps) == 1 else [B.or_b(*c) for c in zip(*ps)]
+            return Lanes(out.vals, pois, out.width, out.is_float, out.hi)
+        if row.poison == "uniform":  # poison everywhere if an operand is poison in an active lane
+            p = B.or_b(*(self._poison_any_active(a) for a in args if any(x is not False for x in a.poison)))
+            return Lanes(out.vals, [p] * W, out.width, out.is_float, out.hi)
+        return out
+
 
     def ballot(self, ins: Inst, width: int) -> Lanes:
         """llvm.amdgcn.ballot.i32/i64(i1 c): a mask of the lanes where c is
@@ -1399,6 +1602,8 @@ class IRRun:
         can be refuted falsely, never proved falsely.  Poison when the value
         is poison in an active lane."""
         B, W = self.B, self.wave
+        if x.hi is not None:
+            return self._wave_reduce64(ins, x)
         m = re.match(r"llvm\.amdgcn\.wave\.reduce\.(\w+)\.(i32|f32|float)$", ins.callee)
         if m is None or m.group(1) not in WAVE_REDUCE:
             raise self._unsupported(f"@{ins.callee}")
@@ -1432,6 +1637,63 @@ class IRRun:
         p = self._poison_any_active(x)
         return Lanes([acc] * W, [p] * W, 32, x.is_float)
 
+    # i64 wave.reduce: the start value of each fold, as (lo, hi)
+    _START64 = {"umin": (M32, M32), "umax": (0, 0), "min": (M32, 0x7FFFFFFF), "max": (0, 0x80000000),
+                "add": (0, 0), "sub": (0, 0), "and": (M32, M32), "or": (0, 0), "xor": (0, 0)}
+
+    def _op64(self, kind: str, a: tuple[Any, Any], b: tuple[Any, Any]) -> tuple[Any, Any]:
+        """One step of an i64 fold on (lo, hi) pairs."""
+        B = self.B
+        if kind in ("and", "or", "xor"):
+            f = {"and": B.and_, "or": B.or_, "xor": B.xor}[kind]
+            return f(a[0], b[0]), f(a[1], b[1])
+        if kind in ("add", "sub"):
+            lo = B.add(a[0], b[0])
+            return lo, B.add(B.add(a[1], b[1]), B.bool_value(B.ult(lo, a[0])))
+        hi_lt = B.slt(b[1], a[1]) if kind in ("min", "max") else B.ult(b[1], a[1])
+        b_less = B.or_b(hi_lt, B.and_b(B.eq(a[1], b[1]), B.ult(b[0], a[0])))  # b < a
+        pick_b = b_less if kind in ("umin", "min") else B.not_b(B.or_b(b_less, B.and_b(B.eq(a[0], b[0]), B.eq(a[1], b[1]))))
+        return B.ite(pick_b, b[0], a[0]), B.ite(pick_b, b[1], a[1])
+
+    def _wave_reduce64(self, ins: Inst, x: Lanes) -> Lanes:
+        """wave.reduce.OP.i64: the fold of OP over the active lanes on 64-bit
+        values, as for i32 (`wave_reduce`); a uniform value in closed form
+        (n*v for add and sub, computed exactly from 16-bit halves, n <= 64;
+        v times n's parity for xor; v for the others)."""
+        B, W = self.B, self.wave
+        m = re.match(r"llvm\.amdgcn\.wave\.reduce\.(\w+)\.i64$", ins.callee)
+        if m is None or m.group(1) not in self._START64 or ins.operands[1].kind != "const":
+            raise self._unsupported(f"@{ins.callee}")
+        assert x.hi is not None
+        kind = m.group(1)
+        on = self.lanes_on()
+        s0, s1 = self._START64[kind]
+        acc: tuple[Any, Any] = (B.const(s0), B.const(s1))
+        if all(v is x.vals[0] for v in x.vals) and all(h is x.hi[0] for h in x.hi):
+            v = (x.vals[0], x.hi[0])
+            n = self._count_active()
+            if kind in ("add", "sub"):
+                a0, a1 = B.and_(v[0], B.const(0xFFFF)), B.lshr(v[0], B.const(16))
+                p0, p1 = B.mul(a0, n), B.mul(a1, n)  # each < 2^23
+                t = B.add(B.and_(p1, B.const(0xFFFF)), B.lshr(p0, B.const(16)))
+                hi = B.add(B.add(B.lshr(p1, B.const(16)), B.lshr(t, B.const(16))), B.mul(v[1], n))
+                acc = (B.mul(v[0], n), hi)
+            elif kind == "xor":
+                par = B.and_(n, B.const(1))
+                acc = (B.mul(v[0], par), B.mul(v[1], par))
+            else:
+                some = B.or_b(*on)
+                acc = (B.ite(some, v[0], acc[0]), B.ite(some, v[1], acc[1]))
+        else:
+            for i in range(W):
+                r = self._op64(kind, acc, (x.vals[i], x.hi[i]))
+                acc = (B.ite(on[i], r[0], acc[0]), B.ite(on[i], r[1], acc[1]))
+        if kind == "sub":  # 0 minus the sum
+            lo = B.sub(B.const(0), acc[0])
+            acc = (lo, B.sub(B.sub(B.const(0), acc[1]), B.bool_value(B.ne(acc[0], 0))))
+        p = self._poison_any_active(x)
+        return Lanes([acc[0]] * W, [p] * W, 64, False, [acc[1]] * W)
+
     def _popcount(self, lo: Any, hi: Any | None) -> Any:
         """Set bits of a 32- or 64-bit value, counted per half (as s_bcnt1 counts)."""
         B = self.B
@@ -1442,46 +1704,6 @@ class IRRun:
         if self.whole:
             return self.B.const(self.wave)
         return self._popcount(self.exec_lo, self.exec_hi if self.wave == 64 else None)
-
-    def permlane_swap(self, ins: Inst, name: str) -> Lanes:
-        """llvm.amdgcn.permlane16/32.swap(old, src, fi, bound_ctrl) ->
-        { i32, i32 }: v_permlane16/32_swap_b32 with old in vD and src in vS;
-        the pair is (vD, vS) afterwards (IntrinsicsAMDGPU.td).  Poison
-        moves with the values (the same instruction on the poison bits)."""
-        B = self.B
-        if ins.type.replace(" ", "") not in ("{i32,i32}", "{float,float}"):
-            raise self._unsupported(f"@{ins.callee} of type {ins.type}")
-        old, src = (self.operand(o) for o in ins.operands[:2])
-        fi, bc = (ins.operands[k].value if ins.operands[k].kind == "const" else None for k in (2, 3))
-        if fi is None or bc is None:
-            raise self._unsupported(f"@{ins.callee} operand 2 and 3 must be constants")
-        asm = f"v_{name.replace('.', '_')}_b32_e64 v{_D}, v{_S1}" + (" fi:1" if fi else "") + (" bound_ctrl:1" if bc else "")
-
-        def flow(reg: int) -> Callable[[list[Any]], list[Any]]:
-            def run(marks: list[Any]) -> list[Any]:  # both registers are written: a lane of either
-                self._put(_D, [B.const(0)] * self.wave)
-                self._put(_S1, [B.const(0)] * self.wave)
-                self._put(reg, [B.bool_value(c) for c in marks])
-                self._exec_asm(asm)
-                return [B.or_b(B.ne(d, 0), B.ne(t, 0)) for d, t in zip(self._get(_D), self._get(_S1))]
-            return run
-        old = self.crossed(ins.operands[0], old, flow(_D))
-        src = self.crossed(ins.operands[1], src, flow(_S1))
-        fl = "float" in ins.type
-        out = []
-        for sel in ("vals", "poison"):
-            if sel == "vals":
-                self._put(_D, old.vals)
-                self._put(_S1, src.vals)
-            else:
-                self._put(_D, [B.bool_value(p) for p in old.poison])
-                self._put(_S1, [B.bool_value(p) for p in src.poison])
-            self._exec_asm(asm)
-            out.append((self._get(_D), self._get(_S1)))
-        (d, s_), (pd, ps) = out
-        first = Lanes(d, [B.ne(t, 0) for t in pd], 32, fl)
-        second = Lanes(s_, [B.ne(t, 0) for t in ps], 32, fl)
-        return Lanes(d, first.poison, 32, fl, parts=[first, second])
 
     def extractvalue(self, ins: Inst) -> Lanes:
         m = re.search(r",\s*(\d+)\s*$", ins.text)
@@ -1503,3 +1725,259 @@ class IRRun:
             src_active = B.select(self.lanes_on(), j)
             pois.append(B.or_b(idx.poison[i], B.not_b(src_active), B.ne(B.select(pv, j), 0)))
         return Lanes(vals, pois, 32, fl)
+
+
+# ---- the amdgcn intrinsics, one row each ---------------------------------------
+
+
+@dataclass
+class Move:
+    """A data-movement instruction an intrinsic is: `asm` run with `data`
+    (register, the operand index when the instruction reads it across lanes
+    (`IRRun.crossed`; None: each lane reads its own or the machine's rule
+    applies), its value) and `ctl` (register -> lane values, no poison of
+    their own) in place; the results are `out`'s registers, or "s": the
+    SGPR _SD, the same in every lane.  `bad`: further poison per lane (a
+    control operand that is poison or not uniform)."""
+
+    asm: str
+    data: list[tuple[int, int | None, Lanes]]
+    ctl: dict[int, list[Any]] = field(default_factory=dict)
+    out: tuple[int, ...] | str = (_D,)
+    bad: list[Any] | None = None
+
+
+@dataclass(frozen=True)
+class Intrinsic:
+    """One row of INTRINSIC_TABLE (Alive2's intrinsic table is the model):
+    the name after `llvm.amdgcn.`, the overload suffixes accepted (a regular
+    expression over what follows the name, '' for none), the result types it
+    is modelled for (spaces removed), its semantics and its poison rule:
+
+    * "moved": the semantics gives a :class:`Move` (or, where the intrinsic
+      is not the instruction, its own :class:`Lanes`); the poison is the
+      same instruction run on the poison bits (`IRRun._moved`);
+    * "lanewise": poison in a lane where an operand is poison in that lane;
+    * "uniform": poison in every lane where an operand is poison in an
+      active lane (a value made of every active lane);
+    * "own": the semantics gives the poison too.
+
+    A row with `split` also takes every other type verify tv models (i16,
+    half, bfloat, i64, double, pointers, vectors), 32 bits at a time."""
+
+    name: str
+    suffix: str
+    types: tuple[str, ...]
+    poison: str
+    sem: Callable[[IRRun, Inst, list[Lanes]], Lanes | Move]
+    # every type LLVM accepts for it (llvm_any_ty; legalised into dwords):
+    # its other types run piece by piece (`IRRun._call_pieces`)
+    split: bool | tuple[str, ...] = False  # (a tuple: only these types)
+
+
+def _imm(run: IRRun, ins: Inst, k: int) -> int:
+    o = ins.operands[k]
+    if o.kind != "const":
+        raise run._unsupported(f"@{ins.callee} operand {k} must be a constant")
+    return o.value
+
+
+def _sem_workitem_x(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    if run.workitem_x is None:
+        raise run._unsupported("workitem.id.x outside a kernel")
+    return Lanes(list(run.workitem_x), [False] * run.wave, 32)
+
+
+def _sem_set_inactive(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """set.inactive(x, v): x in the active lanes, v in the others (in whole-wave mode)."""
+    B, W = run.B, run.wave
+    x, v = args
+    if not run.whole:
+        raise run._unsupported("set.inactive outside a strict.wwm/wwm computation")
+    act = run.active()
+    return Lanes([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
+                 [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)],
+                 32, "float" in ins.type)
+
+
+def _sem_wwm(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return Lanes(list(args[0].vals), [], 32, "float" in ins.type)
+
+
+def _sem_mbcnt(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    a, b = args
+    half = intrinsic_name(ins.callee) or ""
+    src0 = str(a.vals[0]) if isinstance(a.vals[0], int) and all(v is a.vals[0] for v in a.vals) else f"v{_S2}"
+    run._put(_S2, a.vals)
+    run._put(_S1, b.vals)
+    run._exec_asm(f"v_mbcnt_{half[-2:]}_u32_b32 v{_D}, {src0}, v{_S1}")
+    return Lanes(run._get(_D), [], 32)
+
+
+def _sem_readfirstlane(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    return Move(f"v_readfirstlane_b32 {_SD}, v{_S1}", [(_S1, None, args[0])], out="s")
+
+
+def _sem_readlane(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    x, lane = args
+    sel, bad = run._uniform(lane, "a")
+    return Move(f"v_readlane_b32 {_SD}, v{_S1}, {sel}", [(_S1, 0, x)], out="s", bad=[bad] * run.wave)
+
+
+def _sem_writelane(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """writelane(value, lane, old): the written lane carries the value's
+    poison (any active lane's, the value being read from one), the others
+    old's; poison everywhere if the lane or value is not uniform."""
+    B = run.B
+    val, lane, old = args
+    # a lane select in an SGPR goes in M0, as LLVM puts it (v_writelane_b32
+    # reads M0 besides one SGPR or literal on targets whose constant bus
+    # takes one scalar value)
+    const = isinstance(lane.vals[0], int) and all(v is lane.vals[0] for v in lane.vals) and not any(
+        p is not False for p in lane.poison)
+    sel, bad = run._uniform(lane, "a", None if const else "m0")
+    sval, bad2 = run._uniform(val, "b")
+    run._put(_D, old.vals)
+    run._exec_asm(f"v_writelane_b32 v{_D}, {sval}, {sel}")
+    vals = run._get(_D)
+    run._put(_D, [B.bool_value(p) for p in old.poison])
+    run._m().set_s(_SB, B.bool_value(B.or_b(bad2, run._poison_any_active(val))))
+    run._exec_asm(f"v_writelane_b32 v{_D}, {_SB}, {sel}")
+    return Lanes(vals, [B.or_b(B.ne(t, 0), bad) for t in run._get(_D)], 32, "float" in ins.type)
+
+
+def _dpp_asm(run: IRRun, ins: Inst, k: int) -> str:
+    # masks above 15: LLVM keeps the low 4 bits [S:dpp-mask-truncate] (verify/tv/immediates.py)
+    ctrl, rm, bm, bc = (_imm(run, ins, k), _imm(run, ins, k + 1) & 0xF, _imm(run, ins, k + 2) & 0xF,
+                        _imm(run, ins, k + 3))
+    text = DPP_CONTROLS.get(ctrl)
+    if text is None:
+        raise run._unsupported(f"DPP control {ctrl:#x}")
+    return f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
+
+
+def _sem_update_dpp(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    """update.dpp(old, src, ctrl, row_mask, bank_mask, bound_ctrl): v_mov_b32_dpp with old in vD."""
+    return Move(_dpp_asm(run, ins, 2), [(_D, None, args[0]), (_S1, 1, args[1])])
+
+
+def _sem_mov_dpp(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """mov.dpp(src, ...): update.dpp with an unspecified old value (a
+    choice the proof ranges over, in the lanes that keep it)."""
+    B, W = run.B, run.wave
+    fresh = run._new_choice("mov.dpp old")
+    old = Lanes(fresh, [False] * W)
+    asm = _dpp_asm(run, ins, 1)
+    ((vals, pois),) = run._moved(Move(asm, [(_D, None, old), (_S1, 0, args[0])]))
+    run._put(_D, [B.const(1)] * W)  # the lanes that kept the (undefined) old value
+    run._put(_S1, [B.const(0)] * W)
+    run._exec_asm(asm)
+    run.choices.append(Choice(ins.span, "the unwritten lanes of mov.dpp", [B.ne(t, 0) for t in run._get(_D)]))
+    return Lanes(vals, pois, 32, "float" in ins.type)
+
+
+def _sem_mov_dpp8(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    sel8 = _imm(run, ins, 1)
+    lanes = ",".join(str((sel8 >> (3 * j)) & 7) for j in range(8))
+    return Move(f"v_mov_b32_dpp v{_D}, v{_S1} dpp8:[{lanes}]", [(_S1, 0, args[0])])
+
+
+def _sem_ds_swizzle(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    return Move(f"ds_swizzle_b32 v{_D}, v{_S1} offset:{_imm(run, ins, 1)}", [(_S1, None, args[0])])
+
+
+def _sem_ds_bpermute(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    addr, src = args
+    return Move(f"ds_bpermute_b32 v{_D}, v{_S2}, v{_S1}", [(_S1, None, src)], {_S2: addr.vals}, bad=list(addr.poison))
+
+
+def _sem_ds_permute(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    addr, src = args
+    anyp = run._poison_any_active(addr)  # a poison address in any active lane can land anywhere
+    return Move(f"ds_permute_b32 v{_D}, v{_S2}, v{_S1}", [(_S1, None, src)], {_S2: addr.vals}, bad=[anyp] * run.wave)
+
+
+def _sem_permlane16(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    """permlane16/x16(old, src, sel1, sel2, fi, bound_ctrl); the selects must be uniform."""
+    old, src, s1, s2 = args[:4]
+    fi, bc = _imm(run, ins, 4), _imm(run, ins, 5)
+    sa, bad1 = run._uniform(s1, "a", "s93")
+    sb, bad2 = run._uniform(s2, "b", "s94")
+    name = intrinsic_name(ins.callee)
+    return Move(f"v_{name}_b32 v{_D}, v{_S1}, {sa}, {sb} op_sel:[{fi},{bc}]", [(_D, None, old), (_S1, 1, src)],
+                bad=[run.B.or_b(bad1, bad2)] * run.wave)
+
+
+def _sem_permlane16_var(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    old, src, lsel = args[:3]
+    fi, bc = _imm(run, ins, 3), _imm(run, ins, 4)
+    name = (intrinsic_name(ins.callee) or "").replace(".", "_")
+    return Move(f"v_{name}_b32 v{_D}, v{_S1}, v{_S2} op_sel:[{fi},{bc}]", [(_D, None, old), (_S1, 1, src)],
+                {_S2: lsel.vals}, bad=list(lsel.poison))
+
+
+def _sem_permlane64(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes | Move:
+    if run.wave == 32:
+        # The intrinsic swaps the halves of a wave64; in wave32 there is one
+        # half and the value is returned unchanged (LLVM's reading of "no
+        # operation in wave32").  What v_permlane64_b32 does in wave32 is
+        # the assumption permlane64.wave32, which the GPU side asks: the
+        # two coincide only under its variant `copy`.  [S:permlane64]
+        return Lanes(list(args[0].vals), list(args[0].poison), 32, "float" in ins.type)
+    return Move(f"v_permlane64_b32 v{_D}, v{_S1}", [(_S1, 0, args[0])])
+
+
+def _sem_permlane_swap(run: IRRun, ins: Inst, args: list[Lanes]) -> Move:
+    """permlane16/32.swap(old, src, fi, bound_ctrl) -> { i32, i32 }:
+    v_permlane16/32_swap_b32 with old in vD and src in vS; the pair is (vD,
+    vS) afterwards (IntrinsicsAMDGPU.td); both registers are read across lanes."""
+    fi, bc = (ins.operands[k].value if ins.operands[k].kind == "const" else None for k in (2, 3))
+    if fi is None or bc is None:
+        raise run._unsupported(f"@{ins.callee} operand 2 and 3 must be constants")
+    name = (intrinsic_name(ins.callee) or "").replace(".", "_")
+    asm = f"v_{name}_b32_e64 v{_D}, v{_S1}" + (" fi:1" if fi else "") + (" bound_ctrl:1" if bc else "")
+    return Move(asm, [(_D, 0, args[0]), (_S1, 1, args[1])], out=(_D, _S1))
+
+
+def _sem_wave_shuffle(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return run.wave_shuffle(args[0], args[1], "float" in ins.type)
+
+
+def _sem_ballot(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return run.ballot(ins, 64 if ins.type == "i64" else 32)
+
+
+def _sem_wave_reduce(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    return run.wave_reduce(ins, args[0])
+
+
+_I32F = ("i32", "float")
+_OVL = r"(\.\w+)?"  # one overload suffix (.i32, .f32, ...)
+
+INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
+    Intrinsic("workitem.id.x", "", ("i32",), "own", _sem_workitem_x),
+    Intrinsic("set.inactive", _OVL, _I32F, "own", _sem_set_inactive, split=True),
+    Intrinsic("strict.wwm", _OVL, _I32F, "lanewise", _sem_wwm, split=True),
+    Intrinsic("wwm", _OVL, _I32F, "lanewise", _sem_wwm, split=True),
+    Intrinsic("mbcnt.lo", "", ("i32",), "lanewise", _sem_mbcnt),
+    Intrinsic("mbcnt.hi", "", ("i32",), "lanewise", _sem_mbcnt),
+    Intrinsic("readfirstlane", _OVL, _I32F, "moved", _sem_readfirstlane, split=True),
+    Intrinsic("readlane", _OVL, _I32F, "moved", _sem_readlane, split=True),
+    Intrinsic("writelane", _OVL, _I32F, "own", _sem_writelane, split=True),
+    Intrinsic("update.dpp", _OVL, _I32F, "moved", _sem_update_dpp, split=True),
+    Intrinsic("mov.dpp", _OVL, _I32F, "own", _sem_mov_dpp, split=("i64",)),
+    Intrinsic("mov.dpp8", _OVL, _I32F, "moved", _sem_mov_dpp8, split=True),
+    Intrinsic("ds.swizzle", "", _I32F, "moved", _sem_ds_swizzle),
+    Intrinsic("ds.bpermute", "", _I32F, "moved", _sem_ds_bpermute),
+    Intrinsic("ds.permute", "", _I32F, "moved", _sem_ds_permute),
+    Intrinsic("permlane16", _OVL, _I32F, "moved", _sem_permlane16, split=True),
+    Intrinsic("permlanex16", _OVL, _I32F, "moved", _sem_permlane16, split=True),
+    Intrinsic("permlane16.var", _OVL, _I32F, "moved", _sem_permlane16_var),
+    Intrinsic("permlanex16.var", _OVL, _I32F, "moved", _sem_permlane16_var),
+    Intrinsic("permlane64", _OVL, _I32F, "moved", _sem_permlane64, split=True),
+    Intrinsic("permlane16.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
+    Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
+    Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
+    Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
+    Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),
+]}
