@@ -10,4 +10,5 @@
 ; @output   out = v1
 ; @clobbers s4
 v_cmp_ne_u32_e64 s4, 0, v0
+s_waitcnt_depctr depctr_va_sdst(0)
 v_mbcnt_lo_u32_b32 v1, s4, 0

@@ -9,4 +9,5 @@
 ; @output   out = v1
 ; @clobbers s4
 s_mov_b32 s4, exec_lo
+s_waitcnt_depctr depctr_sa_sdst(0)
 v_mbcnt_lo_u32_b32 v1, s4, 0

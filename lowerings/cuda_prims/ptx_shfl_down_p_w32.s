@@ -13,6 +13,7 @@ v_mbcnt_lo_u32_b32 v2, -1, 0
 v_and_b32_e32 v3, 31, v4
 v_add_nc_u32_e32 v3, v2, v3
 v_cmp_ge_u32_e32 vcc_lo, 31, v3
+s_waitcnt_depctr depctr_va_vcc(0)
 v_cndmask_b32_e32 v3, v2, v3, vcc_lo
 v_cndmask_b32_e64 v5, 0, 1, vcc_lo
 v_lshlrev_b32_e32 v3, 2, v3
