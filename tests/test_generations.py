@@ -10,6 +10,8 @@ from helpers import cli, cli_json, simulate
 
 from verify import target as T
 
+ROOT = Path(__file__).resolve().parent.parent
+
 GOLDEN = Path(__file__).parent / "golden"
 ROWS = [l.split(None, 3) for l in (GOLDEN / "generations.txt").read_text().splitlines()
         if l.strip() and not l.startswith("#")]
@@ -68,10 +70,15 @@ def test_robust_shows_dependence_on_unsettled_behaviour():
 
 
 @pytest.mark.slow
-def test_assume_flips_the_gfx12_verdict():
-    code, _, _ = cli_json("lowering", "quadrants_shuffle", "--target", "gfx1200")
+def test_assume_flips_the_gfx12_verdict(tmp_path):
+    # the gfx11 shuffle on GFX12, with the wait GFX12 needs between its v_cmp and the v_cndmask reading VCC
+    src = (ROOT / "lowerings" / "quadrants" / "quadrants_shuffle.s").read_text()
+    p = tmp_path / "quadrants_shuffle_g12.s"
+    p.write_text(src.replace("@targets  gfx11", "@targets  gfx12")
+                 .replace("v_cndmask_b32_e32 v1, v7, v8, vcc", "s_wait_alu depctr_va_vcc(0)\nv_cndmask_b32_e32 v1, v7, v8, vcc"))
+    code, _, _ = cli_json("lowering", str(p), "--target", "gfx1200")
     assert code == 1
-    code, js, _ = cli_json("lowering", "quadrants_shuffle", "--target", "gfx1200", "--assume", "permute.gfx12_wave64=half")
+    code, js, _ = cli_json("lowering", str(p), "--target", "gfx1200", "--assume", "permute.gfx12_wave64=half")
     assert code == 0 and js["results"][0]["assumptions"]["permute.gfx12_wave64"] == "half"
 
 

@@ -206,7 +206,7 @@ def _prove(path: str, target: str, wave: int) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,target,wave", [
-    ("ballot_w64", "gfx942", 64), ("ballot_w32", "gfx1100", 32), ("elect_mbcnt", "gfx1200", 64),
+    ("ballot_w64", "gfx942", 64), ("ballot_w32", "gfx1100", 32), ("elect_mbcnt_gfx12", "gfx1200", 64),
     ("invocation_id_w32", "gfx1030", 32), ("all_true_w64", "gfx90a", 64), ("all_equal_f32_w32", "gfx1100", 32),
     ("lanemask_lt_gfx94", "gfx942", 64), ("cuda_ballot_w32", "gfx1200", 32)])
 def test_vote_lowering_is_proved(name, target, wave):

@@ -647,6 +647,12 @@ class SpecLib:
                 raise InputError(span, f"spec {spec.name} reads input '{nm}', which is not provided")
         self.check_requires(spec, {k: v for k, v in bound.items() if not (isinstance(v, str) and v.startswith("@"))},
                             W, span)
+        comb = spec.combines
+        if isinstance(comb, ast.Name) and comb.id in bound and bound[comb.id] not in OPS:
+            # the operator it combines with, checked before any lane runs: a
+            # run that never reaches a combine must not accept it either
+            raise InputError((spans or {}).get(comb.id, span),
+                             f"spec {spec.name}: unknown operator {bound[comb.id]!r} (operators: {', '.join(OPS)})")
         n = self.group_size(spec, bound, W, span)
         wide = None
         if spec.value_type in WIDE_TYPES:  # 64-bit lanes: (lo, hi) pairs on the pair backend  [S:wide64]
