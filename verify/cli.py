@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, NoReturn, TextIO
 
-from .commands.common import EXIT_ERROR, EXIT_PROVED
+from .commands import EXIT_ERROR, EXIT_PROVED
 from .diag import InputError, VerifyError
 
 

@@ -12,7 +12,8 @@ from ..assume import parse_assume
 from ..diag import STDIN, InputError, read_source
 from ..summary import counts
 from ..summary import line as summary_line
-from .common import EXIT, dump, print_lines, print_warnings, progress, vacuous, writable, write
+from . import EXIT
+from .common import dump, print_lines, print_warnings, progress, vacuous, writable, write
 from .lowering import overall
 
 

@@ -1,6 +1,5 @@
-"""What several commands share: exit codes, output, the progress bar and
-checks of arguments.  Light on purpose: verify.cli imports it for every
-command, `--help` included."""
+"""What several commands share: output, the progress bar and
+checks of arguments."""
 
 from __future__ import annotations
 
@@ -13,8 +12,6 @@ from ..diag import InputError, Span, Warning_, check_output
 if TYPE_CHECKING:
     from ..refine import Result
 
-EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
-EXIT = {"proved": EXIT_PROVED, "refuted": EXIT_REFUTED, "error": EXIT_ERROR, "unknown": EXIT_UNKNOWN}
 
 
 def print_warnings(warnings: list[Warning_], err: TextIO) -> None:

@@ -8,7 +8,8 @@ from typing import TextIO
 from .. import emit
 from .. import target as T
 from ..diag import InputError
-from .common import EXIT_PROVED, EXIT_REFUTED, writable, write
+from . import EXIT_PROVED, EXIT_REFUTED
+from .common import writable, write
 from .loading import load_checked
 
 

@@ -10,7 +10,8 @@ from ..assume import parse_assume
 from ..refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, worst_verdict
 from ..summary import counts
 from ..summary import line as summary_line
-from .common import EXIT, EXIT_ERROR, dump, print_lines, print_warnings, progress, vacuous, writable, write
+from . import EXIT, EXIT_ERROR
+from .common import dump, print_lines, print_warnings, progress, vacuous, writable, write
 from .loading import load
 
 

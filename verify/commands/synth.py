@@ -15,7 +15,8 @@ from ..summary import line as summary_line
 from ..synth import command_text, llvmref, redtable, save, synthesize, table
 from ..synth import reduce as red_synth
 from ..synth.components import parse_components
-from .common import EXIT_PROVED, EXIT_REFUTED, EXIT_UNKNOWN, dump, print_lines, progress, writable
+from . import EXIT_PROVED, EXIT_REFUTED, EXIT_UNKNOWN
+from .common import dump, print_lines, progress, writable
 from .loading import parse_params
 
 
