@@ -63,8 +63,13 @@ verify.diag.InputError: error: demo.xor: width must be a power of two up to 32 (
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
+import hashlib
+import os
+import pickle
 import re
+import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -544,6 +549,59 @@ def _parse_file(text: str, path: str) -> dict[str, SpecDef]:
     return parse_specs(text, path)
 
 
+# The parsed library is cached between runs (issue #35: parsing and checking
+# every spec file took most of a cold `verify lowering`'s own time).  The key
+# hashes each file's path and text, this module's and diag's source and the
+# Python version, so an edit to a spec or to the parser misses the cache; a
+# cache that cannot be read or written is ignored (the library is parsed).
+# VERIFY_CACHE_DIR names the directory ("" or "off": no cache); default
+# $XDG_CACHE_HOME/verify, else ~/.cache/verify.
+
+
+def _cache_dir() -> Path | None:
+    env = os.environ.get("VERIFY_CACHE_DIR")
+    if env is not None:
+        return None if env in ("", "off") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "verify"
+
+
+def _cache_key(files: list[tuple[Path, str]]) -> str:
+    h = hashlib.sha256(sys.version.encode())
+    for src in (Path(__file__), Path(__file__).with_name("diag.py")):
+        h.update(src.read_bytes())
+    for p, text in files:
+        h.update(f"\0{p}\0{len(text)}\0".encode())
+        h.update(text.encode())
+    return h.hexdigest()
+
+
+def _cache_read(key: str) -> dict[str, SpecDef] | None:
+    d = _cache_dir()
+    if d is None:
+        return None
+    try:
+        data = (d / f"specs-{key}.pickle").read_bytes()
+        specs = pickle.loads(data)
+    except Exception:  # missing, unreadable or not ours: parse instead
+        return None
+    return specs if isinstance(specs, dict) and all(isinstance(s, SpecDef) for s in specs.values()) else None
+
+
+def _cache_write(key: str, specs: dict[str, SpecDef]) -> None:
+    d = _cache_dir()
+    if d is None:
+        return
+    tmp = d / f".specs-{key}.{os.getpid()}.tmp"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(pickle.dumps(specs, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, d / f"specs-{key}.pickle")  # whole or not at all
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
 class SpecLib:
     def __init__(self, specs: dict[str, SpecDef]):
         _check_recursion(specs)  # again: a cycle may run through several files
@@ -555,14 +613,22 @@ class SpecLib:
 
     @classmethod
     def from_dirs(cls, dirs: list[Path]) -> SpecLib:
+        files = [(p, read_source(p)) for d in dirs for p in sorted(Path(d).glob("*.spec"))]
+        key = _cache_key(files)
+        cached = _cache_read(key)
+        if cached is not None:  # parsed and checked when it was written, from these very texts
+            lib = cls.__new__(cls)
+            lib.specs = cached
+            return lib
         specs: dict[str, SpecDef] = {}
-        for d in dirs:
-            for p in sorted(Path(d).glob("*.spec")):
-                for name, s in _parse_file(read_source(p), str(p)).items():
-                    if name in specs:
-                        raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
-                    specs[name] = s
-        return cls(specs)
+        for p, text in files:
+            for name, s in _parse_file(text, str(p)).items():
+                if name in specs:
+                    raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
+                specs[name] = s
+        lib = cls(specs)
+        _cache_write(key, specs)
+        return lib
 
     def get(self, name: str, span: Span | None = None) -> SpecDef:
         s = self.specs.get(name)
