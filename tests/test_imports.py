@@ -221,7 +221,7 @@ def test_help_loads_no_command_and_every_command_resolves() -> None:
     solver); each command names a module and function that exist."""
     code = ("import sys\nfrom verify.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.startswith('verify.commands') or m in "
-            "('verify.catalog', 'verify.spec', 'z3', 'json', 'tempfile')), file=sys.stderr)")
+            "('verify.catalog', 'verify.spec', 'z3', 'json', 'tempfile', 'dataclasses', 'typing')), file=sys.stderr)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip() == "['verify.commands']"

@@ -13,12 +13,15 @@ import argparse
 import importlib
 import re
 import sys
-from collections.abc import Callable
 from functools import cache
-from typing import Any, NoReturn, TextIO
 
 from .commands import EXIT_ERROR, EXIT_PROVED
 from .diag import InputError, VerifyError
+
+TYPE_CHECKING = False  # typing is not loaded for `verify --help` (issue #35); mypy reads the block below
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, NoReturn, TextIO
 
 
 class _Parser(argparse.ArgumentParser):

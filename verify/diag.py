@@ -14,17 +14,55 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
+# Span and Warning_ are written out rather than frozen dataclasses: every
+# command loads this module, `verify --help` too, and dataclasses brings
+# inspect, ast and dis with it (issue #35; tests/test_imports.py).
 
-@dataclass(frozen=True)
-class Span:
+
+class _Frozen:
+    """Immutable fields compared, hashed and shown in order, as a frozen
+    dataclass's are."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field '{name}'")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return type(self), self._values()
+
+
+class Span(_Frozen):
     """A position in a text file; line and col are 1-based."""
 
+    __slots__ = ("col", "line", "path")
+    _fields = ("path", "line", "col")
     path: str
     line: int
-    col: int = 1
+    col: int
+
+    def __init__(self, path: str, line: int, col: int = 1) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "col", col)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
@@ -72,12 +110,17 @@ class InputError(VerifyError):
         return f"{self.span}: error: {self.message}"
 
 
-@dataclass(frozen=True)
-class Warning_:
+class Warning_(_Frozen):
     """A non-fatal finding (e.g. a hazard) attached to a span."""
 
+    __slots__ = ("message", "span")
+    _fields = ("span", "message")
     span: Span | None
     message: str
+
+    def __init__(self, span: Span | None, message: str) -> None:
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "message", message)
 
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span else ""
