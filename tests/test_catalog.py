@@ -122,3 +122,11 @@ def test_text_counterexample_is_a_lane_table():
     table = [l for l in out.splitlines() if l.strip().startswith(("lane ", "1 ", "4 "))]
     assert table[0].split()[:4] == ["lane", "expected", "actual", "responsible"]
     assert table[1].split()[:3] == ["1", "0x104", "x[4]"]
+
+
+def test_a_name_finds_the_file_the_listing_has_under_it() -> None:
+    """catalog.find_lowering's search by one name (start-up, issue #35) picks
+    the very file lowering_files() lists under that name, for every name."""
+    files = catalog.lowering_files()
+    assert len(files) > 100
+    assert [f for f in files if catalog.find_lowering(f.stem) != f] == []

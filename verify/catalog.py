@@ -85,15 +85,29 @@ def lowering_files() -> list[Path]:
     return sorted(seen.values(), key=lambda p: p.stem)
 
 
+def _named_file(name: str) -> Path | None:
+    """The file lowering_files() lists under this name, found without listing
+    them all (start-up: issue #35): the first in sorted order of the first
+    directory that has one."""
+    if any(c in name for c in "*?[]"):
+        return next((f for f in lowering_files() if f.stem == name), None)
+    for d in lowering_dirs():
+        hits = [p for p in d.rglob(f"{name}.s")
+                if not any(part.startswith(("_", ".")) for part in p.relative_to(d).parts)]
+        if hits:
+            return min(hits)
+    return None
+
+
 def find_lowering(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.suffix == ".s" or os.sep in name_or_path or "/" in name_or_path:
         if not p.is_file():
             raise InputError(None, f"no such lowering file: {name_or_path}")
         return p
-    for f in lowering_files():
-        if f.stem == name_or_path:
-            return f
+    found = _named_file(name_or_path)
+    if found is not None:
+        return found
     names = [f.stem for f in lowering_files()]
     close = difflib.get_close_matches(name_or_path, names, n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else " (see `verify list`)"
