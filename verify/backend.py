@@ -36,7 +36,6 @@ bits masks them itself, so the hardware rule is visible at the op.
 from __future__ import annotations
 
 import ctypes
-import math
 import struct
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -146,16 +145,25 @@ def _s32(a: int) -> int:
     return a - (1 << 32) if a & 0x80000000 else a
 
 
+_F32, _U32, _F32X2, _U32X2 = struct.Struct("<f"), struct.Struct("<I"), struct.Struct("<2f"), struct.Struct("<2I")
+
+
 def f32_value(bits: int) -> float:
-    return float(struct.unpack("<f", struct.pack("<I", bits & M32))[0])
+    return float(_F32.unpack(_U32.pack(bits & M32))[0])
 
 
 def f32_bits(x: float) -> int:
     """Round a double to binary32 (round to nearest even, overflow to inf);
-    any NaN becomes the quiet NaN 0x7fc00000."""
-    if math.isnan(x):
+    any NaN becomes the quiet NaN 0x7fc00000.  struct's "f" rounds as C's
+    cast to float does (ctypes.c_float too) but refuses a value that rounds
+    to an infinity: c_float rounds those (the f32 search adds ~10^6 times,
+    issue #35; tests/test_f32_search.py holds the two to the same bits)."""
+    if x != x:
         return QNAN
-    return int(struct.unpack("<I", struct.pack("<f", ctypes.c_float(x).value))[0])
+    try:
+        return int(_U32.unpack(_F32.pack(x))[0])
+    except OverflowError:
+        return int(_U32.unpack(_F32.pack(ctypes.c_float(x).value))[0])
 
 
 def f32_is_nan(bits: int) -> bool:
@@ -201,7 +209,8 @@ def sle32(a: int, b: int) -> bool:
 # 2 * 24 + 2 bits.  fmin/fmax order -0 below +0 and return the other operand
 # when one is NaN.  [S:f32]
 def fadd32(a: int, b: int) -> int:
-    return f32_bits(f32_value(a) + f32_value(b))
+    x, y = _F32X2.unpack(_U32X2.pack(a & M32, b & M32))
+    return f32_bits(x + y)
 
 
 def fmin32(a: int, b: int) -> int:

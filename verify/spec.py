@@ -1079,7 +1079,19 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res])
             ctx.memo[key] = r
         return r
     if fname in _OPS_BUILTINS:
-        return _ops_builtin(ctx, fname, node, values)
+        # a fold of the group that reads no lane variable (a reduction's
+        # `fold(op, (x[j] ... for j in range(wave)))`) is the same in every
+        # lane of the group: computed once per group, as a lane-free local
+        # function is (issue #35: the f32 search ran it in each of 64 lanes)
+        gkey = None
+        if all(_is_c(v) or isinstance(v, str) for v in ctx.env.values()) and _call_lane_free(ctx, node, values):
+            gkey = ("group-call", ctx.spec.name, id(node), ctx.base, tuple(sorted(ctx.env.items())))
+            if gkey in ctx.memo:
+                return cast(_Res, ctx.memo[gkey])
+        r = _ops_builtin(ctx, fname, node, values)
+        if gkey is not None:
+            ctx.memo[gkey] = r
+        return r
     if fname in _BUILTIN_2:
         if len(node.args) != 2 or node.keywords:
             raise InputError(None, f"spec {ctx.spec.name}: {fname}(a, b) takes two arguments")
@@ -1116,6 +1128,34 @@ def _call(ctx: _Ctx, fname: str | None, node: ast.Call, values: dict[str, _Res])
     res = _run_body(sub)
     v, d = res[callee.outputs[0]]
     return v, _and_def(B, dargs, d)
+
+
+_GROUP_CALLS = frozenset({"range", "active", "ult", "ule", "umin", "umax", "smin", "smax", "ident",
+                                                "combine", "fold", "fold_tree", "fold_hs", "all", "any", "lowest",
+                                                "first", "count"})  # builtins that read no lane variable themselves
+
+
+def _call_lane_free(ctx: _Ctx, node: ast.Call, values: dict[str, _Res]) -> bool:
+    """The call reads no lane variable (i, lane), no definition and no name
+    of the scope it is in: its names are the parameters, wave, inputs, its
+    own comprehension variables, lane-free builtins (not lanemap, not another
+    spec, which runs at this lane) and lane-free local functions."""
+    key = ("lane-free-call", ctx.spec.name, id(node))
+    names = ctx.memo.get(key)
+    if names is None:
+        spec = ctx.spec
+        bound = {"wave", "undefined"} | set(spec.inputs) | set(ctx.env)
+        for n in ast.walk(node):
+            if isinstance(n, ast.comprehension) and isinstance(n.target, ast.Name):
+                bound.add(n.target.id)
+        called = {c for n in ast.walk(node) if isinstance(n, ast.Call) and (c := _dotted(n.func)) is not None}
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                and n.id not in called}
+        ok = (all(c in _GROUP_CALLS or (c in spec.funcs and _lane_free(ctx, c)) for c in called)
+              and used <= bound and all(isinstance(n.func, ast.Name) for n in ast.walk(node) if isinstance(n, ast.Call)))
+        ctx.memo[key] = names = (ok, frozenset(used))
+    ok, free = names
+    return bool(ok) and not (free & values.keys())
 
 
 def _lane_free(ctx: _Ctx, fname: str, seen: frozenset[str] = frozenset()) -> bool:
