@@ -1098,22 +1098,38 @@ _CONNECTIVE = {z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not", z3.Z
                z3.Z3_OP_XOR: "xor"}
 
 
-def _bit_parts(e: Any) -> list[Any] | None:
+def _bit_parts(e: Any, memo: dict[Any, Any] | None = None) -> list[Any] | None:
     """The 1-bit parts of a concatenation of 1-bit terms (a lane mask from
-    Z3.from_bits), or of a bit-vector constant, highest first; else None."""
+    Z3.from_bits), or of a bit-vector constant, highest first; else None.
+    `memo` (one question's): the parts of each term by id, and the two 1-bit
+    constants, made once (a wave64 mask is asked for again at every select
+    the comparison splits on: issue #35.4)."""
+    memo = {} if memo is None else memo
+    k = e.get_id()
+    out: list[Any] | None
+    if k in memo:
+        out = memo[k]
+        return out
     if z3.is_bv_value(e):
-        return [z3.BitVecVal((e.as_long() >> k) & 1, 1, e.ctx) for k in reversed(range(e.size()))]
-    if not z3.is_app_of(e, z3.Z3_OP_CONCAT):
-        return None
-    out: list[Any] = []
-    for c in e.children():
-        if c.size() == 1:
-            out.append(c)
-            continue
-        sub = _bit_parts(c)
-        if sub is None:
-            return None
-        out += sub
+        v = e.as_long()
+        if "bits" not in memo:
+            memo["bits"] = (z3.BitVecVal(0, 1, e.ctx), z3.BitVecVal(1, 1, e.ctx))
+        bits = memo["bits"]
+        out = [bits[(v >> j) & 1] for j in reversed(range(e.size()))]
+    elif not z3.is_app_of(e, z3.Z3_OP_CONCAT):
+        out = None
+    else:
+        out = []
+        for c in e.children():
+            if c.size() == 1:
+                out.append(c)
+                continue
+            sub = _bit_parts(c, memo)
+            if sub is None:
+                out = None
+                break
+            out += sub
+    memo[k] = out
     return out
 
 
@@ -1136,6 +1152,8 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
     ctx = cond.ctx
     atoms: dict[int, Any] = {}
     memo: dict[int, Any] = {}
+    parts: dict[Any, Any] = {}  # _bit_parts' memo
+    eqs: dict[tuple[int, int, int], Any] = {}  # eq's: a mask is compared again under each select split
 
     def atom(e: Any) -> Any:
         k = e.get_id()
@@ -1144,6 +1162,13 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
         return atoms[k]
 
     def eq(a: Any, b: Any, depth: int) -> Any:
+        key = (a.get_id(), b.get_id(), depth)
+        hit = eqs.get(key)
+        if hit is None:
+            eqs[key] = hit = _eq(a, b, depth)
+        return hit
+
+    def _eq(a: Any, b: Any, depth: int) -> Any:
         if a.eq(b):
             return z3.BoolVal(True, ctx)
         if z3.is_bv_value(a) and z3.is_bv_value(b):
@@ -1157,7 +1182,7 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
                 c, t, f = x.children()
                 return z3.If(sk(c), eq(t, y, depth - 1) if not flip else eq(y, t, depth - 1),
                              eq(f, y, depth - 1) if not flip else eq(y, f, depth - 1))
-        pa, pb = _bit_parts(a), _bit_parts(b)
+        pa, pb = _bit_parts(a, parts), _bit_parts(b, parts)
         if pa is not None and pb is not None and len(pa) == len(pb):  # lane masks: bit by bit
             return z3.And(*[eq(x, y, depth) for x, y in zip(pa, pb)])
         a, b = _canon2(a, b)
