@@ -1,6 +1,6 @@
 """The spec library's cache between runs (verify/spec.py, issue #35): a hit
-gives the library parsing gives, an edited spec file misses it, and a cache
-file that is not ours is ignored."""
+gives the library parsing gives, an edited spec file misses it (and
+replaces it), and a cache file that is not ours is ignored."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def test_a_hit_is_the_parsed_library_and_an_edit_misses(tmp_path: Path, monkeypa
     assert list(SpecLib.from_dirs([d]).specs) == ["demo.xor"] and parsed == [str(d / "demo.spec")]
     (d / "demo.spec").write_text(DEMO.replace("demo.xor", "demo.xor2"))
     assert list(SpecLib.from_dirs([d]).specs) == ["demo.xor2"] and len(parsed) == 2
+    assert len(list((tmp_path / "cache").glob("specs-*.pickle"))) == 2  # one per set of directories
 
 
 def test_a_foreign_or_broken_cache_file_is_parsed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -555,7 +555,10 @@ def _parse_file(text: str, path: str) -> dict[str, SpecDef]:
 # Python version, so an edit to a spec or to the parser misses the cache; a
 # cache that cannot be read or written is ignored (the library is parsed).
 # VERIFY_CACHE_DIR names the directory ("" or "off": no cache); default
-# $XDG_CACHE_HOME/verify, else ~/.cache/verify.
+# $XDG_CACHE_HOME/verify, else ~/.cache/verify.  One file per set of spec
+# directories, the most recently written _CACHE_FILES kept.  Which file is
+# dropped never changes a result: a miss parses.
+_CACHE_FILES = 16
 
 
 def _cache_dir() -> Path | None:
@@ -576,27 +579,36 @@ def _cache_key(files: list[tuple[Path, str]]) -> str:
     return h.hexdigest()
 
 
-def _cache_read(key: str) -> dict[str, SpecDef] | None:
+def _cache_file(d: Path, dirs: list[Path]) -> Path:
+    """One file per set of spec directories (a new key replaces the old)."""
+    return d / f"specs-{hashlib.sha256(repr([str(x) for x in dirs]).encode()).hexdigest()[:24]}.pickle"
+
+
+def _cache_read(dirs: list[Path], key: str) -> dict[str, SpecDef] | None:
     d = _cache_dir()
     if d is None:
         return None
     try:
-        data = (d / f"specs-{key}.pickle").read_bytes()
-        specs = pickle.loads(data)
+        stored, specs = pickle.loads(_cache_file(d, dirs).read_bytes())
     except Exception:  # missing, unreadable or not ours: parse instead
         return None
-    return specs if isinstance(specs, dict) and all(isinstance(s, SpecDef) for s in specs.values()) else None
+    if stored != key or not (isinstance(specs, dict) and all(isinstance(s, SpecDef) for s in specs.values())):
+        return None
+    return specs
 
 
-def _cache_write(key: str, specs: dict[str, SpecDef]) -> None:
+def _cache_write(dirs: list[Path], key: str, specs: dict[str, SpecDef]) -> None:
     d = _cache_dir()
     if d is None:
         return
     tmp = d / f".specs-{key}.{os.getpid()}.tmp"
     try:
         d.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(pickle.dumps(specs, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, d / f"specs-{key}.pickle")  # whole or not at all
+        tmp.write_bytes(pickle.dumps((key, specs), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, _cache_file(d, dirs))  # whole or not at all
+        files = sorted(d.glob("specs-*.pickle"), key=lambda f: f.stat().st_mtime_ns)
+        for old in files[:-_CACHE_FILES]:  # bounded: tests make many catalogues of their own
+            old.unlink(missing_ok=True)
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
@@ -615,7 +627,7 @@ class SpecLib:
     def from_dirs(cls, dirs: list[Path]) -> SpecLib:
         files = [(p, read_source(p)) for d in dirs for p in sorted(Path(d).glob("*.spec"))]
         key = _cache_key(files)
-        cached = _cache_read(key)
+        cached = _cache_read(dirs, key)
         if cached is not None:  # parsed and checked when it was written, from these very texts
             lib = cls.__new__(cls)
             lib.specs = cached
@@ -627,7 +639,7 @@ class SpecLib:
                     raise InputError(s.span, f"spec '{name}' also defined at {specs[name].span}")
                 specs[name] = s
         lib = cls(specs)
-        _cache_write(key, specs)
+        _cache_write(dirs, key, specs)
         return lib
 
     def get(self, name: str, span: Span | None = None) -> SpecDef:
