@@ -24,7 +24,7 @@ from . import catalog
 from .backend import Cond, Symbolic, f32_bits
 from .encode import HI, Encoding, binding_labels, mismatches, replay
 from .ir import Lowering, SReg, VReg, reg_key
-from .lanes import fmt_mask, lanes_text, mask_lanes
+from .lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from .lowering_file import print_instr
 from .machine import Step
 from .spec import OPS, spec_monoid
@@ -66,6 +66,7 @@ class Counterexample:
     exec_final: int | None = None
     tagged_regs: set[str] = field(default_factory=set)
     state: dict[str, Any] = field(default_factory=dict)  # every register's entry value, to replay it (pictures)
+    pattern: list[str] = field(default_factory=list)  # "lane i reads x from lane i^2; the spec wants lane i^1 ..."
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +83,7 @@ class Counterexample:
                 for r in self.rows
             ],
             "exec_final": None if self.exec_final is None else fmt_mask(self.exec_final, self.wave),
+            "pattern": self.pattern,
         }
 
 
@@ -323,7 +325,60 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
     # show the bound inputs and any register whose entry value reaches a bad lane
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if v == tag_vals.get(k)}
-    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs, dict(vals))
+    pattern = lane_pattern(low, target, wave, assume, tag_vals) if is_value else []
+    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs, dict(vals), pattern)
+
+
+_TAG_LABEL = re.compile(r"^(\w+)\[(\d+)\]$")
+
+
+def lane_pattern(low: Lowering, target: Target, wave: int, assume: dict[str, str], vals: dict[str, Any]) -> list[str]:
+    """One formula per output for the lanes that go wrong, when one holds:
+    the lowering is run with every lane its contract allows active and every
+    register lane-tagged (`vals`: :func:`_tags`), and where an output lane differs from the spec,
+    the lane its value names (the lane it read) and the lane the spec's
+    value names are each fitted to one formula (lanes.lane_formula).  Data
+    movement only: a sum can equal a tag.  Empty when no formula explains
+    every differing lane, or when the failure needs inactive lanes."""
+    if spec_monoid(catalog.speclib(), low.spec, low.params) is not None:
+        return []
+    c = low.exec_contract
+    mask = int(c, 16) if c.startswith("0x") else (1 << wave) - 1
+    enc = replay(low, target, wave, assume, mask, vals)
+    names = _value_names(low, vals)
+    bad: dict[str, list[int]] = {}
+    for name, i in mismatches(enc):
+        if not name.endswith(HI):
+            bad.setdefault(name, []).append(i)
+    out: list[str] = []
+    for name, lanes in bad.items():
+        got, want = [], []
+        for i in lanes:
+            a = _TAG_LABEL.match(names.get(enc.outputs[name][i] & M32, ""))
+            e = _TAG_LABEL.match(names.get(enc.spec[name][0][i] & M32, ""))
+            if a is None or e is None:
+                break
+            got.append((a.group(1), i, int(a.group(2))))
+            want.append((e.group(1), i, int(e.group(2))))
+        else:
+            srcs = {g[0] for g in got} | {w[0] for w in want}
+            if len(srcs) != 1:
+                continue
+            src = srcs.pop()
+            fa = lane_formula([(i, j) for _, i, j in got], wave)
+            fe = lane_formula([(i, j) for _, i, j in want], wave)
+            if fa is None or fe is None or fa[0] == fe[0]:
+                continue
+            both = sorted(set(fa[1]) & set(fe[1]))
+            if len(both) < 2:
+                continue
+            who = f"{name}: " if len(low.outputs) > 1 else ""
+            every = "every lane active" if not c.startswith("0x") else f"EXEC = {c}"
+            rest = len(lanes) - len(both)
+            more = f"; {rest} other lane{'s' if rest > 1 else ''} differ{'s' if rest == 1 else ''} otherwise" if rest else ""
+            out.append(f"{who}lane i reads {src} from {fa[0]}; the spec wants {fe[0]} "
+                       f"(lanes {lanes_text(both)}, with {every}{more})")
+    return out
 
 
 def shown_registers(vals: dict[str, Any], labels: dict[str, str], rows: list[Any]) -> dict[str, Any]:
@@ -662,6 +717,8 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
             lines.append(f"    {head(reg)}: {shown}{' ...' if len(act) > 8 else ''} (active lanes)")
         else:
             lines.append(f"    {head(reg)} = {v:#x}")
+    for p in cex.pattern:
+        lines.append(f"    pattern: {p}")
     if cex.obligation == "exec":
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines
