@@ -257,6 +257,10 @@ class OpDef:
     wait_counter: str | None = None
     lds_return = False  # its result lands in its first (VGPR) operand late
     components: tuple[str, ...] = ()  # the synthesiser's component classes it provides
+    # operands whose value chooses which lane is read or written (a
+    # ds_bpermute address, a permlane select, a readlane/writelane lane):
+    # counterexamples follow them back to where they were computed
+    lane_select: tuple[int, ...] = ()
 
     def mnemonics(self) -> dict[str, str]:
         return {self.base + suf: enc for suf, enc in self.encs.items()}
