@@ -558,7 +558,7 @@ def _through_scalar(trace: list[Step], step: Step, where: str, reg: str, lane: i
     if w.instr.base in ("v_readlane_b32", "v_readfirstlane_b32") and isinstance(w.instr.operands[1], VReg):
         if w.instr.base == "v_readlane_b32":
             sel = value(w.index, w.instr.operands[2], None)
-        else:  # the first lane active when it ran  [S:readfirstlane]
+        else:  # the first lane active when it ran  [S:lane-scalar]
             lo = value(w.index, SReg(("exec_lo",)), None) or 0
             hi = (value(w.index, SReg(("exec_hi",)), None) or 0) if wave == 64 else 0
             m = lo | (hi << 32)
