@@ -119,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
                   "assume", "robust", "json", "times")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
+    lo.add_argument("--svg-full", action="store_true",
+                    help="draw every instruction (by default those off a counterexample's path are folded, <= 1200 px)")
 
     pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
     pv.add_argument("--builtin", action="store_true",
@@ -170,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)' (repeatable; "
                          "grammar: docs/language.md)")
     am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
+    am.add_argument("--svg-full", action="store_true",
+                    help="draw every instruction (by default those off a counterexample's path are folded, <= 1200 px)")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "json", "assume", "robust", "jobs")
@@ -355,7 +359,7 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     n = counts(r.verdict for r in results)
     if args.svg:
-        _write(args.svg, svg.result_svg(low, results, assume))
+        _write(args.svg, svg.result_svg(low, results, assume, args.svg_full))
     if args.json:
         return _dump({**lowering_json(low, results, args.times), "counts": n}, out, code)
     _print_lines(lowering_lines(low, results, args.times, args.robust), out)
@@ -638,7 +642,7 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code = overall([c.result for c in rep.checked])
     if args.svg and rep.checked:
         c = next((c for c in rep.checked if c.result.cex is not None and c.result.cex.rows), rep.checked[0])
-        _write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume)))
+        _write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume), args.svg_full))
     if code == 0 and rep.refused:  # a region in a loop: not proved
         code = EXIT["unknown"]
     n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])
