@@ -109,3 +109,30 @@ def lowering_features(path: object) -> set[str]:
         out.add(t.split()[0])
         out |= {f"ctrl:{m}" for m in re.findall(r"\b(quad_perm|row_\w+?|wave_\w+?|dpp8|bound_ctrl|fi)(?=[:\s]|$)", t)}
     return out - {"ctrl:row_mask"}  # (a mask, not a control)
+
+
+def synthetic_report(root, n: int, refuted_lowering):
+    """A `verify check` report of `n` proved lowerings (two records each,
+    gfx900 and gfx90a wave64; their record files written, nothing proved)
+    and, in the middle, the real lowering `refuted_lowering` with its 8
+    records refuted (its counterexample is proved again when the report is
+    written).  For the HTML report's scale test and benchmark."""
+    from pathlib import Path
+
+    from verify.gate import Entry, Report
+
+    root = Path(root)
+    (root / "lowerings").mkdir(exist_ok=True)
+    (root / "proofs").mkdir(exist_ok=True)
+    entries = []
+    for i in range(n):
+        low = root / "lowerings" / f"l{i:04}.s"
+        rec = root / "proofs" / f"l{i:04}.proof"
+        rec.write_text(json.dumps({"spec": f"cuda.shfl_xor mask={1 + i % 31} width=32", "records": [
+            {"targets": ["gfx900", "gfx90a"], "wave": 64, "verdict": "proved", "assumptions": {}, "method": "smt"}]}))
+        entries += [Entry(str(rec), str(low), t, 64, "current", "proved") for t in ("gfx900", "gfx90a")]
+        if i == n // 2:
+            bad = str(refuted_lowering)
+            targets = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"]
+            entries += [Entry(str(root / "proofs" / "bad.proof"), bad, t, 64, "current", "refuted") for t in targets]
+    return Report("check", entries, n + 1, [])

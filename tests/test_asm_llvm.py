@@ -157,3 +157,22 @@ def test_asm_takes_assumptions_and_robust(tmp_path):
     assert code == 1, out + err
     assert "for gfx1100 wave64 under exec=any, assumptions: permute.addr_sign=bits, permute.wave64_half=low" in out
     assert re.search(r"^\s+32\s.*line \d+ ds_bpermute_b32", out, re.M), out
+
+
+def test_the_scan_mutant_names_the_mutated_dpp_add(tmp_path):
+    """The README's mutant: row_mask:0xa -> 0xf on the DPP add after the
+    permlanex16.  The wrong lane 16 of the scan is written by v_writelane
+    from an SGPR that v_readlane read from lane 15; the counterexample
+    follows that path back to the mutated add and names it."""
+    text = atomic_kernel("gfx1100", 32)
+    x, _, scan = atomic_registers(text)
+    path = write(tmp_path, "m.s", mutate(text, "quad_perm:[0,1,2,3] row_mask:0xa", "quad_perm:[0,1,2,3] row_mask:0xf"))
+    code, js, err = cli_json("asm", path, "--assert", f"{scan} == exclusive_add({x})")
+    assert code == 1, err
+    row = js["assertions"][0]["counterexample"]["lanes"][0]
+    assert row["lane"] == 16
+    assert re.match(r"line \d+ v_add_nc_u32_dpp: v1\[15\] = v_add_nc_u32 of v2\[15\] and v1\[15\]$", row["responsible"])
+    shown = list(reversed(row["trace"]))
+    assert "quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf" in shown[0]
+    assert re.fullmatch(r"line \d+ \(v_readlane_b32 s\d+, v1, 15\): s\d+ <- v1\[15\]", shown[2])
+    assert re.fullmatch(rf"line \d+ \(v_writelane_b32 {scan}, s\d+, 16\): {scan}\[16\] <- s\d+ = 0x110", shown[3])

@@ -1,6 +1,7 @@
 """Lane-flow pictures (verify.svg) and the folded lane table (verify.cex)."""
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from helpers import cli
 
@@ -124,3 +125,31 @@ def test_xml_escape_matches_the_standard_library() -> None:
 
     for t in ["a&b<c>\"d'", "&amp;", "", "<<>>", "plain"]:
         assert _esc(t) == escape(t, {'"': "&quot;"})
+
+
+def test_a_big_region_is_folded_to_its_path(tmp_path):
+    """The atomic-scan mutant (25 instructions): the counterexample's
+    picture keeps the entry column, the lines on the deciding lane's trace
+    and the responsible one, folds the others into narrow columns, and is at
+    most 1200 px wide; --svg-full draws every instruction."""
+    import re as _re
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_asm_llvm import atomic_kernel, atomic_registers, mutate
+
+    text = atomic_kernel("gfx1100", 32)
+    x, _, scan = atomic_registers(text)
+    k = tmp_path / "k.s"
+    k.write_text(mutate(text, "quad_perm:[0,1,2,3] row_mask:0xa", "quad_perm:[0,1,2,3] row_mask:0xf"))
+    small, full = tmp_path / "s.svg", tmp_path / "f.svg"
+    assert cli("asm", str(k), "--assert", f"{scan} == exclusive_add({x})", "--svg", str(small))[0] == 1
+    assert cli("asm", str(k), "--assert", f"{scan} == exclusive_add({x})", "--svg", str(full), "--svg-full")[0] == 1
+    s, f = small.read_text(), full.read_text()
+    width = lambda t: int(_re.search(r'<svg [^>]*width="(\d+)"', t).group(1))  # noqa: E731
+    assert width(s) <= 1200 < width(f)
+    assert _re.search(r"\d+ instructions off the path folded \(--svg-full draws them\)", s)
+    assert "off the path" not in f
+    lines = lambda t: {int(m) for m in _re.findall(r'class="column[^"]*" data-column="\d+" data-line="(\d+)"', t)}  # noqa: E731
+    assert len(lines(s)) < len(lines(f))
+    assert 'class="column responsible"' in s

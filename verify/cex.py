@@ -17,16 +17,17 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from . import catalog
 from .backend import Concrete, Cond, Symbolic, f32_bits
 from .encode import HI, Encoding, binding_labels, encode, fixed_exec, mismatches, replay
-from .ir import Lowering, SReg, VReg, reg_key
-from .lanes import fmt_mask, lanes_text, mask_lanes
+from .ir import Imm, Lowering, SReg, VReg, reg_key
+from .lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from .lowering_file import print_instr
 from .machine import Step
+from .ops.base import op_of
 from .spec import OPS, spec_monoid
 from .target import Target
 
@@ -66,6 +67,7 @@ class Counterexample:
     exec_final: int | None = None
     tagged_regs: set[str] = field(default_factory=set)
     state: dict[str, Any] = field(default_factory=dict)  # every register's entry value, to replay it (pictures)
+    pattern: list[str] = field(default_factory=list)  # "lane i reads x from lane i^2; the spec wants lane i^1 ..."
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +84,7 @@ class Counterexample:
                 for r in self.rows
             ],
             "exec_final": None if self.exec_final is None else fmt_mask(self.exec_final, self.wave),
+            "pattern": self.pattern,
         }
 
 
@@ -169,7 +172,7 @@ def concrete_counterexample(low: Lowering, target: Target, wave: int, assume: di
             if (mask >> i) & 1 and mask & ~(1 << i) and fails(mask & ~(1 << i)):
                 mask &= ~(1 << i)
     enc = replay(low, target, wave, assume, mask, vals)
-    rows = [r for r in _rows(low, enc, vals, False, feq=True)]
+    rows = _rows(low, enc, vals, False, feq=True, value=value_reader(low, target, wave, assume, mask, vals))
     labels = binding_labels(low.inputs)
     shown = shown_registers(vals, labels, rows)
     return Counterexample(f"value({rows[0].output})", wave, mask, shown, labels, False, rows, state=dict(vals))
@@ -333,7 +336,7 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
                     vals = trial
     enc = replay(low, target, wave, assume, mask, vals)
     q.pop()
-    rows = _rows(low, enc, vals, tagged)
+    rows = _rows(low, enc, vals, tagged, value=value_reader(low, target, wave, assume, mask, vals))
     if (is_value and not rows) or (not is_value and not _exec_changed(enc)):
         raise AssertionError(f"internal: the counterexample for {low.name} did not replay concretely")
     labels = binding_labels(low.inputs)
@@ -342,7 +345,60 @@ def find_counterexample(low: Lowering, target: Target, wave: int, enc_sym: Encod
     # show the bound inputs and any register whose entry value reaches a bad lane
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if v == tag_vals.get(k)}
-    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs, dict(vals))
+    pattern = lane_pattern(low, target, wave, assume, tag_vals) if is_value else []
+    return Counterexample(oname, wave, mask, shown, labels, tagged, rows, exec_final, tagged_regs, dict(vals), pattern)
+
+
+_TAG_LABEL = re.compile(r"^(\w+)\[(\d+)\]$")
+
+
+def lane_pattern(low: Lowering, target: Target, wave: int, assume: dict[str, str], vals: dict[str, Any]) -> list[str]:
+    """One formula per output for the lanes that go wrong, when one holds:
+    the lowering is run with every lane its contract allows active and every
+    register lane-tagged (`vals`: :func:`_tags`), and where an output lane differs from the spec,
+    the lane its value names (the lane it read) and the lane the spec's
+    value names are each fitted to one formula (lanes.lane_formula).  Data
+    movement only: a sum can equal a tag.  Empty when no formula explains
+    every differing lane, or when the failure needs inactive lanes."""
+    if spec_monoid(catalog.speclib(), low.spec, low.params) is not None:
+        return []
+    c = low.exec_contract
+    mask = int(c, 16) if c.startswith("0x") else (1 << wave) - 1
+    enc = replay(low, target, wave, assume, mask, vals)
+    names = _value_names(low, vals)
+    bad: dict[str, list[int]] = {}
+    for name, i in mismatches(enc):
+        if not name.endswith(HI):
+            bad.setdefault(name, []).append(i)
+    out: list[str] = []
+    for name, lanes in bad.items():
+        got, want = [], []
+        for i in lanes:
+            a = _TAG_LABEL.match(names.get(enc.outputs[name][i] & M32, ""))
+            e = _TAG_LABEL.match(names.get(enc.spec[name][0][i] & M32, ""))
+            if a is None or e is None:
+                break
+            got.append((a.group(1), i, int(a.group(2))))
+            want.append((e.group(1), i, int(e.group(2))))
+        else:
+            srcs = {g[0] for g in got} | {w[0] for w in want}
+            if len(srcs) != 1:
+                continue
+            src = srcs.pop()
+            fa = lane_formula([(i, j) for _, i, j in got], wave)
+            fe = lane_formula([(i, j) for _, i, j in want], wave)
+            if fa is None or fe is None or fa[0] == fe[0]:
+                continue
+            both = sorted(set(fa[1]) & set(fe[1]))
+            if len(both) < 2:
+                continue
+            who = f"{name}: " if len(low.outputs) > 1 else ""
+            every = "every lane active" if not c.startswith("0x") else f"EXEC = {c}"
+            rest = len(lanes) - len(both)
+            more = f"; {rest} other lane{'s' if rest > 1 else ''} differ{'s' if rest == 1 else ''} otherwise" if rest else ""
+            out.append(f"{who}lane i reads {src} from {fa[0]}; the spec wants {fe[0]} "
+                       f"(lanes {lanes_text(both)}, with {every}{more})")
+    return out
 
 
 def shown_registers(vals: dict[str, Any], labels: dict[str, str], rows: list[Any]) -> dict[str, Any]:
@@ -412,10 +468,142 @@ def _hazard_of(step: Step, ev: Any, reg: str) -> str:
     return step.hazard.get(reg, "") if ev.status == "kept" else ""
 
 
+# what an operand held when an instruction ran: (instruction index, operand, lane) -> value
+ValueAt = Callable[[int, Any, "int | None"], "int | None"]
+
+
+def value_reader(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask: int,
+                 vals: dict[str, Any]) -> ValueAt:
+    """The values a counterexample's registers held as each instruction ran,
+    by replaying the program up to it (concrete, cached per instruction)."""
+    runs: dict[int, Any] = {}
+
+    def value(k: int, op: Any, lane: int | None) -> int | None:
+        if isinstance(op, Imm):
+            return op.value & M32
+        if k not in runs:
+            runs[k] = replay(replace(low, program=low.program[:k]), target, wave, assume, mask, vals).machine
+        m = runs[k]
+        x: Any = None
+        if isinstance(op, VReg) and lane is not None:
+            x = m._v(op.index)[lane]
+        elif isinstance(op, SReg):
+            x = m.sregs[op.names[0]] if op.names[0] in m.sregs else m.initial("s", op.names[0], None)
+        return x & M32 if isinstance(x, int) else None
+
+    return value
+
+
+def _reg_of(key: str) -> VReg | SReg:
+    return VReg(int(key[1:])) if re.fullmatch(r"v\d+", key) else SReg((key,))
+
+
+def _shown(v: int | None) -> str:
+    return "unknown" if v is None else f"{v:#x}"
+
+
+def _origin(trace: list[Step], k: int, reg: str, lane: int | None, value: ValueAt, limit: int = 6) -> list[str]:
+    """How (reg, lane) got the value instruction k read: the instructions
+    that computed it, following their register sources, latest first."""
+    found: dict[int, str] = {}
+    frontier: list[tuple[int, str, int | None]] = [(k, reg, lane)]
+    entry: list[str] = []
+    while frontier and len(found) < limit:
+        at, r, ln = frontier.pop(0)
+        tag = f"[{ln}]" if ln is not None else ""
+        w = next((s for s in reversed(trace[:at]) if (r, ln) in s.events), None)
+        if w is None:
+            entry.append(f"{r}{tag} = {_shown(value(0, _reg_of(r), ln))} from entry")
+            continue
+        if w.index in found:
+            continue
+        found[w.index] = f"{_line(w)} ({print_instr(w.instr)}): {r}{tag} = {_shown(value(w.index + 1, _reg_of(r), ln))}"
+        ev = w.events[(r, ln)]
+        if ev.src is not None:
+            frontier.append((w.index, ev.src[0], ev.src[1]))
+            continue
+        for o in w.instr.operands[1:]:
+            if isinstance(o, VReg) and o.count == 1:
+                frontier.append((w.index, f"v{o.index}", ln))
+            elif isinstance(o, SReg) and o.count == 1 and o.names[0] not in ("exec_lo", "exec_hi"):
+                frontier.append((w.index, o.names[0], None))
+    return [found[i] for i in sorted(found, reverse=True)] + entry
+
+
+_CHOSEN = re.compile(r"line \d+ \S+: (reads lane \d+|the lane), chosen by ")
+
+
+def _read_lane(why: str) -> int | None:
+    m = re.search(r"source lane (\d+)", why)
+    return int(m.group(1)) if m else None
+
+
+def _select_lines(trace: list[Step], step: Step, lane: int, read: int | None, value: ValueAt) -> list[str]:
+    """Which operand chose the lane that `step` read (or wrote) for `lane`,
+    its value, and where that value was computed (latest first)."""
+    out: list[str] = []
+    for idx in op_of(step.instr.base).lane_select:
+        o = step.instr.operands[idx]
+        if isinstance(o, Imm):
+            if read is not None:
+                out.append(f"{_at(step)}: reads lane {read}, chosen by the constant {o.text or o.value}")
+            continue
+        if not isinstance(o, (VReg, SReg)) or o.count != 1:
+            continue
+        key, ln = (f"v{o.index}", lane) if isinstance(o, VReg) else (o.names[0], None)
+        which = f"reads lane {read}" if read is not None else "the lane"
+        out.append(f"{_at(step)}: {which}, chosen by {key}{f'[{ln}]' if ln is not None else ''} "
+                   f"= {_shown(value(step.index, o, ln))}")
+        out += _origin(trace, step.index, key, ln, value)
+    return out
+
+
+def _through_scalar(trace: list[Step], step: Step, where: str, reg: str, lane: int, value: ValueAt,
+                    wave: int) -> tuple[list[str], tuple[str, int] | None, str, str, int] | None:
+    """A v_writelane's lane, traced through the scalar it wrote: (chain
+    lines, the (VGPR, lane) a v_readlane/v_readfirstlane read it from, or
+    None where an instruction computed the scalar, the source label, the
+    responsible text, the index of the step to go on from)."""
+    val = step.instr.operands[1]
+    if not isinstance(val, SReg) or val.count != 1 or not wave:
+        return None
+    s = val.names[0]
+    lines = [f"{where}: {reg}[{lane}] <- {s} = {_shown(value(step.index, val, None))}"]
+    lines += _select_lines(trace, step, lane, None, value)
+    w = next((x for x in reversed(trace[:step.index]) if (s, None) in x.events), None)
+    if w is None:
+        return lines, None, f"{s}@entry", f"{_at(step)}: {reg}[{lane}] <- {s}, which holds its value from entry", step.index
+    wwhere = f"{_line(w)} ({print_instr(w.instr)})"
+    if w.instr.base in ("v_readlane_b32", "v_readfirstlane_b32") and isinstance(w.instr.operands[1], VReg):
+        if w.instr.base == "v_readlane_b32":
+            sel = value(w.index, w.instr.operands[2], None)
+        else:  # the first lane active when it ran  [S:lane-scalar]
+            lo = value(w.index, SReg(("exec_lo",)), None) or 0
+            hi = (value(w.index, SReg(("exec_hi",)), None) or 0) if wave == 64 else 0
+            m = lo | (hi << 32)
+            sel = (m & -m).bit_length() - 1 if m else 0
+        if sel is None:
+            return None
+        j = sel & (wave - 1)
+        src = f"v{w.instr.operands[1].index}"
+        lines.append(f"{wwhere}: {s} <- {src}[{j}]")
+        if w.instr.base == "v_readlane_b32":
+            lines += _select_lines(trace, w, j, j, value)
+        return lines, (src, j), "", "", w.index
+    lines.append(f"{wwhere}: writes {s} = {_shown(value(w.index + 1, val, None))}")
+    lines += _origin(trace, w.index, s, None, value)[1:]
+    return lines, None, f"computed at {_line(w)}", f"{_at(w)}: writes {s}", w.index
+
+
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
-               active: list[bool] | None = None) -> tuple[list[str], str, str]:
+               active: list[bool] | None = None, value: ValueAt | None = None) -> tuple[list[str], str, str]:
     """Follow where (reg, lane)'s final value came from.  `active`: the lanes
     active at entry, to point out computations that read an inactive lane.
+    `value` (:func:`value_reader`): with it the path goes on through the
+    scalar a v_writelane wrote, back through the v_readlane or
+    v_readfirstlane that read it, and a lane read chosen by a register (a
+    ds_bpermute address, a permlane select) shows that register's value and
+    the instructions that computed it.
 
     Returns (chain of explanations, source label, responsible step text)."""
     chain: list[str] = []
@@ -453,8 +641,19 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             break
         if ev.status == "written" and ev.src is not None:
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
+            if value is not None:
+                chain += _select_lines(trace, step, lane, ev.src[1], value)
             reg, lane = ev.src
             continue
+        if ev.status == "written" and value is not None and step.instr.base in ("v_writelane_b32", "v_mov_b32"):
+            hop = _through_scalar(trace, step, where, reg, lane, value, len(active or []))
+            if hop is not None:
+                chain += hop[0]
+                if hop[1] is None:  # the scalar was computed: that instruction is the cause
+                    source, responsible = hop[2], responsible or hop[3]
+                    break
+                (reg, lane), k = hop[1], hop[4]
+                continue
         if ev.status == "written":
             chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}{_inactive_note(ev.why, active)}")
             source = f"computed at {_line(step)}"
@@ -462,11 +661,18 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             break
         if ev.status == "zero":
             chain.append(f"{where}: {reg}[{lane}] = 0 ({ev.why})")
+            if value is not None:
+                chain += _select_lines(trace, step, lane, _read_lane(ev.why), value)
             source = f"0 from {_line(step)}"
             responsible = responsible or f"{_at(step)}: {reg}[{lane}] = 0 ({ev.why})"
             break
         chain.append(f"{where}: {reg}[{lane}] not written ({ev.why})")
+        if value is not None and "source lane" in ev.why:
+            chain += _select_lines(trace, step, lane, _read_lane(ev.why), value)
         responsible = responsible or f"{_at(step)}: {reg}[{lane}] not written ({ev.why})"
+    if not responsible:  # the value moved from the wrong lane: blame the first lane choice on its path
+        chosen = next((c for c in reversed(chain) if _CHOSEN.match(c)), "")
+        responsible = re.sub(r" = (0x[0-9a-f]+|unknown)$", "", chosen)  # the value is in the chain: lanes fold
     if not responsible:
         last_writer = next((s for s in reversed(trace) if any(k[0] == reg0 and k[1] == lane0 for k in s.events)), None)
         responsible = (f"{_at(last_writer)}: {reg0}[{lane0}] reads the wrong lane" if last_writer
@@ -474,7 +680,8 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
     return chain, source, responsible
 
 
-def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq: bool = False) -> list[Row]:
+def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq: bool = False,
+          value: ValueAt | None = None) -> list[Row]:
     # a value names its lane only for data movement: a sum can equal a tag
     combines = spec_monoid(catalog.speclib(), low.spec, low.params) is not None
     names = _value_names(low, vals) if tagged else {}
@@ -499,7 +706,7 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         if not isinstance(reg, VReg):
             chain, src, resp = _scalar_chain(trace, regname)
         else:
-            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0])
+            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value)
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return _join_halves(enc, rows, exp_names, names) if enc.halves else rows
 
@@ -681,6 +888,8 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
             lines.append(f"    {head(reg)}: {shown}{' ...' if len(act) > 8 else ''} (active lanes)")
         else:
             lines.append(f"    {head(reg)} = {v:#x}")
+    for p in cex.pattern:
+        lines.append(f"    pattern: {p}")
     if cex.obligation == "exec":
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines

@@ -108,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
                   "assume", "robust", "json", "times")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
+    lo.add_argument("--svg-full", action="store_true",
+                    help="draw every instruction (by default those off a counterexample's path are folded, <= 1200 px)")
 
     pv = _command(sub, "prove", "prove lowerings and write their proof records (proofs/)", "paths", "jobs", "timeout")
     pv.add_argument("--builtin", action="store_true",
@@ -159,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a claim such as 'v1 == cuda.shfl_xor(v0, mask=5, width=16)' (repeatable; "
                          "grammar: docs/language.md)")
     am.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first refuted (else first) claim")
+    am.add_argument("--svg-full", action="store_true",
+                    help="draw every instruction (by default those off a counterexample's path are folded, <= 1200 px)")
 
     tv = _command(sub, "tv", "prove the GPU code LLVM makes of LLVM IR refines it (translation validation)",
                   "json", "assume", "robust", "jobs")

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from .diag import Warning_
 from .ir import Instr, SReg
-from .ops.base import OpDef, op_of
+from .ops.base import HAZARD_ROLES, OpDef, op_of
 from .target import Target, needs_text
 
 EXEC = {"exec_lo", "exec_hi"}
@@ -188,6 +188,14 @@ RULES = [
     Rule("vcmpx-permlane", "hazard_vcmpx_permlane", "valu", _vcmp_exec_written, "permlane", lambda c: EXEC, 0,
          "v_permlane16/x16/64 after a VALU compare writing EXEC (v_cmpx)", "valu"),
 ]
+
+# a rule's consumer role: one an op declares (ops.base.HAZARD_ROLES), or
+# "valu" (every VALU instruction) and "sgpr_read" (the GFX12 forward scan's
+# reads, found by _scan, not by a role)
+_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read"}
+for _r in RULES:
+    if _r.role not in _RULE_ROLES:
+        raise ValueError(f"hazard rule {_r.name}: unknown consumer role {_r.role!r}")
 
 
 SGPR_RULES = {r.field: r for r in RULES if r.field and r.feature == "hazard_gfx12_sgpr"}

@@ -142,6 +142,52 @@ def lanes_text(lanes: list[int]) -> str:
     return ", ".join(parts) if parts else "none"
 
 
+_GROUP_NAMES = {4: "4-lane quad", 8: "8-lane group", 16: "16-lane row", 32: "32-lane half"}
+
+
+def _formulas(pairs: list[tuple[int, int]], wave: int) -> list[tuple[str, Any]]:
+    """The candidate formulas the pairs suggest, simplest first."""
+    out: list[tuple[str, Any]] = [("its own lane", lambda i: i)]
+    js = sorted({j for _, j in pairs})
+    out += [(f"lane {c}", lambda i, c=c: c) for c in js]
+    out += [(f"lane i^{c}", lambda i, c=c: i ^ c) for c in sorted({i ^ j for i, j in pairs} - {0})]
+    for d in sorted({j - i for i, j in pairs} - {0}, key=abs):
+        out.append((f"lane i+{d}" if d > 0 else f"lane i-{-d}", lambda i, d=d: i + d))
+    for w in (4, 8, 16, 32):
+        if w >= wave:
+            continue
+        for d in sorted({(j - i) % w for i, j in pairs if i // w == j // w} - {0}):
+            out.append((f"lane i+{d}, wrapping within its {_GROUP_NAMES[w]}",
+                        lambda i, d=d, w=w: (i & ~(w - 1)) | ((i + d) & (w - 1))))
+        for c in sorted({j % w for i, j in pairs if i // w == j // w}):
+            out.append((f"lane {c} of its {_GROUP_NAMES[w]}", lambda i, c=c, w=w: (i & ~(w - 1)) | c))
+    return out
+
+
+def lane_formula(pairs: list[tuple[int, int]], wave: int) -> tuple[str, list[int]] | None:
+    """The formula for "lane i reads lane j" that holds for the most of the
+    (i, j) `pairs` (the simplest among equals), as words, with the lanes i
+    it holds for; None when it holds for fewer than two.  The family: its
+    own lane, one fixed lane, i^c, i+c, i-c, i+c wrapping within each group
+    of 4/8/16/32 lanes, one fixed lane of each such group.
+
+    >>> lane_formula([(0, 2), (1, 3), (2, 0), (3, 1)], 32)
+    ('lane i^2', [0, 1, 2, 3])
+    >>> lane_formula([(i, (i & ~15) | ((i + 1) & 15)) for i in range(32)], 32)[0]
+    'lane i+1, wrapping within its 16-lane row'
+    >>> lane_formula([(i, (i & ~15) | 15) for i in range(32)], 32)[0]
+    'lane 15 of its 16-lane row'
+    >>> lane_formula([(0, 0), (1, 0), (2, 1), (3, 2)], 32)
+    ('lane i-1', [1, 2, 3])
+    >>> lane_formula([(0, 5), (1, 9)], 32) is None
+    True"""
+    best: tuple[str, list[int]] | None = None
+    for text, f in _formulas(pairs, wave):
+        held = [i for i, j in pairs if f(i) == j]
+        if len(held) >= 2 and (best is None or len(held) > len(best[1])):
+            best = (text, held)
+    return best
+
 def compose(first: list[int | None], then: list[int | None]) -> list[int | None]:
     """Lane map of running `first` and then `then` (gather maps)."""
     return [None if s is None else first[s] for s in then]

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .backend import Concrete, f32_bits, f32_is_nan
-from .cex import Counterexample, _monoid_witness, _rows, _tags, shown_registers
+from .cex import Counterexample, _monoid_witness, _rows, _tags, lane_pattern, shown_registers, value_reader
 from .encode import Encoding, binding_labels, encode, mismatches, replay
 from .identities import F32_NEG_INF, F32_NEG_ZERO, F32_POS_INF, FOLDS
 from .ir import Lowering, reg_key
@@ -340,14 +340,16 @@ def counterexample(search: Search, f: Found, solver_free: bool = False) -> Count
                 if vals[name] != zero and fails(trial):
                     vals = trial
     enc = replay(low, search.target, search.wave, search.assume, mask, vals)
-    rows = _rows(low, enc, vals, tagged, feq=feq)
+    rows = _rows(low, enc, vals, tagged, feq=feq,
+                 value=value_reader(low, search.target, search.wave, search.assume, mask, vals))
     if not rows:
         raise AssertionError(f"internal: the pre-search state for {low.name} did not replay concretely")
     labels = binding_labels(low.inputs)
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if tagged and v == tag_vals.get(k)}
+    pattern = [] if search.mode.f32 else lane_pattern(low, search.target, search.wave, search.assume, tag_vals)
     return Counterexample(f"value({rows[0].output})", search.wave, mask, shown, labels, tagged, rows, None,
-                          tagged_regs, dict(vals))
+                          tagged_regs, dict(vals), pattern)
 
 
 class Bounded:

@@ -217,56 +217,85 @@ def prove_one(low: Lowering, target: Target, wave: int, timeout: float = DEFAULT
     return _prove_one(low, target, wave, timeout, assume, want_cex, Z3(Session()), spec_def, "bit-vector", t0, smt2)
 
 
-def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume: dict[str, str], want_cex: bool,
-               B: Symbolic, spec_def: SpecDef, enc_name: str, t0: float, smt2: bool = False) -> tuple[Result, FeatureLog]:
-    from .smt import (  # z3 is imported by the commands that prove (test_imports)
-        SOLVER,
-        Z3,
-        Query,
-        skeleton_unsat,
-        smt2_benchmark,
-    )
+@dataclass(frozen=True)
+class ObligationRow:
+    """One proof obligation as data: the question, which answer means it
+    holds, and what the proof records either way (Alive2's list of checks).
+    `question` builds the condition when the row is reached (a list: one
+    condition per lane, asked by :meth:`_Proof.ask_lanes`), so a row settled
+    without the solver builds no terms."""
 
-    fresh: dict[str, Any] = {}
-    initial = symbolic_initial(B, wave, fresh)
-    enc = encode(low, target, wave, B, assume, initial, symbolic_exec(B, wave, low.exec_contract))
-    enc.fresh = fresh
-    f32 = spec_def.value_type == "f32" or low.params.get("op") in ("fadd", "fmin", "fmax")
-    res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
-                 assumptions=dict(enc.machine.assumptions_used),
-                 method=f"{SOLVER}, {enc_name} encoding, exec={low.exec_contract}",
-                 ops=sorted(enc.machine.ops_run))
-    if f32:
-        res.claim = ("exact: the same f32 value bit for bit (NaN equals NaN) as the spec's fixed combine tree, "
-                     "for inputs that are not NaN") if enc_name == "bit-vector" else (
-                     "reassociation: the same multiset of f32 summands as the spec, in any order and grouping, "
-                     "for inputs that are not NaN")
-    q = Query(timeout, session=B.session)  # the proof's own z3 context: see smt.Session
-    if f32:  # the f32 claims are stated for inputs that are not NaN
-        for vals in enc.inputs.values():
-            for v in vals:
-                q.add(B.not_b(B.fis_nan(v)))
+    name: str
+    question: Callable[[], Any]  # a Cond, or a list of per-lane Conds
+    holds_if: str  # "sat" (a witness exists) or "unsat" (no bad state exists)
+    holds: str  # the obligation's detail when it holds
+    fails: str  # ... when it does not
+    fails_as: str  # "error" (the proof would be vacuous) or "refuted"
+    witnessed: str = ""  # settled by a concrete witness, with this detail: no question asked
+    output: str = ""  # a value row's output (for the f32 abstraction)
+    record_holds: bool = True  # False: holding records nothing (the exec row of a region that does not check it)
 
-    def export(name: str, cond: Cond, proved_if: str) -> None:
+
+class _Proof:
+    """The state of one proof of (lowering, target, wave) on backend B: the
+    encoding, the solver query, the pre-search, and the Result it fills.
+    :func:`_prove_one` drives it through its stages: vacuity rows, the
+    concrete pre-search, value rows, the exec row, the counterexample."""
+
+    def __init__(self, low: Lowering, target: Target, wave: int, timeout: float, assume: dict[str, str],
+                 want_cex: bool, B: Symbolic, spec_def: SpecDef, enc_name: str, smt2: bool, z3: Any) -> None:
+        self.low, self.target, self.wave, self.assume, self.want_cex = low, target, wave, assume, want_cex
+        self.B, self.enc_name, self.smt2, self.z3 = B, enc_name, smt2, z3
+        self.fresh: dict[str, Any] = {}
+        initial = symbolic_initial(B, wave, self.fresh)
+        enc = self.enc = encode(low, target, wave, B, assume, initial, symbolic_exec(B, wave, low.exec_contract))
+        enc.fresh = self.fresh
+        f32 = self.f32 = spec_def.value_type == "f32" or low.params.get("op") in ("fadd", "fmin", "fmax")
+        res = self.res = Result(low.name, low.path, target.name, wave, low.exec_contract, "proved",
+                                assumptions=dict(enc.machine.assumptions_used),
+                                method=f"{z3.SOLVER}, {enc_name} encoding, exec={low.exec_contract}",
+                                ops=sorted(enc.machine.ops_run))
+        if f32:
+            res.claim = ("exact: the same f32 value bit for bit (NaN equals NaN) as the spec's fixed combine tree, "
+                         "for inputs that are not NaN") if enc_name == "bit-vector" else (
+                         "reassociation: the same multiset of f32 summands as the spec, in any order and grouping, "
+                         "for inputs that are not NaN")
+        self.q = z3.Query(timeout, session=B.session)  # the proof's own z3 context: see smt.Session
+        if f32:  # the f32 claims are stated for inputs that are not NaN
+            for vals in enc.inputs.values():
+                for v in vals:
+                    self.q.add(B.not_b(B.fis_nan(v)))
+        self.act0, self.W = enc.act0, wave
+        self.differ: Callable[[Value, Value], Cond] = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
+        self.search: Search | None = None
+        self.stage2: list[Found | None] = []  # the pre-search's second stage's answer, once it has run
+        self.bad_conds: list[tuple[str, Cond]] = []
+        self.refuted_early = False  # by the pre-search or the f32 search, before the value rows
+
+    # ---- asking -------------------------------------------------------------
+    def export(self, name: str, cond: Cond, proved_if: str) -> None:
         """Every obligation as a stand-alone SMT-LIB question (--smt2)."""
-        res.smt2[name] = smt2_benchmark(cond, q.assertions, [
-            f"verify obligation {name}: {low.name} ({low.spec}) for {target.name} wave{wave} under exec={low.exec_contract}",
+        low, res = self.low, self.res
+        res.smt2[name] = self.z3.smt2_benchmark(cond, self.q.assertions, [
+            f"verify obligation {name}: {low.name} ({low.spec}) for {self.target.name} wave{self.wave} "
+            f"under exec={low.exec_contract}",
             f"assumptions: {', '.join(f'{k}={v}' for k, v in sorted(res.assumptions.items())) or 'none'}",
-            f"{proved_if} means the obligation holds; made with {SOLVER}"])
+            f"{proved_if} means the obligation holds; made with {self.z3.SOLVER}"])
 
-    def ask(name: str, cond: Cond, bad: str = "") -> str:
+    def ask(self, name: str, cond: Cond) -> str:
         """Is `cond` satisfiable?"""
         if cond is False:  # folded away while encoding: no solver call needed
             return "unsat"
+        q = self.q
         q.push()
         q.add(cond)
-        r = q.check()
+        r: str = q.check()
         q.pop()
         if r == "unknown":
-            res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
+            self.res.obligations.append(Obligation(name, "unknown", f"solver: {q.reason or 'gave up'}"))
         return r
 
-    def ask_lanes(name: str, conds: list[Cond], out_name: str = "") -> tuple[str, Cond]:
+    def ask_lanes(self, name: str, conds: list[Cond], out_name: str = "") -> tuple[str, Cond]:
         """Is some lane's condition satisfiable?  One query for all lanes
         first, on a small resource limit; if that does not settle it, the
         same query bit-blasted whole (z3's own solver, the same limit: only
@@ -275,6 +304,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         "presearch"), then one query per lane (symbolic lane indices make
         the joint query much harder than its parts).  Returns (answer, the
         satisfiable condition)."""
+        B, q, res = self.B, self.q, self.res
         live = [c for c in conds if c is not False]
         if not live:
             return "unsat", None
@@ -285,7 +315,7 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
         q.pop()
         if r != "unknown":
             return r, joint
-        if skeleton_unsat(joint, JOINT_RLIMIT):  # both sides built from the same atoms
+        if self.z3.skeleton_unsat(joint, JOINT_RLIMIT):  # both sides built from the same atoms
             if ", propositional" not in res.method:
                 res.method += ", propositional"
             return "unsat", None
@@ -297,11 +327,11 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
             if ", bit-blasted" not in res.method:
                 res.method += ", bit-blasted"
             return r, None
-        if search is not None and search.mode.op is not None and not stage2:
-            stage2.append(search.run(more_cases(low.exec_contract, W), RANDOM_MASKS))
-            if stage2[0] is not None:
+        if self.search is not None and self.search.mode.op is not None and not self.stage2:
+            self.stage2.append(self.search.run(more_cases(self.low.exec_contract, self.W), RANDOM_MASKS))
+            if self.stage2[0] is not None:
                 return "presearch", None
-        if f32 and enc_name == "bit-vector" and abstract_unsat(out_name):
+        if self.f32 and self.enc_name == "bit-vector" and self.abstract_unsat(out_name):
             res.method += ", fadd abstracted"
             return "unsat", None
         res.method += ", per-lane"
@@ -317,24 +347,25 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
                 return "unknown", None
         return "unsat", None
 
-    def abstract_unsat(name: str) -> bool:
+    def abstract_unsat(self, name: str) -> bool:
         """Does output `name` equal the spec in every active lane with fadd
         abstracted (smt.Z3.abstract_fadd: an unknown commutative function
         with the exact NaN and -0.0 cases)?  Sound to prove with, since the
         exact fadd is one such function; the same unknowns as `enc` (names
         are per Session), on a resource limit."""
-        return any(_abstract_unsat(name, how) for how in ("canonical", "as-is"))
+        return any(self._abstract_unsat(name, how) for how in ("canonical", "as-is"))
 
-    def _abstract_unsat(name: str, how: str) -> bool:
-        A = Z3(B.session, abstract_fadd=how)
-        ab = encode(low, target, wave, A, assume, symbolic_initial(A, wave, {}),
-                    symbolic_exec(A, wave, low.exec_contract))
+    def _abstract_unsat(self, name: str, how: str) -> bool:
+        low, q = self.low, self.q
+        A = self.z3.Z3(self.B.session, abstract_fadd=how)
+        ab = encode(low, self.target, self.wave, A, self.assume, symbolic_initial(A, self.wave, {}),
+                    symbolic_exec(A, self.wave, low.exec_contract))
         sv, sd = ab.spec[name]
         out = ab.outputs[name]
         # lanes with the same (value, spec) terms (a scalar output: every lane) are one question
         guards: dict[tuple[int, int], list[Cond]] = {}
         pairs: dict[tuple[int, int], tuple[Value, Value]] = {}
-        for i in range(W):
+        for i in range(self.W):
             key = (_term_key(out[i]), _term_key(sv[i]))
             guards.setdefault(key, []).append(A.and_b(ab.act0[i], sd[i]))
             pairs[key] = (out[i], sv[i])
@@ -352,12 +383,130 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
                 return False
         return True
 
-    def solver_counterexample(h: Found) -> Counterexample | None:
+    # ---- the rows -----------------------------------------------------------
+    def run(self, rows: list[ObligationRow]) -> None:
+        """Ask each row in order and record what its answer means; a
+        refutation by the pre-search's second stage ends the rows."""
+        B, res = self.B, self.res
+        for row in rows:
+            built = None
+            if self.smt2:
+                built = row.question()
+                self.export(row.name, B.or_b(*built) if isinstance(built, list) else built, row.holds_if)
+            if row.witnessed:
+                res.obligations.append(Obligation(row.name, "proved", row.witnessed))
+                continue
+            built = row.question() if built is None else built
+            if isinstance(built, list):
+                r, bad = self.ask_lanes(row.name, built, row.output)
+            else:
+                r, bad = self.ask(row.name, built), built
+            if r == "presearch":
+                self.found_by_presearch(self.stage2[0])
+                return
+            if r == row.holds_if:
+                if row.record_holds:
+                    res.obligations.append(Obligation(row.name, "proved", row.holds))
+            elif r in ("sat", "unsat"):
+                res.obligations.append(Obligation(row.name, row.fails_as, row.fails))
+                if row.fails_as == "refuted":
+                    self.bad_conds.append((row.name, bad))
+
+    def vacuity_rows(self) -> list[ObligationRow]:
+        """1-2. vacuity.  A concrete witness settles each without the
+        solver: all lanes on (every contract admits it) and lane-numbered
+        inputs."""
+        B, act0, enc = self.B, self.act0, self.enc
+        witness = vacuity_witness(self.low, self.target, self.wave, self.assume)
+        return [
+            ObligationRow("contract", lambda: B.or_b(*act0), "sat", "some admitted EXEC mask has an active lane",
+                          "the EXEC contract admits no active lane", "error",
+                          witnessed="the contract admits an EXEC mask with an active lane" if witness["contract"] else ""),
+            ObligationRow("defined", lambda: B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values()
+                                                      for i, d in enumerate(o[1])]),
+                          "sat", "the spec is defined in some active lane",
+                          "the spec is undefined in every active lane: a proof would be vacuous", "error",
+                          witnessed="the spec is defined in an active lane (concrete witness)" if witness["defined"] else ""),
+        ]
+
+    def value_rows(self) -> list[ObligationRow]:
+        """3. values: per output, in every lane active at entry where the
+        spec is defined, the output equals the spec (asked lane-wise)."""
+        B, enc, act0, differ = self.B, self.enc, self.act0, self.differ
+
+        def lanes(name: str) -> Callable[[], list[Cond]]:
+            def build() -> list[Cond]:
+                sv, sd = enc.spec[name]
+                out = enc.outputs[name]
+                return [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(self.W)]
+            return build
+        return [ObligationRow(f"value({name})", lanes(name), "unsat",
+                              f"every active lane where the spec is defined equals {self.low.spec}",
+                              "an active lane differs from the spec", "refuted", output=name)
+                for name in enc.outputs]
+
+    def exec_row(self) -> ObligationRow:
+        """4. EXEC at the end equals EXEC at entry (when the lowering checks it)."""
+        B, enc, low = self.B, self.enc, self.low
+
+        def changed() -> Cond:
+            lo1, hi1 = enc.machine.exec_pair()
+            lo0, hi0 = enc.exec0
+            return B.or_b(B.ne(lo1, lo0), B.ne(hi1, hi0) if self.W == 64 else False) if low.check_exec else False
+        return ObligationRow("exec", changed, "unsat", "EXEC is restored", "EXEC at the end differs from EXEC at entry",
+                             "refuted", record_holds=low.check_exec)
+
+    # ---- the concrete searches ------------------------------------------------
+    def search_first(self) -> None:
+        """A concrete pre-search (verify.presearch) of the states that break
+        reductions and scans: one active lane, -0.0, identities, extremes; a
+        state that fails is a refutation that replays.  An exact f32 claim
+        then gets a random concrete search: the solver is hopeless at finding
+        a rounding difference between two 32-leaf float trees."""
+        low, B, enc, act0, differ = self.low, self.B, self.enc, self.act0, self.differ
+        folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
+                     for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
+        fold_op = spec_monoid(catalog.speclib(), low.spec, low.params) or low.params.get("op")
+        mode = Mode(fold_op if isinstance(fold_op, str) and fold_op in FOLDS else None, self.f32,
+                    exact_sums=self.f32 and self.enc_name != "bit-vector" and fold_op == "fadd",
+                    monoid=self.enc_name != "bit-vector")
+        self.search = None if folded else Search(low, self.target, self.wave, self.assume, enc, mode)
+        hit = self.search.run(first_cases(low.exec_contract, self.wave)) if self.search is not None else None
+        found = (f32_search(low, self.target, self.wave, self.assume, enc)
+                 if self.f32 and self.enc_name == "bit-vector" and not folded and hit is None else None)
+        if hit is not None:
+            self.found_by_presearch(hit)
+        elif found is not None:
+            self.res.obligations.append(Obligation(f"value({found[0]})", "refuted",
+                                                   "an active lane differs from the spec (found by concrete search)"))
+            self.res.cex = concrete_counterexample(low, self.target, self.wave, self.assume, found[1], found[2])
+            self.res.method += ", concrete search"
+        self.refuted_early = hit is not None or found is not None
+
+    def found_by_presearch(self, h: Found | None) -> None:
+        """A refutation by the concrete pre-search, its counterexample made as the solver's are."""
+        assert self.search is not None and h is not None
+        res, low, want_cex = self.res, self.low, self.want_cex
+        res.cex, how = None, ""
+        if want_cex and (h.mask == 1 or low.exec_contract != "any"):  # EXEC as the solver's: no solver needed
+            res.cex = presearch_counterexample(self.search, h, solver_free=True)
+        if want_cex and res.cex is None and not (self.f32 and self.enc_name == "bit-vector"):
+            res.cex = self.solver_counterexample(h)
+        if want_cex and res.cex is None:  # values the solver did not choose: say so, as for f32_search
+            res.cex, how = presearch_counterexample(self.search, h), " (found by concrete search)"
+        oname = res.cex.obligation if res.cex is not None else f"value({h.output})"
+        # reported as the solver's refutations are; `method` names the pre-search
+        res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec" + how))
+        res.method += ", concrete pre-search"
+
+    # ---- the counterexample ---------------------------------------------------
+    def solver_counterexample(self, h: Found) -> Counterexample | None:
         """The counterexample the solver path would give for the output the
         pre-search refuted (verify.cex: fewest lanes, then the smallest mask,
         then tags, the monoid witness or small values), asked with at most as
         many active lanes as the state found and every check on a resource
         limit; None if a check gives up (then the pre-search's own)."""
+        low, B, enc, q, W = self.low, self.B, self.enc, self.q, self.W
         multiplies = any(re.match(r"^[vs]_(mul|mad)", ins.base) for ins in low.program)
         if multiplies and W == 64:
             # z3 bit-blasts 64 multipliers per step before the resource limit
@@ -365,122 +514,51 @@ def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume:
             return None
         sv, sd = enc.spec[h.output]
         out = enc.outputs[h.output]
-        cond = B.or_b(*[B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)])
+        cond = B.or_b(*[B.and_b(self.act0[i], sd[i], self.differ(out[i], sv[i])) for i in range(W)])
         if enc.exec_bits:
             cond = B.and_b(cond, B.at_most(enc.exec_bits, bin(h.mask).count("1")))
         bq = Bounded(q, CEX_RLIMIT_MUL if multiplies else CEX_RLIMIT)
         depth, size = len(q.marks), len(q.assertions)
         try:
-            cex = find_counterexample(low, target, wave, enc, B, bq, [(f"value({h.output})", cond)], assume)  # type: ignore[arg-type]
+            cex = find_counterexample(low, self.target, self.wave, enc, B, bq, [(f"value({h.output})", cond)],  # type: ignore[arg-type]
+                                      self.assume)
         except AssertionError:  # a check gave up where the search needed an answer
             del q.marks[depth:]
             del q.assertions[size:]
             return None
         return None if bq.gave_up else cex
 
-    def found_by_presearch(h: Found | None) -> None:
-        """A refutation by the concrete pre-search, its counterexample made as the solver's are."""
-        assert search is not None and h is not None
-        res.cex, how = None, ""
-        if want_cex and (h.mask == 1 or low.exec_contract != "any"):  # EXEC as the solver's: no solver needed
-            res.cex = presearch_counterexample(search, h, solver_free=True)
-        if want_cex and res.cex is None and not (f32 and enc_name == "bit-vector"):
-            res.cex = solver_counterexample(h)
-        if want_cex and res.cex is None:  # values the solver did not choose: say so, as for f32_search
-            res.cex, how = presearch_counterexample(search, h), " (found by concrete search)"
-        oname = res.cex.obligation if res.cex is not None else f"value({h.output})"
-        # reported as the solver's refutations are; `method` names the pre-search
-        res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec" + how))
-        res.method += ", concrete pre-search"
+    def conclude(self) -> None:
+        """The verdict from the obligations; what a proved lowering writes
+        in inactive lanes; a refutation's counterexample."""
+        res, low = self.res, self.low
+        verdicts = {o.verdict for o in res.obligations}
+        res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
+        if res.verdict == "proved" and low.exec_contract != "full" and low.clobbers is not None:
+            res.writes_inactive = _writes_inactive(low, self.enc, self.fresh, self.B, self.q)
+        if res.verdict == "refuted" and self.want_cex and res.cex is None:
+            res.cex = find_counterexample(low, self.target, self.wave, self.enc, self.B, self.q, self.bad_conds,
+                                          self.assume)
 
-    # 1-2. vacuity.  A concrete witness settles each without the solver: all
-    # lanes on (every contract admits it) and lane-numbered inputs.
-    act0, W = enc.act0, wave
-    witness = vacuity_witness(low, target, wave, assume)
-    if smt2:
-        export("contract", B.or_b(*act0), "sat")
-        export("defined", B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])]), "sat")
-    if witness["contract"]:
-        res.obligations.append(Obligation("contract", "proved", "the contract admits an EXEC mask with an active lane"))
+
+def _prove_one(low: Lowering, target: Target, wave: int, timeout: float, assume: dict[str, str], want_cex: bool,
+               B: Symbolic, spec_def: SpecDef, enc_name: str, t0: float, smt2: bool = False) -> tuple[Result, FeatureLog]:
+    """One proof, stage by stage (module doc): vacuity, the concrete
+    searches, the values, EXEC, then the verdict and its counterexample."""
+    from . import smt  # z3 is imported by the commands that prove (test_imports)
+
+    p = _Proof(low, target, wave, timeout, assume, want_cex, B, spec_def, enc_name, smt2, smt)
+    p.run(p.vacuity_rows())
+    if any(o.verdict == "error" for o in p.res.obligations):
+        p.res.verdict = "error"
     else:
-        r = ask("contract", B.or_b(*act0))
-        if r in ("sat", "unsat"):
-            res.obligations.append(Obligation("contract", "proved" if r == "sat" else "error",
-                                              "some admitted EXEC mask has an active lane" if r == "sat"
-                                              else "the EXEC contract admits no active lane"))
-    if witness["defined"]:
-        res.obligations.append(Obligation("defined", "proved", "the spec is defined in an active lane (concrete witness)"))
-    else:
-        any_def = B.or_b(*[B.and_b(act0[i], d) for o in enc.spec.values() for i, d in enumerate(o[1])])
-        r = ask("defined", any_def)
-        if r in ("sat", "unsat"):
-            res.obligations.append(Obligation("defined", "proved" if r == "sat" else "error",
-                                              "the spec is defined in some active lane" if r == "sat"
-                                              else "the spec is undefined in every active lane: a proof would be vacuous"))
-    if any(o.verdict == "error" for o in res.obligations):
-        res.verdict = "error"
-        res.seconds = time.perf_counter() - t0
-        return res, _feature_log(enc)
-    # 3. values.  First a concrete pre-search (verify.presearch) of the
-    # states that break reductions and scans: one active lane, -0.0,
-    # identities, extremes; a state that fails is a refutation that replays.
-    # An exact f32 claim then gets a random concrete search: the solver is
-    # hopeless at finding a rounding difference between two 32-leaf float trees.
-    bad_conds = []
-    differ: Callable[[Value, Value], Cond] = (lambda a, b: B.not_b(B.feq(a, b))) if f32 else B.ne
-    folded = all(B.and_b(act0[i], sd, differ(out[i], sv[i])) is False
-                 for name, out in enc.outputs.items() for sv, sds in [enc.spec[name]] for i, sd in enumerate(sds))
-    fold_op = spec_monoid(catalog.speclib(), low.spec, low.params) or low.params.get("op")
-    mode = Mode(fold_op if isinstance(fold_op, str) and fold_op in FOLDS else None, f32,
-                exact_sums=f32 and enc_name != "bit-vector" and fold_op == "fadd", monoid=enc_name != "bit-vector")
-    search = None if folded else Search(low, target, wave, assume, enc, mode)
-    stage2: list[Found | None] = []  # the second stage's answer, once it has run
-    hit = search.run(first_cases(low.exec_contract, wave)) if search is not None else None
-    found = f32_search(low, target, wave, assume, enc) if f32 and enc_name == "bit-vector" and not folded and hit is None else None
-    if hit is not None:
-        found_by_presearch(hit)
-    elif found is not None:
-        res.obligations.append(Obligation(f"value({found[0]})", "refuted",
-                                          "an active lane differs from the spec (found by concrete search)"))
-        res.cex = concrete_counterexample(low, target, wave, assume, found[1], found[2])
-        res.method += ", concrete search"
-    for name, out in enc.outputs.items():
-        if found is not None or hit is not None:
-            break
-        sv, sd = enc.spec[name]
-        lanes = [B.and_b(act0[i], sd[i], differ(out[i], sv[i])) for i in range(W)]
-        oname = f"value({name})"
-        if smt2:
-            export(oname, B.or_b(*lanes), "unsat")
-        r, mism = ask_lanes(oname, lanes, name)
-        if r == "presearch":
-            found_by_presearch(stage2[0])
-            break
-        if r == "sat":
-            res.obligations.append(Obligation(oname, "refuted", "an active lane differs from the spec"))
-            bad_conds.append((oname, mism))
-        elif r == "unsat":
-            res.obligations.append(Obligation(oname, "proved", f"every active lane where the spec is defined equals {low.spec}"))
-    # 4. exec restored
-    lo1, hi1 = enc.machine.exec_pair()
-    lo0, hi0 = enc.exec0
-    changed = B.or_b(B.ne(lo1, lo0), B.ne(hi1, hi0) if W == 64 else False) if low.check_exec else False
-    if smt2:
-        export("exec", changed, "unsat")
-    r = ask("exec", changed, "refuted")
-    if r == "sat":
-        res.obligations.append(Obligation("exec", "refuted", "EXEC at the end differs from EXEC at entry"))
-        bad_conds.append(("exec", changed))
-    elif r == "unsat" and low.check_exec:
-        res.obligations.append(Obligation("exec", "proved", "EXEC is restored"))
-    verdicts = {o.verdict for o in res.obligations}
-    res.verdict = "refuted" if "refuted" in verdicts else "unknown" if "unknown" in verdicts else "proved"
-    if res.verdict == "proved" and low.exec_contract != "full" and low.clobbers is not None:
-        res.writes_inactive = _writes_inactive(low, enc, fresh, B, q)
-    if res.verdict == "refuted" and want_cex and res.cex is None:
-        res.cex = find_counterexample(low, target, wave, enc, B, q, bad_conds, assume)
-    res.seconds = time.perf_counter() - t0
-    return res, _feature_log(enc)
+        p.search_first()
+        if not p.refuted_early:
+            p.run(p.value_rows())
+        p.run([p.exec_row()])
+        p.conclude()
+    p.res.seconds = time.perf_counter() - t0
+    return p.res, _feature_log(p.enc)
 
 
 def _term_key(v: Any) -> int:

@@ -66,6 +66,9 @@ class Flow:
     verdicts: dict[int, str] = field(default_factory=dict)  # lane -> text at the right
     bad: set[int] = field(default_factory=set)  # lanes whose output differs from the spec
     exec_final: int | None = None
+    col_w: int = 128  # an instruction column's width (narrower where a long path must fit MAX_W)
+    folded: int = 0  # instructions off the path left out (fold columns stand for them)
+    chain_lines: set[int] = field(default_factory=set)  # lines the deciding lane's trace names (kept when folding)
 
 
 _REF = re.compile(r"\b(v\d+)\[(\d+)\]")
@@ -154,10 +157,65 @@ def _same_lane(cols: list[Column], act: int) -> Any:
     return same
 
 
+FOLD_COL = -2  # a Column.step: instructions off the path, folded into one narrow column
+MAX_W = 1200  # a counterexample's picture is at most this wide unless drawn full
+
+
+def _text_w(f: Flow) -> float:
+    return 8 + max([len(t) + 10 for t in f.verdicts.values()] + [10]) * 6.2
+
+
+def _col_width(c: Column, col_w: int) -> int:
+    return SCALAR_W if c.step == FOLD_COL or c.text.startswith("s_nop") else col_w
+
+
+def _fold_columns(f: Flow) -> None:
+    """Fit a counterexample's picture into MAX_W: keep the entry column,
+    the columns on the highlighted path, the responsible one and the last;
+    each run of the others becomes one narrow fold column ("lines a-b: n
+    off the path"); then, if the kept columns still do not fit, narrow
+    them (to 64 px at the least)."""
+    def width(cols: list[Column], col_w: int) -> float:
+        return LEFT + 10 + sum(_col_width(c, col_w) for c in cols) + _text_w(f) + 20
+    if width(f.columns, COL_W) <= MAX_W:
+        return
+    keep = {0} | {c for c, _ in f.path}
+    keep |= {k for k, c in enumerate(f.columns) if c.step >= 0 and c.line in f.chain_lines}
+    if f.responsible is not None:
+        keep.add(f.responsible)
+    new: list[Column] = []
+    remap: dict[int, int] = {}
+    run: list[Column] = []
+
+    def flush() -> None:
+        if run:
+            new.append(Column(FOLD_COL, run[0].line, f"lines {run[0].line}-{run[-1].line}: {len(run)} off the path",
+                              None, []))
+            f.folded += len(run)
+            run.clear()
+    for k, c in enumerate(f.columns):
+        if k in keep:
+            flush()
+            remap[k] = len(new)
+            new.append(c)
+        else:
+            run.append(c)
+    flush()
+    f.columns = new
+    f.path = [(remap[c], ln) for c, ln in f.path]
+    f.responsible = remap.get(f.responsible) if f.responsible is not None else None
+    n = sum(1 for c in new if _col_width(c, COL_W) == COL_W)
+    fixed = width(new, 0)
+    if n and fixed + n * COL_W > MAX_W:
+        f.col_w = max(64, int((MAX_W - fixed) // n))
+
+
 def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask: int, vals: dict[str, Any],
-         cex: Counterexample | None = None, title: str = "") -> Flow:
+         cex: Counterexample | None = None, title: str = "", full: bool = False) -> Flow:
     """The picture's content for `low` run from EXEC = `mask` and `vals`
-    (register -> lane values); with `cex`, its deciding lane highlighted."""
+    (register -> lane values); with `cex`, its deciding lane highlighted
+    and, unless `full`, the instructions off its path folded so that the
+    picture fits MAX_W (:func:`_fold_columns`)."""
     enc = replay(low, target, wave, assume, mask, vals)
     cols = _columns(low, enc)
     out_regs = {b.name: reg_key(b.reg) for b in low.outputs}
@@ -174,6 +232,7 @@ def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask:
         if isinstance(next((b.reg for b in low.outputs if b.name == r.output), None), VReg):
             f.path = _path(low, enc, cols, out_regs[r.output], r.lane)
         pinned = {ln for _, ln in f.path} | {r.lane}
+        f.chain_lines = {int(m.group(1)) for c in r.chain if (m := re.match(r"line (\d+)", c))}
         m = re.match(r"line (\d+)", r.responsible)
         if m:
             f.responsible = next((k for k, c in enumerate(cols) if c.step >= 0 and c.line == int(m.group(1))), None)
@@ -187,6 +246,8 @@ def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask:
     # and the lanes the shown failing lanes read (an inactive source among them)
     pinned |= {j for c in cols if c.cells for i in set(pinned) for j in c.cells[i].sources} if rows else set()
     f.rows = fold_lanes(list(range(wave)), _same_lane(cols, mask), pinned)
+    if rows and not full:
+        _fold_columns(f)
     return f
 
 
@@ -217,19 +278,19 @@ def _short(text: str, n: int) -> str:
     return text if len(text) <= n else text[:n - 1] + "~"
 
 
-def _head_lines(c: Column) -> list[str]:
+def _head_lines(c: Column, n_chars: int = 19) -> list[str]:
     if c.step < 0:
-        return ["entry", *[_short(p, 18) for p in c.text.removeprefix("entry: ").split(", ")][:3]]
+        return ["entry", *[_short(p, n_chars - 1) for p in c.text.removeprefix("entry: ").split(", ")][:3]]
     toks = c.text.split(" ")
     n = 1
     while n < len(toks) and (n == 1 or toks[n - 1].endswith(",")):
         n += 1
     operands = " ".join(toks[1:n])
     ctrl = [t for t in toks[n:] if not t.endswith((":0xf", ":0x0"))]
-    out = [f"line {c.line}", _short(toks[0], 19)]
+    out = [f"line {c.line}", _short(toks[0], n_chars)]
     if operands:
-        out.append(_short(operands, 19))
-    out += [_short(t, 19) for t in ctrl[:2]]
+        out.append(_short(operands, n_chars))
+    out += [_short(t, n_chars) for t in ctrl[:2]]
     return out
 
 
@@ -258,11 +319,11 @@ def render(f: Flow) -> str:
     xs: list[float] = []
     x = float(LEFT + 10)
     for c in f.columns:
-        w = SCALAR_W if c.text.startswith("s_nop") else COL_W
+        w = _col_width(c, f.col_w)
         xs.append(x + w / 2)
         x += w
     right = x
-    text_w = 8 + max([len(t) + 10 for t in f.verdicts.values()] + [10]) * 6.2
+    text_w = _text_w(f)
     width = max(int(right + text_w + 20), 1150)  # the legend's width
     height = int(bottom + 90)
     o: list[str] = [
@@ -303,11 +364,16 @@ def render(f: Flow) -> str:
         o.append(f'<g class="column{" responsible" if resp else ""}" data-column="{k}" data-line="{c.line}">'
                  f'<title>{_esc(c.text)}</title>')
         if resp:
-            o.append(f'<rect x="{cx - 52:.1f}" y="{TOP - 84}" width="104" height="{bottom - TOP + 88:.0f}" '
+            o.append(f'<rect x="{cx - (f.col_w - 24) / 2:.1f}" y="{TOP - 84}" width="{f.col_w - 24}" height="{bottom - TOP + 88:.0f}" '
                      f'fill="none" stroke="{HIGHLIGHT}" stroke-width="2" rx="4"/>'
                      f'<text x="{cx:.1f}" y="{bottom + 14:.0f}" text-anchor="middle" fill="{HIGHLIGHT}" '
                      f'font-weight="bold">responsible</text>')
-        heads = _head_lines(c) if (c.cells or c.step < 0) else [f"line {c.line}", *c.text.split(" ", 1)[:1]]
+        if c.step == FOLD_COL:
+            heads = ["...", c.text.split(": ", 1)[1].split(" ", 1)[0] + " more"]
+        else:
+            nc = max(8, int(_col_width(c, f.col_w) / 6.6))
+            heads = (_head_lines(c, nc) if (c.cells or c.step < 0)
+                     else [f"line {c.line}", *[_short(t, nc) for t in c.text.split(" ", 1)[:1]]])
         for n, t in enumerate(heads):
             o.append(f'<text x="{cx:.1f}" y="{TOP - 72 + 11 * n}" text-anchor="middle"'
                      f'{bold if n == 1 else ""} fill="{HIGHLIGHT if resp else "#222"}">'
@@ -316,7 +382,7 @@ def render(f: Flow) -> str:
             o.append(f'<text x="{cx:.1f}" y="{bottom + 26:.0f}" text-anchor="middle" fill="#2a9d3a">writes EXEC</text>')
         if c.reg and c.step >= 0:
             o.append(f'<text x="{cx:.1f}" y="{TOP - 4}" text-anchor="middle" fill="#555">{c.reg}</text>')
-        if not c.cells and c.step >= 0:
+        if not c.cells and c.step != -1:
             o.append(f'<line x1="{cx:.1f}" y1="{TOP}" x2="{cx:.1f}" y2="{bottom:.0f}" stroke="#ddd" '
                      f'stroke-dasharray="3,3"/>')
         o.append("</g>")
@@ -397,6 +463,8 @@ def render(f: Flow) -> str:
         ex += f", at the end {fmt_mask(f.exec_final, f.wave)}"
     if f.path:
         ex += "; red: the deciding lane's path"
+    if f.folded:
+        ex += f"; {f.folded} instructions off the path folded (--svg-full draws them)"
     o.append(f'<text x="8" y="{ly + 30}" fill="#333">{_esc(ex)}</text>')
     o.append("</svg>")
     return "\n".join(o) + "\n"
@@ -419,10 +487,11 @@ def contract_mask(low: Lowering, wave: int) -> int:
     return int(low.exec_contract, 16) if low.exec_contract.startswith("0x") else (1 << wave) - 1
 
 
-def result_svg(low: Lowering, results: list[Result], assume: dict[str, str]) -> str:
+def result_svg(low: Lowering, results: list[Result], assume: dict[str, str], full: bool = False) -> str:
     """The picture of `verify lowering`'s (or `verify asm`'s) results: the
-    first counterexample with lanes to show, else the first result's run
-    with lane-tagged inputs under its contract."""
+    first counterexample with lanes to show (the instructions off its path
+    folded unless `full`), else the first result's run with lane-tagged
+    inputs under its contract."""
     pick = next((r for r in results if r.cex is not None and r.cex.rows), None)
     r = pick or results[0]
     tgt = resolve(r.target)[0]
@@ -431,7 +500,7 @@ def result_svg(low: Lowering, results: list[Result], assume: dict[str, str]) -> 
         c = pick.cex
         vals = c.state or c.inputs
         title = f"{low.name}: {r.target} wave{r.wave}: refuted ({c.obligation}), EXEC {fmt_mask(c.exec_mask, r.wave)}"
-        return render(flow(low, tgt, r.wave, asm, c.exec_mask, vals, c, title))
+        return render(flow(low, tgt, r.wave, asm, c.exec_mask, vals, c, title, full))
     title = f"{low.name}: {r.target} wave{r.wave}: {r.verdict} (lane-tagged inputs: input k lane i = k*0x100+i)"
     return render(flow(low, tgt, r.wave, asm, contract_mask(low, r.wave), tag_values(low, r.wave), None, title))
 

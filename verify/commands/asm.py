@@ -32,7 +32,7 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code = overall([c.result for c in rep.checked])
     if args.svg and rep.checked:
         c = next((c for c in rep.checked if c.result.cex is not None and c.result.cex.rows), rep.checked[0])
-        write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume)))
+        write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume), args.svg_full))
     if code == 0 and rep.refused:  # a region in a loop: not proved
         code = EXIT["unknown"]
     n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])

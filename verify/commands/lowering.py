@@ -41,7 +41,7 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     n = counts(r.verdict for r in results)
     if args.svg:
-        write(args.svg, svg.result_svg(low, results, assume))
+        write(args.svg, svg.result_svg(low, results, assume, args.svg_full))
     if args.json:
         return dump({**lowering_json(low, results, args.times), "counts": n}, out, code)
     print_lines(lowering_lines(low, results, args.times, args.robust), out)

@@ -246,17 +246,18 @@ class OpDef:
     # moves data across lanes, or computes from the lane index (v_mbcnt): the
     # default region of `verify asm` is drawn around such instructions
     moves_lanes = False
-    # hazards it is the consumer of (hazards.RULES rows name these roles):
-    # "dpp" (a DPP read; per instruction, see roles()), "lane_select" (an SGPR
-    # lane select), "readlane" (reads a lane chosen by EXEC or a select),
-    # "readlane_vgpr" (v_readlane's VGPR), "permlane_swap",
-    # "permlane" (v_permlane16/x16/64: a v_cmpx before needs a VALU between)
+    # hazards it is the consumer of (hazards.RULES rows name these roles),
+    # from the closed set HAZARD_ROLES (a misspelt role fails at registration)
     hazard_roles: frozenset[str] = frozenset()
     # counted by s_waitcnt lgkmcnt: "ds" (an LDS operation; GFX12 s_wait_dscnt)
     # or "other" (scalar memory); None: not counted
     wait_counter: str | None = None
     lds_return = False  # its result lands in its first (VGPR) operand late
     components: tuple[str, ...] = ()  # the synthesiser's component classes it provides
+    # operands whose value chooses which lane is read or written (a
+    # ds_bpermute address, a permlane select, a readlane/writelane lane):
+    # counterexamples follow them back to where they were computed
+    lane_select: tuple[int, ...] = ()
 
     def mnemonics(self) -> dict[str, str]:
         return {self.base + suf: enc for suf, enc in self.encs.items()}
@@ -543,8 +544,25 @@ def op_of(base: str) -> OpDef:
     return op if op is not None else UNMODELLED[base]
 
 
+# The hazard roles an op may play, each the consumer of rows of hazards.RULES:
+# a closed set, so a misspelt role fails when the op is registered (and a rule
+# naming a role outside it, when verify.hazards loads).  [S:hazards]
+HAZARD_ROLES = frozenset({
+    "dpp",  # a DPP read (per instruction: OpDef.roles)
+    "lane_select",  # an SGPR lane select (v_readlane/v_writelane)
+    "readlane",  # reads a lane chosen by EXEC or a select
+    "readlane_vgpr",  # v_readlane's VGPR
+    "permlane_swap",  # v_permlane16/32_swap (gfx950)
+    "permlane",  # v_permlane16/x16/64: a v_cmpx before needs a VALU between
+})
+
+
 def register(op: OpDef) -> OpDef:
     assert op.base not in OPS, op.base
+    unknown = op.hazard_roles - HAZARD_ROLES
+    if unknown:
+        raise ValueError(f"{op.base}: unknown hazard role {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(HAZARD_ROLES))})")
     OPS[op.base] = op
     for mn, enc in op.mnemonics().items():
         assert mn not in MNEMONICS, mn

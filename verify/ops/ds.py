@@ -309,6 +309,7 @@ class Bpermute(LdsOp):
     sig = ("vdst", "vgpr", "vgpr")
     arg_names = ("vdst", "vaddr", "vdata")
     feature = "ds_permute"
+    lane_select = (1,)
     mods = Modifiers(int_modifier("offset", 0, 0xFFFF, default=0))
 
     def addresses(self, ins: Instr, m: Machine) -> list[Value]:

@@ -25,6 +25,7 @@ class Readlane(OpDef):
     unit = "valu"
     sig = ("sdst", "vgpr", "ssrc")
     arg_names = ("sdst", "vsrc", "lane")
+    lane_select = (2,)
     moves_lanes = True
     hazard_roles = frozenset({"lane_select", "readlane", "readlane_vgpr"})
     components = ("readlane",)
@@ -80,6 +81,7 @@ class Writelane(OpDef):
     unit = "valu"
     sig = ("vdst", "ssrc", "ssrc")
     arg_names = ("vdst", "ssrc", "lane")
+    lane_select = (2,)
     encs = {"": "e64"}  # VOP3 only, but llvm-mc-22 rejects the `_e64` spelling on every target
     valu_constants = True
     moves_lanes = True

@@ -63,6 +63,7 @@ class Permlane16(OpDef):
         self.feature = "permlane16_var" if var else "permlane16"
         self.sig = ("vdst", "vgpr", "vgpr") if var else ("vdst", "vgpr", "ssrc", "ssrc")
         self.arg_names = ("vdst", "vsrc", "vsel") if var else ("vdst", "vsrc", "sel0", "sel1")
+        self.lane_select = (2,) if var else (2, 3)
         # after a v_cmpx a VALU instruction must come first  [S:hazards]
         self.hazard_roles = frozenset({"permlane"})
         self.components = () if var else (f"permlane{'x' if x else ''}16",)
