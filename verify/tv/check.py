@@ -550,6 +550,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     shader = conventions.is_shader(fn)
     code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel,
                     ("s_endpgm" if fn.ret == "void" else "") if shader else None)
+    if shader:  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
+        code.kernel = True
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
