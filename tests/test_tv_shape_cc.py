@@ -23,7 +23,7 @@ needs_llc = pytest.mark.skipif(LLC is None, reason="needs llc-22")
 
 # every function of every file, on every RUN line: proved
 EXPECTED_PROVED = {
-    "cc_cs_ballot32": 24, "cc_cs_ballot64": 21, "cc_mixed": 14, "cc_permlane": 12, "cc_ps_dpp": 21,
+    "cc_cs_ballot32": 30, "cc_cs_ballot64": 21, "cc_mixed": 14, "cc_permlane": 12, "cc_ps_dpp": 21,
     "cc_ps_swizzle": 15, "cc_readlane": 21,
 }
 
@@ -213,3 +213,21 @@ def test_s_wqm_sets_whole_quads():
     assert _wqm(B, 0x00000021) == 0x000000FF
     assert _wqm(B, 0x80000000) == 0xF0000000
     assert _wqm(B, 0) == 0
+
+
+@needs_llc
+def test_shader_with_branches_exits_at_its_end_and_a_mutant_is_refuted(tmp_path):
+    """A compute shader that branches on a ballot returns to its epilog from
+    an empty last block: proved; the branch inverted (vccz -> vccnz) is
+    refuted."""
+    src = SHAPE / "cc_cs_ballot32.ll"
+    text = llc_shader(src, "gfx1100", "-mattr=+wavefrontsize32")
+    start = text.index("branch_divergent_ballot_ne_zero:")
+    good = "s_cbranch_vccz .LBB"
+    at = text.index(good, start)
+    args = ("--target", "gfx1100", "--wave", "32", "--function", "branch_divergent_ballot_ne_zero")
+    code, rs, _ = results(str(src), *args, "--asm", write(tmp_path, "o.s", text))
+    assert code == 0 and rs[0]["verdict"] == "proved"
+    asm = write(tmp_path, "m.s", text[:at] + "s_cbranch_vccnz .LBB" + text[at + len(good):])
+    code, rs, _ = results(str(src), *args, "--asm", asm)
+    assert code == 1 and rs[0]["verdict"] == "refuted"

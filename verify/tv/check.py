@@ -306,6 +306,11 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
         prog.append(ins)
     end = end if end is not None else "s_endpgm" if kernel else "s_setpc_b64"
     blocks: list[Block] | None = None
+    if end == "" and (any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog)):
+        # a shader returning to its epilog: the end of its code is its exit (an s_setpc_b64 stands for it)
+        last = max((ln.lineno for ln in lines), default=0)
+        items.append(("instr", parse_line("s_setpc_b64 s[30:31]", Span(label, last + 1, 1))))
+        end = "s_setpc_b64"
     if any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog):
         blocks, cf_problems = split_blocks(items, end)
         problems += cf_problems
