@@ -433,7 +433,7 @@ def _responsible_gpu(prog: list[Instr], reg: str) -> str:
     for ins in reversed(prog):
         if reg in op_of(ins.base).defs(ins):
             return f"line {ins.line}: {ins.text.split(';')[0].strip()}"
-    return "(v0 is never written: its value at entry)"
+    return f"({reg} is never written: its value at entry)"
 
 
 # ---------------------------------------------------------------------------
@@ -681,7 +681,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         d = next((i for i in fn.insts if i.key == src), ret_ins)
         if d is not None:
             cex.ir_at = f"{d.span}: {d.text}"
-        cex.gpu_at = _responsible_gpu(code.program, "v0")
+        loc = conventions.ret_locations(fn)[0] if shader else ("v", 0, False)
+        cex.gpu_at = _responsible_gpu(code.program, f"{loc[0]}{loc[1]}")
     res.cex = cex
     used = choice_used(q, run.choices)
     if used is not None:

@@ -5,8 +5,8 @@ the shaders ``amdgpu_ps``, ``amdgpu_cs``, ``amdgpu_vs`` and the callable
 What each convention fixes, from LLVM's AMDGPUCallingConv.td and
 SIISelLowering (LLVM 22)  [S:shader-cc]:
 
-* shaders: ``inreg`` arguments in s0, s1, ... (a 64-bit one in an aligned
-  pair), the others in v0, v1, ... (CC_SI); an ``amdgpu_ps`` skips the
+* shaders: ``inreg`` arguments in s0, s1, ... (a 64-bit one in the next
+  two, unaligned), the others in v0, v1, ... (CC_SI); an ``amdgpu_ps`` skips the
   VGPRs of an argument it never uses, and reserves v0-v1 when none of its
   first seven inputs is allocated (SITargetLowering::LowerFormalArguments);
   the result's 32-bit pieces go to s0, s1, ... (integers) and v0, v1, ...
@@ -106,8 +106,6 @@ def arg_regs(fn: Function, default_first_sgpr: int) -> list[tuple[str, str, int,
         tt = ttype(a.type)
         n = tt.registers if tt is not None else 1
         if a.inreg:
-            if is_shader(fn) and tt is not None and tt.n is None and tt.bits == 64 and ns % 2:
-                ns += 1  # an SGPR pair is aligned (CC_SI's allocateSGPRTuple)
             out.append((a.key, "s", ns, n))
             ns += n
         elif fn.cc == "amdgpu_ps" and not _used(fn, a.key):

@@ -53,6 +53,22 @@ define amdgpu_ps <2 x float> @ps_two_results(float %a, float %b) {
   ret <2 x float> %v1
 }
 
+define amdgpu_ps i32 @ps_inreg_i64_unaligned(i32 inreg %a, i64 inreg %c) {
+  %t = lshr i64 %c, 32
+  %u = trunc i64 %t to i32
+  %r = add i32 %a, %u
+  ret i32 %r
+}
+
+define amdgpu_cs i32 @cs_inreg_vector_pointer(i32 inreg %a, <2 x i32> inreg %v, ptr addrspace(1) inreg %p) {
+  %e = extractelement <2 x i32> %v, i32 1
+  %pi = ptrtoint ptr addrspace(1) %p to i64
+  %t = lshr i64 %pi, 32
+  %u = trunc i64 %t to i32
+  %r = add i32 %e, %u
+  ret i32 %r
+}
+
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
 declare i32 @llvm.amdgcn.writelane.i32(i32, i32, i32)
