@@ -24,7 +24,7 @@ needs_llc = pytest.mark.skipif(LLC is None, reason="needs llc-22")
 # every function of every file, on every RUN line: proved
 EXPECTED_PROVED = {
     "cc_cs_ballot32": 30, "cc_cs_ballot64": 21, "cc_mixed": 14, "cc_permlane": 12, "cc_ps_dpp": 21,
-    "cc_ps_swizzle": 15, "cc_readlane": 27,
+    "cc_ps_swizzle": 15, "cc_readlane": 27, "cc_ps_wqm": 15,
 }
 
 
@@ -231,3 +231,41 @@ def test_shader_with_branches_exits_at_its_end_and_a_mutant_is_refuted(tmp_path)
     asm = write(tmp_path, "m.s", text[:at] + "s_cbranch_vccnz .LBB" + text[at + len(good):])
     code, rs, _ = results(str(src), *args, "--asm", asm)
     assert code == 1 and rs[0]["verdict"] == "refuted"
+
+
+@needs_llc
+def test_wqm_mutant_that_leaves_whole_quad_mode_on_is_refuted(tmp_path):
+    """LLVM turns whole quad mode on with s_wqm around a wqm value and ANDs
+    the live mask back: proved; without the AND, EXEC at the end is the
+    whole quads, not EXEC at entry: refuted, with both masks."""
+    src = SHAPE / "cc_ps_wqm.ll"
+    text = llc_shader(src, "gfx1100")
+    start = text.index("ps_wqm_add:")
+    good = "\ts_and_b32 exec_lo, exec_lo, s0\n"
+    at = text.index(good, start)
+    assert "s_wqm_b32 exec_lo, exec_lo" in text[start:at]
+    args = ("--target", "gfx1100", "--wave", "32", "--function", "ps_wqm_add")
+    code, rs, _ = results(str(src), *args, "--asm", write(tmp_path, "o.s", text))
+    assert code == 0 and rs[0]["verdict"] == "proved"
+    code, rs, _ = results(str(src), *args, "--asm", write(tmp_path, "m.s", text[:at] + text[at + len(good):]))
+    assert code == 1 and rs[0]["verdict"] == "refuted"
+    c = rs[0]["counterexample"]
+    ex, after = int(c["exec"], 16), int(c["exec_after"], 16)
+    quads = 0
+    for q in range(8):
+        if ex >> (4 * q) & 0xF:
+            quads |= 0xF << (4 * q)
+    assert after == quads != ex
+
+
+def test_wqm_of_a_cross_lane_value_is_unsupported(tmp_path):
+    ir = ("define amdgpu_ps float @f(float %v) {\n  %i = bitcast float %v to i32\n"
+          "  %r = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %i, i32 1, i32 15, i32 15, i1 false)\n"
+          "  %q = call i32 @llvm.amdgcn.wqm.i32(i32 %r)\n  %f = bitcast i32 %q to float\n  ret float %f\n}\n"
+          "declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)\n"
+          "declare i32 @llvm.amdgcn.wqm.i32(i32)\n")
+    p = write(tmp_path, "w.ll", ir)
+    code, rs, _ = results(p, "--target", "gfx1100", "--wave", "32")
+    assert code == 2 and rs[0]["verdict"] == "unsupported"
+    assert rs[0]["notes"] == [f"{p}:4:3: unsupported: @llvm.amdgcn.wqm.i32 of a value computed by 'call' "
+                              "(whole quad mode reads helper lanes there: not modelled)"]
