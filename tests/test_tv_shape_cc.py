@@ -269,3 +269,21 @@ def test_wqm_of_a_cross_lane_value_is_unsupported(tmp_path):
     assert code == 2 and rs[0]["verdict"] == "unsupported"
     assert rs[0]["notes"] == [f"{p}:4:3: unsupported: @llvm.amdgcn.wqm.i32 of a value computed by 'call' "
                               "(whole quad mode reads helper lanes there: not modelled)"]
+
+
+@pytest.mark.slow
+@needs_llc
+def test_mixed_module_verdicts_are_the_same_with_jobs(tmp_path):
+    """The pool path (--jobs 2) compiles each function as the sequential
+    path does: the HSA RUN line's shader a compiler error, the rest proved."""
+    text = (SHAPE / "cc_mixed.ll").read_text().replace("-mtriple=amdgcn ", "-mtriple=amdgcn-amd-amdhsa ", 1)
+    p = write(tmp_path, "mix.ll", text)
+    _, one, _ = results(p, "--llc", "llc-22")
+    _, two, _ = results(p, "--llc", "llc-22", "--jobs", "2")
+    v1 = [(r["function"], r["target"], r["verdict"]) for r in one]
+    assert v1 == [(r["function"], r["target"], r["verdict"]) for r in two]
+    bad = {(f, t) for f, t, v in v1 if v != "proved"}
+    # (the first RUN line is HSA: its graphics shaders and amdgpu_gfx fail there alone)
+    assert bad == {("gfx_inreg_add", "gfx900"), ("ps_update_dpp", "gfx900"), ("cs_readfirstlane", "gfx900"),
+                   ("vs_swizzle", "gfx900")}
+    assert {v for f, t, v in v1 if (f, t) in bad} == {"compiler error"}
