@@ -82,6 +82,7 @@ def test_mixed_module_each_function_compiled_as_llvm_does():
     assert got["kernel_readfirstlane"]["exec"] == "dispatch"
     assert got["ps_update_dpp"]["assumptions"]["shader.ps_entry_exec"] == "any"
     assert got["cs_readfirstlane"]["assumptions"]["kernel.entry_exec"] == "prefix"
+    assert got["cs_readfirstlane"]["exec"] == "dispatch" and got["ps_update_dpp"]["exec"] == "any"
     assert got["cs_readfirstlane"]["assumptions"]["shader.sgpr_return"] == "uniform"
 
 

@@ -627,6 +627,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     q.add(B.or_b(*exec_bits))
     contract, cc_assumed = conventions.entry_contract(B, fn, exec_bits, assume)
     res.assumptions.update(cc_assumed)
+    if contract:  # (the scope names it: a compute dispatch's prefix, a pixel shader's whole quads)
+        res.exec_contract = "dispatch" if cc_assumed.get("kernel.entry_exec") == "prefix" else "quads"
     for c in contract:
         q.add(c)
     if run.ub:  # undefined behaviour in the IR (a branch on poison): any GPU code refines it
