@@ -288,3 +288,17 @@ def test_mixed_module_verdicts_are_the_same_with_jobs(tmp_path):
     assert bad == {("gfx_inreg_add", "gfx900"), ("ps_update_dpp", "gfx900"), ("cs_readfirstlane", "gfx900"),
                    ("vs_swizzle", "gfx900")}
     assert {v for f, t, v in v1 if (f, t) in bad} == {"compiler error"}
+
+
+def test_a_function_alone_keeps_what_it_calls():
+    from verify.tv.conventions import alone, without
+    from verify.tv.llir import read_module
+
+    text = ("define amdgpu_ps float @a(float %x) { ret float %x }\n"
+            "define i32 @b(i32 %x) {\n  %r = call i32 @c(i32 %x)\n  ret i32 %r\n}\n"
+            "define i32 @c(i32 %x) {\n  ret i32 %x\n}\n"
+            "define amdgpu_kernel void @k() {\n  ret void\n}\n")
+    mod = read_module("x.ll", text)
+    assert without(text, mod, {"a"}) == text.split("\n", 1)[1]
+    got = alone(text, mod, next(f for f in mod.functions if f.name == "b"))
+    assert [f.name for f in read_module("y.ll", got).functions] == ["b", "c"]

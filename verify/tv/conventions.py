@@ -247,7 +247,7 @@ def without(text: str, mod: Module, names: set[str]) -> str:
         while k < len(lines) and not lines[k].startswith("define"):
             k += 1
         start = k
-        while k < len(lines) and lines[k].rstrip() != "}":
+        while k < len(lines) and lines[k].rstrip() != "}" and not (k == start and lines[k].rstrip().endswith("}")):
             k += 1
         drop.update(range(start, k + 1))
     return "".join(ln for k, ln in enumerate(lines) if k not in drop)
