@@ -324,6 +324,31 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "unknown",
             "S:hazards",
         ),
+        Assumption(
+            "shader.ps_entry_exec",
+            "which EXEC masks a pixel shader's wave starts with: the live pixels only (LLVM's SIWholeQuadMode saves "
+            "EXEC at entry as the live mask and turns the helper lanes of each quad on with s_wqm), or whole quads "
+            "(helper lanes already on); no AMD document verify cites settles it",
+            {
+                "any": "any non-empty mask (live pixels, in any pattern)",
+                "quads": "a union of whole quads (each quad's four lanes all on or all off)",
+            },
+            "any",
+            "S:shader-entry-exec",
+        ),
+        Assumption(
+            "shader.sgpr_return",
+            "what a shader's integer result (returned in an SGPR, RetCC_SI_Shader) means where the IR's value "
+            "differs between active lanes: the LangRef and AMDGPUUsage do not say; LLVM 22 reads the first active "
+            "lane (v_readfirstlane_b32 into the SGPR)",
+            {
+                "uniform": "defined only where it is the same, and not poison, in every active lane: there the SGPR "
+                           "must hold it",
+                "first": "the SGPR holds the value of the lowest active lane (LLVM 22's readfirstlane)",
+            },
+            "uniform",
+            "S:shader-sgpr-return",
+        ),
     ]
 }
 

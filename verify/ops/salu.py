@@ -358,6 +358,17 @@ def _brev(B: Backend, a: Value) -> Value:
     return B.from_bits([B.bit(a, 31 - k) for k in range(32)])
 
 
+def _wqm(B: Backend, a: Value) -> Value:
+    """Whole quad mode of a mask: each 4-bit quad all set where any of its
+    bits is  [S:wqm].
+
+    >>> from verify.backend import Concrete
+    >>> hex(_wqm(Concrete(), 0x00000021)), hex(_wqm(Concrete(), 0x80000000))
+    ('0xff', '0xf0000000')
+    """
+    return B.from_bits([B.or_b(*(B.bit(a, (k & ~3) + j) for j in range(4))) for k in range(32)])
+
+
 def _popcount(B: Backend, a: Value) -> Value:
     return B.popcount([B.bit(a, k) for k in range(32)])
 
@@ -674,5 +685,7 @@ for _op in [
     Salu1("s_brev_b32", lambda B, a: _brev(B, a)),  # no SCC  [S:salu]
     Salu1("s_brev_b64", lambda B, lo, hi: (_brev(B, hi), _brev(B, lo)), src64=True, dst64=True),
     Bitset(0, 32), Bitset(0, 64), Bitset(1, 32), Bitset(1, 64),
+    Salu1("s_wqm_b32", lambda B, a: _wqm(B, a), scc=True),  # [S:wqm]
+    Salu1("s_wqm_b64", lambda B, lo, hi: (_wqm(B, lo), _wqm(B, hi)), src64=True, dst64=True, scc=True),
 ]:
     register(_op)

@@ -36,6 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
+from . import conventions
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .immediates import dpp_masks, immediate_notes
@@ -276,9 +277,11 @@ class GpuCode:
         return out
 
 
-def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
+def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = None) -> GpuCode:
     """The function's code from printed assembly, as straight-line
-    instructions ending with the return (which is dropped)."""
+    instructions ending with the return (which is dropped).  `end`: the
+    return instruction when it is not the kernel's or function's ('': none,
+    a shader returning to its epilog, verify/tv/conventions.py)."""
     problems: list[str] = []
     try:
         text = "\n".join(t for _, t in split_vopd(list(enumerate(asm.splitlines(), 1))))
@@ -301,15 +304,20 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
             continue
         items.append(("instr", ins))
         prog.append(ins)
-    end = "s_endpgm" if kernel else "s_setpc_b64"
+    end = end if end is not None else "s_endpgm" if kernel else "s_setpc_b64"
     blocks: list[Block] | None = None
+    if end == "" and (any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog)):
+        # a shader returning to its epilog: the end of its code is its exit (an s_setpc_b64 stands for it)
+        last = max((ln.lineno for ln in lines), default=0)
+        items.append(("instr", parse_line("s_setpc_b64 s[30:31]", Span(label, last + 1, 1))))
+        end = "s_setpc_b64"
     if any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog):
         blocks, cf_problems = split_blocks(items, end)
         problems += cf_problems
         prog = [i for b in blocks for i in b.instrs]
-    elif not prog or prog[-1].mnemonic != end:
+    elif end and (not prog or prog[-1].mnemonic != end):
         problems.append(f"the GPU code does not end with {end}")
-    else:
+    elif end:
         prog = prog[:-1]
     for ins in prog:
         op = op_of(ins.base)
@@ -425,7 +433,7 @@ def _responsible_gpu(prog: list[Instr], reg: str) -> str:
     for ins in reversed(prog):
         if reg in op_of(ins.base).defs(ins):
             return f"line {ins.line}: {ins.text.split(';')[0].strip()}"
-    return "(v0 is never written: its value at entry)"
+    return f"({reg} is never written: its value at entry)"
 
 
 # ---------------------------------------------------------------------------
@@ -444,6 +452,9 @@ def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int, int]]:
     """(arg key, register kind "v"/"s", first index, registers) per argument
     (an i64, a double, a 64-bit pointer, a vector: consecutive registers,
     16-bit vector elements two to one; verify/tv/types.py)."""
+    conv = conventions.arg_regs(fn, first_sgpr_arg(target))
+    if conv is not None:  # a shader's or amdgpu_gfx's own rules
+        return conv
     out, nv, ns = [], 0, first_sgpr_arg(target)
     for a in fn.args:
         tt = ttype(a.type)
@@ -463,8 +474,7 @@ def static_problems(fn: Function) -> list[str]:
     out: list[str] = []
     if fn.kernel:
         return out  # (verify/tv/kernel.py checks a kernel's arguments)
-    if fn.cc and fn.cc not in ("", "ccc", "fastcc"):
-        out.append(f"{where}: unsupported: calling convention {fn.cc}")
+    out += conventions.problems(fn)
     for a in fn.args:
         if ttype(a.type) is None or a.type == "i1":
             out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
@@ -515,7 +525,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     arg_lanes: dict[str, list[list[Any]]] = {}  # per argument, its registers' lane values
     args: dict[str, Lanes] = {}
     for a, (key, kind, idx, n) in zip(fn.args, regs):
-        raws = [B.fresh_lanes(f"v{idx + r}", W) if kind == "v" else [B.fresh(f"s{idx + r}")] * W for r in range(n)]
+        raws = [B.fresh_lanes(f"unused.{a.name}.{r}", W) if idx < 0 else  # (an amdgpu_ps input LLVM skips)
+                B.fresh_lanes(f"v{idx + r}", W) if kind == "v" else [B.fresh(f"s{idx + r}")] * W for r in range(n)]
         arg_lanes[key] = raws
         if a.type in TYPES:
             w, fl = TYPES[a.type]
@@ -541,14 +552,18 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.verdict = "unknown"
         res.notes = [f"could not compile: {e.message}"]
         return res
-    code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel)
+    shader = conventions.is_shader(fn)
+    code = gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel,
+                    ("s_endpgm" if fn.ret == "void" else "") if shader else None)
+    if shader:  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
+        code.kernel = True
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
     res.instructions = len(code.program)
     res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     fresh_v: dict[str, list[Any]] = {}
-    by_reg = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n)}
+    by_reg = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
 
     def initial(kind: str, name: str, lane: int | None) -> Any:
         if kind == "scc":
@@ -568,8 +583,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         # have loads outstanding into them (LLVM's SIInsertWaitcnts waits at the
         # entry of every non-entry function for this reason); until a vmcnt(0)
         # and an lgkmcnt(0) cover them, a read gets an unknown value  [S:call-entry-wait]
-        vregs = tuple(idx + r for _, kind, idx, n in regs if kind == "v" for r in range(n))
-        if vregs:
+        vregs = tuple(idx + r for _, kind, idx, n in regs if kind == "v" and idx >= 0 for r in range(n))
+        if vregs and not shader:  # (a shader is an entry function: no caller)
             m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
@@ -585,21 +600,37 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     lane_bad: list[Any] = []
     rtt = ttype(fn.ret)
     wide_ret = ret is not None and fn.ret not in TYPES and rtt is not None
-    if wide_ret:  # several registers, or 16-bit elements packed: piece by piece
+    if wide_ret and not shader:  # several registers, or 16-bit elements packed: piece by piece
         assert ret is not None and rtt is not None
         got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
         pieces = pieces_of(ret, rtt)
         for i in range(W):
             lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(B.and_b(B.not_b(p.poison[i]), B.ne(g[i], p.vals[i]))
                                                            for g, p in zip(got, pieces)))))
+    elif shader and ret is not None:  # the pieces in SGPRs and VGPRs  [S:shader-cc]
+        assert rtt is not None
+        pieces = pieces_of(ret, rtt)
+        locs = conventions.ret_locations(fn)
+        regs_at = {(k, r): (m.v(r) if k == "v" else [m.s(f"s{r}")] * W) for k, r, _ in locs}
+        lane_bad, got, cc_used = conventions.ret_check(B, fn, pieces, regs_at, exec_bits, assume)
+        res.assumptions.update(cc_used)
+        wide_ret = True
     elif ret is not None:
         for i in range(W):
             g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
             differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
             lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
+    if shader and fn.ret == "void":  # (s_endpgm: the wave's EXEC ends with it)
+        exec_bad = False
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))
+    contract, cc_assumed = conventions.entry_contract(B, fn, exec_bits, assume)
+    res.assumptions.update(cc_assumed)
+    if contract:  # (the scope names it: a compute dispatch's prefix, a pixel shader's whole quads)
+        res.exec_contract = "dispatch" if cc_assumed.get("kernel.entry_exec") == "prefix" else "quads"
+    for c in contract:
+        q.add(c)
     if run.ub:  # undefined behaviour in the IR (a branch on poison): any GPU code refines it
         q.add(B.not_b(B.or_b(*run.ub)))
     # all lanes at once with a fixed resource limit, then lane by lane
@@ -652,7 +683,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         d = next((i for i in fn.insts if i.key == src), ret_ins)
         if d is not None:
             cex.ir_at = f"{d.span}: {d.text}"
-        cex.gpu_at = _responsible_gpu(code.program, "v0")
+        loc = conventions.ret_locations(fn)[0] if shader else ("v", 0, False)
+        cex.gpu_at = _responsible_gpu(code.program, f"{loc[0]}{loc[1]}")
     res.cex = cex
     used = choice_used(q, run.choices)
     if used is not None:
@@ -833,11 +865,12 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
         if missing:
             raise InputError(None, f"{path}: no function '{missing[0]}'")
     cache: dict[tuple[Any, ...], str | InputError] = {}
+    keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # (function, compiler, instance) -> its cache key
     batched: list[bool] = []
     compiling = [0.0]  # seconds spent compiling so far
 
-    def make(name: str, cmd: str | None) -> Callable[[Instance], Any]:
-        def for_instance(ins: Instance) -> Any:
+    def make(name: str, cmd: str | None) -> Callable[[Instance, Function | None], Any]:
+        def for_instance(ins: Instance, fn: Function | None = None) -> Any:
             def compile_asm(t: Target, w: int) -> str:
                 t0 = time.perf_counter()
                 try:
@@ -846,29 +879,50 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                     compiling[0] += time.perf_counter() - t0
 
             def cached() -> str:
-                key = (name, *ins.key())
-                if key not in cache and cmd is None and not batched:
+                # per function: a shader with its own triple, the others without graphics shaders
+                tag, ftext, fins = conventions.compile_input(text, mod, fn, ins)
+                key = (name, *ins.key()) if not tag else (name, *fins.key(), tag)
+                if fn is not None:
+                    keys[(fn.name, name, ins.key())] = key
+                if key not in cache and cmd is None and not batched and not tag:
                     # every instance of the file in one child (a failure: each alone)
                     batched.append(True)
                     cache.update({(name, *k): a for k, a in by_llvmlite_batch(text, inst).items()})
                 if key not in cache:
                     try:
-                        cache[key] = by_llvmlite_isolated(text, ins) if cmd is None else by_llc(cmd, path, text, ins)
+                        cache[key] = (by_llvmlite_isolated(ftext, fins) if cmd is None
+                                      else by_llc(cmd, path, ftext, fins))
                     except ToolError:  # the --llc command is unusable: an error for the run
                         raise
                     except InputError as e:  # failed once: failed for every function
                         cache[key] = e
                 got = cache[key]
+                if isinstance(got, InputError) and fn is not None:  # then this function on its own
+                    akey = (*key, "alone", fn.name)
+                    atext = conventions.alone(ftext, mod, fn)
+                    if akey not in cache:
+                        try:
+                            cache[akey] = got if atext == ftext else (
+                                by_llvmlite_isolated(atext, fins) if cmd is None else by_llc(cmd, path, atext, fins))
+                        except ToolError:
+                            raise
+                        except InputError as e:
+                            cache[akey] = e
+                    keys[(fn.name, name, ins.key())] = akey
+                    got = cache[akey]
                 if isinstance(got, InputError):
                     raise got
                 return dpp_masks(got)[0]
             return compile_asm
         return for_instance
 
-    compilers: list[tuple[str, Callable[[Instance], Any]]]
+    compilers: list[tuple[str, Callable[[Instance, Function | None], Any]]]
     if asm is not None:
         asm_text = asm[1]
-        compilers = [(asm[0], lambda ins: lambda t, w: asm_text)]
+
+        def given(ins: Instance, fn: Function | None = None) -> Callable[[Target, int], str]:
+            return lambda t, w: asm_text
+        compilers = [(asm[0], given)]
     elif llc:
         compilers = [(c, make(c, c)) for c in llc]
     else:
@@ -888,7 +942,7 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                     continue
                 before = compiling[0]
                 try:
-                    r = robustly(partial(prove_function, mod, fn, comp(ins), ins.target, ins.wave, label, timeout),
+                    r = robustly(partial(prove_function, mod, fn, comp(ins, fn), ins.target, ins.wave, label, timeout),
                                  assume or {}, robust, timeout)
                 except ToolError:  # the --llc command is unusable: an error for the run, no verdict
                     raise
@@ -896,7 +950,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                     r = TVResult(path, fn.name, ins.target.name, ins.wave, label, "error", [str(e)])
                 r.compile_seconds = compiling[0] - before
                 r.run = ins.run
-                r.notes += immediate_notes(fn, cache.get((cname, *ins.key())))
+                got = cache.get(keys.get((fn.name, cname, ins.key()), (cname, *ins.key())))
+                r.notes += immediate_notes(fn, got if isinstance(got, str) else None)
                 out.append(_finish(r))
     return out
 
@@ -1036,6 +1091,26 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                                            timeout, frozen, robust, ins.run, fixed))
                         continue
                     made, err, secs = codes[(cname, ins.key())]
+                    tag, ftext, fins = conventions.compile_input(text, mod, fn, ins)
+                    for attempt in ("", "alone") if asm is None else ():  # (conventions.py)
+                        if attempt:  # the module failed: this function on its own
+                            if made is not None:
+                                break
+                            tag, ftext = f"{tag} alone:{fn.name}", conventions.alone(ftext, mod, fn)
+                        if not tag:
+                            continue
+                        if (cname, fins.key(), tag) not in codes:
+                            t2 = time.perf_counter()
+                            try:
+                                fcode: str | None = (by_llvmlite_isolated(ftext, fins) if not llc
+                                                     else by_llc(cname, path, ftext, fins))
+                                ferr = ""
+                            except ToolError:
+                                raise
+                            except InputError as e:
+                                fcode, ferr = None, e.message
+                            codes[(cname, fins.key(), tag)] = (fcode, ferr, time.perf_counter() - t2)
+                        made, err, secs = codes[(cname, fins.key(), tag)]
                     first = fn is fns[0]  # the compile time goes with the first function, as in check_file
                     tasks.append(_Task(path, text, fn.name, ins.target.name, ins.wave, label, made, err,
                                        secs if first else 0.0, timeout, frozen, robust, ins.run))

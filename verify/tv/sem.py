@@ -385,6 +385,7 @@ class IRRun:
     whole: bool = False  # the current instruction computes a wwm operand
     wwm_keys: set[str] = field(default_factory=set)
     cur: Inst | None = None
+    fn: Function | None = None  # the function run
     memory: Memory | None = None  # global memory (kernels)
     workitem_x: list[Any] | None = None  # llvm.amdgcn.workitem.id.x per lane (kernels)
     ub: list[Any] = field(default_factory=list)  # conditions under which the IR has undefined behaviour
@@ -584,6 +585,7 @@ class IRRun:
         poison, and reaching `unreachable`, is undefined behaviour
         (:attr:`ub`).  A back edge (a loop) is unsupported."""
         B, W = self.B, self.wave
+        self.fn = fn  # (the definitions an intrinsic may look through: llvm.amdgcn.wqm)
         self.env.update(args)
         unran = [B.not_b(a) for a in self.act]
         for key in args:  # a lane outside the entry EXEC was passed nothing
@@ -1804,6 +1806,28 @@ def _sem_wwm(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
     return Lanes(list(args[0].vals), [], 32, "float" in ins.type)
 
 
+def _sem_wqm(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
+    """wqm/softwqm(x): x as computed with the helper lanes of each quad on.
+    The live lanes' values are x's own where x's definition reads no other
+    lane: only arguments, constants and lane-wise instructions (no call, no
+    load) before it; anything else is unsupported  [S:wqm]."""
+    assert run.fn is not None
+    defs = {i.key: i for i in run.fn.insts}
+    todo = [o.key for o in ins.operands[:-1] if o.kind == "ref"]
+    seen: set[str] = set()
+    while todo:
+        k = todo.pop()
+        d = defs.get(k)
+        if k in seen or d is None:  # (an argument)
+            continue
+        seen.add(k)
+        if d.opcode in ("call", "load", "atomicrmw", "cmpxchg", "phi"):
+            raise run._unsupported(f"@{ins.callee} of a value computed by '{d.opcode}' (whole quad mode "
+                                   f"reads helper lanes there: not modelled)")
+        todo += [o.key for o in d.operands if o.kind == "ref"]
+    return Lanes(list(args[0].vals), [], 32, "float" in ins.type)
+
+
 def _sem_mbcnt(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
     a, b = args
     half = intrinsic_name(ins.callee) or ""
@@ -1979,5 +2003,7 @@ INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
     Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
     Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
+    Intrinsic("wqm", _OVL, _I32F, "lanewise", _sem_wqm),
+    Intrinsic("softwqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),
 ]}
