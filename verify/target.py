@@ -88,6 +88,7 @@ FEATURES: dict[str, Feature] = {
         Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
         Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
         Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
+        Feature("mov_b16", "v_mov_b16 on 16-bit VGPR halves v1.l/v1.h (GFX11 true16)", "S:true16"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
         Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
         Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
@@ -140,10 +141,11 @@ _GFX10 = {
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
-                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write"}
+                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
+                                              "mov_b16"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write"}) | {
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2"}
 
