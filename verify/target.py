@@ -88,6 +88,7 @@ FEATURES: dict[str, Feature] = {
         Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
         Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
         Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
+        Feature("carry_gfx8", "GFX8's carry spellings v_add_u32 vD, vcc, ... / v_addc_u32 / v_subb_u32", "S:carry-gfx8"),
         Feature("mov_b16", "v_mov_b16 on 16-bit VGPR halves v1.l/v1.h (GFX11 true16)", "S:true16"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
         Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
@@ -123,8 +124,8 @@ class Target:
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
-_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
-_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
+_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8"}
+_GFX9 = (_GFX8 - {"carry_gfx8"}) | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",

@@ -12,6 +12,7 @@ from .base import MNEMONICS, OPS, OpDef, register
 from . import valu, ds, lane, salu, permlane  # noqa: F401  # isort: skip
 from . import addr  # noqa: F401  # isort: skip
 from . import wide16  # noqa: F401  # isort: skip
+from . import carry8  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -385,15 +385,15 @@ class GpuRun:
         # offset, the byte offset): dword k of an access is at offset + 4k
         if key is not None and key[0] == "store":
             base, off = _spill_addr(key[2])
-            for k in [k for k in stored if k[0] == base and off - 4 < k[1] < off + 4 * len(key[1])]:
-                del stored[k]  # (a dword this store overlaps without covering it exactly: forgotten)
-            for k, r in enumerate(key[1]):
-                stored[(base, off + 4 * k)] = (list(m.v(r)), m.actives())
+            for old in [o for o in stored if o[0] == base and off - 4 < o[1] < off + 4 * len(key[1])]:
+                del stored[old]  # (a dword this store overlaps without covering it exactly: forgotten)
+            for j, r in enumerate(key[1]):
+                stored[(base, off + 4 * j)] = (list(m.v(r)), m.actives())
             return None
         if key is not None and key[0] == "load":
             base, off = _spill_addr(key[2])
-            for k, r in enumerate(key[1]):
-                hit = stored.get((base, off + 4 * k))
+            for j, r in enumerate(key[1]):
+                hit = stored.get((base, off + 4 * j))
                 if hit is None and ins not in self.untracked:
                     self.untracked.append(ins)
                 fresh = m.unknown_lanes(f"v{r}@{ins.line}")
