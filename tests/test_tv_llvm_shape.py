@@ -29,7 +29,12 @@ LLC = shutil.which("llc-22")
 EXPECTED_UNSUPPORTED: dict[tuple[str, str, str, int], str] = {
     # none left: GFX11 true16 copies (v_mov_b16 v1.l/v1.h) [S:true16], v_bfi_b32 and
     # v_alignbit_b32 [S:bitfield-ops], and 64-bit whole-wave spills
-    # (scratch_*_dwordx2/b64) [S:spill64] are modelled (tests/test_tv_shape_wide.py)
+    # (scratch_*_dwordx2/b64) [S:spill64] are modelled (tests/test_tv_shape_wide.py);
+    # GFX8's SDWA forms of 16-bit ops, and its VOP2 16-bit shifts, are not
+    ("wide_packed", "dpp_v2i16_add", "gfx803", 64): "v_add_u16_sdwa v0, v2, v1 dst_sel:WORD_1",
+    ("wide_packed", "readlane_v2i16_sub", "gfx803", 64): "v_sub_u16_sdwa v1, v0, v1 dst_sel:WORD_1",
+    ("wide_packed", "readfirstlane_v2i16_shl", "gfx803", 64): "v_lshlrev_b16_e32 v0, 1, v0",
+    ("wide_packed", "dpp_v2i16_lshr", "gfx803", 64): "v_lshrrev_b16_e32 v1, 3, v1",
 }
 
 

@@ -13,6 +13,7 @@ from . import valu, ds, lane, salu, permlane  # noqa: F401  # isort: skip
 from . import addr  # noqa: F401  # isort: skip
 from . import wide16  # noqa: F401  # isort: skip
 from . import carry8  # noqa: F401  # isort: skip
+from . import packed16  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 
