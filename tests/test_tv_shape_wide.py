@@ -31,6 +31,7 @@ needs_llc = pytest.mark.skipif(LLC is None, reason="needs llc-22")
 INSTANCES = {
     "wide_dpp_i64": 54, "wide_lane_i64": 32, "wide_permlane": 18, "wide_permlane64": 12,
     "wide_reduce_i64": 15, "wide_set_inactive": 12, "wide_true16": 21, "wide_packed": 24,
+    "wide_dpp64": 15,
 }
 # the instances not proved: unsupported, at the GPU line named (GFX8's SDWA)
 UNSUPPORTED = {
@@ -179,6 +180,48 @@ def test_packed_shift_mutant_reading_the_low_half_for_the_high_result_is_refuted
 def test_packed_sub_mutant_adding_is_refuted(tmp_path):
     check_mutant(tmp_path, SHAPE / "wide_packed.ll", "gfx1200", 64, "readlane_v2i16_sub",
                  "v_pk_sub_i16", "v_pk_add_u16")
+
+
+# ---- 64-bit DPP (row_newbcast) and v_pk_mov_b32 ----------------------------------
+
+@needs_llc
+def test_b64_dpp_mutant_broadcasting_another_lane_is_refuted(tmp_path):
+    check_mutant(tmp_path, SHAPE / "wide_dpp64.ll", "gfx942", 64, "newbcast_i64_masks",
+                 "v_mov_b64_dpp v[0:1], v[2:3] row_newbcast:2", "v_mov_b64_dpp v[0:1], v[2:3] row_newbcast:3")
+
+
+@needs_llc
+def test_b64_dpp_mutant_writing_every_row_is_refuted(tmp_path):
+    check_mutant(tmp_path, SHAPE / "wide_dpp64.ll", "gfx942", 64, "newbcast_i64_masks",
+                 "row_newbcast:2 row_mask:0x5", "row_newbcast:2 row_mask:0xf")
+
+
+@needs_llc
+def test_gfx90a_high_half_newbcast_mutant_is_refuted(tmp_path):
+    check_mutant(tmp_path, SHAPE / "wide_dpp64.ll", "gfx90a", 64, "newbcast_i64_masks",
+                 "v_mov_b32_dpp v1, v3 row_newbcast:2", "v_mov_b32_dpp v1, v3 row_newbcast:1")
+
+
+def test_pk_mov_b32_picks_a_dword_of_each_source():
+    """[S:pk-mov-b32]: D.lo = dword op_sel[0] of S0, D.hi = dword op_sel[1] of S1;
+    legal on gfx90a+, not on gfx908."""
+    from verify.asmcheck import parse_line
+    from verify.backend import Concrete
+    from verify.diag import InputError, Span
+    from verify.machine import Machine
+    from verify.ops.base import op_of
+    from verify.target import FeatureLog, get
+
+    m = Machine(Concrete(), 64, initial=lambda kind, name, lane: 0, target=FeatureLog(get("gfx90a")))
+    m.set_exec_mask(1)
+    for r, v in ((2, 0x22), (3, 0x33), (4, 0x44), (5, 0x55)):
+        m.write_v(r, [v] * 64, [True] * 64)
+    ins = parse_line("v_pk_mov_b32 v[0:1], v[2:3], v[4:5] op_sel:[1,0]", Span("t.s", 1))
+    op_of(ins.base).check(ins, get("gfx90a"), 64)
+    m.run([ins])
+    assert (m.v(0)[0], m.v(1)[0], m.v(0)[1]) == (0x33, 0x44, 0)
+    with pytest.raises(InputError, match="not available on gfx908"):
+        op_of(ins.base).check(ins, get("gfx908"), 64)
 
 
 # ---- bitfield ops --------------------------------------------------------------

@@ -91,6 +91,7 @@ FEATURES: dict[str, Feature] = {
         Feature("carry_gfx8", "GFX8's carry spellings v_add_u32 vD, vcc, ... / v_addc_u32 / v_subb_u32", "S:carry-gfx8"),
         Feature("alu16_gfx8", "16-bit VOP2 ops v_add_u16/v_sub_u16 (GFX8, GFX9)", "S:packed16"),
         Feature("packed16", "packed 16-bit VOP3P ops v_pk_add_u16 ... (GFX9+)", "S:packed16"),
+        Feature("pk_mov_b32", "v_pk_mov_b32 (each dword from either dword of a source, gfx90a+)", "S:pk-mov-b32"),
         Feature("mov_b16", "v_mov_b16 on 16-bit VGPR halves v1.l/v1.h (GFX11 true16)", "S:true16"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
         Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
@@ -129,7 +130,7 @@ _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy",
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8"}
 _GFX9 = (_GFX8 - {"carry_gfx8"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
-_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid"}
+_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}

@@ -14,6 +14,7 @@ from . import addr  # noqa: F401  # isort: skip
 from . import wide16  # noqa: F401  # isort: skip
 from . import carry8  # noqa: F401  # isort: skip
 from . import packed16  # noqa: F401  # isort: skip
+from . import wide64  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -1856,6 +1856,8 @@ def _dpp_asm(run: IRRun, ins: Inst, k: int) -> str:
     text = DPP_CONTROLS.get(ctrl)
     if text is None:
         raise run._unsupported(f"DPP control {ctrl:#x}")
+    if text.startswith("row_share:") and run.target.has("dpp_row_newbcast"):  # gfx90a+: 0x150-0x15F  [S:mov-b64-dpp]
+        text = text.replace("row_share:", "row_newbcast:")
     return f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
 
 
