@@ -14,14 +14,22 @@ from verify.target import TARGETS
 
 MC = shutil.which("llvm-mc-22")
 STRICT = {"vdst": "v0", "vgpr": "v1", "src": "v1", "sdst": "s0", "sdst64": "s[0:1]", "ssrc": "s2",
-          "ssrc64": "s[2:3]", "mask": "vcc", "maskdst": "vcc", "vdst64": "v[0:1]", "src64": "v[2:3]"}
+          "ssrc64": "s[2:3]", "mask": "vcc", "maskdst": "vcc", "vdst64": "v[0:1]", "src64": "v[2:3]",
+          "vdst16": "v0.l", "src16": "v1.l"}
 # The add-carry family and v_mad_u64_u32 (verify/ops/addr.py) do not model
 # clamp yet: verify refuses it where llvm-mc-22 takes it (never the other
 # way round, which would be a false pass).
 # llvm-mc-22 accepts `clamp` on these, verify refuses it (what it does there is not modelled: never a false
 # pass); the f32 compares' clamp is left for a later change
 CLAMP_NOT_MODELLED = {"v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad_u64_u32",
-                      *(f"v_cmp_{c}_f32" for c in ("eq", "lg", "neq", "nlg", "o", "u"))}
+                      *(f"v_cmp_{c}_f32" for c in ("eq", "lg", "neq", "nlg", "o", "u")),
+                      # the 16-bit, packed and GFX8 carry ops (verify/ops/packed16.py, carry8.py, wide64.py)
+                      "v_add_u16", "v_sub_u16", "v_add_nc_u16", "v_sub_nc_u16", "v_pk_mov_b32", "v_alignbit_b32",
+                      "v_alignbyte_b32", "v_bfi_b32", "v_perm_b32", "v_mov_b16",
+                      *(f"v_pk_{n}" for n in ("add_u16", "add_i16", "sub_u16", "sub_i16", "lshlrev_b16",
+                                              "lshrrev_b16", "ashrrev_i16", "max_u16", "min_u16", "max_i16",
+                                              "min_i16")),
+                      "v_add_u32", "v_sub_u32", "v_subrev_u32", "v_addc_u32", "v_subb_u32", "v_subbrev_u32"}
 MOD_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
 
 

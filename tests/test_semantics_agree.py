@@ -44,8 +44,11 @@ KINDS = {
     "sdst64": st.sampled_from(["s[0:1]", "s[2:3]", "exec", "vcc"]),
     "ssrc": st.one_of(S, CONST, st.sampled_from(["0x76543210", "0xfedcba98"])),  # + permlane selects
     "ssrc64": st.one_of(PAIR, CONST),
+    # GFX11 true16 halves  [S:true16]
+    "vdst16": st.sampled_from(["v0.l", "v0.h", "v1.l", "v1.h", "v2.h"]),
+    "src16": st.one_of(st.sampled_from(["v0.l", "v0.h", "v1.l", "v1.h", "v3.h"]), S, CONST),
 }
-STRICT = {"src": V, "src64": st.sampled_from(["v[0:1]", "v[2:3]"]), "mask": {64: "vcc", 32: "vcc_lo", None: "vcc"}}
+STRICT = {"src16": st.sampled_from(["v0.l", "v0.h", "v1.l", "v3.h"]), "src": V, "src64": st.sampled_from(["v[0:1]", "v[2:3]"]), "mask": {64: "vcc", 32: "vcc_lo", None: "vcc"}}
 
 
 def _kind(kind: str, wave, strict: bool):

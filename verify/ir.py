@@ -29,6 +29,19 @@ class VReg:
 
 
 @dataclass(frozen=True)
+class VHalf(VReg):
+    """A 16-bit half of a VGPR, GFX11's true16 operand ``v1.l`` / ``v1.h``
+    (``hi``: bits 31:16).  Its register is the VGPR's (hazards, waits and
+    dataflow see v1); only the ops that declare 16-bit operands take it."""
+
+    hi: bool = False
+
+    @property
+    def text(self) -> str:
+        return f"v{self.index}.{'h' if self.hi else 'l'}"
+
+
+@dataclass(frozen=True)
 class SReg:
     """Scalar registers; `names` lists the 32-bit parts, low first."""
 

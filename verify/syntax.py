@@ -23,7 +23,7 @@ import struct
 from dataclasses import dataclass
 
 from .diag import InputError, Span
-from .ir import Imm, SReg, VReg
+from .ir import Imm, SReg, VHalf, VReg
 
 NUM_VGPRS = 256
 NUM_SGPRS = 106
@@ -249,6 +249,12 @@ def parse_operand(text: str, span: Span) -> VReg | SReg | Imm:
         if n >= NUM_VGPRS:
             raise InputError(span, f"VGPR index out of range: '{t}' (v0-v{NUM_VGPRS - 1})")
         return VReg(n)
+    m = re.fullmatch(r"v(\d{1,9})\.([lh])", low)
+    if m:  # a true16 half (GFX11)  [S:true16]
+        n = int(m.group(1))
+        if n >= NUM_VGPRS:
+            raise InputError(span, f"VGPR index out of range: '{t}' (v0-v{NUM_VGPRS - 1})")
+        return VHalf(n, 1, m.group(2) == "h")
     m = re.fullmatch(r"v\[(\d{1,9}):(\d{1,9})\]", low)
     if m:
         a, b = int(m.group(1)), int(m.group(2))

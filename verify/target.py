@@ -88,6 +88,11 @@ FEATURES: dict[str, Feature] = {
         Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
         Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
         Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
+        Feature("carry_gfx8", "GFX8's carry spellings v_add_u32 vD, vcc, ... / v_addc_u32 / v_subb_u32", "S:carry-gfx8"),
+        Feature("alu16_gfx8", "16-bit VOP2 ops v_add_u16/v_sub_u16 (GFX8, GFX9)", "S:packed16"),
+        Feature("packed16", "packed 16-bit VOP3P ops v_pk_add_u16 ... (GFX9+)", "S:packed16"),
+        Feature("pk_mov_b32", "v_pk_mov_b32 (each dword from either dword of a source, gfx90a+)", "S:pk-mov-b32"),
+        Feature("mov_b16", "v_mov_b16 on 16-bit VGPR halves v1.l/v1.h (GFX11 true16)", "S:true16"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
         Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
         Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
@@ -122,10 +127,10 @@ class Target:
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
-_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names"}
-_GFX9 = _GFX8 | {"swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
+_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8"}
+_GFX9 = (_GFX8 - {"carry_gfx8"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
-_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid"}
+_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32"}
 _GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
@@ -135,15 +140,16 @@ _GFX10 = {
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
-    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only",
+    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
-                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write"}
+                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
+                                              "mov_b16"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write"}) | {
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2"}
 

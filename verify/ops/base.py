@@ -33,6 +33,8 @@ ssrc64     an SGPR pair or a constant, read
 src64      VALU 64-bit source: a VGPR pair, an SGPR pair or a constant
 mask       a lane mask read: an SGPR pair in wave64, one SGPR in wave32
 maskdst    a lane mask written (same sizes)
+vdst16     a 16-bit VGPR half written (GFX11 true16: v1.l, v1.h)
+src16      a 16-bit VALU source: a VGPR half, an SGPR or a constant
 ========== ===================================================
 """
 
@@ -44,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, overload
 
 from ..diag import InputError, Span, Warning_
-from ..ir import Imm, Instr, SReg, VReg
+from ..ir import Imm, Instr, SReg, VHalf, VReg
 from ..syntax import FLOAT_INLINE, INV_2PI_F32, Line, float_text, fold64, operand_text, parse_int, parse_operand
 from ..target import Target, needs_text
 
@@ -57,11 +59,17 @@ AnyMachine = Any
 AnyEmitter = Any
 
 
-DEST_KINDS = ("vdst", "vdst64", "sdst", "sdst64", "maskdst")  # the operand kinds an op writes
+DEST_KINDS = ("vdst", "vdst64", "sdst", "sdst64", "maskdst", "vdst16")  # the operand kinds an op writes
 
 
 def _kind_ok(kind: str, op: Any) -> str | None:
     """None if `op` fits `kind`, else a description of what was expected."""
+    if isinstance(op, VHalf):  # a true16 half only where a 16-bit operand is declared  [S:true16]
+        return None if kind in ("vdst16", "src16") else "a 32-bit operand (not a 16-bit half)"
+    if kind in ("vdst16", "src16"):
+        if kind == "src16" and (isinstance(op, Imm) or (isinstance(op, SReg) and op.count == 1)):
+            return None
+        return "a VGPR half (v1.l, v1.h)" + (", SGPR or constant" if kind == "src16" else "")
     if kind in ("vdst", "vgpr"):
         return None if isinstance(op, VReg) and op.count == 1 else "a VGPR"
     if kind == "vdst64":

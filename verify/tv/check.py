@@ -46,7 +46,7 @@ from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
 from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
 
-SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword|b64|dwordx2)$")  # [S:spill64]
 CFG_BRANCH = re.compile(r"^(s_branch|s_cbranch_\w+)$")
 
 
@@ -336,9 +336,10 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
     return GpuCode(prog, problems, spills, label, blocks, kernel)
 
 
-def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
-    """A spill or reload (private memory, per lane) as (kind, its VGPR, the
-    address operands): "store"/"load"."""
+def _spill_key(ins: Instr) -> tuple[str, list[int], tuple[str, ...]] | None:
+    """A spill or reload (private memory, per lane) as (kind, its VGPRs, the
+    address operands): "store"/"load"; a 64-bit one (`_dwordx2`/`_b64`) moves
+    a VGPR pair, dword k of it at the address plus 4k  [S:spill64]."""
     m = SPILL.match(ins.mnemonic)
     body = ins.text.split(";")[0].strip()
     ops = [o.strip() for o in body.split(None, 1)[1].split(",")] if m and " " in body else []
@@ -348,9 +349,26 @@ def _spill_key(ins: Instr) -> tuple[str, int, tuple[str, ...]] | None:
         data, addr = (ops[1], [ops[0], *ops[2:]]) if m.group(2) == "store" else (ops[0], ops[1:])
     else:
         data, addr = ops[0], ops[1:]
+    if m.group(3) in ("b64", "dwordx2"):
+        pair = re.fullmatch(r"v\[(\d+):(\d+)\]", data)
+        if pair is None or int(pair.group(2)) != int(pair.group(1)) + 1:
+            return None
+        return m.group(2), [int(pair.group(1)), int(pair.group(2))], tuple(addr)
     if not re.fullmatch(r"v\d+", data):
         return None
-    return m.group(2), int(data[1:]), tuple(addr)
+    return m.group(2), [int(data[1:])], tuple(addr)
+
+
+def _spill_addr(addr: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+    """A spill's address operands as (the operands without `offset:N`, N)."""
+    base, off = [], 0
+    for a in addr:
+        for w in a.split():
+            if w.startswith("offset:"):
+                off = int(w[7:], 0)
+            else:
+                base.append(w)
+    return tuple(base), off
 
 
 class GpuRun:
@@ -364,27 +382,35 @@ class GpuRun:
 
     def __init__(self, m: Machine) -> None:
         self.m = m
-        self.stored: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
+        self.stored: dict[tuple[tuple[str, ...], int], tuple[list[Any], list[Any]]] = {}
         self.untracked: list[Instr] = []
 
     def step(self, ins: Instr) -> str | None:
         m, B = self.m, self.m.B
         stored = self.stored
         key = _spill_key(ins)
+        # private memory as dwords keyed by (the address operands but the
+        # offset, the byte offset): dword k of an access is at offset + 4k
         if key is not None and key[0] == "store":
-            stored[key[2]] = (list(m.v(key[1])), m.actives())
+            base, off = _spill_addr(key[2])
+            for old in [o for o in stored if o[0] == base and off - 4 < o[1] < off + 4 * len(key[1])]:
+                del stored[old]  # (a dword this store overlaps without covering it exactly: forgotten)
+            for j, r in enumerate(key[1]):
+                stored[(base, off + 4 * j)] = (list(m.v(r)), m.actives())
             return None
         if key is not None and key[0] == "load":
-            hit = stored.get(key[2])
-            if hit is None:
-                self.untracked.append(ins)
-            fresh = m.unknown_lanes(f"v{key[1]}@{ins.line}")
-            vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
-            m.write_v(key[1], vals, m.actives())
+            base, off = _spill_addr(key[2])
+            for j, r in enumerate(key[1]):
+                hit = stored.get((base, off + 4 * j))
+                if hit is None and ins not in self.untracked:
+                    self.untracked.append(ins)
+                fresh = m.unknown_lanes(f"v{r}@{ins.line}")
+                vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
+                m.write_v(r, vals, m.actives())
             return None
         m.run([ins])
         written = set(op_of(ins.base).defs(ins))
-        for k in [k for k in stored if any(r in written for a in k for r in _names(a))]:
+        for k in [k for k in stored if any(r in written for a in k[0] for r in _names(a))]:
             del stored[k]
         return None
 

@@ -42,6 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
+from . import wideir
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
@@ -738,6 +739,8 @@ class IRRun:
             return self.reinterpret(ins)
         if op in ("zext", "sext") and ins.type == "i64" and ins.operands[0].type != "i32":
             return self.ext64(ins)
+        if wideir.handles(ins):  # i64 and <N x i16> arithmetic, 64-bit icmp
+            return wideir.step(self, ins)
         if op in ("select", "freeze") and ins.type not in TYPES and ttype(ins.type) is not None:
             return self.wide_select_freeze(ins)
         if (ins.type == "i64" and op == "lshr") or (op == "trunc" and ins.operands[0].type == "i64"):
@@ -1877,6 +1880,8 @@ def _dpp_asm(run: IRRun, ins: Inst, k: int) -> str:
     text = DPP_CONTROLS.get(ctrl)
     if text is None:
         raise run._unsupported(f"DPP control {ctrl:#x}")
+    if text.startswith("row_share:") and run.target.has("dpp_row_newbcast"):  # gfx90a+: 0x150-0x15F  [S:mov-b64-dpp]
+        text = text.replace("row_share:", "row_newbcast:")
     return f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
 
 
