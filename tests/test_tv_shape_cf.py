@@ -83,6 +83,7 @@ def test_cf_files_have_the_llvm_test_shape():
         assert "br " in text or "Iterative" in text or "wave.reduce" in text, p
 
 
+@pytest.mark.slow
 @needs_llc
 def test_inverted_exec_branch_in_llvm_output_is_refuted(tmp_path):
     """LLVM's `s_and_saveexec; s_cbranch_execz` around a readfirstlane, the
@@ -111,6 +112,7 @@ join:
     assert code == 1 and rs[0]["verdict"] == "refuted", rs
 
 
+@pytest.mark.slow
 @needs_llc
 def test_ir_loop_over_ballot_bits_is_proved_in_a_kernel(tmp_path):
     """The IR loop (cttz, readlane, M & (M - 1)) bounded by proof, against

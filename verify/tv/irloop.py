@@ -207,8 +207,7 @@ def run_loop(run: IRRun, fn: Function, b: int, insts: list[Inst], here: list[Any
                                here)
     mask = _find_mask(run, fn, b, phis, body, term, back_on_true, timeout)
     if mask is None:
-        raise _unsupported(term, fn, b, "its trip count is not bounded by the lanes (no phi loses its lowest set bit "
-                                        "each iteration, with the loop leaving when it is 0)")
+        raise _unsupported(term, fn, b, "its trip count is not bounded by the lanes")
     m0 = entry[mask]
     cross = any(i.opcode == "call" and i.callee.startswith("llvm.amdgcn.") for i in body)
     if cross and not _same_everywhere(run, [B.and_b(a, h) for a, h in zip(run.act, here)], m0, timeout):
