@@ -110,6 +110,12 @@ join:
     code, rs = results(ir, "--asm", write(tmp_path, "bad.s", asm.replace("s_cbranch_execz", "s_cbranch_execnz")),
                        "--target", "gfx900", "--wave", "64")
     assert code == 1 and rs[0]["verdict"] == "refuted", rs
+    # the branch deleted: with EXEC = 0 the region's v_readfirstlane and
+    # v_mov write no lane, so the code still refines the IR (EXEC modelled
+    # exactly, not the branch taken on trust)
+    gone = "\n".join(line for line in asm.splitlines() if "s_cbranch_execz" not in line) + "\n"
+    code, rs = results(ir, "--asm", write(tmp_path, "gone.s", gone), "--target", "gfx900", "--wave", "64")
+    assert code == 0 and rs[0]["verdict"] == "proved", rs
 
 
 @pytest.mark.slow
