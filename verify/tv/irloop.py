@@ -89,7 +89,12 @@ def _find_mask(run: IRRun, fn: Function, b: int, phis: list[Inst], body: list[In
     key = (fn.name, fn.block_names[b], W)
     if getattr(B, "session", None) is None:  # no unknowns: the symbolic run's answer
         return _FOUND.get(key)
-    probe = IRRun(B, W, run.target, run.exec_lo, run.exec_hi, [True] * W, dict(run.assume), fresh=run.fresh)
+    # (any EXEC: a mask computed through a cross-lane call must shrink so
+    # under every EXEC, not only the one the run has)
+    lo = B.fresh(f"irloop.{fn.name}.{b}.exec_lo")
+    hi = B.fresh(f"irloop.{fn.name}.{b}.exec_hi") if W == 64 else B.const(0)
+    act = [B.bit(lo if i < 32 else hi, i % 32) for i in range(W)]
+    probe = IRRun(B, W, run.target, lo, hi, act, dict(run.assume), fresh=run.fresh)
     probe.env = dict(run.env)
     probe.workitem_x = run.workitem_x
     probe._fn_insts = fn.insts
