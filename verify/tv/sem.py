@@ -339,7 +339,9 @@ def block_order(fn: Function, by_block: dict[int, list[Inst]], loops: Collection
                 raise Unsupported(t.span if t is not None else fn.span, "a branch to a block verify cannot find")
             if state.get(n) == 1:
                 assert t is not None
-                raise Unsupported(t.span, f"loop (a back edge to %{fn.block_names[n]})")
+                raise Unsupported(t.span, f"loop (a back edge to %{fn.block_names[n]}): "
+                                          + ("a loop of more than one block (verify runs one-block loops over a "
+                                             "mask's bits)" if n != b else "a loop verify does not run"))
             if n not in state:
                 state[n] = 1
                 stack.append((n, 0))
