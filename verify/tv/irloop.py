@@ -201,6 +201,8 @@ def run_loop(run: IRRun, fn: Function, b: int, insts: list[Inst], here: list[Any
     exit_blk = term.targets[1] if back_on_true else term.targets[0]
     if any(i.opcode in ("store", "load", "atomicrmw", "cmpxchg", "fence") for i in body):
         raise _unsupported(term, fn, b, "a loop that accesses memory")
+    if any(i.key in run.wwm_keys for i in insts):
+        raise _unsupported(term, fn, b, "a loop with whole-wave-mode values")
     # each phi's value on entry: the incoming edges from outside the loop
     entry: dict[str, Lanes] = {}
     for p in phis:
@@ -249,10 +251,12 @@ def run_loop(run: IRRun, fn: Function, b: int, insts: list[Inst], here: list[Any
                                                                                    defined[p.key])
         for ins in body:
             run.cur = ins
+            run.whole = ins.key in run.wwm_keys
             out = run.step(ins)
             out = run._map_pieces(ins.type, [out], run._off_path(lanes))
             run.env[ins.key] = out
             defined[ins.key] = out if ins.key not in defined else _merge(B, lanes, out, defined[ins.key])
+        run.whole = False
         run.cur = term
         cond = run.operand(term.operands[0])
         run.ub += [B.and_b(lanes[i], cond.poison[i]) for i in range(W)]  # a branch on poison
