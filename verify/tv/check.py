@@ -96,6 +96,7 @@ class TVResult:
     robust_over: list[str] | None = None  # --robust: the assumptions varied
     variants: list[dict[str, Any]] = field(default_factory=list)  # --robust: every variant's verdict
     run: str = ""  # "path:line" of the RUN line the instance came from ('': --target)
+    cpu_seconds: float = 0.0  # this process's CPU time proving it (benchmarks/bench_tv_coverage.py)
 
     def head(self) -> str:
         if self.function == "(every function)":  # a RUN line verify cannot use
@@ -968,8 +969,10 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                     continue
                 before = compiling[0]
                 try:
+                    cpu0 = time.process_time()
                     r = robustly(partial(prove_function, mod, fn, comp(ins, fn), ins.target, ins.wave, label, timeout),
                                  assume or {}, robust, timeout)
+                    r.cpu_seconds = time.process_time() - cpu0
                 except ToolError:  # the --llc command is unusable: an error for the run, no verdict
                     raise
                 except InputError as e:  # bad input in this function only (an immediate LLVM rejects)
@@ -1046,8 +1049,10 @@ def _prove_task(task: _Task) -> TVResult:
         return dpp_masks(task.asm)[0]  # DPP masks as LLVM encodes them (immediates.py)
 
     try:
+        cpu0 = time.process_time()
         r = robustly(partial(prove_function, mod, fn, compiled, get(task.target), task.wave, task.compiler,
                              task.timeout), dict(task.assume), task.robust, task.timeout)
+        r.cpu_seconds = time.process_time() - cpu0
     except InputError as e:  # bad input in this function only (an immediate LLVM rejects)
         r = TVResult(task.path, fn.name, task.target, task.wave, task.compiler, "error", [str(e)])
     r.compile_seconds = task.compile_seconds

@@ -29,7 +29,7 @@ reports it as unknown (:attr:`IRRun.choices`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import wideir
+from . import irloop, wideir
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
@@ -315,9 +315,11 @@ def intrinsic_name(callee: str) -> str | None:
 
 
 
-def block_order(fn: Function, by_block: dict[int, list[Inst]]) -> list[int]:
+def block_order(fn: Function, by_block: dict[int, list[Inst]], loops: Collection[int] = ()) -> list[int]:
     """The blocks reachable from the entry in a topological order (reverse
-    postorder); a back edge (a loop) is unsupported, named at its branch."""
+    postorder); a back edge (a loop) is unsupported, named at its branch,
+    except a block's edge to itself where the block is one of `loops`
+    (irloop.run_loop runs those)."""
     term = {b: insts[-1] for b, insts in by_block.items() if insts}
     state: dict[int, int] = {}  # 1: on the DFS stack, 2: done
     post: list[int] = []
@@ -327,6 +329,7 @@ def block_order(fn: Function, by_block: dict[int, list[Inst]]) -> list[int]:
         b, k = stack.pop()
         t = term.get(b)
         succ = t.targets if t is not None and t.opcode in ("br", "switch") else []
+        succ = [n for n in succ if not (n == b and b in loops)]
         if t is not None and t.opcode not in ("br", "switch", "ret", "unreachable"):
             raise Unsupported(t.span, f"terminator '{t.opcode}'")
         if k < len(succ):
@@ -336,7 +339,9 @@ def block_order(fn: Function, by_block: dict[int, list[Inst]]) -> list[int]:
                 raise Unsupported(t.span if t is not None else fn.span, "a branch to a block verify cannot find")
             if state.get(n) == 1:
                 assert t is not None
-                raise Unsupported(t.span, f"loop (a back edge to %{fn.block_names[n]})")
+                raise Unsupported(t.span, f"loop (a back edge to %{fn.block_names[n]}): "
+                                          + ("a loop of more than one block (verify runs one-block loops over a "
+                                             "mask's bits)" if n != b else "a loop verify does not run"))
             if n not in state:
                 state[n] = 1
                 stack.append((n, 0))
@@ -606,7 +611,8 @@ class IRRun:
         by_block: dict[int, list[Inst]] = {}
         for ins in fn.insts:
             by_block.setdefault(ins.block, []).append(ins)
-        order = block_order(fn, by_block)
+        loops = irloop.self_loops(fn, by_block)
+        order = block_order(fn, by_block, loops)
         edges: dict[int, list[list[Any]]] = {}  # block -> the lanes arriving along each incoming edge
         edge_of: dict[tuple[int, int], list[Any]] = {}  # (pred, block) -> lanes taking that edge
         rets: list[tuple[list[Any], Lanes | None]] = []
@@ -621,6 +627,9 @@ class IRRun:
             self.here = None if b == 0 else here
             self._sync_exec()
             act = self.active()
+            if b in loops:  # a loop over the lanes' mask bits, bounded by proof (irloop.py)
+                irloop.run_loop(self, fn, b, by_block[b], here, go, edge_of)
+                continue
             for ins in by_block.get(b, []):
                 self.cur = ins
                 self.whole = ins.key in self.wwm_keys
@@ -728,6 +737,8 @@ class IRRun:
         op = ins.opcode
         if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
             return self.ctpop(ins)
+        if op == "call" and ins.callee == "llvm.cttz.i32":
+            return irloop.cttz(self, ins)
         if op == "call":
             return self.call(ins)
         if op == "extractvalue":
