@@ -41,6 +41,7 @@ from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated,
 from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
+from .memory import memory_instruction, prove_function_memory, uses_memory
 from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
 from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
@@ -276,7 +277,7 @@ class GpuCode:
         return out
 
 
-def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
+def gpu_code(asm: str, fname: str, label: str, kernel: bool, memory: bool = False) -> GpuCode:
     """The function's code from printed assembly, as straight-line
     instructions ending with the return (which is dropped)."""
     problems: list[str] = []
@@ -321,8 +322,9 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool) -> GpuCode:
                 spills.append(ins)
             elif kernel and ins.mnemonic == "s_clause":
                 pass  # groups the memory instructions after it: no effect on values
-            elif kernel and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic) or ATOMIC.match(ins.mnemonic)):
-                pass  # memory: verify/tv/kernel.py
+            elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
+                                         or ATOMIC.match(ins.mnemonic) or memory_instruction(ins.mnemonic)):
+                pass  # memory: verify/tv/kernel.py, verify/tv/memory.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
     return GpuCode(prog, problems, spills, label, blocks, kernel)
@@ -493,7 +495,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     if probs:
         res.notes = probs
         return res
-    if fn.kernel:
+    if fn.kernel or uses_memory(fn):
         def code_of() -> tuple[str, GpuCode] | str:
             try:
                 asm = compile_asm(target, wave)
@@ -501,7 +503,12 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                 raise
             except InputError as e:
                 return f"could not compile: {e.message}"
-            return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
+            return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel, memory=True)
+
+        if not fn.kernel:  # a function that takes pointers: verify/tv/memory.py
+            mres: TVResult = prove_function_memory(mod, fn, code_of, target, wave, timeout, res, assume,
+                                                   _arg_regs(fn, target))
+            return mres
 
         res.exec_contract = "dispatch"
         kres: TVResult = prove_kernel(mod, fn, code_of, target, wave, timeout, res, assume)

@@ -275,7 +275,8 @@ class Kernel:
             if len(a) != 2:
                 return f"line {ins.line}: {mn} address {addr_op}"
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            addrs = [(B.add(smt.under_all(lo_l[i], act[i]), B.const(off)), smt.under_all(hi_l[i], act[i])) for i in range(m.W)]
+            addrs = [offset_address(B, smt.under_all(lo_l[i], act[i]), smt.under_all(hi_l[i], act[i]), off)
+                     for i in range(m.W)]
         else:
             s = _regs(saddr)
             v = _regs(addr_op)
@@ -288,9 +289,9 @@ class Kernel:
                 if act[i] is False:  # a lane known not to run it: no access (its address is never asked)
                     addrs.append((B.const(0), B.const(0)))
                     continue
-                o = B.add(smt.under_all(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+                o = smt.under_all(vo[i], act[i])  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
-                addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+                addrs.append(offset_address(B, lo, B.add(shi, B.bool_value(B.ult(lo, o))), off))
         nd = _DWORDS[g.group(2)]  # dword k at the address plus 4k  [S:global-mem]
         if g.group(1) == "load":
             ds = _regs(ops[0])
@@ -365,7 +366,7 @@ class Kernel:
             if len(a) != 2:
                 return None
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            return [(B.add(lo_l[i], B.const(off)), hi_l[i]) if act[i] is not False else (B.const(0), B.const(0))
+            return [offset_address(B, lo_l[i], hi_l[i], off) if act[i] is not False else (B.const(0), B.const(0))
                     for i in range(m.W)]
         s = _regs(saddr)
         v = _regs(addr_op)
@@ -378,10 +379,23 @@ class Kernel:
             if act[i] is False:
                 addrs.append((B.const(0), B.const(0)))
                 continue
-            o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+            o = vo[i]  # a 32-bit unsigned offset added to the 64-bit base
             lo = B.add(slo, o)
-            addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+            addrs.append(offset_address(B, lo, B.add(shi, B.bool_value(B.ult(lo, o))), off))
         return addrs
+
+
+def offset_address(B: Any, lo: Any, hi: Any, off: int) -> tuple[Any, Any]:
+    """The 64-bit address (lo, hi) plus an instruction's signed immediate
+    offset, in 64 bits (the carry or borrow reaches the high half): the
+    global/flat address is VGPR64 (or SGPR64 + zext(VGPR32)) +
+    sext(offset)  [S:global-mem]."""
+    if off == 0:
+        return lo, hi
+    c = off & 0xFFFFFFFF
+    lo2 = B.add(lo, B.const(c))
+    hi2 = B.add(hi, B.bool_value(B.ult(lo2, B.const(c))))
+    return lo2, (B.add(hi2, B.const(0xFFFFFFFF)) if off < 0 else hi2)
 
 
 def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> bool:
@@ -794,6 +808,15 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     res.instructions = len(prog)
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run)
+
+
+def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,
+                   lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun) -> Any:
+    """The verdict on memory after the code (`q` holds the entry contract):
+    the IR's and the GPU's stores compared, then memory at a free address.
+    Kernels and functions that take pointers (verify/tv/memory.py) alike."""
+    W = len(exec_bits)
     # First the stronger, easier question: the same stores, lane by lane, in
     # the same order (same enables and addresses; equal values where the IR's
     # is not poison).  Equal store sequences leave equal memory.
@@ -928,7 +951,7 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
                      f"{q.value(iv):#x}, GPU {q.value(gv):#x}"
                      + ("; two lanes of one GPU store write it" if race is not None and q.truth(race) else ""))
     for ln in range(W):
-        if mask >> ln & 1 and ln < 8:
+        if mask >> ln & 1 and ln < 8 and tid:  # (a function: no work-item IDs)
             res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
     used = choice_used(q, run.choices)
     if used is not None:

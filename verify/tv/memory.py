@@ -1,0 +1,240 @@
+"""Functions that take pointers, for `verify tv` (docs/tv.md, "Memory").
+
+A non-kernel function (`define void @f(ptr addrspace(1) %out, i32 %x)`,
+LLVM's test shape) gets its arguments as every function does (divergent ones
+in v0, v1, ... with a 64-bit pointer in two VGPRs; `inreg` ones in SGPRs:
+verify/tv/check.py's `_arg_regs`), EXEC at entry is any non-empty mask, and
+its code ends with `s_setpc_b64 s[30:31]`.  Its loads, stores and atomics
+run on the kernels' memory model (verify/tv/kernel.py: one unknown value per
+byte address at entry, then the stores in order; the GPU's instructions
+through `Kernel.step`), and the verdict is the kernels' (`memory_verdict`):
+memory at a free address after the function equals the IR's, plus, as for
+every function, EXEC at the return equals EXEC at entry and a returned value
+refines the IR's in every active lane.
+
+Differences from a kernel: no kernarg segment and no work-item IDs (a
+function that reads them is unsupported), the argument VGPRs are ready only
+after the entry wait [S:call-entry-wait], and EXEC at entry is any non-empty
+mask (not a dispatch's prefix), so code that loops over the lanes is proved
+with EXEC symbolic or not at all.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+from .. import smt
+from ..machine import Machine
+from ..target import FeatureLog, Target
+from .cfg import run_blocks
+from .kernel import Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
+from .llir import TYPES, Function, Module
+from .sem import IRRun, Lanes, Memory, Unsupported
+from .types import from_registers, ttype
+
+MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fence")
+
+
+def uses_memory(fn: Function) -> bool:
+    """The function reads or writes memory (or computes an address): its
+    proof compares memory, not only the returned value."""
+    return any(i.opcode in MEMORY_OPCODES for i in fn.insts)
+
+
+def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                          res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]]) -> Any:
+    """Fill `res` (a TVResult) for the non-kernel function `fn` that uses
+    memory.  `code_of()` compiles: (assembly, GpuCode) or why it could not;
+    `arg_regs`: (argument key, "v"/"s", first register, registers) per
+    argument.  With an atomicrmw whose result is used, the IR's order is
+    first the GPU's returning atomic's own, then lane-ascending, as for
+    kernels (docs/tv.md, "Atomics"): each is an order the IR admits, so
+    either proof is one; a refutation under one order while the other is
+    undecided is no refutation."""
+    orders = [True, False] if used_atomics(fn) else [False]
+    tried: list[str] = []
+    out = res
+    for n, shared in enumerate(orders):
+        out = _prove_once(mod, fn, code_of, target, wave, timeout, copy.deepcopy(res), assume, arg_regs, shared)
+        if out.verdict in ("proved", "unsupported"):
+            return out
+        if n < len(orders) - 1:
+            tried.append(f"{'the GPU' if shared else 'lane-ascending'} order: {out.verdict}")
+    if tried:
+        out.notes.append(f"(with the IR's atomics in {'; '.join(tried)})")
+        if out.verdict == "refuted" and any(t.endswith(": unknown") for t in tried):
+            out.verdict = "unknown"
+            out.notes.insert(0, "not refuted: the IR's atomics may run in another order, under which the solver "
+                                "gave up")
+    return out
+
+
+def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]], shared: bool) -> Any:
+    """One proof, the IR's returning atomics in the GPU's order (`shared`)
+    or lane-ascending."""
+    t0 = time.monotonic()
+    if fn.ret != "void" and fn.ret not in TYPES:
+        res.notes = [f"{fn.span}: unsupported: return type {fn.ret} of a function that uses memory "
+                     "(modelled: void and 32-bit or narrower values)"]
+        return res
+    B = smt.Z3(aci=True, canon_eq=False, lane_arrays=True)  # as kernels: min/max nests canonical
+    W = wave
+    exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    # the arguments: the registers' lane values, the IR's values cut from them
+    raws_of: dict[str, list[list[Any]]] = {}
+    ir_args: dict[str, Lanes] = {}
+    for a, (key, kind, idx, n) in zip(fn.args, arg_regs):
+        raws = [B.fresh_lanes(f"{kind}{idx + r}", W) if kind == "v" else [B.fresh(f"s{idx + r}")] * W
+                for r in range(n)]
+        raws_of[key] = raws
+        if a.type in TYPES:
+            w, fl = TYPES[a.type]
+            vals = raws[0] if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raws[0]]
+            ir_args[key] = Lanes(vals, [False] * W, w, fl)
+        elif a.type.startswith("ptr") and n == 2:  # a 64-bit pointer: (lo, hi) as the memory model reads it
+            ir_args[key] = Lanes(list(raws[0]), [False] * W, 64, False, list(raws[1]))
+        else:
+            tt = ttype(a.type)
+            assert tt is not None
+            ir_args[key] = from_registers(B, tt, raws)
+    by_reg = {f"{kind}{idx + r}": raws_of[key][r] for key, kind, idx, n in arg_regs for r in range(n)}
+    mem_cache: dict[Any, Any] = {}
+
+    def term_key(t: Any) -> Any:
+        return ("i", t) if type(t) is int else t.get_id()
+
+    def initial_mem(alo: Any, ahi: Any) -> Any:  # as kernels: the address in normal form, cached per term
+        key = (term_key(alo), term_key(ahi))
+        hit = mem_cache.get(key)
+        if hit is None:
+            hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
+        return hit[2]
+
+    eqs: dict[Any, Any] = {}
+    ir_mem = Memory(B, initial_mem, (eqs, term_key))
+    orders: dict[int, list[Any]] = {}
+
+    def atomic_order(n: int) -> list[Any]:  # the n-th returning atomic's ranks, shared by both sides (kernel.py)
+        if n not in orders:
+            orders[n] = B.fresh_lanes(f"atomic_order#{n}", W)
+        return orders[n]
+
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+                atomic_order=atomic_order if shared else None)
+    try:
+        ret = run.run(fn, ir_args)
+    except Unsupported as e:
+        res.notes = [e.line()]
+        return res
+    got = code_of()
+    if isinstance(got, str):
+        res.verdict = "unknown"
+        res.notes = [got]
+        return res
+    _, code = got
+    label = code.label
+    if code.problems:
+        res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
+        return res
+    res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
+    res.assumptions.update(hazard_used)
+    fresh_v: dict[str, list[Any]] = {}
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            assert lane is not None
+            if name not in fresh_v:
+                fresh_v[name] = by_reg[name] if name in by_reg else B.fresh_lanes("gpu." + name, W)
+            return fresh_v[name][lane]
+        if name in by_reg:
+            return by_reg[name][0]
+        return B.fresh("gpu." + name)
+
+    m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
+    if m.waits is not None:
+        # the caller may have loads outstanding into the argument VGPRs  [S:call-entry-wait]
+        vregs = tuple(idx + r for _, kind, idx, n in arg_regs if kind == "v" for r in range(n))
+        if vregs:
+            m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
+    m.set_s("exec_lo", lo)
+    m.set_s("exec_hi", hi)
+    m.scc = initial("scc", "scc", None)
+    gpu_mem = Memory(B, initial_mem, (eqs, term_key))
+    k = Kernel(m, gpu_mem, (B.const(0), B.const(0)), {}, atomic_order)  # no kernarg segment: s_load reads memory
+    m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
+    m.hazard_entry = "fragment"
+    if code.blocks is not None:
+        why = run_blocks(m, code.blocks, k.step, k, timeout)
+        if why is not None:
+            res.notes = [f"{label}: unsupported: {why}"]
+            return res
+    for ins in code.program if code.blocks is None else []:
+        why = k.step(ins)
+        if why is not None:
+            res.notes = [f"{label}: unsupported: {why}"]
+            return res
+        m.ran(ins)
+    for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
+        if used_by is not None:
+            res.assumptions.update(used_by.assumptions_used)
+    res.instructions = len(code.program)
+    q = smt.Query(timeout, session=B.session)
+    q.add(B.or_b(*exec_bits))  # any non-empty EXEC
+    no_ub = B.not_b(B.or_b(*run.ub))
+    # first what every function promises: EXEC back as it came, the returned value
+    elo, ehi = m.exec_pair()
+    exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
+    lane_bad: list[Any] = []
+    if ret is not None:
+        if k.pending_v & {0}:
+            res.notes = [f"{label}: unsupported: the returned v0 is a load result not waited for"]
+            return res
+        v0 = m.v(0)
+        for i in range(W):
+            g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
+            differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
+            lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
+    q.push()
+    q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
+    r = q.check()
+    if r == "sat":
+        if not fewest_lanes(q, B, exec_bits):
+            q.pop()
+            res.verdict = "unknown"
+            res.notes = [f"the solver gave up ({q.reason})"]
+            return res
+        mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+        res.seconds = time.monotonic() - t0
+        if q.truth(exec_bad):
+            res.notes.append(f"counterexample: EXEC = {mask:#x} at entry, {q.value(elo) | q.value(ehi) << 32:#x} "
+                             "at the return")
+        else:
+            wrong = [i for i in range(W) if q.truth(lane_bad[i])]
+            res.notes.append(f"counterexample: EXEC = {mask:#x}; returned value in lane {wrong[0]}: IR "
+                             f"{q.value(ret.vals[wrong[0]]) if ret is not None else 0:#x}, GPU "
+                             f"{q.value(m.v(0)[wrong[0]]):#x}")
+        used = choice_used(q, run.choices)
+        res.verdict = "refuted" if used is None else "unknown"
+        if used is not None:
+            res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
+                             f"{used.span}): the refutation may be spurious")
+        return res
+    q.pop()
+    if r == "unknown":
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up on EXEC and the returned value ({q.reason})"]
+        return res
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run)
+
+
+def memory_instruction(mnemonic: str) -> bool:
+    """A GPU memory instruction (beyond kernel.py's global ones) that
+    `Kernel.step` runs or answers for."""
+    return False
