@@ -41,9 +41,10 @@ from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated,
 from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
-from .memory import memory_instruction, prove_function_memory, uses_memory
+from .memory import prove_function_memory, uses_memory
 from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
+from .spaces import known as memory_instruction
 from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")

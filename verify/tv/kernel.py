@@ -47,6 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
+from . import spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
@@ -162,6 +163,8 @@ def _operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
     ops, mods = [], {}
     for p in parts:
         words = p.split()
+        if not words:  # (no operands: buffer_wbinvl1_vol)
+            continue
         ops.append(words[0])
         for w in words[1:]:
             k, _, v = w.partition(":")
@@ -184,20 +187,26 @@ class Kernel:
         self.vm_order: list[int] | None = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
+        # LDS (verify/tv/spaces.py): its memory, the results waiting for lgkmcnt/dscnt
+        self.lds: Memory | None = None
+        self.target_gen = 0  # (0: every DS instruction asks that M0 is -1)
+        self.pending_ds: set[int] = set()
 
     # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
     # and their order (for vmcnt(N)); None once paths with different
     # outstanding loads merged: then only vmcnt(0) retires a load
     def save(self) -> Any:
-        return set(self.pending_v), set(self.pending_s), None if self.vm_order is None else list(self.vm_order)
+        return (set(self.pending_v), set(self.pending_s), None if self.vm_order is None else list(self.vm_order),
+                set(self.pending_ds))
 
     def load(self, s: Any) -> None:
         self.pending_v, self.pending_s = set(s[0]), set(s[1])
         self.vm_order = None if s[2] is None else list(s[2])
+        self.pending_ds = set(s[3])
 
     def merge(self, c: Any, a: Any, b: Any) -> Any:
         order = a[2] if a[2] == b[2] else None
-        return a[0] | b[0], a[1] | b[1], order  # waited for on one path only: still pending
+        return a[0] | b[0], a[1] | b[1], order, a[3] | b[3]  # waited for on one path only: still pending
 
     def set_pc(self, pc: Any) -> None:
         self.pc = pc
@@ -219,9 +228,10 @@ class Kernel:
         if mn == "s_clause":
             return None  # a hint grouping the memory instructions that follow: no effect on values
         if not isinstance(op, Opaque):
-            if self.pending_v or self.pending_s:
+            if self.pending_v or self.pending_s or self.pending_ds:
                 used = set(op.uses(ins))
-                if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
+                if any(f"v{r}" in used for r in self.pending_v | self.pending_ds) or any(
+                        f"s{r}" in used for r in self.pending_s):
                     return f"line {ins.line} reads a load result before its wait"
             m.run([ins])
             if mn.startswith(("s_waitcnt", "s_wait_loadcnt", "s_wait_kmcnt")):  # (the waits that retire loads)
@@ -238,6 +248,7 @@ class Kernel:
                         self.pending_v -= set(done) - set(self.vm_order)
                 if re.search(r"lgkmcnt\(0\)|s_wait_kmcnt 0x0", text):
                     self.pending_s.clear()
+            spaces.retire(self, ins.text)
             return None
         if mn == "s_clause":  # a scheduling hint, no effect on results (RDNA3 ISA, S_CLAUSE)
             return None
@@ -260,6 +271,11 @@ class Kernel:
         am = ATOMIC.match(mn)
         if am is not None:
             return self.atomic(ins, am, ops, mods)
+        if mn.startswith("s_wait"):
+            spaces.retire(self, ins.text)
+        other = spaces.step(self, ins, ops, mods)  # flat, LDS, cache invalidates
+        if other != spaces.NOT_MINE:
+            return other
         g = GLOBAL.match(mn)
         if g is None:
             return f"an instruction verify does not model: line {ins.line}: {ins.text.split(';')[0].strip()}"
@@ -812,10 +828,23 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 
 
 def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,
-                   lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun) -> Any:
+                   lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun,
+                   lds: tuple[Memory, Memory] | None = None) -> Any:
     """The verdict on memory after the code (`q` holds the entry contract):
     the IR's and the GPU's stores compared, then memory at a free address.
-    Kernels and functions that take pointers (verify/tv/memory.py) alike."""
+    Kernels and functions that take pointers (verify/tv/memory.py) alike;
+    `lds`: the IR's and the GPU's LDS, compared after global memory
+    proved (each a memory of its own: proved only if both are)."""
+    if lds is not None and (lds[0].stores or lds[1].stores):
+        q.push()
+        first = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run)
+        q.pop()
+        if first.verdict != "proved":
+            return first
+        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run)
+        if out.verdict == "refuted":
+            out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
+        return out
     W = len(exec_bits)
     # First the stronger, easier question: the same stores, lane by lane, in
     # the same order (same enables and addresses; equal values where the IR's

@@ -22,6 +22,7 @@ with EXEC symbolic or not at all.
 from __future__ import annotations
 
 import copy
+import re
 import time
 from typing import Any
 
@@ -35,6 +36,12 @@ from .sem import IRRun, Lanes, Memory, Unsupported
 from .types import from_registers, ttype
 
 MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fence")
+
+
+def flat_and_lds(fn: Function) -> bool:
+    """Both a flat pointer and an LDS or private one appear in the function."""
+    text = " ".join([a.type for a in fn.args] + [i.text for i in fn.insts])
+    return bool(re.search(r"\bptr(?! addrspace)", text)) and bool(re.search(r"ptr addrspace\([35]\)", text))
 
 
 def uses_memory(fn: Function) -> bool:
@@ -117,6 +124,15 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
 
     eqs: dict[Any, Any] = {}
     ir_mem = Memory(B, initial_mem, (eqs, term_key))
+    lds_cache: dict[Any, Any] = {}
+
+    def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function of the address
+        key = term_key(alo)
+        if key not in lds_cache:
+            lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
+        return lds_cache[key][1]
+
+    ir_lds = Memory(B, initial_lds, (eqs, term_key))
     orders: dict[int, list[Any]] = {}
 
     def atomic_order(n: int) -> list[Any]:  # the n-th returning atomic's ranks, shared by both sides (kernel.py)
@@ -125,7 +141,11 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         return orders[n]
 
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                atomic_order=atomic_order if shared else None)
+                atomic_order=atomic_order if shared else None, lds=ir_lds)
+    if flat_and_lds(fn):
+        res.notes = [f"{fn.span}: unsupported: flat and LDS (or private) pointers in one function (verify keeps "
+                     "them in separate memories, and a flat address may reach the LDS)"]
+        return res
     try:
         ret = run.run(fn, ir_args)
     except Unsupported as e:
@@ -168,6 +188,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (eqs, term_key))
     k = Kernel(m, gpu_mem, (B.const(0), B.const(0)), {}, atomic_order)  # no kernarg segment: s_load reads memory
+    k.lds = Memory(B, initial_lds, (eqs, term_key))
+    k.target_gen = target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "fragment"
     if code.blocks is not None:
@@ -231,10 +253,6 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         res.verdict = "unknown"
         res.notes = [f"the solver gave up on EXEC and the returned value ({q.reason})"]
         return res
-    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run)
+    assert k.lds is not None
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run, (ir_lds, k.lds))
 
-
-def memory_instruction(mnemonic: str) -> bool:
-    """A GPU memory instruction (beyond kernel.py's global ones) that
-    `Kernel.step` runs or answers for."""
-    return False
