@@ -324,7 +324,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, memory: bool = Fals
             elif kernel and ins.mnemonic == "s_clause":
                 pass  # groups the memory instructions after it: no effect on values
             elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
-                                         or ATOMIC.match(ins.mnemonic) or memory_instruction(ins.mnemonic)):
+                                         or ATOMIC.match(ins.mnemonic) or memory_instruction(ins.mnemonic, text)):
                 pass  # memory: verify/tv/kernel.py, verify/tv/memory.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")

@@ -643,9 +643,17 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
     arguments, the entry v0 and workitem.id.x per lane, the kernarg pointer."""
     kargs: dict[int, Any] = {}
     ir_args: dict[str, Lanes] = {}
+    subs: dict[int, list[tuple[int, int, Any]]] = {}  # dword offset -> (shift, mask, value) of its sub-dword arguments
     for a, off in zip(fn.args, offs):
         tt = ttype(a.type)
-        if a.type not in ("i32", "float", "ptr addrspace(1)") and tt is not None:
+        lay = kernarg_layout(a.type)
+        if lay is not None and lay[0] < 4 and tt is not None:  # bytes of a shared dword
+            mask = (1 << 8 * lay[0]) - 1
+            v = B.and_(B.fresh(a.name), B.const(mask))
+            subs.setdefault(off // 4 * 4, []).append((8 * (off % 4), mask, v))
+            ir_args[a.key] = (Lanes([v] * W, [False] * W, *TYPES[a.type]) if a.type in TYPES
+                              else from_registers(B, tt, [[v] * W]))
+        elif a.type not in ("i32", "float", "ptr addrspace(1)") and tt is not None:
             # dword k of the argument at offset + 4k, cut as registers hold it
             dws = [B.fresh(f"{a.name}.{k}") for k in range(tt.registers)]
             for k, d in enumerate(dws):
@@ -660,6 +668,13 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
             kargs[off] = v
             w, fl = TYPES[a.type]
             ir_args[a.key] = Lanes([v] * W, [False] * W, w, fl)
+    for d, parts in subs.items():  # the dword: its arguments' bytes, unknown padding between them
+        covered = 0
+        word = B.const(0)
+        for shift, mask, v in parts:
+            covered |= mask << shift
+            word = B.or_(word, B.shl(v, B.const(shift)) if shift else v)
+        kargs[d] = B.or_(word, B.and_(B.fresh(f"kernarg.pad{d}"), B.const(~covered & 0xFFFFFFFF)))
     raw = B.fresh_lanes("v0", W)  # x in bits 0-9 (< 1024, the largest work-group); the rest: entry_v0_mask
     tid = [B.and_(v, B.const(0x3FF)) for v in raw]
     kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
@@ -678,7 +693,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if offs is None:
         bad = next((a for a in fn.args if kernarg_layout(a.type) is None), fn.args[0] if fn.args else None)
         res.notes = [f"{fn.span}: unsupported: kernel argument {bad.name if bad else ''} of type "
-                     f"{bad.type if bad else '?'} (modelled: arguments of whole dwords)"]
+                     f"{bad.type if bad else '?'} (modelled: whole dwords, 8- and 16-bit scalars)"]
         return res
     terms = {} if terms is None else terms
     if "B" not in terms:
@@ -724,6 +739,15 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return hit[2]
 
     ir_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
+    lds_cache: dict[Any, Any] = terms.setdefault("lds", {})
+
+    def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function (verify/tv/spaces.py)
+        key = term_key(alo)
+        if key not in lds_cache:
+            lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
+        return lds_cache[key][1]
+
+    ir_lds = Memory(B, initial_lds, (terms.setdefault("eqs", {}), term_key))
     assume = assume or {}
     orders: dict[int, list[Any]] = {}
 
@@ -737,7 +761,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return orders[n]
 
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                workitem_x=tid, atomic_order=atomic_order if shared else None, memo=terms.setdefault("ir", {}))
+                workitem_x=tid, atomic_order=atomic_order if shared else None, memo=terms.setdefault("ir", {}),
+                lds=ir_lds)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -803,6 +828,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
+    k.lds, k.target_gen = Memory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     if code.blocks is not None:
@@ -824,7 +850,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     res.instructions = len(prog)
-    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run)
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run, (ir_lds, k.lds))
 
 
 def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,

@@ -20,9 +20,9 @@ model itself to `step` here first:
 * **Cache invalidates and write-backs** (`buffer_wbinvl1(_vol)`,
   `buffer_gl0_inv`, `buffer_gl1_inv`, `global_inv`, `global_wb`,
   `buffer_inv`, `buffer_wbl2`): no effect on one wave's memory
-  [S:one-wave-fence]; `s_add_u32/s_addc_u32/s_mov_b32` into `flat_scratch_*`
+  [S:one-wave-fence]; `s_add_u32/s_addc_u32/s_lshr_b32/s_mov_b32` into `flat_scratch_*`
   (gfx803 kernels' scratch setup): only scratch reached through a flat
-  address reads it, which verify does not model.
+  address reads it, which verify does not model (SCC after it: unknown).
 """
 
 from __future__ import annotations
@@ -48,12 +48,12 @@ DS_ACCESS = re.compile(r"^ds_(write|store|read|load)(2)?_(b32|b64)$")
 NO_EFFECT = ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_gl0_inv", "buffer_gl1_inv", "global_inv", "global_wb",
              "buffer_inv", "buffer_wbl2", "s_wait_dscnt", "s_wait_storecnt", "s_wait_samplecnt", "s_wait_bvhcnt",
              "s_wait_expcnt", "s_wait_storecnt_dscnt")
-SCRATCH_SETUP = re.compile(r"^s_(add_u32|addc_u32|mov_b32)\s+flat_scratch_(lo|hi)\b")
+SCRATCH_SETUP = re.compile(r"^s_(add_u32|addc_u32|mov_b32|lshr_b32)\s+flat_scratch_(lo|hi)\b")
 
 
-def known(mnemonic: str) -> bool:
+def known(mnemonic: str, text: str = "") -> bool:
     """An instruction `step` models (gpu_code lets it through)."""
-    return bool(FLAT.match(mnemonic) or FLAT_ATOMIC.match(mnemonic) or DS_ATOMIC.match(mnemonic)
+    return bool(SCRATCH_SETUP.match(text.strip()) or FLAT.match(mnemonic) or FLAT_ATOMIC.match(mnemonic) or DS_ATOMIC.match(mnemonic)
                 or DS_ACCESS.match(mnemonic) or mnemonic in NO_EFFECT)
 
 
@@ -86,6 +86,8 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
     if mn in NO_EFFECT:
         return None
     if SCRATCH_SETUP.match(ins.text.strip()):
+        if mn != "s_mov_b32":  # (SCC: the carry, or whether the result is 0)
+            m.scc = B.fresh_bool(f"scc@{ins.line}")
         return None
     f = FLAT.match(mn)
     fa = FLAT_ATOMIC.match(mn)
