@@ -508,7 +508,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
 
         if not fn.kernel:  # a function that takes pointers: verify/tv/memory.py
             mres: TVResult = prove_function_memory(mod, fn, code_of, target, wave, timeout, res, assume,
-                                                   _arg_regs(fn, target))
+                                                   _arg_regs(fn, target), GpuRun)
             return mres
 
         res.exec_contract = "dispatch"

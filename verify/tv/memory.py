@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import smt
@@ -36,6 +37,37 @@ from .sem import IRRun, Lanes, Memory, Unsupported
 from .types import from_registers, ttype
 
 MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fence")
+
+
+SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+
+
+class _Both:
+    """The memory instructions (Kernel) and the spills and reloads of
+    private memory (check.py's GpuRun) in one run, one state along paths."""
+
+    def __init__(self, k: Kernel, spills: Any) -> None:
+        self.k, self.spills = k, spills
+
+    def step(self, ins: Any) -> str | None:
+        if SPILL.match(ins.mnemonic):
+            why: str | None = self.spills.step(ins)
+            return why
+        return self.k.step(ins)
+
+    def save(self) -> Any:
+        return self.k.save(), self.spills.save()
+
+    def load(self, s: Any) -> None:
+        self.k.load(s[0])
+        self.spills.load(s[1])
+
+    def merge(self, c: Any, a: Any, b: Any) -> Any:
+        return self.k.merge(c, a[0], b[0]), self.spills.merge(c, a[1], b[1])
+
+    def set_pc(self, pc: Any) -> None:
+        self.k.set_pc(pc)
+        self.spills.set_pc(pc)
 
 
 def flat_and_lds(fn: Function) -> bool:
@@ -51,11 +83,13 @@ def uses_memory(fn: Function) -> bool:
 
 
 def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
-                          res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]]) -> Any:
+                          res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]],
+                          spills: Callable[[Machine], Any]) -> Any:
     """Fill `res` (a TVResult) for the non-kernel function `fn` that uses
     memory.  `code_of()` compiles: (assembly, GpuCode) or why it could not;
     `arg_regs`: (argument key, "v"/"s", first register, registers) per
-    argument.  With an atomicrmw whose result is used, the IR's order is
+    argument; `spills(m)`: verify/tv/check.py's GpuRun, which runs the
+    spills and reloads of private memory.  With an atomicrmw whose result is used, the IR's order is
     first the GPU's returning atomic's own, then lane-ascending, as for
     kernels (docs/tv.md, "Atomics"): each is an order the IR admits, so
     either proof is one; a refutation under one order while the other is
@@ -64,7 +98,8 @@ def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Targe
     tried: list[str] = []
     out = res
     for n, shared in enumerate(orders):
-        out = _prove_once(mod, fn, code_of, target, wave, timeout, copy.deepcopy(res), assume, arg_regs, shared)
+        out = _prove_once(mod, fn, code_of, target, wave, timeout, copy.deepcopy(res), assume, arg_regs, shared,
+                          spills)
         if out.verdict in ("proved", "unsupported"):
             return out
         if n < len(orders) - 1:
@@ -79,7 +114,8 @@ def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Targe
 
 
 def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
-                res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]], shared: bool) -> Any:
+                res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]], shared: bool,
+                spills: Callable[[Machine], Any]) -> Any:
     """One proof, the IR's returning atomics in the GPU's order (`shared`)
     or lane-ascending."""
     t0 = time.monotonic()
@@ -192,13 +228,14 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     k.target_gen = target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "fragment"
+    both = _Both(k, spills(m))
     if code.blocks is not None:
-        why = run_blocks(m, code.blocks, k.step, k, timeout)
+        why = run_blocks(m, code.blocks, both.step, both, timeout)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
     for ins in code.program if code.blocks is None else []:
-        why = k.step(ins)
+        why = both.step(ins)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
@@ -207,6 +244,10 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         if used_by is not None:
             res.assumptions.update(used_by.assumptions_used)
     res.instructions = len(code.program)
+    if both.spills.untracked:
+        res.notes = [f"{label}: unsupported: line {both.spills.untracked[0].line} reloads private memory verify "
+                     "does not track"]
+        return res
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))  # any non-empty EXEC
     no_ub = B.not_b(B.or_b(*run.ub))
