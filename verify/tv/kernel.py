@@ -747,7 +747,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
         return lds_cache[key][1]
 
-    ir_lds = Memory(B, initial_lds, (terms.setdefault("eqs", {}), term_key))
+    ir_lds = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key))
     assume = assume or {}
     orders: dict[int, list[Any]] = {}
 
@@ -828,7 +828,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
-    k.lds, k.target_gen = Memory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.gen
+    k.lds, k.target_gen = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     if code.blocks is not None:

@@ -30,6 +30,7 @@ from typing import Any
 from .. import smt
 from ..machine import Machine
 from ..target import FeatureLog, Target
+from . import spaces
 from .cfg import run_blocks
 from .kernel import Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -168,7 +169,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
             lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
         return lds_cache[key][1]
 
-    ir_lds = Memory(B, initial_lds, (eqs, term_key))
+    ir_lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
     orders: dict[int, list[Any]] = {}
 
     def atomic_order(n: int) -> list[Any]:  # the n-th returning atomic's ranks, shared by both sides (kernel.py)
@@ -224,7 +225,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (eqs, term_key))
     k = Kernel(m, gpu_mem, (B.const(0), B.const(0)), {}, atomic_order)  # no kernarg segment: s_load reads memory
-    k.lds = Memory(B, initial_lds, (eqs, term_key))
+    k.lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
     k.target_gen = target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "fragment"

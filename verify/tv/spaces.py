@@ -9,8 +9,8 @@ model itself to `step` here first:
   as the `global_*` instruction with `off`, its result ready after vmcnt,
   under the named assumption `flat.aperture=global` (the default; `any`:
   a flat access is unsupported)  [S:flat-aperture].
-* **LDS** (`ds_write/ds_store_b32|b64`, `ds_write2_b32`, `ds_read/ds_load_b32|b64`,
-  `ds_read2_b32`, `ds_OP_u32` and `ds_OP_rtn_u32` atomics): a 32-bit VGPR
+* **LDS** (`ds_write/ds_store_b32|b64`, `ds_write2/ds_store_2addr_b32|b64`,
+  `ds_read/ds_load_b32|b64`, `ds_read2/ds_load_2addr_b32|b64`, `ds_OP_u32` and `ds_OP_rtn_u32` atomics): a 32-bit VGPR
   address plus the 16-bit unsigned offset (`offset0/offset1` in dwords
   for the two-address forms), in the LDS's own memory; a result is ready
   after lgkmcnt(0) (GFX12: dscnt 0).  Before GFX9 a DS instruction
@@ -35,6 +35,7 @@ from .. import smt
 from ..asmcheck import Opaque
 from ..ir import Instr
 from ..ops.base import UNMODELLED
+from .sem import Memory
 
 NOT_MINE = "not mine"  # `step` does not know the instruction
 
@@ -44,11 +45,29 @@ FLAT_ATOMIC = re.compile(r"^flat_atomic_(add|sub|and|or|xor|smin|smax|umin|umax|
 _DS_ATOMIC = {"add_u32": "add", "sub_u32": "sub", "and_b32": "and", "or_b32": "or", "xor_b32": "xor",
               "min_i32": "min", "max_i32": "max", "min_u32": "umin", "max_u32": "umax"}
 DS_ATOMIC = re.compile(r"^ds_(add|sub|and|or|xor|min|max)(_rtn)?_(u32|b32|i32)$")
-DS_ACCESS = re.compile(r"^ds_(write|store|read|load)(2)?_(b32|b64)$")
+DS_ACCESS = re.compile(r"^ds_(write|store|read|load)(2|_2addr)?_(b32|b64)$")
 NO_EFFECT = ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_gl0_inv", "buffer_gl1_inv", "global_inv", "global_wb",
              "buffer_inv", "buffer_wbl2", "s_wait_dscnt", "s_wait_storecnt", "s_wait_samplecnt", "s_wait_bvhcnt",
              "s_wait_expcnt", "s_wait_storecnt_dscnt")
 SCRATCH_SETUP = re.compile(r"^s_(add_u32|addc_u32|mov_b32|lshr_b32)\s+flat_scratch_(lo|hi)\b")
+
+
+class LdsMemory(Memory):
+    """The LDS: 32-bit addresses (the high half of an address is ignored,
+    so the IR's dword k at lo + 4k wraps as the hardware's does)."""
+
+    def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        return super().read(lo, self.B.const(0))
+
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]]) -> None:
+        super().write([(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes])
+
+    def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
+               before: Any) -> list[tuple[Any, Any]]:
+        return super().atomic(op, [(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes], before)
+
+    def race_at(self, lo: Any, hi: Any) -> Any:
+        return super().race_at(lo, self.B.const(0))
 
 
 def known(mnemonic: str, text: str = "") -> bool:
@@ -149,12 +168,8 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
     store = d.group(1) in ("write", "store")
     two = d.group(2) is not None
     nd = 2 if d.group(3) == "b64" else 1
-    if two:  # two addresses, offset0/offset1 in units of the element size
-        if nd != 1:
-            return f"line {ins.line}: {mn}"
-        places = [offs[0] * 4, offs[1] * 4]
-    else:
-        places = [off]
+    # two addresses: offset0/offset1 in units of the element size
+    places = [offs[0] * 4 * nd, offs[1] * 4 * nd] if two else [off]
     if store:
         if len(ops) != 1 + len(places):
             return f"line {ins.line}: {mn} {', '.join(ops)}"
