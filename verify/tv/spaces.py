@@ -19,7 +19,7 @@ model itself to `step` here first:
   `s_mov_b32 m0, -1`), else the function is unsupported  [S:ds-m0].
 * **Cache invalidates and write-backs** (`buffer_wbinvl1(_vol)`,
   `buffer_gl0_inv`, `buffer_gl1_inv`, `global_inv`, `global_wb`,
-  `buffer_inv`, `buffer_wbl2`): no effect on one wave's memory
+  `buffer_inv`, `buffer_invl2`, `buffer_wbl2`): no effect on one wave's memory
   [S:one-wave-fence]; `s_add_u32/s_addc_u32/s_lshr_b32/s_mov_b32` into `flat_scratch_*`
   (gfx803 kernels' scratch setup): only scratch reached through a flat
   address reads it, which verify does not model (SCC after it: unknown).
@@ -47,7 +47,7 @@ _DS_ATOMIC = {"add_u32": "add", "sub_u32": "sub", "and_b32": "and", "or_b32": "o
 DS_ATOMIC = re.compile(r"^ds_(add|sub|and|or|xor|min|max)(_rtn)?_(u32|b32|i32)$")
 DS_ACCESS = re.compile(r"^ds_(write|store|read|load)(2|_2addr)?_(b32|b64)$")
 NO_EFFECT = ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_gl0_inv", "buffer_gl1_inv", "global_inv", "global_wb",
-             "buffer_inv", "buffer_wbl2", "s_wait_dscnt", "s_wait_storecnt", "s_wait_samplecnt", "s_wait_bvhcnt",
+             "buffer_inv", "buffer_invl2", "buffer_wbl2", "s_wait_dscnt", "s_wait_storecnt", "s_wait_samplecnt", "s_wait_bvhcnt",
              "s_wait_expcnt", "s_wait_storecnt_dscnt")
 SCRATCH_SETUP = re.compile(r"^s_(add_u32|addc_u32|mov_b32|lshr_b32)\s+flat_scratch_(lo|hi)\b")
 
