@@ -296,5 +296,19 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         res.notes = [f"the solver gave up on EXEC and the returned value ({q.reason})"]
         return res
     assert k.lds is not None
+    # a counterexample with EXEC = lane 0, then lanes 0-1, first: memory at a
+    # free address over 32 or 64 independent lane addresses is a large
+    # question, over one or two lanes a small one (only a refutation found
+    # so is kept: EXEC is any non-empty mask, so such a model is a
+    # counterexample)
+    for n in (1, 2):
+        q.push()
+        for i, e in enumerate(exec_bits):  # EXEC = lanes 0..n-1
+            q.add(e if i < n else B.not_b(e))
+        few = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run,
+                             (ir_lds, k.lds))
+        q.pop()
+        if few.verdict == "refuted":
+            return few
     return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run, (ir_lds, k.lds))
 
