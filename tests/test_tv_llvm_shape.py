@@ -39,6 +39,9 @@ EXPECTED_UNSUPPORTED = {
     # a 64-bit whole-wave value: LLVM spills it with scratch_*_dwordx2/b64
     ("set_inactive_overloads", "set_inactive_i64", "gfx942", 64): "scratch_store_dwordx2 off, v[2:3], s32",
     ("set_inactive_overloads", "set_inactive_i64", "gfx1100", 32): "scratch_store_b64 off, v[2:3], s32",
+    # GFX8's carry-out add (gfx9's v_add_co_u32) spelled v_add_u32 vD, vcc, a, b (tests/test_tv_shape_mem.py)
+    ("mem_flat_gfx803", "flat_store_i64", "gfx803", 64): "v_add_u32_e32 v4, vcc, 4, v0",
+    ("mem_flat_gfx803", "flat_kernel_readfirstlane", "gfx803", 64): "v_add_u32_e32 v0, vcc, s2, v0",
 }
 
 

@@ -32,7 +32,7 @@ from ..machine import Machine
 from ..target import FeatureLog, Target
 from . import spaces
 from .cfg import run_blocks
-from .kernel import Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
+from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
 from .sem import IRRun, Lanes, Memory, Unsupported
 from .types import from_registers, ttype
@@ -265,9 +265,18 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
             g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
             differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
             lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
-    q.push()
-    q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
-    r = q.check()
+    # EXEC = lane 0, then lanes 0-1 (a quick counterexample, on a fixed
+    # resource limit), then any EXEC
+    r = "unknown"
+    for n in (1, 2, 0):
+        q.push()
+        for i, e in enumerate(exec_bits if n else []):
+            q.add(e if i < n else B.not_b(e))
+        q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
+        r = q.check(rlimit=STEP_RLIMIT) if n else q.check()
+        if r == "sat" or not n:
+            break
+        q.pop()
     if r == "sat":
         if not fewest_lanes(q, B, exec_bits):
             q.pop()
