@@ -270,8 +270,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     r = "unknown"
     for n in (1, 2, 0):
         q.push()
-        for i, e in enumerate(exec_bits if n else []):
-            q.add(e if i < n else B.not_b(e))
+        for i, bit in enumerate(exec_bits if n else []):
+            q.add(bit if i < n else B.not_b(bit))
         q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
         r = q.check(rlimit=STEP_RLIMIT) if n else q.check()
         if r == "sat" or not n:
@@ -312,8 +312,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     # counterexample)
     for n in (1, 2):
         q.push()
-        for i, e in enumerate(exec_bits):  # EXEC = lanes 0..n-1
-            q.add(e if i < n else B.not_b(e))
+        for i, bit in enumerate(exec_bits):  # EXEC = lanes 0..n-1
+            q.add(bit if i < n else B.not_b(bit))
         few = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run,
                              (ir_lds, k.lds))
         q.pop()
