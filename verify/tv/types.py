@@ -207,7 +207,7 @@ def kernarg_layout(ty: str) -> tuple[int, int, str] | None:
     size = sum(tt.pieces()) // 8
     if tt.n is None and tt.bits in (8, 16):  # a sub-dword scalar (i8, i16, half, bfloat): its natural alignment
         return size, size, "by_value"
-    if size % 4:
+    if size % 4 or size == 0:  # (i1: not a whole byte of its own here)
         return None
     padded = size if tt.n != 3 else size // 3 * 4
     return padded, padded if padded & (padded - 1) == 0 else 4, "by_value"
