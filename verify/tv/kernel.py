@@ -197,16 +197,17 @@ class Kernel:
     # outstanding loads merged: then only vmcnt(0) retires a load
     def save(self) -> Any:
         return (set(self.pending_v), set(self.pending_s), None if self.vm_order is None else list(self.vm_order),
-                set(self.pending_ds))
+                set(getattr(self, "pending_ds", ())))
 
     def load(self, s: Any) -> None:
         self.pending_v, self.pending_s = set(s[0]), set(s[1])
         self.vm_order = None if s[2] is None else list(s[2])
-        self.pending_ds = set(s[3])
+        self.pending_ds = set(s[3]) if len(s) > 3 else set()  # (a state saved without the LDS's)
 
     def merge(self, c: Any, a: Any, b: Any) -> Any:
         order = a[2] if a[2] == b[2] else None
-        return a[0] | b[0], a[1] | b[1], order, a[3] | b[3]  # waited for on one path only: still pending
+        ds = (a[3] if len(a) > 3 else set()) | (b[3] if len(b) > 3 else set())
+        return a[0] | b[0], a[1] | b[1], order, ds  # waited for on one path only: still pending
 
     def set_pc(self, pc: Any) -> None:
         self.pc = pc
