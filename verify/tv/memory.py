@@ -29,6 +29,7 @@ from typing import Any
 
 from .. import smt
 from ..machine import Machine
+from ..ops.base import op_of
 from ..target import FeatureLog, Target
 from . import spaces
 from .cfg import run_blocks
@@ -54,7 +55,14 @@ class _Both:
         if SPILL.match(ins.mnemonic):
             why: str | None = self.spills.step(ins)
             return why
-        return self.k.step(ins)
+        why = self.k.step(ins)
+        # a spill slot whose address registers this instruction writes is
+        # forgotten (as GpuRun does for the instructions it runs)
+        written = set(op_of(ins.base).defs(ins))
+        stored = self.spills.stored
+        for key in [key for key in stored if any(r in written for a in key for r in _reg_names(a))]:
+            del stored[key]
+        return why
 
     def save(self) -> Any:
         return self.k.save(), self.spills.save()
@@ -69,6 +77,13 @@ class _Both:
     def set_pc(self, pc: Any) -> None:
         self.k.set_pc(pc)
         self.spills.set_pc(pc)
+
+
+def _reg_names(operand: str) -> list[str]:
+    """Register names in an operand's text ('s32', 's[0:3]', 'v1 offset:4')."""
+    out = [f"{kind}{k}" for kind, a, b in re.findall(r"\b([sv])\[(\d+):(\d+)\]", operand)
+           for k in range(int(a), int(b) + 1)]
+    return out + re.findall(r"\b[sv]\d+\b", operand)
 
 
 def flat_and_lds(fn: Function) -> bool:
@@ -257,7 +272,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
     lane_bad: list[Any] = []
     if ret is not None:
-        if k.pending_v & {0}:
+        if (k.pending_v | k.pending_ds) & {0}:
             res.notes = [f"{label}: unsupported: the returned v0 is a load result not waited for"]
             return res
         v0 = m.v(0)
