@@ -349,6 +349,21 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "uniform",
             "S:shader-sgpr-return",
         ),
+        Assumption(
+            "flat.aperture",
+            "where a flat access (an IR `ptr` of address space 0, a GPU flat_* instruction) lands: the flat "
+            "address space covers global memory and the LDS and private apertures; a flat access to the LDS is "
+            "counted by lgkmcnt, to global memory by vmcnt, and LLVM waits for vmcnt alone after a flat load in "
+            "a function that allocates no LDS",
+            {
+                "global": "global memory (the one memory of 64-bit addresses global and constant pointers share); "
+                          "a flat result is ready after vmcnt",
+                "any": "anywhere, the LDS and private apertures included, which verify does not model: a flat "
+                       "access is unsupported",
+            },
+            "global",
+            "S:flat-aperture",
+        ),
     ]
 }
 

@@ -456,6 +456,11 @@ VALU_OPS += [
     ValuF32("v_sub_f32", "fsub"),
     ValuF32("v_subrev_f32", "fsubrev"),
     Valu("v_mul_lo_u32", 2, lambda B, a, b: B.mul(a, b), vop3_only=True),
+    # the 24-bit multiplies of the atomic optimizer: the low 32 bits of
+    # S0[23:0] * S1[23:0] (+ S2)  [S:mul-u24]
+    Valu("v_mul_u32_u24", 2, lambda B, a, b: B.mul(B.and_(a, B.const(0xFFFFFF)), B.and_(b, B.const(0xFFFFFF)))),
+    Valu("v_mad_u32_u24", 3, lambda B, a, b, c: B.add(B.mul(B.and_(a, B.const(0xFFFFFF)),
+                                                         B.and_(b, B.const(0xFFFFFF))), c), vop3_only=True),
 ]
 
 for _op in VALU_OPS:

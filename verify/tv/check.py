@@ -42,8 +42,10 @@ from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated,
 from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
+from .memory import prove_function_memory, uses_memory
 from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
+from .spaces import known as memory_instruction
 from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword|b64|dwordx2)$")  # [S:spill64]
@@ -278,7 +280,7 @@ class GpuCode:
         return out
 
 
-def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = None) -> GpuCode:
+def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = None, memory: bool = False) -> GpuCode:
     """The function's code from printed assembly, as straight-line
     instructions ending with the return (which is dropped).  `end`: the
     return instruction when it is not the kernel's or function's ('': none,
@@ -330,8 +332,9 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
                 spills.append(ins)
             elif kernel and ins.mnemonic == "s_clause":
                 pass  # groups the memory instructions after it: no effect on values
-            elif kernel and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic) or ATOMIC.match(ins.mnemonic)):
-                pass  # memory: verify/tv/kernel.py
+            elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
+                                         or ATOMIC.match(ins.mnemonic) or memory_instruction(ins.mnemonic, text)):
+                pass  # memory: verify/tv/kernel.py, verify/tv/memory.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
     return GpuCode(prog, problems, spills, label, blocks, kernel)
@@ -530,7 +533,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     if probs:
         res.notes = probs
         return res
-    if fn.kernel:
+    if fn.kernel or uses_memory(fn):
         def code_of() -> tuple[str, GpuCode] | str:
             try:
                 asm = compile_asm(target, wave)
@@ -538,7 +541,14 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                 raise
             except InputError as e:
                 return f"could not compile: {e.message}"
-            return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", True)
+            return asm, gpu_code(asm, fn.name, f"<{compiler} {target.name} wave{wave}>", fn.kernel,
+                                 ("s_endpgm" if fn.ret == "void" else "") if conventions.is_shader(fn) else None,
+                                 memory=True)
+
+        if not fn.kernel:  # a function that takes pointers: verify/tv/memory.py
+            mres: TVResult = prove_function_memory(mod, fn, code_of, target, wave, timeout, res, assume,
+                                                   _arg_regs(fn, target), GpuRun)
+            return mres
 
         res.exec_contract = "dispatch"
         kres: TVResult = prove_kernel(mod, fn, code_of, target, wave, timeout, res, assume)

@@ -47,6 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
+from . import spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
@@ -162,6 +163,8 @@ def _operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
     ops, mods = [], {}
     for p in parts:
         words = p.split()
+        if not words:  # (no operands: buffer_wbinvl1_vol)
+            continue
         ops.append(words[0])
         for w in words[1:]:
             k, _, v = w.partition(":")
@@ -184,20 +187,27 @@ class Kernel:
         self.vm_order: list[int] | None = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
+        # LDS (verify/tv/spaces.py): its memory, the results waiting for lgkmcnt/dscnt
+        self.lds: Memory | None = None
+        self.target_gen = 0  # (0: every DS instruction asks that M0 is -1)
+        self.pending_ds: set[int] = set()
 
     # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
     # and their order (for vmcnt(N)); None once paths with different
     # outstanding loads merged: then only vmcnt(0) retires a load
     def save(self) -> Any:
-        return set(self.pending_v), set(self.pending_s), None if self.vm_order is None else list(self.vm_order)
+        return (set(self.pending_v), set(self.pending_s), None if self.vm_order is None else list(self.vm_order),
+                set(getattr(self, "pending_ds", ())))
 
     def load(self, s: Any) -> None:
         self.pending_v, self.pending_s = set(s[0]), set(s[1])
         self.vm_order = None if s[2] is None else list(s[2])
+        self.pending_ds = set(s[3]) if len(s) > 3 else set()  # (a state saved without the LDS's)
 
     def merge(self, c: Any, a: Any, b: Any) -> Any:
         order = a[2] if a[2] == b[2] else None
-        return a[0] | b[0], a[1] | b[1], order  # waited for on one path only: still pending
+        ds = (a[3] if len(a) > 3 else set()) | (b[3] if len(b) > 3 else set())
+        return a[0] | b[0], a[1] | b[1], order, ds  # waited for on one path only: still pending
 
     def set_pc(self, pc: Any) -> None:
         self.pc = pc
@@ -219,9 +229,10 @@ class Kernel:
         if mn == "s_clause":
             return None  # a hint grouping the memory instructions that follow: no effect on values
         if not isinstance(op, Opaque):
-            if self.pending_v or self.pending_s:
+            if self.pending_v or self.pending_s or self.pending_ds:
                 used = set(op.uses(ins))
-                if any(f"v{r}" in used for r in self.pending_v) or any(f"s{r}" in used for r in self.pending_s):
+                if any(f"v{r}" in used for r in self.pending_v | self.pending_ds) or any(
+                        f"s{r}" in used for r in self.pending_s):
                     return f"line {ins.line} reads a load result before its wait"
             m.run([ins])
             if mn.startswith(("s_waitcnt", "s_wait_loadcnt", "s_wait_kmcnt")):  # (the waits that retire loads)
@@ -238,6 +249,7 @@ class Kernel:
                         self.pending_v -= set(done) - set(self.vm_order)
                 if re.search(r"lgkmcnt\(0\)|s_wait_kmcnt 0x0", text):
                     self.pending_s.clear()
+            spaces.retire(self, ins.text)
             return None
         if mn == "s_clause":  # a scheduling hint, no effect on results (RDNA3 ISA, S_CLAUSE)
             return None
@@ -260,6 +272,11 @@ class Kernel:
         am = ATOMIC.match(mn)
         if am is not None:
             return self.atomic(ins, am, ops, mods)
+        if mn.startswith("s_wait"):
+            spaces.retire(self, ins.text)
+        other = spaces.step(self, ins, ops, mods)  # flat, LDS, cache invalidates
+        if other != spaces.NOT_MINE:
+            return other
         g = GLOBAL.match(mn)
         if g is None:
             return f"an instruction verify does not model: line {ins.line}: {ins.text.split(';')[0].strip()}"
@@ -275,7 +292,8 @@ class Kernel:
             if len(a) != 2:
                 return f"line {ins.line}: {mn} address {addr_op}"
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            addrs = [(B.add(smt.under_all(lo_l[i], act[i]), B.const(off)), smt.under_all(hi_l[i], act[i])) for i in range(m.W)]
+            addrs = [offset_address(B, smt.under_all(lo_l[i], act[i]), smt.under_all(hi_l[i], act[i]), off)
+                     for i in range(m.W)]
         else:
             s = _regs(saddr)
             v = _regs(addr_op)
@@ -288,9 +306,9 @@ class Kernel:
                 if act[i] is False:  # a lane known not to run it: no access (its address is never asked)
                     addrs.append((B.const(0), B.const(0)))
                     continue
-                o = B.add(smt.under_all(vo[i], act[i]), B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+                o = smt.under_all(vo[i], act[i])  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
-                addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+                addrs.append(offset_address(B, lo, B.add(shi, B.bool_value(B.ult(lo, o))), off))
         nd = _DWORDS[g.group(2)]  # dword k at the address plus 4k  [S:global-mem]
         if g.group(1) == "load":
             ds = _regs(ops[0])
@@ -365,7 +383,7 @@ class Kernel:
             if len(a) != 2:
                 return None
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            return [(B.add(lo_l[i], B.const(off)), hi_l[i]) if act[i] is not False else (B.const(0), B.const(0))
+            return [offset_address(B, lo_l[i], hi_l[i], off) if act[i] is not False else (B.const(0), B.const(0))
                     for i in range(m.W)]
         s = _regs(saddr)
         v = _regs(addr_op)
@@ -378,10 +396,23 @@ class Kernel:
             if act[i] is False:
                 addrs.append((B.const(0), B.const(0)))
                 continue
-            o = B.add(vo[i], B.const(off))  # a 32-bit unsigned offset added to the 64-bit base
+            o = vo[i]  # a 32-bit unsigned offset added to the 64-bit base
             lo = B.add(slo, o)
-            addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
+            addrs.append(offset_address(B, lo, B.add(shi, B.bool_value(B.ult(lo, o))), off))
         return addrs
+
+
+def offset_address(B: Any, lo: Any, hi: Any, off: int) -> tuple[Any, Any]:
+    """The 64-bit address (lo, hi) plus an instruction's signed immediate
+    offset, in 64 bits (the carry or borrow reaches the high half): the
+    global/flat address is VGPR64 (or SGPR64 + zext(VGPR32)) +
+    sext(offset)  [S:global-mem]."""
+    if off == 0:
+        return lo, hi
+    c = off & 0xFFFFFFFF
+    lo2 = B.add(lo, B.const(c))
+    hi2 = B.add(hi, B.bool_value(B.ult(lo2, B.const(c))))
+    return lo2, (B.add(hi2, B.const(0xFFFFFFFF)) if off < 0 else hi2)
 
 
 def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> bool:
@@ -613,9 +644,17 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
     arguments, the entry v0 and workitem.id.x per lane, the kernarg pointer."""
     kargs: dict[int, Any] = {}
     ir_args: dict[str, Lanes] = {}
+    subs: dict[int, list[tuple[int, int, Any]]] = {}  # dword offset -> (shift, mask, value) of its sub-dword arguments
     for a, off in zip(fn.args, offs):
         tt = ttype(a.type)
-        if a.type not in ("i32", "float", "ptr addrspace(1)") and tt is not None:
+        lay = kernarg_layout(a.type)
+        if lay is not None and lay[0] < 4 and tt is not None:  # bytes of a shared dword
+            mask = (1 << 8 * lay[0]) - 1
+            v = B.and_(B.fresh(a.name), B.const(mask))
+            subs.setdefault(off // 4 * 4, []).append((8 * (off % 4), mask, v))
+            ir_args[a.key] = (Lanes([v] * W, [False] * W, *TYPES[a.type]) if a.type in TYPES
+                              else from_registers(B, tt, [[v] * W]))
+        elif a.type not in ("i32", "float", "ptr addrspace(1)") and tt is not None:
             # dword k of the argument at offset + 4k, cut as registers hold it
             dws = [B.fresh(f"{a.name}.{k}") for k in range(tt.registers)]
             for k, d in enumerate(dws):
@@ -630,6 +669,13 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
             kargs[off] = v
             w, fl = TYPES[a.type]
             ir_args[a.key] = Lanes([v] * W, [False] * W, w, fl)
+    for d, parts in subs.items():  # the dword: its arguments' bytes, unknown padding between them
+        covered = 0
+        word = B.const(0)
+        for shift, mask, v in parts:
+            covered |= mask << shift
+            word = B.or_(word, B.shl(v, B.const(shift)) if shift else v)
+        kargs[d] = B.or_(word, B.and_(B.fresh(f"kernarg.pad{d}"), B.const(~covered & 0xFFFFFFFF)))
     raw = B.fresh_lanes("v0", W)  # x in bits 0-9 (< 1024, the largest work-group); the rest: entry_v0_mask
     tid = [B.and_(v, B.const(0x3FF)) for v in raw]
     kptr = (B.fresh("kernarg.lo"), B.fresh("kernarg.hi"))
@@ -648,7 +694,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if offs is None:
         bad = next((a for a in fn.args if kernarg_layout(a.type) is None), fn.args[0] if fn.args else None)
         res.notes = [f"{fn.span}: unsupported: kernel argument {bad.name if bad else ''} of type "
-                     f"{bad.type if bad else '?'} (modelled: arguments of whole dwords)"]
+                     f"{bad.type if bad else '?'} (modelled: whole dwords, 8- and 16-bit scalars)"]
         return res
     terms = {} if terms is None else terms
     if "B" not in terms:
@@ -694,6 +740,15 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return hit[2]
 
     ir_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
+    lds_cache: dict[Any, Any] = terms.setdefault("lds", {})
+
+    def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function (verify/tv/spaces.py)
+        key = term_key(alo)
+        if key not in lds_cache:
+            lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
+        return lds_cache[key][1]
+
+    ir_lds = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key))
     assume = assume or {}
     orders: dict[int, list[Any]] = {}
 
@@ -707,7 +762,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return orders[n]
 
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                workitem_x=tid, atomic_order=atomic_order if shared else None, memo=terms.setdefault("ir", {}))
+                workitem_x=tid, atomic_order=atomic_order if shared else None, memo=terms.setdefault("ir", {}),
+                lds=ir_lds)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -773,6 +829,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
+    k.lds, k.target_gen = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     if code.blocks is not None:
@@ -794,6 +851,28 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     res.instructions = len(prog)
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run, (ir_lds, k.lds))
+
+
+def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,
+                   lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun,
+                   lds: tuple[Memory, Memory] | None = None) -> Any:
+    """The verdict on memory after the code (`q` holds the entry contract):
+    the IR's and the GPU's stores compared, then memory at a free address.
+    Kernels and functions that take pointers (verify/tv/memory.py) alike;
+    `lds`: the IR's and the GPU's LDS, compared after global memory
+    proved (each a memory of its own: proved only if both are)."""
+    if lds is not None and (lds[0].stores or lds[1].stores):
+        q.push()
+        first = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run)
+        q.pop()
+        if first.verdict != "proved":
+            return first
+        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run)
+        if out.verdict == "refuted":
+            out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
+        return out
+    W = len(exec_bits)
     # First the stronger, easier question: the same stores, lane by lane, in
     # the same order (same enables and addresses; equal values where the IR's
     # is not poison).  Equal store sequences leave equal memory.
@@ -928,7 +1007,7 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
                      f"{q.value(iv):#x}, GPU {q.value(gv):#x}"
                      + ("; two lanes of one GPU store write it" if race is not None and q.truth(race) else ""))
     for ln in range(W):
-        if mask >> ln & 1 and ln < 8:
+        if mask >> ln & 1 and ln < 8 and tid:  # (a function: no work-item IDs)
             res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
     used = choice_used(q, run.choices)
     if used is not None:

@@ -48,6 +48,8 @@ from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
 
 M32 = 0xFFFFFFFF
+# the pointers into the one memory of 64-bit addresses: flat, global, constant  [S:flat-aperture]
+GLOBAL_POINTERS = ("ptr", "ptr addrspace(1)", "ptr addrspace(4)")
 
 # atomicrmw operations (IR) -> the fold operation of verify/identities.py
 # (`sub` folds the values with add and subtracts the sum)
@@ -393,6 +395,7 @@ class IRRun:
     cur: Inst | None = None
     fn: Function | None = None  # the function run
     memory: Memory | None = None  # global memory (kernels)
+    lds: Memory | None = None  # LDS, addrspace(3), 32-bit addresses (verify/tv/memory.py)
     workitem_x: list[Any] | None = None  # llvm.amdgcn.workitem.id.x per lane (kernels)
     ub: list[Any] = field(default_factory=list)  # conditions under which the IR has undefined behaviour
     here: list[Any] | None = None  # control flow: the lanes that reached the current block (None: all)
@@ -758,6 +761,8 @@ class IRRun:
             return self.op64(ins)
         if op in ("load", "store", "getelementptr", "atomicrmw") or (op in ("zext", "sext") and ins.type == "i64"):
             return self.memory_op(ins)
+        if op == "fence" and self.memory is not None:  # one wave's memory: no effect  [S:one-wave-fence]
+            return Lanes([self.B.const(0)] * self.wave, [False] * self.wave)
         if ins.type not in TYPES:
             raise self._unsupported(f"{op} of type {ins.type}" if ins.type != "void" else f"instruction '{op}'")
         if op in ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr"):
@@ -776,15 +781,27 @@ class IRRun:
 
     # ---- global memory (kernels) -------------------------------------------
     def _pointer(self, op: Operand) -> Lanes:
-        """A global pointer (the memory verify models is addrspace(1)'s)."""
+        """A pointer into memory verify models: global (addrspace 1), flat
+        (0) and constant (4) share one memory of 64-bit addresses; an LDS
+        pointer (3, 32 bits) is read with a high half of 0, in the LDS's own
+        memory (memory_op picks it)  [S:flat-aperture]."""
         x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
-        if x is None or x.hi is None or op.type != "ptr addrspace(1)":
+        if x is not None and x.hi is None and op.type == "ptr addrspace(3)" and self.lds is not None:
+            return Lanes(list(x.vals), list(x.poison), 64, False, [self.B.const(0)] * self.wave)
+        if x is None or x.hi is None or op.type not in GLOBAL_POINTERS:
             raise self._unsupported(f"pointer operand '{op.text}'")
         return x
 
     def memory_op(self, ins: Inst) -> Lanes:
         B, W = self.B, self.wave
         op = ins.opcode
+        if self.lds is not None and self.memory is not self.lds and op != "getelementptr" and any(
+                o.type == "ptr addrspace(3)" for o in ins.operands):  # an LDS access: the LDS's memory
+            saved, self.memory = self.memory, self.lds
+            try:
+                return self.memory_op(ins)
+            finally:
+                self.memory = saved
         if op in ("zext", "sext"):  # i32 -> i64, for an index
             a = self.operand(ins.operands[0])
             if a.width != 32 or self._flags(ins) not in ([], ["nneg"]):
@@ -796,7 +813,7 @@ class IRRun:
             raise self._unsupported(f"instruction '{op}' outside a kernel")
         if op == "getelementptr":
             words = ins.text.split()
-            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr addrspace\(1\) ", ins.text)
+            m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr(?: addrspace\([0134]\))? ", ins.text)
             ett = ttype(m.group(1)) if m is not None else None
             size = 0 if ett is None else 1 if ett.bits == 8 and ett.n is None else sum(ett.pieces()) // 8
             if m is None or len(ins.operands) != 2 or size not in (1, 2, 4, 8, 16):
@@ -824,7 +841,10 @@ class IRRun:
                 carry = B.bool_value(B.ult(rlo, olo))
                 lo.append(rlo)
                 hi.append(B.add(B.add(base.hi[i], ohi), carry))
-            return Lanes(lo, [B.or_b(base.poison[i], idx.poison[i]) for i in range(W)], 64, False, hi)
+            pois = [B.or_b(base.poison[i], idx.poison[i]) for i in range(W)]
+            if ins.type == "ptr addrspace(3)":  # a 32-bit pointer: the low half
+                return Lanes(lo, pois, 32, False)
+            return Lanes(lo, pois, 64, False, hi)
         if op == "atomicrmw":
             return self.atomicrmw(ins)
         m = re.search(r",\s*align\s+(\d+)", ins.text)
@@ -996,7 +1016,7 @@ class IRRun:
         update."""
         B, W = self.B, self.wave
         assert self.memory is not None
-        m = re.match(r"(?:%\S+\s*=\s*)?atomicrmw\s+(volatile\s+)?(\w+)\s+ptr addrspace\(1\)", ins.text)
+        m = re.match(r"(?:%\S+\s*=\s*)?atomicrmw\s+(volatile\s+)?(\w+)\s+ptr(?: addrspace\([0134]\))?[ ,]", ins.text)
         a = re.search(r",\s*align\s+(\d+)", ins.text)
         if m is None or m.group(1) or m.group(2) not in ATOMIC_OPS or a is None or int(a.group(1)) < 4:
             raise self._unsupported(f"atomicrmw '{' '.join(ins.text.split('=', 1)[-1].split()[:3])}' "

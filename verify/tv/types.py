@@ -186,23 +186,28 @@ def kernarg_layout(ty: str) -> tuple[int, int, str] | None:
     the kernarg segment (the HSA ABI as LLVM's .amdgpu_metadata lists it:
     natural alignment, a 3-element vector padded to 4; a global or flat
     pointer `global_buffer`, an LDS pointer `dynamic_shared_pointer`), for
-    the types verify reads a dword at a time; None for the others (i1, i8,
-    i16, half, bfloat: a sub-dword argument)."""
+    the types verify models: whole dwords, and scalars of 8 or 16 bits
+    (i8, i16, half, bfloat) in the bytes of the dword they share with their
+    neighbours; None for the others (i1, vectors of 8-bit elements)."""
     tt = ttype(ty)
     if tt is None:
         return None
     if tt.kind == "ptr" and tt.n is None:
         a = re.fullmatch(r"ptr(?:\s+addrspace\((\d+)\))?", tt.text)
         space = int(a.group(1) or 0) if a else -1
-        if space in (0, 1):
+        if space in (0, 1, 4):  # (constant: .address_space constant, still global_buffer)
             return 8, 8, "global_buffer"
         if space == 3:
             return 4, 4, "dynamic_shared_pointer"
+        if space == 5:  # (.address_space private)
+            return 4, 4, "global_buffer"
         return None
     if tt.n is not None and tt.kind == "ptr":
         return None
     size = sum(tt.pieces()) // 8
-    if size % 4:
+    if tt.n is None and tt.bits in (8, 16):  # a sub-dword scalar (i8, i16, half, bfloat): its natural alignment
+        return size, size, "by_value"
+    if size % 4 or size == 0:  # (i1: not a whole byte of its own here)
         return None
     padded = size if tt.n != 3 else size // 3 * 4
     return padded, padded if padded & (padded - 1) == 0 else 4, "by_value"

@@ -1,0 +1,338 @@
+"""Functions that take pointers, for `verify tv` (docs/tv.md, "Memory").
+
+A non-kernel function (`define void @f(ptr addrspace(1) %out, i32 %x)`,
+LLVM's test shape) gets its arguments as every function does (divergent ones
+in v0, v1, ... with a 64-bit pointer in two VGPRs; `inreg` ones in SGPRs:
+verify/tv/check.py's `_arg_regs`), EXEC at entry is any non-empty mask, and
+its code ends with `s_setpc_b64 s[30:31]`.  Its loads, stores and atomics
+run on the kernels' memory model (verify/tv/kernel.py: one unknown value per
+byte address at entry, then the stores in order; the GPU's instructions
+through `Kernel.step`), and the verdict is the kernels' (`memory_verdict`):
+memory at a free address after the function equals the IR's, plus, as for
+every function, EXEC at the return equals EXEC at entry and a returned value
+refines the IR's in every active lane.
+
+Differences from a kernel: no kernarg segment and no work-item IDs (a
+function that reads them is unsupported), the argument VGPRs are ready only
+after the entry wait [S:call-entry-wait], and EXEC at entry is any non-empty
+mask (not a dispatch's prefix), so code that loops over the lanes is proved
+with EXEC symbolic or not at all.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .. import smt
+from ..machine import Machine
+from ..ops.base import op_of
+from ..target import FeatureLog, Target
+from . import spaces
+from .cfg import run_blocks
+from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
+from .llir import TYPES, Function, Module
+from .sem import IRRun, Lanes, Memory, Unsupported
+from .types import from_registers, ttype
+
+MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fence")
+
+
+SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+
+
+class _Both:
+    """The memory instructions (Kernel) and the spills and reloads of
+    private memory (check.py's GpuRun) in one run, one state along paths."""
+
+    def __init__(self, k: Kernel, spills: Any) -> None:
+        self.k, self.spills = k, spills
+
+    def step(self, ins: Any) -> str | None:
+        if SPILL.match(ins.mnemonic):
+            why: str | None = self.spills.step(ins)
+            return why
+        why = self.k.step(ins)
+        # a spill slot whose address registers this instruction writes is
+        # forgotten (as GpuRun does for the instructions it runs)
+        written = set(op_of(ins.base).defs(ins))
+        stored = self.spills.stored
+        for key in [key for key in stored if any(r in written for a in key for r in _reg_names(a))]:
+            del stored[key]
+        return why
+
+    def save(self) -> Any:
+        return self.k.save(), self.spills.save()
+
+    def load(self, s: Any) -> None:
+        self.k.load(s[0])
+        self.spills.load(s[1])
+
+    def merge(self, c: Any, a: Any, b: Any) -> Any:
+        return self.k.merge(c, a[0], b[0]), self.spills.merge(c, a[1], b[1])
+
+    def set_pc(self, pc: Any) -> None:
+        self.k.set_pc(pc)
+        self.spills.set_pc(pc)
+
+
+def _reg_names(operand: str) -> list[str]:
+    """Register names in an operand's text ('s32', 's[0:3]', 'v1 offset:4')."""
+    out = [f"{kind}{k}" for kind, a, b in re.findall(r"\b([sv])\[(\d+):(\d+)\]", operand)
+           for k in range(int(a), int(b) + 1)]
+    return out + re.findall(r"\b[sv]\d+\b", operand)
+
+
+def flat_and_lds(fn: Function) -> bool:
+    """Both a flat pointer and an LDS or private one appear in the function."""
+    text = " ".join([a.type for a in fn.args] + [i.text for i in fn.insts])
+    return bool(re.search(r"\bptr(?! addrspace)", text)) and bool(re.search(r"ptr addrspace\([35]\)", text))
+
+
+def uses_memory(fn: Function) -> bool:
+    """The function reads or writes memory (or computes an address): its
+    proof compares memory, not only the returned value."""
+    return any(i.opcode in MEMORY_OPCODES for i in fn.insts)
+
+
+def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                          res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]],
+                          spills: Callable[[Machine], Any]) -> Any:
+    """Fill `res` (a TVResult) for the non-kernel function `fn` that uses
+    memory.  `code_of()` compiles: (assembly, GpuCode) or why it could not;
+    `arg_regs`: (argument key, "v"/"s", first register, registers) per
+    argument; `spills(m)`: verify/tv/check.py's GpuRun, which runs the
+    spills and reloads of private memory.  With an atomicrmw whose result is used, the IR's order is
+    first the GPU's returning atomic's own, then lane-ascending, as for
+    kernels (docs/tv.md, "Atomics"): each is an order the IR admits, so
+    either proof is one; a refutation under one order while the other is
+    undecided is no refutation."""
+    orders = [True, False] if used_atomics(fn) else [False]
+    tried: list[str] = []
+    out = res
+    for n, shared in enumerate(orders):
+        out = _prove_once(mod, fn, code_of, target, wave, timeout, copy.deepcopy(res), assume, arg_regs, shared,
+                          spills)
+        if out.verdict in ("proved", "unsupported"):
+            return out
+        if n < len(orders) - 1:
+            tried.append(f"{'the GPU' if shared else 'lane-ascending'} order: {out.verdict}")
+    if tried:
+        out.notes.append(f"(with the IR's atomics in {'; '.join(tried)})")
+        if out.verdict == "refuted" and any(t.endswith(": unknown") for t in tried):
+            out.verdict = "unknown"
+            out.notes.insert(0, "not refuted: the IR's atomics may run in another order, under which the solver "
+                                "gave up")
+    return out
+
+
+def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
+                res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]], shared: bool,
+                spills: Callable[[Machine], Any]) -> Any:
+    """One proof, the IR's returning atomics in the GPU's order (`shared`)
+    or lane-ascending."""
+    t0 = time.monotonic()
+    if fn.ret != "void" and fn.ret not in TYPES:
+        res.notes = [f"{fn.span}: unsupported: return type {fn.ret} of a function that uses memory "
+                     "(modelled: void and 32-bit or narrower values)"]
+        return res
+    B = smt.Z3(aci=True, canon_eq=False, lane_arrays=True)  # as kernels: min/max nests canonical
+    W = wave
+    exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True)
+    lo = B.from_bits(exec_bits[:32])
+    hi = B.from_bits(exec_bits[32:]) if W == 64 else B.const(0)
+    # the arguments: the registers' lane values, the IR's values cut from them
+    raws_of: dict[str, list[list[Any]]] = {}
+    ir_args: dict[str, Lanes] = {}
+    for a, (key, kind, idx, n) in zip(fn.args, arg_regs):
+        raws = [B.fresh_lanes(f"{kind}{idx + r}", W) if kind == "v" else [B.fresh(f"s{idx + r}")] * W
+                for r in range(n)]
+        raws_of[key] = raws
+        if a.type in TYPES:
+            w, fl = TYPES[a.type]
+            vals = raws[0] if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in raws[0]]
+            ir_args[key] = Lanes(vals, [False] * W, w, fl)
+        elif a.type.startswith("ptr") and n == 2:  # a 64-bit pointer: (lo, hi) as the memory model reads it
+            ir_args[key] = Lanes(list(raws[0]), [False] * W, 64, False, list(raws[1]))
+        else:
+            tt = ttype(a.type)
+            assert tt is not None
+            ir_args[key] = from_registers(B, tt, raws)
+    by_reg = {f"{kind}{idx + r}": raws_of[key][r] for key, kind, idx, n in arg_regs for r in range(n)}
+    mem_cache: dict[Any, Any] = {}
+
+    def term_key(t: Any) -> Any:
+        return ("i", t) if type(t) is int else t.get_id()
+
+    def initial_mem(alo: Any, ahi: Any) -> Any:  # as kernels: the address in normal form, cached per term
+        key = (term_key(alo), term_key(ahi))
+        hit = mem_cache.get(key)
+        if hit is None:
+            hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
+        return hit[2]
+
+    eqs: dict[Any, Any] = {}
+    ir_mem = Memory(B, initial_mem, (eqs, term_key))
+    lds_cache: dict[Any, Any] = {}
+
+    def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function of the address
+        key = term_key(alo)
+        if key not in lds_cache:
+            lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
+        return lds_cache[key][1]
+
+    ir_lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
+    orders: dict[int, list[Any]] = {}
+
+    def atomic_order(n: int) -> list[Any]:  # the n-th returning atomic's ranks, shared by both sides (kernel.py)
+        if n not in orders:
+            orders[n] = B.fresh_lanes(f"atomic_order#{n}", W)
+        return orders[n]
+
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+                atomic_order=atomic_order if shared else None, lds=ir_lds)
+    if flat_and_lds(fn):
+        res.notes = [f"{fn.span}: unsupported: flat and LDS (or private) pointers in one function (verify keeps "
+                     "them in separate memories, and a flat address may reach the LDS)"]
+        return res
+    try:
+        ret = run.run(fn, ir_args)
+    except Unsupported as e:
+        res.notes = [e.line()]
+        return res
+    got = code_of()
+    if isinstance(got, str):
+        res.verdict = "unknown"
+        res.notes = [got]
+        return res
+    _, code = got
+    label = code.label
+    if code.problems:
+        res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
+        return res
+    res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
+    res.assumptions.update(hazard_used)
+    fresh_v: dict[str, list[Any]] = {}
+
+    def initial(kind: str, name: str, lane: int | None) -> Any:
+        if kind == "scc":
+            return B.fresh_bool("scc")
+        if kind == "v":
+            assert lane is not None
+            if name not in fresh_v:
+                fresh_v[name] = by_reg[name] if name in by_reg else B.fresh_lanes("gpu." + name, W)
+            return fresh_v[name][lane]
+        if name in by_reg:
+            return by_reg[name][0]
+        return B.fresh("gpu." + name)
+
+    m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
+    if m.waits is not None:
+        # the caller may have loads outstanding into the argument VGPRs  [S:call-entry-wait]
+        vregs = tuple(idx + r for _, kind, idx, n in arg_regs if kind == "v" for r in range(n))
+        if vregs:
+            m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
+    m.set_s("exec_lo", lo)
+    m.set_s("exec_hi", hi)
+    m.scc = initial("scc", "scc", None)
+    gpu_mem = Memory(B, initial_mem, (eqs, term_key))
+    k = Kernel(m, gpu_mem, (B.const(0), B.const(0)), {}, atomic_order)  # no kernarg segment: s_load reads memory
+    k.lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
+    k.target_gen = target.gen
+    m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
+    m.hazard_entry = "fragment"
+    both = _Both(k, spills(m))
+    if code.blocks is not None:
+        why = run_blocks(m, code.blocks, both.step, both, timeout)
+        if why is not None:
+            res.notes = [f"{label}: unsupported: {why}"]
+            return res
+    for ins in code.program if code.blocks is None else []:
+        why = both.step(ins)
+        if why is not None:
+            res.notes = [f"{label}: unsupported: {why}"]
+            return res
+        m.ran(ins)
+    for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
+        if used_by is not None:
+            res.assumptions.update(used_by.assumptions_used)
+    res.instructions = len(code.program)
+    if both.spills.untracked:
+        res.notes = [f"{label}: unsupported: line {both.spills.untracked[0].line} reloads private memory verify "
+                     "does not track"]
+        return res
+    q = smt.Query(timeout, session=B.session)
+    q.add(B.or_b(*exec_bits))  # any non-empty EXEC
+    no_ub = B.not_b(B.or_b(*run.ub))
+    # first what every function promises: EXEC back as it came, the returned value
+    elo, ehi = m.exec_pair()
+    exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
+    lane_bad: list[Any] = []
+    if ret is not None:
+        if (k.pending_v | k.pending_ds) & {0}:
+            res.notes = [f"{label}: unsupported: the returned v0 is a load result not waited for"]
+            return res
+        v0 = m.v(0)
+        for i in range(W):
+            g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
+            differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
+            lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
+    # EXEC = lane 0, then lanes 0-1 (a quick counterexample, on a fixed
+    # resource limit), then any EXEC
+    r = "unknown"
+    for n in (1, 2, 0):
+        q.push()
+        for i, bit in enumerate(exec_bits if n else []):
+            q.add(bit if i < n else B.not_b(bit))
+        q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
+        r = q.check(rlimit=STEP_RLIMIT) if n else q.check()
+        if r == "sat" or not n:
+            break
+        q.pop()
+    if r == "sat":
+        if not fewest_lanes(q, B, exec_bits):
+            q.pop()
+            res.verdict = "unknown"
+            res.notes = [f"the solver gave up ({q.reason})"]
+            return res
+        mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+        res.seconds = time.monotonic() - t0
+        if q.truth(exec_bad):
+            res.notes.append(f"counterexample: EXEC = {mask:#x} at entry, {q.value(elo) | q.value(ehi) << 32:#x} "
+                             "at the return")
+        else:
+            wrong = [i for i in range(W) if q.truth(lane_bad[i])]
+            res.notes.append(f"counterexample: EXEC = {mask:#x}; returned value in lane {wrong[0]}: IR "
+                             f"{q.value(ret.vals[wrong[0]]) if ret is not None else 0:#x}, GPU "
+                             f"{q.value(m.v(0)[wrong[0]]):#x}")
+        used = choice_used(q, run.choices)
+        res.verdict = "refuted" if used is None else "unknown"
+        if used is not None:
+            res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
+                             f"{used.span}): the refutation may be spurious")
+        return res
+    q.pop()
+    if r == "unknown":
+        res.verdict = "unknown"
+        res.notes = [f"the solver gave up on EXEC and the returned value ({q.reason})"]
+        return res
+    assert k.lds is not None
+    # a counterexample with EXEC = lane 0, then lanes 0-1, first: memory at a
+    # free address over 32 or 64 independent lane addresses is a large
+    # question, over one or two lanes a small one (only a refutation found
+    # so is kept: EXEC is any non-empty mask, so such a model is a
+    # counterexample)
+    for n in (1, 2):
+        q.push()
+        for i, bit in enumerate(exec_bits):  # EXEC = lanes 0..n-1
+            q.add(bit if i < n else B.not_b(bit))
+        few = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run,
+                             (ir_lds, k.lds))
+        q.pop()
+        if few.verdict == "refuted":
+            return few
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run, (ir_lds, k.lds))
+
