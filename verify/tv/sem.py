@@ -126,10 +126,17 @@ class Memory:
                 p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
 
-    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]]) -> None:
-        """One store instruction: (lo, hi, value, poison, enable) per lane, in lane order."""
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
+        """One store instruction: (lo, hi, value, poison, enable) per lane, in
+        lane order.  `more`: another dword of the same store instruction (a
+        wide value): its lanes join the same race group, so two lanes whose
+        dwords of one store overlap (lane 1's low dword at lane 0's high
+        one) race, as they do in the IR."""
         self.stores += lanes
-        self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
+        if more and self.groups:
+            self.groups[-1] = self.groups[-1] + [(lo, hi, en) for lo, hi, _, _, en in lanes]
+        else:
+            self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
 
     def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
                before: Callable[[int, int], Any] | None) -> list[tuple[Any, Any]]:
@@ -933,7 +940,7 @@ class IRRun:
                 vals.append(v)
             pois = [B.and_b(*(p.poison[i] for _, p in group)) for i in range(W)]
             self.memory.write([(*dword_address(B, ptr.vals[i], ptr.hi[i], r), vals[i], pois[i], act[i])
-                               for i in range(W)])
+                               for i in range(W)], more=r > 0)
         return Lanes([B.const(0)] * W, [False] * W)
 
     def _i64(self, op: Operand) -> Lanes:

@@ -59,8 +59,8 @@ class LdsMemory(Memory):
     def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
         return super().read(lo, self.B.const(0))
 
-    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]]) -> None:
-        super().write([(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes])
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
+        super().write([(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes], more)
 
     def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
                before: Any) -> list[tuple[Any, Any]]:
