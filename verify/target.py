@@ -77,6 +77,7 @@ FEATURES: dict[str, Feature] = {
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
+        Feature("min_num_f32", "v_min_num_f32 / v_max_num_f32 (GFX12: minimumNumber/maximumNumber)", "S:min-num"),
         Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
         Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
         Feature("bitop3", "v_bitop3_b32 (any bitwise function of three sources, by truth table)", "S:valu"),
@@ -145,7 +146,8 @@ _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_s
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
-    "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2"}
+    "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
+    "min_num_f32"}
 
 
 def _mk(

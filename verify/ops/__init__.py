@@ -11,6 +11,7 @@ from .base import MNEMONICS, OPS, OpDef, register
 # registration: the import order is the order of OPS, so it is kept, not sorted
 from . import valu, ds, lane, salu, permlane  # noqa: F401  # isort: skip
 from . import addr  # noqa: F401  # isort: skip
+from . import vfloat  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -42,6 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
+from . import floatsem
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
@@ -403,6 +404,7 @@ class IRRun:
     # none, those of a load or atomicrmw among its operands (absent: none)
     no_value: dict[str, list[Any]] = field(default_factory=dict)
     _fn_insts: list[Inst] = field(default_factory=list)
+    fn_attrs: dict[str, str] = field(default_factory=dict)  # the function's string attributes (float modes)
     _defs: dict[str, Inst] | None = None  # the function's instructions by key (select's min/max)
     # the lane-wise results (getelementptr, an index's zext/sext,
     # workitem.id.x, a pointer's misalignment) of earlier runs of the same
@@ -590,6 +592,7 @@ class IRRun:
             self.unran[key] = unran
         self.wwm_keys = wwm_region(fn)
         self._fn_insts = fn.insts
+        self.fn_attrs = fn.attrs
         self._defs = None
         if fn.blocks == 1:
             for ins in fn.insts:
@@ -723,6 +726,9 @@ class IRRun:
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
+        hit = floatsem.step(self, ins, Choice)  # fcmp, float intrinsics and casts, inline asm, read_register
+        if hit is not None:
+            return hit
         if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
             return self.ctpop(ins)
         if op == "call":
@@ -1980,4 +1986,6 @@ INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
     Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
     Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),
+    Intrinsic("icmp", r"\.\w+\.\w+", ("i32", "i64"), "uniform", floatsem.amdgcn_cmp),
+    Intrinsic("fcmp", r"\.\w+\.\w+", ("i32", "i64"), "uniform", floatsem.amdgcn_cmp),
 ]}
