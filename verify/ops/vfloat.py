@@ -336,4 +336,7 @@ for _op in FLOAT_OPS:
 
 for _name, _pred in VOPC_NAMES.items():
     valu.FCMP_OPS[_name] = FCMP[_pred]
-    register(CmpF32(_name))
+    _cmp = CmpF32(_name)
+    if _name in ("f", "tru"):
+        _cmp.feature = "cmp_f32_f_tru"
+    register(_cmp)
