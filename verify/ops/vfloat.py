@@ -319,7 +319,34 @@ class MinMaxNum(ValuF32):
         E.unsupported(f"{self.base} is not emitted")
 
 
+class MinimumF32(ValuF32):
+    """v_minimum_f32 / v_maximum_f32 (GFX12, VOP3 only, VOP3 DPP):
+    IEEE-754-2019 minimum/maximum, a NaN operand gives a NaN, -0.0 < +0.0.
+    [S:min-num]"""
+
+    def __init__(self, base: str, op: str):
+        super().__init__(base, op)
+        self.feature = "min_num_f32"
+        self.vop3_only = True
+        self.encs = {"": "e64", "_e64": "e64", "_e64_dpp": "e64_dpp"}
+        self.fmm = fminimum if op == "fmin" else fmaximum
+
+    def lane_fn(self, ins: Instr, m: Machine | None = None) -> LaneFn:
+        f = self.fmm
+        flush = m is not None and m.assume("f32.denormals") == "flush"
+
+        def fn(B: Backend, a: Value, b: Value) -> Value:
+            return _ftz(B, f(B, _ftz(B, a), _ftz(B, b))) if flush else f(B, a, b)
+
+        return self.clamped(self.modified(fn, ins, m), ins, m)
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        E.unsupported(f"{self.base} is not emitted")
+
+
 FLOAT_OPS: list[Valu] = [
+    MinimumF32("v_minimum_f32", "fmin"),
+    MinimumF32("v_maximum_f32", "fmax"),
     MinMaxNum("v_min_num_f32", "fmin"),
     MinMaxNum("v_max_num_f32", "fmax"),
     ValuF32Unary("v_ceil_f32", lambda B, a: round_integral(B, a, "ceil")),

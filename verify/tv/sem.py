@@ -1093,6 +1093,10 @@ class IRRun:
             raise self._unsupported(f"icmp '{' '.join(words)}'")
         pred = preds[0]
         w = a.width
+        if a.hi is not None or b.hi is not None or a.parts is not None or a.ty or w > 32:
+            if a.hi is None or b.hi is None or a.parts is not None or a.ty or samesign:
+                raise self._unsupported(f"icmp '{' '.join(words)}' of type {ins.operands[0].type}")
+            return floatsem.icmp64(self, pred, a, b)  # both halves (the low ones alone decide nothing)
         vals, pois = [], []
         for i in range(self.wave):
             x, y = a.vals[i], b.vals[i]
