@@ -279,3 +279,23 @@ def test_a_flushing_denormal_mode_is_unsupported(tmp_path):
             'attributes #0 = { "denormal-fp-math-f32"="preserve-sign,preserve-sign" }\n')
     code, out, _ = cli("tv", write(tmp_path, "d.ll", text), "--target", "gfx942")
     assert code == 2 and "f32 denormal mode 'preserve-sign,preserve-sign'" in out, out
+
+
+# ---- clang-22's HIP kernels (tests/tv/hip/vote.hip, regen_vote.sh) ------------------
+
+HIP = Path(__file__).parent / "tv" / "hip"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target, wave", [("gfx942", 64), ("gfx1100", 32)])
+def test_hip_ballot_and_float_kernels_from_clang22(target, wave):
+    """__ballot (llvm.amdgcn.icmp/fcmp.i64), fminf of a __shfl_xor
+    (llvm.minnum with `contract`), (int)ceilf (llvm.ceil, fptosi) as
+    clang-22 compiles them: proved; __popcll(__ballot(...)) (ctpop, `trunc
+    nuw i64`) is never refuted (the solver may give up within its budget)."""
+    path = HIP / f"clang22_vote_{target}.ll"
+    _, rs = results(str(path), "--target", target, "--wave", str(wave))
+    got = {r["function"]: r["verdict"] for r in rs}
+    assert got.pop("ballot_popc") in ("proved", "unknown")
+    assert got == {"ballot_int": "proved", "ballot_float": "proved", "fmin_shfl_xor": "proved",
+                   "ceil_to_int": "proved"}

@@ -922,13 +922,18 @@ class IRRun:
         a = self._i64(ins.operands[0])
         assert a.hi is not None
         flags = [w for w in self._flags(ins) if w in ("nuw", "nsw", "exact")]
-        if flags:
+        if flags and not (ins.opcode == "trunc" and ins.type == "i32"):
             raise self._unsupported(f"flag '{flags[0]}' on an i64 {ins.opcode}")
         if ins.opcode == "trunc":
             w, fl = TYPES.get(ins.type, (0, True))
             if fl:
                 raise self._unsupported(f"trunc i64 to {ins.type}")
-            return Lanes([self._trunc(v, w) for v in a.vals], list(a.poison), w)
+            # nuw: poison unless the high half is 0; nsw: unless it is the low half's sign (LangRef)
+            bad = [[B.ne(h, B.const(0))] if "nuw" in flags else [] for h in a.hi]
+            if "nsw" in flags:
+                for i in range(W):
+                    bad[i].append(B.ne(a.hi[i], B.ashr(a.vals[i], B.const(31))))
+            return Lanes([self._trunc(v, w) for v in a.vals], [self._or(p, *b) for p, b in zip(a.poison, bad)], w)
         k = ins.operands[1]
         if k.kind != "const":
             raise self._unsupported("lshr i64 by a variable")
