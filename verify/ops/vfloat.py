@@ -300,6 +300,7 @@ class MinMaxNum(ValuF32):
     def __init__(self, base: str, op: str):
         super().__init__(base, op)
         self.feature = "min_num_f32"
+        self.left_identity = None  # IEEE mode quiets an sNaN operand: no NaN gives every y back bit for bit
         f = fmin_num if op == "fmin" else fmax_num
         self.num = f
 
@@ -327,6 +328,7 @@ class MinimumF32(ValuF32):
     def __init__(self, base: str, op: str):
         super().__init__(base, op)
         self.feature = "min_num_f32"
+        self.left_identity = None  # a NaN operand gives a NaN: no identity for a NaN y bit for bit
         self.vop3_only = True
         self.encs = {"": "e64", "_e64": "e64", "_e64_dpp": "e64_dpp"}
         self.fmm = fminimum if op == "fmin" else fmaximum
