@@ -112,6 +112,23 @@ def _minmax(a: int, b: int, a_first: Callable[[float, float], bool], zero_a_firs
     return a if a_first(fa, fb) else b
 
 
+def to_integral(a: int, f: Callable[[float], int]) -> int:
+    """[S:f32-round]: NaN and the infinities as they are, the sign kept (-0.5 -> -0.0)."""
+    x = f32(a)
+    if math.isnan(x) or math.isinf(x):
+        return a
+    return f32_round(math.copysign(float(f(x)), x))
+
+
+def to_int(a: int, lo: int, hi: int) -> int:
+    """[S:f32-cvt]: toward zero, saturated to [lo, hi], NaN 0."""
+    x = f32(a)
+    if math.isnan(x):
+        return 0
+    t = lo if x == -math.inf else hi if x == math.inf else math.trunc(x)
+    return min(max(t, lo), hi) & M32
+
+
 def fmin(a: int, b: int) -> int:
     return _minmax(a, b, lambda x, y: x < y, True)
 
@@ -185,6 +202,20 @@ VALU: dict[str, Callable[..., int]] = {
     "v_mul_hi_u32": lambda a, b: (a * b) >> 32,
     "v_min_f32": fmin,
     "v_max_f32": fmax,
+    # [S:min-num]: GFX12's names, the same IEEE-mode operations; v_minimum/v_maximum propagate NaN
+    "v_min_num_f32": fmin,
+    "v_max_num_f32": fmax,
+    "v_minimum_f32": lambda a, b: QNAN if is_nan(a) or is_nan(b) else fmin(a, b),
+    "v_maximum_f32": lambda a, b: QNAN if is_nan(a) or is_nan(b) else fmax(a, b),
+    # [S:f32-round] [S:f32-cvt]: Python's IEEE binary64 arithmetic on the binary32 values
+    "v_ceil_f32": lambda a: to_integral(a, math.ceil),
+    "v_floor_f32": lambda a: to_integral(a, math.floor),
+    "v_trunc_f32": lambda a: to_integral(a, math.trunc),
+    "v_rndne_f32": lambda a: to_integral(a, round),
+    "v_cvt_f32_i32": lambda a: f32_round(float(s32(a))),
+    "v_cvt_f32_u32": lambda a: f32_round(float(a)),
+    "v_cvt_i32_f32": lambda a: to_int(a, -(1 << 31), (1 << 31) - 1),
+    "v_cvt_u32_f32": lambda a: to_int(a, 0, M32),
 }
 
 CMP: dict[str, Callable[[int, int], bool]] = {
@@ -212,10 +243,13 @@ def fcmp(cond: str, a: int, b: int, flush: bool = False) -> bool:
     x, y = val(a), val(b)
     unordered = math.isnan(x) or math.isnan(y)
     return {"eq": x == y, "lg": x < y or x > y, "neq": x != y, "nlg": not (x < y or x > y),
-            "o": not unordered, "u": unordered}[cond]
+            "o": not unordered, "u": unordered,
+            # [S:f32-order]: the ordering predicates and their unordered negations
+            "lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y, "nge": not x >= y, "ngt": not x > y,
+            "nle": not x <= y, "nlt": not x < y, "f": False, "tru": True}[cond]
 
 
-F32_CMP = ("eq", "lg", "neq", "nlg", "o", "u")
+F32_CMP = ("eq", "lg", "neq", "nlg", "o", "u", "lt", "le", "gt", "ge", "nge", "ngt", "nle", "nlt", "f", "tru")
 
 # the modifiers refsim gives a meaning to (the permlane swaps' fi/bound_ctrl
 # have none: [S:permlane-swap])
@@ -223,7 +257,8 @@ KNOWN_MODS = {"ctrl", "row_mask", "bank_mask", "bound_ctrl", "fi", "dpp8", "offs
               "neg", "abs", "clamp"}
 REV_SUB = ("v_subrev_u32", "v_subrev_nc_u32")
 REV_SHIFT = ("v_lshlrev_b32", "v_lshrrev_b32", "v_ashrrev_i32")
-F32_OPS = ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_min_f32", "v_max_f32")
+F32_OPS = ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_min_f32", "v_max_f32", "v_min_num_f32", "v_max_num_f32",
+           "v_minimum_f32", "v_maximum_f32")
 
 
 def clamp(base: str, r: int, args: Sequence[int]) -> int:

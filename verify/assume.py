@@ -275,6 +275,29 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:f32",
         ),
         Assumption(
+            "f32.ieee_mode",
+            "whether f32 min/max ops quiet a signaling NaN operand (the MODE register's IEEE bit; LLVM's "
+            "\"amdgpu-ieee\" function attribute, on by default for compute code)",
+            {
+                "on": "IEEE mode: a signaling NaN operand of v_min_num_f32/v_max_num_f32 gives a quiet NaN",
+                "off": "a signaling NaN operand is passed over like a quiet one (the other operand)",
+            },
+            "on",
+            "S:min-num",
+        ),
+        Assumption(
+            "ir.minnum",
+            "what llvm.minnum/llvm.maxnum may return for +0.0 vs -0.0 and for a signaling NaN operand "
+            "(LangRef changed twice in LLVM 22's cycle: llvm-project PR 112852 made -0.0 < +0.0 and an sNaN "
+            "give a qNaN; PR 168838 reverted to 'either one' and a non-deterministic result for an sNaN)",
+            {
+                "either": "either zero; for an sNaN operand a quiet NaN or the other operand (the union of both texts)",
+                "strict": "-0.0 < +0.0; an sNaN operand gives a quiet NaN (IEEE-754-2008 minNum as PR 112852 reads)",
+            },
+            "either",
+            "S:ir-minnum",
+        ),
+        Assumption(
             "lshl_add_u64.shift",
             "what v_lshl_add_u64 (gfx942, gfx950) computes for a shift amount above 4",
             {

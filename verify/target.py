@@ -77,6 +77,8 @@ FEATURES: dict[str, Feature] = {
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
+        Feature("cmp_f32_f_tru", "v_cmp_f_f32 / v_cmp_tru_f32 (before GFX12; llvm-mc-22 rejects them on gfx1200)", "S:f32-order"),
+        Feature("min_num_f32", "v_min_num_f32 / v_max_num_f32 (GFX12: minimumNumber/maximumNumber)", "S:min-num"),
         Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
         Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
         Feature("bitop3", "v_bitop3_b32 (any bitwise function of three sources, by truth table)", "S:valu"),
@@ -127,7 +129,7 @@ class Target:
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
-_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8"}
+_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru"}
 _GFX9 = (_GFX8 - {"carry_gfx8"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32"}
@@ -140,7 +142,7 @@ _GFX10 = {
     "ds_swizzle", "swizzle_fft_rotate", "ds_permute", "bpermute_half_wave64",
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
-    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16",
+    "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
@@ -149,9 +151,10 @@ _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_s
                                               "mov_b16"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16"}) | {
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
-    "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2"}
+    "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
+    "min_num_f32"}
 
 
 def _mk(

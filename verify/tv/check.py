@@ -656,6 +656,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         for i in range(W):
             g = v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1))
             differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
+            if ret.alt is not None and ret.alt_when is not None:  # LangRef allows either value  [S:ir-minnum]
+                differ = B.and_b(differ, B.not_b(B.and_b(ret.alt_when[i], B.feq(g, ret.alt[i]))))
             lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
     if shader and fn.ret == "void":  # (s_endpgm: the wave's EXEC ends with it)

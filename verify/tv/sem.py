@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import irloop, wideir
+from . import floatsem, irloop, wideir
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
@@ -420,6 +420,7 @@ class IRRun:
     # none, those of a load or atomicrmw among its operands (absent: none)
     no_value: dict[str, list[Any]] = field(default_factory=dict)
     _fn_insts: list[Inst] = field(default_factory=list)
+    fn_attrs: dict[str, str] = field(default_factory=dict)  # the function's string attributes (float modes)
     _defs: dict[str, Inst] | None = None  # the function's instructions by key (select's min/max)
     # the lane-wise results (getelementptr, an index's zext/sext,
     # workitem.id.x, a pointer's misalignment) of earlier runs of the same
@@ -608,6 +609,7 @@ class IRRun:
             self.unran[key] = unran
         self.wwm_keys = wwm_region(fn)
         self._fn_insts = fn.insts
+        self.fn_attrs = fn.attrs
         self._defs = None
         if fn.blocks == 1:
             for ins in fn.insts:
@@ -745,6 +747,9 @@ class IRRun:
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
+        hit = floatsem.step(self, ins, Choice)  # fcmp, float intrinsics and casts, inline asm, read_register
+        if hit is not None:
+            return hit
         if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
             return self.ctpop(ins)
         if op == "call" and ins.callee == "llvm.cttz.i32":
@@ -959,13 +964,18 @@ class IRRun:
         a = self._i64(ins.operands[0])
         assert a.hi is not None
         flags = [w for w in self._flags(ins) if w in ("nuw", "nsw", "exact")]
-        if flags:
+        if flags and not (ins.opcode == "trunc" and ins.type == "i32"):
             raise self._unsupported(f"flag '{flags[0]}' on an i64 {ins.opcode}")
         if ins.opcode == "trunc":
             w, fl = TYPES.get(ins.type, (0, True))
             if fl:
                 raise self._unsupported(f"trunc i64 to {ins.type}")
-            return Lanes([self._trunc(v, w) for v in a.vals], list(a.poison), w)
+            # nuw: poison unless the high half is 0; nsw: unless it is the low half's sign (LangRef)
+            bad = [[B.ne(h, B.const(0))] if "nuw" in flags else [] for h in a.hi]
+            if "nsw" in flags:
+                for i in range(W):
+                    bad[i].append(B.ne(a.hi[i], B.ashr(a.vals[i], B.const(31))))
+            return Lanes([self._trunc(v, w) for v in a.vals], [self._or(p, *b) for p, b in zip(a.poison, bad)], w)
         k = ins.operands[1]
         if k.kind != "const":
             raise self._unsupported("lshr i64 by a variable")
@@ -1130,6 +1140,10 @@ class IRRun:
             raise self._unsupported(f"icmp '{' '.join(words)}'")
         pred = preds[0]
         w = a.width
+        if a.hi is not None or b.hi is not None or a.parts is not None or a.ty or w > 32:
+            if a.hi is None or b.hi is None or a.parts is not None or a.ty or samesign:
+                raise self._unsupported(f"icmp '{' '.join(words)}' of type {ins.operands[0].type}")
+            return floatsem.icmp64(self, pred, a, b)  # both halves (the low ones alone decide nothing)
         vals, pois = [], []
         for i in range(self.wave):
             x, y = a.vals[i], b.vals[i]
@@ -2049,4 +2063,6 @@ INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("wqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("softwqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),
+    Intrinsic("icmp", r"\.\w+\.\w+", ("i32", "i64"), "uniform", floatsem.amdgcn_cmp),
+    Intrinsic("fcmp", r"\.\w+\.\w+", ("i32", "i64"), "uniform", floatsem.amdgcn_cmp),
 ]}

@@ -37,6 +37,10 @@ class Lanes:
     # elements of register r, where it is known as one term (an argument's
     # register, a cross-lane move's result): moved as it is, not re-packed
     words: dict[int, list[Any]] | None = None
+    # a float result LangRef lets be either of two values (llvm.minnum of
+    # +0.0 and -0.0): the other one per lane, where `alt_when` holds  [S:ir-minnum]
+    alt: list[Any] | None = None
+    alt_when: list[Any] | None = None
 
 
 @dataclass(frozen=True)
