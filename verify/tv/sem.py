@@ -90,6 +90,7 @@ class Memory:
         self.shared = shared
         self.stores: list[tuple[Any, Any, Any, Any, Any]] = []  # lo, hi, value, poison, enable
         self.groups: list[list[tuple[Any, Any, Any]]] = []  # per store instruction: (lo, hi, enable) per lane
+        self.joins: list[bool] = []  # per group: another dword of the previous group's store (one race group)
         # per atomic instruction, at the index of its first store: its operation and inputs per lane
         self.atomics: dict[int, tuple[str, list[tuple[Any, Any, Any, Any, Any]]]] = {}
 
@@ -133,10 +134,8 @@ class Memory:
         dwords of one store overlap (lane 1's low dword at lane 0's high
         one) race, as they do in the IR."""
         self.stores += lanes
-        if more and self.groups:
-            self.groups[-1] = self.groups[-1] + [(lo, hi, en) for lo, hi, _, _, en in lanes]
-        else:
-            self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
+        self.joins.append(more and bool(self.groups))
+        self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
 
     def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
                before: Callable[[int, int], Any] | None) -> list[tuple[Any, Any]]:
@@ -197,12 +196,22 @@ class Memory:
         return out
 
     def race_at(self, lo: Any, hi: Any) -> Any:
-        """Two enabled lanes of one store instruction write address (lo, hi)."""
+        """Two enabled lanes of one store instruction write address (lo, hi)
+        (a wide store's dwords, joined groups, are one instruction: a lane
+        hits when any of its dwords does)."""
         B = self.B
         out: list[Any] = []
         at = self._at(lo, hi)
-        for g in self.groups:
-            hits = [B.and_b(en, at(slo, shi)) for slo, shi, en in g if en is not False]
+        merged: list[list[list[tuple[Any, Any, Any]]]] = []  # per store instruction, per lane: its dwords
+        for g, join in zip(self.groups, self.joins):
+            if join and merged and len(merged[-1]) == len(g):
+                for lane, e in zip(merged[-1], g):
+                    lane.append(e)
+            else:
+                merged.append([[e] for e in g])
+        for lanes in merged:
+            hits = [h for h in (B.or_b(*[B.and_b(en, at(slo, shi)) for slo, shi, en in es if en is not False])
+                                for es in lanes) if h is not False]
             if len(hits) > 1:  # (one lane's store is never a race)
                 out.append(B.not_b(self._at_most_one(hits)))
         return B.or_b(*out)
