@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import ctypes
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -1667,7 +1668,6 @@ class LaneNormal:
             return self.TRUE if t else self.FALSE
         if type(t) is int:
             return self._node(("c", t & 0xFFFFFFFF, z3.Z3_BV_SORT, 32))
-        import sys
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 50000))
         try:
