@@ -622,14 +622,14 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         q.push()
         asked = normal_bad
         q.add(B.or_b(exec_bad, *asked))
-        r = q.check(rlimit=JOINT_RLIMIT)
+        r = q.check(rlimit=JOINT_RLIMIT, plain=True)  # (z3's own solver: the tactic gives up on sums of selects)
     if r == "unknown":
         q.pop()
         r = "unsat"
         for cond in [exec_bad, *asked]:
             q.push()
             q.add(cond)
-            r = q.check()
+            r = q.check(plain=asked is normal_bad)
             if r != "unsat":
                 break
             q.pop()
