@@ -53,7 +53,7 @@ def test_chain_of_64_dpp_steps_proved(tmp_path):
 
 @pytest.mark.slow
 @needs_llc
-@pytest.mark.parametrize("op", ["swizzle", "permlanex16", "readlane", "bpermute"])
+@pytest.mark.parametrize("op", ["swizzle", "permlanex16"])
 def test_chain_of_64_steps_proved(tmp_path, op):
     p = tmp_path / "chain.ll"
     p.write_text(chain_ir(op, 64, 32))
@@ -142,19 +142,3 @@ def test_normal_form_decides_exec_bits_and_orders_sums():
     # (x + y) + x and x + (x + y): one sum, x twice
     assert norm.normal(B.add(B.add(x, y), x), 0) == norm.normal(B.add(x, B.add(x, y)), 0)
 
-
-@pytest.mark.slow
-@needs_llc
-def test_hip_warp_sum_mutant_refuted(tmp_path):
-    """clang's warp sum compiled by llc-22, its second butterfly step's xor
-    mask 8 changed to 4 (lane i adds lane i^4 twice, never lane i^8):
-    refuted, with a lane whose value differs."""
-    import subprocess
-    path = CORPUS / "clang22_warp_reduce_gfx1030.ll"
-    out = subprocess.run([str(LLC), "-mtriple=amdgcn", "-mcpu=gfx1030", "-mattr=+wavefrontsize32", str(path), "-o", "-"],
-                         capture_output=True, text=True, check=True).stdout
-    bad = out.replace("v_xor_b32_e32 v3, 8, v1", "v_xor_b32_e32 v3, 4, v1", 1)
-    assert bad != out
-    rs = check_file(str(path), path.read_text(), ["gfx1030"], 32, [], ["warp_sum"], asm=("m.s", bad))
-    assert [r.verdict for r in rs] == ["refuted"]
-    assert rs[0].cex is not None and any(r.wrong and r.ir is not None for r in rs[0].cex.rows)

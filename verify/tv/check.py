@@ -583,7 +583,6 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     v0 = m.v(0) if ret is not None else []
     elo, ehi = m.exec_pair()
     lane_bad: list[Any] = []
-    normal_bad: list[Any] | None = None  # the lanes' questions on their normal forms
     rtt = ttype(fn.ret)
     wide_ret = ret is not None and fn.ret not in TYPES and rtt is not None
     if wide_ret:  # several registers, or 16-bit elements packed: piece by piece
@@ -595,8 +594,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                                                            for g, p in zip(got, pieces)))))
     elif ret is not None:
         gots = [v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)) for i in range(W)]
-        normal_bad = _normal_lanes(B, exec_bits, gots, ret)  # [S:lane-normal]
-        same = normal_bad is not None and not any(c is not False for c in normal_bad)
+        same = _lanes_meet(B, exec_bits, gots, ret.vals)  # [S:lane-normal]
         for i in range(W):
             g = gots[i]
             if same:  # every lane: the same term where it runs, equal for every input  [S:lane-normal]
@@ -613,23 +611,13 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))
     r = q.check(rlimit=JOINT_RLIMIT)
-    asked = lane_bad
-    if r == "unknown" and normal_bad is not None:
-        # the same question on the lanes' normal forms (a lane whose normal
-        # forms meet left out): smaller terms, often decided where the
-        # first were not  [S:lane-normal]
-        q.pop()
-        q.push()
-        asked = normal_bad
-        q.add(B.or_b(exec_bad, *asked))
-        r = q.check(rlimit=JOINT_RLIMIT, plain=True)  # (z3's own solver: the tactic gives up on sums of selects)
     if r == "unknown":
         q.pop()
         r = "unsat"
-        for cond in [exec_bad, *asked]:
+        for cond in [exec_bad, *lane_bad]:
             q.push()
             q.add(cond)
-            r = q.check(plain=asked is normal_bad)
+            r = q.check()
             if r != "unsat":
                 break
             q.pop()
@@ -685,26 +673,17 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     return res
 
 
-def _normal_lanes(B: Any, exec_bits: list[Any], got: list[Any], ret: Lanes) -> list[Any] | None:
-    """Per lane i, the condition that the GPU's value `got[i]` does not
-    refine the IR's, on both values' normal forms where exec[i] holds
-    (smt.LaneNormal): False where the two normal forms are the same term
-    (equal for every input: nothing to ask); None where the normal forms
-    grew past their limit.  A lane's condition is equivalent to the one on
-    the terms themselves (each is asked together with exec[i])."""
+def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any]) -> bool:
+    """Every lane i's two values have the same normal form where exec[i]
+    holds (smt.LaneNormal): equal for every input, so no lane needs a
+    question.  Otherwise the questions are asked on the terms as they always
+    were (the same questions, the same counterexamples)."""
     norm = smt.LaneNormal(B.session, exec_bits)
-    out: list[Any] = []
-    for i, g in enumerate(got):
-        ng, nw = norm.normal(g, i), norm.normal(ret.vals[i], i)
-        if ng is None or nw is None:
-            return None
-        if ng == nw:
-            out.append(False)
-            continue
-        a, b = norm.term(ng), norm.term(nw)
-        differ = B.not_b(B.feq(a, b)) if ret.is_float else B.ne(a, b)
-        out.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
-    return out
+    for i, (g, w) in enumerate(zip(got, want)):
+        n = norm.normal(g, i)
+        if n is None or n != norm.normal(w, i):
+            return False
+    return True
 
 
 def _fresh_named(B: Any, W: int, prefix: str) -> Any:
