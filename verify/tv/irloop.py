@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import smt
 from .llir import Function, Inst
-from .types import Lanes
+from .types import Lanes, Unsupported
 
 if TYPE_CHECKING:
     from .sem import IRRun
@@ -61,7 +61,6 @@ def self_loops(fn: Function, by_block: dict[int, list[Inst]]) -> set[int]:
 
 
 def _unsupported(t: Inst, fn: Function, b: int, why: str) -> Exception:
-    from .sem import Unsupported
     return Unsupported(t.span, f"loop at %{fn.block_names[b]}: {why} (accepted: a one-block loop that clears the "
                                "lowest set bit of an integer phi and branches back while it is not 0)")
 
@@ -83,7 +82,6 @@ def _find_mask(run: IRRun, fn: Function, b: int, phis: list[Inst], body: list[In
                back_on_true: bool, timeout: float) -> str | None:
     """The key of the phi the loop counts down (see the module's doc), or
     None when no phi has the shape."""
-    from .sem import IRRun, Unsupported
     B: Any = run.B
     W = run.wave
     key = (fn.name, fn.block_names[b], W)
@@ -94,7 +92,7 @@ def _find_mask(run: IRRun, fn: Function, b: int, phis: list[Inst], body: list[In
     lo = B.fresh(f"irloop.{fn.name}.{b}.exec_lo")
     hi = B.fresh(f"irloop.{fn.name}.{b}.exec_hi") if W == 64 else B.const(0)
     act = [B.bit(lo if i < 32 else hi, i % 32) for i in range(W)]
-    probe = IRRun(B, W, run.target, lo, hi, act, dict(run.assume), fresh=run.fresh)
+    probe = type(run)(B, W, run.target, lo, hi, act, dict(run.assume), fresh=run.fresh)
     probe.env = dict(run.env)
     probe.workitem_x = run.workitem_x
     probe._fn_insts = fn.insts

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..asmcheck import parse_line
 from ..backend import Backend
-from ..diag import InputError, Span, VerifyError
+from ..diag import InputError, Span
 from ..identities import OPERATIONS
 from ..ir import Instr
 from ..machine import Machine
@@ -46,6 +46,7 @@ from . import floatsem, irloop, wideir
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
+from .types import Unsupported as Unsupported
 
 M32 = 0xFFFFFFFF
 # the pointers into the one memory of 64-bit addresses: flat, global, constant  [S:flat-aperture]
@@ -60,19 +61,6 @@ ATOMIC_OPS = {"add": "add", "sub": "add", "and": "and", "or": "or", "xor": "xor"
 def ASCENDING(j: int, i: int) -> bool:
     """Lane-ascending serialisation (Memory.atomic): lane j before lane i."""
     return j < i
-
-
-class Unsupported(VerifyError):
-    """An IR construct verify tv does not model (the function is "unsupported")."""
-
-    def __init__(self, span: Span | None, msg: str) -> None:
-        super().__init__(msg)
-        self.span = span
-        self.msg = msg
-
-    def line(self) -> str:
-        where = f"{self.span.path}:{self.span.line}:{self.span.col}: " if self.span is not None else ""
-        return f"{where}unsupported: {self.msg}"
 
 
 class Memory:

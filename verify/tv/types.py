@@ -21,6 +21,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..diag import Span, VerifyError
+
+
+class Unsupported(VerifyError):
+    """An IR construct verify tv does not model (the function is "unsupported")."""
+
+    def __init__(self, span: Span | None, msg: str) -> None:
+        super().__init__(msg)
+        self.span = span
+        self.msg = msg
+
+    def line(self) -> str:
+        where = f"{self.span.path}:{self.span.line}:{self.span.col}: " if self.span is not None else ""
+        return f"{where}unsupported: {self.msg}"
+
 
 @dataclass
 class Lanes:
