@@ -36,10 +36,11 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
+from . import nondet
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .immediates import dpp_masks, immediate_notes
-from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
+from .kernel import ATOMIC, GLOBAL, SLOAD, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
 from .runlines import Instance, Skipped
 from .sem import IRRun, Lanes, Unsupported
@@ -526,7 +527,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             tt = ttype(a.type)
             assert tt is not None
             args[key] = from_registers(B, tt, raws)
-    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W))
+    rec = nondet.Choices(B, W)  # the IR's non-deterministic values: the source's to choose
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=rec)
     try:
         ret = run.run(fn, args)
     except Unsupported as e:
@@ -605,7 +607,12 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     # all lanes at once with a fixed resource limit, then lane by lane
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))
+    # (the IR's non-deterministic values are the source's to choose: verify/tv/nondet.py)
+    outs = ([(i, p.vals[i], g[i]) for g, p in zip(got, pieces) for i in range(W)] if wide_ret else
+            [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
+             for i in range(W)] if ret is not None else [])
     r = q.check(rlimit=JOINT_RLIMIT)
+    settled = nondet.settle(q, B, run.choices, rec, outs) if r == "sat" and run.choices else None
     if r == "unknown":
         q.pop()
         r = "unsat"
@@ -613,18 +620,29 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             q.push()
             q.add(cond)
             r = q.check()
+            # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
+            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False) if r == "sat" and run.choices else None
+            if settled is not None and settled.verdict == "proved":
+                r = "unsat"
             if r != "unsat":
                 break
             q.pop()
+    if settled is not None and settled.verdict != "refuted":
+        r = "unsat" if settled.verdict == "proved" else "unknown"
     res.seconds = time.monotonic() - t0
     if r == "unsat":
         res.verdict = "proved"
+        if settled is not None:
+            res.notes.append(settled.note)
         return res
     if r == "unknown":
         res.verdict = "unknown"
-        res.notes = [f"the solver gave up ({q.reason})"]
+        res.notes = [settled.note if settled is not None else f"the solver gave up ({q.reason})"]
         return res
+    found = q.model
     _fewest_lanes(q, B, exec_bits)
+    if run.choices and nondet.depends(q, run.choices) is not None and not nondet.genuine(q, rec):
+        q.model = found  # (fewer lanes only where a source choice cannot save them)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
@@ -654,12 +672,9 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             cex.ir_at = f"{d.span}: {d.text}"
         cex.gpu_at = _responsible_gpu(code.program, "v0")
     res.cex = cex
-    used = choice_used(q, run.choices)
-    if used is not None:
-        res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
-                         f"{used.span}), which verify fixes for all choices: the refutation may be spurious")
-    elif untracked:
+    if settled is not None:
+        res.notes.append("a counterexample for every choice of the IR's non-deterministic values")
+    if untracked:
         res.verdict = "unknown"
         res.notes.append(f"the GPU code reloads a register from private memory verify does not track (line "
                          f"{untracked[0].line}): the refutation may be spurious")
@@ -668,19 +683,12 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     return res
 
 
-def _fresh_named(B: Any, W: int, prefix: str) -> Any:
-    def fresh(name: str) -> list[Any]:
-        return list(B.fresh_lanes(f"{prefix}.{name}", W))
-    return fresh
-
-
 def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
                   timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     """IR-to-IR refinement (Alive2's src/tgt): for every EXEC and input, in
     every active lane, src's value is poison or tgt's is not poison and equal
-    to it.  Non-deterministic values of tgt range over every choice (as
-    refinement asks); those of src are fixed the same way, so a refutation
-    that needs a particular src choice is reported as unknown."""
+    to it.  Non-deterministic values of tgt range over every choice; those
+    of src are src's to choose: some choice must match (verify/tv/nondet.py)."""
     t0 = time.monotonic()
     res = TVResult(mod.path, f"{src.name} -> {tgt.name}", target.name, wave, "IR", "unsupported")
     probs = static_problems(src) + static_problems(tgt)
@@ -704,6 +712,7 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
                                  for r in range(1, n)])
     outs = []
     runs = []
+    recs: list[nondet.Choices] = []
     for fn in (src, tgt):
         args = {}
         for a, lanes, regs in zip(fn.args, raw, wraw):
@@ -715,7 +724,9 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
             w, fl = TYPES[a.type]
             args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
                                 [False] * W, w, fl)
-        run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume or {}, fresh=_fresh_named(B, W, fn.name))
+        rec = nondet.Choices(B, W, fn.name)  # (the source's are existential, the target's universal)
+        recs.append(rec)
+        run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume or {}, fresh=rec)
         try:
             outs.append(run.run(fn, args))
         except Unsupported as e:
@@ -745,13 +756,25 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         q.add(B.not_b(B.or_b(*runs[0].ub)))
     q.add(B.or_b(*lane_bad, *runs[1].ub))  # (tgt's undefined behaviour where src has none)
     r = q.check()
+    settled = None
+    if r == "sat" and runs[0].choices:  # is there a choice of src's values that matches?
+        pairs = [(i, a.vals[i], b.vals[i]) for a, b in zip(sp, tp) for i in range(W)] if sp else \
+            [(i, s_out.vals[i], t_out.vals[i]) for i in range(W)]
+        settled = nondet.settle(q, B, runs[0].choices, recs[0], pairs, f"@{src.name}")
+        if settled is not None and settled.verdict != "refuted":
+            r = "unsat" if settled.verdict == "proved" else "unknown"
     res.seconds = time.monotonic() - t0
     if r != "sat":
         res.verdict = "proved" if r == "unsat" else "unknown"
-        if r == "unknown":
+        if settled is not None:
+            res.notes.append(settled.note)
+        elif r == "unknown":
             res.notes = [f"the solver gave up ({q.reason})"]
         return res
+    found = q.model
     _fewest_lanes(q, B, exec_bits)
+    if runs[0].choices and nondet.depends(q, runs[0].choices) is not None and not nondet.genuine(q, recs[0]):
+        q.model = found  # (fewer lanes only where a choice of src cannot save them)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows = []
     for i in [i for i in range(W) if mask >> i & 1][:8] if sp else []:  # (the registers' bits, poison pieces 0)
@@ -766,13 +789,9 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
                             q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
     res.cex = Counterexample(mask, rows, tgt_poison=[all(q.truth(p.poison[r.lane]) for p in tp) if tp else
                                                      q.truth(t_out.poison[r.lane]) for r in rows])
-    used = choice_used(q, runs[0].choices)
-    if used is not None:
-        res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic value of @{src.name} ({used.what} at "
-                         f"{used.span}), which verify fixes for all choices: the refutation may be spurious")
-    else:
-        res.verdict = "refuted"
+    if settled is not None:
+        res.notes.append(f"a counterexample for every choice of @{src.name}'s non-deterministic values")
+    res.verdict = "refuted"
     return res
 
 
