@@ -1,0 +1,106 @@
+"""Refinement with non-determinism in the source, as Alive2 defines it
+(verify/tv/nondet.py): the source's undef, freeze of poison and mov.dpp's
+unwritten lanes are the source's to choose, the target's range over every
+choice.  Both sides, IR-to-IR and IR-to-GPU."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+pytest.importorskip("llvmlite")
+
+LLC = shutil.which("llc-22")
+
+
+def pair(tmp_path: Path, src: str, tgt: str) -> tuple[int, list[str]]:
+    p = tmp_path / "pair.ll"
+    p.write_text(f"define i32 @src(i32 %x) {{\n{src}}}\ndefine i32 @tgt(i32 %x) {{\n{tgt}}}\n")
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32")
+    return code, out.splitlines()
+
+
+def test_a_source_freeze_of_poison_makes_a_correct_target_provable(tmp_path):
+    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  ret i32 %f\n", "  ret i32 7\n")
+    assert code == 0, lines
+    assert lines[0] == "src -> tgt on gfx1100 wave32 (IR): proved"
+    assert lines[2] == "  proved with @src's non-deterministic values chosen from the target's (a witness for 32 lane values)"
+
+
+def test_a_target_freeze_of_poison_is_not_trusted(tmp_path):
+    code, lines = pair(tmp_path, "  ret i32 7\n", "  %f = freeze i32 poison\n  ret i32 %f\n")
+    assert code == 1, lines
+    assert lines[0] == "src -> tgt on gfx1100 wave32 (IR): refuted"
+    assert lines[3:5] == ["    lane   %x  src  tgt", "       0  0x0  0x7  0x0  <- differs"]
+
+
+def test_undef_is_a_fresh_value_at_each_use(tmp_path):
+    # undef + undef is any value (two choices); freeze of poison added to
+    # itself is one choice, always even: the odd target is refuted for every choice
+    code, lines = pair(tmp_path, "  %g = add i32 undef, undef\n  ret i32 %g\n", "  %o = or i32 %x, 1\n  ret i32 %o\n")
+    assert code == 0 and lines[0] == "src -> tgt on gfx1100 wave32 (IR): proved", lines
+    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  %g = add i32 %f, %f\n  ret i32 %g\n",
+                       "  %o = or i32 %x, 1\n  ret i32 %o\n")
+    assert code == 1, lines
+    assert lines[0] == "src -> tgt on gfx1100 wave32 (IR): refuted"
+    assert lines[2] == "  a counterexample for every choice of @src's non-deterministic values"
+    assert lines[5].endswith("<- differs") and int(lines[5].split()[3], 16) & 1 == 1  # tgt's value odd
+
+
+def test_a_choice_through_arithmetic_is_found_by_the_quantified_query(tmp_path):
+    # no witness: the target's value minus one is the choice; z3's quantifiers find it
+    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  %g = add i32 %f, 1\n  ret i32 %g\n", "  ret i32 %x\n")
+    assert code == 0, lines
+    assert lines[2] == "  proved for some choice of @src's non-deterministic values (quantified query)"
+
+
+def test_an_undecided_choice_is_unknown_and_named(tmp_path):
+    # 3 * f reaches every value (3 is odd) but neither the witness nor the
+    # quantifier engine on its resource limit finds it: unknown, naming the value
+    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  %g = mul i32 %f, 3\n  ret i32 %g\n", "  ret i32 %x\n")
+    assert code == 3, lines
+    assert lines[0] == "src -> tgt on gfx1100 wave32 (IR): unknown"
+    assert "(freeze of poison at " in lines[1] and ":2:3): verify found no choice of it that matches" in lines[1]
+
+
+DPP = """define i32 @f(i32 %x) #0 {
+  %o = freeze i32 poison
+  %r = call i32 @llvm.amdgcn.update.dpp.i32(i32 %o, i32 %x, i32 273, i32 15, i32 15, i1 false)
+  ret i32 %r
+}
+declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32 immarg, i32 immarg, i32 immarg, i1 immarg)
+attributes #0 = { convergent "target-features"="+wavefrontsize32" }
+"""
+
+
+def test_the_dpp_old_value_as_freeze_of_poison(tmp_path):
+    # verify emit's own spelling of a DPP move's unwritten lanes: llvmlite's
+    # code keeps the source register there, one of the IR's choices
+    p = tmp_path / "d.ll"
+    p.write_text(DPP)
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32")
+    assert code == 0, out
+    assert out.splitlines()[0].startswith("f on gfx1100 wave32 (llvmlite): proved")
+
+
+@pytest.mark.skipif(LLC is None, reason="llc-22 not installed")
+def test_wrong_gpu_code_is_refuted_for_every_choice(tmp_path):
+    # row_shl:1 for row_shr:1: the lanes that read a lane are wrong whatever
+    # the IR chooses for the others
+    p = tmp_path / "d.ll"
+    p.write_text(DPP)
+    assert LLC is not None
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32", "-O2",
+                          str(p), "-o", "-"], capture_output=True, text=True, check=True).stdout
+    assert "row_shr:1" in asm
+    s = tmp_path / "d.s"
+    s.write_text(asm.replace("row_shr:1", "row_shl:1"))
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32", "--asm", str(s))
+    lines = out.splitlines()
+    assert code == 1, out
+    assert lines[0] == f"f on gfx1100 wave32 ({s}): refuted (2 GPU instructions)"
+    assert "  a counterexample for every choice of the IR's non-deterministic values" in lines
