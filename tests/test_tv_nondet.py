@@ -5,6 +5,7 @@ choice.  Both sides, IR-to-IR and IR-to-GPU."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -104,3 +105,40 @@ def test_wrong_gpu_code_is_refuted_for_every_choice(tmp_path):
     assert code == 1, out
     assert lines[0] == f"f on gfx1100 wave32 ({s}): refuted (2 GPU instructions)"
     assert "  a counterexample for every choice of the IR's non-deterministic values" in lines
+
+
+# ---- the small items of issue #37 ------------------------------------------
+
+def test_a_functions_wave_size_limits_the_waves_and_contradicting_it_is_an_error(tmp_path):
+    p = tmp_path / "d.ll"
+    p.write_text(DPP)  # "target-features"="+wavefrontsize32"
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100")
+    assert code == 0, out
+    assert [ln.split(" (")[0] for ln in out.splitlines() if " on " in ln] == ["f on gfx1100 wave32"]
+    code, out, err = cli("tv", str(p), "--target", "gfx1100", "--wave", "64")
+    assert (code, out) == (2, "")
+    assert err.strip() == f'{p}:1:1: error: --wave 64 contradicts @f\'s "target-features" (+wavefrontsize32)'
+
+
+def test_ir_to_ir_honours_function(tmp_path):
+    a, b = tmp_path / "a.ll", tmp_path / "b.ll"
+    a.write_text("define i32 @f(i32 %x) {\n  ret i32 %x\n}\ndefine i32 @g(i32 %x) {\n  ret i32 1\n}\n")
+    b.write_text("define i32 @f(i32 %x) {\n  ret i32 %x\n}\ndefine i32 @g(i32 %x) {\n  ret i32 2\n}\n")
+    code, out, _ = cli("tv", str(a), str(b), "--target", "gfx1100", "--wave", "32", "--function", "f")
+    assert code == 0, out
+    assert [ln for ln in out.splitlines() if " on " in ln] == ["f -> f on gfx1100 wave32 (IR): proved"]
+    code, out, _ = cli("tv", str(a), str(b), "--target", "gfx1100", "--wave", "32")
+    assert code == 1 and "g -> g on gfx1100 wave32 (IR): refuted" in out.splitlines()
+    code, _, err = cli("tv", str(a), str(b), "--target", "gfx1100", "--function", "h")
+    assert code == 2 and err.strip() == f"error: {a} and {b} have no function 'h' in both"
+
+
+def test_json_has_each_instances_cpu_time_and_solver_queries(tmp_path):
+    p = tmp_path / "d.ll"
+    p.write_text(DPP)
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--json")
+    (r,) = json.loads(out)["results"]
+    assert code == 0 and r["verdict"] == "proved"
+    # the plain question (sat: a lane keeps the old value), then the witness
+    assert r["solver_queries"] == 2
+    assert 0 < r["cpu_seconds"] < 60

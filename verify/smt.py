@@ -1056,6 +1056,7 @@ class Query:
             rlimit = b.left if rlimit is None else min(rlimit, b.left)
             timeout_s = NO_TIMEOUT
         s = z3.Solver(ctx=self.ctx) if plain else _tactic(self.ctx).solver()
+        QUERIES[0] += 1
         if timeout_s is None and rlimit is not None:
             timeout_s = NO_TIMEOUT  # a check with a resource limit is bounded by it alone: no clock
         s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
@@ -1610,6 +1611,13 @@ def monoid_backend(op: str, session: Session | None = None) -> Z3Monoid:
 
 
 # ---- source non-determinism (verify/tv/nondet.py) ---------------------------
+QUERIES = [0]  # solver checks asked in this process (Query.check, check_forall): `verify tv --json`
+
+
+def query_count() -> int:
+    return QUERIES[0]
+
+
 def mentions(term: Any, wanted: Sequence[Any], memo: dict[int, frozenset[int]]) -> frozenset[int]:
     """The indexes in `wanted` (uninterpreted constants) of those `term`
     mentions; `memo` (by ast id) is shared between the terms of one proof."""
@@ -1660,6 +1668,7 @@ def check_forall(q: Query, consts: Sequence[Any], rlimit: int) -> str:
     s.set("rlimit", rlimit)
     s.set("random_seed", q.seed)
     s.add(z3.ForAll(list(consts), body) if consts else body)
+    QUERIES[0] += 1
     before = _rlimit_count(s) if b is not None else 0
     r = s.check()
     if b is not None:

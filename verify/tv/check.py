@@ -42,7 +42,7 @@ from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated,
 from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
-from .runlines import Instance, Skipped
+from .runlines import Instance, Skipped, wave_fits
 from .sem import IRRun, Lanes, Unsupported
 from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
 
@@ -96,6 +96,8 @@ class TVResult:
     robust_over: list[str] | None = None  # --robust: the assumptions varied
     variants: list[dict[str, Any]] = field(default_factory=list)  # --robust: every variant's verdict
     run: str = ""  # "path:line" of the RUN line the instance came from ('': --target)
+    cpu_seconds: float = 0.0  # the instance's CPU time in the process that proved it (not compiling in a child)
+    queries: int = 0  # the solver checks it asked
 
     def head(self) -> str:
         if self.function == "(every function)":  # a RUN line verify cannot use
@@ -150,7 +152,8 @@ class TVResult:
                 "compiler": self.compiler, "run_line": self.run, "verdict": self.verdict, "scope": self.scope(), "exec": self.exec_contract,
                 "assumptions": dict(sorted(self.assumptions.items())), "variants": self.variants,
                 "notes": self.notes, "warnings": self.warnings,
-                "counterexample": None if self.cex is None else self.cex.to_json()}
+                "counterexample": None if self.cex is None else self.cex.to_json(),
+                "cpu_seconds": round(self.cpu_seconds, 3), "solver_queries": self.queries}
 
 
 # verify tv's own verdicts beside the four: a compiler that crashed or failed;
@@ -173,6 +176,16 @@ def used_assumptions(*machines: Machine | None) -> dict[str, str]:
 
 def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool,
              seconds: float | None = None) -> TVResult:
+    """_budgeted, with the instance's CPU time (this process's: compiling in
+    a child is not counted) and its solver checks (--json)."""
+    c0, q0 = time.process_time(), smt.query_count()
+    res = _budgeted(prove, assume, robust, seconds)
+    res.cpu_seconds, res.queries = time.process_time() - c0, smt.query_count() - q0
+    return res
+
+
+def _budgeted(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool,
+              seconds: float | None = None) -> TVResult:
     """`prove` under `assume`; with `robust`, under every variant of every
     assumption it relied on (and those the variants rely on in turn): proved
     only if every variant is, else the worst variant's result (as
@@ -802,9 +815,10 @@ def has_src_tgt(text: str) -> bool:
 
 def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str | None, targets: list[str],
                      wave: int | None, timeout: float = 30.0, assume: dict[str, str] | None = None,
-                     robust: bool = False) -> list[TVResult]:
+                     robust: bool = False, functions: list[str] | None = None) -> list[TVResult]:
     """IR-to-IR: the functions of `path` against those of the same name in
-    `tgt_path`, or, in one file, @src against @tgt."""
+    `tgt_path` (those named in `functions`, when given), or, in one file,
+    @src against @tgt."""
     mod = read_module(path, text)
     inst = instances(path, mod.run_lines, targets, wave)
     pairs: list[tuple[Module, Function, Function]] = []
@@ -814,13 +828,22 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
         pairs = [(mod, f, by_name[f.name]) for f in mod.functions if f.name in by_name]
         if not pairs:
             raise InputError(None, f"{path} and {tgt_path} define no function of the same name")
+        for n in functions or []:
+            if n not in {s.name for _, s, _ in pairs}:
+                raise InputError(None, f"{path} and {tgt_path} have no function '{n}' in both")
+        pairs = [p for p in pairs if not functions or p[1].name in functions]
     else:
         fs = {f.name: f for f in mod.functions}
         if "src" not in fs or "tgt" not in fs:
             raise InputError(None, f"{path}: IR-to-IR refinement needs @src and @tgt (or a second file)")
         pairs = [(mod, fs["src"], fs["tgt"])]
+        if functions and set(functions) - {"src", "tgt"}:
+            raise InputError(None, f"{path}: IR-to-IR in one file checks @src against @tgt; no function "
+                                   f"'{sorted(set(functions) - {'src', 'tgt'})[0]}' to check")
+    for _, s, t in pairs:  # a --wave that contradicts a function's own wave size: an error before any proof
+        all(wave_fits(f, w, wave) for f in (s, t) for _, w in inst)
     return [robustly(partial(prove_ir_pair, m, s, t, tg, w, timeout), assume or {}, robust, timeout)
-            for m, s, t in pairs for tg, w in inst]
+            for m, s, t in pairs for tg, w in inst if wave_fits(s, w, wave) and wave_fits(t, w, wave)]
 
 
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
@@ -851,6 +874,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
         missing = [n for n in functions if n not in {f.name for f in mod.functions}]
         if missing:
             raise InputError(None, f"{path}: no function '{missing[0]}'")
+    for f in fns:  # a --wave that contradicts a function's own wave size: an error before any proof
+        all(wave_fits(f, i.wave, wave) for i in inst)
     cache: dict[tuple[Any, ...], str | InputError] = {}
     batched: list[bool] = []
     compiling = [0.0]  # seconds spent compiling so far
@@ -896,6 +921,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     for fn in fns:
         for ins in inst:
             if ins.only and ins.only != fn.name:  # from another function's target attributes
+                continue
+            if not wave_fits(fn, ins.wave, wave):  # (its "target-features" fix the other wave size)
                 continue
             for cname, comp in compilers:
                 label = " ".join([cname, *ins.flags])
@@ -1020,6 +1047,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
             if missing:
                 raise InputError(None, f"{path}: no function '{missing[0]}'")
         fns = [f for f in mod.functions if not functions or f.name in functions]
+        for f in fns:  # a --wave that contradicts a function's own wave size: an error before any proof
+            all(wave_fits(f, i.wave, wave) for i in inst)
         codes: dict[tuple[Any, ...], tuple[str | None, str, float]] = {}
         names = [asm[0]] if asm is not None else llc or ["llvmlite"]
         tasks += [_Task(path, text, "", "", 0, names[0], None, "", 0.0, timeout, frozen, robust, sr.run,
@@ -1044,6 +1073,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
         for fn in fns:
             for ins in inst:
                 if ins.only and ins.only != fn.name:  # from another function's target attributes
+                    continue
+                if not wave_fits(fn, ins.wave, wave):  # (its "target-features" fix the other wave size)
                     continue
                 for cname in names:
                     label = " ".join([cname, *ins.flags])
