@@ -1853,6 +1853,8 @@ def _dpp_asm(run: IRRun, ins: Inst, k: int) -> str:
     text = DPP_CONTROLS.get(ctrl)
     if text is None:
         raise run._unsupported(f"DPP control {ctrl:#x}")
+    if text.startswith("row_share:") and run.target.has("dpp_row_newbcast"):
+        text = text.replace("row_share:", "row_newbcast:")  # gfx90a+ reuse row_share's codes  [S:dpp-ctrl]
     return f"v_mov_b32_dpp v{_D}, v{_S1} {text} row_mask:{rm:#x} bank_mask:{bm:#x}" + (" bound_ctrl:1" if bc else "")
 
 
