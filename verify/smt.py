@@ -1688,3 +1688,12 @@ def substituted(q: Query, pairs: Sequence[tuple[Any, Any]]) -> Any:
     replaced by its term (the Session's definitions included, replaced too)."""
     body = z3.And(*q._terms()) if q.assertions else z3.BoolVal(True, q.ctx)
     return z3.substitute(body, *[(c, q.session.bv(t) if q.session is not None else t) for c, t in pairs])
+
+
+def replaced(term: Any, pairs: Sequence[tuple[Any, Any]]) -> Any:
+    """`term` with each constant of `pairs` replaced by its term (a Python
+    int stands for a 32-bit constant)."""
+    if type(term) in (int, bool) or not pairs:
+        return term
+    ctx = term.ctx
+    return z3.substitute(term, *[(c, z3.BitVecVal(t, 32, ctx) if type(t) is int else t) for c, t in pairs])

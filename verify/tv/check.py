@@ -625,7 +625,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
              for i in range(W)] if ret is not None else [])
     r = q.check(rlimit=JOINT_RLIMIT)
-    settled = nondet.settle(q, B, run.choices, rec, outs) if r == "sat" and run.choices else None
+    settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad])) \
+        if r == "sat" and run.choices else None
     if r == "unknown":
         q.pop()
         r = "unsat"
@@ -767,13 +768,15 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
     q.add(B.or_b(*exec_bits))
     if runs[0].ub:  # src has undefined behaviour: any tgt refines it
         q.add(B.not_b(B.or_b(*runs[0].ub)))
+    base = list(q.assertions)
     q.add(B.or_b(*lane_bad, *runs[1].ub))  # (tgt's undefined behaviour where src has none)
     r = q.check()
     settled = None
     if r == "sat" and runs[0].choices:  # is there a choice of src's values that matches?
         pairs = [(i, a.vals[i], b.vals[i]) for a, b in zip(sp, tp) for i in range(W)] if sp else \
             [(i, s_out.vals[i], t_out.vals[i]) for i in range(W)]
-        settled = nondet.settle(q, B, runs[0].choices, recs[0], pairs, f"@{src.name}")
+        settled = nondet.settle(q, B, runs[0].choices, recs[0], pairs, f"@{src.name}",
+                                split=(base, [*lane_bad, *runs[1].ub]))
         if settled is not None and settled.verdict != "refuted":
             r = "unsat" if settled.verdict == "proved" else "unknown"
     res.seconds = time.monotonic() - t0

@@ -85,7 +85,8 @@ def genuine(q: smt.Query, rec: Choices) -> bool:
 
 
 def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: list[tuple[int, Any, Any]],
-           what: str = "the IR", joint: bool = True) -> Settled | None:
+           what: str = "the IR", joint: bool = True,
+           split: tuple[list[Any], list[Any]] | None = None) -> Settled | None:
     """After `q` (every assertion, the mismatch among them) came back sat:
     decide with the source's choices existential (module docstring).  None:
     the model does not depend on a source choice (a counterexample as it
@@ -93,7 +94,12 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     of the result, the same list for every question of one proof (the
     witness is then one function for every lane).  `joint` False: `q` asks
     about one lane, so the quantified question (whose choice would be that
-    lane's alone) is not asked."""
+    lane's alone) is not asked.  `split`: (the assertions but the
+    mismatch, the mismatch lane by lane): where the choices each lane's
+    mismatch reads are its own (no two lanes share one, the rest reads
+    none), some choice for all lanes is some choice for each, and the
+    quantified question is asked lane by lane, one lane's choices at a
+    time."""
     used = depends(q, choices)
     if used is None:
         return None
@@ -101,24 +107,43 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     consts = rec.consts()
     # 2. the witness: each choice equal to the target's value where it shows
     memo: dict[int, frozenset[int]] = {}
-    reach: dict[int, list[tuple[int, Any]]] = {}
-    for lane, s, t in outputs:
+    reach: dict[int, list[tuple[int, int, Any, Any]]] = {}  # choice -> (lane, output #, source, target)
+    for n, (lane, s, t) in enumerate(outputs):
         for k in smt.mentions(s, consts, memo):
-            reach.setdefault(k, []).append((lane, t))
+            reach.setdefault(k, []).append((lane, n, s, t))
     per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
-    # (a) every choice the target's value in the output it reaches (its own
-    # lane's first); (b) where several reach one output, the first that
-    # output's value and the others 0 (undef + undef)
-    a, b = [], []
+    zero = [(c, 0) for c in consts]
+    # each choice gets an output it reaches (its own lane's first, one not
+    # given to another choice where there is one): (a) the target's value
+    # there; (b) 0 where the output was given already (undef + undef);
+    # (c) the target's value minus the source's with every choice 0 (a
+    # choice added to a value); (d) the same with xor; (e) for a freeze of
+    # a value that may be poison, that value as computed (what a compiler
+    # does with it)
+    a, b, c_, d, e = [], [], [], [], []
+    natural: dict[int, Any] = {}  # (e) a freeze's operand's value, as a compiler computes it
+    for n, ch in enumerate(choices):
+        if ch.natural is not None and n in rec.vals:
+            natural.update({id(v): x for v, x in zip(rec.vals[n], ch.natural)})
     taken: set[int] = set()
     for k, hits in sorted(reach.items()):
         own = per_lane[id(consts[k])]
-        lane, t = min(hits, key=lambda h: (h[0] != own, h[0]))
+        hits = sorted(hits, key=lambda h: (h[0] != own, h[0], h[1]))
+        free = [h for h in hits if h[1] not in taken]
+        lane, n, s, t = (free or hits)[0]
         a.append((consts[k], t))
-        b.append((consts[k], 0 if id(t) in taken else t))
-        taken.add(id(t))
-    r = "sat"
-    for eqs in (a, b) if any(x[1] is not y[1] for x, y in zip(a, b)) else (a,):
+        b.append((consts[k], t if free else 0))
+        s0 = smt.replaced(s, zero)
+        c_.append((consts[k], B.sub(t, s0)))
+        d.append((consts[k], B.xor(t, s0)))
+        e.append((consts[k], natural.get(id(consts[k]), t)))
+        taken.add(n)
+    found = None  # a model where a witness fails
+    tried: list[list[tuple[Any, Any]]] = []
+    for eqs in (a, b, c_, d, e):
+        if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
+            continue
+        tried.append(eqs)
         w = smt.Query(30.0, session=q.session)
         # the witness put in place (its terms simplify with it), or asserted
         # equal where a Session's definitions would keep the choice
@@ -133,13 +158,15 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         if r == "unknown":
             r = w.check(rlimit=JOINT_RLIMIT)
         if r == "sat":
-            q.model = w.model
+            found = w.model
         if r == "unsat":
             return Settled("proved", f"proved with {what}'s non-deterministic values chosen from the target's "
                                      f"(a witness for {len(eqs)} lane value{'s' if len(eqs) != 1 else ''})")
     # 3. the witness's model, checked for every source choice
-    if r == "sat" and genuine(q, rec):
-        return Settled("refuted", "", q.model)
+    if found is not None:
+        q.model = found
+        if genuine(q, rec):
+            return Settled("refuted", "", q.model)
     if q.session is not None and q.session.defs:
         return Settled("unknown", f"the counterexample depends on a non-deterministic value of {what} ({blocked}): "
                                   "no choice of it was found to match, and verify cannot ask for every choice here")
@@ -147,7 +174,33 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     r = smt.check_forall(q, consts, JOINT_RLIMIT) if joint else "unknown"
     if r == "unsat":
         return Settled("proved", f"proved for some choice of {what}'s non-deterministic values (quantified query)")
+    if r != "sat" and joint and split is not None and _per_lane(q, consts, memo, *split):
+        return Settled("proved", f"proved for some choice of {what}'s non-deterministic values (quantified "
+                                 "query, lane by lane)")
     if r == "sat" and genuine(q, rec):
         return Settled("refuted", "", q.model)
     return Settled("unknown", f"the counterexample depends on a non-deterministic value of {what} ({blocked}): "
                               "verify found no choice of it that matches and no counterexample for every choice")
+
+
+def _per_lane(q: smt.Query, consts: list[Any], memo: dict[int, frozenset[int]], base: list[Any],
+              lanes: list[Any]) -> bool:
+    """Every lane's mismatch unsatisfiable for some choice of that lane's
+    own values (settle's `split`); False where the lanes share a choice,
+    the other assertions read one, or a lane is not settled."""
+    if any(smt.mentions(c, consts, memo) for c in base):
+        return False
+    own = [smt.mentions(c, consts, memo) for c in lanes]
+    seen: set[int] = set()
+    for o in own:
+        if o & seen:
+            return False
+        seen |= o
+    for cond, o in zip(lanes, own):
+        one = smt.Query(30.0, session=q.session)
+        for c in base:
+            one.add(c)
+        one.add(cond)
+        if smt.check_forall(one, [consts[k] for k in sorted(o)], JOINT_RLIMIT // 4) != "unsat":
+            return False
+    return True

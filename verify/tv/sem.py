@@ -257,6 +257,7 @@ class Choice:
     span: Span
     what: str
     used: list[Any]
+    natural: list[Any] | None = None  # freeze: its operand's value where it is not poison (per lane)
 
 
 # the DPP controls by their DPP_CTRL code, from verify/ops/dpp.py's encoding
@@ -1206,7 +1207,7 @@ class IRRun:
         if all(p is False for p in a.poison):
             return Lanes(list(a.vals), list(a.poison), a.width, a.is_float)
         fresh = self._new_choice("freeze")
-        self.choices.append(Choice(ins.span, "freeze of poison", list(a.poison)))
+        self.choices.append(Choice(ins.span, "freeze of poison", list(a.poison), list(a.vals)))
         vals = [B.ite(a.poison[i], self._trunc(fresh[i], a.width), a.vals[i]) for i in range(self.wave)]
         return Lanes(vals, [False] * self.wave, a.width, a.is_float)
 
@@ -1344,7 +1345,7 @@ class IRRun:
                     outs.append(p)
                     continue
                 fresh = self._new_choice("freeze")
-                self.choices.append(Choice(ins.span, "freeze of poison", list(p.poison)))
+                self.choices.append(Choice(ins.span, "freeze of poison", list(p.poison), list(p.vals)))
                 outs.append(Lanes([B.ite(p.poison[i], self._trunc(fresh[i], p.width), p.vals[i]) for i in range(W)],
                                   [False] * W, p.width))
             return assemble(B, tt, outs)
