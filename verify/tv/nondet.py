@@ -201,6 +201,6 @@ def _per_lane(q: smt.Query, consts: list[Any], memo: dict[int, frozenset[int]], 
         for c in base:
             one.add(c)
         one.add(cond)
-        if smt.check_forall(one, [consts[k] for k in sorted(o)], JOINT_RLIMIT // 4) != "unsat":
+        if smt.check_forall(one, [consts[k] for k in sorted(o)], JOINT_RLIMIT // 8) != "unsat":
             return False
     return True
