@@ -153,3 +153,15 @@ def test_json_has_each_instances_cpu_time_and_solver_queries(tmp_path):
     # the plain question (sat: a lane keeps the old value), then the witness
     assert r["solver_queries"] == 2
     assert 0 < r["cpu_seconds"] < 60
+
+
+def test_src_and_tgt_of_one_name_keep_their_choices_apart(tmp_path):
+    # two files, one function name: tgt's freeze (any value) must not be
+    # taken for src's (0 or 1), whatever the names; refuted
+    a, b = tmp_path / "a.ll", tmp_path / "b.ll"
+    a.write_text("define i32 @f(i32 %x) {\n  %c = freeze i32 poison\n  %g = and i32 %c, 1\n  ret i32 %g\n}\n")
+    b.write_text("define i32 @f(i32 %x) {\n  %c = freeze i32 poison\n  ret i32 %c\n}\n")
+    code, out, _ = cli("tv", str(a), str(b), "--target", "gfx1100", "--wave", "32")
+    assert code == 1, out
+    assert out.splitlines()[0] == "f -> f on gfx1100 wave32 (IR): refuted"
+    assert "  a counterexample for every choice of @f's non-deterministic values" in out.splitlines()

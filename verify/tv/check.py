@@ -738,7 +738,9 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
             w, fl = TYPES[a.type]
             args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
                                 [False] * W, w, fl)
-        rec = nondet.Choices(B, W, fn.name)  # (the source's are existential, the target's universal)
+        # (src's choices existential, tgt's universal; named apart also where
+        # the two files' functions have one name)
+        rec = nondet.Choices(B, W, f"{'tgt' if recs else 'src'}.{fn.name}")
         recs.append(rec)
         run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume or {}, fresh=rec)
         try:
