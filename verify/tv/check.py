@@ -630,12 +630,14 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     if r == "unknown":
         q.pop()
         r = "unsat"
+        variant = [-1]  # (the one witness every lane's proof uses)
         for cond in [exec_bad, *lane_bad]:
             q.push()
             q.add(cond)
             r = q.check()
             # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
-            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False) if r == "sat" and run.choices else None
+            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant) \
+                if r == "sat" and run.choices else None
             if settled is not None and settled.verdict == "proved":
                 r = "unsat"
             if r != "unsat":

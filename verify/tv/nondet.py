@@ -86,7 +86,7 @@ def genuine(q: smt.Query, rec: Choices) -> bool:
 
 def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: list[tuple[int, Any, Any]],
            what: str = "the IR", joint: bool = True,
-           split: tuple[list[Any], list[Any]] | None = None) -> Settled | None:
+           split: tuple[list[Any], list[Any]] | None = None, variant: list[int] | None = None) -> Settled | None:
     """After `q` (every assertion, the mismatch among them) came back sat:
     decide with the source's choices existential (module docstring).  None:
     the model does not depend on a source choice (a counterexample as it
@@ -99,7 +99,9 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     mismatch reads are its own (no two lanes share one, the rest reads
     none), some choice for all lanes is some choice for each, and the
     quantified question is asked lane by lane, one lane's choices at a
-    time."""
+    time.  `variant`: one holder for every question of a proof asked lane
+    by lane: the witness that proved the first lane is the only one tried
+    for the others (one choice for all lanes, not one per lane)."""
     used = depends(q, choices)
     if used is None:
         return None
@@ -140,7 +142,9 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         taken.add(n)
     found = None  # a model where a witness fails
     tried: list[list[tuple[Any, Any]]] = []
-    for eqs in (a, b, c_, d, e):
+    for idx, eqs in enumerate((a, b, c_, d, e)):
+        if variant is not None and variant[0] >= 0 and idx != variant[0]:
+            continue
         if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
             continue
         tried.append(eqs)
@@ -160,6 +164,8 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         if r == "sat":
             found = w.model
         if r == "unsat":
+            if variant is not None:
+                variant[0] = idx
             return Settled("proved", f"proved with {what}'s non-deterministic values chosen from the target's "
                                      f"(a witness for {len(eqs)} lane value{'s' if len(eqs) != 1 else ''})")
     # 3. the witness's model, checked for every source choice
