@@ -165,3 +165,32 @@ def test_src_and_tgt_of_one_name_keep_their_choices_apart(tmp_path):
     assert code == 1, out
     assert out.splitlines()[0] == "f -> f on gfx1100 wave32 (IR): refuted"
     assert "  a counterexample for every choice of @f's non-deterministic values" in out.splitlines()
+
+
+MINMAX = """define i32 @f(i32 %x, i32 %y) {
+  %a = call i32 @llvm.umax.i32(i32 %x, i32 %y)
+  %b = call i32 @llvm.smin.i32(i32 %a, i32 %y)
+  ret i32 %b
+}
+declare i32 @llvm.umax.i32(i32, i32)
+declare i32 @llvm.smin.i32(i32, i32)
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="llc-22 not installed")
+def test_llvm_integer_min_max_as_verify_emit_spells_them(tmp_path):
+    # (the closed loop's syn_red_reduce_all_umax_gfx1030_w64 was unsupported without them)
+    p = tmp_path / "m.ll"
+    p.write_text(MINMAX)
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32", "--llc", "llc-22")
+    assert code == 0 and out.splitlines()[0].startswith("f on gfx1100 wave32 (llc-22): proved"), out
+    # smax's code for smin's IR is refuted
+    q = tmp_path / "x.ll"
+    q.write_text(MINMAX.replace("smin", "smax"))
+    assert LLC is not None
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32", str(q),
+                          "-o", "-"], capture_output=True, text=True, check=True).stdout
+    s = tmp_path / "x.s"
+    s.write_text(asm)
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32", "--asm", str(s))
+    assert code == 1 and out.splitlines()[0] == f"f on gfx1100 wave32 ({s}): refuted (4 GPU instructions)", out

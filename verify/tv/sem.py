@@ -42,6 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
+from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
@@ -726,6 +727,8 @@ class IRRun:
         op = ins.opcode
         if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
             return self.ctpop(ins)
+        if op == "call" and (mm := minmax_call(self, ins)) is not None:  # llvm.[us]{min,max}.i32
+            return mm
         if op == "call":
             return self.call(ins)
         if op == "extractvalue":
