@@ -50,7 +50,7 @@ def test_dpp_old_operands_are_proved():
 def test_middle_end_shapes_are_proved():
     code, rs = results(str(SHAPE / "nondet_instcombine.ll"), "--target", "gfx942")
     assert code == 0
-    assert {r["verdict"] for r in rs} == {"proved"} and len(rs) == 10
+    assert {r["verdict"] for r in rs} == {"proved"} and len(rs) == 9
 
 
 def test_old_operands_of_lane_intrinsics_are_proved():

@@ -18,13 +18,6 @@ define i32 @freeze_shl_by_any(i32 %x, i32 %n) {
   ret i32 %f
 }
 
-define i32 @freeze_then_double(i32 %x) {
-  %a = add nuw i32 %x, 1
-  %f = freeze i32 %a
-  %d = add i32 %f, %f
-  ret i32 %d
-}
-
 define i32 @select_undef_arm(i32 %x, i32 %c) {
   %p = icmp eq i32 %c, 0
   %r = select i1 %p, i32 %x, i32 undef
