@@ -44,9 +44,11 @@ def catalogue() -> list[str]:
 
 
 def sample() -> list[str]:
+    """The slow tier's lowerings (the lowerings TV_GAPS holds unknown, each
+    spending tv's whole budget, left to the corpus tier)."""
     every = catalogue()
     ci = cover_sample(every, 20, [len(proofs.instantiations(load_lowering(p))) for p in every])
-    return [p for k, p in enumerate(every) if k in ci]
+    return [p for k, p in enumerate(every) if k in ci and TV_GAPS.get(Path(p).stem, ("",))[0] != "unknown"]
 
 
 def winners() -> list[str]:
