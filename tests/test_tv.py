@@ -104,21 +104,22 @@ def test_unsupported_intrinsic_on_a_target(tmp_path):
 
 def test_poison_and_undef(tmp_path):
     # A shift by the width is poison: any GPU value refines it.  undef and
-    # freeze of poison are one unknown for all choices, so a mismatch that
-    # needs a particular choice is "unknown" (failed-to-prove), never refuted.
+    # freeze of poison are the IR's to choose (Alive2's refinement): the GPU
+    # value is one of the IR's choices, so all three are proved
+    # (verify/tv/nondet.py; tests/test_tv_nondet.py has the refutations).
     p = write(tmp_path, "p.ll", "define i32 @f(i32 %x) {\n  %s = shl i32 %x, 32\n  ret i32 %s\n}\n"
                                 "define i32 @g(i32 %x) {\n  ret i32 undef\n}\n"
                                 "define i32 @h(i32 %x) {\n  %a = add nsw i32 %x, 1\n  %f = freeze i32 %a\n  ret i32 %f\n}\n")
     code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
-    assert code == 3, out
+    assert code == 0, out
     lines = out.splitlines()
     assert lines[0].startswith("f on gfx1100 wave32 (llvmlite): proved")
     assert lines[1] == "  for gfx1100 wave32 under exec=any, assumptions: none"
-    assert lines[2].startswith("g on gfx1100 wave32 (llvmlite): unknown")
-    assert lines[3] == (f"  the counterexample depends on a non-deterministic IR value (undef at {p}:6:3), which verify "
-                        "fixes for all choices: the refutation may be spurious")
-    assert f"freeze of poison at {p}:10:3" in out
-    assert lines[-1] == "Summary: 1 correct, 0 incorrect, 2 failed-to-prove, 0 unsupported"
+    assert lines[2].startswith("g on gfx1100 wave32 (llvmlite): proved")
+    assert lines[4] == ("  proved with the IR's non-deterministic values chosen from the target's "
+                        "(a witness for 32 lane values)")
+    assert lines[5].startswith("h on gfx1100 wave32 (llvmlite): proved")
+    assert lines[-1] == "Summary: 3 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"
 
 
 def test_no_run_line_needs_a_target(tmp_path):

@@ -42,7 +42,8 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.tgt or has_src_tgt(text):  # IR-to-IR (Alive2's @src/@tgt in one file)
                 results = check_pair_files(path, text, args.tgt,
                                            read_source(args.tgt) if args.tgt else None, targets, args.wave,
-                                           args.timeout, parse_assume(args.assume), args.robust)
+                                           args.timeout, parse_assume(args.assume), args.robust,
+                                           args.function or None)
             else:
                 results = check_file(path, text, targets, args.wave, args.llc, args.function, args.timeout, asm,
                                      parse_assume(args.assume), args.robust, check_jobs(args.jobs))

@@ -36,14 +36,14 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import conventions
+from . import conventions, nondet
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .immediates import dpp_masks, immediate_notes
-from .kernel import ATOMIC, GLOBAL, SLOAD, choice_used, fewest_lanes, prove_kernel
+from .kernel import ATOMIC, GLOBAL, SLOAD, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
 from .memory import prove_function_memory, uses_memory
-from .runlines import Instance, Skipped
+from .runlines import Instance, Skipped, wave_fits
 from .sem import IRRun, Lanes, Unsupported
 from .spaces import known as memory_instruction
 from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
@@ -98,7 +98,8 @@ class TVResult:
     robust_over: list[str] | None = None  # --robust: the assumptions varied
     variants: list[dict[str, Any]] = field(default_factory=list)  # --robust: every variant's verdict
     run: str = ""  # "path:line" of the RUN line the instance came from ('': --target)
-    cpu_seconds: float = 0.0  # this process's CPU time proving it (benchmarks/bench_tv_coverage.py)
+    cpu_seconds: float = 0.0  # the instance's CPU time in the process that proved it (not compiling in a child)
+    queries: int = 0  # the solver checks it asked
 
     def head(self) -> str:
         if self.function == "(every function)":  # a RUN line verify cannot use
@@ -153,7 +154,8 @@ class TVResult:
                 "compiler": self.compiler, "run_line": self.run, "verdict": self.verdict, "scope": self.scope(), "exec": self.exec_contract,
                 "assumptions": dict(sorted(self.assumptions.items())), "variants": self.variants,
                 "notes": self.notes, "warnings": self.warnings,
-                "counterexample": None if self.cex is None else self.cex.to_json()}
+                "counterexample": None if self.cex is None else self.cex.to_json(),
+                "cpu_seconds": round(self.cpu_seconds, 3), "solver_queries": self.queries}
 
 
 # verify tv's own verdicts beside the four: a compiler that crashed or failed;
@@ -176,6 +178,16 @@ def used_assumptions(*machines: Machine | None) -> dict[str, str]:
 
 def robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool,
              seconds: float | None = None) -> TVResult:
+    """_budgeted, with the instance's CPU time (this process's: compiling in
+    a child is not counted) and its solver checks (--json)."""
+    c0, q0 = time.process_time(), smt.query_count()
+    res = _budgeted(prove, assume, robust, seconds)
+    res.cpu_seconds, res.queries = time.process_time() - c0, smt.query_count() - q0
+    return res
+
+
+def _budgeted(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str], robust: bool,
+              seconds: float | None = None) -> TVResult:
     """`prove` under `assume`; with `robust`, under every variant of every
     assumption it relied on (and those the variants rely on in turn): proved
     only if every variant is, else the worst variant's result (as
@@ -574,7 +586,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             tt = ttype(a.type)
             assert tt is not None
             args[key] = from_registers(B, tt, raws)
-    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W))
+    rec = nondet.Choices(B, W)  # the IR's non-deterministic values: the source's to choose
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=rec)
     try:
         ret = run.run(fn, args)
     except Unsupported as e:
@@ -680,26 +693,45 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     # all lanes at once with a fixed resource limit, then lane by lane
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))
+    # (the IR's non-deterministic values are the source's to choose: verify/tv/nondet.py)
+    outs = ([(i, p.vals[i], g[i]) for g, p in zip(got, pieces) for i in range(W)] if wide_ret else
+            [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
+             for i in range(W)] if ret is not None else [])
     r = q.check(rlimit=JOINT_RLIMIT)
+    settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad])) \
+        if r == "sat" and run.choices else None
     if r == "unknown":
         q.pop()
         r = "unsat"
+        variant = [-1]  # (the one witness every lane's proof uses)
         for cond in [exec_bad, *lane_bad]:
             q.push()
             q.add(cond)
             r = q.check()
+            # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
+            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant) \
+                if r == "sat" and run.choices else None
+            if settled is not None and settled.verdict == "proved":
+                r = "unsat"
             if r != "unsat":
                 break
             q.pop()
+    if settled is not None and settled.verdict != "refuted":
+        r = "unsat" if settled.verdict == "proved" else "unknown"
     res.seconds = time.monotonic() - t0
     if r == "unsat":
         res.verdict = "proved"
+        if settled is not None:
+            res.notes.append(settled.note)
         return res
     if r == "unknown":
         res.verdict = "unknown"
-        res.notes = [f"the solver gave up ({q.reason})"]
+        res.notes = [settled.note if settled is not None else f"the solver gave up ({q.reason})"]
         return res
+    found = q.model
     _fewest_lanes(q, B, exec_bits)
+    if run.choices and nondet.depends(q, run.choices) is not None and not nondet.genuine(q, rec):
+        q.model = found  # (fewer lanes only where a source choice cannot save them)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
@@ -730,12 +762,9 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         loc = conventions.ret_locations(fn)[0] if shader else ("v", 0, False)
         cex.gpu_at = _responsible_gpu(code.program, f"{loc[0]}{loc[1]}")
     res.cex = cex
-    used = choice_used(q, run.choices)
-    if used is not None:
-        res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
-                         f"{used.span}), which verify fixes for all choices: the refutation may be spurious")
-    elif untracked:
+    if settled is not None:
+        res.notes.append("a counterexample for every choice of the IR's non-deterministic values")
+    if untracked:
         res.verdict = "unknown"
         res.notes.append(f"the GPU code reloads a register from private memory verify does not track (line "
                          f"{untracked[0].line}): the refutation may be spurious")
@@ -757,19 +786,12 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any]) -
     return True
 
 
-def _fresh_named(B: Any, W: int, prefix: str) -> Any:
-    def fresh(name: str) -> list[Any]:
-        return list(B.fresh_lanes(f"{prefix}.{name}", W))
-    return fresh
-
-
 def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
                   timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     """IR-to-IR refinement (Alive2's src/tgt): for every EXEC and input, in
     every active lane, src's value is poison or tgt's is not poison and equal
-    to it.  Non-deterministic values of tgt range over every choice (as
-    refinement asks); those of src are fixed the same way, so a refutation
-    that needs a particular src choice is reported as unknown."""
+    to it.  Non-deterministic values of tgt range over every choice; those
+    of src are src's to choose: some choice must match (verify/tv/nondet.py)."""
     t0 = time.monotonic()
     res = TVResult(mod.path, f"{src.name} -> {tgt.name}", target.name, wave, "IR", "unsupported")
     probs = static_problems(src) + static_problems(tgt)
@@ -793,6 +815,7 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
                                  for r in range(1, n)])
     outs = []
     runs = []
+    recs: list[nondet.Choices] = []
     for fn in (src, tgt):
         args = {}
         for a, lanes, regs in zip(fn.args, raw, wraw):
@@ -804,7 +827,11 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
             w, fl = TYPES[a.type]
             args[a.key] = Lanes(lanes if w == 32 else [B.and_(x, B.const((1 << w) - 1)) for x in lanes],
                                 [False] * W, w, fl)
-        run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume or {}, fresh=_fresh_named(B, W, fn.name))
+        # (src's choices existential, tgt's universal; named apart also where
+        # the two files' functions have one name)
+        rec = nondet.Choices(B, W, f"{'tgt' if recs else 'src'}.{fn.name}")
+        recs.append(rec)
+        run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume or {}, fresh=rec)
         try:
             outs.append(run.run(fn, args))
         except Unsupported as e:
@@ -832,15 +859,29 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
     q.add(B.or_b(*exec_bits))
     if runs[0].ub:  # src has undefined behaviour: any tgt refines it
         q.add(B.not_b(B.or_b(*runs[0].ub)))
+    base = list(q.assertions)
     q.add(B.or_b(*lane_bad, *runs[1].ub))  # (tgt's undefined behaviour where src has none)
     r = q.check()
+    settled = None
+    if r == "sat" and runs[0].choices:  # is there a choice of src's values that matches?
+        pairs = [(i, a.vals[i], b.vals[i]) for a, b in zip(sp, tp) for i in range(W)] if sp else \
+            [(i, s_out.vals[i], t_out.vals[i]) for i in range(W)]
+        settled = nondet.settle(q, B, runs[0].choices, recs[0], pairs, f"@{src.name}",
+                                split=(base, [*lane_bad, *runs[1].ub]))
+        if settled is not None and settled.verdict != "refuted":
+            r = "unsat" if settled.verdict == "proved" else "unknown"
     res.seconds = time.monotonic() - t0
     if r != "sat":
         res.verdict = "proved" if r == "unsat" else "unknown"
-        if r == "unknown":
+        if settled is not None:
+            res.notes.append(settled.note)
+        elif r == "unknown":
             res.notes = [f"the solver gave up ({q.reason})"]
         return res
+    found = q.model
     _fewest_lanes(q, B, exec_bits)
+    if runs[0].choices and nondet.depends(q, runs[0].choices) is not None and not nondet.genuine(q, recs[0]):
+        q.model = found  # (fewer lanes only where a choice of src cannot save them)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows = []
     for i in [i for i in range(W) if mask >> i & 1][:8] if sp else []:  # (the registers' bits, poison pieces 0)
@@ -855,13 +896,9 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
                             q.value(t_out.vals[i]), bool(q.truth(lane_bad[i]))))
     res.cex = Counterexample(mask, rows, tgt_poison=[all(q.truth(p.poison[r.lane]) for p in tp) if tp else
                                                      q.truth(t_out.poison[r.lane]) for r in rows])
-    used = choice_used(q, runs[0].choices)
-    if used is not None:
-        res.verdict = "unknown"
-        res.notes.append(f"the counterexample depends on a non-deterministic value of @{src.name} ({used.what} at "
-                         f"{used.span}), which verify fixes for all choices: the refutation may be spurious")
-    else:
-        res.verdict = "refuted"
+    if settled is not None:
+        res.notes.append(f"a counterexample for every choice of @{src.name}'s non-deterministic values")
+    res.verdict = "refuted"
     return res
 
 
@@ -872,9 +909,10 @@ def has_src_tgt(text: str) -> bool:
 
 def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str | None, targets: list[str],
                      wave: int | None, timeout: float = 30.0, assume: dict[str, str] | None = None,
-                     robust: bool = False) -> list[TVResult]:
+                     robust: bool = False, functions: list[str] | None = None) -> list[TVResult]:
     """IR-to-IR: the functions of `path` against those of the same name in
-    `tgt_path`, or, in one file, @src against @tgt."""
+    `tgt_path` (those named in `functions`, when given), or, in one file,
+    @src against @tgt."""
     mod = read_module(path, text)
     inst = instances(path, mod.run_lines, targets, wave)
     pairs: list[tuple[Module, Function, Function]] = []
@@ -884,13 +922,22 @@ def check_pair_files(path: str, text: str, tgt_path: str | None, tgt_text: str |
         pairs = [(mod, f, by_name[f.name]) for f in mod.functions if f.name in by_name]
         if not pairs:
             raise InputError(None, f"{path} and {tgt_path} define no function of the same name")
+        for n in functions or []:
+            if n not in {s.name for _, s, _ in pairs}:
+                raise InputError(None, f"{path} and {tgt_path} have no function '{n}' in both")
+        pairs = [p for p in pairs if not functions or p[1].name in functions]
     else:
         fs = {f.name: f for f in mod.functions}
         if "src" not in fs or "tgt" not in fs:
             raise InputError(None, f"{path}: IR-to-IR refinement needs @src and @tgt (or a second file)")
         pairs = [(mod, fs["src"], fs["tgt"])]
+        if functions and set(functions) - {"src", "tgt"}:
+            raise InputError(None, f"{path}: IR-to-IR in one file checks @src against @tgt; no function "
+                                   f"'{sorted(set(functions) - {'src', 'tgt'})[0]}' to check")
+    for _, s, t in pairs:  # a --wave that contradicts a function's own wave size: an error before any proof
+        all(wave_fits(f, w, wave) for f in (s, t) for _, w in inst)
     return [robustly(partial(prove_ir_pair, m, s, t, tg, w, timeout), assume or {}, robust, timeout)
-            for m, s, t in pairs for tg, w in inst]
+            for m, s, t in pairs for tg, w in inst if wave_fits(s, w, wave) and wave_fits(t, w, wave)]
 
 
 def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: list[str],
@@ -921,6 +968,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
         missing = [n for n in functions if n not in {f.name for f in mod.functions}]
         if missing:
             raise InputError(None, f"{path}: no function '{missing[0]}'")
+    for f in fns:  # a --wave that contradicts a function's own wave size: an error before any proof
+        all(wave_fits(f, i.wave, wave) for i in inst)
     cache: dict[tuple[Any, ...], str | InputError] = {}
     keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # (function, compiler, instance) -> its cache key
     batched: list[bool] = []
@@ -988,6 +1037,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
     for fn in fns:
         for ins in inst:
             if ins.only and ins.only != fn.name:  # from another function's target attributes
+                continue
+            if not wave_fits(fn, ins.wave, wave):  # (its "target-features" fix the other wave size)
                 continue
             for cname, comp in compilers:
                 label = " ".join([cname, *ins.flags])
@@ -1117,6 +1168,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
             if missing:
                 raise InputError(None, f"{path}: no function '{missing[0]}'")
         fns = [f for f in mod.functions if not functions or f.name in functions]
+        for f in fns:  # a --wave that contradicts a function's own wave size: an error before any proof
+            all(wave_fits(f, i.wave, wave) for i in inst)
         codes: dict[tuple[Any, ...], tuple[str | None, str, float]] = {}
         names = [asm[0]] if asm is not None else llc or ["llvmlite"]
         tasks += [_Task(path, text, "", "", 0, names[0], None, "", 0.0, timeout, frozen, robust, sr.run,
@@ -1141,6 +1194,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
         for fn in fns:
             for ins in inst:
                 if ins.only and ins.only != fn.name:  # from another function's target attributes
+                    continue
+                if not wave_fits(fn, ins.wave, wave):  # (its "target-features" fix the other wave size)
                     continue
                 for cname in names:
                     label = " ".join([cname, *ins.flags])

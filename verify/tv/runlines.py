@@ -352,3 +352,23 @@ def check_llc(cmds: list[str]) -> None:
             with contextlib.suppress(OSError):  # gone already
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def declared_wave(attrs: dict[str, str]) -> int | None:
+    """The wave size a function's "target-features" attribute fixes
+    (+wavefrontsize32 or +wavefrontsize64; None: neither, or both)."""
+    got = {int(w) for w in re.findall(r"\+wavefrontsize(32|64)\b", attrs.get("target-features", ""))}
+    return got.pop() if len(got) == 1 else None
+
+
+def wave_fits(fn: Any, wave: int, asked: int | None) -> bool:
+    """Whether function `fn` is checked on `wave`: not where its own
+    "target-features" fix the other wave size (LLVM compiles it for that
+    one).  `asked` (--wave) contradicting them is an input error."""
+    own = declared_wave(fn.attrs)
+    if own is None or own == wave:
+        return True
+    if asked is not None:
+        raise InputError(fn.span, f"--wave {asked} contradicts @{fn.name}'s \"target-features\" "
+                                  f"(+wavefrontsize{own})")
+    return False

@@ -43,6 +43,7 @@ from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
 from . import floatsem, irloop, wideir
+from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
 from .types import TType, assemble, dword_address, pieces_of, ttype
@@ -264,6 +265,7 @@ class Choice:
     span: Span
     what: str
     used: list[Any]
+    natural: list[Any] | None = None  # freeze: its operand's value where it is not poison (per lane)
 
 
 # the DPP controls by their DPP_CTRL code, from verify/ops/dpp.py's encoding
@@ -751,6 +753,8 @@ class IRRun:
             return self.ctpop(ins)
         if op == "call" and ins.callee == "llvm.cttz.i32":
             return irloop.cttz(self, ins)
+        if op == "call" and (mm := minmax_call(self, ins)) is not None:  # llvm.[us]{min,max}.i32
+            return mm
         if op == "call":
             return self.call(ins)
         if op == "extractvalue":
@@ -1260,7 +1264,7 @@ class IRRun:
         if all(p is False for p in a.poison):
             return Lanes(list(a.vals), list(a.poison), a.width, a.is_float)
         fresh = self._new_choice("freeze")
-        self.choices.append(Choice(ins.span, "freeze of poison", list(a.poison)))
+        self.choices.append(Choice(ins.span, "freeze of poison", list(a.poison), list(a.vals)))
         vals = [B.ite(a.poison[i], self._trunc(fresh[i], a.width), a.vals[i]) for i in range(self.wave)]
         return Lanes(vals, [False] * self.wave, a.width, a.is_float)
 
@@ -1398,7 +1402,7 @@ class IRRun:
                     outs.append(p)
                     continue
                 fresh = self._new_choice("freeze")
-                self.choices.append(Choice(ins.span, "freeze of poison", list(p.poison)))
+                self.choices.append(Choice(ins.span, "freeze of poison", list(p.poison), list(p.vals)))
                 outs.append(Lanes([B.ite(p.poison[i], self._trunc(fresh[i], p.width), p.vals[i]) for i in range(W)],
                                   [False] * W, p.width))
             return assemble(B, tt, outs)

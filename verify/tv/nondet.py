@@ -1,0 +1,212 @@
+"""Refinement with non-determinism in the source, as Alive2 defines it.
+
+The source's non-deterministic values (``undef``, a fresh value at each use;
+``freeze`` of poison or undef, one arbitrary but fixed value per lane; the
+lanes ``llvm.amdgcn.mov.dpp`` leaves unwritten) are the source's to choose;
+the target's are universal.  The target refines the source when
+
+    for every input and every choice of the target,
+    some choice of the source's values makes every active lane match,
+
+so the negation a solver is asked, "some input and target choice where
+every source choice mismatches", has a universal quantifier.  It is
+settled without one where it can be:
+
+1. The plain question (every choice free, as the target's are) asked
+   first by the checker: unsat proves refinement for every source choice,
+   hence for some; a model that no source choice reaches (`Choice.used`
+   false in every lane) is a real counterexample.
+2. A witness: each source choice is set to the target's value in the
+   output it reaches (the lane's own output first).  This is a Skolem
+   function of the inputs and the target's values, never of the source's
+   choices, so unsat proves refinement outright.
+3. A model of (2) is checked for every source choice: its inputs and
+   target values fixed, the source's choices left free, "some choice
+   matches" unsat makes it a counterexample for every choice (refuted).
+4. Otherwise z3's quantifier engine on the exists-forall question, on a
+   resource limit: unsat proves, a model is checked as in (3).
+5. What is left is unknown, naming the choice that blocked it.
+
+Each step is sound on its own; none depends on the shape of the IR.  The
+unknowns a kernel's lane arrays are defined by (smt.Session.defs) are not
+renamed with the choices, so where a session has any, steps 3 and 4 are
+skipped (unknown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import smt
+from ..refine import JOINT_RLIMIT
+from .sem import Choice
+
+
+@dataclass
+class Choices:
+    """The `fresh` callback of one IR run: every non-deterministic value is
+    W plain unknowns (one per lane), remembered by its choice number."""
+
+    B: Any
+    wave: int
+    prefix: str = "src"
+    vals: dict[int, list[Any]] = field(default_factory=dict)
+
+    def __call__(self, name: str) -> list[Any]:
+        vs = [self.B.fresh(f"{self.prefix}.{name}.{j}") for j in range(self.wave)]
+        self.vals[int(name.rsplit("#", 1)[1])] = vs
+        return vs
+
+    def consts(self) -> list[Any]:
+        return [v for k in sorted(self.vals) for v in self.vals[k]]
+
+
+@dataclass
+class Settled:
+    verdict: str  # proved, refuted, unknown
+    note: str
+    model: Any = None  # refuted: a model that mismatches for every source choice
+
+
+def depends(q: smt.Query, choices: list[Choice]) -> Choice | None:
+    """The first source choice the model on `q` uses (None: the model is a
+    counterexample whatever the source chooses)."""
+    return next((c for c in choices if any(q.truth(u) for u in c.used)), None)
+
+
+def genuine(q: smt.Query, rec: Choices) -> bool:
+    """The model on `q` mismatches for every choice of the source's values."""
+    if q.session is not None and q.session.defs:
+        return False
+    r = smt.Query(30.0, session=q.session)
+    r.add(rec.B.not_b(smt.residue(q, rec.consts())))  # some choice escapes the mismatch?
+    return r.check(rlimit=JOINT_RLIMIT) == "unsat"
+
+
+def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: list[tuple[int, Any, Any]],
+           what: str = "the IR", joint: bool = True,
+           split: tuple[list[Any], list[Any]] | None = None, variant: list[int] | None = None) -> Settled | None:
+    """After `q` (every assertion, the mismatch among them) came back sat:
+    decide with the source's choices existential (module docstring).  None:
+    the model does not depend on a source choice (a counterexample as it
+    is).  `outputs`: (lane, source value, target value) per lane and piece
+    of the result, the same list for every question of one proof (the
+    witness is then one function for every lane).  `joint` False: `q` asks
+    about one lane, so the quantified question (whose choice would be that
+    lane's alone) is not asked.  `split`: (the assertions but the
+    mismatch, the mismatch lane by lane): where the choices each lane's
+    mismatch reads are its own (no two lanes share one, the rest reads
+    none), some choice for all lanes is some choice for each, and the
+    quantified question is asked lane by lane, one lane's choices at a
+    time.  `variant`: one holder for every question of a proof asked lane
+    by lane: the witness that proved the first lane is the only one tried
+    for the others (one choice for all lanes, not one per lane)."""
+    used = depends(q, choices)
+    if used is None:
+        return None
+    blocked = f"{used.what} at {used.span}"
+    consts = rec.consts()
+    # 2. the witness: each choice equal to the target's value where it shows
+    memo: dict[int, frozenset[int]] = {}
+    reach: dict[int, list[tuple[int, int, Any, Any]]] = {}  # choice -> (lane, output #, source, target)
+    for n, (lane, s, t) in enumerate(outputs):
+        for k in smt.mentions(s, consts, memo):
+            reach.setdefault(k, []).append((lane, n, s, t))
+    per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
+    zero = [(c, 0) for c in consts]
+    # each choice gets an output it reaches (its own lane's first, one not
+    # given to another choice where there is one): (a) the target's value
+    # there; (b) 0 where the output was given already (undef + undef);
+    # (c) the target's value minus the source's with every choice 0 (a
+    # choice added to a value); (d) the same with xor; (e) for a freeze of
+    # a value that may be poison, that value as computed (what a compiler
+    # does with it)
+    a, b, c_, d, e = [], [], [], [], []
+    natural: dict[int, Any] = {}  # (e) a freeze's operand's value, as a compiler computes it
+    for n, ch in enumerate(choices):
+        if ch.natural is not None and n in rec.vals:
+            natural.update({id(v): x for v, x in zip(rec.vals[n], ch.natural)})
+    taken: set[int] = set()
+    for k, hits in sorted(reach.items()):
+        own = per_lane[id(consts[k])]
+        hits = sorted(hits, key=lambda h: (h[0] != own, h[0], h[1]))
+        free = [h for h in hits if h[1] not in taken]
+        lane, n, s, t = (free or hits)[0]
+        a.append((consts[k], t))
+        b.append((consts[k], t if free else 0))
+        s0 = smt.replaced(s, zero)
+        c_.append((consts[k], B.sub(t, s0)))
+        d.append((consts[k], B.xor(t, s0)))
+        e.append((consts[k], natural.get(id(consts[k]), t)))
+        taken.add(n)
+    found = None  # a model where a witness fails
+    tried: list[list[tuple[Any, Any]]] = []
+    for idx, eqs in enumerate((a, b, c_, d, e)):
+        if variant is not None and variant[0] >= 0 and idx != variant[0]:
+            continue
+        if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
+            continue
+        tried.append(eqs)
+        w = smt.Query(30.0, session=q.session)
+        # the witness put in place (its terms simplify with it), or asserted
+        # equal where a Session's definitions would keep the choice
+        if q.session is not None and not q.session.defs:
+            w.add(smt.substituted(q, eqs))
+        else:
+            for c in q.assertions:
+                w.add(c)
+            for c, t in eqs:
+                w.add(B.eq(c, t))
+        r = w.check(rlimit=JOINT_RLIMIT, plain=True)  # (bit-blasting first: the choice is gone)
+        if r == "unknown":
+            r = w.check(rlimit=JOINT_RLIMIT)
+        if r == "sat":
+            found = w.model
+        if r == "unsat":
+            if variant is not None:
+                variant[0] = idx
+            return Settled("proved", f"proved with {what}'s non-deterministic values chosen from the target's "
+                                     f"(a witness for {len(eqs)} lane value{'s' if len(eqs) != 1 else ''})")
+    # 3. the witness's model, checked for every source choice
+    if found is not None:
+        q.model = found
+        if genuine(q, rec):
+            return Settled("refuted", "", q.model)
+    if q.session is not None and q.session.defs:
+        return Settled("unknown", f"the counterexample depends on a non-deterministic value of {what} ({blocked}): "
+                                  "no choice of it was found to match, and verify cannot ask for every choice here")
+    # 4. the quantifier engine
+    r = smt.check_forall(q, consts, JOINT_RLIMIT) if joint else "unknown"
+    if r == "unsat":
+        return Settled("proved", f"proved for some choice of {what}'s non-deterministic values (quantified query)")
+    if r != "sat" and joint and split is not None and _per_lane(q, consts, memo, *split):
+        return Settled("proved", f"proved for some choice of {what}'s non-deterministic values (quantified "
+                                 "query, lane by lane)")
+    if r == "sat" and genuine(q, rec):
+        return Settled("refuted", "", q.model)
+    return Settled("unknown", f"the counterexample depends on a non-deterministic value of {what} ({blocked}): "
+                              "verify found no choice of it that matches and no counterexample for every choice")
+
+
+def _per_lane(q: smt.Query, consts: list[Any], memo: dict[int, frozenset[int]], base: list[Any],
+              lanes: list[Any]) -> bool:
+    """Every lane's mismatch unsatisfiable for some choice of that lane's
+    own values (settle's `split`); False where the lanes share a choice,
+    the other assertions read one, or a lane is not settled."""
+    if any(smt.mentions(c, consts, memo) for c in base):
+        return False
+    own = [smt.mentions(c, consts, memo) for c in lanes]
+    seen: set[int] = set()
+    for o in own:
+        if o & seen:
+            return False
+        seen |= o
+    for cond, o in zip(lanes, own):
+        one = smt.Query(30.0, session=q.session)
+        for c in base:
+            one.add(c)
+        one.add(cond)
+        if smt.check_forall(one, [consts[k] for k in sorted(o)], JOINT_RLIMIT // 8) != "unsat":
+            return False
+    return True
