@@ -29,7 +29,12 @@ CLAMP_NOT_MODELLED = {"v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad
                       *(f"v_pk_{n}" for n in ("add_u16", "add_i16", "sub_u16", "sub_i16", "lshlrev_b16",
                                               "lshrrev_b16", "ashrrev_i16", "max_u16", "min_u16", "max_i16",
                                               "min_i16")),
-                      "v_add_u32", "v_sub_u32", "v_subrev_u32", "v_addc_u32", "v_subb_u32", "v_subbrev_u32"}
+                      "v_add_u32", "v_sub_u32", "v_subrev_u32", "v_addc_u32", "v_subb_u32", "v_subbrev_u32",
+                      # the f32 compares, roundings and conversions of verify/ops/vfloat.py, and the 24-bit
+                      # multiplies LLVM's atomic optimizer uses (a VALU_OPS row each)
+                      *(f"v_cmp_{c}_f32" for c in ("f", "lt", "le", "gt", "ge", "nge", "ngt", "nle", "nlt", "tru")),
+                      "v_ceil_f32", "v_floor_f32", "v_trunc_f32", "v_rndne_f32", "v_cvt_f32_i32", "v_cvt_f32_u32",
+                      "v_cvt_i32_f32", "v_cvt_u32_f32", "v_mad_u32_u24", "v_mul_u32_u24"}
 MOD_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
 
 
