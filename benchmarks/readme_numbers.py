@@ -53,15 +53,18 @@ def catalogue_counts(root: Path = ROOT) -> tuple[int, int, int]:
 
 
 def fast_tier_size() -> int:
-    """The number of tests the default tier (not marked slow) collects."""
+    """The number of tests the default tier (not marked slow) collects: the
+    sum of pytest's per-file counts (`--collect-only` at the project's
+    quiet level prints "path: N" lines), or its "N tests collected" line."""
     r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q"], cwd=ROOT, capture_output=True,
                        text=True, check=False)
-    m = re.search(r"(\d+)(?:/\d+)? tests? collected|^(\d+) tests? collected", r.stdout, re.M)
-    if m is None:
-        m = re.search(r"(\d+) tests? collected", r.stdout + r.stderr)
+    per_file = [int(m.group(1)) for m in re.finditer(r"^\S+: (\d+)$", r.stdout, re.M)]
+    if per_file:
+        return sum(per_file)
+    m = re.search(r"(\d+)(?:/\d+)? tests? collected", r.stdout + r.stderr)
     if m is None:
         raise SystemExit(f"cannot read pytest's collection:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
-    return int(m.group(1) or m.group(2))
+    return int(m.group(1))
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, float, int]:
