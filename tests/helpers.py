@@ -136,3 +136,17 @@ def synthetic_report(root, n: int, refuted_lowering):
             targets = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"]
             entries += [Entry(str(root / "proofs" / "bad.proof"), bad, t, 64, "current", "refuted") for t in targets]
     return Report("check", entries, n + 1, [])
+
+
+AREA_PREFIXES = ("cc_", "mem_", "float_", "wide_", "cf_", "nondet_")
+
+
+def tiered(paths):
+    """Parameters for a test that runs whole tv files: the smallest file in
+    the slow tier (a sample every CI run pays for), every other file in the
+    corpus tier (`-m corpus`), so that the slow tier stays within its time."""
+    import pytest
+
+    smallest = min(paths, key=lambda p: (p.stat().st_size, p.name)) if paths else None
+    return [pytest.param(p, marks=[pytest.mark.slow] if p == smallest else [pytest.mark.slow, pytest.mark.corpus])
+            for p in paths]

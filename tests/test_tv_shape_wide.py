@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import cli, tiered
 
 pytest.importorskip("llvmlite")
 
@@ -95,9 +95,8 @@ def test_wide_files_have_the_llvm_test_shape():
         assert text.count("define ") >= 4, p
 
 
-@pytest.mark.slow
 @needs_llc
-@pytest.mark.parametrize("path", WIDE, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", tiered(WIDE), ids=lambda p: p.stem)
 def test_wide_file_every_run_line_is_proved_with_llc(path):
     """Every instance of every RUN line, compiled by llc-22, is proved, but
     the listed ones: unsupported at the named GPU instruction."""

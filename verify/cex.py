@@ -359,7 +359,7 @@ def lane_pattern(low: Lowering, target: Target, wave: int, assume: dict[str, str
     the lane its value names (the lane it read) and the lane the spec's
     value names are each fitted to one formula (lanes.lane_formula).  Data
     movement only: a sum can equal a tag.  Empty when no formula explains
-    every differing lane, or when the failure needs inactive lanes."""
+    most differing lanes (half or more), or when the failure needs inactive lanes."""
     if spec_monoid(catalog.speclib(), low.spec, low.params) is not None:
         return []
     c = low.exec_contract
@@ -390,7 +390,7 @@ def lane_pattern(low: Lowering, target: Target, wave: int, assume: dict[str, str
             if fa is None or fe is None or fa[0] == fe[0]:
                 continue
             both = sorted(set(fa[1]) & set(fe[1]))
-            if len(both) < 2:
+            if len(both) < max(2, (len(lanes) + 1) // 2):  # a pattern explains most of the lanes, or is not one
                 continue
             who = f"{name}: " if len(low.outputs) > 1 else ""
             every = "every lane active" if not c.startswith("0x") else f"EXEC = {c}"

@@ -26,7 +26,7 @@ from ..syntax import FLOAT_INLINE, Line, float_text, operand_text
 from ..target import Target
 from . import dpp
 from .base import NO_MODS, LaneFn, Mod, Modifiers, OpDef, is_inline_constant, register
-from .wide16 import half_of, put_half
+from .wide16 import half_of, imm16_problem, put_half
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -188,6 +188,10 @@ class Alu16(OpDef):
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
             if not isinstance(ins.operands[2], VReg) and not target.has("vop3_dpp_sgpr_src1"):
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}")
+        for k in (1, 2):
+            why = imm16_problem(ins.operands[k], ins.enc)
+            if why:
+                raise InputError(ins.operand_span(k), f"src{k - 1} of {ins.mnemonic}: {why}")
         return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []
 
     def execute(self, ins: Instr, m: Machine) -> None:
