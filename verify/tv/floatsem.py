@@ -314,30 +314,3 @@ def amdgcn_cmp(run: Any, ins: Any, args: list[Lanes]) -> Lanes:
     lo = B.from_bits(on[:32])
     hi = B.from_bits(on[32:]) if W == 64 else B.const(0)
     return Lanes([lo] * W, [False] * W, width, False, [hi] * W if width == 64 else None)
-
-
-def icmp64(run: Any, pred: str, a: Lanes, b: Lanes) -> Lanes:
-    """icmp of two i64 values held as (low, high) halves: equal when both
-    halves are, ordered by the high halves (signed for s*), then the low
-    ones (unsigned).  A value of 64 bits compared on its low half alone
-    would make `icmp ne i64 %mask, 0` false for a mask with only high bits."""
-    B, W = run.B, run.wave
-    assert a.hi is not None and b.hi is not None
-    vals, pois = [], []
-    for i in range(W):
-        xl, xh, yl, yh = a.vals[i], a.hi[i], b.vals[i], b.hi[i]
-        if pred in ("ugt", "uge", "sgt", "sge"):
-            xl, xh, yl, yh = yl, yh, xl, xh
-        heq = B.eq(xh, yh)
-        if pred in ("eq", "ne"):
-            c = B.and_b(heq, B.eq(xl, yl))
-            c = c if pred == "eq" else B.not_b(c)
-        else:
-            hlt = B.slt(xh, yh) if pred[0] == "s" else B.ult(xh, yh)
-            low = B.ult(xl, yl) if pred[1:] in ("lt", "gt") else B.ule(xl, yl)
-            if pred not in ("ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge"):
-                raise run._unsupported(f"icmp predicate '{pred}'")
-            c = B.or_b(hlt, B.and_b(heq, low))
-        vals.append(B.bool_value(c))
-        pois.append(run._or(a.poison[i], b.poison[i]))
-    return Lanes(vals, pois, 1)

@@ -1144,7 +1144,12 @@ class IRRun:
         if a.hi is not None or b.hi is not None or a.parts is not None or a.ty or w > 32:
             if a.hi is None or b.hi is None or a.parts is not None or a.ty or samesign:
                 raise self._unsupported(f"icmp '{' '.join(words)}' of type {ins.operands[0].type}")
-            return floatsem.icmp64(self, pred, a, b)  # both halves (the low ones alone decide nothing)
+            if pred not in wideir.PREDS:
+                raise self._unsupported(f"icmp predicate '{pred}'")
+            assert a.hi is not None and b.hi is not None  # both halves (the low ones alone decide nothing)
+            vals = [B.bool_value(wideir.compare64(B, pred, (a.vals[i], a.hi[i]), (b.vals[i], b.hi[i])))
+                    for i in range(self.wave)]
+            return Lanes(vals, [self._or(a.poison[i], b.poison[i]) for i in range(self.wave)], 1)
         vals, pois = [], []
         for i in range(self.wave):
             x, y = a.vals[i], b.vals[i]
