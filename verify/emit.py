@@ -794,7 +794,7 @@ def hip(low: Lowering, target: Target, wave: int, header: list[str]) -> str:
     e.run()
     out = [f"// {h}" for h in header]
     out += [f"// Compile for --offload-arch={target.llvm_cpu}"
-            + (" with -mwavefrontsize64" if wave == 64 and target.gen >= 10 else "")
+            + (" with -mwavefrontsize64" if wave == 64 and target.has("wave32") else "")
             + (" (wave32 is the default there)" if wave == 32 else ""), "#include <hip/hip_runtime.h>", ""]
     out += e.function(_ident(low.name))
     return "\n".join(out) + "\n"

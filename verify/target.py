@@ -101,6 +101,8 @@ FEATURES: dict[str, Feature] = {
         Feature("sub_co_u32", "v_sub_co_u32 / v_subrev_co_u32 with a borrow-out mask (VOP3)", "S:sub-carry"),
         Feature("sub_co_vop2_gfx9", "GFX9's VOP2/DPP v_sub_co_u32, v_subrev_co_u32 and v_subb_co_u32 / v_subbrev_co_u32", "S:sub-carry"),
         Feature("packed_tid", "a kernel's work-item IDs packed into v0 (x bits 0-9, y 10-19, z 20-29)", "S:packed-tid"),
+        Feature("ds_m0_limit", "DS instructions check their LDS address against M0 (LLVM sets M0 to -1 first)", "S:ds-m0"),
+        Feature("scratch_no_rsrc_args", "callable functions get no scratch resource descriptor in s0-s3: `inreg` arguments start at s0", "S:shader-cc"),
         Feature("sub_co_ci", "v_sub_co_ci_u32 / v_subrev_co_ci_u32 (borrow in and out, GFX10+)", "S:sub-carry"),
     ]
 }
@@ -121,6 +123,12 @@ class Target:
         return {"name": self.name, "gen": self.gen, "family": self.family, "arch": self.arch, "waves": list(self.waves),
                 "features": sorted(self.features), "llvm_cpu": self.llvm_cpu, "note": self.note}
 
+    @property
+    def default_wave(self) -> int:
+        """The wave size LLVM compiles for when nothing asks for one: wave32
+        where the target has it (GFX10+), else its only size  [S:targets]."""
+        return 32 if "wave32" in self.features else self.waves[0]
+
     def has(self, feature: str) -> bool:
         if feature not in FEATURES:  # a typo in the code, not user input
             raise KeyError(feature)
@@ -129,11 +137,12 @@ class Target:
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
-_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru"}
-_GFX9 = (_GFX8 - {"carry_gfx8"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
+_GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
+                        "ds_m0_limit"}
+_GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32"}
-_GFX94X = _GFX90A | {"hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
+_GFX94X = _GFX90A | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
@@ -148,7 +157,7 @@ _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
-                                              "mov_b16"}
+                                              "mov_b16", "scratch_no_rsrc_args"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {

@@ -217,12 +217,12 @@ def _raw(targets: list[Target], wave: int, classes: list[str]) -> list[Raw]:
 
 
 def distinct(targets: list[Target]) -> list[Target]:
-    """One target per distinct set of features, generation and wave sizes:
+    """One target per distinct set of features and wave sizes:
     the legality rules read nothing else of a target (its name only in
     messages), so checking these checks every target."""
-    kinds: dict[tuple[frozenset[str], int, tuple[int, ...]], Target] = {}
+    kinds: dict[tuple[frozenset[str], tuple[int, ...]], Target] = {}
     for t in targets:
-        kinds.setdefault((frozenset(t.features), t.gen, tuple(t.waves)), t)
+        kinds.setdefault((frozenset(t.features), tuple(t.waves)), t)
     return list(kinds.values())
 
 

@@ -101,7 +101,7 @@ MODELS: dict[str, CostModel] = {
 
 
 def model_for(target: Target) -> CostModel:
-    return MODELS["gcn" if target.gen <= 9 else "rdna"]
+    return MODELS["rdna" if target.has("wave32") else "gcn"]  # RDNA: 32-lane SIMDs  [S:targets]
 
 
 def program_cost(program: Iterable[Instr], model: CostModel, wave: int) -> int:

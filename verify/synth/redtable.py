@@ -31,12 +31,12 @@ DOC = ROOT / "docs" / "synthesis-reductions.md"
 
 def references(spec: str, op: str, target: Target, wave: int) -> list[tuple[str, str]]:
     """(what, path) of the catalogue's compiler-shaped lowerings for this entry."""
-    fam = "gfx9" if target.gen <= 9 else f"rdna_w{wave}"
+    fam = f"rdna_w{wave}" if target.has("wave32") else "gfx9"
     out: list[tuple[str, str]] = []
     if spec == "red.scan_incl":
         out.append(("LLVM atomic optimizer scan", f"lowerings/scan/scan_{op}_{fam}.s"))
     elif spec == "red.scan_excl":
-        gfam = f"gfx12_w{wave}" if target.gen == 12 else fam
+        gfam = f"gfx12_w{wave}" if target.has("hazard_gfx12_sgpr") else fam  # the GFX12 files wait for SGPR writes
         out.append(("LLVM atomic optimizer exclusive scan", f"lowerings/scan/scan_excl_{op}_{gfam}.s"))
     elif op == "fadd":
         if fam == "rdna_w32":

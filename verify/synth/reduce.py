@@ -269,7 +269,7 @@ def _masks(wave: int) -> list[tuple[int, int]]:
 class _Problem:
     def __init__(self, spec: str, op: str, targets: list[Target], wave: int):
         self.spec, self.op, self.targets, self.wave = spec, op, targets, wave
-        self.rdna = targets[0].gen >= 10
+        self.rdna = targets[0].has("wave32")
         valu_gcn, valu_rdna, self.ident, self.salu, self.idem = OPS[op]
         self.valu = valu_rdna if self.rdna else valu_gcn
         self.model = model_for(targets[0])

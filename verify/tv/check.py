@@ -487,7 +487,7 @@ def first_sgpr_arg(target: Target) -> int:
     callable functions: s0 where scratch is architected (GFX940+, GFX11+),
     else s16, after the scratch resource and the other preloaded SGPRs
     (AMDGPUUsage "Call Convention"; what llc-22 does on the six targets)."""
-    return 0 if target.gen >= 11 or target.llvm_cpu in ("gfx942", "gfx950") else 16
+    return 0 if target.has("scratch_no_rsrc_args") else 16
 
 
 def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int, int]]:

@@ -189,7 +189,7 @@ class Kernel:
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
         # LDS (verify/tv/spaces.py): its memory, the results waiting for lgkmcnt/dscnt
         self.lds: Memory | None = None
-        self.target_gen = 0  # (0: every DS instruction asks that M0 is -1)
+        self.ds_m0_limit = True  # every DS instruction asks that M0 is -1 unless the target ignores M0  [S:ds-m0]
         self.pending_ds: set[int] = set()
 
     # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
@@ -829,7 +829,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.scc = initial("scc", "scc", None)
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
-    k.lds, k.target_gen = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.gen
+    k.lds, k.ds_m0_limit = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.has("ds_m0_limit")
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     if code.blocks is not None:

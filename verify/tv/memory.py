@@ -241,7 +241,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     gpu_mem = Memory(B, initial_mem, (eqs, term_key))
     k = Kernel(m, gpu_mem, (B.const(0), B.const(0)), {}, atomic_order)  # no kernarg segment: s_load reads memory
     k.lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
-    k.target_gen = target.gen
+    k.ds_m0_limit = target.has("ds_m0_limit")
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "fragment"
     both = _Both(k, spills(m))

@@ -232,7 +232,7 @@ def parse_run(path: str, line: int, cmd: str, module_triple: str) -> Instance | 
     if target is None:
         alias = f" ({proc})" if proc != cpu else ""
         return Skipped(where, f"-mcpu={cpu}{alias} is not modelled by verify (`verify targets` lists those that are)")
-    wave = target.waves[0] if len(target.waves) == 1 else (32 if target.gen >= 10 else 64)
+    wave = target.default_wave
     rest: list[str] = []
     for a in attrs:
         if a in ("+wavefrontsize64", "-wavefrontsize32"):

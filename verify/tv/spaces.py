@@ -127,7 +127,7 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
         return why
     if k.lds is None:
         return f"line {ins.line}: {mn}: no LDS here"
-    if k.target_gen < 9:  # the address is checked against M0 before GFX9  [S:ds-m0]
+    if k.ds_m0_limit:  # the address is checked against M0 before GFX9  [S:ds-m0]
         m0 = m.s("m0")
         if not (type(m0) is int and m0 == 0xFFFFFFFF):
             return f"line {ins.line}: {mn} with M0 not -1 (an LDS limit verify does not model)"
