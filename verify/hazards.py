@@ -508,8 +508,8 @@ def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: 
 
 
 def _wait_states(ins: Instr) -> int:
-    # the op's own count (s_nop N: N[2:0] + 1); every other instruction is one
-    return 1 if ins.base != "s_nop" else _op(ins).wait_states(ins)
+    # the op's own count (s_nop N: N[2:0] + 1; every other op: one)
+    return _op(ins).wait_states(ins)
 
 
 def _separates(rule: Rule, ins: Instr) -> bool:

@@ -266,6 +266,9 @@ class OpDef:
     # ds_bpermute address, a permlane select, a readlane/writelane lane):
     # counterexamples follow them back to where they were computed
     lane_select: tuple[int, ...] = ()
+    # its row in the synthesis cost model (COST_CLASSES, verify/synth/cost.py);
+    # None: its unit's row (valu, salu), or no row (a DS op synthesis never emits)
+    cost_class: str | None = None
 
     def mnemonics(self) -> dict[str, str]:
         return {self.base + suf: enc for suf, enc in self.encs.items()}
@@ -283,6 +286,13 @@ class OpDef:
     def roles(self, ins: Instr) -> frozenset[str]:
         """The hazard roles this instruction plays."""
         return self.hazard_roles
+
+    def cost_class_in(self, enc: str) -> str | None:
+        """The synthesis cost class of this op in encoding `enc`: a DPP
+        encoding is a DPP issue, else the op's own class or its unit's."""
+        if self.cost_class is None and enc in ("dpp", "dpp8"):
+            return "dpp"
+        return self.cost_class or (self.unit if self.unit in ("valu", "salu") else None)
 
     def wait_states(self, ins: Instr) -> int:
         """The wait states this instruction gives when it stands between a
@@ -565,8 +575,16 @@ HAZARD_ROLES = frozenset({
 })
 
 
+# The rows of the synthesis cost model (verify/synth/cost.py), each op's
+# `cost_class` one of them: a closed set, checked when the op is registered.
+COST_CLASSES = ("valu", "dpp", "salu", "wait_state", "ds_swizzle", "ds_bpermute", "waitcnt", "permlane",
+                "permlane_swap", "readlane", "writelane")
+
+
 def register(op: OpDef) -> OpDef:
     assert op.base not in OPS, op.base
+    if op.cost_class is not None and op.cost_class not in COST_CLASSES:
+        raise ValueError(f"{op.base}: unknown cost class {op.cost_class} (known: {', '.join(COST_CLASSES)})")
     unknown = op.hazard_roles - HAZARD_ROLES
     if unknown:
         raise ValueError(f"{op.base}: unknown hazard role {', '.join(sorted(unknown))} "

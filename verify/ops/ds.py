@@ -223,6 +223,7 @@ class LdsOp(OpDef):
 
 class Swizzle(LdsOp):
     base = "ds_swizzle_b32"
+    cost_class = "ds_swizzle"
     sig = ("vdst", "vgpr")
     arg_names = ("vdst", "vsrc")
     feature = "ds_swizzle"
@@ -306,6 +307,7 @@ def negative_address(m: Machine, addr: Any) -> Any:
 
 class Bpermute(LdsOp):
     base = "ds_bpermute_b32"
+    cost_class = "ds_bpermute"
     sig = ("vdst", "vgpr", "vgpr")
     arg_names = ("vdst", "vaddr", "vdata")
     feature = "ds_permute"

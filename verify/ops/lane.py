@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never i
 class Readlane(OpDef):
     """sD = vS[ssel & (W-1)]; ignores EXEC (may read an inactive lane)."""
 
+    cost_class = "readlane"
     base = "v_readlane_b32"
     unit = "valu"
     sig = ("sdst", "vgpr", "ssrc")
@@ -51,6 +52,7 @@ class Readlane(OpDef):
 class Readfirstlane(OpDef):
     """sD = vS[first active lane], lane 0 when EXEC is empty."""
 
+    cost_class = "readlane"
     base = "v_readfirstlane_b32"
     unit = "valu"
     moves_lanes = True
@@ -77,6 +79,7 @@ class Readfirstlane(OpDef):
 class Writelane(OpDef):
     """vD[ssel & (W-1)] = ssrc, even in an inactive lane; others unchanged."""
 
+    cost_class = "writelane"
     base = "v_writelane_b32"
     unit = "valu"
     sig = ("vdst", "ssrc", "ssrc")
@@ -161,6 +164,7 @@ class Permlane64(OpDef):
     """wave64: D[i] = S[i ^ 32] for active i, reading inactive lanes too;
     wave32: no operation, or D = S (the assumption permlane64.wave32)."""
 
+    cost_class = "permlane"
     base = "v_permlane64_b32"
     unit = "valu"
     sig = ("vdst", "vgpr")

@@ -50,6 +50,7 @@ class Permlane16(OpDef):
     """vD = permlane[x]16(vS, sel0, sel1) op_sel:[fi,bound_ctrl]; the _var
     form takes the select per lane from a VGPR (low 4 bits)."""
 
+    cost_class = "permlane"
     encs = {"": "e64", "_e64": "e64"}
     unit = "valu"
     valu_constants = True
@@ -122,6 +123,7 @@ class PermlaneSwap(OpDef):
     """gfx950: both operands are read and written.
     16_swap: vD[32h+16+p] <-> vS[32h+p]; 32_swap: vD[32+p] <-> vS[p]."""
 
+    cost_class = "permlane_swap"
     sig = ("vdst", "vgpr")
     arg_names = ("vdst", "vsrc")
     encs = {"": "e32", "_e32": "e32", "_e64": "e64"}

@@ -180,6 +180,8 @@ class Schedule(OpDef):
         self.base = base
         self.feature = feature
         self.operands = operands  # its operand text in the simplest form (verify keeps it as written)
+        if base == "s_waitcnt" or (base.startswith(("s_waitcnt_", "s_wait_")) and base.endswith("cnt")):
+            self.cost_class = "waitcnt"  # a wait for a counter (verify/synth/cost.py)
 
     def parse(self, line: Line, enc: str) -> Instr:
         # a count with a leading zero: llvm-mc-22 reads `vmcnt(010)` as octal 8
@@ -272,6 +274,8 @@ class Nop(Schedule):
     """``s_nop N``: one integer, which llvm-mc-22 takes if it fits 64 bits and
     encodes as its low 16 bits (SIMM16: ``s_nop 0x10000`` is ``s_nop 0``).
     The wait states it gives are N[2:0] + 1 (verify/hazards.py).  [S:hazards]"""
+
+    cost_class = "wait_state"  # costed per wait state it gives (verify/synth/cost.py)
 
     def __init__(self) -> None:
         super().__init__("s_nop")

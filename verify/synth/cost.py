@@ -23,25 +23,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..ir import Instr
+from ..ops import MNEMONICS, OPS
+from ..ops.base import COST_CLASSES
 from ..target import Target
 from .components import last_dpp_foldable
 
-# instruction classes (the rows of the table); every mnemonic synthesis can
-# emit maps to one of them
-CLASS_OF = {
-    "v_mov_b32": "valu",
-    "v_mov_b32_dpp": "dpp",
-    "v_xor_b32": "valu", "v_and_b32": "valu", "v_or_b32": "valu", "v_lshlrev_b32": "valu",
-    "v_mbcnt_lo_u32_b32": "valu", "v_mbcnt_hi_u32_b32": "valu", "v_cndmask_b32": "valu",
-    "v_cmp_gt_u32": "valu", "v_cmp_lt_u32": "valu", "v_cmp_le_u32": "valu",
-    "v_readlane_b32": "readlane", "v_writelane_b32": "writelane",
-    "v_permlane16_b32": "permlane", "v_permlanex16_b32": "permlane", "v_permlane64_b32": "permlane",
-    "v_permlane16_swap_b32": "permlane_swap", "v_permlane32_swap_b32": "permlane_swap",
-    "ds_swizzle_b32": "ds_swizzle", "ds_bpermute_b32": "ds_bpermute",
-    "s_waitcnt": "waitcnt", "s_mov_b32": "salu", "s_mov_b64": "salu",
-    "s_or_saveexec_b32": "salu", "s_or_saveexec_b64": "salu",
-    "s_nop": "wait_state", "s_wait_alu": "salu",
-}
+
+def class_of(mnemonic: str) -> str:
+    """The cost class of a mnemonic: its op's row of the table (ops declare
+    it: OpDef.cost_class, from the closed set ops.base.COST_CLASSES)."""
+    op, enc = MNEMONICS[mnemonic]
+    cls = op.cost_class_in(enc)
+    if cls is None:
+        raise KeyError(f"{mnemonic} has no cost class (synthesis does not emit it)")
+    return cls
+
 
 # which classes are VALU issues (doubled for wave64 on RDNA: two passes)
 VALU_CLASSES = {"valu", "dpp", "readlane", "writelane", "permlane", "permlane_swap"}
@@ -56,9 +52,12 @@ class CostModel:
     notes: dict[str, str] = field(default_factory=dict)  # class -> source / estimate note
 
     def of(self, mnemonic: str, n: int = 0, wave: int = 64) -> int:
-        cls = CLASS_OF[mnemonic]
+        cls = class_of(mnemonic)
         if cls == "wait_state":
             return self.cycles[cls] * (n + 1)  # s_nop N is N + 1 wait states
+        return self.cost_of_class(cls, wave)
+
+    def cost_of_class(self, cls: str, wave: int) -> int:
         c = self.cycles[cls]
         if wave == 64 and cls in VALU_CLASSES:
             c *= self.wave64_valu_passes
@@ -108,12 +107,14 @@ def program_cost(program: Iterable[Instr], model: CostModel, wave: int) -> int:
     """Sum of the instructions' costs (``s_nop N`` counts N + 1 wait states)."""
     total = 0
     for ins in program:
-        n = 0
-        if ins.base == "s_nop":
-            words = ins.text.split()
-            n = int(words[1], 0) if len(words) > 1 else 0
-        key = ins.base + ("_dpp" if ins.enc in ("dpp",) and ins.base == "v_mov_b32" else "")
-        total += model.of(key, n, wave)
+        op = OPS[ins.base]
+        cls = op.cost_class_in(ins.enc)
+        if cls is None:
+            raise KeyError(f"{ins.base} has no cost class (synthesis does not emit it)")
+        if cls == "wait_state":  # the op's own count of the wait states it gives
+            total += model.cycles[cls] * op.wait_states(ins)
+        else:
+            total += model.cost_of_class(cls, wave)
     return total
 
 
@@ -129,9 +130,7 @@ def folded_cost(program: list[Instr], model: CostModel, wave: int) -> int | None
 def markdown_table() -> str:
     rows = ["| class | " + " | ".join(f"{m.name} ({m.what})" for m in MODELS.values()) + " | source |",
             "|---|" + "---|" * len(MODELS) + "---|"]
-    names = ["valu", "dpp", "salu", "wait_state", "ds_swizzle", "ds_bpermute", "waitcnt", "permlane",
-             "permlane_swap", "readlane", "writelane"]
-    for cls in names:
+    for cls in COST_CLASSES:
         cells = []
         for m in MODELS.values():
             c = m.cycles[cls]
