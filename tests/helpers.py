@@ -138,9 +138,6 @@ def synthetic_report(root, n: int, refuted_lowering):
     return Report("check", entries, n + 1, [])
 
 
-AREA_PREFIXES = ("cc_", "mem_", "float_", "wide_", "cf_", "nondet_")
-
-
 def tiered(paths):
     """Parameters for a test that runs whole tv files: the smallest file in
     the slow tier (a sample every CI run pays for), every other file in the

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import AREA_PREFIXES, cli
+from helpers import cli
 
 pytest.importorskip("llvmlite")
 
@@ -24,18 +24,6 @@ SHAPE = Path(__file__).parent / "tv" / "llvm-shape"
 FILES = sorted(SHAPE.glob("*.ll"))
 LLC = shutil.which("llc-22")
 
-# instances LLVM 22 compiles into code verify does not model, with the line
-# the output names (never proved)
-EXPECTED_UNSUPPORTED: dict[tuple[str, str, str, int], str] = {
-    # none left: GFX11 true16 copies (v_mov_b16 v1.l/v1.h) [S:true16], v_bfi_b32 and
-    # v_alignbit_b32 [S:bitfield-ops], and 64-bit whole-wave spills
-    # (scratch_*_dwordx2/b64) [S:spill64] are modelled (tests/test_tv_shape_wide.py);
-    # GFX8's SDWA forms of 16-bit ops, and its VOP2 16-bit shifts, are not
-    ("wide_packed", "dpp_v2i16_add", "gfx803", 64): "v_add_u16_sdwa v0, v2, v1 dst_sel:WORD_1",
-    ("wide_packed", "readlane_v2i16_sub", "gfx803", 64): "v_sub_u16_sdwa v1, v0, v1 dst_sel:WORD_1",
-    ("wide_packed", "readfirstlane_v2i16_shl", "gfx803", 64): "v_lshlrev_b16_e32 v0, 1, v0",
-    ("wide_packed", "dpp_v2i16_lshr", "gfx803", 64): "v_lshrrev_b16_e32 v1, 3, v1",
-}
 
 
 def llc(path: str, cpu: str, wave: int) -> str:
@@ -150,25 +138,6 @@ def test_vector_poison_element_stays_in_its_element(tmp_path):
     assert code == 0, out
     code, out, _ = cli("tv", a, write(tmp_path, "hi.ll", head + hi.replace("@g", "@f")), "--wave", "32")
     assert code == 1, out
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", [p for p in FILES if not p.name.startswith(AREA_PREFIXES)], ids=lambda p: p.stem)
-def test_llvm_shape_file_every_run_line_with_llc(path):
-    """Each file on every RUN-line instance with llc-22: proved, except the
-    listed instances, unsupported at the named line.  (Each area's files,
-    cc_*, mem_*, ..., are its own test file's: tests/test_tv_shape_*.py.)"""
-    if LLC is None:
-        pytest.skip("needs llc-22")
-    code, rs = results(str(path), "--llc", "llc-22", "--jobs", "1")
-    for r in rs:
-        key = (path.stem, r["function"], r["target"], r["wave"])
-        if key in EXPECTED_UNSUPPORTED:
-            assert r["verdict"] == "unsupported", key
-            assert any(EXPECTED_UNSUPPORTED[key] in n for n in r["notes"]), (key, r["notes"])
-        else:
-            assert r["verdict"] == "proved", (key, r["verdict"], r["notes"])
-    assert code == (2 if any(k[0] == path.stem for k in EXPECTED_UNSUPPORTED) else 0)
 
 
 def test_kernels_with_wide_arguments_are_proved_with_llvmlite():

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli, tiered
+from helpers import cli
 
 pytest.importorskip("llvmlite")
 
@@ -109,16 +109,6 @@ def test_fcmp_every_predicate_is_proved_on_gfx1200():
     code, rs = results(str(SHAPE / "float_fcmp.ll"), "--target", "gfx1200", "--wave", "32")
     assert code == 0
     assert len(rs) == 19 and {r["verdict"] for r in rs} == {"proved"}
-
-
-@pytest.mark.parametrize("path", tiered(FILES), ids=lambda p: p.stem)
-def test_float_file_every_run_line_with_llc_is_proved(path):
-    if LLC is None:
-        pytest.skip("needs llc-22")
-    code, rs = results(str(path), "--llc", "llc-22", "--jobs", "1")
-    assert rs and all(r["verdict"] == "proved" for r in rs), [(r["function"], r["target"], r["verdict"])
-                                                               for r in rs if r["verdict"] != "proved"]
-    assert code == 0
 
 
 @needs_llc

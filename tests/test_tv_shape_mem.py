@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli, tiered
+from helpers import cli
 
 pytest.importorskip("llvmlite")
 
@@ -23,10 +23,6 @@ FILES = sorted(SHAPE.glob("mem_*.ll"))
 LLC = shutil.which("llc-22")
 needs_llc = pytest.mark.skipif(LLC is None, reason="needs llc-22")
 
-# instances LLVM 22 compiles into code verify does not model, with the line
-# the output names (never proved): none left (GFX8's carry-out add, spelled
-# v_add_u32 vD, vcc, a, b, is modelled: verify/ops/carry8.py)
-EXPECTED_UNSUPPORTED: dict[tuple[str, str, str], str] = {}
 
 
 def llc(path: Path, cpu: str, *flags: str) -> str:
@@ -71,24 +67,6 @@ def test_mem_files_have_the_llvm_test_shape():
         text = p.read_text()
         assert len(run_line_instances(str(p), run_lines(text))) >= 2, p
         assert text.count("define ") >= 3, p
-
-
-@needs_llc
-@pytest.mark.parametrize("path", tiered(FILES), ids=lambda p: p.stem)
-def test_mem_file_every_run_line_with_llc(path):
-    """Each file on every RUN-line instance with llc-22: proved, except the
-    listed instances, unsupported at the named line."""
-    code, out, _ = cli("tv", str(path), "--llc", "llc-22", "--jobs", "1", "--json")
-    rs = json.loads(out)["results"]
-    assert rs
-    for r in rs:
-        key = (path.stem, r["function"], r["target"])
-        if key in EXPECTED_UNSUPPORTED:
-            assert r["verdict"] == "unsupported", key
-            assert any(EXPECTED_UNSUPPORTED[key] in n for n in r["notes"]), (key, r["notes"])
-        else:
-            assert r["verdict"] == "proved", (key, r["verdict"], r["notes"])
-    assert code == (2 if any(k[0] == path.stem for k in EXPECTED_UNSUPPORTED) else 0)
 
 
 @needs_llc

@@ -3,6 +3,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1010 -mattr=+wavefrontsize32 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 < %s | FileCheck %s
+; EXPECT: 30 instances
 
 define amdgpu_cs i32 @constant_false() {
   %ballot = call i32 @llvm.amdgcn.ballot.i32(i1 0)

@@ -3,6 +3,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize64 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s | FileCheck %s
+; EXPECT: 21 instances
 
 define amdgpu_cs i64 @constant_false() {
   %ballot = call i64 @llvm.amdgcn.ballot.i64(i1 0)

@@ -3,6 +3,7 @@
 ; shaders with the RUN line's triple) and checked on its own.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck -check-prefix=GFX9 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck -check-prefix=GFX11 %s
+; EXPECT: 14 instances
 
 define amdgpu_kernel void @kernel_readfirstlane(ptr addrspace(1) %out, i32 %x) {
   %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %x)

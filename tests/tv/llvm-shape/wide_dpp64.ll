@@ -5,6 +5,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx90a < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx950 < %s | FileCheck %s
+; EXPECT: 15 instances
 
 define i64 @newbcast_i64(i64 %x) {
   %r = call i64 @llvm.amdgcn.update.dpp.i64(i64 0, i64 %x, i32 337, i32 15, i32 15, i1 false)

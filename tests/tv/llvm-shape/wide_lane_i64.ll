@@ -5,6 +5,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s | FileCheck %s
+; EXPECT: 32 instances
 
 define i64 @readlane_i64_sgpr(i64 %x, i32 inreg %l) {
   %r = call i64 @llvm.amdgcn.readlane.i64(i64 %x, i32 %l)

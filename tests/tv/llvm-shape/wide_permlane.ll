@@ -4,6 +4,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s | FileCheck %s
+; EXPECT: 18 instances
 
 define i64 @permlane16_i64(i64 %old, i64 %x, i32 inreg %s1, i32 inreg %s2) {
   %r = call i64 @llvm.amdgcn.permlane16.i64(i64 %old, i64 %x, i32 %s1, i32 %s2, i1 false, i1 false)

@@ -2,6 +2,7 @@
 ; llvm.amdgcn.permlane64.ll shape), with arithmetic around it.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s | FileCheck %s
+; EXPECT: 12 instances
 
 define i64 @permlane64_i64(i64 %x) {
   %r = call i64 @llvm.amdgcn.permlane64.i64(i64 %x)

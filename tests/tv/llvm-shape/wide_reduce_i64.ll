@@ -3,6 +3,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s | FileCheck %s
+; EXPECT: 15 instances
 
 define amdgpu_kernel void @umin_i64_uniform(ptr addrspace(1) %out, i64 %in) {
   %r = call i64 @llvm.amdgcn.wave.reduce.umin.i64(i64 %in, i32 1)

@@ -4,6 +4,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s | FileCheck %s
+; EXPECT: 12 instances
 
 define double @set_inactive_f64(double %x) {
   %s = call double @llvm.amdgcn.set.inactive.f64(double %x, double 0.0)

@@ -4,6 +4,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 < %s | FileCheck %s
+; EXPECT: 21 instances
 
 define half @dpp_f16_hi(<2 x half> %v) {
   %e = extractelement <2 x half> %v, i32 1
