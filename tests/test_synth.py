@@ -224,3 +224,22 @@ def test_max_states_must_be_positive():
     assert code == 2
     assert err.strip() == ("error: verify synth: argument --max-states: expected a decimal integer without "
                            "leading zeros, got '3e5'")
+
+
+def test_one_save_path_writes_nothing_that_fails_reverification(tmp_path):
+    """verify/synth/emit.save proves the text the file will hold before
+    writing it: a wrong lowering raises and leaves no file; a right one is
+    written byte for byte."""
+    from verify.diag import VerifyError
+    from verify.synth.emit import save
+    from verify.target import get
+
+    head = "; @spec cuda.shfl_xor mask=1 width=32\n; @targets gfx1100\n; @waves 32\n; @exec full\n; @input x = v0\n; @output out = v1\n"
+    good = head + "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+    bad = head + "v_mov_b32_dpp v1, v0 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf\n"
+    out = tmp_path / "s.s"
+    with pytest.raises(VerifyError, match="re-verification failed"):
+        save(str(out), bad, [get("gfx1100")], 32)
+    assert not out.exists()
+    save(str(out), good, [get("gfx1100")], 32)
+    assert out.read_text() == good

@@ -75,8 +75,7 @@ def _synth_red(args: argparse.Namespace, params: dict[str, Any], targets: list[T
         o.llvm_lines, o.llvm = llvmref.compare_lines(args.spec, params, targets, args.wave, o.cost)
     wrote = None
     if args.output and o.text is not None:
-        Path(args.output).write_text(o.text)
-        red_synth.reverify_file(o, args.output, args.timeout)
+        save(o, args.output, args.timeout)
         wrote = args.output
     code = EXIT_PROVED if o.verdict == "proved" else EXIT_REFUTED
     if args.json:

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .. import catalog
-from ..diag import InputError, VerifyError, Warning_
+from ..diag import InputError, Warning_
 from ..lowering_file import print_instr
 from ..refine import Result
 from ..target import Target
@@ -33,6 +32,7 @@ from .components import CLASSES, build, parse_components
 from .concrete import apply, default_masks
 from .cost import CostModel, folded_cost, model_for, program_cost
 from .emit import relies_on, render, reverify
+from .emit import save as _save_file
 from .reach import Reach, analyse
 from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, with_hazard_waits, wrapper
 
@@ -461,15 +461,11 @@ def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None
                     cost))
 
 
-def save(o: Outcome, path: str, timeout: float = 30.0) -> None:
-    """Write the lowering file of `o` to `path`, read it back and prove it
-    again for every target (VerifyError unless all proved, without warnings;
-    under every variant if `o` was synthesised robustly)."""
+def save(o: Outcome | Any, path: str, timeout: float = 30.0) -> None:
+    """Write the lowering file of a synthesis outcome (a shuffle's Outcome
+    or a reduction's RedOutcome) through the one save path, emit.save."""
     assert o.text is not None
-    Path(path).write_text(o.text)
-    _, res, warns = reverify(path, Path(path).read_text(), o.targets, o.wave, timeout, o.robust)
-    if warns or any(r.verdict != "proved" for r in res):
-        raise VerifyError(f"{path}: re-verification failed")
+    _save_file(path, o.text, o.targets, o.wave, timeout, o.robust)
 
 
 def command_text(spec: str, params: dict[str, Any], target: str, wave: int, exec_contract: str, max_ops: int,

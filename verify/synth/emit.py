@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ..assume import ASSUMPTIONS
-from ..diag import Warning_
+from ..diag import VerifyError, Warning_
 from ..ir import Instr, Lowering, VReg
 from ..lowering_file import load_lowering, print_instr
 from ..ops import OPS
+from ..proofs import write_atomic
 from ..refine import Result, check_lowering, static_checks
 from ..target import Target
 
@@ -96,6 +98,20 @@ def reverify(path: str, text: str, targets: list[Target], wave: int,
         warns += static_checks(low, t, wave)
     results = check_lowering(low, targets, [wave], timeout, robust=robust)
     return low, results, warns
+
+
+def save(path: str, text: str, targets: list[Target], wave: int, timeout: float = 30.0,
+         robust: bool = False) -> None:
+    """The one way `verify synth -o` writes a lowering file (a shuffle's or
+    a reduction's; `synth --table` writes the entries it proved while
+    building the table, verify/synth/table.py): `text` is proved again as the file
+    `path` will hold it, for every target (and under every variant with
+    `robust`), then written whole; a text that fails is never written
+    (VerifyError), so no half-checked file is left behind."""
+    _, res, warns = reverify(path, text, targets, wave, timeout, robust)
+    if warns or any(r.verdict != "proved" for r in res):
+        raise VerifyError(f"{path}: re-verification failed")
+    write_atomic(Path(path), text)
 
 
 def uses_vreg(program: Iterable[Instr], n: int) -> bool:

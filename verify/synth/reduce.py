@@ -36,10 +36,9 @@ import heapq
 import time
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from ..diag import InputError, VerifyError
+from ..diag import InputError
 from ..hazards import alu_wait_mnemonic, needed
 from ..ir import Instr
 from ..refine import Result
@@ -636,8 +635,3 @@ def synthesize_red(spec: str, params: dict[str, Any], targets: list[Target], wav
     return out
 
 
-def reverify_file(o: RedOutcome, path: str, timeout: float = 60.0) -> None:
-    """Read the written file back and prove it again for every target."""
-    _, res, warns = reverify(path, Path(path).read_text(), o.targets, o.wave, timeout, o.robust)
-    if warns or any(r.verdict != "proved" for r in res):
-        raise VerifyError(f"{path}: re-verification failed")
