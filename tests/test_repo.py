@@ -109,3 +109,10 @@ def test_builtin_catalogue_is_found_under_share_when_installed(tmp_path):
     (tmp_path / "share" / "verify" / "specs").mkdir(parents=True)
     assert _builtin_root(site, (str(tmp_path),)) == tmp_path / "share" / "verify"
     assert _builtin_root(ROOT, (str(tmp_path),)) == ROOT  # a checkout uses its own
+
+
+def test_only_smt_second_imports_bitwuzla():
+    """The second solver (--double-check) is imported in verify/smt/second.py alone."""
+    importers = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "verify").rglob("*.py")
+                       if re.search(r"^\s*(import bitwuzla|from bitwuzla)", p.read_text(), re.M))
+    assert importers == ["verify/smt/second.py"]
