@@ -47,6 +47,10 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.commands.common", "progress", "verify.progress"): _CMD + " (tqdm loads with the bar, on a terminal only)",
     ("verify.cli", "main", "verify.about"): _CMD + " (--version)",
     ("verify.about", "versions", "verify.smt"): _Z3 + " (--version names the solver)",
+    ("verify.commands.lowering", "cmd_lowering", "verify.smt"): _Z3 + " (the second solver for --double-check)",
+    ("verify.commands.lowering", "double_check", "verify.smt"): _Z3 + " (the second solver for --double-check)",
+    ("verify.smt.second", "version", "bitwuzla"): "bitwuzla (optional) only for --double-check",
+    ("verify.smt.second", "check_bitwuzla", "bitwuzla"): "bitwuzla (optional) only for --double-check",
     ("verify.about", "versions", "llvmlite.binding"): "llvmlite's LLVM library only for --version",
 }
 

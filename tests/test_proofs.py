@@ -485,7 +485,9 @@ def test_op_revisions_read_the_source_that_gives_an_op_its_meaning():
     assert "class BpermuteFi" not in revisions.op_text("ds_bpermute_b32")
     assert "class Bpermute(LdsOp):" in revisions.op_text("ds_bpermute_fi_b32")
     assert [p.name for p in revisions.core_files()][:3] == ["assume.py", "backend.py", "cex.py"]
-    assert {"machine.py", "refine.py", "smt.py", "spec.py"} <= {p.name for p in revisions.core_files()}
+    core = {p.relative_to(revisions._PKG).as_posix() for p in revisions.core_files()}
+    assert {"machine.py", "refine.py", "spec.py", "smt/__init__.py", "smt/terms.py", "smt/query.py"} <= core
+    assert "== smt/terms.py\n" in revisions.core_text()
 
 
 def test_malformed_records_and_lock_are_one_line_errors(small):

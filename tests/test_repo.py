@@ -32,10 +32,16 @@ def test_every_assumption_is_documented():
 
 
 def test_only_smt_imports_z3():
+    """One module imports z3 (verify/smt/terms.py); the other parts of
+    verify.smt take it from there, and nothing outside verify/smt/ names it."""
+    importers = []
     for p in (ROOT / "verify").rglob("*.py"):
         text = p.read_text()
         if re.search(r"^\s*(import z3|from z3)", text, re.M):
-            assert p.name == "smt.py", p
+            importers.append(p.relative_to(ROOT).as_posix())
+        if p.parent.name != "smt":
+            assert not re.search(r"^\s*from \S*smt\S* import [^#\n]*\bz3\b", text, re.M), p
+    assert importers == ["verify/smt/terms.py"]
 
 
 def test_generated_lowerings_are_current():
@@ -103,3 +109,10 @@ def test_builtin_catalogue_is_found_under_share_when_installed(tmp_path):
     (tmp_path / "share" / "verify" / "specs").mkdir(parents=True)
     assert _builtin_root(site, (str(tmp_path),)) == tmp_path / "share" / "verify"
     assert _builtin_root(ROOT, (str(tmp_path),)) == ROOT  # a checkout uses its own
+
+
+def test_only_smt_second_imports_bitwuzla():
+    """The second solver (--double-check) is imported in verify/smt/second.py alone."""
+    importers = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "verify").rglob("*.py")
+                       if re.search(r"^\s*(import bitwuzla|from bitwuzla)", p.read_text(), re.M))
+    assert importers == ["verify/smt/second.py"]

@@ -1,7 +1,7 @@
 """The same question gets the same answer, byte for byte, whatever ran before
 it in the process and whichever model the solver returns.
 
-Each proof builds its terms in a z3 context of its own (verify/smt.py,
+Each proof builds its terms in a z3 context of its own (verify/smt/terms.py,
 Session), so term ids and the solver's models depend on the proof's input
 alone; and the counterexample's EXEC mask is chosen by a rule (the fewest
 active lanes, then the numerically smallest mask; verify/cex.py), not taken

@@ -1,4 +1,4 @@
-"""Lane normal forms (verify/smt.py LaneNormal, [S:lane-normal]): HIP's warp
+"""Lane normal forms (verify/smt/lanenormal.py LaneNormal, [S:lane-normal]): HIP's warp
 sum and inclusive scan as clang-22 emits them, and 64 chained cross-lane
 steps, are proved without the solver comparing lane terms; the normal form
 agrees with the terms it came from on random concrete inputs."""

@@ -110,7 +110,7 @@ class Backend(Arith, Protocol):
 
 @runtime_checkable
 class Symbolic(Backend, Protocol):
-    """A backend whose unknowns a solver reasons about (verify/smt.py): the
+    """A backend whose unknowns a solver reasons about (verify/smt/): the
     checker's initial state and counterexample search also use these.
     Its terms live in `session` (smt.Session: one z3 context per proof), where
     the solver's questions about them must be asked too."""

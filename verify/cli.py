@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
                   "assume", "robust", "json", "times")
     lo.add_argument("--smt2", metavar="DIR", help="also write every proof obligation to DIR as SMT-LIB 2")
     lo.add_argument("--svg", metavar="FILE", help="also draw the lane flow (the counterexample's, if any) to FILE as SVG")
+    lo.add_argument("--double-check", action="store_true",
+                    help="re-ask every obligation of each proof of the second solver, bitwuzla (pip install bitwuzla), "
+                         "without a time limit; a disagreement or its unknown makes the run unknown (exit 3)")
     lo.add_argument("--svg-full", action="store_true",
                     help="draw every instruction (by default those off a counterexample's path are folded, <= 1200 px)")
 

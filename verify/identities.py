@@ -6,7 +6,7 @@ records two different facts:
 
 * as a fold operator (the spec operators ``add`` ... ``fmax``: ``ident(op)``,
   ``fold``, ``combine`` in verify/spec.py; the monoid encoding in
-  verify/smt.py; the counterexample witness in verify/cex.py): its
+  verify/smt/monoid.py; the counterexample witness in verify/cex.py): its
   ``identity``, its ``absorbing`` element and how the monoid encoding counts
   a leaf (``count``).  For binary32 the identity holds on values that are
   not NaN (``-0.0 + x == x``, ``fmin(+inf, x) == x``), which is what a fold

@@ -66,7 +66,7 @@ Operand = VReg | SReg | Imm
 
 # A lane value and a lane condition, as code generic over backends sees them:
 # concretely an ``int`` (32-bit pattern) and a ``bool``; on the solver backend
-# (verify/smt.py) z3 terms, which are untyped here; on the partial backend
+# (verify/smt/) z3 terms, which are untyped here; on the partial backend
 # also None (unknown).  Hence ``Any``: the aliases document, they do not check.
 Value = Any
 Cond = Any

@@ -5,7 +5,7 @@ checker.  Their revisions are kept apart from the records, one line each, in
 ``proofs.lock`` at the catalogue root (beside ``proofs/``):
 
 * ``core``: ``r<verify.SEMANTICS_REVISION>-<hash>`` of the checker, every
-  module of ``verify/`` except :data:`NOT_CORE` (the CLI, the reports, the
+  module of ``verify/`` and of the solver package ``verify/smt/`` except :data:`NOT_CORE` (the CLI, the reports, the
   record and lock code, the catalogue search, emission, ``verify asm``'s
   region finder, diagnostics and the lowering parser, whose
   output the lowering hash covers).  A new module is core until it is listed
@@ -128,11 +128,12 @@ def clean_source(src: str) -> str:
 
 
 def core_files() -> list[Path]:
-    return [p for p in sorted(_PKG.glob("*.py")) if p.name not in NOT_CORE]
+    """verify/*.py and the solver package verify/smt/*.py, less NOT_CORE."""
+    return [p for p in sorted(_PKG.glob("*.py")) if p.name not in NOT_CORE] + sorted((_PKG / "smt").glob("*.py"))
 
 
 def core_text() -> str:
-    return "".join(f"== {p.name}\n{clean_source(read(p))}\n" for p in core_files())
+    return "".join(f"== {p.relative_to(_PKG).as_posix()}\n{clean_source(read(p))}\n" for p in core_files())
 
 
 # ---------------------------------------------------------------------------

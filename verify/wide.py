@@ -38,7 +38,7 @@ M64 = (1 << 64) - 1
 WIDE_TYPES = ("u64", "i64")
 
 # the fold operators that act on each 32-bit half alone (the monoid encoding
-# of verify/smt.py applies to each half); add, min and max couple the halves
+# of verify/smt/monoid.py applies to each half); add, min and max couple the halves
 HALFWISE = ("and", "or", "xor")
 
 # the fold operators' identities as 64-bit patterns (verify/identities.py has the 32-bit ones)

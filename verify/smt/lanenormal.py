@@ -1,0 +1,323 @@
+"""Lane normal forms for verify tv (:class:`LaneNormal`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .terms import Session, _arr, _bv_numeral, z3
+
+# ---------------------------------------------------------------------------
+# Lane normal forms (verify tv).  [S:lane-normal]
+#
+# A lane's value on either side of a tv question is a DAG of lane reads, each
+# guarded by EXEC bits: the GPU writes ``ite(exec_j, new, old)`` and reads
+# ``ite(exec_j, v_j, 0)``; the IR reads a lane under its own guards.  Asked
+# where lane i runs, both often denote the same term once every EXEC bit a
+# surrounding select has decided is replaced by its value (the branch of
+# ``ite(exec_j, a, b)`` taken knows exec_j), sums are flattened and ordered,
+# and operations on constants are folded.  `LaneNormal` does exactly that,
+# memoised per node and per the decided EXEC bits the node mentions, so a
+# chain of n cross-lane steps costs O(n) nodes per lane, not the solver's
+# case splits over 2^n EXEC patterns.  Each rewrite is an identity of the
+# values under the assumptions made (ite(c, a, b) is a where c holds, b where
+# it does not; + is associative and commutative mod 2^32; folding computes the
+# operation), so two lanes' normal forms that are the same term are equal
+# values for every input where lane i runs: such a lane needs no query.
+
+
+LANE_NORMAL_LIMIT = 1_000_000  # memo entries of one proof's normal forms (about 1 GB at most)
+
+
+class _TooBig(Exception):
+    pass
+
+
+class LaneNormal:
+    """Normal forms of one Session's terms under decided EXEC bits, as
+    hash-consed nodes (ints: two terms have the same normal form iff they get
+    the same node); `term` builds a node's z3 term when the solver needs it.
+    `lits`: the EXEC bit conditions (exec[0..W-1]) that may be decided."""
+
+    def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT) -> None:
+        self.s = session
+        self.ref = session.ref
+        self.limit = limit
+        self.over = False
+        self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+        self._uses: dict[int, int] = {}  # ast id -> the EXEC bits it mentions (bit k: exec[k])
+        self._memo: dict[tuple[int, int, int], int] = {}  # (ast id, decided true, decided false) -> node
+        self._ids: dict[tuple[Any, ...], int] = {}  # a node's key -> the node
+        self._keys: list[tuple[Any, ...]] = []  # node -> its key
+        self._asts: dict[int, Any] = {}  # ast id -> the term (kept alive: the memo's keys are ids)
+        self._terms: dict[int, Any] = {}  # node -> its z3 term, once built
+        self.TRUE = self._node(("c", True))
+        self.FALSE = self._node(("c", False))
+
+    # ---- the API ------------------------------------------------------------
+    def normal(self, t: Any, lane: int) -> int | None:
+        """The node of `t` (an int, a bool or a term) where exec[lane] holds;
+        None once the normal forms made so far exceed `limit` nodes (a count,
+        the same on every run: the caller asks the solver about `t` as it is)."""
+        if self.over:
+            return None
+        if type(t) is bool:
+            return self.TRUE if t else self.FALSE
+        if type(t) is int:
+            return self._node(("c", t & 0xFFFFFFFF, z3.Z3_BV_SORT, 32))
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 50000))
+        try:
+            return self._n(t.as_ast(), 1 << lane, 0)
+        except _TooBig:
+            self.over = True
+            return None
+        finally:
+            sys.setrecursionlimit(old)
+
+    def term(self, node: int) -> Any:
+        """The node's value as an int, a bool or a z3 term of the Session."""
+        key = self._keys[node]
+        if key[0] == "c":
+            return key[1]
+        hit = self._terms.get(node)
+        if hit is None:
+            hit = self._terms[node] = self._build(node)
+        return hit
+
+    # ---- nodes --------------------------------------------------------------
+    def _node(self, key: tuple[Any, ...]) -> int:
+        n = self._ids.get(key)
+        if n is None:
+            n = self._ids[key] = len(self._keys)
+            self._keys.append(key)
+        return n
+
+    def _leaf(self, a: Any) -> int:
+        t = self._keep(a)
+        ref = self.ref
+        if z3.Z3_is_numeral_ast(ref, a) and z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, a)) == z3.Z3_BV_SORT:
+            return self._node(("c", int(z3.Z3_get_numeral_string(ref, a)), z3.Z3_BV_SORT,
+                               z3.Z3_get_bv_sort_size(ref, z3.Z3_get_sort(ref, a))))
+        if z3.is_true(t):
+            return self.TRUE
+        if z3.is_false(t):
+            return self.FALSE
+        return self._node(("t", t.get_id()))
+
+    def _keep(self, a: Any) -> Any:
+        i = z3.Z3_get_ast_id(self.ref, a)
+        t = self._asts.get(i)
+        if t is None:
+            t = self._asts[i] = z3.z3._to_expr_ref(a, self.s.ctx)
+        return t
+
+    def _uses_of(self, a: Any) -> int:
+        ref = self.ref
+        i = z3.Z3_get_ast_id(ref, a)
+        hit = self._uses.get(i)
+        if hit is not None:
+            return hit
+        u = 0
+        if i in self.index:
+            u = 1 << self.index[i]
+        elif z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
+            for k in range(z3.Z3_get_app_num_args(ref, a)):
+                u |= self._uses_of(z3.Z3_get_app_arg(ref, a, k))
+        self._uses[i] = u
+        self._keep(a)
+        return u
+
+    def _decided(self, c: int) -> tuple[int, int, int, int]:
+        """The EXEC bits node `c` decides (true, false) where it holds, and
+        (true, false) where it does not."""
+        key = self._keys[c]
+        if key[0] == "t" and key[1] in self.index:
+            b = 1 << self.index[key[1]]
+            return b, 0, 0, b
+        if key[0] == "not":
+            t1, f1, t0, f0 = self._decided(key[1])
+            return t0, f0, t1, f1
+        if key[0] == "and":  # where it holds every conjunct does
+            tt = ff = 0
+            for x in key[1]:
+                t1, f1, _, _ = self._decided(x)
+                tt, ff = tt | t1, ff | f1
+            return tt, ff, 0, 0
+        if key[0] == "or":  # where it does not hold no disjunct does
+            tt = ff = 0
+            for x in key[1]:
+                _, _, t0, f0 = self._decided(x)
+                tt, ff = tt | t0, ff | f0
+            return 0, 0, tt, ff
+        return 0, 0, 0, 0
+
+    def _n(self, a: Any, pos: int, neg: int) -> int:
+        u = self._uses_of(a)
+        key = (z3.Z3_get_ast_id(self.ref, a), pos & u, neg & u)
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) >= self.limit:
+                raise _TooBig
+            hit = self._memo[key] = self._n1(a, pos & u, neg & u)
+        return hit
+
+    def _n1(self, a: Any, pos: int, neg: int) -> int:
+        ref = self.ref
+        i = z3.Z3_get_ast_id(ref, a)
+        if i in self.index:
+            b = 1 << self.index[i]
+            return self.TRUE if pos & b else self.FALSE if neg & b else self._leaf(a)
+        if z3.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST or z3.Z3_get_app_num_args(ref, a) == 0:
+            return self._leaf(a)
+        n = z3.Z3_get_app_num_args(ref, a)
+        dk = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
+        arg = z3.Z3_get_app_arg
+        if dk == z3.Z3_OP_ITE:
+            c = self._n(arg(ref, a, 0), pos, neg)
+            if c == self.TRUE:
+                return self._n(arg(ref, a, 1), pos, neg)
+            if c == self.FALSE:
+                return self._n(arg(ref, a, 2), pos, neg)
+            t1, f1, t0, f0 = self._decided(c)
+            x = self._n(arg(ref, a, 1), pos | t1, neg | f1)
+            y = self._n(arg(ref, a, 2), pos | t0, neg | f0)
+            return x if x == y else self._node(("ite", c, x, y))
+        if dk in (z3.Z3_OP_AND, z3.Z3_OP_OR):
+            unit, zero = (self.TRUE, self.FALSE) if dk == z3.Z3_OP_AND else (self.FALSE, self.TRUE)
+            kept: set[int] = set()
+            for k in range(n):
+                x = self._n(arg(ref, a, k), pos, neg)
+                if x == zero:
+                    return zero
+                if x != unit:
+                    kept.add(x)
+            if not kept:
+                return unit
+            if len(kept) == 1:
+                return kept.pop()
+            return self._node(("and" if dk == z3.Z3_OP_AND else "or", tuple(sorted(kept))))
+        if dk == z3.Z3_OP_NOT:
+            x = self._n(arg(ref, a, 0), pos, neg)
+            if x == self.TRUE:
+                return self.FALSE
+            if x == self.FALSE:
+                return self.TRUE
+            kx = self._keys[x]
+            return kx[1] if kx[0] == "not" else self._node(("not", x))
+        if dk == z3.Z3_OP_BADD and z3.Z3_get_bv_sort_size(ref, z3.Z3_get_sort(ref, a)) == 32:
+            # a sum: its constant, and each term with its multiplicity mod 2^32
+            const = 0
+            terms: dict[int, int] = {}
+            for k in range(n):
+                x = self._n(arg(ref, a, k), pos, neg)
+                kx = self._keys[x]
+                if kx[0] == "c":
+                    const += kx[1]
+                elif kx[0] == "sum":
+                    const += kx[1]
+                    for t, m in kx[2]:
+                        terms[t] = terms.get(t, 0) + m
+                else:
+                    terms[x] = terms.get(x, 0) + 1
+            const &= 0xFFFFFFFF
+            items = tuple(sorted((t, m & 0xFFFFFFFF) for t, m in terms.items() if m & 0xFFFFFFFF))
+            if not items:
+                return self._node(("c", const, z3.Z3_BV_SORT, 32))
+            if not const and len(items) == 1 and items[0][1] == 1:
+                return items[0][0]
+            return self._node(("sum", const, items))
+        if dk == z3.Z3_OP_SELECT:
+            # a lane read: at a constant lane, what the lane holds; else the
+            # array is normalised with nothing decided (once, however many
+            # contexts read it)
+            at = self._n(arg(ref, a, 1), pos, neg)
+            if self._keys[at][0] == "c":
+                hit = self._stored(self._keep(arg(ref, a, 0)), self._keys[at][1])
+                if hit is not None:
+                    return self._n(hit, pos, neg)
+                src = self._n(arg(ref, a, 0), 0, 0)
+                if self._keys[src][0] == "t":  # a register's lane at entry, or an EXEC bit
+                    one = self._keep(z3.Z3_mk_select(ref, self._asts[self._keys[src][1]].as_ast(),
+                                                     self._const_term(at).as_ast()))
+                    lit = self.index.get(one.get_id())
+                    if lit is not None:
+                        return (self.TRUE if pos >> lit & 1 else self.FALSE if neg >> lit & 1
+                                else self._leaf(one.as_ast()))
+                    return self._leaf(one.as_ast())
+            args: tuple[int, ...] = (self._n(arg(ref, a, 0), 0, 0), at)
+        else:
+            args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
+        if dk == z3.Z3_OP_EQ and args[0] == args[1]:
+            return self.TRUE
+        if all(self._keys[x][0] == "c" for x in args):  # an operation on constants: its value
+            consts = [self._const_term(x) for x in args]  # (alive until z3 has used them)
+            arr, m = _arr(consts)
+            r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr)).as_ast()))
+            if z3.is_bv_value(r) or z3.is_true(r) or z3.is_false(r):
+                return self._leaf(r.as_ast())
+        return self._node(("app", z3.Z3_get_ast_id(ref, z3.Z3_func_decl_to_ast(ref, z3.Z3_get_app_decl(ref, a))),
+                           args, i))
+
+    def _const_term(self, node: int) -> Any:
+        key = self._keys[node]
+        if key[1] is True or key[1] is False:
+            return self.s.true if key[1] else self.s.false
+        if key[3] == 32:
+            return self.s.bv(key[1])  # (cached in the Session)
+        v = z3.BitVecVal(key[1], key[3], self.s.ctx)
+        return self._keep(v.as_ast())
+
+    def _stored(self, arr: Any, k: int) -> Any:
+        """What `arr` (a chain of stores at constant lanes over a constant
+        array) holds at lane k, as an AST; None if that is not known."""
+        ref = self.ref
+        a = arr.as_ast()
+        while z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
+            dk = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
+            if dk == z3.Z3_OP_STORE:
+                at = _bv_numeral(ref, z3.Z3_get_app_arg(ref, a, 1))
+                if at is None:
+                    return None
+                if at == k:
+                    return z3.Z3_get_app_arg(ref, a, 2)
+                a = z3.Z3_get_app_arg(ref, a, 0)
+            elif dk == z3.Z3_OP_CONST_ARRAY:
+                return z3.Z3_get_app_arg(ref, a, 0)
+            else:
+                return None
+        return None
+
+    def _build(self, node: int) -> Any:
+        key = self._keys[node]
+        s, ref = self.s, self.ref
+        kind = key[0]
+        if kind == "c":
+            return self._const_term(node)
+        if kind == "t":
+            return self._asts[key[1]]
+        if kind == "sum":
+            out = s.bv(key[1]) if key[1] else None
+            for x, m in key[2]:
+                t = s.bv(self.term(x))
+                if m != 1:
+                    t = s.W(z3.Z3_mk_bvmul(ref, s.bv(m).as_ast(), t.as_ast()))
+                out = t if out is None else s.W(z3.Z3_mk_bvadd(ref, out.as_ast(), t.as_ast()))
+            return out
+        if kind == "ite":
+            c, x, y = (self._z(k) for k in key[1:])
+            return z3.z3._to_expr_ref(z3.Z3_mk_ite(ref, c.as_ast(), x.as_ast(), y.as_ast()), s.ctx)
+        if kind in ("and", "or"):
+            arr, n = _arr([self._z(x) for x in key[1]])
+            return s.WB((z3.Z3_mk_and if kind == "and" else z3.Z3_mk_or)(ref, n, arr))
+        if kind == "not":
+            return s.WB(z3.Z3_mk_not(ref, self._z(key[1]).as_ast()))
+        orig = self._asts[key[3]]  # "app": the original application, its arguments normal
+        arr, n = _arr([self._z(x) for x in key[2]])
+        return z3.z3._to_expr_ref(z3.Z3_update_term(ref, orig.as_ast(), n, arr), s.ctx)
+
+    def _z(self, node: int) -> Any:
+        """The node's z3 term, constants included."""
+        key = self._keys[node]
+        return self._const_term(node) if key[0] == "c" else self.term(node)
