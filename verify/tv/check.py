@@ -223,17 +223,6 @@ def _robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str
     return worst
 
 
-def exit_code(results: list[TVResult]) -> int:
-    vs = {r.verdict for r in results}
-    if "refuted" in vs or "compiler error" in vs:
-        return 1
-    if "unsupported" in vs or "error" in vs:
-        return 2
-    if "unknown" in vs:
-        return 3
-    return 0
-
-
 # ---------------------------------------------------------------------------
 # the GPU side
 
