@@ -916,9 +916,10 @@ def _same_row(a: Row, b: Row, tagged: bool) -> bool:
     return True
 
 
-def render(cex: Counterexample, low: Lowering) -> list[str]:
+def render(cex: Counterexample, low: Lowering, heads: tuple[str, str] = ("expected", "actual")) -> list[str]:
     """The lane table, for people: the deciding lane first, then the other
-    lanes with runs that repeat a lane, shifted, folded into one line."""
+    lanes with runs that repeat a lane, shifted, folded into one line.
+    `heads`: the value columns' titles (verify tv: the IR's and the GPU's)."""
     W = cex.wave
     act = mask_lanes(cex.exec_mask)
     lines = [f"  counterexample ({cex.obligation}):",
@@ -946,7 +947,7 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines
     many = len(low.outputs) != 1
-    table = [("lane", "expected", "actual", "responsible")]
+    table = [("lane", heads[0], heads[1], "responsible")]
     folds: dict[int, list[str]] = {}  # table index -> the fold lines after it (a run's, then a row's repeats)
     shown_rows: list[Row] = []
     for r, fold in folded_rows(cex.rows, cex.tagged):
