@@ -60,3 +60,31 @@ def test_tv_json_carries_the_explained_counterexample(tmp_path):
     lane0 = next(r for r in c["lanes"] if r["lane"] == 0)
     assert (lane0["expected"], lane0["actual"], lane0["differs"]) == (0x101, 0, True)
     assert lane0["trace"][-1].startswith("line ") and "v_mbcnt_lo_u32_b32" in lane0["trace"][-1]
+
+
+def test_kernel_lanes_fold_and_never_drop_a_lane():
+    from verify.tv.cextv import KernelCex
+
+    k = KernelCex((1 << 32) - 1, 0x40, 1, 2, {i: 0x40 + i for i in range(32)})
+    assert k.lane_lines() == ["  lane 0: workitem.id.x = 0x40", "  lanes 1-15: same as lane 0, shifted",
+                              "  lanes 16-31: same as lanes 0-15, shifted"]
+    odd = KernelCex(0b1011, 0x40, 1, 2, {0: 5, 1: 9, 3: 7})
+    assert odd.lane_lines() == ["  lane 0: workitem.id.x = 0x5", "  lane 1: workitem.id.x = 0x9",
+                                "  lane 3: workitem.id.x = 0x7"]
+    js = odd.to_json()
+    assert [r["lane"] for r in js["lanes"]] == [0, 1, 3] and js["memory"]["address"] == "0x40"
+
+
+@pytest.mark.slow  # a kernel refutation (~3 s of CPU, more under load)
+def test_kernel_json_carries_the_counterexample(tmp_path):
+    ll = ROOT / "tests/tv/kernel_hip_shfl_xor_1_w64.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    bad = tmp_path / "k.s"
+    bad.write_text(asm.replace("\tv_xor_b32_e32 v3, 1, v2\n", "\tv_xor_b32_e32 v3, 2, v2\n"))
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1
+    c = json.loads(out)["results"][0]["counterexample"]
+    assert c is not None and c["memory"]["ir"] != c["memory"]["gpu"]
+    assert [r["lane"] for r in c["lanes"]] == c["active_lanes"] and set(c["inputs"]["workitem.id.x"]) == {
+        str(i) for i in c["active_lanes"]}

@@ -251,3 +251,39 @@ def render(ex: Explained, W: int) -> list[str]:
     lines = C.render(cx, low, heads=("IR value", "GPU value"))
     bar = lines[2].replace("(lane 0 first, # active)", f"(lane 0 first, # active: lanes {lanes_text(mask_lanes(ex.mask))})")
     return [f"  counterexample: EXEC = {ex.mask:#x}", *([f"    cause: {ex.cause}"] if ex.cause else []), bar, *lines[3:]]
+
+
+@dataclass
+class KernelCex:
+    """A kernel's counterexample: the memory word where the IR and the GPU
+    differ after the kernel, under EXEC, and every active lane's work-item
+    ID (verify/tv/kernel.py)."""
+
+    exec_mask: int
+    address: int
+    ir: int
+    gpu: int
+    tids: dict[int, int]  # lane -> workitem.id.x
+    race: bool = False
+    gpu_at: str = ""
+
+    def lane_lines(self) -> list[str]:
+        """Every active lane's work-item ID, runs that repeat a lane,
+        shifted, folded into one line as the lane tables fold (never a lane
+        left unnamed)."""
+        if not self.tids:
+            return []
+        t = self.tids
+        out: list[str] = []
+        for f in C.fold_lanes(sorted(t), lambda a, b: t[b] - t[a] == b - a):
+            out.append(f"  {f.text()}" if f.like is not None else f"  lane {f.lanes[0]}: workitem.id.x = {t[f.lanes[0]]:#x}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exec": f"{self.exec_mask:#x}", "exec_after": None, "active_lanes": mask_lanes(self.exec_mask),
+                "tagged_inputs": False, "inputs": {"workitem.id.x": {str(k): v for k, v in sorted(self.tids.items())}},
+                "memory": {"address": f"{self.address:#x}", "ir": f"{self.ir:#x}", "gpu": f"{self.gpu:#x}",
+                           "two_lanes_store_it": self.race},
+                "lanes": [{"lane": i, "inputs": {"workitem.id.x": f"{self.tids[i]:#x}"} if i in self.tids else {},
+                           "expected": None, "actual": None, "differs": False} for i in mask_lanes(self.exec_mask)],
+                "ir_instruction": "", "gpu_instruction": self.gpu_at, "cause": self.gpu_at, "pattern": []}

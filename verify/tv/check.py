@@ -98,7 +98,7 @@ class TVResult:
     compiler: str
     verdict: str  # proved, refuted, unknown, unsupported
     notes: list[str] = field(default_factory=list)
-    cex: Counterexample | None = None
+    cex: Counterexample | cextv.KernelCex | None = None
     seconds: float = 0.0  # proving (the IR and GPU runs, the solver), compiling not included
     compile_seconds: float = 0.0  # compiling, for the first function of each target/wave
     warnings: list[str] = field(default_factory=list)
@@ -138,7 +138,9 @@ class TVResult:
         out += [f"  {n}" for n in self.notes]
         out += [f"  {w}" for w in self.warnings]
         c = self.cex
-        if c is not None and c.explained is not None and c.explained.rows:  # verify/tv/cextv.py
+        if isinstance(c, cextv.KernelCex):  # (a kernel's: in the notes)
+            pass
+        elif c is not None and c.explained is not None and c.explained.rows:  # verify/tv/cextv.py
             out += cextv.render(c.explained, self.wave)
             if c.exec_after is not None:
                 out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
