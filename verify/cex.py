@@ -79,11 +79,13 @@ class Counterexample:
             "lanes": [
                 {"output": r.output, "lane": r.lane, "expected": r.expected, "expected_from": r.expected_src,
                  "actual": r.actual, "actual_from": r.actual_src, "responsible": r.responsible, "trace": r.chain,
+                 "differs": True,
                  **({"bits": r.bits, "expected_hex": _hex(r.expected, r.bits), "actual_hex": _hex(r.actual, r.bits)}
                     if r.bits != 32 else {})}
                 for r in self.rows
             ],
             "exec_final": None if self.exec_final is None else fmt_mask(self.exec_final, self.wave),
+            "cause": deciding_first(self.rows)[0].responsible if self.rows else "",
             "pattern": self.pattern,
         }
 

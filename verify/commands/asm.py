@@ -13,7 +13,7 @@ from ..diag import STDIN, InputError, read_source
 from ..summary import counts
 from ..summary import line as summary_line
 from . import EXIT, worst
-from .common import dump, print_lines, print_warnings, progress, vacuous, writable, write
+from .common import dump, print_lines, print_warnings, progress, shared, vacuous, writable, write
 from .lowering import overall
 
 
@@ -37,7 +37,12 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         code = worst([code, EXIT["unsupported"]])
     n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])
     if args.json:
-        return dump({**rep.to_json(args.times), "counts": n}, out, code)
+        js = rep.to_json(args.times)
+        results = (js["assertions"] if "assertions" in js else
+                   [{**a, "function": f["function"]} if "assertions" in f else
+                    {"function": f["function"], "verdict": f["verdict"], "message": f["message"]}
+                    for f in js["functions"] for a in (f.get("assertions") or [f])])
+        return dump(shared("asm", js, results, n), out, code)
     print_lines(rep.lines(args.times, args.robust), out)
     if len(rep.checked) + len(rep.refused) > 1:
         print(summary_line(n), file=out)

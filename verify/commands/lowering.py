@@ -11,7 +11,7 @@ from ..refine import Result, check_lowering, instantiations, lowering_json, lowe
 from ..summary import counts
 from ..summary import line as summary_line
 from . import EXIT, EXIT_ERROR
-from .common import dump, print_lines, print_warnings, progress, vacuous, writable, write
+from .common import dump, print_lines, print_warnings, progress, shared, vacuous, writable, write
 from .loading import load
 
 
@@ -43,7 +43,8 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.svg:
         write(args.svg, svg.result_svg(low, results, assume, args.svg_full))
     if args.json:
-        return dump({**lowering_json(low, results, args.times), "counts": n}, out, code)
+        js = lowering_json(low, results, args.times)
+        return dump(shared("lowering", js, js["results"], n, js["verdict"]), out, code)
     print_lines(lowering_lines(low, results, args.times, args.robust), out)
     if len(results) > 1:
         print(summary_line(n), file=out)
