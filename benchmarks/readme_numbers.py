@@ -13,7 +13,11 @@ What it writes:
   check` counts them), `verify check --jobs 2` on it when every record is
   current, and with --prove the full re-proof;
 * with --tiers, the fast tier's size and time in the README's opening
-  paragraph ("N tests in about T s").
+  paragraph ("N tests in about T s"), and the size of the `verify tv`
+  matrix tier (tests/test_tv_corpus.py under `-m corpus`: "llc-22: N tests");
+* the counts the README states in its text: the IR files at the top of
+  tests/tv ("`tests/tv/` holds N files") and the entries of the checked-in
+  synthesis table ("the checked-in table, N entries").
 
 tests/test_readme_numbers.py checks the catalogue's counts in the block
 against the live ones, and the fast tier's size against pytest's collection
@@ -65,6 +69,32 @@ def fast_tier_size() -> int:
     if m is None:
         raise SystemExit(f"cannot read pytest's collection:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
     return int(m.group(1))
+
+
+def tv_corpus_files(root: Path = ROOT) -> int:
+    """The IR files at the top of tests/tv (the corpus the README describes)."""
+    return sum(1 for _ in (root / "tests" / "tv").glob("*.ll"))
+
+
+def synth_table_entries(root: Path = ROOT) -> int:
+    """The entries of the checked-in synthesis table (docs/synthesis-table.json)."""
+    return len(json.loads((root / "docs" / "synthesis-table.json").read_text()))
+
+
+def corpus_tier_size() -> int:
+    """The tests of the `verify tv` matrix tier: tests/test_tv_corpus.py under `-m corpus`."""
+    r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "corpus",
+                        "tests/test_tv_corpus.py"], cwd=ROOT, capture_output=True, text=True, check=False)
+    per_file = [int(m.group(1)) for m in re.finditer(r"^\S+: (\d+)$", r.stdout, re.M)]
+    if not per_file:
+        raise SystemExit(f"cannot read pytest's collection:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    return sum(per_file)
+
+
+# (pattern, the live value): counts the README states in its text
+def text_counts(root: Path = ROOT) -> list[tuple[str, int]]:
+    return [(r"`tests/tv/` holds ([\d,]+) files", tv_corpus_files(root)),
+            (r"the checked-in table, ([\d,]+) entries", synth_table_entries(root))]
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, float, int]:
@@ -124,6 +154,14 @@ def main() -> None:
         kept = [ln for ln in old.splitlines() if ln.startswith("- `verify prove --jobs 2`")]
         block = "\n".join([block, *kept])
     text = f"{head}{BEGIN}\n{block}\n{END}{tail}"
+    for pattern, live in text_counts():
+        text, k = re.subn(pattern, lambda m, live=live: m.group(0).replace(m.group(1), fmt(live)), text, count=1)
+        if k != 1:
+            raise SystemExit(f"README.md: no match for {pattern!r}")
+    if a.tiers:
+        text, k = re.subn(r"llc-22: [\d,]+ tests", f"llc-22: {fmt(corpus_tier_size())} tests", text, count=1)
+        if k != 1:
+            raise SystemExit("README.md: no 'llc-22: N tests' in its opening paragraph")
     if tier is not None:
         text, k = re.subn(r"[\d,]+ tests in about\s+\d+ s", f"{fmt(tier[0])} tests in about {tier[1]:.0f} s", text,
                           count=1)

@@ -168,7 +168,7 @@ def test_a_region_in_a_loop_is_refused(tmp_path):
     two = loop + ".Lfunc_end0:\ng:\n\ts_mov_b32 s4, 1\n" + XOR1 + "\ts_setpc_b64 s[30:31]\n"
     path = write(tmp_path, "two.s", two)
     code, out, err = cli("asm", path, "--exec", "0xffffffff", "--assert", CLAIM)
-    assert code == 3, out + err
+    assert code == 4, out + err
     assert "two.s: f: refused: line 5: lines 5-8 are inside a loop" in out
     assert re.search(r"two\.s: g, lines \d+-\d+ .*\n(.*\n)*  proved ", out), out
 

@@ -34,20 +34,24 @@ def test_bpermute_address_traced_to_the_and_that_dropped_the_half(tmp_path):
     assert "line 15 (v_mbcnt_hi_u32_b32 v2, -1, v2): v2[32] = 0x20" in trace
     assert "line 19 (v_lshlrev_b32_e32 v4, 2, v4): v4[32] = 0x0" in trace
     assert "line 20 ds_bpermute_b32: reads lane 0, chosen by v4[32] = 0x0" in trace
+    # the cause: the mutated and, where lane 32's address first became lane 0's
+    assert row["responsible"] == ("line 16 v_and_b32_e32: v2[32] chooses lane 0 for line 20 ds_bpermute_b32 "
+                                  "(source lane 0 is inactive: reads 0)")
     # printed earliest first: the address slice comes before the read it chose
     shown = list(reversed(trace))
     assert shown.index("line 16 (v_and_b32_e32 v2, 16, v2): v2[32] = 0x0") < \
         shown.index("line 20 ds_bpermute_b32: reads lane 0, chosen by v4[32] = 0x0")
 
 
-def test_readlane_select_is_the_responsible_line(tmp_path):
+def test_readlane_select_names_the_line_that_computed_the_lane(tmp_path):
     p = tmp_path / "m.s"
     p.write_text("; @spec cuda64.shfl_idx lane=5 width=64\n; @targets gfx9\n; @waves 64\n; @input x = v0\n"
                  "; @output out = v1\n; @clobbers s0, s1\ns_mov_b32 s1, 6\nv_readlane_b32 s0, v0, s1\n"
                  "s_nop 4\nv_mov_b32_e32 v1, s0\n")
     row = first_row(str(p), "--target", "gfx90a")
     assert row["lane"] == 5
-    assert row["responsible"] == "line 8 v_readlane_b32: reads lane 6, chosen by s1"
+    # the lane number 6 comes from the s_mov: that line is the cause, the readlane the path
+    assert row["responsible"] == "line 7 s_mov_b32: s1 chooses lane 6 for line 8 v_readlane_b32"
     assert list(reversed(row["trace"])) == [
         "v0[6] holds its value from entry (x[6])",
         "line 7 (s_mov_b32 s1, 6): s1 = 0x6",

@@ -14,7 +14,7 @@ def test_lowering_xor5_wave64_proves():
 def test_lowering_json_shape():
     code, js, _ = cli_json("lowering", "xor5", "--target", "gfx942")
     assert code == 0
-    assert set(js) == {"lowering", "path", "spec", "verdict", "results", "counts"}
+    assert set(js) == {"command", "summary", "lowering", "path", "spec", "verdict", "results", "counts"}  # docs/json.md
     assert js["spec"] == {"name": "cuda.shfl_xor", "params": {"mask": 5, "width": 16}}
     (r,) = js["results"]
     assert r["target"] == "gfx942" and r["wave"] == 64 and r["exec"] == "any" and r["verdict"] == "proved"

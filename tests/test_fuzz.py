@@ -691,9 +691,9 @@ TV_TARGET = ["--target", "gfx1100", "--wave", "32"]
 def tv_not_accepted(argv: list[str], tmp: Path, env: dict[str, str] | None = None) -> None:
     """`verify tv` on input that is wrong by construction: no traceback, no
     file written, and never a verdict that passes: exit 2 with one `error:`
-    line (or with a Summary of unsupported functions and nothing proved),
-    exit 3 (unknown), or exit 1 with "compiler error" verdicts (an llc that
-    ran and failed on the module)."""
+    line, exit 4 with a Summary of unsupported functions and nothing proved
+    (or 2 where an error result is among them), exit 3 (unknown), or exit 1
+    with "compiler error" verdicts (an llc that ran and failed on the module)."""
     before = _tree(tmp)
     out, err = io.StringIO(), io.StringIO()
     old = {k: os.environ.get(k) for k in env or {}}
@@ -710,7 +710,7 @@ def tv_not_accepted(argv: list[str], tmp: Path, env: dict[str, str] | None = Non
                 os.environ[k] = v
     assert "Traceback" not in err.getvalue()
     assert _tree(tmp) == before, "a file was written"
-    assert code in (1, 2, 3), (code, out.getvalue()[-500:], err.getvalue()[:500])
+    assert code in (1, 2, 3, 4), (code, out.getvalue()[-500:], err.getvalue()[:500])
     errors = [ln for ln in err.getvalue().splitlines() if "error:" in ln]
     if out.getvalue():
         summary = out.getvalue().splitlines()[-1]

@@ -427,4 +427,4 @@ def test_a_stale_record_whose_fresh_proof_is_refuted_counts_as_incorrect(swap, t
     assert '<failure type="refuted"' in (tmp_path / "j.xml").read_text()
     code, js, _ = cli("check", "--json")
     rec = json.loads(js)
-    assert rec["summary"] == {"refuted": 1} and rec["records"][0]["problem"] == "refuted"
+    assert rec["kinds"] == {"refuted": 1} and rec["records"][0]["problem"] == "refuted"

@@ -50,7 +50,7 @@ def report(tmp_path_factory):
 
 def test_report_files(report):
     out, js = report
-    assert js["summary"] == {"proved": 8, "refuted": 8}
+    assert js["kinds"] == {"proved": 8, "refuted": 8}
     page = (out / "index.html").read_text()
     # one row per lowering, the refuted one first, its counterexample inline after it
     assert page.count('<tr class="low"') == 2
@@ -90,7 +90,7 @@ def test_report_in_headless_chromium(report):
 
         errors = [e for e in b.get_log("browser") if e["level"] == "SEVERE"]
         assert errors == []
-        assert {k: v for k, v in _counts(b).items() if v} == js["summary"]
+        assert {k: v for k, v in _counts(b).items() if v} == js["kinds"]
         rows = _shown(b)
         assert [r.get_attribute("data-worst") for r in rows] == ["refuted", "proved"]
         # the failure expands to its counterexample

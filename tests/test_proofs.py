@@ -239,7 +239,7 @@ def test_json_and_junit_reports(small):
     code, out, _ = cli("check", "--json", "--junit", "report.xml")
     assert code == 1
     js = json.loads(out)
-    assert js["exit"] == 1 and js["summary"] == {"proved": 9, "refuted": 8}
+    assert js["exit"] == 1 and js["kinds"] == {"proved": 9, "refuted": 8}
     rec = next(r for r in js["records"] if r["lowering"] == "lowerings/xor5_plain.s")
     assert rec == {"record": "proofs/xor5_plain.proof", "lowering": "lowerings/xor5_plain.s", "target": "gfx900",
                    "wave": 64, "status": "missing", "verdict": None, "reasons": [], "reproved": "refuted",

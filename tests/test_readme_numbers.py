@@ -43,3 +43,22 @@ def test_the_fast_tier_size_is_current():
     assert m
     assert _n(m.group(1)) == _script().fast_tier_size(), (
         "the README's fast-tier size is stale: run python benchmarks/readme_numbers.py --tiers --write")
+
+
+def test_the_counts_in_the_text_are_current():
+    """The counts the README states in its prose (written by
+    benchmarks/readme_numbers.py --write): tests/tv's files, the synthesis
+    table's entries."""
+    for pattern, live in _script().text_counts(ROOT):
+        m = re.search(pattern, README)
+        assert m, pattern
+        assert _n(m.group(1)) == live, (
+            f"README.md says {m.group(0)!r}; the live count is {live}: run python benchmarks/readme_numbers.py --write")
+
+
+@pytest.mark.slow  # collects the corpus tier (~40 s)
+def test_the_corpus_tier_size_is_current():
+    m = re.search(r"llc-22: ([\d,]+) tests", README)
+    assert m
+    assert _n(m.group(1)) == _script().corpus_tier_size(), (
+        "the README's corpus-tier size is stale: run python benchmarks/readme_numbers.py --tiers --write")

@@ -153,3 +153,29 @@ def test_a_big_region_is_folded_to_its_path(tmp_path):
     lines = lambda t: {int(m) for m in _re.findall(r'class="column[^"]*" data-column="\d+" data-line="(\d+)"', t)}  # noqa: E731
     assert len(lines(s)) < len(lines(f))
     assert 'class="column responsible"' in s
+    # the red path crosses the SGPR hop, as the text does: the writelane's lane 16
+    # back through v_readlane s3 to lane 15 (issue #34); in both pictures
+    for t in (s, f):
+        root = ET.fromstring(t)
+        path = [(e.get("data-lane")) for e in _by_class(root, "path") if e.tag == f"{NS}line"]
+        assert path[-2:] == ["15", "16"], path
+
+
+def test_the_red_path_follows_an_sgpr_hop(tmp_path):
+    """A v_writelane of an SGPR that v_readlane read from lane 4: the red
+    path goes from the writelane's lane 5 back through the readlane to lane
+    4 of v0 and its entry value, as the text's trace does (issue #34)."""
+    src = tmp_path / "m.s"
+    src.write_text("; @spec cuda64.shfl_idx lane=5 width=64\n; @targets gfx9\n; @waves 64\n; @exec full\n"
+                   "; @input x = v0\n; @output out = v1\n; @clobbers s0\n"
+                   "v_mov_b32_e32 v1, v0\nv_readlane_b32 s0, v0, 4\ns_nop 4\nv_writelane_b32 v1, s0, 5\n")
+    out = tmp_path / "m.svg"
+    code, _, err = cli("lowering", str(src), "--target", "gfx90a", "--svg", str(out), "--svg-full")
+    assert code == 1, err
+    root = _parse(out)
+    cols = {c.get("data-line"): k for k, c in enumerate(_by_class(root, "column"))}
+    lines = [e for e in _by_class(root, "path") if e.tag == f"{NS}line"]
+    # entry lane 4 -> the readlane (line 9) at lane 4 -> the writelane (line 11) at lane 5
+    assert [e.get("data-lane") for e in lines] == ["4", "5"], [e.attrib for e in lines]
+    xs = sorted(float(e.get("x1")) for e in lines)
+    assert len(xs) == 2 and xs[0] < xs[1] and {"9", "11"} <= set(cols)

@@ -2,6 +2,7 @@
 errors; the table's staleness check; the cost table in the docs."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,14 @@ def test_one_save_path_writes_nothing_that_fails_reverification(tmp_path):
     assert not out.exists()
     save(str(out), good, [get("gfx1100")], 32)
     assert out.read_text() == good
+@pytest.mark.slow  # a whole synthesis (~5 s)
+def test_survey_counts_a_single_op_the_search_dropped_for_a_cheaper_twin():
+    """xor 1 on gfx1100 wave32: the search keeps the DPP move and drops the
+    swizzle with the same lane map, but the survey must still say that a
+    single swizzle does it (it once said "none of 2124 swizzles does it")."""
+    code, out, err = cli("synth", "cuda.shfl_xor", "mask=1", "width=32", "--target", "gfx1100", "--wave", "32")
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("  single swizzle ops: "))
+    assert re.fullmatch(r"  single swizzle ops: 1 of \d+ do it, cheapest cost \d+: "
+                        r"ds_swizzle_b32 v1, v0 offset:swizzle\(SWAP,1\); s_waitcnt lgkmcnt\(0\)", line), line
+    assert "  single dpp8 ops: 1 of " in out

@@ -129,7 +129,7 @@ def test_tv_reports_tampered_metadata_and_missing_metadata(tmp_path):
     lines[k + 1] = lines[k + 1].replace("24", "20")
     bad.write_text("\n".join(lines))
     code, out, _ = cli("tv", str(ll), "--target", "gfx90a", "--wave", "64", "--asm", str(bad))
-    assert code == 2 and out.splitlines()[:2] == [
+    assert code == 4 and out.splitlines()[:2] == [
         "mix on gfx90a wave64 (" + str(bad) + "): unsupported",
         f"  <{bad} gfx90a wave64>:{k + 2}: error: kernel argument %b: the .amdgpu_metadata says offset 20, size 4, "
         "by_value; the ABI rule gives offset 24, size 4, by_value"]

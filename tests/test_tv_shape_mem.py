@@ -263,5 +263,5 @@ def test_flat_and_lds_in_one_function_is_unsupported(tmp_path):
                  "  store i32 %x, ptr %out, align 4\n"
                  "  store i32 %x, ptr addrspace(3) %l, align 4\n  ret void\n}\n")
     code, out, _ = cli("tv", str(p), "--wave", "32")
-    assert code == 2
+    assert code == 4
     assert "unsupported: flat and LDS (or private) pointers in one function" in out

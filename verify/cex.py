@@ -79,11 +79,13 @@ class Counterexample:
             "lanes": [
                 {"output": r.output, "lane": r.lane, "expected": r.expected, "expected_from": r.expected_src,
                  "actual": r.actual, "actual_from": r.actual_src, "responsible": r.responsible, "trace": r.chain,
+                 "differs": True,
                  **({"bits": r.bits, "expected_hex": _hex(r.expected, r.bits), "actual_hex": _hex(r.actual, r.bits)}
                     if r.bits != 32 else {})}
                 for r in self.rows
             ],
             "exec_final": None if self.exec_final is None else fmt_mask(self.exec_final, self.wave),
+            "cause": deciding_first(self.rows)[0].responsible if self.rows else "",
             "pattern": self.pattern,
         }
 
@@ -538,9 +540,48 @@ def _read_lane(why: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _select_lines(trace: list[Step], step: Step, lane: int, read: int | None, value: ValueAt) -> list[str]:
+def _lane_cause(trace: list[Step], k: int, reg: str, lane: int | None, read: int, value: ValueAt,
+                limit: int = 12) -> tuple[Step, str, int | None, int] | None:
+    """Where the lane number `read` (or its byte address, 4 * read) that
+    chose a lane at instruction k was first computed: among the
+    instructions that computed (reg, lane)'s value, following their register
+    sources, the earliest whose result is that number while none of the
+    registers it read holds it (a constant operand may: `v_xor_b32 v2, 2, v1`
+    is where lane i ^ 2 comes from).  (step, register, lane, value), or None."""
+    want = {read & M32, (read * 4) & M32}
+    found: list[tuple[Step, str, int | None, int]] = []
+    seen: set[tuple[int, str, int | None]] = set()
+    frontier: list[tuple[int, str, int | None]] = [(k, reg, lane)]
+    while frontier and len(seen) < limit:
+        at, r, ln = frontier.pop(0)
+        w = next((s for s in reversed(trace[:at]) if (r, ln) in s.events), None)
+        if w is None or (w.index, r, ln) in seen:
+            continue
+        seen.add((w.index, r, ln))
+        out = value(w.index + 1, _reg_of(r), ln)
+        ev = w.events[(r, ln)]
+        srcs: list[tuple[str, int | None]] = []
+        if ev.src is not None:
+            srcs.append((ev.src[0], ev.src[1]))
+        else:
+            for o in w.instr.operands[1:]:
+                if isinstance(o, VReg) and o.count == 1:
+                    srcs.append((f"v{o.index}", ln))
+                elif isinstance(o, SReg) and o.count == 1 and o.names[0] not in ("exec_lo", "exec_hi"):
+                    srcs.append((o.names[0], None))
+        ins = [value(w.index, _reg_of(a), b) for a, b in srcs]
+        if out in want and not any(v in want for v in ins):
+            found.append((w, r, ln, out))
+        frontier += [(w.index, a, b) for a, b in srcs]
+    return min(found, key=lambda f: f[0].index) if found else None
+
+
+def _select_lines(trace: list[Step], step: Step, lane: int, read: int | None, value: ValueAt,
+                  causes: dict[str, str] | None = None) -> list[str]:
     """Which operand chose the lane that `step` read (or wrote) for `lane`,
-    its value, and where that value was computed (latest first)."""
+    its value, and where that value was computed (latest first).  `causes`:
+    each "chosen by" line -> the instruction that computed the lane number
+    (:func:`_lane_cause`), where one did."""
     out: list[str] = []
     for idx in op_of(step.instr.base).lane_select:
         o = step.instr.operands[idx]
@@ -552,14 +593,24 @@ def _select_lines(trace: list[Step], step: Step, lane: int, read: int | None, va
             continue
         key, ln = (f"v{o.index}", lane) if isinstance(o, VReg) else (o.names[0], None)
         which = f"reads lane {read}" if read is not None else "the lane"
-        out.append(f"{_at(step)}: {which}, chosen by {key}{f'[{ln}]' if ln is not None else ''} "
-                   f"= {_shown(value(step.index, o, ln))}")
+        sel = value(step.index, o, ln)
+        out.append(f"{_at(step)}: {which}, chosen by {key}{f'[{ln}]' if ln is not None else ''} = {_shown(sel)}")
+        lane_no = read if read is not None else lane
+        # (only where the select names the lane taken: ds_bpermute in a wave64
+        # that reaches its own half only takes another lane than it names)
+        if causes is not None and sel is not None and sel in (lane_no, (lane_no * 4) & M32):
+            hit = _lane_cause(trace, step.index, key, ln, lane_no, value)
+            if hit is not None:
+                w, r, wl, _ = hit
+                what = f"{r}[{wl}]" if wl is not None else r
+                causes[out[-1]] = f"{_at(w)}: {what} chooses lane {lane_no} for {_at(step)}"
         out += _origin(trace, step.index, key, ln, value)
     return out
 
 
 def _through_scalar(trace: list[Step], step: Step, where: str, reg: str, lane: int, value: ValueAt,
-                    wave: int) -> tuple[list[str], tuple[str, int] | None, str, str, int] | None:
+                    wave: int, causes: dict[str, str] | None = None
+                    ) -> tuple[list[str], tuple[str, int] | None, str, str, int] | None:
     """A v_writelane's lane, traced through the scalar it wrote: (chain
     lines, the (VGPR, lane) a v_readlane/v_readfirstlane read it from, or
     None where an instruction computed the scalar, the source label, the
@@ -569,7 +620,7 @@ def _through_scalar(trace: list[Step], step: Step, where: str, reg: str, lane: i
         return None
     s = val.names[0]
     lines = [f"{where}: {reg}[{lane}] <- {s} = {_shown(value(step.index, val, None))}"]
-    lines += _select_lines(trace, step, lane, None, value)
+    lines += _select_lines(trace, step, lane, None, value, causes)
     w = next((x for x in reversed(trace[:step.index]) if (s, None) in x.events), None)
     if w is None:
         return lines, None, f"{s}@entry", f"{_at(step)}: {reg}[{lane}] <- {s}, which holds its value from entry", step.index
@@ -588,7 +639,7 @@ def _through_scalar(trace: list[Step], step: Step, where: str, reg: str, lane: i
         src = f"v{w.instr.operands[1].index}"
         lines.append(f"{wwhere}: {s} <- {src}[{j}]")
         if w.instr.base == "v_readlane_b32":
-            lines += _select_lines(trace, w, j, j, value)
+            lines += _select_lines(trace, w, j, j, value, causes)
         return lines, (src, j), "", "", w.index
     lines.append(f"{wwhere}: writes {s} = {_shown(value(w.index + 1, val, None))}")
     lines += _origin(trace, w.index, s, None, value)[1:]
@@ -607,6 +658,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
 
     Returns (chain of explanations, source label, responsible step text)."""
     chain: list[str] = []
+    causes: dict[str, str] = {}  # a lane choice -> where its lane number was computed (_lane_cause)
     responsible = ""
     reg0, lane0 = reg, lane
     k = len(trace)
@@ -642,11 +694,11 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
         if ev.status == "written" and ev.src is not None:
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
             if value is not None:
-                chain += _select_lines(trace, step, lane, ev.src[1], value)
+                chain += _select_lines(trace, step, lane, ev.src[1], value, causes)
             reg, lane = ev.src
             continue
         if ev.status == "written" and value is not None and step.instr.base in ("v_writelane_b32", "v_mov_b32"):
-            hop = _through_scalar(trace, step, where, reg, lane, value, len(active or []))
+            hop = _through_scalar(trace, step, where, reg, lane, value, len(active or []), causes)
             if hop is not None:
                 chain += hop[0]
                 if hop[1] is None:  # the scalar was computed: that instruction is the cause
@@ -661,18 +713,20 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             break
         if ev.status == "zero":
             chain.append(f"{where}: {reg}[{lane}] = 0 ({ev.why})")
+            before = set(causes)
             if value is not None:
-                chain += _select_lines(trace, step, lane, _read_lane(ev.why), value)
+                chain += _select_lines(trace, step, lane, _read_lane(ev.why), value, causes)
             source = f"0 from {_line(step)}"
-            responsible = responsible or f"{_at(step)}: {reg}[{lane}] = 0 ({ev.why})"
+            cause = next((c for k, c in causes.items() if k not in before), "") if "source lane" in ev.why else ""
+            responsible = responsible or (f"{cause} ({ev.why})" if cause else f"{_at(step)}: {reg}[{lane}] = 0 ({ev.why})")
             break
         chain.append(f"{where}: {reg}[{lane}] not written ({ev.why})")
         if value is not None and "source lane" in ev.why:
-            chain += _select_lines(trace, step, lane, _read_lane(ev.why), value)
+            chain += _select_lines(trace, step, lane, _read_lane(ev.why), value, causes)
         responsible = responsible or f"{_at(step)}: {reg}[{lane}] not written ({ev.why})"
     if not responsible:  # the value moved from the wrong lane: blame the first lane choice on its path
         chosen = next((c for c in reversed(chain) if _CHOSEN.match(c)), "")
-        responsible = re.sub(r" = (0x[0-9a-f]+|unknown)$", "", chosen)  # the value is in the chain: lanes fold
+        responsible = causes.get(chosen) or re.sub(r" = (0x[0-9a-f]+|unknown)$", "", chosen)  # (the value is in the chain)
     if not responsible:
         last_writer = next((s for s in reversed(trace) if any(k[0] == reg0 and k[1] == lane0 for k in s.events)), None)
         responsible = (f"{_at(last_writer)}: {reg0}[{lane0}] reads the wrong lane" if last_writer
@@ -864,9 +918,10 @@ def _same_row(a: Row, b: Row, tagged: bool) -> bool:
     return True
 
 
-def render(cex: Counterexample, low: Lowering) -> list[str]:
+def render(cex: Counterexample, low: Lowering, heads: tuple[str, str] = ("expected", "actual")) -> list[str]:
     """The lane table, for people: the deciding lane first, then the other
-    lanes with runs that repeat a lane, shifted, folded into one line."""
+    lanes with runs that repeat a lane, shifted, folded into one line.
+    `heads`: the value columns' titles (verify tv: the IR's and the GPU's)."""
     W = cex.wave
     act = mask_lanes(cex.exec_mask)
     lines = [f"  counterexample ({cex.obligation}):",
@@ -894,7 +949,7 @@ def render(cex: Counterexample, low: Lowering) -> list[str]:
         lines.append(f"    EXEC at the end = {fmt_mask(cex.exec_final or 0, W)}, at entry = {fmt_mask(cex.exec_mask, W)}")
         return lines
     many = len(low.outputs) != 1
-    table = [("lane", "expected", "actual", "responsible")]
+    table = [("lane", heads[0], heads[1], "responsible")]
     folds: dict[int, list[str]] = {}  # table index -> the fold lines after it (a run's, then a row's repeats)
     shown_rows: list[Row] = []
     for r, fold in folded_rows(cex.rows, cex.tagged):

@@ -15,7 +15,7 @@ import re
 import sys
 from functools import cache
 
-from .commands import EXIT_ERROR, EXIT_PROVED
+from .commands import EXIT_ERROR, EXIT_HELP, EXIT_PROVED
 from .diag import InputError, VerifyError
 
 TYPE_CHECKING = False  # typing is not loaded for `verify --help` (issue #35); mypy reads the block below
@@ -86,7 +86,8 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 
 
 def _command(sub: Any, name: str, help: str, *shared: str) -> argparse.ArgumentParser:
-    p: argparse.ArgumentParser = sub.add_parser(name, help=help)
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help, epilog=EXIT_HELP,
+                                                formatter_class=argparse.RawDescriptionHelpFormatter)
     for key in shared:
         flags, kw = _OPTIONS[key]
         p.add_argument(*flags, **kw)
@@ -100,7 +101,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.")
+    p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.",
+                epilog=EXIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="store_true", help="print the versions of verify, z3 and llvmlite/LLVM")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cex import Counterexample, Fold, Row, deciding_first, fold_lanes
+from .cex import Counterexample, Fold, Row, ValueAt, _through_scalar, deciding_first, fold_lanes, value_reader
 from .encode import Encoding, mismatches, replay
 from .ir import Lowering, VReg, reg_key
 from .lanes import fmt_mask
@@ -69,6 +69,7 @@ class Flow:
     col_w: int = 128  # an instruction column's width (narrower where a long path must fit MAX_W)
     folded: int = 0  # instructions off the path left out (fold columns stand for them)
     chain_lines: set[int] = field(default_factory=set)  # lines the deciding lane's trace names (kept when folding)
+    path_cut: bool = False  # the path is drawn from the responsible instruction on (a long one, folded)
 
 
 _REF = re.compile(r"\b(v\d+)\[(\d+)\]")
@@ -111,10 +112,14 @@ def _columns(low: Lowering, enc: Encoding) -> list[Column]:
     return cols
 
 
-def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: int) -> list[tuple[int, int]]:
+def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: int,
+          value: ValueAt | None = None) -> list[tuple[int, int]]:
     """(column, lane) from the output back to the entry, following each
     lane's moved source (a lane computed from its own value and others
-    follows its own value; from one other lane, that lane)."""
+    follows its own value; from one other lane, that lane) and, with
+    `value` (verify.cex.value_reader), the SGPR hops the text follows: a
+    v_writelane (or v_mov) of an SGPR back through the v_readlane or
+    v_readfirstlane that read it, to the VGPR lane it came from."""
     trace = enc.machine.trace
     assert trace is not None
     path: list[tuple[int, int]] = []
@@ -129,7 +134,13 @@ def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: 
         ev = step.events[(reg, lane)]
         k = step.index
         refs = _REF.findall(ev.why) if ev.status == "written" and ev.src is None else []
-        if ev.status == "written" and ev.src is not None:
+        hop = (_through_scalar(trace, step, "", reg, lane, value, enc.machine.W)
+               if value is not None and ev.status == "written" and ev.src is None
+               and step.instr.base in ("v_writelane_b32", "v_mov_b32") else None)
+        if hop is not None and hop[1] is not None:  # through the scalar to the lane it was read from
+            (reg, lane), k = hop[1], hop[4]
+            path.append((k + 1, lane))
+        elif ev.status == "written" and ev.src is not None:
             reg, lane = ev.src
         elif (reg, str(lane)) in refs:  # a combination with the lane's own value: follow that
             pass
@@ -179,10 +190,19 @@ def _fold_columns(f: Flow) -> None:
         return LEFT + 10 + sum(_col_width(c, col_w) for c in cols) + _text_w(f) + 20
     if width(f.columns, COL_W) <= MAX_W:
         return
-    keep = {0} | {c for c, _ in f.path}
-    keep |= {k for k, c in enumerate(f.columns) if c.step >= 0 and c.line in f.chain_lines}
-    if f.responsible is not None:
-        keep.add(f.responsible)
+
+    def kept(cut: int) -> set[int]:
+        out = {0} | {c for c, _ in f.path if c >= cut}
+        out |= {k for k, c in enumerate(f.columns) if k >= cut and c.step >= 0 and c.line in f.chain_lines}
+        return out | ({f.responsible} if f.responsible is not None else set())
+
+    keep = kept(0)
+    fits = LEFT + 10 + 64 * (len(keep) + 1) + _text_w(f) + 20 <= MAX_W  # (kept at 64 px, a fold column between)
+    if not fits and f.responsible is not None:
+        # a long path (an SGPR hop back through a scan): drawn from the responsible instruction on
+        f.path = [(c, ln) for c, ln in f.path if c >= f.responsible]
+        f.path_cut = True
+        keep = kept(f.responsible)
     new: list[Column] = []
     remap: dict[int, int] = {}
     run: list[Column] = []
@@ -230,7 +250,8 @@ def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask:
     if rows:
         r = rows[0]
         if isinstance(next((b.reg for b in low.outputs if b.name == r.output), None), VReg):
-            f.path = _path(low, enc, cols, out_regs[r.output], r.lane)
+            f.path = _path(low, enc, cols, out_regs[r.output], r.lane,
+                           value_reader(low, target, wave, assume, mask, vals))
         pinned = {ln for _, ln in f.path} | {r.lane}
         f.chain_lines = {int(m.group(1)) for c in r.chain if (m := re.match(r"line (\d+)", c))}
         m = re.match(r"line (\d+)", r.responsible)
@@ -462,7 +483,7 @@ def render(f: Flow) -> str:
     if f.exec_final is not None:
         ex += f", at the end {fmt_mask(f.exec_final, f.wave)}"
     if f.path:
-        ex += "; red: the deciding lane's path"
+        ex += "; red: the deciding lane's path" + (" from the responsible instruction" if f.path_cut else "")
     if f.folded:
         ex += f"; {f.folded} instructions off the path folded (--svg-full draws them)"
     o.append(f'<text x="8" y="{ly + 30}" fill="#333">{_esc(ex)}</text>')

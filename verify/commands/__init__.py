@@ -6,5 +6,22 @@ several share (output, progress, argument checks).  The exit codes are
 here, so that verify.cli reads them without loading any command.
 """
 
-EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN = 0, 1, 2, 3
-EXIT = {"proved": EXIT_PROVED, "refuted": EXIT_REFUTED, "error": EXIT_ERROR, "unknown": EXIT_UNKNOWN}
+EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN, EXIT_UNSUPPORTED = 0, 1, 2, 3, 4
+EXIT = {"proved": EXIT_PROVED, "refuted": EXIT_REFUTED, "error": EXIT_ERROR, "unknown": EXIT_UNKNOWN,
+        "unsupported": EXIT_UNSUPPORTED}
+
+# the exit codes of every command, written once: `verify --help` and each
+# command's --help print it, docs/ci.md ("Exit codes") quotes it (tests/test_exit_codes.py)
+EXIT_HELP = """exit codes (every command):
+  0  proved (synth: a lowering found and proved; check: every record current and proved)
+  1  refuted (a counterexample; tv: also a compiler error; synth: none within the bounds;
+     check/prove: a record refuted, stale or missing)
+  2  input error (one line: path:line:col: error: ...)
+  3  unknown (the solver gave up within its resource limit)
+  4  unsupported (tv: an instance verify does not model; asm: a region it refuses)
+  several results: the first of 1, 2, 3, 4 that any result gives, else 0"""
+
+
+def worst(codes: "list[int]") -> int:
+    """The exit code of several results (EXIT_HELP's last line)."""
+    return next((c for c in (EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN, EXIT_UNSUPPORTED) if c in codes), EXIT_PROVED)

@@ -12,8 +12,8 @@ from ..assume import parse_assume
 from ..diag import STDIN, InputError, read_source
 from ..summary import counts
 from ..summary import line as summary_line
-from . import EXIT
-from .common import dump, print_lines, print_warnings, progress, vacuous, writable, write
+from . import EXIT, worst
+from .common import dump, print_lines, print_warnings, progress, shared, vacuous, writable, write
 from .lowering import overall
 
 
@@ -33,11 +33,16 @@ def cmd_asm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.svg and rep.checked:
         c = next((c for c in rep.checked if c.result.cex is not None and c.result.cex.rows), rep.checked[0])
         write(args.svg, svg.result_svg(c.low, [c.result], parse_assume(args.assume), args.svg_full))
-    if code == 0 and rep.refused:  # a region in a loop: not proved
-        code = EXIT["unknown"]
+    if rep.refused:  # a region in a loop: not proved, unsupported
+        code = worst([code, EXIT["unsupported"]])
     n = counts([*(c.result.verdict for c in rep.checked), *("unsupported" for _ in rep.refused)])
     if args.json:
-        return dump({**rep.to_json(args.times), "counts": n}, out, code)
+        js = rep.to_json(args.times)
+        results = (js["assertions"] if "assertions" in js else
+                   [{**a, "function": f["function"]} if "assertions" in f else
+                    {"function": f["function"], "verdict": f["verdict"], "message": f["message"]}
+                    for f in js["functions"] for a in (f.get("assertions") or [f])])
+        return dump(shared("asm", js, results, n), out, code)
     print_lines(rep.lines(args.times, args.robust), out)
     if len(rep.checked) + len(rep.refused) > 1:
         print(summary_line(n), file=out)

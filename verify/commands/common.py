@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from ..diag import InputError, Span, Warning_, check_output
+from ..summary import line as summary_line
 
 if TYPE_CHECKING:
     from ..refine import Result
@@ -85,3 +86,28 @@ def check_jobs(n: int) -> int:
         raise InputError(None, f"--jobs must be at least 1, got {n}")
     return n
 
+
+
+# the overall verdict of several results, in the order of their exit codes
+# (verify.commands.EXIT_HELP): a refutation first, then an error, unknown, unsupported
+_WORST = ("refuted", "compiler error", "none", "error", "unknown", "unsupported")
+
+
+def overall_verdict(verdicts: list[str]) -> str:
+    """The verdict a command's JSON names for all its results."""
+    return next((v for v in _WORST if v in verdicts), "proved")
+
+
+def shared(command: str, obj: dict[str, Any], results: list[dict[str, Any]], counts: dict[str, int],
+           verdict: str | None = None) -> dict[str, Any]:
+    """A command's --json object with the keys every command shares
+    (docs/json.md, checked by tests/test_json_schema.py): command, verdict,
+    summary (the Summary line), counts and results, each result with a
+    verdict, a scope and a counterexample (null where there is none)."""
+    for r in results:
+        r.setdefault("scope", None)
+        r.setdefault("counterexample", None)
+    v = verdict if verdict is not None else overall_verdict([str(r["verdict"]) for r in results])
+    return {"command": command, "verdict": v, "summary": summary_line(counts), "counts": counts,
+            **{k: x for k, x in obj.items() if k not in ("command", "verdict", "summary", "counts", "results")},
+            "results": results}

@@ -11,7 +11,7 @@ from ..refine import Result, check_lowering, instantiations, lowering_json, lowe
 from ..summary import counts
 from ..summary import line as summary_line
 from . import EXIT, EXIT_ERROR, EXIT_UNKNOWN
-from .common import dump, print_lines, print_warnings, progress, vacuous, writable, write
+from .common import dump, print_lines, print_warnings, progress, shared, vacuous, writable, write
 from .loading import load
 
 
@@ -57,8 +57,9 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         checked, agree = double_check(solver2, results)
         code = code if agree else max(code, EXIT_UNKNOWN)
     if args.json:
+        js = lowering_json(low, results, args.times)
         extra: dict[str, Any] = {"double_check": checked} if solver2 else {}
-        return dump({**lowering_json(low, results, args.times), "counts": n, **extra}, out, code)
+        return dump(shared("lowering", {**js, **extra}, js["results"], n, js["verdict"]), out, code)
     print_lines(lowering_lines(low, results, args.times, args.robust), out)
     if len(results) > 1:
         print(summary_line(n), file=out)

@@ -10,7 +10,7 @@ from ..report import check_dir as check_html_dir
 from ..report import write_html as report_html
 from ..summary import counts
 from ..summary import line as summary_line
-from .common import check_jobs, dump, print_lines, progress, writable, write
+from .common import check_jobs, dump, print_lines, progress, shared, writable, write
 
 
 def cmd_prove(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -52,7 +52,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.html:
         report_html(report, args.html, args.timeout)
     if args.json:
-        return dump({**report.to_json(), "counts": _gate_counts(report)}, out, report.exit_code())
+        js = report.to_json()
+        code = report.exit_code()
+        results = [{"lowering": r["lowering"], "target": r["target"], "wave": r["wave"], "verdict": e.kind(),
+                    "scope": f"{r['target']} wave{r['wave']}" if r["target"] else None, "counterexample": None,
+                    "problem": r["problem"], "record": r["record"]} for e, r in zip(report.entries, js["records"])]
+        verdict = {0: "proved", 3: "unknown"}.get(code) or ("refuted" if any(r["verdict"] == "refuted" for r in results)
+                                                            else "error")
+        return dump(shared("check", {**js, "kinds": js["summary"]}, results, _gate_counts(report), verdict), out, code)
     print_lines([*report.lines(), report.summary(), summary_line(_gate_counts(report))], out)
     return report.exit_code()
 

@@ -16,7 +16,7 @@ from ..synth import command_text, llvmref, redtable, save, synthesize, table
 from ..synth import reduce as red_synth
 from ..synth.components import parse_components
 from . import EXIT_PROVED, EXIT_REFUTED, EXIT_UNKNOWN
-from .common import dump, print_lines, progress, writable
+from .common import dump, print_lines, progress, shared, writable
 from .loading import parse_params
 
 
@@ -59,7 +59,7 @@ def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         wrote = args.output
     code = {"proved": EXIT_PROVED, "none": EXIT_REFUTED, "unknown": EXIT_UNKNOWN}[o.verdict]
     if args.json:
-        return dump(o.to_json(wrote, args.times), out, code)
+        return _json(o.to_json(wrote, args.times), out, code)
     print_lines(o.lines(wrote, args.times), out)
     return code
 
@@ -79,7 +79,7 @@ def _synth_red(args: argparse.Namespace, params: dict[str, Any], targets: list[T
         wrote = args.output
     code = EXIT_PROVED if o.verdict == "proved" else EXIT_REFUTED
     if args.json:
-        return dump(o.to_json(wrote, args.times), out, code)
+        return _json(o.to_json(wrote, args.times), out, code)
     print_lines(o.out_lines(wrote, args.times), out)
     return code
 
@@ -99,3 +99,9 @@ def _synth_table(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"wrote {len(index)} entries, {len(files)} lowering files{took}", file=out)
     print(summary_line(counts((e["verdict"] for e in entries), {"none": "incorrect"})), file=out)
     return 0
+
+
+def _json(js: dict[str, Any], out: TextIO, code: int) -> int:
+    """A synthesis outcome with the keys every command's JSON shares (docs/json.md):
+    its verdict (proved, none, unknown), its re-proofs as the results."""
+    return dump(shared("synth", js, js["results"], counts(r["verdict"] for r in js["results"]), js["verdict"]), out, code)

@@ -14,7 +14,7 @@ from ..tv.check import TV_VERDICTS, check_file, check_pair_files, has_src_tgt, s
 from ..tv.irspec import check_spec
 from ..tv.runlines import check_llc
 from ..tv.tree import accepted, check_tree, coverage, coverage_lines, exit_code, parse_accept
-from .common import check_jobs, dump, print_lines, progress
+from .common import check_jobs, dump, overall_verdict, print_lines, progress, shared
 
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -54,12 +54,12 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.coverage:
         cov = coverage(results)
         if args.json:
-            return dump({"coverage": cov, "summary": summary(results), "counts": n}, out, code)
+            return dump(shared("tv", {"coverage": cov}, [], n, overall_verdict([r.verdict for r in results])), out,
+                        code)
         print_lines([*coverage_lines(cov), summary(results)], out)
         return code
     if args.json:
-        return dump({"results": [{**r.to_json(), "passes": accepted(r, accept)} for r in results],
-                      "summary": summary(results), "counts": n}, out, code)
+        return dump(shared("tv", {}, [{**r.to_json(), "passes": accepted(r, accept)} for r in results], n), out, code)
     lines = [ln for r in results for ln in r.lines()] + [summary(results)]
     print_lines(lines, out)
     return code

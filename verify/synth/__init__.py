@@ -34,7 +34,18 @@ from .cost import CostModel, folded_cost, model_for, program_cost
 from .emit import relies_on, render, reverify
 from .emit import save as _save_file
 from .reach import Reach, analyse
-from .search import Candidate, Restart, Searcher, Stats, Step, _instr, check_on_tests, with_hazard_waits, wrapper
+from .search import (
+    Candidate,
+    Context,
+    Restart,
+    Searcher,
+    Stats,
+    Step,
+    _instr,
+    check_on_tests,
+    with_hazard_waits,
+    wrapper,
+)
 
 DEFAULT_MAX_OPS = 2
 # states kept before the search stops with 'best found' (each is a few KiB:
@@ -433,10 +444,17 @@ def _restart(mask: int) -> Restart:
 
 def _survey(out: Outcome, searcher: Searcher, name: str, timeout: float) -> None:
     """Every single-component program (in and out of whole-wave mode):
-    which classes were tried, and the ones the checker proves."""
+    which classes were tried, and the ones the checker proves.  Every
+    component counts, also one the search dropped for having the effect of
+    a cheaper one (a swizzle doing what a DPP move does): a survey that
+    said "none of N swizzles does it" of a swizzle that does would be false."""
     seen: set[tuple[str, str, int]] = set()
-    for wwm in ([False, True] if True in searcher.ctx else [False]):
-        ctx, goal = searcher.ctx[wwm], searcher.goal[wwm]
+    every = {False: Context(searcher.comps_all, searcher.targets, searcher.wave, searcher.masks, False, keep_all=True)}
+    if True in searcher.ctx:
+        every[True] = Context(searcher.comps_all, searcher.targets, searcher.wave, [(1 << searcher.wave) - 1], True,
+                              every[False], keep_all=True)
+    for wwm in every:
+        ctx, goal = every[wwm], searcher.goal[wwm]
         for ci, comp in enumerate(ctx.comps):
             if comp.dst != 1:
                 continue

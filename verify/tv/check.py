@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import conventions, nondet
+from . import cextv, conventions, nondet
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .immediates import dpp_masks, immediate_notes
@@ -69,13 +69,24 @@ class Counterexample:
     ir_at: str = ""  # the IR instruction responsible: "path:line:col: text"
     tgt_poison: list[bool] | None = None  # IR-to-IR: the target's value is poison (per row)
     gpu_at: str = ""  # the GPU line responsible
+    explained: Any = None  # cextv.Explained: lane tags, traces, the pattern (non-kernel functions)
 
     def to_json(self) -> dict[str, Any]:
+        ex = self.explained
+        traced = {r.lane: r for r in ex.rows} if ex is not None else {}
+        cause = (ex.cause if ex is not None else "") or self.gpu_at
         return {"exec": f"{self.exec_mask:#x}", "exec_after": None if self.exec_after is None else f"{self.exec_after:#x}",
+                "active_lanes": [i for i in range(64) if self.exec_mask >> i & 1],
+                "tagged_inputs": bool(ex is not None and ex.tagged),
+                "inputs": {} if ex is None else {ex.labels.get(k, k): v for k, v in ex.inputs.items()},
                 "lanes": [{"lane": r.lane, "inputs": {k: f"{v:#x}" for k, v in r.inputs.items()},
-                           "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}", "differs": r.wrong}
+                           "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}", "differs": r.wrong,
+                           "expected": r.ir, "actual": r.gpu,
+                           **({"responsible": traced[r.lane].responsible, "trace": traced[r.lane].chain}
+                              if r.lane in traced else {})}
                           for r in self.rows],
-                "ir_instruction": self.ir_at, "gpu_instruction": self.gpu_at}
+                "ir_instruction": self.ir_at, "gpu_instruction": self.gpu_at,
+                "cause": cause, "pattern": [] if ex is None else ex.pattern}
 
 
 @dataclass
@@ -87,7 +98,7 @@ class TVResult:
     compiler: str
     verdict: str  # proved, refuted, unknown, unsupported
     notes: list[str] = field(default_factory=list)
-    cex: Counterexample | None = None
+    cex: Counterexample | cextv.KernelCex | None = None
     seconds: float = 0.0  # proving (the IR and GPU runs, the solver), compiling not included
     compile_seconds: float = 0.0  # compiling, for the first function of each target/wave
     warnings: list[str] = field(default_factory=list)
@@ -127,7 +138,17 @@ class TVResult:
         out += [f"  {n}" for n in self.notes]
         out += [f"  {w}" for w in self.warnings]
         c = self.cex
-        if c is not None:
+        if isinstance(c, cextv.KernelCex):  # (a kernel's: in the notes)
+            pass
+        elif c is not None and c.explained is not None and c.explained.rows:  # verify/tv/cextv.py
+            out += cextv.render(c.explained, self.wave)
+            if c.exec_after is not None:
+                out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
+            if c.ir_at:
+                out.append(f"  IR:  {c.ir_at}")
+            if c.gpu_at:
+                out.append(f"  GPU: {c.gpu_at}")
+        elif c is not None:
             out.append(f"  counterexample: EXEC = {c.exec_mask:#x}")
             if c.exec_after is not None:
                 out.append(f"  EXEC at the return is {c.exec_after:#x}, not EXEC at entry")
@@ -221,17 +242,6 @@ def _robustly(prove: Callable[[dict[str, str]], TVResult], assume: dict[str, str
         worst.assumptions = {k: "*" for k in names}
     worst.seconds = sum(r.seconds for r in runs)
     return worst
-
-
-def exit_code(results: list[TVResult]) -> int:
-    vs = {r.verdict for r in results}
-    if "refuted" in vs or "compiler error" in vs:
-        return 1
-    if "unsupported" in vs or "error" in vs:
-        return 2
-    if "unknown" in vs:
-        return 3
-    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -627,18 +637,28 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             return by_reg[name][0]
         return B.fresh("gpu." + name)
 
-    m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
-    if m.waits is not None:
-        # a callee cannot take its argument VGPRs as ready: the caller may still
-        # have loads outstanding into them (LLVM's SIInsertWaitcnts waits at the
-        # entry of every non-entry function for this reason); until a vmcnt(0)
-        # and an lgkmcnt(0) cover them, a read gets an unknown value  [S:call-entry-wait]
-        vregs = tuple(idx + r for _, kind, idx, n in regs if kind == "v" and idx >= 0 for r in range(n))
-        if vregs and not shader:  # (a shader is an entry function: no caller)
-            m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
+    made: dict[tuple[str, str, int | None], Any] = {}  # every initial value read (cextv replays them)
+
+    def initial_made(kind: str, name: str, lane: int | None) -> Any:
+        if (kind, name, lane) not in made:
+            made[(kind, name, lane)] = initial(kind, name, lane)
+        return made[(kind, name, lane)]
+
+    def entry_waits(m: Machine) -> None:
+        if m.waits is not None:
+            # a callee cannot take its argument VGPRs as ready: the caller may still
+            # have loads outstanding into them (LLVM's SIInsertWaitcnts waits at the
+            # entry of every non-entry function for this reason); until a vmcnt(0)
+            # and an lgkmcnt(0) cover them, a read gets an unknown value  [S:call-entry-wait]
+            vregs = tuple(idx + r for _, kind, idx, n in regs if kind == "v" and idx >= 0 for r in range(n))
+            if vregs and not shader:  # (a shader is an entry function: no caller)
+                m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
+
+    m = Machine(B, W, initial_made, FeatureLog(target), assume, waits=True)
+    entry_waits(m)
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
-    m.scc = initial("scc", "scc", None)
+    m.scc = initial_made("scc", "scc", None)
     try:
         untracked = run_gpu(m, code, timeout)
     except InputError as e:
@@ -732,12 +752,21 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     _fewest_lanes(q, B, exec_bits)
     if run.choices and nondet.depends(q, run.choices) is not None and not nondet.genuine(q, rec):
         q.model = found  # (fewer lanes only where a source choice cannot save them)
+    explained = None
+    if ret is not None and not wide_ret and not shader and not run.choices:  # the lane table: verify/tv/cextv.py
+        arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
+        labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
+                  for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
+        explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
+                                  v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
+                                  made)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
     # lanes a lane reads from are in the table too
     active = [i for i in range(W) if mask >> i & 1]
-    shown = sorted(sorted(active, key=lambda i: not (lane_bad and q.truth(lane_bad[i])))[:8])
+    differ = [i for i in active if lane_bad and q.truth(lane_bad[i])]
+    shown = sorted(set(differ) | set([i for i in active if i not in differ][:8]))  # (every differing lane)
     for i in shown if ret is not None else []:
         assert ret is not None
         ins = {a.name: sum(q.value(r[i]) << (32 * k) for k, r in enumerate(arg_lanes[a.key])) for a in fn.args}
@@ -749,7 +778,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             continue
         rows.append(LaneRow(i, ins, None if q.truth(ret.poison[i]) else q.value(ret.vals[i]), q.value(v0[i]),
                             bool(q.truth(lane_bad[i]))))
-    cex = Counterexample(mask, rows)
+    cex = Counterexample(mask, rows, explained=explained)
     if q.truth(exec_bad):
         cex.exec_after = q.value(elo) | (q.value(ehi) << 32 if W == 64 else 0)
         cex.gpu_at = _responsible_gpu(code.program, "exec_lo")

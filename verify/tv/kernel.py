@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import spaces
+from . import cextv, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
@@ -1006,9 +1006,12 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
     res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {addr:#x} after the kernel: IR "
                      f"{q.value(iv):#x}, GPU {q.value(gv):#x}"
                      + ("; two lanes of one GPU store write it" if race is not None and q.truth(race) else ""))
-    for ln in range(W):
-        if mask >> ln & 1 and ln < 8 and tid:  # (a function: no work-item IDs)
-            res.notes.append(f"  lane {ln}: workitem.id.x = {q.value(tid[ln]):#x}")
+    # every active lane's work-item ID, folded (a function: no work-item IDs)  (verify/tv/cextv.py)
+    kc = cextv.KernelCex(mask, addr, q.value(iv), q.value(gv),
+                         {ln: q.value(tid[ln]) for ln in range(W) if mask >> ln & 1} if tid else {},
+                         race is not None and q.truth(race))
+    res.notes += kc.lane_lines()
+    res.cex = kc
     used = choice_used(q, run.choices)
     if used is not None:
         res.verdict = "unknown"

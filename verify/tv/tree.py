@@ -6,7 +6,8 @@ Exit codes of `verify tv` (one table for a file and a tree): 0 every
 instance correct (or its verdict an accepted cause); 1 an instance refuted
 or a compiler error (the compiler crashed or failed: as bad as a
 miscompile); 2 bad input (a file verify cannot read: an `error` result in a
-tree) or an unsupported instance; 3 an unknown one.  `--accept CAUSE`
+tree); 3 an unknown instance; 4 an unsupported one (verify.commands.EXIT_HELP,
+the same in every command).  `--accept CAUSE`
 (unsupported, run-line, unknown) lets that cause pass; nothing lets a
 refutation, a compiler error or bad input pass.
 """
@@ -52,13 +53,21 @@ def accepted(r: TVResult, accept: set[str]) -> bool:
 
 def exit_code(results: list[TVResult], accept: set[str]) -> int:
     """The exit code (module doc), accepted causes passing."""
-    vs = {r.verdict for r in results if not accepted(r, accept)}
+    return verdict_code({r.verdict for r in results if not accepted(r, accept)})
+
+
+def verdict_code(vs: set[str]) -> int:
+    """The exit code of a set of verdicts (verify.commands.EXIT_HELP): 1 a
+    refutation or a compiler error, else 2 an error, else 3 unknown, else 4
+    unsupported, else 0."""
     if vs & {"refuted", "compiler error"}:
         return 1
-    if vs & {"unsupported", "error"}:
+    if "error" in vs:
         return 2
     if "unknown" in vs:
         return 3
+    if "unsupported" in vs:
+        return 4
     return 0
 
 

@@ -1,0 +1,90 @@
+"""`verify tv` counterexamples explained as `verify lowering`'s (issue #34):
+lane-tagged inputs, the IR and GPU values, the cause first (the
+instruction that computed the lane a ds_bpermute read), the path step by
+step, the pattern line, and the JSON carrying all of it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(shutil.which("llc-22") is None, reason="llc-22 not installed")
+
+
+def shfl_xor_mutant(tmp_path: Path) -> tuple[str, str]:
+    """HIP's __shfl_xor(var, 1) compiled by llc-22 for gfx1100 wave32, its
+    address computation mutated to xor 2."""
+    ll = ROOT / "tests/tv/hip_shfl_xor_1_w64.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    assert "\tv_xor_b32_e32 v2, 1, v1\n" in asm
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace("\tv_xor_b32_e32 v2, 1, v1\n", "\tv_xor_b32_e32 v2, 2, v1\n"))
+    return str(ll), str(bad)
+
+
+def test_shfl_xor_mutant_names_the_address_xor_and_the_pattern(tmp_path):
+    ll, bad = shfl_xor_mutant(tmp_path)
+    code, out, _ = cli("tv", ll, "--target", "gfx1100", "--wave", "32", "--asm", bad)
+    assert code == 1
+    lines = out.splitlines()
+    k = lines.index("  counterexample: EXEC = 0x3")
+    xor_line = next(n for n, t in enumerate(Path(bad).read_text().splitlines(), 1) if "v_xor_b32_e32 v2, 2, v1" in t)
+    # the cause first: the mutated xor, not the ds_bpermute that read the lane
+    assert lines[k + 1].startswith(f"    cause: line {xor_line} v_xor_b32_e32: v2[0] chooses lane 2 for line ")
+    assert "    lane-tagged inputs (lane i holds a value that names it): %var = v0: 0x100+i" in lines
+    assert ("    pattern: lane i reads lane i^2; the spec wants lane i^1 (of %var: lanes 0-31, with every lane active)"
+            in lines)
+    assert any(t.startswith("    lane  IR value") and t.endswith("GPU value           responsible") for t in lines)
+    assert any(t.startswith("       0  0x101 %var[1]  0x0 ") for t in lines)
+    # the path, earliest first, through the address computation to the read
+    steps = lines[lines.index("    lane 0, step by step:") + 1:]
+    assert steps[2] == f"      line {xor_line} (v_xor_b32_e32 v2, 2, v1): v2[0] = 0x2"
+    assert any(t.endswith("ds_bpermute_b32: reads lane 2, chosen by v1[0] = 0x8") for t in steps)
+
+
+def test_tv_json_carries_the_explained_counterexample(tmp_path):
+    ll, bad = shfl_xor_mutant(tmp_path)
+    code, out, _ = cli("tv", ll, "--target", "gfx1100", "--wave", "32", "--asm", bad, "--json")
+    assert code == 1
+    c = json.loads(out)["results"][0]["counterexample"]
+    assert c["tagged_inputs"] and c["inputs"]["%var"][:2] == [0x100, 0x101]
+    assert c["cause"].split(":")[0].endswith("v_xor_b32_e32")
+    assert c["pattern"][0].startswith("lane i reads lane i^2; the spec wants lane i^1")
+    lane0 = next(r for r in c["lanes"] if r["lane"] == 0)
+    assert (lane0["expected"], lane0["actual"], lane0["differs"]) == (0x101, 0, True)
+    assert lane0["trace"][-1].startswith("line ") and "v_mbcnt_lo_u32_b32" in lane0["trace"][-1]
+
+
+def test_kernel_lanes_fold_and_never_drop_a_lane():
+    from verify.tv.cextv import KernelCex
+
+    k = KernelCex((1 << 32) - 1, 0x40, 1, 2, {i: 0x40 + i for i in range(32)})
+    assert k.lane_lines() == ["  lane 0: workitem.id.x = 0x40", "  lanes 1-15: same as lane 0, shifted",
+                              "  lanes 16-31: same as lanes 0-15, shifted"]
+    odd = KernelCex(0b1011, 0x40, 1, 2, {0: 5, 1: 9, 3: 7})
+    assert odd.lane_lines() == ["  lane 0: workitem.id.x = 0x5", "  lane 1: workitem.id.x = 0x9",
+                                "  lane 3: workitem.id.x = 0x7"]
+    js = odd.to_json()
+    assert [r["lane"] for r in js["lanes"]] == [0, 1, 3] and js["memory"]["address"] == "0x40"
+
+
+@pytest.mark.slow  # a kernel refutation (~3 s of CPU, more under load)
+def test_kernel_json_carries_the_counterexample(tmp_path):
+    ll = ROOT / "tests/tv/kernel_hip_shfl_xor_1_w64.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    bad = tmp_path / "k.s"
+    bad.write_text(asm.replace("\tv_xor_b32_e32 v3, 1, v2\n", "\tv_xor_b32_e32 v3, 2, v2\n"))
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1
+    c = json.loads(out)["results"][0]["counterexample"]
+    assert c is not None and c["memory"]["ir"] != c["memory"]["gpu"]
+    assert [r["lane"] for r in c["lanes"]] == c["active_lanes"] and set(c["inputs"]["workitem.id.x"]) == {
+        str(i) for i in c["active_lanes"]}
