@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import spaces
+from . import conventions, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -232,8 +232,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
     if m.waits is not None:
         # the caller may have loads outstanding into the argument VGPRs  [S:call-entry-wait]
-        vregs = tuple(idx + r for _, kind, idx, n in arg_regs if kind == "v" for r in range(n))
-        if vregs:
+        vregs = tuple(idx + r for _, kind, idx, n in arg_regs if kind == "v" and idx >= 0 for r in range(n))
+        if vregs and not conventions.is_shader(fn):  # (a shader is an entry function: no caller)
             m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
