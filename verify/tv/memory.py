@@ -213,6 +213,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
         return res
+    if conventions.is_shader(fn):  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
+        code.kernel = True
     res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     res.assumptions.update(hazard_used)
     fresh_v: dict[str, list[Any]] = {}
@@ -243,7 +245,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     k.lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
     k.target_gen = target.gen
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
-    m.hazard_entry = "fragment"
+    m.hazard_entry = "kernel" if code.kernel else "fragment"
     both = _Both(k, spills(m))
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, both.step, both, timeout)
