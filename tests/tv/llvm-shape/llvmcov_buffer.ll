@@ -64,12 +64,6 @@ define amdgpu_kernel void @atomic_add_noret(ptr addrspace(1) %inout, i32 %x) {
   ret void
 }
 
-define amdgpu_kernel void @atomic_add_ret(ptr addrspace(1) %out, ptr addrspace(1) %inout) {
-  %old = atomicrmw add ptr addrspace(1) %inout, i32 5 syncscope("agent") acq_rel
-  store i32 %old, ptr addrspace(1) %out
-  ret void
-}
-
 define amdgpu_kernel void @store_wave_shuffle(ptr addrspace(1) %out, i32 %v, i32 %idx) {
   %id = call i32 @llvm.amdgcn.workitem.id.x()
   %r = call i32 @llvm.amdgcn.readlane.i32(i32 %id, i32 3)

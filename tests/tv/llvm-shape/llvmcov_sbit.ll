@@ -43,7 +43,15 @@ define amdgpu_kernel void @mov_dpp64_imm_test(ptr addrspace(1) %out) {
 }
 
 define amdgpu_kernel void @mov_dpp64_imm_negative_hi(ptr addrspace(1) %out) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
   %tmp0 = call i64 @llvm.amdgcn.mov.dpp.i64(i64 -140732887968136, i32 1, i32 15, i32 15, i1 true)
-  store i64 %tmp0, ptr addrspace(1) %out
+  %p = getelementptr i64, ptr addrspace(1) %out, i32 %id
+  store i64 %tmp0, ptr addrspace(1) %p
   ret void
+}
+
+define amdgpu_cs i32 @uniform_select_movk(i32 inreg %v) {
+  %c = trunc i32 %v to i1
+  %r = select i1 %c, i32 -32767, i32 4660
+  ret i32 %r
 }
