@@ -28,6 +28,14 @@ needs_llc = pytest.mark.skipif(LLC is None, reason="needs llc-22")
 # (file, function, target) -> the text its "unsupported" names: LLVM 22 packs
 # the two 16-bit halves with an SDWA `v_or_b32_sdwa` before GFX11, which
 # verify does not model
+# (file, function) -> refuted on every target: LLVM 22's branch on a
+# "simulated negated ballot" (llvm.amdgcn.icmp(i1 %c, 0, ICMP_EQ) != 0 or
+# == 0, divergent %c) tests whether some active lane has %c, where the IR
+# asks whether some has !%c (docs/tv.md, Findings)
+EXPECTED_REFUTED = {
+    ("llvmcov_icmp_i1", "branch_divergent_simulated_negated_ballot_ne_zero"),
+    ("llvmcov_icmp_i1", "branch_divergent_simulated_negated_ballot_eq_zero"),
+}
 EXPECTED_UNSUPPORTED: dict[tuple[str, str, str], str] = {
     ("llvmcov_shader_stores", "ps_store_bfloat_bits", "gfx900"): "v_or_b32_sdwa",
     ("llvmcov_shader_stores", "ps_store_bfloat_bits", "gfx1030"): "v_or_b32_sdwa",
@@ -92,9 +100,12 @@ def test_llvmcov_file_every_run_line_with_llc(path):
         if key in EXPECTED_UNSUPPORTED:
             assert r["verdict"] == "unsupported", key
             assert any(EXPECTED_UNSUPPORTED[key] in n for n in r["notes"]), (key, r["notes"])
+        elif key[:2] in EXPECTED_REFUTED:
+            assert r["verdict"] == "refuted", (key, r["verdict"], r["notes"])
         else:
             assert r["verdict"] == "proved", (key, r["verdict"], r["notes"])
-    assert code == (2 if any(k[0] == path.stem for k in EXPECTED_UNSUPPORTED) else 0)
+    unsupported = any(k[0] == path.stem for k in EXPECTED_UNSUPPORTED)
+    assert code == (2 if unsupported else 1 if any(k[0] == path.stem for k in EXPECTED_REFUTED) else 0)
 
 
 @needs_llc
@@ -217,3 +228,19 @@ def test_s_movk_sign_extends(tmp_path):
     for new in ("s_movk_i32 s0, 0x8002", "s_mov_b32 s0, 0x8001"):
         code, r = verdict(SBIT, "gfx1100", 32, fn, mutate(tmp_path, asm, fn, "s_movk_i32 s0, 0x8001", new))
         assert (code, r["verdict"]) == (1, "refuted"), new
+
+
+@needs_llc
+def test_icmp_i1_simulated_ballot_and_its_mutant(tmp_path):
+    """llvm.amdgcn.icmp(i1 %c, 0, ICMP_NE) is the ballot of %c: LLVM's
+    branch on it proved; its vccnz made vccz, refuted."""
+    src = SHAPE / "llvmcov_icmp_i1.ll"
+    asm = llc(src, "gfx1010", "-mattr=+wavefrontsize32", triple="amdgcn")
+    fn = "branch_divergent_simulated_ballot_ne_zero"
+    code, r = verdict(src, "gfx1010", 32, fn, original(tmp_path, asm))
+    assert (code, r["verdict"]) == (0, "proved")
+    body = asm[asm.index(f"\n{fn}:"):]
+    branch = "s_cbranch_vccnz" if "s_cbranch_vccnz" in body[:body.index(".Lfunc_end")] else "s_cbranch_vccz"
+    other = "s_cbranch_vccz" if branch == "s_cbranch_vccnz" else "s_cbranch_vccnz"
+    code, r = verdict(src, "gfx1010", 32, fn, mutate(tmp_path, asm, fn, branch + " ", other + " "))
+    assert (code, r["verdict"]) == (1, "refuted")
