@@ -387,6 +387,22 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "global",
             "S:flat-aperture",
         ),
+        Assumption(
+            "buffer.base48",
+            "whether a global pointer LLVM turns into a buffer resource (-mattr=-flat-for-global: words 0-1 of the "
+            "descriptor are the 64-bit pointer as it is) is a 48-bit address: the ISA guides read word 1's bits 31:16 "
+            "as STRIDE and swizzle bits, not address bits, and AMDGPUUsage gives no guarantee on the pointer's upper "
+            "bits",
+            {
+                "canonical": "every ptr addrspace(1) kernel argument is below 2^48 and the accesses through a "
+                             "resource stay below 2^48 (the GPU's virtual addresses): the descriptor's base is the "
+                             "pointer, its stride and swizzle bits zero",
+                "any": "the pointers are unconstrained: where a pointer's upper 16 bits are not zero the GPU's "
+                       "address is unknown (a refutation shows it)",
+            },
+            "canonical",
+            "S:mubuf-rsrc",
+        ),
     ]
 }
 

@@ -51,14 +51,21 @@ def is_shader(fn: Function) -> bool:
     return fn.cc in SHADERS
 
 
-def _shader_type_ok(ty: str) -> TType | None:
+def _shader_type_ok(ty: str, arg: bool = False) -> TType | None:
     """A type a shader's argument or result may have in verify: 32-bit
-    scalars and vectors of them, 64-bit integer and pointer scalars."""
+    scalars and vectors of them, 64-bit integer and pointer scalars; and as
+    an argument, a 16-bit scalar (i16, half, bfloat: its own register, the
+    value in bits 15:0, the bits above unknown) or an even vector of 16-bit
+    elements (two to a register), as CC_SI_SHADER assigns them (llc-22)  [S:shader-arg16]."""
     tt = ttype(ty)
     if tt is None or ty.strip() == "i1":
         return None
     if tt.n is None:
+        if arg and tt.bits == 16 and tt.kind in ("int", "fp"):
+            return tt
         return tt if tt.bits == 32 or (tt.bits == 64 and tt.kind in ("int", "ptr")) else None
+    if arg and tt.bits == 16 and tt.n % 2 == 0 and tt.kind in ("int", "fp"):
+        return tt
     return tt if tt.bits == 32 else None
 
 
@@ -71,7 +78,7 @@ def problems(fn: Function) -> list[str]:
         return []
     out: list[str] = []
     for a in fn.args:
-        if _shader_type_ok(a.type) is None:
+        if _shader_type_ok(a.type, arg=True) is None:
             out.append(f"{where}: unsupported: {fn.cc} argument {a.name} of type {a.type}")
     if fn.ret != "void" and _shader_type_ok(fn.ret) is None:
         out.append(f"{where}: unsupported: {fn.cc} return type {fn.ret}")

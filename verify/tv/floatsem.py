@@ -306,9 +306,12 @@ def amdgcn_cmp(run: Any, ins: Any, args: list[Lanes]) -> Lanes:
             raise run._unsupported(f"@{ins.callee} of type {ins.operands[0].type}")
         bits = [V.FCMP[pred](B, a.vals[i], b.vals[i]) for i in range(W)]
     else:
-        if ins.operands[0].type != "i32":
-            raise run._unsupported(f"@{ins.callee} of type {ins.operands[0].type}")
-        bits = [run._compare(pred, a.vals[i], b.vals[i], a.vals[i], b.vals[i]) for i in range(W)]
+        ty = ins.operands[0].type
+        if ty not in ("i1", "i8", "i16", "i32"):  # (narrower integers: zero-extended lane values)
+            raise run._unsupported(f"@{ins.callee} of type {ty}")
+        w = {"i1": 1, "i8": 8, "i16": 16, "i32": 32}[ty]
+        bits = [run._compare(pred, a.vals[i], b.vals[i], run._sext(a.vals[i], w), run._sext(b.vals[i], w))
+                for i in range(W)]
     act = run.lanes_on()
     on = [B.and_b(act[i], bits[i]) for i in range(W)]
     lo = B.from_bits(on[:32])

@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import cextv, spaces
+from . import buffer, cextv, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
@@ -191,6 +191,9 @@ class Kernel:
         self.lds: Memory | None = None
         self.ds_m0_limit = True  # every DS instruction asks that M0 is -1 unless the target ignores M0  [S:ds-m0]
         self.pending_ds: set[int] = set()
+        # verify/tv/buffer.py: the global pointer arguments' high halves, the input constraints it adds
+        self.pointer_his: list[Any] = []
+        self.contract: list[Any] = []
 
     # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
     # and their order (for vmcnt(N)); None once paths with different
@@ -274,6 +277,9 @@ class Kernel:
             return self.atomic(ins, am, ops, mods)
         if mn.startswith("s_wait"):
             spaces.retire(self, ins.text)
+        other = buffer.step(self, ins, ops, mods)  # MUBUF through a resource descriptor (verify/tv/buffer.py)
+        if other != buffer.NOT_MINE:
+            return other
         other = spaces.step(self, ins, ops, mods)  # flat, LDS, cache invalidates
         if other != spaces.NOT_MINE:
             return other
@@ -830,6 +836,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
     k.lds, k.ds_m0_limit = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.has("ds_m0_limit")
+    k.pointer_his = [ir_args[a.key].hi[0] for a in fn.args if a.type == "ptr addrspace(1)"]
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     if code.blocks is not None:
@@ -847,7 +854,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         if used_by is not None:
             res.assumptions.update(used_by.assumptions_used)
     q = smt.Query(timeout, session=B.session)
-    for c in contract:
+    for c in contract + k.contract:  # (k.contract: buffer.base48  [S:mubuf-rsrc])
         q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     res.instructions = len(prog)

@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import spaces
+from . import conventions, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -213,6 +213,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
         return res
+    if conventions.is_shader(fn):  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
+        code.kernel = True
     res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
     res.assumptions.update(hazard_used)
     fresh_v: dict[str, list[Any]] = {}
@@ -232,8 +234,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
     if m.waits is not None:
         # the caller may have loads outstanding into the argument VGPRs  [S:call-entry-wait]
-        vregs = tuple(idx + r for _, kind, idx, n in arg_regs if kind == "v" for r in range(n))
-        if vregs:
+        vregs = tuple(idx + r for _, kind, idx, n in arg_regs if kind == "v" and idx >= 0 for r in range(n))
+        if vregs and not conventions.is_shader(fn):  # (a shader is an entry function: no caller)
             m.waits.queue += [("vm", vregs, 0), ("other", vregs, 0)]
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
@@ -243,7 +245,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     k.lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
     k.ds_m0_limit = target.has("ds_m0_limit")
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
-    m.hazard_entry = "fragment"
+    m.hazard_entry = "kernel" if code.kernel else "fragment"
     both = _Both(k, spills(m))
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, both.step, both, timeout)
