@@ -90,14 +90,17 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             labels: dict[str, str], exec_bits: list[Any], ir_vals: list[Any], ir_poison: list[Any],
             gpu_vals: list[Any], width: int, replay: Callable[[Callable[[str, str, int | None], Any], int],
                                                               tuple[Machine, list[Any]] | None],
-            made: dict[tuple[str, str, int | None], Any], out_reg: str = "v0") -> Explained:
+            made: dict[tuple[str, str, int | None], Any], bad: list[Any] | None = None,
+            out_reg: str = "v0") -> Explained:
     """The counterexample on q (a model with its EXEC narrowed) as a lane
     table.  `arg_regs`: each argument register's lane terms; `labels`: the
     IR argument each holds; `ir_vals`/`ir_poison`/`gpu_vals`: per lane, the
     IR result, its poison and the GPU's value in `out_reg`; `replay(initial,
     mask)`: the GPU code run concretely with tracing (None where it cannot
     be); `made`: the symbolic initial value of every register the GPU code
-    read, to replay it with the model's values."""
+    read, to replay it with the model's values; `bad`: per lane, the
+    condition that the lane refutes (a float lane may differ in its bits and
+    still refine: NaNs, the IR's either-value intrinsics)."""
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     tag = tags(arg_regs, W)
     fixed = B.and_b(*(b if (mask >> i) & 1 else B.not_b(b) for i, b in enumerate(exec_bits)))
@@ -122,7 +125,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
         if not active[i] or q.truth(ir_poison[i]):
             continue
         e, a = q.value(ir_vals[i]) & m32, q.value(gpu_vals[i]) & m32
-        if e == a:
+        if e == a or (bad is not None and not q.truth(bad[i])):
             continue
         chain: list[str] = []
         src, resp = names.get(a, ""), ""
@@ -136,7 +139,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
         ex.rows.append(C.Row("ret", i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
     if tagged:
-        ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names)
+        ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     return ex
 
 
@@ -201,7 +204,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
 
 
 def _pattern(q: Any, B: Any, W: int, arg_regs: dict[str, list[Any]], tag: dict[str, Any], exec_bits: list[Any],
-             ir_vals: list[Any], ir_poison: list[Any], gpu_vals: list[Any], width: int, names: dict[int, str]) -> list[str]:
+             ir_vals: list[Any], ir_poison: list[Any], gpu_vals: list[Any], width: int, names: dict[int, str],
+             bad: list[Any] | None = None) -> list[str]:
     """"lane i reads lane i^2; the spec wants lane i^1": with every lane
     active and the inputs lane-tagged, the lane each differing lane's GPU
     value names and the lane the IR's names, each fitted to one formula
@@ -212,14 +216,14 @@ def _pattern(q: Any, B: Any, W: int, arg_regs: dict[str, list[Any]], tag: dict[s
     m32 = (1 << width) - 1
     got: list[tuple[str, int, int]] = []
     want: list[tuple[str, int, int]] = []
-    bad = 0
+    n_bad = 0
     for i in range(W):
         if q.truth(ir_poison[i]):
             continue
         e, a = q.value(ir_vals[i]) & m32, q.value(gpu_vals[i]) & m32
-        if e == a:
+        if e == a or (bad is not None and not q.truth(bad[i])):
             continue
-        bad += 1
+        n_bad += 1
         ga, we = _TAG.match(names.get(a, "")), _TAG.match(names.get(e, ""))
         if ga is None or we is None:
             q.model = found
@@ -228,16 +232,16 @@ def _pattern(q: Any, B: Any, W: int, arg_regs: dict[str, list[Any]], tag: dict[s
         want.append((we.group(1), i, int(we.group(2))))
     q.model = found
     srcs = {g[0] for g in got} | {w[0] for w in want}
-    if not bad or len(srcs) != 1:
+    if not n_bad or len(srcs) != 1:
         return []
     fa = lane_formula([(i, j) for _, i, j in got], W)
     fe = lane_formula([(i, j) for _, i, j in want], W)
     if fa is None or fe is None or fa[0] == fe[0]:
         return []
     both = sorted(set(fa[1]) & set(fe[1]))
-    if len(both) < max(2, (bad + 1) // 2):
+    if len(both) < max(2, (n_bad + 1) // 2):
         return []
-    rest = bad - len(both)
+    rest = n_bad - len(both)
     more = f"; {rest} other lane{'s' if rest > 1 else ''} differ{'s' if rest == 1 else ''} otherwise" if rest else ""
     return [f"lane i reads {fa[0]}; the spec wants {fe[0]} (of {srcs.pop()}: lanes {lanes_text(both)}, "
             f"with every lane active{more})"]

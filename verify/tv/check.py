@@ -761,7 +761,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
                                   v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
-                                  made)
+                                  made, lane_bad)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
