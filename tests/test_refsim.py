@@ -73,7 +73,9 @@ def verify_run(lines: list[Any], target: str, wave: int, env: dict[str, Any], ex
 
     # saveexec.order's default reads an unknown choice; refsim models the
     # GCN3 prose's order where the guides disagree  [S:saveexec-order]
-    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)), {"saveexec.order": "exec_last"}, waits=waits)
+    # vopc.dpp_unwritten's default is an unknown bit; refsim writes 0 (its variant)  [S:vop3-dpp-more]
+    m = Machine(Concrete(), wave, initial, FeatureLog(get(target)),
+                {"saveexec.order": "exec_last", "vopc.dpp_unwritten": "zero"}, waits=waits)
     m.set_exec_mask(exec_mask)
     if wave == 32:
         m.set_s("exec_hi", read("exec_hi", None))
