@@ -38,8 +38,10 @@ class Valu(OpDef):
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
                  components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None,
-                 vop3_dpp: bool | None = None):
+                 vop3_dpp: bool | None = None, spell: LaneFn | None = None):
         self.base = base
+        # how emission writes fn where the lane function is bit-level (E has no bit()): an intrinsic
+        self.spell = spell
         # the VOP3 clamp bit: "add"/"sub"/"subrev" saturate unsigned, "f32" clamps to [0, 1]  [S:clamp]
         self.clamp = clamp
         # a reversed integer op whose DPP swizzle may land on the printed src1:
@@ -173,6 +175,8 @@ class Valu(OpDef):
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         fn = self.lane_fn(ins)  # the one execute runs, under the default assumptions
+        if self.spell is not None:
+            fn = self.clamped(self.spell, ins, None)
         dst, *srcs = ins.operands
         if ins.enc in DPP_ENCS:
             if self.dpp_rev is not None:  # the swizzled operand is an assumption; no intrinsic picks it  [S:dpp-rev]
@@ -281,13 +285,14 @@ VALU_OPS = [
     Valu("v_max3_u32", 3, lambda B, a, b, c: B.umax(B.umax(a, b), c), vop3_only=True),
     Valu("v_min3_i32", 3, lambda B, a, b, c: B.smin(B.smin(a, b), c), vop3_only=True),
     Valu("v_min3_u32", 3, lambda B, a, b, c: B.umin(B.umin(a, b), c), vop3_only=True),
-    Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)])),
+    Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)]),
+         spell=lambda E, a: E.call("llvm.bitreverse.i32", "__builtin_bitreverse32", [a])),
     # bit-field extract: S1[4:0] the offset, S2[4:0] the width  [S:bfe]
     Valu("v_bfe_u32", 3, lambda B, a, b, c: B.and_(B.lshr(a, B.and_(b, B.const(31))), _field_mask(B, c)), vop3_only=True),
     Valu("v_bfe_i32", 3, _bfe_i32, vop3_only=True),
     # population count of src0 plus src1 (VOP3 only; VOP3 DPP on GFX11+)  [S:bcnt]
     Valu("v_bcnt_u32_b32", 2, lambda B, a, b: B.add(B.popcount([B.bit(a, k) for k in range(32)]), b), vop3_only=True,
-         vop3_dpp=True),
+         vop3_dpp=True, spell=lambda E, a, b: E.add(E.call("llvm.ctpop.i32", "__builtin_popcount", [a]), b)),
 ]
 
 
@@ -673,7 +678,17 @@ class CmpF32(Cmp):
         m.write_scalar64(dst, lo, hi)
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
-        E.unsupported("f32 compares are not emitted")
+        """LLVM's fcmp with the predicate of the same name (the IEEE
+        predicates of [S:vopc-f32]); the inputs as they are, which is the
+        default f32.denormals."""
+        dst, s0, s1 = ins.operands
+        a = dpp.emit_full(ins, E, E.get(s0), ins.mnemonic) if ins.enc == "e64_dpp" else E.get(s0)
+        E.set_mask(dst, E.fcmp(FCMP_PRED[self.base.split("_")[2]], a, E.get(s1)))
+
+
+# verify's VOPC f32 names -> LLVM's fcmp predicates  [S:vopc-f32] [S:emit-exec-copy]
+FCMP_PRED = {"eq": "oeq", "lg": "one", "neq": "une", "nlg": "ueq", "o": "ord", "u": "uno", "f": "false", "lt": "olt",
+             "gt": "ogt", "le": "ole", "ge": "oge", "nge": "ult", "ngt": "ule", "nle": "ugt", "nlt": "uge", "tru": "true"}
 
 
 for _fcmp in FCMP_OPS:
