@@ -97,6 +97,7 @@ class Emitter:
         # values they were given: `s_mov exec, -1` while they are intact enters whole-wave mode  [S:wwm]
         self.exec_copy: dict[str, Any] = {}
         self.saved_values: dict[str, Any] = {}  # the saved EXEC's ballot, where it was copied as a value
+        self.left: dict[str, tuple[Val, Val]] = {}  # register -> (strict.wwm of it, its value made in the region)
         self.lane: Val | None = None
         self.names: dict[str, int] = {}
         self.ins: Instr | None = None
@@ -163,6 +164,7 @@ class Emitter:
         if isinstance(v, Val) and v.leaving:
             w = self.strict_wwm(v, key)
             w.uniform, w.small = v.uniform, v.small
+            self.left[key] = (w, v)
             v = self.regs[key] = w
         if raw and key in self.wrapped and self.regs.get(key) is self.wrapped[key][0]:
             return self.wrapped[key][1]
@@ -260,6 +262,20 @@ class Emitter:
         self.saved = save.names
         for n in save.names:
             self.regs[n] = "saved-exec"
+
+    def made_in_wwm(self, op: VReg | SReg | Imm) -> Val | None:
+        """The value of a VGPR made in an earlier whole-wave region, read
+        here outside it: its inactive lanes hold what the region wrote, which
+        only whole-wave mode can read (LLVM's strict.wwm result is defined in
+        the active lanes alone), so a read of one lane (v_readlane) is spelled
+        inside it: strict.wwm(readlane(v, L)).  [S:wwm]"""
+        if self.region or not isinstance(op, VReg):
+            return None
+        v = self.regs.get(op.text)
+        if isinstance(v, Val) and v.leaving:
+            return v
+        w = self.left.get(op.text)
+        return w[1] if w is not None and self.regs.get(op.text) is w[0] else None
 
     def copy_pair(self, dst: SReg, src: VReg | SReg) -> None:
         """s_mov_b64 of an SGPR pair: each half as it is held (a 32-bit

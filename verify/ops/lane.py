@@ -48,7 +48,9 @@ class Readlane(OpDef):
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src, sel = ins.operands
         lane = E.and_(E.get(sel), E.wave - 1)
-        E.set(dst, E.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [E.get(src), lane], uniform=True))
+        made = E.made_in_wwm(src)  # a lane a region wrote, maybe inactive now: read in whole-wave mode  [S:wwm]
+        r = E.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [made or E.get(src), lane], uniform=True)
+        E.set(dst, E.strict_wwm(r, dst.names[0]) if made is not None else r)
 
 
 class Readfirstlane(OpDef):
