@@ -170,6 +170,7 @@ def cg_scan_f32_t32(rdna: bool, exclusive: bool) -> tuple[str, str]:
     for d in (1, 2, 4, 8, 16):
         body += [f"{sub} v7, {d}, v2", "v_lshlrev_b32_e32 v7, 2, v7", "ds_bpermute_b32 v3, v7, v1",
                  "s_waitcnt lgkmcnt(0)", "v_add_f32_e32 v4, v3, v1", f"v_cmp_le_u32_e32 {vcc}, {d}, v6",
+                 *([] if rdna else ["s_nop 1"]),  # gfx94x/gfx950: VCC a VALU wrote, read 2 wait states later
                  f"v_cndmask_b32_e32 v1, v1, v4, {vcc}"]
     out = "v1"
     if exclusive:

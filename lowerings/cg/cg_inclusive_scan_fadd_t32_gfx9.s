@@ -20,6 +20,7 @@ ds_bpermute_b32 v3, v7, v1
 s_waitcnt lgkmcnt(0)
 v_add_f32_e32 v4, v3, v1
 v_cmp_le_u32_e32 vcc, 1, v6
+s_nop 1
 v_cndmask_b32_e32 v1, v1, v4, vcc
 v_subrev_u32_e32 v7, 2, v2
 v_lshlrev_b32_e32 v7, 2, v7
@@ -27,6 +28,7 @@ ds_bpermute_b32 v3, v7, v1
 s_waitcnt lgkmcnt(0)
 v_add_f32_e32 v4, v3, v1
 v_cmp_le_u32_e32 vcc, 2, v6
+s_nop 1
 v_cndmask_b32_e32 v1, v1, v4, vcc
 v_subrev_u32_e32 v7, 4, v2
 v_lshlrev_b32_e32 v7, 2, v7
@@ -34,6 +36,7 @@ ds_bpermute_b32 v3, v7, v1
 s_waitcnt lgkmcnt(0)
 v_add_f32_e32 v4, v3, v1
 v_cmp_le_u32_e32 vcc, 4, v6
+s_nop 1
 v_cndmask_b32_e32 v1, v1, v4, vcc
 v_subrev_u32_e32 v7, 8, v2
 v_lshlrev_b32_e32 v7, 2, v7
@@ -41,6 +44,7 @@ ds_bpermute_b32 v3, v7, v1
 s_waitcnt lgkmcnt(0)
 v_add_f32_e32 v4, v3, v1
 v_cmp_le_u32_e32 vcc, 8, v6
+s_nop 1
 v_cndmask_b32_e32 v1, v1, v4, vcc
 v_subrev_u32_e32 v7, 16, v2
 v_lshlrev_b32_e32 v7, 2, v7
@@ -48,4 +52,5 @@ ds_bpermute_b32 v3, v7, v1
 s_waitcnt lgkmcnt(0)
 v_add_f32_e32 v4, v3, v1
 v_cmp_le_u32_e32 vcc, 16, v6
+s_nop 1
 v_cndmask_b32_e32 v1, v1, v4, vcc
