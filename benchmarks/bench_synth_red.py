@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verify.synth import llvmref
+from verify.synth import llcref, llvmref
 from verify.synth.reduce import synthesize_red
 from verify.target import get
 
@@ -47,6 +47,7 @@ def main() -> None:
         index = json.loads(path.read_text())
         t0 = time.perf_counter()
         llvmref.add_to(index)
+        llcref.add_to(index)
         print(f"compiled and costed {len(index)} LLVM sequences in {time.perf_counter() - t0:.1f} s")
         path.write_text(json.dumps(index, indent=1) + "\n")
         return
@@ -76,6 +77,7 @@ def main() -> None:
                 index.append(entry)
     if a.write:
         llvmref.add_to(index)
+        llcref.add_to(index)
         key = lambda e: (e["target"], e["wave"], e["spec"], e["op"])  # noqa: E731
         if a.specs or set(a.targets.split(",")) != set(TARGETS):  # the other entries as they were
             new = {key(e) for e in index}

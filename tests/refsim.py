@@ -471,7 +471,7 @@ class Wave:
         if base.startswith("v_cmpx_"):
             return self.vcmpx(base, ops)
         if base.startswith("v_cmp_"):
-            return self.vcmp(base, ops)
+            return self.vcmp(base, ops, mods if "dpp" in ins.enc else None)
         return self.valu(ins, base, ops, mods)
 
     def write_lanes(self, n: int, vals: list[int | None]) -> None:
@@ -482,15 +482,19 @@ class Wave:
     def valu(self, ins: Any, base: str, ops: Sequence[Any], mods: dict[str, Any]) -> None:
         W = self.W
         dst, srcs = ops[0], [self.lanes(o) for o in ops[1:]]
+        if base in ("v_cndmask_b32", "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"):
+            # _e64_dpp ([S:vop3-dpp-more]): src0 by the DPP lane rule, None = no write
+            s0 = ([self.dpp_src0(mods, srcs[0], i) for i in range(W)] if "dpp" in ins.enc else
+                  [srcs[0][i] if self.active(i) else None for i in range(W)])
         if base == "v_cndmask_b32":
             mask = self.mask_read(ops[3])  # [S:vopc]: mask[i] ? S1 : S0
-            out: list[int | None] = [(srcs[1][i] if (mask >> i) & 1 else srcs[0][i]) if self.active(i) else None
-                                     for i in range(W)]
+            out: list[int | None] = [None if a is None else srcs[1][i] if (mask >> i) & 1 else a
+                                     for i, a in enumerate(s0)]
             return self.write_lanes(dst.index, out)
         if base in ("v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"):  # [S:mbcnt], ref 6
             sh = 0 if base.endswith("lo_u32_b32") else 32  # M is a source like any other (a VGPR too)
-            out = [((srcs[1][i] + popcount(srcs[0][i] & ((((1 << i) - 1) >> sh) & M32))) & M32)
-                   if self.active(i) else None for i in range(W)]
+            out = [None if a is None else (srcs[1][i] + popcount(a & ((((1 << i) - 1) >> sh) & M32))) & M32
+                   for i, a in enumerate(s0)]
             return self.write_lanes(dst.index, out)
         if base == "v_bitop3_b32":
             tt = mods["bitop3"]
@@ -572,9 +576,12 @@ class Wave:
         if self.W == 64:
             self.s["exec_hi"] = mask >> 32
 
-    def vcmp(self, base: str, ops: Sequence[Any]) -> None:
+    def vcmp(self, base: str, ops: Sequence[Any], dpp: dict[str, Any] | None = None) -> None:
         """[S:vopc]: a lane mask, inactive lanes' bits 0; 64-bit integer
-        compares ([S:vopc]) and the f32 equality predicates ([S:vopc-f32])."""
+        compares ([S:vopc]) and the f32 equality predicates ([S:vopc-f32]).
+        With DPP ([S:vop3-dpp-more]) src0 by the DPP lane rule, a lane it
+        does not write 0 (vopc.dpp_unwritten=zero, which the test asks of
+        verify too: the default is an unknown bit)."""
         _, cond, ty = base.split("_")[1:4]
         test: Callable[[int, int], bool]
         if ty == "f32":
@@ -589,7 +596,11 @@ class Wave:
             a, b = self.lanes(ops[1]), self.lanes(ops[2])
             key = s32 if ty == "i32" else (lambda x: x)
             test = lambda x, y: CMP[cond](key(x), key(y))  # noqa: E731
-        mask = sum(1 << i for i in range(self.W) if self.active(i) and test(a[i], b[i]))
+        if dpp is not None:
+            moved = [self.dpp_src0(dpp, a, i) for i in range(self.W)]
+            mask = sum(1 << i for i in range(self.W) if moved[i] is not None and test(moved[i], b[i]))
+        else:
+            mask = sum(1 << i for i in range(self.W) if self.active(i) and test(a[i], b[i]))
         if self.W == 32:
             self.s[ops[0].names[0]] = mask
         else:

@@ -106,3 +106,23 @@ def test_table_names_the_defaults_it_relies_on() -> None:
     e = next(e for e in index if (e["target"], e["spec"], e["op"]) == ("gfx900", "red.reduce_all", "add"))
     assert e["cost"] == 88 and e["relies_on"] == ["dpp.mask_scope=dest"]
     assert "row_mask:0xb" in " ".join(e["lowering"])
+
+
+@pytest.mark.skipif(__import__("shutil").which("llc-22") is None, reason="needs llc-22")
+def test_llc_column_is_the_shuffle_idiom_as_llc22_compiles_it():
+    """The reductions table's llc-22 column: the bpermute xor butterfly a HIP
+    compiler writes, compiled by llc-22 and costed (5 bpermutes on a wave32,
+    each at the rdna model's LDS latency); the json holds what the page shows."""
+    from verify.synth import llcref, redtable
+
+    r = llcref.reference("red.reduce_all", "add", get("gfx1100"), 32)
+    seq = r["sequence"]
+    assert sum(s.startswith("ds_bpermute_b32") for s in seq) == 5
+    assert sum(s.startswith("v_add_nc_u32") for s in seq) == 5
+    assert not any(s.startswith(("s_delay_alu", "s_setpc_b64")) for s in seq)
+    assert r["cost"] == 390
+    ir = llcref.idiom_ir("red.scan_excl", "umax", 64)
+    assert ir.count("@llvm.amdgcn.ds.bpermute(i32 %") == 7 and "i32 0, i32 %" in ir
+    index = json.loads(redtable.INDEX.read_text())
+    e = next(e for e in index if (e["target"], e["wave"], e["spec"], e["op"]) == ("gfx1100", 32, "red.reduce_all", "add"))
+    assert e["llc"]["cost"] == 390 and e["llc"]["sequence"] == seq

@@ -255,6 +255,17 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:sub-carry",
         ),
         Assumption(
+            "vopc.dpp_unwritten",
+            "the bit a VOPC compare with DPP (v_cmp_*_e64_dpp, GFX11+) writes for an active lane the DPP lane rule "
+            "leaves unwritten (source out of range or inactive without bound_ctrl, or masked by row_mask/bank_mask)",
+            {
+                "unknown": "some bit: the ISA's VOPC rule speaks of EXEC only, and no AMD document says",
+                "zero": "0, as for an inactive lane (rocjitsu zeroes them; the reference's open question 12)",
+            },
+            "unknown",
+            "S:vop3-dpp-more",
+        ),
+        Assumption(
             "f32.clamp",
             "what the VOP3 clamp bit makes of an f32 NaN or -0.0 result (MODE.DX10_CLAMP)",
             {

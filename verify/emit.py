@@ -93,6 +93,11 @@ class Emitter:
         self.nregions = 0
         self.saved: tuple[str, ...] = ()  # the SGPRs holding the EXEC saved on entering whole-wave mode
         self.wrapped: dict[str, tuple[Val, Val]] = {}  # register -> (its value in the region, before)
+        # SGPRs holding a copy of EXEC made outside whole-wave mode (s_mov_b32 sX, exec_lo), with the
+        # values they were given: `s_mov exec, -1` while they are intact enters whole-wave mode  [S:wwm]
+        self.exec_copy: dict[str, Any] = {}
+        self.saved_values: dict[str, Any] = {}  # the saved EXEC's ballot, where it was copied as a value
+        self.left: dict[str, tuple[Val, Val]] = {}  # register -> (strict.wwm of it, its value made in the region)
         self.lane: Val | None = None
         self.names: dict[str, int] = {}
         self.ins: Instr | None = None
@@ -145,6 +150,8 @@ class Emitter:
         v = self.regs.get(key)
         if isinstance(v, tuple) and v[0] == "mask-hi":  # the high half of a wave64 lane mask
             return self.mask_value(v[1], True, key)
+        if v == "saved-exec" and key in self.saved_values:  # the ballot taken when it was copied
+            return self.saved_values[key]
         if v == "saved-exec":
             self.unsupported(f"{key} holds the saved EXEC mask, which has no value in the emitted code")
         if v == "dead-mask":
@@ -157,6 +164,7 @@ class Emitter:
         if isinstance(v, Val) and v.leaving:
             w = self.strict_wwm(v, key)
             w.uniform, w.small = v.uniform, v.small
+            self.left[key] = (w, v)
             v = self.regs[key] = w
         if raw and key in self.wrapped and self.regs.get(key) is self.wrapped[key][0]:
             return self.wrapped[key][1]
@@ -254,6 +262,52 @@ class Emitter:
         self.saved = save.names
         for n in save.names:
             self.regs[n] = "saved-exec"
+
+    def made_in_wwm(self, op: VReg | SReg | Imm) -> Val | None:
+        """The value of a VGPR made in an earlier whole-wave region, read
+        here outside it: its inactive lanes hold what the region wrote, which
+        only whole-wave mode can read (LLVM's strict.wwm result is defined in
+        the active lanes alone), so a read of one lane (v_readlane) is spelled
+        inside it: strict.wwm(readlane(v, L)).  [S:wwm]"""
+        if self.region or not isinstance(op, VReg):
+            return None
+        v = self.regs.get(op.text)
+        if isinstance(v, Val) and v.leaving:
+            return v
+        w = self.left.get(op.text)
+        return w[1] if w is not None and self.regs.get(op.text) is w[0] else None
+
+    def copy_pair(self, dst: SReg, src: VReg | SReg) -> None:
+        """s_mov_b64 of an SGPR pair: each half as it is held (a 32-bit
+        value, or a lane mask's two halves, which stay one mask).  [S:emit-exec-copy]"""
+        if not isinstance(src, SReg) or src.count != 2 or "exec_lo" in src.names:
+            self.unsupported(f"64-bit scalar operand '{src.text}'")
+        held = [self.regs.get(n) for n in src.names]
+        for n, v in zip(src.names, held):
+            if v is None:
+                self.get(SReg((n,), n))  # some value, fixed but unknown
+        for d, n in zip(dst.names, src.names):
+            self.regs[d] = self.regs[n]
+
+    def copy_exec(self, dst: SReg) -> None:
+        """`s_mov sX, exec`: sX holds EXEC's bits as a value (its ballot,
+        halves on a wave64), and is remembered as EXEC's copy.  [S:emit-exec-copy]"""
+        if self.region:
+            self.unsupported("EXEC is read as a value in whole-wave mode")
+        self.exec_copy = {}
+        for k, n in enumerate(dst.names):
+            self.regs[n] = self.exec_copy[n] = self.mask_value(True, k == 1, "exec")
+
+    def all_lanes_on(self) -> None:
+        """`s_mov exec, -1` after EXEC was copied to SGPRs still holding the
+        copy: the same as s_or_saveexec SDST, -1 (whole-wave mode, the copy
+        its saved EXEC).  [S:wwm] [S:emit-exec-copy]"""
+        names = tuple(self.exec_copy)
+        if self.region or len(names) != self.wave // 32 or any(self.regs.get(n) is not v
+                                                                for n, v in self.exec_copy.items()):
+            self.unsupported("EXEC is written outside the whole-wave-mode pattern")
+        self.saved_values, self.exec_copy = dict(self.exec_copy), {}
+        self.begin_wwm(SReg(names, names[0]))
 
     def end_wwm(self, src: VReg | SReg | Imm) -> None:
         if not self.region:
@@ -368,6 +422,11 @@ class Emitter:
         raise NotImplementedError
 
     def _cmp(self, op: str, a: Value, b: Value) -> Cond:
+        raise NotImplementedError
+
+    def fcmp(self, pred: str, a: Value, b: Value) -> Cond:
+        """An IEEE binary32 compare of the i32 bits, `pred` one of LLVM's
+        fcmp predicates (oeq, une, olt, ..., ord, uno)."""
         raise NotImplementedError
 
     # ---- the backend protocol (values) -------------------------------------------
@@ -621,6 +680,12 @@ class LLVMEmitter(Emitter):
             r = self.new(f"call float @llvm.{op}.f32(float {fa.text}, float {fb.text})", hint="f")
         return self.new(f"bitcast float {r.text} to i32")
 
+    def fcmp(self, pred: str, a: Value, b: Value) -> Cond:
+        if pred in ("false", "true"):
+            return pred == "true"
+        fa, fb = (self.new(f"bitcast {self.t(x)} to float", hint="f") for x in (a, b))
+        return self.new(f"fcmp {pred} float {fa.text}, {fb.text}", "i1", hint="cond", uniform=self._uni(a, b))
+
     def entry_select(self, active: Value, inactive: Value) -> Val:
         """The value of `active` in the lanes EXEC had on entry to
         whole-wave mode, `inactive` in the others."""
@@ -745,6 +810,17 @@ class HIPEmitter(Emitter):
             self.unsupported("f32 min/max have no HIP spelling here (use --format llvm)")
         return self.new(f"__builtin_bit_cast(unsigned, __builtin_bit_cast(float, {self.c(a)}) + "
                         f"__builtin_bit_cast(float, {self.c(b)}))")
+
+    def fcmp(self, pred: str, a: Value, b: Value) -> Cond:
+        if pred in ("false", "true"):
+            return pred == "true"
+        x, y = (f"__builtin_bit_cast(float, {self.c(v)})" for v in (a, b))
+        # C's <, <=, >, >=, == are false on a NaN (ordered), != true (unordered)
+        ordered = {"oeq": f"{x} == {y}", "one": f"({x} < {y} || {x} > {y})", "olt": f"{x} < {y}",
+                   "ole": f"{x} <= {y}", "ogt": f"{x} > {y}", "oge": f"{x} >= {y}", "ord": f"({x} == {x} && {y} == {y})"}
+        unordered = {"une": "oeq", "ueq": "one", "uge": "olt", "ugt": "ole", "ule": "ogt", "ult": "oge", "uno": "ord"}
+        text = ordered[pred] if pred in ordered else f"!({ordered[unordered[pred]]})"
+        return self.new(text, "i1", hint="cond")
 
     def call(self, name: str, hip: str | None, args: list[Any], imm: tuple[int, ...] = (), ret: str = "i32",
              uniform: bool = False, hint: str | None = None) -> Val:

@@ -78,6 +78,7 @@ FEATURES: dict[str, Feature] = {
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
         Feature("cmp_f32_f_tru", "v_cmp_f_f32 / v_cmp_tru_f32 (before GFX12; llvm-mc-22 rejects them on gfx1200)", "S:f32-order"),
+        Feature("salu_float", "SALU binary32 arithmetic s_add_f32 / s_sub_f32 (GFX11.5, GFX12)", "S:salu-f32"),
         Feature("min_num_f32", "v_min_num_f32 / v_max_num_f32 (GFX12: minimumNumber/maximumNumber)", "S:min-num"),
         Feature("add_nc_u32", "v_add_nc_u32 / v_sub_nc_u32 / v_subrev_nc_u32 (GFX10+ spelling)", "S:valu"),
         Feature("valu_3src", "three-source VOP3 v_add3_u32, v_lshl_add_u32, v_add_lshl_u32, v_and_or_b32, v_lshl_or_b32, v_or3_b32", "S:valu"),
@@ -159,11 +160,11 @@ _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_s
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
                                               "mov_b16", "scratch_no_rsrc_args"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
-_GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1"}
+_GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
-    "min_num_f32"}
+    "min_num_f32", "salu_float"}
 
 
 def _mk(

@@ -122,6 +122,72 @@ def cg_reduce_f32(rdna: bool) -> tuple[str, str]:
                  "x = v0", "out = v1", "v1" if rdna else "v1, v2", body)
 
 
+# ---- the same on a thread_block_tile<32> (a whole CUDA warp): two DPP rows, joined
+
+# lane ^ 16 in each 32-lane group: v_permlanex16_b32 with the identity selects (GFX10+; the
+# selects are SGPRs, a VOP3 takes one literal) or ds_swizzle SWAP,16 (GFX9)  [S:permlane16] [S:swizzle]
+_X16_RDNA = ["s_mov_b32 s0, 0x76543210", "s_mov_b32 s1, 0xfedcba98"]
+
+
+def _x16(dst: str, src: str, rdna: bool) -> list[str]:
+    if rdna:
+        return [f"v_permlanex16_b32 {dst}, {src}, s0, s1"]
+    return [f"ds_swizzle_b32 {dst}, {src} offset:swizzle(SWAP,16)", "s_waitcnt lgkmcnt(0)"]
+
+
+def cg_reduce_f32_t32(rdna: bool) -> tuple[str, str]:
+    """cg::reduce on float (cg::plus) on a thread_block_tile<32>, in
+    NVIDIA's order (the xor butterfly from stride 16 down, `partner + own`):
+    the partner 16 lanes away (lane ^ 16) added first, then the 16-lane
+    butterfly of cg_reduce_f32."""
+    _, row = cg_reduce_f32(rdna)
+    row_body = [ln for ln in row.splitlines() if not ln.startswith(";")]
+    nop = [] if rdna else ["s_nop 1"]
+    body = (_X16_RDNA if rdna else []) + _x16("v3", "v0", rdna) + ["v_add_f32_e32 v4, v3, v0"] + nop
+    body += [ln.replace("v0, v0", "v4, v4") for ln in row_body]
+    fam = "rdna" if rdna else "gfx9"
+    return _file("cg", f"cg_reduce_fadd_t32_{fam}",
+                 ["cg::reduce(tile, x, cg::plus<float>()) on a thread_block_tile<32>, in NVIDIA's order",
+                  "(the xor butterfly, strides 16, 8, 4, 2, 1, partner + own): lane ^ 16 by "
+                  + ("v_permlanex16_b32," if rdna else "ds_swizzle SWAP,16,"),
+                  "then the 16-lane butterfly; every lane of the tile gets it."],
+                 "cg.reduce_f32 op=fadd width=32", RDNA if rdna else GFX9, "32, 64" if rdna else "64", "full",
+                 "x = v0", "out = v1", ("v1, v3, v4, s[0:1]" if rdna else "v1, v2, v3, v4"), body)
+
+
+def cg_scan_f32_t32(rdna: bool, exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan on float on a
+    thread_block_tile<32>, in NVIDIA's order (the warp's Hillis-Steele
+    shfl_up scan, `below + own`, every step reading across the DPP rows):
+    each step d moves the value d lanes down with ds_bpermute (address
+    (lane - d) * 4; GFX9 wave64 and RDNA wave32, where one permute reaches
+    the whole tile), adds `below + own`, and keeps the sum where the lane's
+    index in its tile is at least d; exclusive: the result one lane up, the
+    tile's first lane left undefined."""
+    sub = "v_subrev_nc_u32_e32" if rdna else "v_subrev_u32_e32"
+    vcc = "vcc_lo" if rdna else "vcc"
+    body = _lane_id(32 if rdna else 64) + ["v_and_b32_e32 v6, 31, v2", "v_mov_b32_e32 v1, v0"]
+    for d in (1, 2, 4, 8, 16):
+        body += [f"{sub} v7, {d}, v2", "v_lshlrev_b32_e32 v7, 2, v7", "ds_bpermute_b32 v3, v7, v1",
+                 "s_waitcnt lgkmcnt(0)", "v_add_f32_e32 v4, v3, v1", f"v_cmp_le_u32_e32 {vcc}, {d}, v6",
+                 *([] if rdna else ["s_nop 1"]),  # gfx94x/gfx950: VCC a VALU wrote, read 2 wait states later
+                 f"v_cndmask_b32_e32 v1, v1, v4, {vcc}"]
+    out = "v1"
+    if exclusive:
+        body += [f"{sub} v7, 1, v2", "v_lshlrev_b32_e32 v7, 2, v7", "ds_bpermute_b32 v5, v7, v1",
+                 "s_waitcnt lgkmcnt(0)"]
+        out = "v5"
+    kind = "exclusive" if exclusive else "inclusive"
+    fam = "rdna" if rdna else "gfx9"
+    return _file("cg", f"cg_{kind}_scan_fadd_t32_{fam}",
+                 [f"cg::{kind}_scan(tile, x, cg::plus<float>()) on a thread_block_tile<32>, in NVIDIA's order",
+                  "(the warp's Hillis-Steele shfl_up scan, below + own): each step a ds_bpermute d lanes down,",
+                  "the sum kept where the lane's index in the tile is at least d"
+                  + ("; then the result one lane up." if exclusive else ".")],
+                 f"cg.{kind}_scan_f32 op=fadd width=32", RDNA if rdna else GFX9, "32" if rdna else "64", "full",
+                 "x = v0", f"out = {out}", "v1, v2, v3, v4, v6, v7, vcc" + (", v5" if exclusive else ""), body)
+
+
 # ---- Quadrants: shuffle_xor / shuffle_up through ds_bpermute
 
 def _lane_id(wave: int) -> list[str]:
@@ -337,6 +403,9 @@ def files() -> dict[str, str]:
         out.append(cg_scan_f32(rdna, False))
         out.append(cg_scan_f32(rdna, True))
         out.append(cg_reduce_f32(rdna))
+        out.append(cg_reduce_f32_t32(rdna))
+        out.append(cg_scan_f32_t32(rdna, False))
+        out.append(cg_scan_f32_t32(rdna, True))
     for wave, rdna in ((64, False), (32, True), (64, True)):
         for op in ("add", "smin", "smax"):
             out.append(q_reduce(op, wave, rdna, True))

@@ -448,6 +448,7 @@ class Cmp64(Cmp):
     [S:vopc] [S:wide64]"""
 
     sig = ("maskdst", "src64", "src64")
+    encs = {"": "", "_e32": "e32", "_e64": "e64"}  # no _e64_dpp (llvm-mc-22, GFX11/12)  [S:vop3-dpp-more]
 
     def __init__(self, op: str, ty: str):
         self.base = f"v_cmp_{op}_{ty}"

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..backend import Value
 from ..diag import InputError, Span, Warning_
-from ..ir import Instr, VReg
+from ..ir import Instr, SReg, VReg
 from ..lanes import OUT_OF_RANGE, Read
 from ..syntax import parse_int
 from ..target import Target, needs_text
@@ -456,3 +456,41 @@ def gather(m: Machine, ins: Instr, src: list[Any], reg: VReg) -> tuple[list[Any]
             if m.step is not None and act[i] is not False and lane_masked_in(i):
                 m.note(i, "written", why=f"unknown: {ctrl[0]} on GFX10 under dpp.row_share_gfx10=unreliable")
     return a, en
+
+
+# ---------------------------------------------------------------------------
+# VOP3 DPP (_e64_dpp) of the ops outside valu.Valu: v_cndmask_b32, v_mbcnt_*,
+# the VOPC compares (GFX11+, llvm-mc-22 per target)  [S:dpp-encoding] [S:vop3-dpp-more]
+
+
+def check_vop3(op: Any, ins: Instr, target: Target, wave: int, src1: int) -> list[Warning_]:
+    """The _e64_dpp rules: GFX11+; operand `src1` a VGPR unless the target
+    takes an SGPR or inline constant there (GFX11.5, GFX12); then the DPP
+    control's own rules.  [S:dpp-encoding]"""
+    op.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
+    s = ins.operands[src1]
+    if not isinstance(s, VReg) and not target.has("vop3_dpp_sgpr_src1"):
+        what = "an SGPR" if isinstance(s, SReg) else "a constant"
+        raise InputError(ins.operand_span(src1), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: {what} as "
+                                                 f"src1 of a VOP3 DPP instruction needs {needs_text('vop3_dpp_sgpr_src1')}")
+    return check(ins, target, wave)
+
+
+def require_vgpr_src0(ins: Instr, k: int) -> None:
+    if not isinstance(ins.operands[k], VReg):
+        raise InputError(ins.operand_span(k), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
+
+
+def emit_full(ins: Instr, E: AnyEmitter, src: Value, what: str) -> Value:
+    """src0 moved by the DPP control, for an op whose every lane the control
+    writes (dpp8, or a DPP16 control whose sources are all in range or with
+    bound_ctrl, full masks) in whole-wave mode or under exec=full; otherwise
+    `what` cannot be emitted."""
+    d = dict(ins.mods)
+    if d.get("fi"):
+        E.unsupported("fi:1 has no operand in llvm.amdgcn.update.dpp or llvm.amdgcn.mov.dpp8")
+    bc = "dpp8" not in d and bound_ctrl_bit(d["bound_ctrl"], E.target.has("bound_ctrl_legacy"))
+    every = written_lanes(ins, E.wave, bc) == (1 << E.wave) - 1
+    if not every or not (E.region or bc or "dpp8" in d or E.low.exec_contract == "full"):
+        E.unsupported(f"{what}: a lane its DPP control leaves unwritten has no intrinsic spelling")
+    return emit_mov(ins, E, src, None, old=0)

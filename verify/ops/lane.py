@@ -6,13 +6,16 @@ v_permlane64_b32.  [S:lane-scalar] [S:mbcnt] [S:permlane64]
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..backend import Value
 from ..diag import InputError, Warning_
 from ..ir import Imm, Instr, SReg
 from ..lanes import Read
+from ..syntax import Line
 from ..target import Target
-from .base import AnyEmitter, OpDef, is_inline_constant, register
+from . import dpp
+from .base import AnyEmitter, Modifiers, OpDef, is_inline_constant, register
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -46,7 +49,9 @@ class Readlane(OpDef):
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src, sel = ins.operands
         lane = E.and_(E.get(sel), E.wave - 1)
-        E.set(dst, E.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [E.get(src), lane], uniform=True))
+        made = E.made_in_wwm(src)  # a lane a region wrote, maybe inactive now: read in whole-wave mode  [S:wwm]
+        r = E.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [made or E.get(src), lane], uniform=True)
+        E.set(dst, E.strict_wwm(r, dst.names[0]) if made is not None else r)
 
 
 class Readfirstlane(OpDef):
@@ -130,9 +135,26 @@ class Mbcnt(OpDef):
     sig = ("vdst", "src", "src")
     arg_names = ("vdst", "mask", "base")
     unit = "valu"
-    encs = {"": "e64", "_e64": "e64"}
+    # _e64_dpp: GFX11+, DPP on the mask operand (src0)  [S:vop3-dpp-more]
+    encs = {"": "e64", "_e64": "e64", "_e64_dpp": "e64_dpp"}
+    enc_mods: ClassVar[dict[str, Modifiers]] = {"e64_dpp": dpp.MODIFIERS}
     valu_constants = True
     moves_lanes = True  # computes from the lane index
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc == "e64_dpp" else frozenset()
+
+    def uses(self, ins: Instr) -> list[str]:  # lanes DPP does not write keep the old value
+        return super().uses(ins) + ([ins.operands[0].text] if ins.enc == "e64_dpp" else [])
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        return dpp.check_vop3(self, ins, target, wave, 2) if ins.enc == "e64_dpp" else []
+
+    def parse(self, line: Line, enc: str) -> Instr:
+        ins = super().parse(line, enc)
+        if enc == "e64_dpp":
+            dpp.require_vgpr_src0(ins, 1)
+        return ins
 
     def __init__(self, half: str):
         self.base = f"v_mbcnt_{half}_u32_b32"
@@ -142,7 +164,10 @@ class Mbcnt(OpDef):
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
         mask, base = m.read(s0), m.read(s1)
-        en = m.actives()
+        if ins.enc == "e64_dpp":  # the mask swizzled; a lane the rule does not write keeps vD  [S:dpp-lane-rule]
+            mask, en = dpp.gather(m, ins, mask, s0)
+        else:
+            en = m.actives()
         out = []
         for i in range(W):
             if en[i] is False:  # not written: not computed
@@ -157,7 +182,14 @@ class Mbcnt(OpDef):
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, s0, s1 = ins.operands
         half = "hi" if self.hi else "lo"
-        E.set(dst, E.call(f"llvm.amdgcn.mbcnt.{half}", f"__builtin_amdgcn_mbcnt_{half}", [E.get(s0), E.get(s1)]))
+
+        def fn(E_: Any, x: Value, y: Value) -> Value:
+            return E_.call(f"llvm.amdgcn.mbcnt.{half}", f"__builtin_amdgcn_mbcnt_{half}", [x, y])
+
+        if ins.enc == "e64_dpp":
+            E.set(dst, dpp.emit_alu(ins, E, fn, [E.get(s0), E.get(s1)], dst, None))
+            return
+        E.set(dst, fn(E, E.get(s0), E.get(s1)))
 
 
 class Permlane64(OpDef):

@@ -46,12 +46,25 @@ class Smov(OpDef):
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, src = ins.operands
+        exec_names = ("exec_lo", "exec_hi")[:E.wave // 32]
         if dst.names[0] == "exec_lo":
             if self.bits != E.wave:  # the whole mask, or it is not a restore
                 E.unsupported(f"in wave{E.wave} EXEC is restored with s_mov_b{E.wave}")
-            E.end_wwm(src)  # leaves whole-wave mode  [S:wwm]
-        elif self.bits == 64:
-            E.unsupported("64-bit scalar values other than the saved EXEC mask")
+            if isinstance(src, Imm) and _all_ones(src, self.bits):
+                E.all_lanes_on()  # after s_mov sX, exec: whole-wave mode  [S:wwm]
+            else:
+                E.end_wwm(src)  # leaves whole-wave mode  [S:wwm]
+        elif isinstance(src, SReg) and src.names == exec_names and self.bits == E.wave:
+            E.copy_exec(dst)  # EXEC as a value, and perhaps the mask whole-wave mode restores  [S:emit-masks]
+        elif self.bits == 64:  # a pair: each half as a 32-bit value (a lane mask's halves stay one mask)
+            if isinstance(src, Imm):
+                if literal64_is_negative(src):  # the assumption literal64.negative decides its high word
+                    E.unsupported("a negative 64-bit literal's high word is the assumption literal64.negative")
+                v = expand_b64(src)  # [S:literal64]
+                E.set(SReg((dst.names[0],), dst.names[0]), v & 0xFFFFFFFF)
+                E.set(SReg((dst.names[1],), dst.names[1]), v >> 32)
+            else:
+                E.copy_pair(dst, src)
         else:
             E.set(dst, E.get(src))
 
@@ -377,6 +390,11 @@ def _popcount(B: Backend, a: Value) -> Value:
     return B.popcount([B.bit(a, k) for k in range(32)])
 
 
+def _ctpop(E: AnyEmitter, a: Value) -> Value:
+    """s_bcnt1's count as emitted: llvm.ctpop.i32 (HIP: __builtin_popcount)."""
+    return E.call("llvm.ctpop.i32", "__builtin_popcount", [a], uniform=True)
+
+
 def _ff1(B: Arith, lo: Value, hi: Value | None = None) -> Value:
     """Index of the lowest set bit, 0xffffffff when there is none."""
     if type(lo) is int and (hi is None or type(hi) is int):  # known bits (a lane loop's mask): the index itself
@@ -489,9 +507,10 @@ class Salu1(OpDef):
     unit = "salu"
 
     def __init__(self, base: str, fn: LaneFn, src64: bool = False, dst64: bool = False, scc: bool | None = None,
-                 feature: str | None = None):
+                 feature: str | None = None, spell: LaneFn | None = None):
         self.base, self.fn, self.src64, self.dst64, self.scc = base, fn, src64, dst64, scc
         self.feature = feature
+        self.spell = spell  # emission: fn through an intrinsic (E has no bit()), on the source's 32-bit words
         self.sig = ("sdst64" if dst64 else "sdst", "ssrc64" if src64 else "ssrc")
         self.arg_names = ("sdst", "ssrc0")
 
@@ -511,6 +530,17 @@ class Salu1(OpDef):
 
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + (["scc"] if self.scc else [])
+
+    def emit(self, ins: Instr, E: AnyEmitter) -> None:
+        dst, a = ins.operands
+        if self.spell is None or self.dst64 or (self.src64 and not isinstance(a, SReg)):
+            super().emit(ins, E)
+            return
+        srcs = [E.get(SReg((n,), n)) for n in a.names] if self.src64 else [E.get(a)]
+        r = self.spell(E, *srcs)
+        E.set(dst, r)
+        if self.scc:
+            E.set_scc(E.ne(r, 0))
 
 
 class Bitset(OpDef):
@@ -684,8 +714,9 @@ for _op in [
     Salu1("s_ff1_i32_b64", lambda B, lo, hi: _ff1(B, lo, hi), src64=True, feature="salu_gfx9_names"),
     Salu1("s_ctz_i32_b32", lambda B, a: _ff1(B, a), feature="salu_gfx11_names"),
     Salu1("s_ctz_i32_b64", lambda B, lo, hi: _ff1(B, lo, hi), src64=True, feature="salu_gfx11_names"),
-    Salu1("s_bcnt1_i32_b32", lambda B, a: _popcount(B, a), scc=True),
-    Salu1("s_bcnt1_i32_b64", lambda B, lo, hi: B.add(_popcount(B, lo), _popcount(B, hi)), src64=True, scc=True),
+    Salu1("s_bcnt1_i32_b32", lambda B, a: _popcount(B, a), scc=True, spell=lambda E, a: _ctpop(E, a)),
+    Salu1("s_bcnt1_i32_b64", lambda B, lo, hi: B.add(_popcount(B, lo), _popcount(B, hi)), src64=True, scc=True,
+          spell=lambda E, lo, hi: E.add(_ctpop(E, lo), _ctpop(E, hi))),
     Salu1("s_brev_b32", lambda B, a: _brev(B, a)),  # no SCC  [S:salu]
     Salu1("s_brev_b64", lambda B, lo, hi: (_brev(B, hi), _brev(B, lo)), src64=True, dst64=True),
     Bitset(0, 32), Bitset(0, 64), Bitset(1, 32), Bitset(1, 64),

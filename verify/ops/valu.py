@@ -38,8 +38,10 @@ class Valu(OpDef):
     def __init__(self, base: str, nsrc: int, fn: LaneFn | None, feature: str | None = None,
                  vop3_only: bool = False, dpp_ok: bool = True, left_identity: int | None = None,
                  components: tuple[str, ...] = (), dpp_rev: str | None = None, clamp: str | None = None,
-                 vop3_dpp: bool | None = None):
+                 vop3_dpp: bool | None = None, spell: LaneFn | None = None):
         self.base = base
+        # how emission writes fn where the lane function is bit-level (E has no bit()): an intrinsic
+        self.spell = spell
         # the VOP3 clamp bit: "add"/"sub"/"subrev" saturate unsigned, "f32" clamps to [0, 1]  [S:clamp]
         self.clamp = clamp
         # a reversed integer op whose DPP swizzle may land on the printed src1:
@@ -173,6 +175,8 @@ class Valu(OpDef):
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         fn = self.lane_fn(ins)  # the one execute runs, under the default assumptions
+        if self.spell is not None:
+            fn = self.clamped(self.spell, ins, None)
         dst, *srcs = ins.operands
         if ins.enc in DPP_ENCS:
             if self.dpp_rev is not None:  # the swizzled operand is an assumption; no intrinsic picks it  [S:dpp-rev]
@@ -281,13 +285,14 @@ VALU_OPS = [
     Valu("v_max3_u32", 3, lambda B, a, b, c: B.umax(B.umax(a, b), c), vop3_only=True),
     Valu("v_min3_i32", 3, lambda B, a, b, c: B.smin(B.smin(a, b), c), vop3_only=True),
     Valu("v_min3_u32", 3, lambda B, a, b, c: B.umin(B.umin(a, b), c), vop3_only=True),
-    Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)])),
+    Valu("v_bfrev_b32", 1, lambda B, a: B.from_bits([B.bit(a, 31 - k) for k in range(32)]),
+         spell=lambda E, a: E.call("llvm.bitreverse.i32", "__builtin_bitreverse32", [a])),
     # bit-field extract: S1[4:0] the offset, S2[4:0] the width  [S:bfe]
     Valu("v_bfe_u32", 3, lambda B, a, b, c: B.and_(B.lshr(a, B.and_(b, B.const(31))), _field_mask(B, c)), vop3_only=True),
     Valu("v_bfe_i32", 3, _bfe_i32, vop3_only=True),
     # population count of src0 plus src1 (VOP3 only; VOP3 DPP on GFX11+)  [S:bcnt]
     Valu("v_bcnt_u32_b32", 2, lambda B, a, b: B.add(B.popcount([B.bit(a, k) for k in range(32)]), b), vop3_only=True,
-         vop3_dpp=True),
+         vop3_dpp=True, spell=lambda E, a, b: E.add(E.call("llvm.ctpop.i32", "__builtin_popcount", [a]), b)),
 ]
 
 
@@ -474,11 +479,27 @@ class Cndmask(OpDef):
     unit = "valu"
     sig = ("vdst", "src", "src", "mask")
     arg_names = ("vdst", "src0", "src1", "mask")
-    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+    # _e64_dpp: GFX11+, DPP on src0  [S:vop3-dpp-more]
+    encs = {"": "", "_e32": "e32", "_e64": "e64", "_e64_dpp": "e64_dpp"}
+    enc_mods: ClassVar[dict[str, Modifiers]] = {"e64_dpp": dpp.MODIFIERS}
     valu_constants = True
+
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        return ins.enc == "e64_dpp"
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc == "e64_dpp" else frozenset()
+
+    def uses(self, ins: Instr) -> list[str]:  # lanes DPP does not write keep the old value
+        return super().uses(ins) + ([ins.operands[0].text] if ins.enc == "e64_dpp" else [])
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        return dpp.check_vop3(self, ins, target, wave, 2) if ins.enc == "e64_dpp" else []
 
     def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
+        if enc == "e64_dpp":
+            dpp.require_vgpr_src0(ins, 1)
         if enc == "e32":
             if not isinstance(ins.operands[2], VReg):
                 raise InputError(ins.operand_span(2), "src1 of v_cndmask_b32_e32 must be a VGPR (use _e64)")
@@ -492,7 +513,10 @@ class Cndmask(OpDef):
         a, b = m.read(s0), m.read(s1)
         lo, hi = m.scalar64(mask)
         sel = [m.mask_bit(lo, hi, i) for i in range(W)]
-        en = m.actives()
+        if ins.enc == "e64_dpp":  # src0 swizzled; a lane the rule does not write keeps vD  [S:dpp-lane-rule]
+            a, en = dpp.gather(m, ins, a, s0)
+        else:
+            en = m.actives()
         if m.step is not None:
             for i in range(W):
                 pick = s1 if sel[i] else s0
@@ -506,6 +530,11 @@ class Cndmask(OpDef):
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, s0, s1, mask = ins.operands
         c = E.get_mask(mask)
+        if ins.enc == "e64_dpp":
+            if c == "entry-exec":
+                E.unsupported("v_cndmask_b32_e64_dpp on the saved EXEC has no intrinsic spelling")
+            E.set(dst, dpp.emit_alu(ins, E, lambda E_, x, y: E_.ite(c, y, x), [E.get(s0), E.get(s1)], dst, None))
+            return
         if c == "entry-exec":  # in whole-wave mode, on the saved EXEC: set.inactive's meaning  [S:wwm]
             E.set(dst, E.entry_select(E.get(s1, raw=True), E.get(s0, raw=True)))
         else:
@@ -532,15 +561,52 @@ class Cmp(OpDef):
     arg_names = ("sdst", "src0", "src1")
     unit = "valu"
     valu_constants = True
-    encs = {"": "", "_e32": "e32", "_e64": "e64"}
+    # _e64_dpp: GFX11+, DPP on src0; the bit of an active lane DPP does not
+    # write is the assumption vopc.dpp_unwritten  [S:vop3-dpp-more]
+    encs = {"": "", "_e32": "e32", "_e64": "e64", "_e64_dpp": "e64_dpp"}
+    enc_mods: ClassVar[dict[str, Modifiers]] = {"e64_dpp": dpp.MODIFIERS}
 
     def __init__(self, op: str, ty: str):
         self.base = f"v_cmp_{op}_{ty}"
         self.op = CMP_OPS[op]
         self.signed = ty == "i32"
 
+    def moves_lanes_in(self, ins: Instr) -> bool:
+        return ins.enc == "e64_dpp"
+
+    def roles(self, ins: Instr) -> frozenset[str]:
+        return frozenset({"dpp"}) if ins.enc == "e64_dpp" else frozenset()
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        return dpp.check_vop3(self, ins, target, wave, 2) if ins.enc == "e64_dpp" else []
+
+    def sources(self, ins: Instr, m: Machine) -> tuple[list[Value], list[Value], list[Cond]]:
+        """src0 (swizzled under DPP), src1, and which lanes compute: the
+        active ones, or those the DPP lane rule writes.  [S:dpp-lane-rule]"""
+        _, s0, s1 = ins.operands[-3:]
+        a, b = m.read(s0), m.read(s1)
+        if ins.enc == "e64_dpp":
+            a, en = dpp.gather(m, ins, a, s0)
+            return a, b, en
+        return a, b, m.actives()
+
+    def mask_bits(self, ins: Instr, m: Machine, bits: list[Cond], en: list[Cond]) -> list[Cond]:
+        """The mask: each computing lane's compare bit, 0 for an inactive
+        lane [S:vopc], and for an active lane DPP leaves unwritten the
+        assumption vopc.dpp_unwritten (0, or some bit).  [S:vop3-dpp-more]"""
+        B = m.B
+        out = [False if e is False else B.and_b(e, c) for e, c in zip(en, bits)]
+        if ins.enc != "e64_dpp" or all(e is True for e in en) or m.assume("vopc.dpp_unwritten") == "zero":
+            return out
+        u = m.unknown_lanes(f"{operand_text(ins.operands[0])}@{m.line}(compare bit of a lane DPP does not write)")
+        act = m.actives()
+        return [B.or_b(o, B.and_b(B.and_b(a, B.not_b(e)), B.bit(x, 0))) if a is not False else False
+                for o, e, a, x in zip(out, en, act, u)]
+
     def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
+        if enc == "e64_dpp":
+            dpp.require_vgpr_src0(ins, 1)
         if enc == "e32":
             if ins.operands[0].names[0] != "vcc_lo":
                 raise InputError(ins.operand_span(0), f"{ins.mnemonic} writes vcc (use _e64 for an SGPR destination)")
@@ -550,16 +616,16 @@ class Cmp(OpDef):
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
-        dst, s0, s1 = ins.operands
-        a, b = m.read(s0), m.read(s1)
-        act = m.actives()
-        bits = [False if act[i] is False else B.and_b(act[i], self.op(B, a[i], b[i], self.signed)) for i in range(W)]
-        lo, hi = m.from_lane_bits(bits)
+        dst = ins.operands[0]
+        a, b, en = self.sources(ins, m)
+        bits = [False if en[i] is False else self.op(B, a[i], b[i], self.signed) for i in range(W)]
+        lo, hi = m.from_lane_bits(self.mask_bits(ins, m, bits, en))
         m.write_scalar64(dst, lo, hi)
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         dst, s0, s1 = ins.operands
-        E.set_mask(dst, self.op(E, E.get(s0), E.get(s1), self.signed))
+        a = dpp.emit_full(ins, E, E.get(s0), ins.mnemonic) if ins.enc == "e64_dpp" else E.get(s0)
+        E.set_mask(dst, self.op(E, a, E.get(s1), self.signed))
 
 
 for _cmp in CMP_OPS:
@@ -603,16 +669,26 @@ class CmpF32(Cmp):
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
-        dst, s0, s1 = ins.operands
-        a, b = m.read(s0), m.read(s1)
+        dst = ins.operands[0]
+        a, b, en = self.sources(ins, m)
         if m.assume("f32.denormals") == "flush":
             a, b = [_ftz(B, x) for x in a], [_ftz(B, x) for x in b]
-        bits = [B.and_b(m.active(i), self.fop(B, a[i], b[i])) for i in range(W)]
-        lo, hi = m.from_lane_bits(bits)
+        bits = [False if en[i] is False else self.fop(B, a[i], b[i]) for i in range(W)]
+        lo, hi = m.from_lane_bits(self.mask_bits(ins, m, bits, en))
         m.write_scalar64(dst, lo, hi)
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
-        E.unsupported("f32 compares are not emitted")
+        """LLVM's fcmp with the predicate of the same name (the IEEE
+        predicates of [S:vopc-f32]); the inputs as they are, which is the
+        default f32.denormals."""
+        dst, s0, s1 = ins.operands
+        a = dpp.emit_full(ins, E, E.get(s0), ins.mnemonic) if ins.enc == "e64_dpp" else E.get(s0)
+        E.set_mask(dst, E.fcmp(FCMP_PRED[self.base.split("_")[2]], a, E.get(s1)))
+
+
+# verify's VOPC f32 names -> LLVM's fcmp predicates  [S:vopc-f32] [S:emit-exec-copy]
+FCMP_PRED = {"eq": "oeq", "lg": "one", "neq": "une", "nlg": "ueq", "o": "ord", "u": "uno", "f": "false", "lt": "olt",
+             "gt": "ogt", "le": "ole", "ge": "oge", "nge": "ult", "ngt": "ule", "nle": "ugt", "nlt": "uge", "tru": "true"}
 
 
 for _fcmp in FCMP_OPS:

@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import cextv, conventions, nondet
+from . import cextv, conventions, legality, nondet
 from .buffer import known as buffer_instruction
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
@@ -621,6 +621,10 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         code.kernel = True
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
+        return res
+    bad = legality.illegal(code.program, target, wave)  # an instruction the target cannot encode
+    if bad:
+        res.verdict, res.notes = "compiler error", [f"{code.label}: {b}" for b in bad]
         return res
     res.instructions = len(code.program)
     res.warnings, hazard_used = code.hazard_warnings(target, assume, wave)
