@@ -46,7 +46,7 @@ from .memory import prove_function_memory, uses_memory
 from .runlines import Instance, Skipped, wave_fits
 from .sem import IRRun, Lanes, Unsupported
 from .spaces import known as memory_instruction
-from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
+from .types import from_registers, pieces_of, register_image, ret_pieces, rtype, ttype
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword|b64|dwordx2)$")  # [S:spill64]
 CFG_BRANCH = re.compile(r"^(s_branch|s_cbranch_\w+)$")
@@ -520,7 +520,7 @@ def static_problems(fn: Function) -> list[str]:
     for a in fn.args:
         if ttype(a.type) is None or a.type == "i1":
             out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
-    if fn.ret != "void" and (ttype(fn.ret) is None or fn.ret == "i1"):
+    if fn.ret != "void" and (rtype(fn.ret) is None or fn.ret == "i1"):
         out.append(f"{where}: unsupported: return type {fn.ret}")
     return out
 
@@ -648,7 +648,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     v0 = m.v(0) if ret is not None else []
     elo, ehi = m.exec_pair()
     lane_bad: list[Any] = []
-    rtt = ttype(fn.ret)
+    rtt = rtype(fn.ret)  # (a struct: its members' pieces  [S:ir-aggregate])
     wide_ret = ret is not None and fn.ret not in TYPES and rtt is not None
     if wide_ret and not shader:  # several registers, or 16-bit elements packed: piece by piece
         assert ret is not None and rtt is not None
@@ -844,7 +844,7 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         res.verdict = "proved"
         return res
     lane_bad = []
-    rtt = ttype(src.ret)
+    rtt = rtype(src.ret)
     sp: list[Lanes] = []
     tp: list[Lanes] = []
     if src.ret not in TYPES and rtt is not None:  # piece by piece (each element's poison its own)

@@ -42,11 +42,11 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import floatsem, irloop, wideir
+from . import aggregate, floatsem, irloop, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
-from .types import TType, assemble, dword_address, pieces_of, ttype
+from .types import TType, assemble, dword_address, pieces_of, rtype, ttype
 from .types import Unsupported as Unsupported
 
 M32 = 0xFFFFFFFF
@@ -458,8 +458,8 @@ class IRRun:
     def operand(self, op: Operand) -> Lanes:
         B, W = self.B, self.wave
         if op.type not in TYPES:
-            tt = ttype(op.type)
-            if tt is None:
+            tt = rtype(op.type)  # (a struct: poison or undef as an insertvalue's start)
+            if tt is None or (tt.members is not None and op.kind not in ("poison", "undef", "ref")):
                 raise self._unsupported(f"values of type {op.type}")
             if op.kind in ("const", "poison", "undef"):
                 return self._wide_constant(op, tt)
@@ -515,8 +515,8 @@ class IRRun:
 
     def _map_pieces(self, ty: str, xs: list[Lanes], f: Callable[[list[Lanes]], Lanes]) -> Lanes:
         """`f` on the values `xs` of type `ty`, piece by piece when `ty` has
-        several (a vector, a 64-bit value); as it is otherwise."""
-        tt = ttype(ty)
+        several (a vector, a 64-bit value, a struct); as it is otherwise."""
+        tt = rtype(ty)
         if tt is None or not tt.wide:
             return f(xs)
         ps = [pieces_of(x, tt) for x in xs]
@@ -759,6 +759,8 @@ class IRRun:
             return self.call(ins)
         if op == "extractvalue":
             return self.extractvalue(ins)
+        if op == "insertvalue":  # [S:ir-aggregate]
+            return aggregate.insertvalue(self, ins)
         if op in ("extractelement", "insertelement", "shufflevector"):
             return self.vector_op(ins)
         if op in ("ptrtoint", "inttoptr") or (op == "bitcast" and (
