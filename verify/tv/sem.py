@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, floatsem, irloop, wideir
+from . import aggregate, floatsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -2068,6 +2068,7 @@ INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
     Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
     Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
+    Intrinsic("inverse.ballot", _OVL, ("i1",), "own", lanemask.inverse_ballot),  # [S:ir-inverse-ballot]
     Intrinsic("wqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("softwqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),
