@@ -1077,7 +1077,7 @@ class IRRun:
         for f in flags:
             if f not in known:
                 raise self._unsupported(f"flag '{f}' on {ins.opcode}")
-        if ins.opcode == "mul" and flags and w > 16:
+        if ins.opcode == "mul" and flags and 16 < w < 32:
             raise self._unsupported(f"mul {' '.join(flags)} on i{w} (overflow needs a wider product)")
         vals, pois = [], []
         M = B.const(self._mask(w))
@@ -1085,7 +1085,10 @@ class IRRun:
             x, y = a.vals[i], b.vals[i]
             bad: list[Any] = [a.poison[i], b.poison[i]]
             op = ins.opcode
-            if op in ("add", "sub", "mul"):
+            if op == "mul" and w == 32 and flags:  # the exact 64-bit product  [S:ir-wrap-flags]
+                r = B.mul(x, y)
+                bad.append(wideir.mul_overflows(B, [x], [y], set(flags)))
+            elif op in ("add", "sub", "mul"):
                 fn = {"add": B.add, "sub": B.sub, "mul": B.mul}[op]
                 full = fn(x, y)
                 r = self._trunc(full, w)
