@@ -668,6 +668,16 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     elif ret is not None:
         gots = [v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)) for i in range(W)]
         same = _lanes_meet(B, exec_bits, gots, ret.vals)  # [S:lane-normal]
+        free_regs = [v for k, v in fresh_v.items() if k not in by_reg]
+        if not same and run.choices and free_regs and not ret.is_float and ret.alt is None:
+            # the IR's choices set to the GPU's registers they stand for (nondet's
+            # witness (f), a function of the target's values): the same normal forms?
+            eqs = nondet.register_witness(rec, [(i, ret.vals[i], gots[i]) for i in range(W)], free_regs)
+            if eqs and _lanes_meet(B, exec_bits, gots, [smt.replaced(v, eqs) for v in ret.vals]) and not any(
+                    smt.mentions(p, rec.consts(), {}) for p in ret.poison if type(p) is not bool):
+                same = True
+                res.notes.append("proved with the IR's non-deterministic values chosen from the target's "
+                                 "(the GPU's registers they stand for, lane normal forms)")
         for i in range(W):
             g = gots[i]
             if same:  # every lane: the same term where it runs, equal for every input  [S:lane-normal]
@@ -698,8 +708,9 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
              for i in range(W)] if ret is not None else [])
     r = q.check(rlimit=JOINT_RLIMIT)
-    settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad])) \
-        if r == "sat" and run.choices else None
+    free_regs = [v for k, v in fresh_v.items() if k not in by_reg]  # (the GPU's registers read unwritten)
+    settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
+                            target_free=free_regs) if r == "sat" and run.choices else None
     if r == "unknown":
         q.pop()
         r = "unsat"
@@ -709,8 +720,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             q.add(cond)
             r = q.check()
             # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
-            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant) \
-                if r == "sat" and run.choices else None
+            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant,
+                                    target_free=free_regs) if r == "sat" and run.choices else None
             if settled is not None and settled.verdict == "proved":
                 r = "unsat"
             if r != "unsat":
