@@ -123,7 +123,7 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     # choice added to a value); (d) the same with xor; (e) for a freeze of
     # a value that may be poison, that value as computed (what a compiler
     # does with it)
-    a, b, c_, d, e = [], [], [], [], []
+    a, b, c_, d, e, g = [], [], [], [], [], []
     natural: dict[int, Any] = {}  # (e) a freeze's operand's value, as a compiler computes it
     for n, ch in enumerate(choices):
         if ch.natural is not None and n in rec.vals:
@@ -138,6 +138,12 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         b.append((consts[k], t if free else 0))
         s0 = smt.replaced(s, zero)
         c_.append((consts[k], B.sub(t, s0)))
+        # (c) scaled: s = k * choice + s0 with k an odd constant (mul %f, 3):
+        # the choice (t - s0) * k^-1 mod 2^32
+        one = smt.replaced(s, [(c, 1 if j == k else 0) for j, c in enumerate(consts)])
+        kk = smt.numeral(B.sub(one, s0)) if type(s) not in (int, bool) else None
+        g.append((consts[k], B.mul(B.sub(t, s0), B.const(pow(kk, -1, 1 << 32))) if kk is not None and kk & 1
+                  else B.sub(t, s0)))
         d.append((consts[k], B.xor(t, s0)))
         e.append((consts[k], natural.get(id(consts[k]), t)))
         taken.add(n)
@@ -148,7 +154,7 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     # the target's values the choice reaches (a DPP `old` kept in a lane
     # whose source is off: the GPU keeps that lane's register)
     f_ = _registers_witness(consts, reach, per_lane, target_free, a) if target_free else a
-    for idx, eqs in enumerate((a, b, c_, d, e, f_)):
+    for idx, eqs in enumerate((a, b, c_, d, e, f_, g)):
         if variant is not None and variant[0] >= 0 and idx != variant[0]:
             continue
         if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
