@@ -625,8 +625,11 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             return fresh_v[name][lane]
         if name in by_reg:
             return by_reg[name][0]
-        return B.fresh("gpu." + name)
+        if name not in fresh_s:  # (an SGPR read unwritten: one value, every lane's)
+            fresh_s[name] = B.fresh("gpu." + name)
+        return fresh_s[name]
 
+    fresh_s: dict[str, Any] = {}
     m = Machine(B, W, initial, FeatureLog(target), assume, waits=True)
     if m.waits is not None:
         # a callee cannot take its argument VGPRs as ready: the caller may still
@@ -668,7 +671,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     elif ret is not None:
         gots = [v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)) for i in range(W)]
         same = _lanes_meet(B, exec_bits, gots, ret.vals)  # [S:lane-normal]
-        free_regs = [v for k, v in fresh_v.items() if k not in by_reg]
+        free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
         if not same and run.choices and free_regs and not ret.is_float and ret.alt is None:
             # the IR's choices set to the GPU's registers they stand for (nondet's
             # witness (f), a function of the target's values): the same normal forms?
@@ -708,7 +711,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
              for i in range(W)] if ret is not None else [])
     r = q.check(rlimit=JOINT_RLIMIT)
-    free_regs = [v for k, v in fresh_v.items() if k not in by_reg]  # (the GPU's registers read unwritten)
+    free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
     settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
                             target_free=free_regs) if r == "sat" and run.choices else None
     if r == "unknown":
