@@ -140,3 +140,29 @@ def test_dpp_chain_freeze_mutant_is_refuted(tmp_path):
     assert code == 1, out
     assert "refuted" in out.splitlines()[0]
     assert "  a counterexample for every choice of the IR's non-deterministic values" in out.splitlines()
+
+
+@pytest.mark.parametrize("fn,good,bad", [
+    ("mul_i64_const", "v_mad_co_u64_u32 v[1:2], null, v2, 3, v[1:2]", "v_mad_co_u64_u32 v[1:2], null, v2, 3, v[0:1]"),
+    ("ashr_i64_var", "v_ashrrev_i64 v[0:1], v2, v[0:1]", "v_lshrrev_b64 v[0:1], v2, v[0:1]"),
+    ("mul_u32_wide", "v_mad_co_u64_u32 v[0:1], null, v0, v1, 0", "v_mad_co_u64_u32 v[0:1], null, v0, v1, 1"),
+    ("xad", "v_xad_u32 v0, v0, v1, v2", "v_add3_u32 v0, v0, v1, v2"),
+])
+def test_arith64_mutants_are_refuted(tmp_path, fn, good, bad):
+    code, out = mutant(tmp_path, "agg_arith64", fn, "gfx1200", 32, good, bad)
+    assert code == 1, out
+    assert "refuted" in out.splitlines()[0]
+
+
+def test_mul_nuw_is_poison_only_where_the_product_overflows(tmp_path):
+    # `mul nuw i32` returned where it does not overflow: the low product; a
+    # GPU result of 0 where it does is allowed (poison), elsewhere refuted
+    p = tmp_path / "m.ll"
+    p.write_text("define i32 @f(i32 %x, i32 %y) {\n  %r = mul nuw i32 %x, %y\n  ret i32 %r\n}\n")
+    text = llc(p, "gfx1100", 32)
+    good = "v_mul_lo_u32 v0, v0, v1"
+    assert text.count(good) == 1
+    asm = tmp_path / "m.s"
+    asm.write_text(text.replace(good, "v_mul_hi_u32 v0, v0, v1"))  # 0 where no overflow
+    code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32", "--asm", str(asm))
+    assert code == 1 and "refuted" in out.splitlines()[0], out
