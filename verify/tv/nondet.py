@@ -19,7 +19,14 @@ settled without one where it can be:
 2. A witness: each source choice is set to the target's value in the
    output it reaches (the lane's own output first).  This is a Skolem
    function of the inputs and the target's values, never of the source's
-   choices, so unsat proves refinement outright.
+   choices, so unsat proves refinement outright.  Other witnesses of the
+   same kind: the target's value less the source's with the choices 0 (a
+   choice added), or times the inverse of an odd constant factor (`mul %f,
+   3`); the GPU's own unknown in the choice's lane, a register the code
+   reads before writing it (a DPP `old` of `freeze poison` kept in a lane
+   whose source is off; an SGPR llc-22 leaves for a uniform freeze), also
+   compared by lane normal forms (smt.LaneNormal) where the joint question
+   gives up, and lane by lane under one witness.
 3. A model of (2) is checked for every source choice: its inputs and
    target values fixed, the source's choices left free, "some choice
    matches" unsat makes it a counterexample for every choice (refuted).
