@@ -69,11 +69,19 @@ def test_a_choice_no_witness_finds_is_found_lane_by_lane(tmp_path):
     assert lines[2] == "  proved for some choice of @src's non-deterministic values (quantified query, lane by lane)"
 
 
+def test_a_choice_scaled_by_an_odd_constant_is_found_by_the_witness(tmp_path):
+    # 3 * f = x: f = x * 3^-1 mod 2^32 (0xaaaaaaab), the scaled witness
+    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  %g = mul i32 %f, 3\n  ret i32 %g\n", "  ret i32 %x\n")
+    assert code == 0, lines
+    assert lines[2] == "  proved with @src's non-deterministic values chosen from the target's (a witness for 32 lane values)"
+
+
 @pytest.mark.slow  # about 12 s: every witness and the quantified questions are asked first
 def test_an_undecided_choice_is_unknown_and_named(tmp_path):
-    # 3 * f reaches every value (3 is odd) but neither a witness nor the
-    # quantifier engine on its resource limit finds it: unknown, naming the value
-    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  %g = mul i32 %f, 3\n  ret i32 %g\n", "  ret i32 %x\n")
+    # 6 * f = 2x has a solution (f = x * 3^-1) but 6 has no inverse: neither a
+    # witness nor the quantifier engine on its resource limit finds it: unknown, naming the value
+    code, lines = pair(tmp_path, "  %f = freeze i32 poison\n  %g = mul i32 %f, 6\n  ret i32 %g\n",
+                       "  %t = shl i32 %x, 1\n  ret i32 %t\n")
     assert code == 3, lines
     assert lines[0] == "src -> tgt on gfx1100 wave32 (IR): unknown"
     assert "(freeze of poison at " in lines[1] and ":2:3): verify found no choice of it that matches" in lines[1]

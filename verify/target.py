@@ -90,6 +90,7 @@ FEATURES: dict[str, Feature] = {
         Feature("add_co_ci", "v_add_co_ci_u32 (carry in and out, GFX10+); `null` as a carry-out destination", "S:addr"),
         Feature("lshlrev_b64_vop2", "v_lshlrev_b64 as VOP2 (_e32, GFX12)", "S:addr"),
         Feature("s_mul_hi", "s_mul_hi_u32", "S:addr"),
+        Feature("mad_co_u64", "v_mad_co_u64_u32 (GFX12's name of v_mad_u64_u32)", "S:arith64"),
         Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
         Feature("carry_gfx8", "GFX8's carry spellings v_add_u32 vD, vcc, ... / v_addc_u32 / v_subb_u32", "S:carry-gfx8"),
         Feature("alu16_gfx8", "16-bit VOP2 ops v_add_u16/v_sub_u16 (GFX8, GFX9)", "S:packed16"),
@@ -164,7 +165,7 @@ _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
-    "min_num_f32", "salu_float"}
+    "min_num_f32", "salu_float", "mad_co_u64"}
 
 
 def _mk(

@@ -19,6 +19,7 @@ from . import vfloat  # noqa: F401  # isort: skip
 from . import sbit  # noqa: F401  # isort: skip
 from . import sfloat  # noqa: F401  # isort: skip
 from . import cndmask16  # noqa: F401  # isort: skip
+from . import arith64  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

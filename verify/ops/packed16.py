@@ -66,6 +66,7 @@ PK_FNS: dict[str, LaneFn] = {  # on 16-bit values zero-extended in 32 bits
     "min_u16": lambda B, a, b: B.umin(a, b),
     "max_i16": lambda B, a, b: B.and_(B.smax(_sx(B, a), _sx(B, b)), B.const(M16)),
     "min_i16": lambda B, a, b: B.and_(B.smin(_sx(B, a), _sx(B, b)), B.const(M16)),
+    "mul_lo_u16": lambda B, a, b: B.and_(B.mul(a, b), B.const(M16)),  # [S:arith64]
 }
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from .evaluate import Evaluator
 from .lanenormal import LANE_NORMAL_LIMIT, LaneNormal
 from .monoid import Bag, NotMonoid, Z3Monoid, monoid_backend
-from .nondet import check_forall, mentions, replaced, residue, substituted
+from .nondet import check_forall, mentions, numeral, replaced, residue, substituted
 from .query import (
     NO_TIMEOUT,
     QUERIES,
@@ -44,6 +44,6 @@ from .terms import SOLVER, Z3, Session, _is_bit_select, is_false, renamed, same,
 __all__ = [
     "LANE_NORMAL_LIMIT", "NO_TIMEOUT", "QUERIES", "RLIMIT_PER_SECOND", "SOLVER", "Bag", "Budget", "Evaluator",
     "LaneNormal", "NotMonoid", "Query", "Session", "Z3", "Z3Monoid", "_is_bit_select", "budget", "check_forall",
-    "check_plain", "check_smt2", "is_false", "mentions", "monoid_backend", "query_count", "renamed", "replaced",
+    "check_plain", "check_smt2", "is_false", "mentions", "monoid_backend", "numeral", "query_count", "renamed", "replaced",
     "residue", "same", "skeleton_unsat", "smt2_benchmark", "substituted", "under", "under_all",
 ]

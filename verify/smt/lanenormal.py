@@ -52,6 +52,7 @@ class LaneNormal:
         self._keys: list[tuple[Any, ...]] = []  # node -> its key
         self._asts: dict[int, Any] = {}  # ast id -> the term (kept alive: the memo's keys are ids)
         self._terms: dict[int, Any] = {}  # node -> its z3 term, once built
+        self._orig: dict[int, int] = {}  # an "app" node -> the ast id of the first application it came from
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
@@ -257,8 +258,12 @@ class LaneNormal:
             r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr)).as_ast()))
             if z3.is_bv_value(r) or z3.is_true(r) or z3.is_false(r):
                 return self._leaf(r.as_ast())
-        return self._node(("app", z3.Z3_get_ast_id(ref, z3.Z3_func_decl_to_ast(ref, z3.Z3_get_app_decl(ref, a))),
-                           args, i))
+        # (keyed by the declaration and the arguments' nodes alone: two applications
+        # of one declaration to equal normal forms are equal; the first seen rebuilds it)
+        node = self._node(("app", z3.Z3_get_ast_id(ref, z3.Z3_func_decl_to_ast(ref, z3.Z3_get_app_decl(ref, a))),
+                           args))
+        self._orig.setdefault(node, i)
+        return node
 
     def _const_term(self, node: int) -> Any:
         key = self._keys[node]
@@ -313,7 +318,7 @@ class LaneNormal:
             return s.WB((z3.Z3_mk_and if kind == "and" else z3.Z3_mk_or)(ref, n, arr))
         if kind == "not":
             return s.WB(z3.Z3_mk_not(ref, self._z(key[1]).as_ast()))
-        orig = self._asts[key[3]]  # "app": the original application, its arguments normal
+        orig = self._asts[self._orig[node]]  # "app": the original application, its arguments normal
         arr, n = _arr([self._z(x) for x in key[2]])
         return z3.z3._to_expr_ref(z3.Z3_update_term(ref, orig.as_ast(), n, arr), s.ctx)
 

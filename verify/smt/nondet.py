@@ -90,3 +90,14 @@ def replaced(term: Any, pairs: Sequence[tuple[Any, Any]]) -> Any:
         return term
     ctx = term.ctx
     return z3.substitute(term, *[(c, z3.BitVecVal(t, 32, ctx) if type(t) is int else t) for c, t in pairs])
+
+
+def numeral(term: Any) -> int | None:
+    """`term`'s value where z3's simplifier makes it a 32-bit numeral (an
+    int stays itself); None otherwise."""
+    if type(term) is int:
+        return term & 0xFFFFFFFF
+    if type(term) is bool:
+        return None
+    r = z3.simplify(term)
+    return r.as_long() if z3.is_bv_value(r) else None

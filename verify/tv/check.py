@@ -47,7 +47,7 @@ from .memory import prove_function_memory, uses_memory
 from .runlines import Instance, Skipped, wave_fits
 from .sem import IRRun, Lanes, Unsupported
 from .spaces import known as memory_instruction
-from .types import from_registers, pieces_of, register_image, ret_pieces, ttype
+from .types import from_registers, pieces_of, register_image, ret_pieces, rtype, ttype
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword|b64|dwordx2)$")  # [S:spill64]
 CFG_BRANCH = re.compile(r"^(s_branch|s_cbranch_\w+)$")
@@ -532,7 +532,7 @@ def static_problems(fn: Function) -> list[str]:
     for a in fn.args:
         if ttype(a.type) is None or a.type == "i1":
             out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
-    if fn.ret != "void" and (ttype(fn.ret) is None or fn.ret == "i1"):
+    if fn.ret != "void" and (rtype(fn.ret) is None or fn.ret == "i1"):
         out.append(f"{where}: unsupported: return type {fn.ret}")
     return out
 
@@ -641,8 +641,11 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             return fresh_v[name][lane]
         if name in by_reg:
             return by_reg[name][0]
-        return B.fresh("gpu." + name)
+        if name not in fresh_s:  # (an SGPR read unwritten: one value, every lane's)
+            fresh_s[name] = B.fresh("gpu." + name)
+        return fresh_s[name]
 
+    fresh_s: dict[str, Any] = {}
     made: dict[tuple[str, str, int | None], Any] = {}  # every initial value read (cextv replays them)
 
     def initial_made(kind: str, name: str, lane: int | None) -> Any:
@@ -674,7 +677,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     v0 = m.v(0) if ret is not None else []
     elo, ehi = m.exec_pair()
     lane_bad: list[Any] = []
-    rtt = ttype(fn.ret)
+    rtt = rtype(fn.ret)  # (a struct: its members' pieces  [S:ir-aggregate])
     wide_ret = ret is not None and fn.ret not in TYPES and rtt is not None
     if wide_ret and not shader:  # several registers, or 16-bit elements packed: piece by piece
         assert ret is not None and rtt is not None
@@ -694,6 +697,16 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     elif ret is not None:
         gots = [v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)) for i in range(W)]
         same = _lanes_meet(B, exec_bits, gots, ret.vals)  # [S:lane-normal]
+        free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
+        if not same and run.choices and free_regs and not ret.is_float and ret.alt is None:
+            # the IR's choices set to the GPU's registers they stand for (nondet's
+            # witness (f), a function of the target's values): the same normal forms?
+            eqs = nondet.register_witness(rec, [(i, ret.vals[i], gots[i]) for i in range(W)], free_regs)
+            if eqs and _lanes_meet(B, exec_bits, gots, [smt.replaced(v, eqs) for v in ret.vals]) and not any(
+                    smt.mentions(p, rec.consts(), {}) for p in ret.poison if type(p) is not bool):
+                same = True
+                res.notes.append("proved with the IR's non-deterministic values chosen from the target's "
+                                 "(the GPU's registers they stand for, lane normal forms)")
         for i in range(W):
             g = gots[i]
             if same:  # every lane: the same term where it runs, equal for every input  [S:lane-normal]
@@ -724,8 +737,9 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
              for i in range(W)] if ret is not None else [])
     r = q.check(rlimit=JOINT_RLIMIT)
-    settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad])) \
-        if r == "sat" and run.choices else None
+    free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
+    settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
+                            target_free=free_regs) if r == "sat" and run.choices else None
     if r == "unknown":
         q.pop()
         r = "unsat"
@@ -735,8 +749,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             q.add(cond)
             r = q.check()
             # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
-            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant) \
-                if r == "sat" and run.choices else None
+            settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant,
+                                    target_free=free_regs) if r == "sat" and run.choices else None
             if settled is not None and settled.verdict == "proved":
                 r = "unsat"
             if r != "unsat":
@@ -879,7 +893,7 @@ def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wav
         res.verdict = "proved"
         return res
     lane_bad = []
-    rtt = ttype(src.ret)
+    rtt = rtype(src.ret)
     sp: list[Lanes] = []
     tp: list[Lanes] = []
     if src.ret not in TYPES and rtt is not None:  # piece by piece (each element's poison its own)

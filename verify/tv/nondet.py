@@ -19,7 +19,14 @@ settled without one where it can be:
 2. A witness: each source choice is set to the target's value in the
    output it reaches (the lane's own output first).  This is a Skolem
    function of the inputs and the target's values, never of the source's
-   choices, so unsat proves refinement outright.
+   choices, so unsat proves refinement outright.  Other witnesses of the
+   same kind: the target's value less the source's with the choices 0 (a
+   choice added), or times the inverse of an odd constant factor (`mul %f,
+   3`); the GPU's own unknown in the choice's lane, a register the code
+   reads before writing it (a DPP `old` of `freeze poison` kept in a lane
+   whose source is off; an SGPR llc-22 leaves for a uniform freeze), also
+   compared by lane normal forms (smt.LaneNormal) where the joint question
+   gives up, and lane by lane under one witness.
 3. A model of (2) is checked for every source choice: its inputs and
    target values fixed, the source's choices left free, "some choice
    matches" unsat makes it a counterexample for every choice (refuted).
@@ -86,7 +93,8 @@ def genuine(q: smt.Query, rec: Choices) -> bool:
 
 def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: list[tuple[int, Any, Any]],
            what: str = "the IR", joint: bool = True,
-           split: tuple[list[Any], list[Any]] | None = None, variant: list[int] | None = None) -> Settled | None:
+           split: tuple[list[Any], list[Any]] | None = None, variant: list[int] | None = None,
+           target_free: list[list[Any]] | None = None) -> Settled | None:
     """After `q` (every assertion, the mismatch among them) came back sat:
     decide with the source's choices existential (module docstring).  None:
     the model does not depend on a source choice (a counterexample as it
@@ -122,7 +130,7 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     # choice added to a value); (d) the same with xor; (e) for a freeze of
     # a value that may be poison, that value as computed (what a compiler
     # does with it)
-    a, b, c_, d, e = [], [], [], [], []
+    a, b, c_, d, e, g = [], [], [], [], [], []
     natural: dict[int, Any] = {}  # (e) a freeze's operand's value, as a compiler computes it
     for n, ch in enumerate(choices):
         if ch.natural is not None and n in rec.vals:
@@ -137,12 +145,23 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         b.append((consts[k], t if free else 0))
         s0 = smt.replaced(s, zero)
         c_.append((consts[k], B.sub(t, s0)))
+        # (c) scaled: s = k * choice + s0 with k an odd constant (mul %f, 3):
+        # the choice (t - s0) * k^-1 mod 2^32
+        one = smt.replaced(s, [(c, 1 if j == k else 0) for j, c in enumerate(consts)])
+        kk = smt.numeral(B.sub(one, s0)) if type(s) not in (int, bool) else None
+        g.append((consts[k], B.mul(B.sub(t, s0), B.const(pow(kk, -1, 1 << 32))) if kk is not None and kk & 1
+                  else B.sub(t, s0)))
         d.append((consts[k], B.xor(t, s0)))
         e.append((consts[k], natural.get(id(consts[k]), t)))
         taken.add(n)
     found = None  # a model where a witness fails
     tried: list[list[tuple[Any, Any]]] = []
-    for idx, eqs in enumerate((a, b, c_, d, e)):
+    # (f) the target's own unknown in the choice's lane: a register the GPU
+    # code reads before writing it (`target_free`: its lanes), mentioned by
+    # the target's values the choice reaches (a DPP `old` kept in a lane
+    # whose source is off: the GPU keeps that lane's register)
+    f_ = _registers_witness(consts, reach, per_lane, target_free, a) if target_free else a
+    for idx, eqs in enumerate((a, b, c_, d, e, f_, g)):
         if variant is not None and variant[0] >= 0 and idx != variant[0]:
             continue
         if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
@@ -161,6 +180,9 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         r = w.check(rlimit=JOINT_RLIMIT, plain=True)  # (bit-blasting first: the choice is gone)
         if r == "unknown":
             r = w.check(rlimit=JOINT_RLIMIT)
+        if r == "unknown" and idx in (0, 5) and split is not None and (q.session is None or not q.session.defs) \
+                and _witness_per_lane(B, q, eqs, *split):
+            r = "unsat"  # (one witness, every lane's mismatch gone under it)
         if r == "sat":
             found = w.model
         if r == "unsat":
@@ -210,3 +232,53 @@ def _per_lane(q: smt.Query, consts: list[Any], memo: dict[int, frozenset[int]], 
         if smt.check_forall(one, [consts[k] for k in sorted(o)], JOINT_RLIMIT // 8) != "unsat":
             return False
     return True
+
+
+def _registers_witness(consts: list[Any], reach: dict[int, list[tuple[int, int, Any, Any]]],
+                       per_lane: dict[int, int], target_free: list[list[Any]],
+                       fallback: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """settle's witness (f): each source choice (lane j) set to lane j's
+    value of the first of the target's free registers that a target value
+    it reaches mentions (else as witness (a)).  A function of the target's
+    values alone: a Skolem function, as the others."""
+    free = [x for regs in target_free for x in regs]
+    memo: dict[int, frozenset[int]] = {}
+    out = []
+    for (k, hits), (_, dflt) in zip(sorted(reach.items()), fallback):
+        lane = per_lane[id(consts[k])]
+        seen: frozenset[int] = frozenset().union(*(smt.mentions(t, free, memo) for _, _, _, t in hits))
+        pick = next((regs[lane] for r, regs in enumerate(target_free)
+                     if r * len(regs) + lane in seen), None)
+        out.append((consts[k], pick if pick is not None else dflt))
+    return out
+
+
+def _witness_per_lane(B: Any, q: smt.Query, eqs: list[tuple[Any, Any]], base: list[Any], lanes: list[Any]) -> bool:
+    """The witness `eqs` (one for every lane) leaves no lane's mismatch
+    satisfiable, asked lane by lane (settle's `split`), each question on a
+    fixed resource limit."""
+    fixed = [smt.replaced(c, eqs) for c in base]
+    for cond in lanes:
+        one = smt.Query(30.0, session=q.session)
+        for c in fixed:
+            one.add(c)
+        one.add(smt.replaced(cond, eqs))
+        if one.check(rlimit=JOINT_RLIMIT) != "unsat":
+            return False
+    return True
+
+
+def register_witness(rec: Choices, outputs: list[tuple[int, Any, Any]],
+                     target_free: list[list[Any]]) -> list[tuple[Any, Any]]:
+    """Witness (f) of `settle` on its own (for the checker's lane normal
+    forms): each source choice that reaches an output, set to its lane's
+    value of the target's free register the target's values there mention."""
+    consts = rec.consts()
+    memo: dict[int, frozenset[int]] = {}
+    reach: dict[int, list[tuple[int, int, Any, Any]]] = {}
+    for n, (lane, s, t) in enumerate(outputs):
+        for k in smt.mentions(s, consts, memo):
+            reach.setdefault(k, []).append((lane, n, s, t))
+    per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
+    fallback = [(consts[k], hits[0][3]) for k, hits in sorted(reach.items())]
+    return _registers_witness(consts, reach, per_lane, target_free, fallback)

@@ -42,11 +42,11 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import floatsem, irloop, wideir
+from . import aggregate, floatsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
-from .types import TType, assemble, dword_address, pieces_of, ttype
+from .types import TType, assemble, dword_address, pieces_of, rtype, ttype
 from .types import Unsupported as Unsupported
 
 M32 = 0xFFFFFFFF
@@ -458,8 +458,8 @@ class IRRun:
     def operand(self, op: Operand) -> Lanes:
         B, W = self.B, self.wave
         if op.type not in TYPES:
-            tt = ttype(op.type)
-            if tt is None:
+            tt = rtype(op.type)  # (a struct: poison or undef as an insertvalue's start)
+            if tt is None or (tt.members is not None and op.kind not in ("poison", "undef", "ref")):
                 raise self._unsupported(f"values of type {op.type}")
             if op.kind in ("const", "poison", "undef"):
                 return self._wide_constant(op, tt)
@@ -515,8 +515,8 @@ class IRRun:
 
     def _map_pieces(self, ty: str, xs: list[Lanes], f: Callable[[list[Lanes]], Lanes]) -> Lanes:
         """`f` on the values `xs` of type `ty`, piece by piece when `ty` has
-        several (a vector, a 64-bit value); as it is otherwise."""
-        tt = ttype(ty)
+        several (a vector, a 64-bit value, a struct); as it is otherwise."""
+        tt = rtype(ty)
         if tt is None or not tt.wide:
             return f(xs)
         ps = [pieces_of(x, tt) for x in xs]
@@ -759,6 +759,8 @@ class IRRun:
             return self.call(ins)
         if op == "extractvalue":
             return self.extractvalue(ins)
+        if op == "insertvalue":  # [S:ir-aggregate]
+            return aggregate.insertvalue(self, ins)
         if op in ("extractelement", "insertelement", "shufflevector"):
             return self.vector_op(ins)
         if op in ("ptrtoint", "inttoptr") or (op == "bitcast" and (
@@ -1075,7 +1077,7 @@ class IRRun:
         for f in flags:
             if f not in known:
                 raise self._unsupported(f"flag '{f}' on {ins.opcode}")
-        if ins.opcode == "mul" and flags and w > 16:
+        if ins.opcode == "mul" and flags and 16 < w < 32:
             raise self._unsupported(f"mul {' '.join(flags)} on i{w} (overflow needs a wider product)")
         vals, pois = [], []
         M = B.const(self._mask(w))
@@ -1083,7 +1085,10 @@ class IRRun:
             x, y = a.vals[i], b.vals[i]
             bad: list[Any] = [a.poison[i], b.poison[i]]
             op = ins.opcode
-            if op in ("add", "sub", "mul"):
+            if op == "mul" and w == 32 and flags:  # the exact 64-bit product  [S:ir-wrap-flags]
+                r = B.mul(x, y)
+                bad.append(wideir.mul_overflows(B, [x], [y], set(flags)))
+            elif op in ("add", "sub", "mul"):
                 fn = {"add": B.add, "sub": B.sub, "mul": B.mul}[op]
                 full = fn(x, y)
                 r = self._trunc(full, w)
@@ -2066,6 +2071,7 @@ INTRINSIC_TABLE: dict[str, Intrinsic] = {r.name: r for r in [
     Intrinsic("permlane32.swap", _OVL, ("{i32,i32}", "{float,float}"), "moved", _sem_permlane_swap),
     Intrinsic("wave.shuffle", _OVL, _I32F, "own", _sem_wave_shuffle),
     Intrinsic("ballot", _OVL, ("i32", "i64"), "uniform", _sem_ballot),
+    Intrinsic("inverse.ballot", _OVL, ("i1",), "own", lanemask.inverse_ballot),  # [S:ir-inverse-ballot]
     Intrinsic("wqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("softwqm", _OVL, _I32F, "lanewise", _sem_wqm),
     Intrinsic("wave.reduce", r"\.\w+\.\w+", ("i32", "float", "i64"), "uniform", _sem_wave_reduce),

@@ -64,6 +64,7 @@ class TType:
     bits: int  # a scalar's width, or a vector element's
     kind: str  # "int", "fp" (half, bfloat, float, double), "ptr"
     n: int | None = None  # vector length (None: a scalar)
+    members: tuple[TType, ...] | None = None  # a struct ({ i32, i32 }): its members (kind "struct")
 
     @property
     def is_f32(self) -> bool:
@@ -78,11 +79,13 @@ class TType:
 
     @property
     def wide(self) -> bool:
-        """More than one 32-bit piece, or a vector."""
-        return self.n is not None or self.bits > 32
+        """More than one 32-bit piece, or a vector (or a struct)."""
+        return self.n is not None or self.bits > 32 or self.members is not None
 
     def pieces(self) -> list[int]:
         """Each piece's width in bits (a 64-bit element: two 32-bit pieces)."""
+        if self.members is not None:
+            return [w for m in self.members for w in m.pieces()]
         e = self.elem
         per = [32, 32] if e.bits == 64 else [e.bits]
         return per * (self.n or 1)
@@ -90,7 +93,15 @@ class TType:
     def slots(self) -> list[tuple[int, int, int]]:
         """(register, bit offset, width) of each piece in the calling
         convention: 16-bit vector elements two to a register, 32- and
-        64-bit ones one dword each."""
+        64-bit ones one dword each; a struct's members one after another,
+        each from a register of its own (LLVM splits a returned struct into
+        its members: `{ i16, i32 }` in v0 and v1)  [S:ir-aggregate]."""
+        if self.members is not None:
+            out: list[tuple[int, int, int]] = []
+            for m in self.members:
+                base = out[-1][0] + 1 if out else 0
+                out += [(base + r, off, w) for r, off, w in m.slots()]
+            return out
         e = self.elem
         if self.n is None:
             return [(0, 0, self.bits)] if self.bits <= 32 else [(0, 0, 32), (1, 0, 32)]
@@ -138,8 +149,29 @@ def ttype(ty: str) -> TType | None:
     return scalar(t)
 
 
+def struct_type(ty: str) -> TType | None:
+    """A literal struct type `{ T, ... }` of types verify models (i1
+    members included; no nesting, no packed `<{ }>`), or None  [S:ir-aggregate]."""
+    t = ty.strip()
+    if not (t.startswith("{") and t.endswith("}")) or "{" in t[1:-1] or "}" in t[1:-1]:
+        return None
+    ms = [ttype(m) for m in t[1:-1].split(",")] if t[1:-1].strip() else []
+    if not ms or any(m is None for m in ms):
+        return None
+    return TType(t, 0, "struct", None, tuple(m for m in ms if m is not None))
+
+
+def rtype(ty: str) -> TType | None:
+    """`ttype`, or a literal struct (`struct_type`): the types a function
+    may return, and a value insertvalue/extractvalue reach."""
+    return ttype(ty) or struct_type(ty)
+
+
 def pieces_of(lv: Lanes, tt: TType) -> list[Lanes]:
     """The 32-bit pieces of value `lv` of type `tt`, each with its element's poison."""
+    if tt.members is not None:
+        assert lv.parts is not None and len(lv.parts) == len(tt.members)
+        return [p for m, e in zip(tt.members, lv.parts) for p in pieces_of(e, m)]
     if tt.n is None:
         if tt.bits == 64:
             assert lv.hi is not None
@@ -155,6 +187,13 @@ def pieces_of(lv: Lanes, tt: TType) -> list[Lanes]:
 def assemble(B: Any, tt: TType, pieces: list[Lanes]) -> Lanes:
     """The value of type `tt` made of `pieces` (`pieces_of`'s inverse; a
     64-bit element is poison where either of its pieces is)."""
+    if tt.members is not None:
+        parts, k = [], 0
+        for m in tt.members:
+            c = len(m.pieces())
+            parts.append(assemble(B, m, pieces[k:k + c]))
+            k += c
+        return Lanes(parts[0].vals, parts[0].poison, 0, False, None, parts, tt.text)
     if tt.n is None:
         if tt.bits == 64:
             lo, hi = pieces
