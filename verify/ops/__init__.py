@@ -17,6 +17,7 @@ from . import packed16  # noqa: F401  # isort: skip
 from . import wide64  # noqa: F401  # isort: skip
 from . import vfloat  # noqa: F401  # isort: skip
 from . import sbit  # noqa: F401  # isort: skip
+from . import sdwa  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 
