@@ -144,6 +144,7 @@ LEGAL = [
     ("v_mov_b32_sdwa v0, v1 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1", "sdwa"),
     ("v_mov_b32_sdwa v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_0", "sdwa"),
     ("v_add_u16_sdwa v0, s2, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD", "gfx9"),
+    ("v_or_b32_sdwa v0, s2, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD", "sgpr"),
     ("v_add_u32_sdwa v0, v2, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD", "gfx9"),
     ("v_add_u16_sdwa v0, v2, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD clamp", ""),
     ("v_lshlrev_b32_sdwa v0, v2, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_1", "sdwa"),
@@ -157,7 +158,7 @@ LEGAL = [
     ("v_lshrrev_b16_e32 v1, 3, v1", "gcn"),
     ("v_subrev_u16_e32 v0, s4, v0", "gcn"),
 ]
-GROUPS = {"gcn": {"gfx803", "gfx900", "gfx942"}, "gfx9": {"gfx900", "gfx942"},
+GROUPS = {"gcn": {"gfx803", "gfx900", "gfx942"}, "gfx9": {"gfx900", "gfx942"}, "sgpr": {"gfx900", "gfx942", "gfx1030"},
           "sdwa": {"gfx803", "gfx900", "gfx942", "gfx1030"}, "": set()}
 
 
@@ -264,3 +265,15 @@ def test_the_high_bits_assumption_is_what_gfx8_code_rests_on(tmp_path):
     src = SHAPE / "wide_packed.ll"
     assert verdict(src, "gfx803", str(asm), "readfirstlane_v2i16_shl") == "proved"
     assert verdict(src, "gfx803", str(asm), "readfirstlane_v2i16_shl", "--assume", "alu16.high_gfx8=unknown") == "refuted"
+
+
+@pytest.mark.parametrize("line, col, message", [
+    ("v_or_b32_sdwa v0, v1, v2 dst_sel:WORD_2", 34, "dst_sel takes one of BYTE_0, BYTE_1"),
+    ("v_or_b32_sdwa v0, v1, 3 src0_sel:WORD_1", 23, "verify does not model constants in v_or_b32_sdwa"),
+    ("v_mov_b32_sdwa sext(v0), v1", 16, "the destination takes no sext()"),
+])
+def test_bad_sdwa_input_is_an_error_at_its_column(line, col, message):
+    with pytest.raises(InputError) as e:
+        parse_instr(line, Span("t.s", 3))
+    assert e.value.span is not None and (e.value.span.line, e.value.span.col) == (3, col), e.value.span
+    assert message in str(e.value)
