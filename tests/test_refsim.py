@@ -49,7 +49,20 @@ NOT_COVERED = sorted(
      "v_pk_max_u16", "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32", "v_pk_sub_i16", "v_pk_sub_u16", "v_sub_nc_u16",
      "v_sub_u16", "v_sub_u32@gfx8", "v_subb_u32", "v_subbrev_u32", "v_subrev_u32@gfx8",
      # GFX11.5+ SALU float ([S:salu-f32]) and the true16 select ([S:cndmask16])
-     "s_add_f32", "s_sub_f32", "v_cndmask_b16"])
+     "s_add_f32", "s_sub_f32", "v_cndmask_b16",
+     # SDWA forms and GFX8's other 16-bit ops (verify/ops/sdwa.py): checked against CLRX's SDWA
+     # pseudocode in tests/test_tv_shape_sdwa.py
+     *(f"{b}_sdwa" for b in ("v_mov_b32", "v_not_b32", "v_or_b32", "v_and_b32", "v_xor_b32", "v_lshlrev_b32",
+                             "v_lshrrev_b32", "v_ashrrev_i32", "v_add_u32", "v_sub_u32", "v_add_u16", "v_sub_u16",
+                             "v_subrev_u16", "v_lshlrev_b16", "v_lshrrev_b16", "v_ashrrev_i16", "v_max_u16",
+                             "v_min_u16", "v_max_i16", "v_min_i16")),
+     "v_subrev_u16", "v_lshlrev_b16", "v_lshrrev_b16", "v_ashrrev_i16", "v_max_u16", "v_min_u16", "v_max_i16",
+     "v_min_i16",
+     # s_bitcmp0/1 and s_movk_i32 ([S:salu-bitcmp], verify/ops/sbit.py)
+     "s_bitcmp0_b32", "s_bitcmp1_b32", "s_bitcmp0_b64", "s_bitcmp1_b64", "s_movk_i32",
+     # 64-bit shifts and multiplies, v_xad_u32, v_pk_mul_lo_u16 ([S:arith64]): concrete against
+     # symbolic in tests/test_semantics_agree.py (every op)
+     "s_ashr_i64", "v_ashrrev_i64", "v_mad_co_u64_u32", "v_pk_mul_lo_u16", "v_xad_u32"])
 
 
 def test_refsim_covers_every_op() -> None:

@@ -90,6 +90,19 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:permlane64",
         ),
         Assumption(
+            "alu16.high_gfx8",
+            "what a GFX8/GFX9 16-bit VALU op (v_add_u16, v_lshlrev_b16, ...; an SDWA form with dst_sel:DWORD) "
+            "leaves in bits 31:16 of its destination: the GCN3/Vega ISA guides describe 16-bit results only by "
+            "their D.u16 bits; LLVM (GCNSubtarget::zeroesHigh16BitsOfDest) takes them as zeroed up to GFX9 "
+            "and relies on it (an `or` of two 16-bit results with no mask)",
+            {
+                "zero": "bits 31:16 are 0 (LLVM's zeroesHigh16BitsOfDest, what llc-22's GFX8/GFX9 code relies on)",
+                "unknown": "bits 31:16 are unknown",
+            },
+            "zero",
+            "S:sdwa",
+        ),
+        Assumption(
             "dpp.inactive_src",
             "DPP16 with fi=0 and bound_ctrl off reads an in-range but inactive source lane",
             {

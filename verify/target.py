@@ -94,6 +94,9 @@ FEATURES: dict[str, Feature] = {
         Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
         Feature("carry_gfx8", "GFX8's carry spellings v_add_u32 vD, vcc, ... / v_addc_u32 / v_subb_u32", "S:carry-gfx8"),
         Feature("alu16_gfx8", "16-bit VOP2 ops v_add_u16/v_sub_u16 (GFX8, GFX9)", "S:packed16"),
+        Feature("sdwa", "SDWA forms v_*_sdwa of 32-bit VOP1/VOP2 ops (GFX8, GFX9, GFX10)", "S:sdwa"),
+        Feature("sdwa_sgpr", "an SGPR source in an SDWA form (GFX9, GFX10)", "S:sdwa"),
+        Feature("sdwa_add_u32", "v_add_u32_sdwa / v_sub_u32_sdwa without a carry (GFX9)", "S:sdwa"),
         Feature("packed16", "packed 16-bit VOP3P ops v_pk_add_u16 ... (GFX9+)", "S:packed16"),
         Feature("pk_mov_b32", "v_pk_mov_b32 (each dword from either dword of a source, gfx90a+)", "S:pk-mov-b32"),
         Feature("mov_b16", "v_mov_b16 on 16-bit VGPR halves v1.l/v1.h (GFX11 true16)", "S:true16"),
@@ -140,9 +143,9 @@ class Target:
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
-                        "ds_m0_limit"}
+                        "ds_m0_limit", "sdwa"}
 _GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
-                  "sub_co_u32", "sub_co_vop2_gfx9"}
+                  "sub_co_u32", "sub_co_vop2_gfx9", "sdwa_sgpr", "sdwa_add_u32"}
 _GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32"}
 _GFX94X = _GFX90A | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
@@ -154,9 +157,10 @@ _GFX10 = {
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
+    "sdwa", "sdwa_sgpr",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
-_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
+_GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
                                               "mov_b16", "scratch_no_rsrc_args"}

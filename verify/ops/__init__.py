@@ -20,6 +20,7 @@ from . import sbit  # noqa: F401  # isort: skip
 from . import sfloat  # noqa: F401  # isort: skip
 from . import cndmask16  # noqa: F401  # isort: skip
 from . import arith64  # noqa: F401  # isort: skip
+from . import sdwa  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

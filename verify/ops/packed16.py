@@ -220,8 +220,8 @@ class Alu16(OpDef):
         if isinstance(dst, VHalf):
             old = m.v(dst.index)
             res = [put_half(B, o, x, dst.hi) for o, x in zip(old, r)]
-        else:  # bits 31:16 differ by generation: unknown  [S:packed16]
-            u = m.unknown_lanes(f"{dst.text}[31:16]@{m.line}")
+        else:  # bits 31:16 differ by generation: zero on GFX8/9 (an assumption), else unknown  [S:packed16] [S:sdwa]
+            u = high16(m, f"{dst.text}[31:16]@{m.line}")
             res = [B.or_(x, B.shl(B.and_(y, B.const(M16)), B.const(16))) for x, y in zip(r, u)]
         m.write_v(dst.index, res, en)
 
@@ -240,3 +240,12 @@ for _op in (
 ):
     register(_op)
 
+
+
+def high16(m: Machine, name: str) -> list[Value]:
+    """What a 16-bit VALU op without true16 halves leaves in bits 31:16 of
+    its destination, per lane: on GFX8/GFX9 0 under the ``alu16.high_gfx8``
+    assumption's default; elsewhere (or under its variant) unknown.  [S:sdwa]"""
+    if m.target is not None and m.target.has("alu16_gfx8") and m.assume("alu16.high_gfx8") == "zero":
+        return [m.B.const(0)] * m.W
+    return m.unknown_lanes(name)

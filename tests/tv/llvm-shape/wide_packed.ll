@@ -7,10 +7,6 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 < %s | FileCheck %s
 ; EXPECT: 24 instances
-; EXPECT: unsupported @dpp_v2i16_add gfx803 "v_add_u16_sdwa v0, v2, v1 dst_sel:WORD_1"
-; EXPECT: unsupported @readlane_v2i16_sub gfx803 "v_sub_u16_sdwa v1, v0, v1 dst_sel:WORD_1"
-; EXPECT: unsupported @readfirstlane_v2i16_shl gfx803 "v_lshlrev_b16_e32 v0, 1, v0"
-; EXPECT: unsupported @dpp_v2i16_lshr gfx803 "v_lshrrev_b16_e32 v1, 3, v1"
 
 define <2 x i16> @dpp_v2i16_add(<2 x i16> %x, <2 x i16> %y) {
   %r = call <2 x i16> @llvm.amdgcn.update.dpp.v2i16(<2 x i16> zeroinitializer, <2 x i16> %x, i32 273, i32 15, i32 15, i1 false)
