@@ -45,6 +45,11 @@ NO_TIMEOUT = 3600.0
 RLIMIT_PER_SECOND = 10_000_000
 
 
+def as_rlimit(seconds: float) -> int:
+    """The z3 resource units a `seconds` timeout stands for."""
+    return max(1, int(seconds * RLIMIT_PER_SECOND))
+
+
 class Budget:
     """The solver resources of one proof: `seconds` of `--timeout` as
     ``seconds * RLIMIT_PER_SECOND`` z3 resource units, which every check
@@ -97,12 +102,12 @@ class Query:
     `session` (when none is given, in the Session of the first term added);
     a term from another Session is refused.
 
-    A check may also get a resource limit (z3's ``rlimit``: a count of the
-    solver's elementary steps, the same on every run and under any load) where
-    giving up decides what is asked next; such a check has no wall-clock
-    bound but :data:`NO_TIMEOUT`, so its answer is the same under any load.
-    A timeout only bounds how long a final question may take (its "unknown"
-    is a verdict, never a step toward another question)."""
+    Every check is bounded by a resource limit (z3's ``rlimit``: a count of
+    the solver's elementary steps, the same on every run and under any
+    load), never by a clock: a check given no limit spends its timeout as
+    ``seconds * RLIMIT_PER_SECOND`` units (:func:`as_rlimit`), so a verdict,
+    "unknown" included, is the same under any load.  (The clock is set to
+    :data:`NO_TIMEOUT`, a backstop no proof reaches.)"""
 
     def __init__(self, timeout_s: float, seed: int = 0, session: Session | None = None):
         self.timeout_ms = max(1, int(timeout_s * 1000))
@@ -156,11 +161,10 @@ class Query:
             timeout_s = NO_TIMEOUT
         s = z3.Solver(ctx=self.ctx) if plain else _tactic(self.ctx).solver()
         QUERIES[0] += 1
-        if timeout_s is None and rlimit is not None:
-            timeout_s = NO_TIMEOUT  # a check with a resource limit is bounded by it alone: no clock
-        s.set("timeout", self.timeout_ms if timeout_s is None else max(1, int(timeout_s * 1000)))
-        if rlimit is not None:
-            s.set("rlimit", rlimit)
+        if rlimit is None:  # a timeout is spent as z3 resources, never read off a clock
+            rlimit = as_rlimit(self.timeout_ms / 1000 if timeout_s is None else timeout_s)
+        s.set("timeout", int(NO_TIMEOUT * 1000))  # bounded by its resource limit alone: the same answer under any load
+        s.set("rlimit", rlimit)
         s.set("random_seed", self.seed)
         s.add(*terms)
         self.last = s
@@ -345,7 +349,8 @@ def check_smt2(text: str, timeout_s: float = 30.0) -> str:
     own)."""
     ctx = z3.Context()
     s = _tactic(ctx).solver()
-    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.set("timeout", int(NO_TIMEOUT * 1000))
+    s.set("rlimit", as_rlimit(timeout_s))  # as Query: resources, no clock
     s.add(z3.parse_smt2_string(text, ctx=ctx))
     return str(s.check())
 
@@ -357,7 +362,8 @@ def check_plain(cond: Any, timeout_s: float, seed: int = 0) -> str:
     if type(cond) is bool:
         return "sat" if cond else "unsat"
     s = z3.Solver(ctx=cond.ctx)
-    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.set("timeout", int(NO_TIMEOUT * 1000))
+    s.set("rlimit", as_rlimit(timeout_s))  # as Query: resources, no clock
     s.set("random_seed", seed)
     s.add(cond)
     r = s.check()
