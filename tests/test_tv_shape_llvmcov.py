@@ -244,3 +244,20 @@ def test_icmp_i1_simulated_ballot_and_its_mutant(tmp_path):
     other = "s_cbranch_vccz" if branch == "s_cbranch_vccnz" else "s_cbranch_vccnz"
     code, r = verdict(src, "gfx1010", 32, fn, mutate(tmp_path, asm, fn, branch + " ", other + " "))
     assert (code, r["verdict"]) == (1, "refuted")
+
+
+@needs_llc
+def test_stored_lds_pointer_is_a_global_store(tmp_path):
+    """`store ptr addrspace(3) %q, ptr addrspace(1) %out` writes the 32-bit
+    LDS address into global memory (not the LDS): proved; the offset added
+    to it changed, or the value the readfirstlane moves, refuted."""
+    asm = llc(SHADERS, "gfx1100", triple="amdgcn")
+    fn = "ps_load_p3_gep_store"
+    code, r = verdict(SHADERS, "gfx1100", 32, fn, original(tmp_path, asm))
+    assert (code, r["verdict"]) == (0, "proved")
+    code, r = verdict(SHADERS, "gfx1100", 32, fn, mutate(tmp_path, asm, fn, "v0, 12, v0", "v0, 16, v0"))
+    assert (code, r["verdict"]) == (1, "refuted")
+    fn = "ps_store_p3_readfirstlane"
+    code, r = verdict(SHADERS, "gfx1100", 32, fn, mutate(tmp_path, asm, fn, "v_readfirstlane_b32 s0, v0",
+                                                          "v_readfirstlane_b32 s0, v1"))
+    assert (code, r["verdict"]) == (1, "refuted")
