@@ -83,7 +83,7 @@ def test_llvmcov_files_have_the_llvm_test_shape():
     assert len(FILES) >= 3
     for p in FILES:
         text = p.read_text()
-        assert len(run_line_instances(str(p), run_lines(text))) >= 4, p
+        assert len(run_line_instances(str(p), run_lines(text))) >= 2, p
         assert text.count("define ") >= 5, p
 
 
