@@ -811,7 +811,8 @@ class IRRun:
         B, W = self.B, self.wave
         op = ins.opcode
         if self.lds is not None and self.memory is not self.lds and op != "getelementptr" and any(
-                o.type == "ptr addrspace(3)" for o in ins.operands):  # an LDS access: the LDS's memory
+                o.type == "ptr addrspace(3)" for o in ins.operands[(1 if op == "store" else 0):][:1]
+                ):  # an LDS access (its pointer operand, not a stored LDS pointer value): the LDS's memory
             saved, self.memory = self.memory, self.lds
             try:
                 return self.memory_op(ins)
@@ -894,7 +895,7 @@ class IRRun:
     def _dwords_of(self, ty: str) -> TType:
         tt = ttype(ty)
         if tt is None or sum(tt.pieces()) % 32 or (tt.n == 3 and tt.bits != 32) or (tt.n is not None and tt.kind == "ptr") or (
-                tt.kind == "ptr" and tt.bits != 64):
+                tt.kind == "ptr" and tt.bits not in (32, 64)):
             raise self._unsupported(f"a memory access of {ty} (modelled: whole dwords, 64-bit pointers)")
         return tt
 

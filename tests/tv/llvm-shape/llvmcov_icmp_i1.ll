@@ -5,6 +5,8 @@
 ; Findings); the uniform ones and the plain ballot are proved.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1010 -mattr=+wavefrontsize32 < %s | FileCheck -check-prefixes=CHECK,GFX10 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -amdgpu-enable-delay-alu=0 -mattr=+wavefrontsize32 < %s | FileCheck -check-prefixes=CHECK,GFX11 %s
+; EXPECT: refuted @branch_divergent_simulated_negated_ballot_ne_zero
+; EXPECT: refuted @branch_divergent_simulated_negated_ballot_eq_zero
 
 define amdgpu_cs i32 @branch_divergent_simulated_ballot_ne_zero(i32 %v1, i32 %v2) {
   %v1c = icmp ult i32 %v1, 12

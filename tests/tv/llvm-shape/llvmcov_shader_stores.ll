@@ -70,3 +70,16 @@ define amdgpu_cs void @cs_store_v2i16_arg(<2 x i16> %x, i16 inreg %s, ptr addrsp
   store i32 %w, ptr addrspace(1) %out
   ret void
 }
+
+define amdgpu_ps void @ps_store_p3_readfirstlane(ptr addrspace(3) %in, ptr addrspace(1) %out) {
+  %r = call ptr addrspace(3) @llvm.amdgcn.readfirstlane.p3(ptr addrspace(3) %in)
+  store ptr addrspace(3) %r, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_ps void @ps_load_p3_gep_store(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %p = load ptr addrspace(3), ptr addrspace(1) %in
+  %q = getelementptr i32, ptr addrspace(3) %p, i32 3
+  store ptr addrspace(3) %q, ptr addrspace(1) %out
+  ret void
+}
