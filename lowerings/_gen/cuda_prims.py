@@ -145,8 +145,8 @@ def match_any_b64(gfx12: bool) -> tuple[str, str]:
                  "v2, s[4:6]", body)
 
 
-def fns(offset: int) -> tuple[str, str]:
-    """__fns(mask, base, 1) and __fns(mask, base, -1), every target and wave
+def fns(offset: int, gcn: bool) -> tuple[str, str]:
+    """__fns(mask, base, 1) and __fns(mask, base, -1), on GCN/CDNA (wave64) or RDNA (both waves)
     (no lane crosses, no lane mask): the bits of mask at or above base
     (-1 << base), their lowest set bit (v_ffbl_b32: 0xffffffff when none);
     or the bits at or below base (~(-2 << base)), their highest set bit,
@@ -160,14 +160,16 @@ def fns(offset: int) -> tuple[str, str]:
         body = ["v_lshlrev_b32_e64 v4, v1, -2", "v_not_b32_e32 v4, v4", "v_and_b32_e32 v4, v0, v4",
                 "v_ffbh_u32_e32 v5, v4", "v_xor_b32_e32 v3, 31, v5", "v_ashrrev_i32_e32 v5, 31, v5",
                 "v_or_b32_e32 v3, v3, v5"]
+    name += "_gcn" if gcn else "_rdna"
     head, text = _file(name, [f"CUDA's __fns(mask, base, {offset}) (PTX fns.b32) in every lane: {what}",
                               "0xffffffff when there is none."],
-                       f"cuda.fns offset={offset}", "gfx8, gfx9, gfx10, gfx11, gfx12", "any", "x = v0, base = v1",
-                       "out = v3", "v3, v4" + (", v5" if offset != 1 else ""), body)
-    return head, text.replace("; @waves    32\n", "; @waves    32, 64\n")
+                       f"cuda.fns offset={offset}", "gfx8, gfx9" if gcn else RDNA32, "any", "x = v0, base = v1",
+                       "out = v3", "v3, v4" + (", v5" if offset != 1 else ""), body, wave=64 if gcn else 32)
+    return head, text if gcn else text.replace("; @waves    32\n", "; @waves    32, 64\n")
 
 
 def files() -> dict[str, str]:
     return dict([coalesced_shfl(), labeled_reduce(), labeled_reduce_w64(), labeled_scan(False), labeled_scan(True),
-                 binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64(), fns(1), fns(-1)])
+                 binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64(), fns(1, True), fns(1, False),
+                 fns(-1, True), fns(-1, False)])
 
