@@ -78,3 +78,21 @@ def test_fns_prev_without_the_none_case_is_refuted(tmp_path):
     lane = row["lane"]  # a lane whose mask has no bit at or below its base
     base = cex["inputs"]["v1"][lane]
     assert cex["inputs"]["v0"][lane] & ((2 << base) - 1) == 0
+
+
+def test_constant_offsets_agree_with_the_h100_recording():
+    """Every recorded lane whose offset was 1 or -1 (tests/data/cuda_h100_prims.json,
+    `fns`: __fns on NVIDIA hardware), against cuda.fns with that offset fixed."""
+    import json
+    data = json.loads((ROOT / "tests" / "data" / "cuda_h100_prims.json").read_text())
+    seen = {1: 0, -1: 0}
+    for n, r in enumerate(data["fns"]):
+        for off in (1, -1):
+            lanes = [i for i in range(32) if r["offset"][i] == off & M32]
+            if not lanes:
+                continue
+            want = _fns({"offset": off}, r["mask"], r["base"])
+            for i in lanes:
+                assert want[i] == r["out"][i], (n, i, off, hex(r["mask"][i]), r["base"][i])
+            seen[off] += len(lanes)
+    assert seen[1] >= 5 and seen[-1] >= 5, seen
