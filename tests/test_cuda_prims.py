@@ -226,7 +226,8 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
     ("ballot_rank_w32", "gfx1100", 32), ("ballot_rank_w64", "gfx942", 64), ("hip_ballot_rank_w64", "gfx90a", 64),
     ("ptx_shfl_down_p_w32", "gfx1030", 32), ("ptx_shfl_up_p_w64", "gfx942", 64), ("shfl_idx_i16_w32", "gfx1200", 32),
     ("coalesced_shfl_w32", "gfx1100", 32), ("labeled_reduce_add_w32", "gfx1030", 32),
-    ("binary_reduce_add_w32", "gfx1100", 32), ("match_any_b64_w32", "gfx1030", 32)])
+    ("binary_reduce_add_w32", "gfx1100", 32), ("match_any_b64_w32", "gfx1030", 32),
+    ("binary_inclusive_scan_add_w32", "gfx1200", 32), ("binary_exclusive_scan_add_w32", "gfx1030", 32)])
 def test_prims_lowering_is_proved(name, target, wave):
     from helpers import cli_json
     code, js, err = cli_json("lowering", str(ROOT / "lowerings" / "cuda_prims" / f"{name}.s"), "--target", target,

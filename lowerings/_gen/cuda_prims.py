@@ -168,8 +168,31 @@ def fns(offset: int, gcn: bool) -> tuple[str, str]:
     return head, text if gcn else text.replace("; @waves    32\n", "; @waves    32, 64\n")
 
 
+def binary_scan(exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan over binary_partition(
+    coalesced_threads(), pred): binary_reduce's 0/1 labels, then
+    labeled_scan's loop (lane j's value added in the lanes at or above j,
+    exclusive: above j, whose label is lane j's).  [S:cuda-coalesced-lowerings]"""
+    body = ["s_mov_b32 s8, exec_lo", "s_mov_b32 exec_lo, -1", "v_cndmask_b32_e64 v3, 0, v0, s8",
+            "v_cmp_ne_u32_e64 s9, 0, v2", "v_cndmask_b32_e64 v5, 0, 1, s9", "s_mov_b32 exec_lo, s8",
+            "v_mov_b32_e32 v1, 0"]
+    for j in range(32):
+        lanes = (M32 << (j + 1 if exclusive else j)) & M32
+        body += [f"v_readlane_b32 s4, v5, {j}", f"v_readlane_b32 s5, v3, {j}", "v_cmp_eq_u32_e64 s6, s4, v5",
+                 f"s_and_b32 s6, s6, {lanes:#x}", "v_cndmask_b32_e64 v4, 0, s5, s6",
+                 "v_add_nc_u32_e32 v1, v1, v4"]
+    kind = "exclusive" if exclusive else "inclusive"
+    return _file(f"binary_{kind}_scan_add_w32",
+                 [f"cg::{kind}_scan(binary_partition(coalesced_threads(), pred), v, cg::plus<int>()) on",
+                  f"a wave32: lane j's value (0 outside EXEC) added in the lanes {'above' if exclusive else 'at or above'}"
+                  " j whose predicate agrees with lane j's."],
+                 f"cg.binary_{kind}_scan op=add warp=32", RDNA32, "any", "x = v0, pred = v2", "out = v1",
+                 "v1, v3, v4, v5, s[4:6], s[8:9]", body)
+
+
 def files() -> dict[str, str]:
     return dict([coalesced_shfl(), labeled_reduce(), labeled_reduce_w64(), labeled_scan(False), labeled_scan(True),
                  binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64(), fns(1, True), fns(1, False),
-                 fns(-1, True), fns(-1, False)])
+                 fns(-1, True), fns(-1, False),
+                 binary_scan(False), binary_scan(True)])
 
