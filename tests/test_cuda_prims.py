@@ -110,6 +110,23 @@ def test_match_64_and_float():
     assert run("cuda.match_all_f32", inputs={"x": nan})["out"][0] == M32
 
 
+def test_a_64_bit_input_to_a_32_bit_spec_is_an_error():
+    """Lanes whose values differ only above bit 31: read as their low halves they
+    would all match.  The API says so instead; the _b64 spec tells them apart."""
+    x = [(1 << 32) + 5 if i % 2 else 5 for i in range(32)]
+    with pytest.raises(InputError, match=r"cuda.match_any: input x lane 1 is 0x100000005, which does not fit "
+                                         r"its 32-bit lanes \(a 64-bit value: pass its halves as x and xhi"):
+        run("cuda.match_any", inputs={"x": x})
+    with pytest.raises(InputError, match=r"input x lane 0 is 0x10000000000000000, which does not fit its 64-bit lanes$"):
+        run("cuda.shfl_idx_i64", lane=1, inputs={"x": [1 << 64] * 32})
+    lo, hi = [v & M32 for v in x], [v >> 32 for v in x]
+    assert run("cuda.match_any_b64", inputs={"x": lo, "xhi": hi})["out"][:2] == [0x55555555, 0xAAAAAAAA]
+    # negative patterns are the same 32 bits, signed
+    assert run("cuda.match_any", inputs={"x": [-1] * 16 + [M32] * 16})["out"][0] == M32
+    with pytest.raises(InputError, match="input x lane 0 is -0x80000001"):
+        run("cuda.match_any", inputs={"x": [-(1 << 31) - 1] * 32})
+
+
 def test_typed_shuffles():
     x = [0x12348000 + i for i in range(32)]
     assert run("cuda.shfl_typed", mode="xor", param=1, type="i16", inputs={"x": x})["out"][:2] == [0xFFFF8001, 0xFFFF8000]
@@ -209,7 +226,8 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
     ("ballot_rank_w32", "gfx1100", 32), ("ballot_rank_w64", "gfx942", 64), ("hip_ballot_rank_w64", "gfx90a", 64),
     ("ptx_shfl_down_p_w32", "gfx1030", 32), ("ptx_shfl_up_p_w64", "gfx942", 64), ("shfl_idx_i16_w32", "gfx1200", 32),
     ("coalesced_shfl_w32", "gfx1100", 32), ("labeled_reduce_add_w32", "gfx1030", 32),
-    ("binary_reduce_add_w32", "gfx1100", 32), ("match_any_b64_w32", "gfx1030", 32)])
+    ("binary_reduce_add_w32", "gfx1100", 32), ("match_any_b64_w32", "gfx1030", 32),
+    ("binary_inclusive_scan_add_w32", "gfx1200", 32), ("binary_exclusive_scan_add_w32", "gfx1030", 32)])
 def test_prims_lowering_is_proved(name, target, wave):
     from helpers import cli_json
     code, js, err = cli_json("lowering", str(ROOT / "lowerings" / "cuda_prims" / f"{name}.s"), "--target", target,

@@ -732,6 +732,7 @@ class SpecLib:
             raise InputError((spans or {}).get(comb.id, span),
                              f"spec {spec.name}: unknown operator {bound[comb.id]!r} (operators: {', '.join(OPS)})")
         n = self.group_size(spec, bound, W, span)
+        _check_widths(spec, inputs, span)
         wide = None
         if spec.value_type in WIDE_TYPES:  # 64-bit lanes: (lo, hi) pairs on the pair backend  [S:wide64]
             B = wide = Wide(B)
@@ -781,6 +782,21 @@ class SpecLib:
         if wide is not None:
             return {o: ([wide.value(v) for v in vs], ds) for o, (vs, ds) in outs.items()}
         return outs
+
+
+def _check_widths(spec: SpecDef, inputs: dict[str, list[Value]], span: Span | None) -> None:
+    """A concrete input must fit the spec's lanes: a 64-bit int given to a
+    32-bit spec is an error, not its low half read silently (a 64-bit
+    __match_any_sync is cuda.match_any_b64 with the halves x and xhi, or a
+    `type u64` spec).  Signed or unsigned patterns are both accepted."""
+    bits = 64 if spec.value_type in WIDE_TYPES else 32
+    for k, vs in inputs.items():
+        for lane, v in enumerate(vs):
+            if isinstance(v, int) and not -(1 << (bits - 1)) <= v < (1 << bits):
+                hint = " (a 64-bit value: pass its halves as x and xhi to a _b64 spec, or use a `type u64` spec)" \
+                    if bits == 32 and -(1 << 63) <= v < (1 << 64) else ""
+                raise InputError(span, f"spec {spec.name}: input {k} lane {lane} is {v:#x}, which does not fit "
+                                       f"its {bits}-bit lanes{hint}")
 
 
 def _const_eval(node: ast.AST, env: dict[str, Any]) -> Any:

@@ -145,6 +145,54 @@ def match_any_b64(gfx12: bool) -> tuple[str, str]:
                  "v2, s[4:6]", body)
 
 
+def fns(offset: int, gcn: bool) -> tuple[str, str]:
+    """__fns(mask, base, 1) and __fns(mask, base, -1), on GCN/CDNA (wave64) or RDNA (both waves)
+    (no lane crosses, no lane mask): the bits of mask at or above base
+    (-1 << base), their lowest set bit (v_ffbl_b32: 0xffffffff when none);
+    or the bits at or below base (~(-2 << base)), their highest set bit,
+    31 - v_ffbh_u32 (the leading zeros), as (clz ^ 31) | (clz >> 31
+    arithmetic): 0xffffffff when none (clz = 0xffffffff)."""
+    if offset == 1:
+        name, what = "fns_next", "the next set bit at or above base (the lowest of mask & (-1 << base), v_ffbl_b32)."
+        body = ["v_lshlrev_b32_e64 v4, v1, -1", "v_and_b32_e32 v4, v0, v4", "v_ffbl_b32_e32 v3, v4"]
+    else:
+        name, what = "fns_prev", "the previous set bit at or below base (31 - v_ffbh_u32 of mask & ~(-2 << base))."
+        body = ["v_lshlrev_b32_e64 v4, v1, -2", "v_not_b32_e32 v4, v4", "v_and_b32_e32 v4, v0, v4",
+                "v_ffbh_u32_e32 v5, v4", "v_xor_b32_e32 v3, 31, v5", "v_ashrrev_i32_e32 v5, 31, v5",
+                "v_or_b32_e32 v3, v3, v5"]
+    name += "_gcn" if gcn else "_rdna"
+    head, text = _file(name, [f"CUDA's __fns(mask, base, {offset}) (PTX fns.b32) in every lane: {what}",
+                              "0xffffffff when there is none."],
+                       f"cuda.fns offset={offset}", "gfx8, gfx9" if gcn else RDNA32, "any", "x = v0, base = v1",
+                       "out = v3", "v3, v4" + (", v5" if offset != 1 else ""), body, wave=64 if gcn else 32)
+    return head, text if gcn else text.replace("; @waves    32\n", "; @waves    32, 64\n")
+
+
+def binary_scan(exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan over binary_partition(
+    coalesced_threads(), pred): binary_reduce's 0/1 labels, then
+    labeled_scan's loop (lane j's value added in the lanes at or above j,
+    exclusive: above j, whose label is lane j's).  [S:cuda-coalesced-lowerings]"""
+    body = ["s_mov_b32 s8, exec_lo", "s_mov_b32 exec_lo, -1", "v_cndmask_b32_e64 v3, 0, v0, s8",
+            "v_cmp_ne_u32_e64 s9, 0, v2", "v_cndmask_b32_e64 v5, 0, 1, s9", "s_mov_b32 exec_lo, s8",
+            "v_mov_b32_e32 v1, 0"]
+    for j in range(32):
+        lanes = (M32 << (j + 1 if exclusive else j)) & M32
+        body += [f"v_readlane_b32 s4, v5, {j}", f"v_readlane_b32 s5, v3, {j}", "v_cmp_eq_u32_e64 s6, s4, v5",
+                 f"s_and_b32 s6, s6, {lanes:#x}", "v_cndmask_b32_e64 v4, 0, s5, s6",
+                 "v_add_nc_u32_e32 v1, v1, v4"]
+    kind = "exclusive" if exclusive else "inclusive"
+    return _file(f"binary_{kind}_scan_add_w32",
+                 [f"cg::{kind}_scan(binary_partition(coalesced_threads(), pred), v, cg::plus<int>()) on",
+                  f"a wave32: lane j's value (0 outside EXEC) added in the lanes {'above' if exclusive else 'at or above'}"
+                  " j whose predicate agrees with lane j's."],
+                 f"cg.binary_{kind}_scan op=add warp=32", RDNA32, "any", "x = v0, pred = v2", "out = v1",
+                 "v1, v3, v4, v5, s[4:6], s[8:9]", body)
+
+
 def files() -> dict[str, str]:
     return dict([coalesced_shfl(), labeled_reduce(), labeled_reduce_w64(), labeled_scan(False), labeled_scan(True),
-                 binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64()])
+                 binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64(), fns(1, True), fns(1, False),
+                 fns(-1, True), fns(-1, False),
+                 binary_scan(False), binary_scan(True)])
+

@@ -21,6 +21,7 @@ from . import sfloat  # noqa: F401  # isort: skip
 from . import cndmask16  # noqa: F401  # isort: skip
 from . import arith64  # noqa: F401  # isort: skip
 from . import sdwa  # noqa: F401  # isort: skip
+from . import bitscan  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

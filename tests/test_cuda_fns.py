@@ -1,0 +1,98 @@
+"""__fns with a constant offset (specs/cuda_prims.spec `cuda.fns`), its
+lowerings (lowerings/cuda_prims/fns_{next,prev}_{gcn,rdna}.s) and the VALU bit
+scans they use (v_ffbl_b32, v_ffbh_u32).  [S:cuda-fns] [S:cuda-fns-const] [S:ffb]"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from helpers import cli_json, simulate
+
+from verify import catalog
+from verify.backend import Concrete
+
+LIB = catalog.speclib()
+M32 = 0xFFFFFFFF
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bit_scans_find_the_lowest_bit_and_count_leading_zeros():
+    xs = [0, 1, 0x80000000, 0x00F00000, M32, 0x10, 6]
+    for t in ("gfx900", "gfx1100"):
+        m = simulate(["v_ffbl_b32_e32 v1, v0", "v_ffbh_u32_e32 v2, v0"], t, 64 if t == "gfx900" else 32, M32,
+                     {"v0": xs + [0] * 57})
+        assert m.v(1)[:7] == [M32, 0, 31, 20, 0, 4, 1]
+        assert m.v(2)[:7] == [M32, 31, 0, 8, 0, 27, 29]
+
+
+def _fns(params: dict[str, int], m: list[int], b: list[int], o: list[int] | None = None) -> list[int | None]:
+    ins = {"x": m, "base": b} | ({"offset": o} if o is not None else {})
+    vals, dfn = LIB.evaluate("cuda.fns", params, Concrete(), 32, ins, [True] * 32)["out"]
+    return [v if d else None for v, d in zip(vals, dfn)]
+
+
+def test_constant_offsets_are_the_per_lane_spec():
+    rnd = random.Random(33)
+    for _ in range(20):
+        m = [rnd.choice([0, M32, 0x80000001, rnd.getrandbits(32), rnd.getrandbits(32) & rnd.getrandbits(32)])
+             for _ in range(32)]
+        b = [rnd.randrange(32) for _ in range(32)]
+        for off in (1, -1, 0, 3, -2):
+            assert _fns({"offset": off}, m, b) == _fns({}, m, b, [off & M32] * 32)
+    # the PTX ISA's examples: 0xaaaaaaaa from bit 3 or 2, one set bit up or down
+    assert _fns({"offset": 1}, [0xAAAAAAAA] * 32, [3, 2] * 16)[:2] == [3, 3]
+    assert _fns({"offset": -1}, [0xAAAAAAAA] * 32, [3, 2] * 16)[:2] == [3, 1]
+    # nothing at or below base 0 / at or above base 31
+    assert _fns({"offset": -1}, [0xFFFFFFFE] * 32, [0] * 32)[0] == M32
+    assert _fns({"offset": 1}, [0x7FFFFFFF] * 32, [31] * 32)[0] == M32
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,target,wave", [("fns_next_rdna", "gfx1100", 32), ("fns_next_gcn", "gfx900", 64),
+                                              ("fns_prev_rdna", "gfx1200", 32), ("fns_prev_gcn", "gfx942", 64)])
+def test_fns_lowering_is_proved(name, target, wave):
+    code, js, err = cli_json("lowering", str(ROOT / "lowerings" / "cuda_prims" / f"{name}.s"), "--target", target,
+                             "--wave", str(wave))
+    assert js is not None, err
+    assert js["verdict"] == "proved", js["results"][0]["obligations"]
+
+
+@pytest.mark.slow
+def test_fns_prev_without_the_none_case_is_refuted(tmp_path):
+    """31 - clz alone gives 32, not 0xffffffff, when no bit is at or below base."""
+    p = tmp_path / "fns_prev_32.s"
+    p.write_text("; @spec     cuda.fns offset=-1\n; @targets  gfx11\n; @waves    32\n; @exec     any\n"
+                 "; @input    x = v0, base = v1\n; @output   out = v3\n; @clobbers v3, v4, v5\n"
+                 "v_lshlrev_b32_e64 v4, v1, -2\nv_not_b32_e32 v4, v4\nv_and_b32_e32 v4, v0, v4\n"
+                 "v_ffbh_u32_e32 v5, v4\nv_sub_nc_u32_e32 v3, 31, v5\n")
+    code, js, err = cli_json("lowering", str(p), "--target", "gfx1100")
+    assert js is not None, err
+    assert js["verdict"] == "refuted", js["results"][0]["obligations"]
+    cex = js["results"][0]["counterexample"]
+    assert cex["obligation"] == "value(out)"
+    row = cex["lanes"][0]
+    assert (row["expected"], row["actual"]) == (M32, 32), row
+    assert "v_sub_nc_u32_e32" in row["responsible"]
+    lane = row["lane"]  # a lane whose mask has no bit at or below its base
+    base = cex["inputs"]["v1"][lane]
+    assert cex["inputs"]["v0"][lane] & ((2 << base) - 1) == 0
+
+
+def test_constant_offsets_agree_with_the_h100_recording():
+    """Every recorded lane whose offset was 1 or -1 (tests/data/cuda_h100_prims.json,
+    `fns`: __fns on NVIDIA hardware), against cuda.fns with that offset fixed."""
+    import json
+    data = json.loads((ROOT / "tests" / "data" / "cuda_h100_prims.json").read_text())
+    seen = {1: 0, -1: 0}
+    for n, r in enumerate(data["fns"]):
+        for off in (1, -1):
+            lanes = [i for i in range(32) if r["offset"][i] == off & M32]
+            if not lanes:
+                continue
+            want = _fns({"offset": off}, r["mask"], r["base"])
+            for i in lanes:
+                assert want[i] == r["out"][i], (n, i, off, hex(r["mask"][i]), r["base"][i])
+            seen[off] += len(lanes)
+    assert seen[1] >= 5 and seen[-1] >= 5, seen
