@@ -44,7 +44,7 @@ def test_every_expect_line_parses() -> None:
 
 
 @pytest.mark.parametrize("line, message", [
-    ("; EXPECT: proven", "EXPECT wants a verdict (proved, refuted, unknown, unsupported) or 'N instances', got 'proven'"),
+    ("; EXPECT: proven", "EXPECT wants a verdict (proved, refuted, unknown, unsupported, compiler error) or 'N instances', got 'proven'"),
     ("; EXPECT: refuted gfx1100 gfx942", "EXPECT: unexpected 'gfx942'"),
     ("; EXPECT: refuted wave16", "EXPECT: unexpected 'wave16'"),
 ])

@@ -41,8 +41,7 @@ def test_the_triton_form_is_a_compiler_error_on_gfx1100():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiler", [pytest.param((), id="llvmlite"),
-                                      pytest.param(("--llc", "llc-22"), id="llc-22", marks=needs_llc)])
+@pytest.mark.parametrize("compiler", [pytest.param((), id="llvmlite")])  # llc-22: tests/test_tv_expect.py
 def test_every_function_on_every_run_line(compiler):
     code, got = verdicts(*compiler)
     assert code == 1

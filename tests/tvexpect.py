@@ -5,6 +5,7 @@ tests/test_tv_expect.py.
     ; EXPECT: 30 instances
     ; EXPECT: unsupported @dpp_v2i16_add gfx803 "v_add_u16_sdwa"
     ; EXPECT: refuted @f gfx1100 wave64
+    ; EXPECT: compiler error @g gfx1100
 
 A verdict line names the verdict, then optionally the function (`@name`),
 the target and the wave (`wave32`/`wave64`), and a quoted text that one of
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-VERDICTS = ("proved", "refuted", "unknown", "unsupported")
+VERDICTS = ("proved", "refuted", "unknown", "unsupported", "compiler error")
 _LINE = re.compile(r";\s*EXPECT:\s*(.*?)\s*$")
 _WORD = re.compile(r'"([^"]*)"|(\S+)')
 
@@ -62,6 +63,8 @@ def parse(path: str, text: str) -> Expectations:
             continue
         col = line.index("EXPECT:") + len("EXPECT:") + 2
         words: list[tuple[str, str]] = _WORD.findall(m.group(1))
+        if words[:2] == [("", "compiler"), ("", "error")]:  # the one verdict of two words
+            words = [("", "compiler error"), *words[2:]]
         if len(words) == 2 and words[1] == ("", "instances") and words[0][1].isdigit():
             if out.instances is not None:
                 raise _error(path, k, col, "a second instance count")

@@ -4,6 +4,9 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1151 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 < %s | FileCheck %s
+; EXPECT: compiler error @xmask8_sext16 gfx1100
+; EXPECT: compiler error @shr1_sext8 gfx1100
+; EXPECT: compiler error @shr1_ubfe_const gfx1100
 
 define amdgpu_ps i32 @xmask8_sext16(i32 %x) {
   %d = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 360, i32 15, i32 15, i1 true)
