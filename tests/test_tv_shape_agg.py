@@ -166,3 +166,23 @@ def test_mul_nuw_is_poison_only_where_the_product_overflows(tmp_path):
     asm.write_text(text.replace(good, "v_mul_hi_u32 v0, v0, v1"))  # 0 where no overflow
     code, out, _ = cli("tv", str(p), "--target", "gfx1100", "--wave", "32", "--asm", str(asm))
     assert code == 1 and "refuted" in out.splitlines()[0], out
+
+
+ARITH64 = ("mul_i64_readlane", "mul_i64_const", "mul_u32_wide", "mul_i64_nsw", "mul_i32_nuw_nsw", "shl_i64_var",
+           "lshr_i64_exact", "ashr_i64_var", "ashr_i64_const", "shl_i64_nuw_nsw", "add_sub_i64_flags", "xad")
+
+
+@pytest.mark.slow  # about 2 minutes of CPU: 48 instances, 128-bit products for mul nsw
+def test_i64_multiplies_and_shifts_are_proved():
+    fns = [a for f in ARITH64 for a in ("--function", f)]
+    code, rs = results(str(SHAPE / "agg_arith64.ll"), "--target", "gfx1100,gfx1200", *fns)
+    assert code == 0
+    assert verdicts(rs) == {(f, t, w): "proved" for f in ARITH64 for t in ("gfx1100", "gfx1200") for w in (32, 64)}
+
+
+@pytest.mark.slow
+def test_v2i16_flags_are_proved():
+    fns = [a for f in ("v2i16_add_nuw", "v2i16_shl_nuw_nsw", "v2i16_mul_nsw") for a in ("--function", f)]
+    code, rs = results(str(SHAPE / "agg_arith64.ll"), "--target", "gfx1200", "--wave", "32", *fns)
+    assert code == 0
+    assert {r["verdict"] for r in rs} == {"proved"} and len(rs) == 3

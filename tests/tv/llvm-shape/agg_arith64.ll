@@ -74,10 +74,18 @@ define i32 @xad(i32 %x, i32 %y, i32 %z) {
   ret i32 %r
 }
 
-define <2 x i16> @v2i16_flags(<2 x i16> %x, <2 x i16> %y) {
-  %a = add nuw <2 x i16> %x, %y
-  %b = shl nsw <2 x i16> %a, %y
-  %r = mul nsw <2 x i16> %b, %x
+define <2 x i16> @v2i16_add_nuw(<2 x i16> %x, <2 x i16> %y) {
+  %r = add nuw <2 x i16> %x, %y
+  ret <2 x i16> %r
+}
+
+define <2 x i16> @v2i16_shl_nuw_nsw(<2 x i16> %x, <2 x i16> %y) {
+  %r = shl nuw nsw <2 x i16> %x, %y
+  ret <2 x i16> %r
+}
+
+define <2 x i16> @v2i16_mul_nsw(<2 x i16> %x, <2 x i16> %y) {
+  %r = mul nsw <2 x i16> %x, %y
   ret <2 x i16> %r
 }
 
