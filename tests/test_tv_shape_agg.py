@@ -173,6 +173,7 @@ ARITH64 = ("mul_i64_readlane", "mul_i64_const", "mul_u32_wide", "mul_i64_nsw", "
 
 
 @pytest.mark.slow  # about 2 minutes of CPU: 48 instances, 128-bit products for mul nsw
+@pytest.mark.corpus
 def test_i64_multiplies_and_shifts_are_proved():
     fns = [a for f in ARITH64 for a in ("--function", f)]
     code, rs = results(str(SHAPE / "agg_arith64.ll"), "--target", "gfx1100,gfx1200", *fns)
