@@ -60,7 +60,7 @@ class _Both:
         # forgotten (as GpuRun does for the instructions it runs)
         written = set(op_of(ins.base).defs(ins))
         stored = self.spills.stored
-        for key in [key for key in stored if any(r in written for a in key for r in _reg_names(a))]:
+        for key in [key for key in stored if any(r in written for a in key[0] for r in _reg_names(a))]:
             del stored[key]
         return why
 
@@ -139,7 +139,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         res.notes = [f"{fn.span}: unsupported: return type {fn.ret} of a function that uses memory "
                      "(modelled: void and 32-bit or narrower values)"]
         return res
-    B = smt.Z3(aci=True, canon_eq=False, lane_arrays=True)  # as kernels: min/max nests canonical
+    B = smt.Z3Sums(aci=True, canon_eq=False, lane_arrays=True)  # as kernels: min/max nests and sums canonical
     W = wave
     exec_bits: list[Any] = B.fresh_lanes("exec", W, cond=True)
     lo = B.from_bits(exec_bits[:32])

@@ -85,6 +85,17 @@ class Memory:
 
     def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
         B = self.B
+        one = self._one_address()
+        if one is not None and not (B.eq(lo, one[0]) is True and B.eq(hi, one[1]) is True):
+            # every store at one address P (an atomic or store to a uniform
+            # address): the value at (lo, hi) is memory at P where the two
+            # are equal (the initial memory is a function of the address),
+            # else the initial value  [S:atomic-optimizer]
+            c = B.and_b(B.eq(lo, one[0]), B.eq(hi, one[1]))
+            if c is False:
+                return self.initial(lo, hi), False
+            at_v, at_p = self.read(*one)
+            return B.ite(c, at_v, self.initial(lo, hi)), B.and_b(c, at_p)
         # newest first: a store that surely writes this address (enabled,
         # the same address terms) hides every older one, so the read starts
         # there (a uniform address read lane after lane stays linear)
@@ -115,6 +126,20 @@ class Memory:
             if sp is not False or p is not False:  # (both False: p stays False)
                 p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
+
+    def _one_address(self) -> tuple[Any, Any] | None:
+        """The address of every store that may happen, when it is one term
+        pair (None: none, or several)."""
+        B = self.B
+        out: tuple[Any, Any] | None = None
+        for slo, shi, _, _, en in self.stores:
+            if en is False:
+                continue
+            if out is None:
+                out = (slo, shi)
+            elif B.eq(slo, out[0]) is not True or B.eq(shi, out[1]) is not True:
+                return None
+        return out
 
     def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
         """One store instruction: (lo, hi, value, poison, enable) per lane, in
