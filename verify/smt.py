@@ -2238,6 +2238,24 @@ class Z3Sums(Z3):
             z = self._none_of(a)
             if z is not None:
                 return z
+        for kind in ("add", "xor"):  # two sums: what they do not share (a - b == 0 iff a == b)
+            if any(type(t) is not int and t.get_id() in self._lin and self._lin[t.get_id()][1] == kind
+                   and self.s.same(self._lin[t.get_id()][0], t) for t in (a, b)):
+                la, ca = self._parts(kind, a)
+                lb, cb = self._parts(kind, b)
+                mod = 2 if kind == "xor" else 1 << 32
+                if kind == "xor":
+                    keys = set(la) ^ set(lb)
+                    pos, neg = {k: 1 for k in keys if la.get(k, 0) % 2 != lb.get(k, 0) % 2}, {}
+                    cpos, cneg = ca ^ cb, 0
+                else:
+                    d = {k: (la.get(k, 0) - lb.get(k, 0)) % mod for k in set(la) | set(lb)}
+                    pos = {k: c for k, c in d.items() if c and c < 1 << 31}
+                    neg = {k: mod - c for k, c in d.items() if c >= 1 << 31}
+                    cpos, cneg = (ca - cb) & 0xFFFFFFFF, 0
+                if len(pos) + len(neg) < len(la) + len(lb):
+                    return super().eq(self._build(kind, pos, cpos), self._build(kind, neg, cneg))
+                break
         return super().eq(a, b)
 
     def _none_of(self, a: Any) -> Any:

@@ -49,3 +49,35 @@ def one_lane(B: Any, addrs: list[tuple[Any, Any]], data: list[Any], ens: list[An
     if q.check(rlimit=ONE_LANE_RLIMIT) != "unsat":
         return None
     return B.or_b(*(ens[i] for i in live))
+
+
+def group_pairs(B: Any, ir_mem: Any, gpu_mem: Any, n0: int, n: int) -> list[Any]:
+    """The store pairs that stand for the IR's atomicrmw (stores n0..n0+n-1,
+    one per lane) and the GPU's one-lane atomic at the same places: every
+    lane of each at one address P (else the lane-by-lane pairs), compared
+    as one store each of memory at P after it, enabled where some lane
+    ran it (the same effect on memory: each writes only P, and reading P
+    after it gives that value), then no-ops.  Equal store sequences leave
+    equal memory (kernel.memory_verdict); memory at P after each depends
+    on the stores before it, which the same question holds equal."""
+    ir = ir_mem.stores[n0:n0 + n]
+    gpu = gpu_mem.stores[n0:n0 + n]
+    noop = (B.const(0), B.const(0), B.const(0), False, False)
+    out = [(s, g) for s, g in zip(ir, gpu)]
+
+    def place(stores: list[Any]) -> tuple[Any, Any] | None:
+        live = [s for s in stores if s[4] is not False]
+        if not live:
+            return None
+        for s in live[1:]:
+            if B.eq(s[0], live[0][0]) is not True or B.eq(s[1], live[0][1]) is not True:
+                return None
+        return live[0][0], live[0][1]
+
+    pi, pg = place(ir), place(gpu)
+    if pi is None or pg is None:
+        return out
+    iv, ip = ir_mem.read(pi[0], pi[1], n0 + n)
+    gv, gp = gpu_mem.read(pg[0], pg[1], n0 + n)
+    first = [(pi[0], pi[1], iv, ip, B.or_b(*(s[4] for s in ir))), (pg[0], pg[1], gv, gp, B.or_b(*(s[4] for s in gpu)))]
+    return [tuple(first)] + [(noop, noop)] * (n - 1)

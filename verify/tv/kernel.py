@@ -364,6 +364,7 @@ class Kernel:
         one = atomics.one_lane(B, addrs, data, ens)  # the atomic optimizer's one lane, proved
         if one is not None:
             first = next(i for i, e in enumerate(ens) if e is not False)
+            self.mem.one_lane.add(len(self.mem.stores))
             olds = self.mem.atomic(op, [(addrs[first][0], addrs[first][1], data[first], False, one)]
                                    + [(B.const(0), B.const(0), B.const(0), False, False)] * (m.W - 1), atomics_ascending)
             if ret:
@@ -900,6 +901,11 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         pairs = list(zip(ir_mem.stores, gpu_mem.stores))
         for n0, (iop, ins_) in ir_mem.atomics.items():
             got = gpu_mem.atomics.get(n0)
+            if got is not None and n0 in gpu_mem.one_lane:
+                # the atomic optimizer's one lane: the instructions' effects
+                # compared whole (atomics.group_pairs)
+                pairs[n0:n0 + len(ins_)] = atomics.group_pairs(B, ir_mem, gpu_mem, n0, len(ins_))
+                continue
             if got is not None and got[0] == iop:
                 for kk, (ia, ga) in enumerate(zip(ins_, got[1])):
                     pairs[n0 + kk] = (ia, ga)
