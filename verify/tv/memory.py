@@ -112,11 +112,11 @@ def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Targe
     undecided is no refutation."""
     orders = [True, False] if used_atomics(fn) else [False]
     if used_atomics(fn) and optimized(code_of()):
-        # the atomic optimizer's scan: lane-ascending (its one lane's atomic
-        # takes no part in an order: under the GPU's ranks the IR would be
-        # asked to agree for every order, and a difference there refutes
-        # nothing)
-        orders = [False]
+        # the atomic optimizer's scan: lane-ascending first (its one lane's
+        # atomic takes no part in an order: under the GPU's ranks the IR
+        # would be asked to agree for every order); then the GPU's order, for
+        # a per-lane atomic in code that also counts lanes
+        orders = [False, True]
     tried: list[str] = []
     out = res
     for n, shared in enumerate(orders):
