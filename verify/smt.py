@@ -2078,14 +2078,16 @@ class Z3Sums(Z3):
 
     def _build(self, kind: str, lin: dict[int, int], const: int) -> Any:
         mod = 2 if kind == "xor" else 1 << 32
-        items = [(k, c % mod) for k, c in sorted(lin.items()) if c % mod]
+        items = [(k, 1 if kind == "or" else c % mod) for k, c in sorted(lin.items()) if c % mod]
         const &= 0xFFFFFFFF
         ident = 0xFFFFFFFF if kind == "and" else 0
         if not items:
             return const
         if len(items) == 1 and items[0][1] == 1 and const == ident:
             return self._leaf[items[0][0]]
-        mk = {"add": z3.Z3_mk_bvadd, "xor": z3.Z3_mk_bvxor}[kind]
+        if kind == "or" and const == 0xFFFFFFFF:
+            return const
+        mk = {"add": z3.Z3_mk_bvadd, "xor": z3.Z3_mk_bvxor, "or": z3.Z3_mk_bvor}[kind]
         acc: Any = None
         for k, c in items:
             key = (kind, -1 if acc is None else acc.get_id(), k, c)
@@ -2107,7 +2109,7 @@ class Z3Sums(Z3):
         lb, cb = self._parts(kind, b)
         for k, c in lb.items():
             la[k] = la.get(k, 0) + sign * c
-        const = (ca + sign * cb) if kind == "add" else ca ^ cb
+        const = (ca + sign * cb) if kind == "add" else ca | cb if kind == "or" else ca ^ cb
         return self._build(kind, la, const)
 
     def add(self, a: Any, b: Any) -> Any:
@@ -2135,11 +2137,19 @@ class Z3Sums(Z3):
             return super().xor(a, b)
         return self._combine("xor", a, b)
 
+    def or_(self, a: Any, b: Any) -> Any:
+        # (or is idempotent: a leaf's count is its presence)
+        if type(a) is int and type(b) is int:
+            return a | b
+        if self._maskish(a, True) is not None or self._maskish(b, True) is not None:
+            return super().or_(a, b)
+        return self._combine("or", a, b)
+
     def ite(self, c: Any, a: Any, b: Any) -> Any:
         if c is True or c is False or type(a) is bool or type(b) is bool or (
                 type(a) is not int and z3.is_bool(a)) or self.s.same(a, b):
             return super().ite(c, a, b)
-        for kind in ("add", "xor"):
+        for kind in ("add", "xor", "or"):
             lifted = self._lift(kind, c, a, b)
             if lifted is not None:
                 return lifted
@@ -2162,6 +2172,8 @@ class Z3Sums(Z3):
             if not small or any(big.get(k) != v for k, v in small.items()):
                 continue
             diff = {k: v for k, v in big.items() if k not in small}
+            if kind == "or" and cbig != csmall:
+                continue
             dconst = (cbig - csmall) if kind == "add" else cbig ^ csmall
             g = cond if cond is not None else self.not_b(c)
             base = b if cond is not None else a
