@@ -39,11 +39,12 @@ from .query import (
     skeleton_unsat,
     smt2_benchmark,
 )
+from .sums import Z3Sums, under_conjuncts
 from .terms import SOLVER, Z3, Session, _is_bit_select, is_false, renamed, same, under, under_all
 
 __all__ = [
     "LANE_NORMAL_LIMIT", "NO_TIMEOUT", "QUERIES", "RLIMIT_PER_SECOND", "SOLVER", "Bag", "Budget", "Evaluator",
-    "LaneNormal", "NotMonoid", "Query", "Session", "Z3", "Z3Monoid", "_is_bit_select", "budget", "check_forall",
+    "LaneNormal", "NotMonoid", "Z3Sums", "under_conjuncts", "Query", "Session", "Z3", "Z3Monoid", "_is_bit_select", "budget", "check_forall",
     "check_plain", "check_smt2", "is_false", "mentions", "monoid_backend", "numeral", "query_count", "renamed", "replaced",
     "residue", "same", "skeleton_unsat", "smt2_benchmark", "substituted", "under", "under_all",
 ]

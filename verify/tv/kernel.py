@@ -47,9 +47,10 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import buffer, cextv, spaces
+from . import atomics, buffer, cextv, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
+from .sem import ASCENDING as atomics_ascending
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
 from .types import dword_address, from_registers, kernarg_layout, ttype
 
@@ -363,8 +364,23 @@ class Kernel:
         addrs = self._addresses(addr_op, saddr, off, act)
         if addrs is None:
             return f"line {ins.line}: {ins.mnemonic} address {addr_op}, {saddr}"
-        data = m.v(_regs(data_op)[0])
+        data = [smt.under_conjuncts(d, a) for d, a in zip(m.v(_regs(data_op)[0]), act)]  # (read where it runs)
         before = None
+        ens = [B.and_b(self.pc, act[i]) for i in range(m.W)]
+        one = atomics.one_lane(B, addrs, data, ens)  # the atomic optimizer's one lane, proved
+        if one is not None:
+            first = next(i for i, e in enumerate(ens) if e is not False)
+            self.mem.one_lane.add(len(self.mem.stores))
+            olds = self.mem.atomic(op, [(addrs[first][0], addrs[first][1], data[first], False, one)]
+                                   + [(B.const(0), B.const(0), B.const(0), False, False)] * (m.W - 1), atomics_ascending)
+            if ret:
+                self.returning += 1  # (its ranks unused: one lane, no order)
+                d = _regs(ops[0])[0]
+                m.write_v(d, [olds[0][0]] * m.W, act)
+                self.pending_v.add(d)
+                if self.vm_order is not None:
+                    self.vm_order.append(d)
+            return None
         if ret:
             rank = self.atomic_order(self.returning)
             self.returning += 1
@@ -389,8 +405,8 @@ class Kernel:
             if len(a) != 2:
                 return None
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            return [offset_address(B, lo_l[i], hi_l[i], off) if act[i] is not False else (B.const(0), B.const(0))
-                    for i in range(m.W)]
+            return [offset_address(B, smt.under_conjuncts(lo_l[i], act[i]), smt.under_conjuncts(hi_l[i], act[i]), off)
+                    if act[i] is not False else (B.const(0), B.const(0)) for i in range(m.W)]
         s = _regs(saddr)
         v = _regs(addr_op)
         if len(s) != 2 or len(v) != 1:
@@ -402,7 +418,7 @@ class Kernel:
             if act[i] is False:
                 addrs.append((B.const(0), B.const(0)))
                 continue
-            o = vo[i]  # a 32-bit unsigned offset added to the 64-bit base
+            o = smt.under_conjuncts(vo[i], act[i])  # a 32-bit unsigned offset added to the 64-bit base
             lo = B.add(slo, o)
             addrs.append(offset_address(B, lo, B.add(shi, B.bool_value(B.ult(lo, o))), off))
         return addrs
@@ -892,6 +908,11 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         pairs = list(zip(ir_mem.stores, gpu_mem.stores))
         for n0, (iop, ins_) in ir_mem.atomics.items():
             got = gpu_mem.atomics.get(n0)
+            if got is not None and n0 in gpu_mem.one_lane:
+                # the atomic optimizer's one lane: the instructions' effects
+                # compared whole (atomics.group_pairs)
+                pairs[n0:n0 + len(ins_)] = atomics.group_pairs(B, ir_mem, gpu_mem, n0, len(ins_))
+                continue
             if got is not None and got[0] == iop:
                 for kk, (ia, ga) in enumerate(zip(ins_, got[1])):
                     pairs[n0 + kk] = (ia, ga)

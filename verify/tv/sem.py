@@ -82,9 +82,13 @@ class Memory:
         self.joins: list[bool] = []  # per group: another dword of the previous group's store (one race group)
         # per atomic instruction, at the index of its first store: its operation and inputs per lane
         self.atomics: dict[int, tuple[str, list[tuple[Any, Any, Any, Any, Any]]]] = {}
+        self.one_lane: set[int] = set()  # those of `atomics` that one lane runs (verify/tv/atomics.py)
 
-    def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+    def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
+        """The value and poison at (lo, hi) after the first `upto` stores
+        (None: all)."""
         B = self.B
+        stores = self.stores if upto is None else self.stores[:upto]
         # newest first: a store that surely writes this address (enabled,
         # the same address terms) hides every older one, so the read starts
         # there (a uniform address read lane after lane stays linear)
@@ -93,9 +97,25 @@ class Memory:
         p: Any = False
         at = self._at(lo, hi)
         hidden: set[tuple[int, int, int]] = set()
-        for slo, shi, sv, sp, en in reversed(self.stores):
+        for n in range(len(stores) - 1, -1, -1):
+            slo, shi, sv, sp, en = stores[n]
             if en is False:  # a lane that does not store
                 continue
+            run = self._run(stores, n)
+            if run is not None and not (B.eq(lo, slo) is True and B.eq(hi, shi) is True):
+                # stores n-k..n all at one other address P (an atomic or a
+                # store to a uniform address): memory at (lo, hi) after them
+                # is memory at P where the two are equal (memory is a
+                # function of the address), else as it was before them
+                # [S:atomic-optimizer]
+                c = at(slo, shi)
+                if c is not False:
+                    at_v, at_p = self.read(slo, shi, n + 1)
+                    old_v, old_p = self.read(lo, hi, run)
+                    v, p = B.ite(c, at_v, old_v), B.or_b(B.and_b(c, at_p), B.and_b(B.not_b(c), old_p))
+                else:
+                    v, p = self.read(lo, hi, run)
+                break
             # an older store with the very same enable and address terms (the
             # lanes of a uniform atomic) is hidden by this one wherever it hits
             key = (id(slo), id(shi), id(en))  # (the stores keep the terms alive)
@@ -115,6 +135,22 @@ class Memory:
             if sp is not False or p is not False:  # (both False: p stays False)
                 p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
+
+    def _run(self, stores: list[tuple[Any, Any, Any, Any, Any]], n: int) -> int | None:
+        """Where the run of stores ending at n that may happen, all at n's
+        address terms, starts (the stores before it: `stores[:start]`), when
+        it holds two or more; else None."""
+        B = self.B
+        slo, shi = stores[n][0], stores[n][1]
+        k, count = n, 0
+        while k >= 0:
+            alo, ahi, _, _, en = stores[k]
+            if en is not False:
+                if B.eq(alo, slo) is not True or B.eq(ahi, shi) is not True:
+                    break
+                count += 1
+            k -= 1
+        return k + 1 if count >= 2 else None
 
     def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
         """One store instruction: (lo, hi, value, poison, enable) per lane, in

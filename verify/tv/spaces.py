@@ -56,8 +56,8 @@ class LdsMemory(Memory):
     """The LDS: 32-bit addresses (the high half of an address is ignored,
     so the IR's dword k at lo + 4k wraps as the hardware's does)."""
 
-    def read(self, lo: Any, hi: Any) -> tuple[Any, Any]:
-        return super().read(lo, self.B.const(0))
+    def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
+        return super().read(lo, self.B.const(0), upto)
 
     def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
         super().write([(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes], more)
