@@ -213,8 +213,9 @@ def test_a_returning_gfx12_atomic_writes_its_destination(tmp_path):
 
 
 def test_a_scalar_compare_writes_scc_only(tmp_path):
-    # s_cmp_* is modelled now ([S:salu-cmp]); s_bitcmp1 is not, and is classified as writing SCC only
-    path = write(tmp_path, region("gfx1100", DPP.format(d="v1", s="v0"), "s_bitcmp1_b32 s4, 3",
+    # s_cmp_* and s_bitcmp* are modelled now ([S:salu-cmp], [S:salu-bitcmp]); s_cmpk_* is not, and is
+    # classified as writing SCC only
+    path = write(tmp_path, region("gfx1100", DPP.format(d="v1", s="v0"), "s_cmpk_lg_u32 s4, 3",
                                   DPP.format(d="v4", s="v0")))
     code, js, _ = cli_json("asm", path, "--assert", XOR1)
     assert code == 0 and js["not_modelled"][0]["writes"] == []

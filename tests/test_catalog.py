@@ -93,7 +93,8 @@ def test_bpermute_wrap_around_is_refuted():
     _, cex = refuted("shfl_down_var_wrap")
     row = cex["lanes"][0]
     assert row["expected_from"] == f"x[{row['lane']}]"  # CUDA keeps the lane's own value
-    assert row["responsible"].startswith("line 17 ds_bpermute_b32")
+    # the cause: the address add that chose a lane past the warp (it names the ds_bpermute it feeds)
+    assert row["responsible"].startswith("line 15 v_add_u32_e32: ") and "for line 17 ds_bpermute_b32" in row["responsible"]
     lane = row["lane"]
     delta = cex["inputs"]["v3"][lane] & 31
     assert (lane & 31) + delta >= 32  # the source left the 32-lane warp
@@ -103,7 +104,8 @@ def test_half_select_keyed_on_the_wrong_lane():
     _, cex = refuted("xor32_lane_lo")
     row = cex["lanes"][0]
     assert row["lane"] >= 32 and row["expected_from"] == f"x[{row['lane'] - 32}]"
-    assert row["responsible"].startswith("line 16 ds_bpermute_b32")
+    # the cause: the half-select xor that chose the lane (it names the ds_bpermute it feeds)
+    assert row["responsible"].startswith("line 14 v_xor_b32_e32: ") and "for line 16 ds_bpermute_b32" in row["responsible"]
 
 
 def test_exec_not_restored():

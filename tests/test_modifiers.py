@@ -37,7 +37,9 @@ CLAMP_NOT_MODELLED = {"v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad
                       "v_cvt_i32_f32", "v_cvt_u32_f32", "v_mad_u32_u24", "v_mul_u32_u24",
                       # the SDWA forms and GFX8's other 16-bit ops (verify/ops/sdwa.py): clamp not modelled
                       *(b for b in OPS if b.endswith("_sdwa")), "v_subrev_u16", "v_lshlrev_b16", "v_lshrrev_b16",
-                      "v_ashrrev_i16", "v_max_u16", "v_min_u16", "v_max_i16", "v_min_i16"}
+                      "v_ashrrev_i16", "v_max_u16", "v_min_u16", "v_max_i16", "v_min_i16",
+                      # 64-bit multiply-add and the packed 16-bit multiply (verify/ops/arith64.py)
+                      "v_mad_co_u64_u32", "v_pk_mul_lo_u16"}
 MOD_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
 
 
