@@ -46,6 +46,10 @@ class LaneNormal:
         self.limit = limit
         self.over = False
         self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+        # the arrays the EXEC bits are lanes of: a read of one at a lane that is
+        # not a numeral may be any EXEC bit once its index is normal
+        self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
+        self._all = (1 << len(lits)) - 1
         self._uses: dict[int, int] = {}  # ast id -> the EXEC bits it mentions (bit k: exec[k])
         self._memo: dict[tuple[int, int, int], int] = {}  # (ast id, decided true, decided false) -> node
         self._ids: dict[tuple[Any, ...], int] = {}  # a node's key -> the node
@@ -125,6 +129,10 @@ class LaneNormal:
         elif z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
             for k in range(z3.Z3_get_app_num_args(ref, a)):
                 u |= self._uses_of(z3.Z3_get_app_arg(ref, a, k))
+            if (z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_SELECT
+                    and z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, a, 0)) in self._exec_arrays
+                    and not z3.Z3_is_numeral_ast(ref, z3.Z3_get_app_arg(ref, a, 1))):
+                u = self._all  # exec[index]: whichever bit the index comes to (the memo key must say)
         self._uses[i] = u
         self._keep(a)
         return u
