@@ -46,8 +46,18 @@ class LaneNormal:
         self.limit = limit
         self.over = False
         self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+        # the arrays the EXEC bits are lanes of: a read of one at a lane that is
+        # not a numeral may be any EXEC bit once its index is normal
+        self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
+        self._all = (1 << len(lits)) - 1
         self._uses: dict[int, int] = {}  # ast id -> the EXEC bits it mentions (bit k: exec[k])
-        self._memo: dict[tuple[int, int, int], int] = {}  # (ast id, decided true, decided false) -> node
+        # ast id -> [(the EXEC bits its normal form consulted, their decided true, decided false, the node)]:
+        # a node is a function of the bits it consulted, so a context that
+        # agrees on those gets it (a chain of lane reads consults each lane's
+        # own guards, not every bit an enclosing select decided)
+        self._memo: dict[int, list[tuple[int, int, int, int]]] = {}
+        self._entries = 0
+        self._acc = 0  # the bits consulted by the normal form being made
         self._ids: dict[tuple[Any, ...], int] = {}  # a node's key -> the node
         self._keys: list[tuple[Any, ...]] = []  # node -> its key
         self._asts: dict[int, Any] = {}  # ast id -> the term (kept alive: the memo's keys are ids)
@@ -69,6 +79,7 @@ class LaneNormal:
             return self._node(("c", t & 0xFFFFFFFF, z3.Z3_BV_SORT, 32))
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 50000))
+        self._acc = 0
         try:
             return self._n(t.as_ast(), 1 << lane, 0)
         except _TooBig:
@@ -126,6 +137,10 @@ class LaneNormal:
         elif z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
             for k in range(z3.Z3_get_app_num_args(ref, a)):
                 u |= self._uses_of(z3.Z3_get_app_arg(ref, a, k))
+            if (z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_SELECT
+                    and z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, a, 0)) in self._exec_arrays
+                    and not z3.Z3_is_numeral_ast(ref, z3.Z3_get_app_arg(ref, a, 1))):
+                u = self._all  # exec[index]: whichever bit the index comes to (the memo key must say)
         self._uses[i] = u
         self._keep(a)
         return u
@@ -156,19 +171,39 @@ class LaneNormal:
 
     def _n(self, a: Any, pos: int, neg: int) -> int:
         u = self._uses_of(a)
-        key = (z3.Z3_get_ast_id(self.ref, a), pos & u, neg & u)
-        hit = self._memo.get(key)
-        if hit is None:
-            if len(self._memo) >= self.limit:
-                raise _TooBig
-            hit = self._memo[key] = self._n1(a, pos & u, neg & u)
-        return hit
+        pos, neg = pos & u, neg & u
+        i = z3.Z3_get_ast_id(self.ref, a)
+        entries = self._memo.get(i)
+        if entries is None:
+            entries = self._memo[i] = []
+        for m, p, q, node in entries:
+            if pos & m == p and neg & m == q:
+                self._acc |= m
+                return node
+        if self._entries >= self.limit:
+            raise _TooBig
+        outer, self._acc = self._acc, 0
+        node = self._n1(a, pos, neg)
+        m = self._acc
+        entries.append((m, pos & m, neg & m, node))
+        self._entries += 1
+        self._acc = outer | m
+        return node
+
+    def _n0(self, a: Any) -> int:
+        """The node of `a` with nothing decided (what it consults is not the caller's)."""
+        outer = self._acc
+        try:
+            return self._n(a, 0, 0)
+        finally:
+            self._acc = outer
 
     def _n1(self, a: Any, pos: int, neg: int) -> int:
         ref = self.ref
         i = z3.Z3_get_ast_id(ref, a)
         if i in self.index:
             b = 1 << self.index[i]
+            self._acc |= b
             return self.TRUE if pos & b else self.FALSE if neg & b else self._leaf(a)
         if z3.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST or z3.Z3_get_app_num_args(ref, a) == 0:
             return self._leaf(a)
@@ -182,8 +217,12 @@ class LaneNormal:
             if c == self.FALSE:
                 return self._n(arg(ref, a, 2), pos, neg)
             t1, f1, t0, f0 = self._decided(c)
+            outer, self._acc = self._acc, 0
             x = self._n(arg(ref, a, 1), pos | t1, neg | f1)
+            cx, self._acc = self._acc, 0
             y = self._n(arg(ref, a, 2), pos | t0, neg | f0)
+            # (the bits this select decides are its own, whatever the context)
+            self._acc = outer | (cx & ~(t1 | f1)) | (self._acc & ~(t0 | f0))
             return x if x == y else self._node(("ite", c, x, y))
         if dk in (z3.Z3_OP_AND, z3.Z3_OP_OR):
             unit, zero = (self.TRUE, self.FALSE) if dk == z3.Z3_OP_AND else (self.FALSE, self.TRUE)
@@ -238,16 +277,17 @@ class LaneNormal:
                 hit = self._stored(self._keep(arg(ref, a, 0)), self._keys[at][1])
                 if hit is not None:
                     return self._n(hit, pos, neg)
-                src = self._n(arg(ref, a, 0), 0, 0)
+                src = self._n0(arg(ref, a, 0))
                 if self._keys[src][0] == "t":  # a register's lane at entry, or an EXEC bit
                     one = self._keep(z3.Z3_mk_select(ref, self._asts[self._keys[src][1]].as_ast(),
                                                      self._const_term(at).as_ast()))
                     lit = self.index.get(one.get_id())
                     if lit is not None:
+                        self._acc |= 1 << lit
                         return (self.TRUE if pos >> lit & 1 else self.FALSE if neg >> lit & 1
                                 else self._leaf(one.as_ast()))
                     return self._leaf(one.as_ast())
-            args: tuple[int, ...] = (self._n(arg(ref, a, 0), 0, 0), at)
+            args: tuple[int, ...] = (self._n0(arg(ref, a, 0)), at)
         else:
             args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
