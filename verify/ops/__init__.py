@@ -16,6 +16,7 @@ from . import carry8  # noqa: F401  # isort: skip
 from . import packed16  # noqa: F401  # isort: skip
 from . import wide64  # noqa: F401  # isort: skip
 from . import vfloat  # noqa: F401  # isort: skip
+from . import vhalf  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 
