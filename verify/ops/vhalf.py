@@ -37,10 +37,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from ..backend import FP_FORMATS, FP_QNAN, Backend, Cond, Value, fparith
+from ..backend import FP_FORMATS, FP_QNAN, Backend, Concrete, Cond, Value, fparith
 from ..diag import InputError
 from ..ir import Imm, Instr, VHalf, VReg
-from ..syntax import Line, operand_text
+from ..syntax import FLOAT_INLINE, Line, float_text, operand_text
 from . import dpp, valu
 from .base import AnyEmitter, LaneFn, OpDef, register
 from .packed16 import Alu16, Packed, _strip_halves, const_half
@@ -284,11 +284,24 @@ class AluF16(Alu16):
 
     def execute(self, ins: Instr, m: Machine) -> None:
         self.fn = f16_fn(self.op, m)
-        super().execute(ins, m)
+        super().execute(dataclasses.replace(ins, operands=tuple(f16_imm(o) for o in ins.operands)), m)
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         E.unsupported(f"{self.base} is not emitted")
 
+
+
+def f16_imm(op: Any) -> Any:
+    """A float inline constant (0.5, 1.0, 2.0, 4.0 and their negations) in
+    an f16 operand is its binary16 encoding (1.0: 0x3c00), as LLVM's
+    AMDGPUInstPrinter prints 16-bit float inline constants; any other
+    operand as it is.  [S:half-valu]"""
+    if isinstance(op, Imm):
+        v = float_text(op.text)
+        if v is not None and v in FLOAT_INLINE:
+            bits = cvt(Concrete(), FLOAT_INLINE[v][0], "f32", "f16")
+            return Imm(bits, f"0x{bits:x}")
+    return op
 
 
 def _read16(m: Machine, op: Any, what: str) -> list[Any] | None:
@@ -296,6 +309,7 @@ def _read16(m: Machine, op: Any, what: str) -> list[Any] | None:
     SGPR its low half, a constant its pinned bits), or None where verify
     does not pin a constant's bits."""
     B = m.B
+    op = f16_imm(op)
     if isinstance(op, Imm):
         c = const_half(op, False)
         return None if c is None else [B.const(c)] * m.W
