@@ -138,7 +138,7 @@ def synthetic_report(root, n: int, refuted_lowering):
     return Report("check", entries, n + 1, [])
 
 
-AREA_PREFIXES = ("cc_", "mem_", "float_", "wide_", "cf_", "nondet_")
+AREA_PREFIXES = ("cc_", "mem_", "float_", "wide_", "cf_", "nondet_", "half_")
 
 
 def tiered(paths):
