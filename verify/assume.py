@@ -427,6 +427,29 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "canonical",
             "S:mubuf-rsrc",
         ),
+        Assumption(
+            "f16.denormals",
+            "whether f16 VALU ops keep subnormal inputs and results (the MODE register's FP_DENORM f64/f16 field)",
+            {
+                "ieee": "subnormals are kept (LLVM's default \"denormal-fp-math\" for f16 and f64, 'ieee')",
+                "flush": "subnormal inputs and results are flushed to zero of the same sign",
+            },
+            "ieee",
+            "S:half-denorm",
+        ),
+        Assumption(
+            "f32.mad",
+            "what v_mad_f32 / v_mac_f32 compute: the ISA guides write D = S0 * S1 + S2 without saying whether "
+            "the product is rounded; LLVM selects them for llvm.amdgcn.fmad.ftz and ISD::FMAD (a product "
+            "rounded, then the sum, subnormals flushed) and only where f32 denormals are flushed",
+            {
+                "unfused-flush": "the product rounded to binary32, then the sum rounded; subnormal inputs, product "
+                                 "and result flushed to zero (LLVM's FMAD_FTZ)",
+                "fused": "one rounding, as v_fma_f32",
+            },
+            "unfused-flush",
+            "S:f32-mad",
+        ),
     ]
 }
 

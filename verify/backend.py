@@ -38,6 +38,7 @@ from __future__ import annotations
 import ctypes
 import struct
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 # lane values and conditions: one definition, in verify/ir.py (re-exported)
@@ -518,3 +519,121 @@ class Partial:
 
     def fresh(self, name: str) -> MaybeInt:
         raise TypeError("the partial backend has no named unknowns (None is unknown)")
+
+
+# ---------------------------------------------------------------------------
+# --- half --- binary16, bfloat16 and binary32 arithmetic rounded once (fma
+# included), on the bit patterns: exact rational arithmetic, then one
+# rounding to nearest, ties to even, subnormals kept.  `fparith` runs it on
+# Python ints and hands any other operand to the backend's own `fparith`
+# (z3's floating-point sorts in verify/smt.py): one meaning, two runs, held
+# together by tests/test_half_sem.py.  A NaN result is the format's quiet
+# NaN (`FP_QNAN`): the payload is never compared.  [S:half-arith]
+
+# (exponent bits, fraction bits) of each format
+FP_FORMATS = {"f16": (5, 10), "bf16": (8, 7), "f32": (8, 23)}
+FP_QNAN = {"f16": 0x7E00, "bf16": 0x7FC0, "f32": 0x7FC00000}
+
+
+def fp_decode(bits: int, fmt: str) -> tuple[str, int, Any]:
+    """(kind, sign, value): kind "nan", "inf" or "num" (value a Fraction,
+    0 for both zeros)."""
+    e, f = FP_FORMATS[fmt]
+    sign = (bits >> (e + f)) & 1
+    ex = (bits >> f) & ((1 << e) - 1)
+    fr = bits & ((1 << f) - 1)
+    bias = (1 << (e - 1)) - 1
+    if ex == (1 << e) - 1:
+        return ("nan", sign, None) if fr else ("inf", sign, None)
+    mag = Fraction(fr, 1 << f) * Fraction(2) ** (1 - bias) if ex == 0 else \
+        Fraction((1 << f) + fr, 1 << f) * Fraction(2) ** (ex - bias)
+    return "num", sign, -mag if sign else mag
+
+
+def fp_encode(x: Any, fmt: str, zero_sign: int = 0) -> int:
+    """The rational x rounded to `fmt` (nearest, ties to even; overflow to
+    an infinity; an exact zero gets `zero_sign`)."""
+    e, f = FP_FORMATS[fmt]
+    bias = (1 << (e - 1)) - 1
+    top = e + f
+    if x == 0:
+        return zero_sign << top
+    sign = 1 if x < 0 else 0
+    m = Fraction(abs(x))
+    ex = m.numerator.bit_length() - m.denominator.bit_length()
+    if Fraction(2) ** ex > m:
+        ex -= 1
+    ex = max(ex, 1 - bias)  # subnormals: the smallest normal exponent's grid
+    q = m / Fraction(2) ** (ex - f)  # units of the last place
+    n = q.numerator // q.denominator
+    rem = q - n
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n & 1):
+        n += 1
+    if n >> (f + 1):  # rounded up to the next binade
+        n >>= 1
+        ex += 1
+    if n >> f == 0:  # subnormal (or zero after rounding: impossible for x != 0 rounded to nearest... kept general)
+        bits = n
+    else:
+        if ex + bias >= (1 << e) - 1:
+            return (sign << top) | (((1 << e) - 1) << f)
+        bits = ((ex + bias) << f) | (n & ((1 << f) - 1))
+    return (sign << top) | bits
+
+
+def fp_exact(op: str, fmt: str, xs: Sequence[int]) -> int:
+    """op in "add", "mul", "fma" (xs[0] * xs[1] + xs[2], one rounding) or
+    "cvt:<fmt>" (xs[0] of format <fmt> converted to `fmt`)."""
+    src = op[4:] if op.startswith("cvt:") else fmt
+    ds = [fp_decode(x, src) for x in xs]
+    if any(k == "nan" for k, _, _ in ds):
+        return FP_QNAN[fmt]
+    e, f = FP_FORMATS[fmt]
+    inf = ((1 << e) - 1) << f
+    top = e + f
+
+    def infinity(s: int) -> int:
+        return (s << top) | inf
+
+    if op.startswith("cvt:"):
+        k, s, v = ds[0]
+        return infinity(s) if k == "inf" else fp_encode(v, fmt, s)
+    if op == "add":
+        (ka, sa, a), (kb, sb, b) = ds
+        if ka == "inf" or kb == "inf":
+            if ka == kb == "inf" and sa != sb:
+                return FP_QNAN[fmt]
+            return infinity(sa if ka == "inf" else sb)
+        return fp_encode(a + b, fmt, sa & sb)
+    (ka, sa, a), (kb, sb, b) = ds[:2]
+    ps = sa ^ sb
+    if ka == "inf" or kb == "inf":
+        if (ka == "num" and a == 0) or (kb == "num" and b == 0):
+            return FP_QNAN[fmt]
+        if op == "mul":
+            return infinity(ps)
+        kc, sc, _ = ds[2]
+        return FP_QNAN[fmt] if kc == "inf" and sc != ps else infinity(ps)
+    if op == "mul":
+        return fp_encode(a * b, fmt, ps)
+    kc, sc, c = ds[2]
+    if kc == "inf":
+        return infinity(sc)
+    p = a * b
+    return fp_encode(p + c, fmt, ps & sc if p == 0 and c == 0 else 0)
+
+
+def fparith(B: Any, op: str, fmt: str, *xs: Any) -> Any:
+    """One rounded IEEE operation (see fp_exact) on any backend: Python
+    ints here, unknowns (None) stay unknown, terms through the backend's
+    own fparith.  Values are zero-extended bit patterns in 32-bit lanes."""
+    if all(type(x) is int for x in xs):
+        src = op[4:] if op.startswith("cvt:") else fmt
+        width = sum(FP_FORMATS[src]) + 1
+        return fp_exact(op, fmt, [x & ((1 << width) - 1) for x in xs])
+    if any(x is None for x in xs):
+        return None
+    fn = getattr(B, "fparith", None)
+    if fn is None:
+        raise TypeError(f"{type(B).__name__} has no {fmt} arithmetic")
+    return fn(op, fmt, *xs)

@@ -100,6 +100,8 @@ FEATURES: dict[str, Feature] = {
         Feature("packed16", "packed 16-bit VOP3P ops v_pk_add_u16 ... (GFX9+)", "S:packed16"),
         Feature("pk_mov_b32", "v_pk_mov_b32 (each dword from either dword of a source, gfx90a+)", "S:pk-mov-b32"),
         Feature("mov_b16", "v_mov_b16 on 16-bit VGPR halves v1.l/v1.h (GFX11 true16)", "S:true16"),
+        Feature("mad_f32", "v_mad_f32 / v_mac_f32 (GFX8, GFX9 but gfx94x/gfx950, GFX10.1)", "S:f32-mad"),
+        Feature("fmac_f32", "v_fmac_f32 (gfx906, gfx908, gfx90a, gfx94x, gfx950, GFX10+)", "S:f32-fma"),
         Feature("lshl_add_u64", "v_lshl_add_u64 (64-bit shift-and-add, VOP3)", "S:addr"),
         Feature("cmpx_sdst", "v_cmpx_* with a destination that is written besides EXEC (GFX8/9)", "S:cmpx"),
         Feature("cmpx_exec_only", "v_cmpx_* without a destination: only EXEC is written (GFX10+)", "S:cmpx"),
@@ -143,11 +145,11 @@ class Target:
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
-                        "ds_m0_limit", "sdwa"}
+                        "ds_m0_limit", "sdwa", "mad_f32"}
 _GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9", "sdwa_sgpr", "sdwa_add_u32"}
-_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32"}
-_GFX94X = _GFX90A | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
+_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32", "fmac_f32"}
+_GFX94X = (_GFX90A - {"mad_f32"}) | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
@@ -157,9 +159,9 @@ _GFX10 = {
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
-    "sdwa", "sdwa_sgpr",
+    "sdwa", "sdwa_sgpr", "fmac_f32",
 }
-_GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane"}
+_GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
@@ -192,8 +194,9 @@ TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
         _mk(["gfx803"], 8, "GFX8", "GCN3", (64,), _GFX8)
-        + _mk(["gfx900", "gfx906"], 9, "GFX9", "GCN5", (64,), _GFX9)
-        + _mk(["gfx908"], 9, "GFX9", "CDNA1", (64,), _GFX9)
+        + _mk(["gfx900"], 9, "GFX9", "GCN5", (64,), _GFX9)
+        + _mk(["gfx906"], 9, "GFX9", "GCN5", (64,), _GFX9 | {"fmac_f32"})
+        + _mk(["gfx908"], 9, "GFX9", "CDNA1", (64,), _GFX9 | {"fmac_f32"})
         + _mk(["gfx90a"], 9, "gfx90a", "CDNA2", (64,), _GFX90A)
         + _mk(["gfx940", "gfx941"], 9, "gfx94x", "CDNA3", (64,), _GFX94X, "gfx942",
               "pre-production CDNA3; LLVM 21+ dropped it, assembled as gfx942")

@@ -22,6 +22,7 @@ from . import cndmask16  # noqa: F401  # isort: skip
 from . import arith64  # noqa: F401  # isort: skip
 from . import sdwa  # noqa: F401  # isort: skip
 from . import bitscan  # noqa: F401  # isort: skip
+from . import vhalf  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

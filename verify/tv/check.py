@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import cextv, conventions, legality, nondet
+from . import cextv, conventions, halfsem, legality, nondet
 from .buffer import known as buffer_instruction
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
@@ -684,8 +684,8 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
         pieces = pieces_of(ret, rtt)
         for i in range(W):
-            lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(B.and_b(B.not_b(p.poison[i]), B.ne(g[i], p.vals[i]))
-                                                           for g, p in zip(got, pieces)))))
+            lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(B.and_b(B.not_b(p.poison[i]), halfsem.piece_differ(
+                B, rtt, g[i], p.vals[i])) for g, p in zip(got, pieces)))))
     elif shader and ret is not None:  # the pieces in SGPRs and VGPRs  [S:shader-cc]
         assert rtt is not None
         pieces = pieces_of(ret, rtt)
@@ -713,8 +713,12 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                 lane_bad.append(False)
                 continue
             differ = B.not_b(B.feq(g, ret.vals[i])) if ret.is_float else B.ne(g, ret.vals[i])
+            if (d16 := halfsem.differ(B, fn.ret, g, ret.vals[i])) is not None:  # a 16-bit float: NaN as any NaN
+                differ = d16
             if ret.alt is not None and ret.alt_when is not None:  # LangRef allows either value  [S:ir-minnum]
-                differ = B.and_b(differ, B.not_b(B.and_b(ret.alt_when[i], B.feq(g, ret.alt[i]))))
+                other = halfsem.differ(B, fn.ret, g, ret.alt[i])
+                alt_same = B.not_b(other) if other is not None else B.feq(g, ret.alt[i])
+                differ = B.and_b(differ, B.not_b(B.and_b(ret.alt_when[i], alt_same)))
             lane_bad.append(B.and_b(exec_bits[i], B.not_b(ret.poison[i]), differ))
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)
     if shader and fn.ret == "void":  # (s_endpgm: the wave's EXEC ends with it)

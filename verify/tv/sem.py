@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, floatsem, irloop, lanemask, wideir
+from . import aggregate, floatsem, halfsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -782,7 +782,9 @@ class IRRun:
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
-        hit = floatsem.step(self, ins, Choice)  # fcmp, float intrinsics and casts, inline asm, read_register
+        hit = halfsem.step(self, ins, Choice)  # half/bfloat arithmetic, fmul, fma, fmuladd, fpext/fptrunc
+        if hit is None:
+            hit = floatsem.step(self, ins, Choice)  # fcmp, float intrinsics and casts, inline asm, read_register
         if hit is not None:
             return hit
         if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
