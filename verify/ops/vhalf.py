@@ -597,37 +597,5 @@ for _name in VOPC_NAMES:
 _ = dpp  # (the DPP forms of the f16 VOP2 ops come through Alu16)
 
 
-class Smovk(OpDef):
-    """s_movk_i32 sD, simm16: the 16-bit immediate sign-extended to 32 bits
-    (SOPK; the constant LLVM's f32 -> bf16 rounding adds, 0x7fff).  [S:half-cvt]"""
+# s_movk_i32 (the constant LLVM's f32 -> bf16 rounding adds, 0x7fff): verify/ops/sbit.py
 
-    unit = "salu"
-    base = "s_movk_i32"
-    sig = ("sdst", "ssrc")
-    arg_names = ("sdst", "simm16")
-
-    def check_op(self, ins: Instr, target: Any, wave: int) -> list[Any]:
-        src = ins.operands[1]
-        if not isinstance(src, Imm) or float_text(src.text) is not None or not -0x8000 <= _s16(src) <= 0xFFFF:
-            raise InputError(ins.operand_span(1), "s_movk_i32 takes a 16-bit integer immediate")
-        out: list[Any] = super().check_op(ins, target, wave)
-        return out
-
-    def execute(self, ins: Instr, m: Machine) -> None:
-        dst, src = ins.operands
-        v = src.value & 0xFFFF
-        m.write_scalar(dst, m.B.const(v - 0x10000 if v & 0x8000 else v))
-
-    def emit(self, ins: Instr, E: AnyEmitter) -> None:
-        E.unsupported("s_movk_i32 is not emitted")
-
-
-def _s16(op: Imm) -> int:
-    t = op.text.strip().lower()
-    try:
-        return int(t, 0)
-    except ValueError:
-        return op.value
-
-
-register(Smovk())
