@@ -39,7 +39,9 @@ CLAMP_NOT_MODELLED = {"v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad
                       *(b for b in OPS if b.endswith("_sdwa")), "v_subrev_u16", "v_lshlrev_b16", "v_lshrrev_b16",
                       "v_ashrrev_i16", "v_max_u16", "v_min_u16", "v_max_i16", "v_min_i16",
                       # 64-bit multiply-add and the packed 16-bit multiply (verify/ops/arith64.py)
-                      "v_mad_co_u64_u32", "v_pk_mul_lo_u16"}
+                      "v_mad_co_u64_u32", "v_pk_mul_lo_u16",
+                      # the f16 and fused f32 ops (verify/ops/vhalf.py) and the bit scans (verify/ops/bitscan.py)
+                      *(b for b, op in OPS.items() if type(op).__module__ == "verify.ops.vhalf"), "v_ffbh_u32", "v_ffbl_b32"}
 MOD_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
 
 

@@ -69,7 +69,9 @@ def test_memory_read_asks_each_store_address_once_and_agrees():
         mem.write([(p[0], p[1], B.const(i), False, en[i])])
     a = (B.fresh("A.lo"), B.fresh("A.hi"))
     v, _ = mem.read(*a)
-    assert len(calls) == 2  # lo and hi once, not once per store
+    # lo and hi once, not once per store: A against P, and (the stores all at P: memory at A is memory
+    # at P where A == P, else as before them) P against itself, once
+    assert calls == [(a[0], p[0]), (a[1], p[1]), (p[0], p[0]), (p[1], p[1])]
     assert mem.race_at(*a) is False  # single-lane stores never race
     # the value: the last enabled store's, else memory's initial value
     ev = smt.Evaluator({"p.lo": 4, "p.hi": 0, "A.lo": 4, "A.hi": 0} | {f"en{i}": i in (2, 5) for i in range(8)})

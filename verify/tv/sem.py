@@ -64,6 +64,18 @@ def ASCENDING(j: int, i: int) -> bool:
     return j < i
 
 
+def _same(a: Any, b: Any) -> bool:
+    """The very same address term (a structural check that asks no
+    question: an address comparison is asked once per address, through
+    Memory's table)."""
+    if a is b:
+        return True
+    if type(a) in (int, bool) or type(b) in (int, bool):
+        return type(a) is type(b) and a == b
+    eq = getattr(a, "eq", None)
+    return type(a) is type(b) and eq is not None and bool(eq(b))
+
+
 class Memory:
     """Dword-granular memory: an initial value per byte address (`initial`,
     an unknown function of the address's halves) and the stores made since,
@@ -102,7 +114,7 @@ class Memory:
             if en is False:  # a lane that does not store
                 continue
             run = self._run(stores, n)
-            if run is not None and not (B.eq(lo, slo) is True and B.eq(hi, shi) is True):
+            if run is not None and not (_same(lo, slo) and _same(hi, shi)):
                 # stores n-k..n all at one other address P (an atomic or a
                 # store to a uniform address): memory at (lo, hi) after them
                 # is memory at P where the two are equal (memory is a
@@ -140,13 +152,12 @@ class Memory:
         """Where the run of stores ending at n that may happen, all at n's
         address terms, starts (the stores before it: `stores[:start]`), when
         it holds two or more; else None."""
-        B = self.B
         slo, shi = stores[n][0], stores[n][1]
         k, count = n, 0
         while k >= 0:
             alo, ahi, _, _, en = stores[k]
             if en is not False:
-                if B.eq(alo, slo) is not True or B.eq(ahi, shi) is not True:
+                if not (_same(alo, slo) and _same(ahi, shi)):
                     break
                 count += 1
             k -= 1
