@@ -35,7 +35,7 @@ def _fns(params: dict[str, int], m: list[int], b: list[int], o: list[int] | None
 
 def test_constant_offsets_are_the_per_lane_spec():
     rnd = random.Random(33)
-    for _ in range(20):
+    for _ in range(3):  # (each evaluation runs the spec over 32 lanes: 0.15 s)
         m = [rnd.choice([0, M32, 0x80000001, rnd.getrandbits(32), rnd.getrandbits(32) & rnd.getrandbits(32)])
              for _ in range(32)]
         b = [rnd.randrange(32) for _ in range(32)]

@@ -23,9 +23,9 @@ LLC = shutil.which("llc-22")
 
 
 # areas whose own test files already run their files' cases in the slow tier
-# (tests/test_tv_shape_cf.py, tests/test_tv_shape_nondet.py): no whole-file
+# (tests/test_tv_shape_cf.py, _nondet.py, _half.py): no whole-file
 # sample of theirs there (cf_wave_reduce_loop alone took 216 s at load 12)
-SAMPLED_ELSEWHERE = {"cf", "nondet"}
+SAMPLED_ELSEWHERE = {"cf", "nondet", "half"}
 
 
 def _tiers(paths: list[Path]) -> list[object]:
