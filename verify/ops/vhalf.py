@@ -45,7 +45,7 @@ from . import dpp, valu
 from .base import AnyEmitter, LaneFn, OpDef, register
 from .packed16 import Alu16, Packed, _strip_halves, const_half
 from .valu import Cmp, Valu, _ftz
-from .wide16 import half_of, put_half
+from .wide16 import half_of, imm16_problem, put_half
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -348,6 +348,7 @@ class Half3(Valu):
     def check_op(self, ins: Instr, target: Any, wave: int) -> list[Any]:
         if isinstance(ins.operands[0], VHalf):
             self.require(target, "mov_b16", f"{ins.mnemonic} on 16-bit halves", ins.span)
+        _gfx115_imm16(ins, target, range(1, len(ins.operands)))
         return super().check_op(ins, target, wave)
 
     def execute(self, ins: Instr, m: Machine) -> None:
@@ -375,6 +376,19 @@ class Half3(Valu):
         E.unsupported(f"{self.base} is not emitted")
 
 
+def _gfx115_imm16(ins: Instr, target: Any, slots: Any) -> None:
+    """llvm-mc-22 refuses a 32-bit pattern as an f16 source on GFX11.5 and
+    GFX12 (it takes one on GFX8 to GFX11.0); tests/test_literals.py compares
+    every constant slot with it."""
+    if not target.has("vop3_dpp_sgpr_src1"):
+        return
+    for k in slots:
+        o = ins.operands[k]
+        if isinstance(o, Imm) and imm16_problem(o, ins.enc) is not None:
+            raise InputError(ins.operand_span(k), f"{ins.mnemonic}: an f16 source takes a 16-bit constant on "
+                                                  f"{target.name}")
+
+
 class Cvt16(Valu):
     """v_cvt_f16_f32 vD(.l/.h), S (f32 to binary16, nearest even) and
     v_cvt_f32_f16 vD, S(.l/.h) (exact).  [S:half-cvt] [S:true16]"""
@@ -397,6 +411,8 @@ class Cvt16(Valu):
     def check_op(self, ins: Instr, target: Any, wave: int) -> list[Any]:
         if any(isinstance(o, VHalf) for o in ins.operands):
             self.require(target, "mov_b16", f"{ins.mnemonic} on 16-bit halves", ins.span)
+        if not self.to16:
+            _gfx115_imm16(ins, target, (1,))
         return super().check_op(ins, target, wave)
 
     def execute(self, ins: Instr, m: Machine) -> None:
