@@ -106,6 +106,7 @@ class Backend(Arith, Protocol):
     def select(self, vals: Sequence[Any], idx: Value) -> Any: ...
     def decide(self, c: Cond) -> Cond: ...
     def under(self, t: Value, c: Cond) -> Value: ...
+    def same(self, a: Any, b: Any) -> bool: ...
     def fresh(self, name: str) -> Value: ...
 
 
@@ -377,6 +378,10 @@ class Concrete:
         perhaps simpler (a symbolic backend strips a select on `c`)."""
         return t
 
+    def same(self, a: Any, b: Any) -> bool:
+        """The very same value (a structural check that asks no question)."""
+        return type(a) is type(b) and a == b
+
     def fresh(self, name: str) -> int:
         raise TypeError("the concrete backend has no unknowns")
 
@@ -516,6 +521,9 @@ class Partial:
 
     def under(self, t: MaybeInt, c: MaybeBool) -> MaybeInt:
         return t
+
+    def same(self, a: Any, b: Any) -> bool:
+        return a is not None and type(a) is type(b) and a == b
 
     def fresh(self, name: str) -> MaybeInt:
         raise TypeError("the partial backend has no named unknowns (None is unknown)")

@@ -204,6 +204,9 @@ class Z3Monoid:
     def under(self, t: Any, c: Any) -> Any:
         return t  # (a bag stays as it is: `t` is always right)
 
+    def same(self, a: Any, b: Any) -> bool:
+        return self.z.same(self.lower(a), self.lower(b))
+
     def bool_value(self, c: Any) -> Any:
         return self.z.bool_value(self.lower(c))
 

@@ -746,6 +746,10 @@ class Z3:
     def under(self, t: Any, c: Any) -> Any:
         return under(t, c)
 
+    def same(self, a: Any, b: Any) -> bool:
+        """The very same term (z3's structural identity; asks no question)."""
+        return same(a, b)
+
     def decide(self, c: Any) -> Any:
         if type(c) is bool:
             return c

@@ -35,9 +35,7 @@ def one_lane(B: Any, addrs: list[tuple[Any, Any]], data: list[Any], ens: list[An
         return None
     first = live[0]
 
-    def same(a: Any, b: Any) -> bool:
-        return bool(smt.same(a, b))
-
+    same = B.same
     for i in live[1:]:
         if not (same(addrs[i][0], addrs[first][0]) and same(addrs[i][1], addrs[first][1])
                 and same(data[i], data[first])):

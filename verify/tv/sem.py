@@ -64,18 +64,6 @@ def ASCENDING(j: int, i: int) -> bool:
     return j < i
 
 
-def _same(a: Any, b: Any) -> bool:
-    """The very same address term (a structural check that asks no
-    question: an address comparison is asked once per address, through
-    Memory's table)."""
-    if a is b:
-        return True
-    if type(a) in (int, bool) or type(b) in (int, bool):
-        return type(a) is type(b) and a == b
-    eq = getattr(a, "eq", None)
-    return type(a) is type(b) and eq is not None and bool(eq(b))
-
-
 class Memory:
     """Dword-granular memory: an initial value per byte address (`initial`,
     an unknown function of the address's halves) and the stores made since,
@@ -114,7 +102,7 @@ class Memory:
             if en is False:  # a lane that does not store
                 continue
             run = self._run(stores, n)
-            if run is not None and not (_same(lo, slo) and _same(hi, shi)):
+            if run is not None and not (B.same(lo, slo) and B.same(hi, shi)):
                 # stores n-k..n all at one other address P (an atomic or a
                 # store to a uniform address): memory at (lo, hi) after them
                 # is memory at P where the two are equal (memory is a
@@ -157,7 +145,7 @@ class Memory:
         while k >= 0:
             alo, ahi, _, _, en = stores[k]
             if en is not False:
-                if not (_same(alo, slo) and _same(ahi, shi)):
+                if not (self.B.same(alo, slo) and self.B.same(ahi, shi)):
                     break
                 count += 1
             k -= 1
