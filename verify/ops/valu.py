@@ -773,13 +773,7 @@ class SubCarry(OpDef):
         if ins.enc in ("e32", "dpp"):
             self.require(target, self.vop2_feature, f"{ins.mnemonic} (a VOP2 form)", ins.span)
         if ins.enc == "e64_dpp":
-            self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
-            src1 = ins.operands[3]
-            if not isinstance(src1, VReg) and not target.has("vop3_dpp_sgpr_src1"):
-                what = "an SGPR" if isinstance(src1, SReg) else "a constant"
-                raise InputError(ins.operand_span(3), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}: "
-                                                      f"{what} as src1 of a VOP3 DPP instruction needs "
-                                                      f"{needs_text('vop3_dpp_sgpr_src1')}")
+            return dpp.check_vop3(self, ins, target, wave, 3)
         return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []
 
     def execute(self, ins: Instr, m: Machine) -> None:
