@@ -86,3 +86,49 @@ def test_a_read_across_lanes_of_a_set_inactive_outside_whole_wave_mode_is_unsupp
     assert out.splitlines()[1] == (
         f"  {p}:4:3: unsupported: a read across lanes of the inactive lanes of %a, a set.inactive outside a "
         "strict.wwm/wwm computation (LLVM copies its first operand there)")
+
+
+# ---- lane normal forms: a compare of two selects of the same two constants ----
+
+def test_a_compare_of_two_selects_of_constants_is_the_compare_of_their_conditions():
+    """LLVM's `icmp eq (select %c, 1, 0), (select %d, 1, 0)` as the IR run
+    builds it (z3 folds it to c == d) and the GPU's v_cndmask 0, 1 compared
+    by v_cmp_eq: one node ([S:lane-normal]); and each normal form is its
+    term's value (random inputs, the lane's EXEC bit set).  The terms are
+    built with z3 itself (the backend would fold some)."""
+    import random
+
+    import z3
+
+    from verify import smt
+    B = smt.Z3()
+    ctx = B.session.ctx
+    x, y = B.fresh("x"), B.fresh("y")
+    e = [B.fresh_bool("e0"), B.fresh_bool("e1")]
+    c, d = x != 0, z3.ULT(y, x)
+
+    def k(v: int):
+        return z3.BitVecVal(v, 32, ctx)
+
+    def sel(cond, a: int, b: int):
+        return z3.If(cond, k(a), k(b))
+    gpu = sel(c, 1, 0) == sel(d, 1, 0)
+    ir = c == d
+    norm = smt.LaneNormal(B.session, e)
+    assert norm.normal(gpu, 0) == norm.normal(ir, 0) == norm.normal(d == c, 0)
+    assert norm.normal(sel(c, 7, 3) == k(7), 0) == norm.normal(c, 0)
+    assert norm.normal(k(3) == sel(c, 7, 3), 0) == norm.normal(z3.Not(c), 0)
+    assert norm.normal(sel(c, 7, 3) == k(5), 0) == norm.FALSE
+    assert norm.normal(sel(c, 1, 0) == sel(d, 0, 1), 0) != norm.normal(ir, 0)  # (not the same pair)
+    rnd = random.Random(7)
+    terms = [gpu, sel(c, 7, 3) == sel(d, 7, 3), k(3) == sel(e[1], 7, 3), sel(c, 7, 3) == k(7),
+             sel(c, 7, 3) == k(5), sel(c, 1, 0) == sel(d, 0, 1), c == (y != 0), z3.BoolVal(True, ctx) == c,
+             z3.BoolVal(False, ctx) == d]
+    for t in terms:
+        nt = norm.term(norm.normal(t, 0))
+        for _ in range(20):
+            env: dict[str, int | bool] = {"x": rnd.choice([0, 1, rnd.randrange(1 << 32)]),
+                                          "y": rnd.choice([0, 1, rnd.randrange(1 << 32)]),
+                                          "e0": True, "e1": rnd.random() < 0.5}
+            ev = smt.Evaluator(env, B.session)
+            assert ev(nt) == ev(t), (t, env)
