@@ -292,6 +292,10 @@ class LaneNormal:
             args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
             return self.TRUE
+        if dk == z3.Z3_OP_EQ:
+            eq = self._eq(args[0], args[1], z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, arg(ref, a, 0))))
+            if eq is not None:
+                return eq
         if all(self._keys[x][0] == "c" for x in args):  # an operation on constants: its value
             consts = [self._const_term(x) for x in args]  # (alive until z3 has used them)
             arr, m = _arr(consts)
@@ -304,6 +308,39 @@ class LaneNormal:
                            args))
         self._orig.setdefault(node, i)
         return node
+
+    def _not(self, x: int) -> int:
+        if x == self.TRUE:
+            return self.FALSE
+        if x == self.FALSE:
+            return self.TRUE
+        kx = self._keys[x]
+        return kx[1] if kx[0] == "not" else self._node(("not", x))
+
+    def _eq(self, x: int, y: int, sort: int) -> int | None:
+        """The normal form of x == y where a select of two different
+        constants decides it (ite(c, k1, k2) == ite(d, k1, k2) is c == d,
+        ite(c, k1, k2) == k1 is c, == k2 is not c, == any other constant is
+        false: LLVM's `select i1 %c, i32 1, i32 0` compared with another,
+        GPU code's v_cndmask 0, 1 compared), or of two conditions (an "iff",
+        its operands ordered); None: the application as it is."""
+        if sort == z3.Z3_BOOL_SORT:
+            for a, b in ((x, y), (y, x)):
+                if a == self.TRUE:
+                    return b
+                if a == self.FALSE:
+                    return self._not(b)
+            return self._node(("iff", min(x, y), max(x, y)))
+        kx, ky = self._keys[x], self._keys[y]
+
+        def two(k: tuple[Any, ...]) -> bool:
+            return k[0] == "ite" and self._keys[k[2]][0] == "c" and self._keys[k[3]][0] == "c" and k[2] != k[3]
+        if two(kx) and two(ky) and kx[2:] == ky[2:]:
+            return self._eq(kx[1], ky[1], z3.Z3_BOOL_SORT)
+        for k, c in ((kx, y), (ky, x)):
+            if two(k) and self._keys[c][0] == "c":
+                return k[1] if c == k[2] else self._not(k[1]) if c == k[3] else self.FALSE
+        return None
 
     def _const_term(self, node: int) -> Any:
         key = self._keys[node]
@@ -358,6 +395,8 @@ class LaneNormal:
             return s.WB((z3.Z3_mk_and if kind == "and" else z3.Z3_mk_or)(ref, n, arr))
         if kind == "not":
             return s.WB(z3.Z3_mk_not(ref, self._z(key[1]).as_ast()))
+        if kind == "iff":
+            return s.WB(z3.Z3_mk_eq(ref, self._z(key[1]).as_ast(), self._z(key[2]).as_ast()))
         orig = self._asts[self._orig[node]]  # "app": the original application, its arguments normal
         arr, n = _arr([self._z(x) for x in key[2]])
         return z3.z3._to_expr_ref(z3.Z3_update_term(ref, orig.as_ast(), n, arr), s.ctx)

@@ -161,7 +161,12 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     # the target's values the choice reaches (a DPP `old` kept in a lane
     # whose source is off: the GPU keeps that lane's register)
     f_ = _registers_witness(consts, reach, per_lane, target_free, a) if target_free else a
-    for idx, eqs in enumerate((a, b, c_, d, e, f_, g)):
+    # (f) again from each other register the target's values mention (a
+    # freeze kept in an SGPR, read through ds_bpermute beside a VGPR's
+    # unwritten lanes: each choice is that SGPR)
+    more = [_registers_witness(consts, reach, per_lane, target_free, a, r)
+            for r in _registers_mentioned(reach, target_free)[1:]] if target_free else []
+    for idx, eqs in enumerate((a, b, c_, d, e, f_, g, *more)):
         if variant is not None and variant[0] >= 0 and idx != variant[0]:
             continue
         if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
@@ -180,7 +185,7 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         r = w.check(rlimit=JOINT_RLIMIT, plain=True)  # (bit-blasting first: the choice is gone)
         if r == "unknown":
             r = w.check(rlimit=JOINT_RLIMIT)
-        if r == "unknown" and idx in (0, 5) and split is not None and (q.session is None or not q.session.defs) \
+        if r == "unknown" and (idx in (0, 5) or idx > 6) and split is not None and (q.session is None or not q.session.defs) \
                 and _witness_per_lane(B, q, eqs, *split):
             r = "unsat"  # (one witness, every lane's mismatch gone under it)
         if r == "sat":
@@ -236,21 +241,37 @@ def _per_lane(q: smt.Query, consts: list[Any], memo: dict[int, frozenset[int]], 
 
 def _registers_witness(consts: list[Any], reach: dict[int, list[tuple[int, int, Any, Any]]],
                        per_lane: dict[int, int], target_free: list[list[Any]],
-                       fallback: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+                       fallback: list[tuple[Any, Any]], first: int | None = None) -> list[tuple[Any, Any]]:
     """settle's witness (f): each source choice (lane j) set to lane j's
-    value of the first of the target's free registers that a target value
-    it reaches mentions (else as witness (a)).  A function of the target's
-    values alone: a Skolem function, as the others."""
+    value of the first of the target's free registers (register `first`
+    tried before the others) that a target value it reaches mentions (else
+    as witness (a)).  A function of the target's values alone: a Skolem
+    function, as the others."""
     free = [x for regs in target_free for x in regs]
+    order = list(target_free) if first is None else [target_free[first]] + [
+        r for k, r in enumerate(target_free) if k != first]
     memo: dict[int, frozenset[int]] = {}
     out = []
     for (k, hits), (_, dflt) in zip(sorted(reach.items()), fallback):
         lane = per_lane[id(consts[k])]
         seen: frozenset[int] = frozenset().union(*(smt.mentions(t, free, memo) for _, _, _, t in hits))
-        pick = next((regs[lane] for r, regs in enumerate(target_free)
-                     if r * len(regs) + lane in seen), None)
+        # (by term: an SGPR is one term in every lane, and a term's index in
+        # `free` is its last; a ds_bpermute's target values mention every lane)
+        named = {free[x].get_id() for x in seen}
+        pick = next((regs[lane] for regs in order if regs[lane].get_id() in named), None)
         out.append((consts[k], pick if pick is not None else dflt))
     return out
+
+
+def _registers_mentioned(reach: dict[int, list[tuple[int, int, Any, Any]]], target_free: list[list[Any]]) -> list[int]:
+    """The target's free registers (their indexes) some target value a
+    choice reaches mentions: the registers witness (f) may start from."""
+    free = [x for regs in target_free for x in regs]
+    memo: dict[int, frozenset[int]] = {}
+    seen: frozenset[int] = frozenset().union(*(smt.mentions(t, free, memo)
+                                               for hits in reach.values() for _, _, _, t in hits))
+    named = {free[x].get_id() for x in seen}
+    return [k for k, regs in enumerate(target_free) if any(x.get_id() in named for x in regs)]
 
 
 def _witness_per_lane(B: Any, q: smt.Query, eqs: list[tuple[Any, Any]], base: list[Any], lanes: list[Any]) -> bool:

@@ -395,13 +395,19 @@ def block_order(fn: Function, by_block: dict[int, list[Inst]], loops: Collection
 
 
 def wwm_region(fn: Function) -> set[str]:
-    """The instructions that compute the operand of a strict.wwm/wwm call
-    (back to, and including, set.inactive): LLVM runs them in whole-wave
-    mode, every lane enabled (AMDGPUUsage: llvm.amdgcn.strict.wwm)."""
+    """The instructions LLVM runs in whole-wave mode, every lane enabled
+    (AMDGPUUsage: llvm.amdgcn.strict.wwm), found as SIWholeQuadMode finds
+    them: from the operands of each strict.wwm/wwm call back through their
+    definitions, stopping at a set.inactive (which is in the region, its
+    first operand not), and from the second operand of every set.inactive
+    back through its definitions.  A set.inactive the walk does not reach
+    is a copy of its first operand [S:wwm-region]."""
     by_key = {i.key: i for i in fn.insts}
     out: set[str] = set()
     todo = [o.key for i in fn.insts if i.opcode == "call" and intrinsic_name(i.callee) in ("strict.wwm", "wwm")
             for o in i.operands[:-1] if o.kind == "ref"]
+    todo += [i.operands[1].key for i in fn.insts if i.opcode == "call" and intrinsic_name(i.callee) == "set.inactive"
+             and len(i.operands) > 2 and i.operands[1].kind == "ref"]
     while todo:
         k = todo.pop()
         ins = by_key.get(k)
@@ -409,7 +415,7 @@ def wwm_region(fn: Function) -> set[str]:
             continue
         out.add(k)
         if ins.opcode == "call" and intrinsic_name(ins.callee) == "set.inactive":
-            continue
+            continue  # (its second operand is a seed above)
         todo += [o.key for o in ins.operands if o.kind == "ref"]
     return out
 
@@ -461,6 +467,7 @@ class IRRun:
     # straight-line function, reused where their operands are the very same
     # objects: verify tv's kernels run once per dispatch EXEC
     memo: dict[Any, tuple[tuple[Any, ...], Any]] | None = None
+    si_copies: dict[str, str] = field(default_factory=dict)  # set.inactive outside whole-wave mode: copies [S:wwm-region]
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
@@ -588,6 +595,13 @@ class IRRun:
         u = self.unran.get(op.key) if op.kind == "ref" else None
         if u is None or all(c is False for c in u):
             return x
+        if op.key in self.si_copies and (flow is None or any(
+                B.decide(B.and_b(o, r)) is not False for o, r in zip(self.lanes_on(), flow(u)))):
+            # IntrinsicsAMDGPU.td gives its inactive lanes the second
+            # operand; LLVM 22 lowers it to a copy, whose inactive lanes hold
+            # what the register held  [S:wwm-region]
+            raise self._unsupported(f"a read across lanes of the inactive lanes of {self.si_copies[op.key]}, a set.inactive "
+                                    "outside a strict.wwm/wwm computation (LLVM copies its first operand there)")
         if op.key not in self.memory_kind:
             if flow is not None:
                 on = self.lanes_on()
@@ -790,6 +804,8 @@ class IRRun:
             return self.ctpop(ins)
         if op == "call" and ins.callee == "llvm.cttz.i32":
             return irloop.cttz(self, ins)
+        if op == "call" and ins.callee == "llvm.bitreverse.i32":
+            return self.bitreverse(ins)
         if op == "call" and (mm := minmax_call(self, ins)) is not None:  # llvm.[us]{min,max}.i32
             return mm
         if op == "call":
@@ -1048,6 +1064,13 @@ class IRRun:
         if a.hi is not None:
             return Lanes(vals, list(a.poison), 64, False, [B.const(0)] * W)
         return Lanes(vals, list(a.poison), 32)
+
+    def bitreverse(self, ins: Inst) -> Lanes:
+        """llvm.bitreverse.i32 (LangRef): bit k of the result is bit 31 - k
+        of the operand, poison where it is (emit's v_bfrev_b32)."""
+        B = self.B
+        a = self.operand(ins.operands[0])
+        return Lanes([B.from_bits([B.bit(v, 31 - k) for k in range(32)]) for v in a.vals], list(a.poison), 32)
 
     def _misaligned(self, ptr: Lanes, act: list[Any]) -> None:
         """An access at a poison or misaligned address is undefined
@@ -1899,7 +1922,10 @@ def _sem_set_inactive(run: IRRun, ins: Inst, args: list[Lanes]) -> Lanes:
     B, W = run.B, run.wave
     x, v = args
     if not run.whole:
-        raise run._unsupported("set.inactive outside a strict.wwm/wwm computation")
+        # no strict.wwm computation reads it: LLVM lowers it to a copy of x
+        # (SIWholeQuadMode), whose inactive lanes are not v  [S:wwm-region]
+        run.si_copies[ins.key] = ins.name
+        return x
     act = run.active()
     return Lanes([B.ite(act[i], x.vals[i], v.vals[i]) for i in range(W)],
                  [B.or_b(B.and_b(act[i], x.poison[i]), B.and_b(B.not_b(act[i]), v.poison[i])) for i in range(W)],
