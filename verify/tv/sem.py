@@ -148,6 +148,11 @@ class Memory:
                 p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
 
+    def cell(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        """What memory_verdict compares at a free address: the dword (a
+        byte in verify/tv/bytemem.py's ByteMemory)."""
+        return self.read(lo, hi)
+
     def _run(self, stores: list[tuple[Any, Any, Any, Any, Any]], n: int) -> int | None:
         """Where the run of stores ending at n that may happen, all at n's
         address terms, starts (the stores before it: `stores[:start]`), when
@@ -912,6 +917,9 @@ class IRRun:
             return Lanes(lo, pois, 64, False, hi)
         if op == "atomicrmw":
             return self.atomicrmw(ins)
+        sub = getattr(self.memory, "sub_dword", None)  # i8/i16/half/bfloat: verify/tv/bytemem.py's ByteMemory
+        if sub is not None and (got := sub(self, ins)) is not None:
+            return got
         m = re.search(r",\s*align\s+(\d+)", ins.text)
         if m is None or int(m.group(1)) < 4 or "volatile" in ins.text or "atomic" in ins.text:
             raise self._unsupported(f"{op} without align >= 4 (or volatile/atomic)")
