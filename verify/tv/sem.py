@@ -918,7 +918,8 @@ class IRRun:
         if op == "atomicrmw":
             return self.atomicrmw(ins)
         sub = getattr(self.memory, "sub_dword", None)  # i8/i16/half/bfloat: verify/tv/bytemem.py's ByteMemory
-        if sub is not None and (got := sub(self, ins)) is not None:
+        got: Lanes | None = sub(self, ins) if sub is not None else None
+        if got is not None:
             return got
         m = re.search(r",\s*align\s+(\d+)", ins.text)
         if m is None or int(m.group(1)) < 4 or "volatile" in ins.text or "atomic" in ins.text:
