@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, floatsem, halfsem, irloop, lanemask, wideir
+from . import aggregate, floatsem, gep, halfsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -855,6 +855,8 @@ class IRRun:
         pointer (3, 32 bits) is read with a high half of 0, in the LDS's own
         memory (memory_op picks it)  [S:flat-aperture]."""
         x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
+        if x is None and op.kind == "other":  # an LDS global variable: verify/tv/gep.py
+            x = gep.lds_global(self, op, self.fn.insts, Choice)
         if x is not None and x.hi is None and op.type == "ptr addrspace(3)" and self.lds is not None:
             return Lanes(list(x.vals), list(x.poison), 64, False, [self.B.const(0)] * self.wave)
         if x is None or x.hi is None or op.type not in GLOBAL_POINTERS:
@@ -884,6 +886,8 @@ class IRRun:
         if op == "getelementptr":
             words = ins.text.split()
             m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr(?: addrspace\([0134]\))? ", ins.text)
+            if m is not None and m.group(1).lstrip().startswith("["):  # over an array type: verify/tv/gep.py
+                return gep.array_gep(self, ins, m.group(1))
             ett = ttype(m.group(1)) if m is not None else None
             size = 0 if ett is None else 1 if ett.bits == 8 and ett.n is None else sum(ett.pieces()) // 8
             if m is None or len(ins.operands) != 2 or size not in (1, 2, 4, 8, 16):
