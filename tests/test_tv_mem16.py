@@ -123,3 +123,34 @@ def test_legality_is_llvm_mc_22s(cpu):
         acc = mem16.parse(mn)
         assert acc is not None, mn
         assert (mem16.legal(acc, t) is None) == (k not in rejected), (cpu, mn, mem16.legal(acc, t))
+
+
+LDS_GLOBAL = """; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck %s
+@lds = internal unnamed_addr addrspace(3) global [64 x i32] undef, align 4
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %q = getelementptr inbounds [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %id
+  %v = load i32, ptr addrspace(3) %q, align 4
+  %p = getelementptr inbounds [64 x i32], ptr addrspace(1) %out, i64 0, i32 %id
+  store i32 %v, ptr addrspace(1) %p, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+
+
+@needs_llc
+def test_an_lds_global_at_llvms_address_proves_and_a_wrong_offset_is_unknown_not_refuted(tmp_path):
+    """The IR's LDS global placed where LLVM places it (0): LLVM's code is
+    proved; the same code reading 4 bytes further is a counterexample under
+    that placement only, so unknown, naming the choice."""
+    ir = write(tmp_path, "k.ll", LDS_GLOBAL)
+    asm = llc(ir, "gfx900")
+    code, rs = results(ir, "--asm", write(tmp_path, "ok.s", asm), "--target", "gfx900", "--wave", "64")
+    assert code == 0 and [r["verdict"] for r in rs] == ["proved"], rs
+    line = next(x for x in asm.splitlines() if x.strip().startswith("ds_read_b32"))
+    assert "offset" not in line
+    bad = asm.replace(line, line + " offset:4")
+    code, rs = results(ir, "--asm", write(tmp_path, "bad.s", bad), "--target", "gfx900", "--wave", "64")
+    assert rs[0]["verdict"] == "unknown", rs
+    assert any("the address of LDS global @lds" in n for n in rs[0]["notes"]), rs
