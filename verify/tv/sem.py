@@ -856,7 +856,7 @@ class IRRun:
         memory (memory_op picks it)  [S:flat-aperture]."""
         x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
         if x is None and op.kind == "other":  # an LDS global variable: verify/tv/gep.py
-            x = gep.lds_global(self, op, self.fn.insts, Choice)
+            x = gep.lds_global(self, op, self.fn.insts if self.fn is not None else [], Choice)
         if x is not None and x.hi is None and op.type == "ptr addrspace(3)" and self.lds is not None:
             return Lanes(list(x.vals), list(x.poison), 64, False, [self.B.const(0)] * self.wave)
         if x is None or x.hi is None or op.type not in GLOBAL_POINTERS:
