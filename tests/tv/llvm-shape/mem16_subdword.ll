@@ -3,9 +3,9 @@
 ; llvm.amdgcn.permlane64.ll (test_half, test_bfloat, test_i16) and
 ; update.dpp.ll: lane-dependent addresses (two lanes' i16 stores share a
 ; dword), zero- and sign-extending loads, the high half stored by
-; *_short_d16_hi, two i16 loads into one register's halves (_d16_hi), and a
-; store under -mattr=-flat-for-global (buffer_store_short) and on gfx803 (flat).
-; RUN: llc -mtriple=amdgcn -mcpu=fiji < %s | FileCheck -check-prefix=GFX8 %s
+; *_short_d16_hi, two i16 loads into one register's halves (_d16_hi), and
+; -mattr=-flat-for-global (buffer_store_short, buffer_load_ushort).
+; EXPECT: 32 instances
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck -check-prefix=GFX9 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=-flat-for-global < %s | FileCheck -check-prefix=GFX10 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck -check-prefix=GFX11 %s
