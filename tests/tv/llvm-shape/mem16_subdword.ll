@@ -4,8 +4,9 @@
 ; update.dpp.ll: lane-dependent addresses (two lanes' i16 stores share a
 ; dword), zero- and sign-extending loads, the high half stored by
 ; *_short_d16_hi, two i16 loads into one register's halves (_d16_hi), and
-; -mattr=-flat-for-global (buffer_store_short, buffer_load_ushort).
-; EXPECT: 32 instances
+; -mattr=-flat-for-global (buffer_store_short, buffer_load_ushort); dpp_combine.ll's
+; dpp_src1_sgpr (s_sext_i32_i16 of an i16 argument, an i16 store).
+; EXPECT: 36 instances
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck -check-prefix=GFX9 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=-flat-for-global < %s | FileCheck -check-prefix=GFX10 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck -check-prefix=GFX11 %s
@@ -88,6 +89,15 @@ define amdgpu_kernel void @load_v2i16_d16(ptr addrspace(1) %out, ptr addrspace(1
   ret void
 }
 
+define amdgpu_kernel void @dpp_src1_sgpr_i16(ptr addrspace(1) %out, i16 %in) {
+  %ext = sext i16 %in to i32
+  %tmp = call i32 @llvm.amdgcn.update.dpp.i32(i32 poison, i32 %ext, i32 280, i32 15, i32 15, i1 true)
+  %trunc = trunc i32 %tmp to i16
+  %add = add i16 %in, %trunc
+  store i16 %add, ptr addrspace(1) %out
+  ret void
+}
+
 define void @test_i16_fn(ptr addrspace(1) %out, i16 %src0) {
   %v = call i16 @llvm.amdgcn.readfirstlane.i16(i16 %src0)
   store i16 %v, ptr addrspace(1) %out
@@ -96,3 +106,4 @@ define void @test_i16_fn(ptr addrspace(1) %out, i16 %src0) {
 
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare i16 @llvm.amdgcn.readfirstlane.i16(i16)
+declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)
