@@ -28,8 +28,8 @@ and the accesses through it to stay below 2^48, where the 64-bit sum is the
 hardware's; under ``any`` the pointers are unconstrained (the GPU then
 writes elsewhere than the IR, and verify says so).
 
-Loads and stores are dword-granular (``_dword``..``_dwordx4``, GFX11+
-``_b32``..``_b128``); the returning and non-returning 32-bit atomics map to
+Loads and stores are dword-granular here (``_dword``..``_dwordx4``, GFX11+
+``_b32``..``_b128``; the 8- and 16-bit ones: verify/tv/bytemem.py, through `resolve`); the returning and non-returning 32-bit atomics map to
 the IR's atomicrmw as the global atomics do (verify/tv/kernel.py).
 """
 
