@@ -760,6 +760,11 @@ class Wave:
         if base == "s_brev_b32":  # ISA SOP1 S_BREV_B32: D[31:0] = S0[0:31]; SCC unchanged
             self.s[ops[0].names[0]] = int(f"{self.read32(ops[1]):032b}"[::-1], 2)
             return
+        if base in ("s_sext_i32_i8", "s_sext_i32_i16"):  # ISA SOP1 S_SEXT_I32_I8/I16: D = sext(S0[7:0] / [15:0]); SCC unchanged
+            w = 8 if base.endswith("i8") else 16
+            v = self.read32(ops[1]) & ((1 << w) - 1)
+            self.s[ops[0].names[0]] = (v - (1 << w) if v >> (w - 1) else v) & M32
+            return
         if base == "s_brev_b64":
             self.write64(ops[0], int(f"{self.read64(ops[1]):064b}"[::-1], 2))
             return
@@ -839,5 +844,5 @@ SALU_BASES = {
     "s_bitset0_b32", "s_bitset1_b32", "s_bitset0_b64", "s_bitset1_b64", "s_bcnt1_i32_b32", "s_bcnt1_i32_b64",
     "s_ff1_i32_b32", "s_ff1_i32_b64", "s_ctz_i32_b32", "s_ctz_i32_b64", "s_brev_b32", "s_brev_b64",
     "s_addc_u32", "s_ashr_i32", "s_mul_hi_u32", "s_lshl_b64", "s_lshr_b64", "s_cselect_b32", "s_cselect_b64",
-    "s_cmp_eq_u64", "s_cmp_lg_u64",
+    "s_cmp_eq_u64", "s_cmp_lg_u64", "s_sext_i32_i8", "s_sext_i32_i16",
 } | {f"s_cmp_{c}_{t}" for c in ("eq", "lg", "gt", "ge", "lt", "le") for t in ("i32", "u32")}

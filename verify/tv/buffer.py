@@ -28,8 +28,8 @@ and the accesses through it to stay below 2^48, where the 64-bit sum is the
 hardware's; under ``any`` the pointers are unconstrained (the GPU then
 writes elsewhere than the IR, and verify says so).
 
-Loads and stores are dword-granular (``_dword``..``_dwordx4``, GFX11+
-``_b32``..``_b128``); the returning and non-returning 32-bit atomics map to
+Loads and stores are dword-granular here (``_dword``..``_dwordx4``, GFX11+
+``_b32``..``_b128``; the 8- and 16-bit ones: verify/tv/bytemem.py, through `resolve`); the returning and non-returning 32-bit atomics map to
 the IR's atomicrmw as the global atomics do (verify/tv/kernel.py).
 """
 
@@ -83,61 +83,12 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
     a = BUFFER_ATOMIC.match(mn)
     if b is None and a is None:
         return NOT_MINE
-    where = f"line {ins.line}: {mn} {', '.join(ops)}{' ' if mods else ''}{' '.join(sorted(mods))}"
-    if len(ops) != 4 or set(mods) - _POLICY - {"offset"}:
-        return f"{where} (modelled: vdata, off, s[N:N+3], soffset with offset:N and cache bits)"
-    if ops[1] != "off":
-        return f"{where}: a VGPR address (OFFEN/IDXEN/ADDR64) is not modelled"
-    rsrc = _regs(ops[2], "s")
-    data = _regs(ops[0], "v")
-    if rsrc is None or len(rsrc) != 4 or data is None:
-        return f"{where}: not a resource s[N:N+3] and VGPR data"
-    try:
-        inst_off = int(mods.get("offset", "0"), 0)
-    except ValueError:
-        return where
-    if ops[3] in ("0", "null", "off"):
-        soff: Any = 0
-    else:
-        sr = _regs(ops[3], "s")
-        if sr is None or len(sr) != 1:
-            try:
-                soff = int(ops[3], 0) & 0xFFFFFFFF
-            except ValueError:
-                return f"{where}: SGPR offset {ops[3]}"
-        else:
-            soff = m.s(f"s{sr[0]}")
-    reads = [f"s{r}" for r in rsrc] + ([ops[3]] if ops[3].startswith("s") else [])
-    if any(int(r[1:]) in k.pending_s for r in reads):
-        return f"line {ins.line} reads a load result before its wait"
-    stores = a is not None or (b is not None and b.group(1) == "store")
-    if stores and set(data) & (k.pending_v | k.pending_ds):
-        return f"line {ins.line} reads a load result before its wait"
-    words = [m.s(f"s{r}") for r in rsrc]
-    nrec, w3 = words[2], words[3]
-    if type(soff) is not int:
-        return f"{where}: an SGPR offset that is not a constant"
     nd = 1 if a is not None else _DWORDS[b.group(2)] if b is not None else 1
-    if type(nrec) is not int or type(w3) is not int:
-        return f"{where}: descriptor words 2-3 (NUM_RECORDS, format) not constants"
-    if w3 & TID_ENABLE:
-        return f"{where}: a descriptor with ADD_TID_ENABLE (a swizzled scratch resource) is not modelled"
-    if inst_off + 4 * nd > nrec:
-        return f"{where}: an access at or past NUM_RECORDS {nrec:#x} (range checking is not modelled)"
-    base48 = m.assume("buffer.base48")
-    if base48 == "canonical" and not getattr(k, "buffer_contract_added", False):
-        k.contract = getattr(k, "contract", []) + pointer_contract(B, getattr(k, "pointer_his", []))
-        k.buffer_contract_added = True
-    w0, w1 = words[0], words[1]
-    act = m.actives()
-    plain = B.eq(B.lshr(w1, B.const(16)), B.const(0))  # no stride, no swizzle: the base is words 0-1
-    off = (soff + inst_off) & 0xFFFFFFFF
-    lo = B.add(w0, B.const(off))  # the 64-bit sum: base + SGPR offset + instruction offset (unsigned)
-    hi = B.add(w1, B.bool_value(B.ult(lo, B.const(off)))) if off else w1
-    if plain is not True:
-        fresh = (B.fresh(f"buffer.addr@{ins.line}.lo"), B.fresh(f"buffer.addr@{ins.line}.hi"))
-        lo, hi = B.ite(plain, lo, fresh[0]), B.ite(plain, hi, fresh[1])
-    addrs = [(lo, hi) if act[i] is not False else (B.const(0), B.const(0)) for i in range(m.W)]
+    stores = a is not None or (b is not None and b.group(1) == "store")
+    got = resolve(k, ins, ops, mods, 4 * nd, stores)
+    if isinstance(got, str):
+        return got
+    addrs, act, data, where = got
     if a is not None:
         return _atomic(k, ins, a, data, mods, addrs, act)
     assert b is not None
@@ -185,3 +136,67 @@ def _atomic(k: Any, ins: Instr, a: re.Match[str], data: list[int], mods: dict[st
         if k.vm_order is not None:
             k.vm_order.append(data[0])
     return None
+
+
+def resolve(k: Any, ins: Instr, ops: list[str], mods: dict[str, str], nbytes: int,
+            stores: bool) -> tuple[list[tuple[Any, Any]], list[Any], list[int], str] | str:
+    """A buffer access's per-lane addresses (lo, hi), the lanes that run it,
+    its data registers and its text for notes; or why it is not modelled.
+    `nbytes`: the bytes it reaches past its offset; `stores`: it reads
+    its data registers (a store or an atomic)  [S:mubuf-rsrc]."""
+    m, B = k.m, k.m.B
+    mn = ins.mnemonic
+    where = f"line {ins.line}: {mn} {', '.join(ops)}{' ' if mods else ''}{' '.join(sorted(mods))}"
+    if len(ops) != 4 or set(mods) - _POLICY - {"offset"}:
+        return f"{where} (modelled: vdata, off, s[N:N+3], soffset with offset:N and cache bits)"
+    if ops[1] != "off":
+        return f"{where}: a VGPR address (OFFEN/IDXEN/ADDR64) is not modelled"
+    rsrc = _regs(ops[2], "s")
+    data = _regs(ops[0], "v")
+    if rsrc is None or len(rsrc) != 4 or data is None:
+        return f"{where}: not a resource s[N:N+3] and VGPR data"
+    try:
+        inst_off = int(mods.get("offset", "0"), 0)
+    except ValueError:
+        return where
+    if ops[3] in ("0", "null", "off"):
+        soff: Any = 0
+    else:
+        sr = _regs(ops[3], "s")
+        if sr is None or len(sr) != 1:
+            try:
+                soff = int(ops[3], 0) & 0xFFFFFFFF
+            except ValueError:
+                return f"{where}: SGPR offset {ops[3]}"
+        else:
+            soff = m.s(f"s{sr[0]}")
+    reads = [f"s{r}" for r in rsrc] + ([ops[3]] if ops[3].startswith("s") else [])
+    if any(int(r[1:]) in k.pending_s for r in reads):
+        return f"line {ins.line} reads a load result before its wait"
+    if stores and set(data) & (k.pending_v | k.pending_ds):
+        return f"line {ins.line} reads a load result before its wait"
+    words = [m.s(f"s{r}") for r in rsrc]
+    nrec, w3 = words[2], words[3]
+    if type(soff) is not int:
+        return f"{where}: an SGPR offset that is not a constant"
+    if type(nrec) is not int or type(w3) is not int:
+        return f"{where}: descriptor words 2-3 (NUM_RECORDS, format) not constants"
+    if w3 & TID_ENABLE:
+        return f"{where}: a descriptor with ADD_TID_ENABLE (a swizzled scratch resource) is not modelled"
+    if inst_off + nbytes > nrec:
+        return f"{where}: an access at or past NUM_RECORDS {nrec:#x} (range checking is not modelled)"
+    base48 = m.assume("buffer.base48")
+    if base48 == "canonical" and not getattr(k, "buffer_contract_added", False):
+        k.contract = getattr(k, "contract", []) + pointer_contract(B, getattr(k, "pointer_his", []))
+        k.buffer_contract_added = True
+    w0, w1 = words[0], words[1]
+    act = m.actives()
+    plain = B.eq(B.lshr(w1, B.const(16)), B.const(0))  # no stride, no swizzle: the base is words 0-1
+    off = (soff + inst_off) & 0xFFFFFFFF
+    lo = B.add(w0, B.const(off))  # the 64-bit sum: base + SGPR offset + instruction offset (unsigned)
+    hi = B.add(w1, B.bool_value(B.ult(lo, B.const(off)))) if off else w1
+    if plain is not True:
+        fresh = (B.fresh(f"buffer.addr@{ins.line}.lo"), B.fresh(f"buffer.addr@{ins.line}.hi"))
+        lo, hi = B.ite(plain, lo, fresh[0]), B.ite(plain, hi, fresh[1])
+    addrs = [(lo, hi) if act[i] is not False else (B.const(0), B.const(0)) for i in range(m.W)]
+    return addrs, act, data, where

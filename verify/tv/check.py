@@ -38,6 +38,7 @@ from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from . import cextv, conventions, halfsem, legality, nondet
 from .buffer import known as buffer_instruction
+from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .immediates import dpp_masks, immediate_notes
@@ -357,7 +358,8 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
                 pass  # groups the memory instructions after it: no effect on values
             elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
                                          or ATOMIC.match(ins.mnemonic) or memory_instruction(ins.mnemonic, text)
-                                         or (kernel and buffer_instruction(ins.mnemonic))):
+                                         or (kernel and buffer_instruction(ins.mnemonic))
+                                         or (sub_dword(ins.mnemonic) and (kernel or not ins.mnemonic.startswith("buffer_")))):
                 pass  # memory: verify/tv/kernel.py, verify/tv/memory.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")

@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomics, buffer, cextv, spaces
+from . import atomics, buffer, bytemem, cextv, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -278,6 +278,9 @@ class Kernel:
             return self.atomic(ins, am, ops, mods)
         if mn.startswith("s_wait"):
             spaces.retire(self, ins.text)
+        other = bytemem.step(self, ins, ops, mods)  # 8- and 16-bit accesses (verify/tv/bytemem.py)
+        if other != bytemem.NOT_MINE:
+            return other
         other = buffer.step(self, ins, ops, mods)  # MUBUF through a resource descriptor (verify/tv/buffer.py)
         if other != buffer.NOT_MINE:
             return other
@@ -761,7 +764,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
         return hit[2]
 
-    ir_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
+    ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     lds_cache: dict[Any, Any] = terms.setdefault("lds", {})
 
     def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function (verify/tv/spaces.py)
@@ -849,7 +852,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
-    gpu_mem = Memory(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
+    gpu_mem = type(ir_mem)(B, initial_mem, (terms.setdefault("eqs", {}), term_key))  # (bytes where the IR's are)
     k = Kernel(m, gpu_mem, kptr, kargs, atomic_order)
     k.lds, k.ds_m0_limit = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key)), target.has("ds_m0_limit")
     k.pointer_his = [ir_args[a.key].hi[0] for a in fn.args if a.type == "ptr addrspace(1)"]
@@ -968,8 +971,8 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
             return res
     # memory at a free address
     alo, ahi = B.fresh("A.lo"), B.fresh("A.hi")
-    iv, ip = ir_mem.read(alo, ahi)
-    gv, _ = gpu_mem.read(alo, ahi)
+    iv, ip = ir_mem.cell(alo, ahi)  # (a dword, or a byte: verify/tv/bytemem.py)
+    gv, _ = gpu_mem.cell(alo, ahi)
     free = B.or_b(ip, ir_mem.race_at(alo, ahi))
     bad = B.and_b(no_ub, B.or_b(B.and_b(B.not_b(free), B.ne(iv, gv)),
                                 B.and_b(B.not_b(free), gpu_mem.race_at(alo, ahi))))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..asmcheck import Opaque
 from ..diag import InputError
 from ..ir import Instr
+from ..ops import mem16
 from ..ops.base import op_of
 from ..target import Target
 
@@ -21,6 +22,11 @@ def illegal(program: list[Instr], target: Target, wave: int) -> list[str]:
     for ins in program:
         op = op_of(ins.base)
         if isinstance(op, Opaque):  # memory and scheduling: verify/tv/kernel.py, memory.py
+            acc = mem16.parse(ins.mnemonic)  # (the sub-dword accesses: their rule  [S:mem16-legal])
+            why = None if acc is None else mem16.legal(acc, target)
+            if why is not None:
+                out.append(f"LLVM's code is not valid on {target.name} wave{wave}: line {ins.line}: "
+                           f"{ins.text.split(';')[0].strip()}: {why}")
             continue
         try:
             op.check(ins, target, wave)

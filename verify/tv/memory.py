@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import conventions, spaces
+from . import bytemem, conventions, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -187,7 +187,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         return hit[2]
 
     eqs: dict[Any, Any] = {}
-    ir_mem = Memory(B, initial_mem, (eqs, term_key))
+    ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (eqs, term_key))
     lds_cache: dict[Any, Any] = {}
 
     def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function of the address
@@ -252,7 +252,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     m.set_s("exec_lo", lo)
     m.set_s("exec_hi", hi)
     m.scc = initial("scc", "scc", None)
-    gpu_mem = Memory(B, initial_mem, (eqs, term_key))
+    gpu_mem = type(ir_mem)(B, initial_mem, (eqs, term_key))  # (bytes where the IR's are)
     k = Kernel(m, gpu_mem, (B.const(0), B.const(0)), {}, atomic_order)  # no kernarg segment: s_load reads memory
     k.lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
     k.ds_m0_limit = target.has("ds_m0_limit")

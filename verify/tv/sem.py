@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, floatsem, halfsem, irloop, lanemask, wideir
+from . import aggregate, floatsem, gep, halfsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -135,6 +135,11 @@ class Memory:
             if sp is not False or p is not False:  # (both False: p stays False)
                 p = B.or_b(B.and_b(hit, sp), B.and_b(B.not_b(hit), p))
         return v, p
+
+    def cell(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        """What memory_verdict compares at a free address: the dword (a
+        byte in verify/tv/bytemem.py's ByteMemory)."""
+        return self.read(lo, hi)
 
     def _run(self, stores: list[tuple[Any, Any, Any, Any, Any]], n: int) -> int | None:
         """Where the run of stores ending at n that may happen, all at n's
@@ -854,6 +859,8 @@ class IRRun:
         pointer (3, 32 bits) is read with a high half of 0, in the LDS's own
         memory (memory_op picks it)  [S:flat-aperture]."""
         x = self.operand(op) if op.type in TYPES else self.env.get(op.key) if op.kind == "ref" else None
+        if x is None and op.kind == "other":  # an LDS global variable: verify/tv/gep.py
+            x = gep.lds_global(self, op, self.fn.insts if self.fn is not None else [], Choice)
         if x is not None and x.hi is None and op.type == "ptr addrspace(3)" and self.lds is not None:
             return Lanes(list(x.vals), list(x.poison), 64, False, [self.B.const(0)] * self.wave)
         if x is None or x.hi is None or op.type not in GLOBAL_POINTERS:
@@ -883,6 +890,8 @@ class IRRun:
         if op == "getelementptr":
             words = ins.text.split()
             m = re.search(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr(?: addrspace\([0134]\))? ", ins.text)
+            if m is not None and m.group(1).lstrip().startswith("["):  # over an array type: verify/tv/gep.py
+                return gep.array_gep(self, ins, m.group(1))
             ett = ttype(m.group(1)) if m is not None else None
             size = 0 if ett is None else 1 if ett.bits == 8 and ett.n is None else sum(ett.pieces()) // 8
             if m is None or len(ins.operands) != 2 or size not in (1, 2, 4, 8, 16):
@@ -916,6 +925,10 @@ class IRRun:
             return Lanes(lo, pois, 64, False, hi)
         if op == "atomicrmw":
             return self.atomicrmw(ins)
+        sub = getattr(self.memory, "sub_dword", None)  # i8/i16/half/bfloat: verify/tv/bytemem.py's ByteMemory
+        got: Lanes | None = sub(self, ins) if sub is not None else None
+        if got is not None:
+            return got
         m = re.search(r",\s*align\s+(\d+)", ins.text)
         if m is None or int(m.group(1)) < 4 or "volatile" in ins.text or "atomic" in ins.text:
             raise self._unsupported(f"{op} without align >= 4 (or volatile/atomic)")
