@@ -8,6 +8,8 @@ import subprocess
 import pytest
 
 from verify.diag import InputError, Span
+from verify.lowering_file import parse_instr
+from verify.ops import OPS
 from verify.ops.base import M64, expand_b64
 from verify.syntax import parse_operand
 
@@ -72,13 +74,15 @@ CONST_TARGETS = ["gfx803", "gfx900", "gfx950", "gfx1030", "gfx1100", "gfx1151", 
 
 
 STRICT = {"vdst": "v0", "vgpr": "v1", "src": "v2", "sdst": "s0", "sdst64": "s[0:1]", "ssrc": "s2",
-          "ssrc64": "s[2:3]", "mask": "vcc", "maskdst": "vcc", "vdst64": "v[0:1]", "src64": "v[2:3]"}
+          "ssrc64": "s[2:3]", "mask": "vcc", "maskdst": "vcc", "vdst64": "v[0:1]", "src64": "v[2:3]",
+          "vdst16": "v0.l", "src16": "v2.l"}
 
 
 def constant_lines() -> list[str]:
     """Each op's simplest instruction per mnemonic (VGPR sources, vcc masks,
     the first declared DPP control), with each constant in each of its
-    scalar-source slots, wave64."""
+    source slots, wave64: every op of the registry, vhalf's, the SDWA forms
+    and the 16-bit-register ones included."""
     from verify.lowering_file import parse_instr
     from verify.ops import OPS
 
@@ -94,16 +98,8 @@ def constant_lines() -> list[str]:
             if mods.one_of:
                 m = mods.mods[mods.one_of[0]]
                 mtext = " " + m.text(m.values[0])
-            if any(kd not in STRICT for kd in sig):  # 16-bit registers (v0.l): verify/ops/vhalf.py's own
-                continue                              # llvm-mc-22 rows (tests/test_tv_shape_half.py) cover them
-            if mn.endswith("_sdwa"):  # verify refuses constants as SDWA sources (legal on GFX9/GFX10):
-                continue              # the safe side, not modelled yet (tests/test_tv_shape_sdwa.py)
-            if type(op).__module__ == "verify.ops.vhalf":
-                # KNOWN GAP: on GFX11.5 and GFX12 llvm-mc-22 refuses a 32-bit pattern as an f16 source
-                # that verify takes, except in v_fma_f16 and v_cvt_f32_f16 (vhalf._gfx115_imm16)
-                continue
             for k, kind in enumerate(sig):
-                if kind not in ("src", "ssrc", "ssrc64", "mask"):
+                if kind not in ("src", "ssrc", "ssrc64", "mask", "src64", "src16"):
                     continue
                 for c in CONSTS:
                     ops = [c if j == k else STRICT[kd] for j, kd in enumerate(sig)]
@@ -116,12 +112,35 @@ def constant_lines() -> list[str]:
     return out
 
 
+def constant_gap(line: str) -> bool:
+    """A line verify refuses and llvm-mc-22 takes, for a reason
+    tests/mc_sweep.py's known_gap lists (docs/semantics.md [S:legality]):
+    a constant as an SDWA source, a float in v_cndmask_b16, an f32 inline
+    pattern in v_pk_mov_b32, a 16-bit literal llvm-mc-22 misencodes in an
+    i16 VOP3 DPP operand."""
+    from verify.ops.base import is_inline_constant
+    from verify.syntax import float_text
+
+    mn, body = line.split(" ", 1)
+    operands = re.split(r"\s+[a-z_0-9]+:", body)[0].split(",")  # up to the first modifier
+    consts = [imm(t.strip()) for t in operands if t.strip()[:1] in "-0123456789"]
+    if not consts:
+        return False
+    if mn.endswith("_sdwa"):
+        return True
+    if mn.startswith("v_cndmask_b16"):
+        return any(float_text(c.text) is not None for c in consts)
+    if mn.startswith("v_pk_mov_b32"):
+        return any(is_inline_constant(c.value) for c in consts)
+    return mn.endswith("_e64_dpp") and any(float_text(c.text) is None and c.value <= 0xFFFF for c in consts)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("tname", CONST_TARGETS)
 def test_constant_slots_match_llvm_mc(tname):
     if MC is None:
         pytest.skip("needs llvm-mc-22")
-    from test_llvm_mc import REFUSED_FROM_GFX10, assemble
+    from test_llvm_mc import assemble
 
     from verify.lowering_file import parse_instr
     from verify.ops import OPS
@@ -141,8 +160,8 @@ def test_constant_slots_match_llvm_mc(tname):
             except InputError:
                 ours = True
             if ours != (k in rejected):
-                if ours and t.has("wave32") and re.sub(r"_e(32|64)$", "", line.split()[0]) in REFUSED_FROM_GFX10:
-                    continue  # (tests/test_llvm_mc.py: the GFX8/9 16-bit ops, refused from GFX10 on)
+                if ours and constant_gap(line):
+                    continue  # verify refuses, llvm-mc-22 takes: docs/semantics.md [S:legality]
                 disagree.append(("we reject" if ours else "llvm-mc rejects", line))
         assert not disagree, (tname, wave, len(disagree), disagree[:12])
 
@@ -202,3 +221,127 @@ def test_inline_float_prints_as_float():
 
     assert print_instr(parse_instr("s_mov_b64 s[0:1], -4.0", Span("t", 1))) == "s_mov_b64 s[0:1], -4.0"
     assert print_instr(parse_instr("v_mov_b32 v0, 2.5", Span("t", 1))) == "v_mov_b32 v0, 0x40200000"
+
+
+# ---- the differential sweep (tests/mc_sweep.py) -------------------------------------
+
+
+def _sample(wave: int, per: int, seed: int):
+    import random
+
+    import mc_sweep
+
+    rnd = random.Random(seed)
+    by: dict[str, list] = {}
+    for c in mc_sweep.cases(wave):
+        by.setdefault(c.mnemonic, []).append(c)
+    return [c for mn in sorted(by) for c in rnd.sample(by[mn], min(per, len(by[mn])))]
+
+
+@pytest.mark.llvm_mc
+@pytest.mark.parametrize("tname,wave", [("gfx900", 64), ("gfx1150", 64), ("gfx1200", 32)])
+def test_sampled_constant_forms_match_llvm_mc(tname, wave):
+    """Two (slot, operand form) lines of every mnemonic of the registry
+    (vhalf's and the SDWA forms included): verify never takes what
+    llvm-mc-22 refuses, and refuses what it takes only for a known gap."""
+    if MC is None:
+        pytest.skip("needs llvm-mc-22")
+    import mc_sweep
+
+    from verify.target import TARGETS
+
+    cs = _sample(wave, 2, 11)
+    assert len(cs) > 1500 and any(c.op.endswith("_f16") for c in cs) and any(c.op.endswith("_sdwa") for c in cs)
+    bad = mc_sweep.check(cs, mc_sweep.parsed(cs), TARGETS[tname], wave)
+    assert not bad, (tname, wave, len(bad), [(k, c.line) for k, c in bad[:10]])
+
+
+@pytest.mark.corpus
+@pytest.mark.llvm_mc
+@pytest.mark.parametrize("tname", sorted(__import__("verify.target", fromlist=["TARGETS"]).TARGETS))
+def test_every_constant_form_matches_llvm_mc(tname):
+    """The whole sweep on one target, every wave (benchmarks/legality_sweep.py
+    prints its numbers)."""
+    if MC is None:
+        pytest.skip("needs llvm-mc-22")
+    import mc_sweep
+
+    from verify.target import TARGETS
+
+    t = TARGETS[tname]
+    for wave in t.waves:
+        cs = mc_sweep.cases(wave)
+        bad = mc_sweep.check(cs, mc_sweep.parsed(cs), t, wave)
+        assert not bad, (tname, wave, len(bad), [(k, c.line) for k, c in bad[:10]])
+
+
+@pytest.mark.parametrize("line,cpu,why", [
+    ("v_add_f16_e64 v0, 0x3f800000, v2", "gfx1100", "does not fit a 16-bit"),  # a 32-bit pattern in an f16 operand, every target
+    ("v_cmp_lt_f16_e32 vcc, 0x3f800000, v2", "gfx900", "does not fit a 16-bit"),
+    ("v_cvt_f32_f16_e64 v0, 0x3f800000", "gfx1030", "does not fit a 16-bit"),
+    ("v_fma_f16 v0, v1, v2, 0x12345678", "gfx1100", "does not fit a 16-bit"),
+    ("v_cmp_lt_f16_e64_dpp vcc, v1, 0x3f800000 quad_perm:[0,0,0,0]", "gfx1150", "does not fit a 16-bit"),
+    ("v_cndmask_b16 v0.l, 0x3f800000, v2.l, vcc", "gfx1100", "does not fit a 16-bit"),
+    ("v_mov_b16_e64 v0.l, 0x3f800000", "gfx1100", "does not fit a 16-bit"),
+    ("v_add_f16 v0, 70000.0, v2", "gfx900", "overflows or underflows binary16"),  # overflows binary16
+    ("v_pk_add_f16 v0, 0x3f800000, v2", "gfx900", "literal constant in a VOP3"),  # a literal in a v2f16 operand, no VOP3P literal on GFX9
+    ("v_pk_mul_f16 v0, v1, 1e-10", "gfx1100", "overflows or underflows binary16"),
+    ("v_cmp_eq_u64_e64 vcc, 0x3f800000, v[2:3]", "gfx900", "literal constant in a VOP3"),  # a literal in a 64-bit integer operand
+    ("v_mad_u64_u32 v[0:1], vcc, v1, v2, 0x3f800000", "gfx900", "literal constant in a VOP3"),
+    ("v_add_u16_dpp v0, v1, s2 quad_perm:[0,0,0,0]", "gfx900", "src1 of v_add_u16_dpp must be a VGPR"),  # VOP2 DPP's src1 is a VGPR
+    ("v_lshlrev_b16_e32 v0, v1, v2", "gfx1030", "VOP3 only on gfx1030"),  # VOP3 only from GFX10 on
+    ("v_subrev_u16 v0, v1, v2", "gfx1100", "not available on gfx1100"),
+])
+def test_refused_like_llvm_mc(line, cpu, why):
+    """Lines verify took before [S:legality] and llvm-mc-22 refuses: both refuse."""
+    from verify.target import TARGETS
+
+    t = next(t for t in TARGETS.values() if t.llvm_cpu == cpu)
+    with pytest.raises(InputError, match=re.escape(why)):
+        ins = parse_instr(line, Span("t", 1))
+        OPS[ins.base].check(ins, t, 64)
+    if MC is not None:
+        r = subprocess.run([MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", *(["-mattr=+wavefrontsize64"]
+                            if t.gen >= 10 else []), "-o", "/dev/null"], input=line + "\n", capture_output=True,
+                           text=True)
+        assert "error" in r.stderr, (line, cpu)
+
+
+@pytest.mark.parametrize("line,cpu,inline", [
+    ("v_add_f16_e64 v0, 0x3c00, v2", "gfx900", True),  # binary16 1.0: inline, so legal in GFX9's VOP3
+    ("v_cmp_lt_f16_e64 vcc, 0xffff, v2", "gfx803", True),  # -1 in an f16 operand
+    ("v_fma_f16 v0, v1, v2, 0x3118", "gfx900", True),  # 1/(2pi) as binary16
+    ("v_pk_add_f16 v0, 0x3c00, v2", "gfx900", True),
+    ("v_add_nc_u16 v0, v1, 0xffff", "gfx1100", False),  # a literal in an i16 operand
+    ("v_lshlrev_b16 v0, v1, v2", "gfx1030", None),  # VOP3 on GFX10+
+    ("v_max_i16_e64 v0, -4, v2", "gfx1200", None),
+])
+def test_taken_like_llvm_mc(line, cpu, inline):
+    """Lines llvm-mc-22 takes that verify refused before [S:legality]; where
+    a constant is written, whether llvm-mc-22 encodes it inline (a source
+    field other than 255) or as a literal."""
+    from verify.target import TARGETS
+
+    t = next(t for t in TARGETS.values() if t.llvm_cpu == cpu)
+    ins = parse_instr(line, Span("t", 1))
+    OPS[ins.base].check(ins, t, 64)
+    if MC is not None:
+        enc = _mc(cpu, line)
+        assert enc is not None, (line, cpu)
+        if inline is not None:
+            assert (len(enc) == 12) != inline, (line, enc)  # 8 bytes of VOP3 (+ 4 of a literal)
+
+
+def test_vop3_dpp_cmpx_is_not_modelled():
+    """v_cmpx_*_e64_dpp: llvm-mc-22 takes it on GFX11+, llc-22 never emits
+    it (a DPP compare before a branch stays v_cmp_*_e64_dpp + s_and_saveexec);
+    verify refuses the mnemonic, and takes llc's form.  [S:legality]"""
+    from verify.target import TARGETS
+
+    with pytest.raises(InputError, match="unknown mnemonic 'v_cmpx_lt_u32_e64_dpp'"):
+        parse_instr("v_cmpx_lt_u32_e64_dpp v1, v2 row_shr:1", Span("t", 1))
+    ins = parse_instr("v_cmp_lt_u32_e64_dpp s0, v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+                      Span("t", 1))
+    assert OPS[ins.base].check(ins, TARGETS["gfx1100"], 32) == []
+    if MC is not None:
+        assert _mc("gfx1100", "v_cmpx_lt_u32_e64_dpp v1, v2 row_shr:1") is not None

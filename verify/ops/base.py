@@ -41,6 +41,7 @@ src16      a 16-bit VALU source: a VGPR half, an SGPR or a constant
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, overload
@@ -389,11 +390,19 @@ class OpDef:
         enc = self.effective_enc(ins)
         lits: list[tuple[int, int]] = []
         sgprs: set[tuple[str, ...]] = {("vcc_lo", "vcc_hi")} if reads_vcc else set()
+        types = self.const_types(ins, target)
         for k, (kind, op) in enumerate(zip(self.sig_for(enc), ins.operands)):
             if kind in DEST_KINDS:
                 continue
-            if isinstance(op, Imm) and not is_inline_constant(op.value):
-                lits.append((k, op.value))
+            if isinstance(op, Imm):  # [S:legality]
+                typ = types.get(k)
+                why = imm16_problem(op, ins.enc, typ) if typ in ("f16", "i16", "v2f16") else None
+                if why:
+                    raise InputError(ins.operand_span(k), f"a 16-bit operand of {ins.mnemonic}: {why}")
+                inline = (inline16(op, typ) if typ else is_inline_constant64(op) if kind in ("src64", "ssrc64")
+                          else is_inline_constant(op.value))
+                if not inline:
+                    lits.append((k, op.value))
             elif isinstance(op, SReg):
                 sgprs.add(op.names)
         uniq = {v for _, v in lits}
@@ -408,6 +417,13 @@ class OpDef:
         if len(sgprs) + len(uniq) > limit:
             raise InputError(ins.span, f"{ins.mnemonic} reads {len(sgprs) + len(uniq)} scalar values (SGPRs and "
                                        f"literals); {target.name} allows {limit} per VALU instruction")
+
+    def const_types(self, ins: Instr, target: Target) -> dict[int, str]:
+        """The operand slots whose constants are 16-bit or packed values, by
+        type (f16, i16, v2f16, v2i16): their own inline constants and
+        literal rule (:func:`inline16`, :func:`imm16_problem`); a 16-bit
+        operand kind (src16) is i16 unless the op says otherwise.  [S:legality]"""
+        return {k: "i16" for k, kind in enumerate(self.sig_for(ins.enc)) if kind == "src16"}
 
     def effective_enc(self, ins: Instr) -> str:
         """The encoding the assembler picks: a bare VOP2 mnemonic whose src1 is
@@ -475,6 +491,93 @@ def is_inline_constant(v: int) -> bool:
     """
     s = v - (1 << 32) if v & 0x80000000 else v
     return -16 <= s <= 64 or v in _F32_INLINE
+
+
+# the binary16 inline constants (0.5, 1.0, 2.0, 4.0, their negations, 1/(2pi)) as 16-bit patterns
+F16_INLINE = frozenset({0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118})
+
+
+def _fits_f16(x: float) -> bool:
+    """A float literal in a 16-bit operand converts to binary16 without
+    overflow or underflow (AMDGPUAsmParser's canLosslesslyConvertToFPType:
+    precision may be lost, range not).  [S:legality]
+
+    >>> [_fits_f16(x) for x in (0.1, 65504.0, 70000.0, 2.0 ** -24, 1e-10)]
+    [True, True, False, True, False]
+    """
+    try:
+        h = struct.unpack("<e", struct.pack("<e", x))[0]
+    except OverflowError:
+        return False
+    if math.isinf(h) and not math.isinf(x):
+        return False
+    return not (x != 0 and abs(x) < 2.0 ** -14 and h != x)
+
+
+def imm16_problem(op: Any, enc: str, typ: str = "i16") -> str | None:
+    """Why a constant cannot be a 16-bit operand of type `typ` (i16 or f16;
+    v2f16: a float literal's range only) in encoding `enc`, or None, as
+    llvm-mc-22 decides: a VOP2 DPP encoding takes no constant; otherwise an
+    integer that fits 16 bits (sign- or zero-extended) and a float spelled
+    as such that binary16 can hold (not 1/(2*pi) in an i16 operand of a VOP3
+    DPP encoding); a 32-bit pattern such as 0x3f800000 is refused, on every
+    target.  [S:packed16] [S:legality]"""
+    if not isinstance(op, Imm):
+        return None
+    if typ == "v2f16":  # a packed operand: only a float literal's range (it goes into the low half)
+        fv = float_text(op.text)
+        if fv is not None and not is_inline_constant(op.value) and not _fits_f16(fv):
+            return f"{op.text} overflows or underflows binary16"
+        return None
+    if enc == "dpp":
+        return "a VOP2 DPP encoding takes a VGPR, not a constant"
+    text = (op.text or "").lower()
+    if "." in text or text.endswith(("inf", "nan")):
+        if enc == "e64_dpp" and typ == "i16" and text.lstrip("-").startswith("0.1591549"):
+            return "1/(2*pi) is not a constant of an i16 operand in a VOP3 DPP encoding"
+        fv = float_text(op.text)
+        if fv is not None and not is_inline_constant(op.value) and not _fits_f16(fv):
+            return f"{op.text} overflows or underflows binary16"
+        return None
+    if (op.value & 0xFFFF0000) in (0, 0xFFFF0000):
+        return None
+    return f"{op.text or hex(op.value)} does not fit a 16-bit operand"
+
+
+def inline16(op: Imm, typ: str) -> bool:
+    """Whether a constant is an inline constant in a 16-bit or packed operand
+    of type `typ` (f16, i16, v2f16, v2i16), as llvm-mc-22 encodes it: a float
+    text is inline where it is a float inline constant; an integer in an i16
+    operand where it is -16..64 as written (``0xffff`` is a literal); in an
+    f16 operand where its 16 bits are -16..64 or a binary16 inline pattern
+    (``0x3c00`` is 1.0, ``0xffff`` is -1); in a packed operand the 32-bit
+    value decides: an integer -16..64, an f16 inline pattern with a zero high
+    half (v2f16) or an f32 inline pattern (v2i16).  (AMDGPUAsmParser
+    ``isInlinableImm``, ``AMDGPU::isInlinableLiteralFP16``/``V2F16``/``V2I16``.)
+    [S:legality]
+
+    >>> [inline16(Imm(v, t), "f16") for v, t in ((0x3C00, "0x3c00"), (0xFFFF, "0xffff"), (0x1234, "0x1234"))]
+    [True, True, False]
+    >>> [inline16(Imm(v, t), "i16") for v, t in ((0xFFFFFFFF, "-1"), (0xFFFF, "0xffff"), (64, "64"))]
+    [True, False, True]
+    >>> inline16(Imm(0x3C00, "0x3c00"), "i16"), inline16(Imm(0x3C00, "0x3c00"), "v2f16")
+    (False, True)
+    >>> inline16(Imm(0x3F800000, "0x3f800000"), "v2f16"), inline16(Imm(0x3F800000, "0x3f800000"), "v2i16")
+    (False, True)
+    """
+    if float_text(op.text) is not None:
+        return is_inline_constant(op.value)
+    v = op.value & 0xFFFFFFFF
+    if typ in ("v2f16", "v2i16"):
+        s = v - (1 << 32) if v & 0x80000000 else v
+        if -16 <= s <= 64:
+            return True
+        return v in F16_INLINE if typ == "v2f16" else v in _F32_INLINE
+    if typ == "i16":
+        return is_inline_constant(v)
+    lo = v & 0xFFFF
+    s16 = lo - (1 << 16) if lo & 0x8000 else lo
+    return -16 <= s16 <= 64 or lo in F16_INLINE
 
 
 M64 = (1 << 64) - 1

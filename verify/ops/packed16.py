@@ -26,7 +26,7 @@ from ..syntax import FLOAT_INLINE, Line, float_text, operand_text
 from ..target import Target
 from . import dpp
 from .base import NO_MODS, LaneFn, Mod, Modifiers, OpDef, is_inline_constant, register
-from .wide16 import half_of, imm16_problem, put_half
+from .wide16 import half_of, put_half
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -96,6 +96,9 @@ class Packed(OpDef):
         self.base = f"v_pk_{name}"
         self.fn = PK_FNS[name]
 
+    def const_types(self, ins: Instr, target: Target) -> dict[int, str]:
+        return {1: "v2i16", 2: "v2i16"}  # [S:legality]
+
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
@@ -147,7 +150,7 @@ class Alu16(OpDef):
     valu_constants = True
     enc_mods: ClassVar[dict[str, Modifiers]] = {enc: dpp.MODIFIERS for enc in DPP_ENCS}
 
-    def __init__(self, base: str, fn: LaneFn, feature: str, vop3_only: bool):
+    def __init__(self, base: str, fn: LaneFn, feature: str | None, vop3_only: bool):
         self.base, self.fn, self.feature, self.vop3_only = base, fn, feature, vop3_only
         self.encs = ({"": "e64", "_e64": "e64", "_e64_dpp": "e64_dpp"} if vop3_only else
                      {"": "", "_e32": "e32", "_e64": "e64", "_dpp": "dpp"})
@@ -169,7 +172,7 @@ class Alu16(OpDef):
                 raise InputError(line.span, f"{line.mnemonic} with 16-bit halves names every VGPR operand's half")
             ops = tuple(VHalf(o.index, 1, bool(h)) if h is not None else o for h, o in zip(hs, ins.operands))
             ins = dataclasses.replace(ins, operands=ops)
-        if enc == "e32" and not isinstance(ins.operands[2], VReg):
+        if enc in ("e32", "dpp") and not isinstance(ins.operands[2], VReg):  # VOP2's src1 field  [S:legality]
             raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64)")
         if enc in DPP_ENCS and not isinstance(ins.operands[1], VReg):
             raise InputError(ins.operand_span(1), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
@@ -189,11 +192,10 @@ class Alu16(OpDef):
             self.require(target, "vop3_dpp", f"{ins.mnemonic} (DPP on a VOP3 encoding)", ins.span)
             if not isinstance(ins.operands[2], VReg) and not target.has("vop3_dpp_sgpr_src1"):
                 raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR on {target.name}")
-        for k in (1, 2):
-            why = imm16_problem(ins.operands[k], ins.enc)
-            if why:
-                raise InputError(ins.operand_span(k), f"src{k - 1} of {ins.mnemonic}: {why}")
         return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []
+
+    def const_types(self, ins: Instr, target: Target) -> dict[int, str]:
+        return {1: "i16", 2: "i16"}  # [S:legality]
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W

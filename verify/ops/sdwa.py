@@ -225,11 +225,29 @@ for _op, _fn in SDWA16.items():
     register(Sdwa(_op, 2, _fn, "alu16_gfx8", True))
 
 
+class Alu16Vop3(Alu16):
+    """A GFX8/GFX9 16-bit VOP2 op that GFX10+ keeps as VOP3 only: llvm-mc-22
+    takes ``v_lshlrev_b16 v0, v1, v2`` and its ``_e64`` there and refuses its
+    ``_e32``; bits 31:16 of D are unknown there (packed16.high16), 32-bit
+    registers only (no true16 halves).  [S:packed16] [S:legality]"""
+
+    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if not target.has("alu16_gfx8"):
+            self.require(target, "add_nc_u32", ins.mnemonic, ins.span)
+            if ins.enc == "e32":
+                raise InputError(ins.span, f"{ins.mnemonic} is VOP3 only on {target.name}: write "
+                                           f"{self.base} or {self.base}_e64")
+        return super().check_op(ins, target, wave)
+
+
 # GFX8/GFX9's other 16-bit VOP2 ops: D[15:0] = fn(S0[15:0], S1[15:0]), D[31:16]
-# as ``alu16.high_gfx8`` says (packed16.Alu16).  Their DPP forms are not taken:
-# which source a reversed op's DPP reads is an open question [S:dpp-rev].
+# as ``alu16.high_gfx8`` says (packed16.Alu16), VOP3 only from GFX10 on except
+# v_subrev_u16 (GFX8/GFX9 only: llvm-mc-22 refuses it on GFX10+).  Their DPP
+# forms are not taken: which source a reversed op's DPP reads is an open
+# question [S:dpp-rev].
 for _op in ("v_subrev_u16", "v_lshlrev_b16", "v_lshrrev_b16", "v_ashrrev_i16",
             "v_max_u16", "v_min_u16", "v_max_i16", "v_min_i16"):
-    _a = Alu16(_op, SDWA16[_op], "alu16_gfx8", False)
+    _a = (Alu16(_op, SDWA16[_op], "alu16_gfx8", False) if _op == "v_subrev_u16" else
+          Alu16Vop3(_op, SDWA16[_op], None, False))
     _a.encs = {"": "", "_e32": "e32", "_e64": "e64"}
     register(_a)

@@ -45,7 +45,7 @@ from . import dpp, valu
 from .base import AnyEmitter, LaneFn, OpDef, register
 from .packed16 import Alu16, Packed, _strip_halves, const_half
 from .valu import Cmp, Valu, _ftz
-from .wide16 import half_of, imm16_problem, put_half
+from .wide16 import half_of, put_half
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -282,6 +282,9 @@ class AluF16(Alu16):
             raise InputError(ins.operand_span(1), f"src0 of {ins.mnemonic} must be a VGPR: DPP reads it from other lanes")
         return ins
 
+    def const_types(self, ins: Instr, target: Any) -> dict[int, str]:
+        return {1: "f16", 2: "f16"}  # [S:legality]
+
     def execute(self, ins: Instr, m: Machine) -> None:
         self.fn = f16_fn(self.op, m)
         super().execute(dataclasses.replace(ins, operands=tuple(f16_imm(o) for o in ins.operands)), m)
@@ -348,8 +351,10 @@ class Half3(Valu):
     def check_op(self, ins: Instr, target: Any, wave: int) -> list[Any]:
         if isinstance(ins.operands[0], VHalf):
             self.require(target, "mov_b16", f"{ins.mnemonic} on 16-bit halves", ins.span)
-        _gfx115_imm16(ins, target, range(1, len(ins.operands)))
         return super().check_op(ins, target, wave)
+
+    def const_types(self, ins: Instr, target: Any) -> dict[int, str]:
+        return {1: "f16", 2: "f16", 3: "f16"}  # [S:legality]
 
     def execute(self, ins: Instr, m: Machine) -> None:
         fn = f16_fn(self.op, m)
@@ -376,19 +381,6 @@ class Half3(Valu):
         E.unsupported(f"{self.base} is not emitted")
 
 
-def _gfx115_imm16(ins: Instr, target: Any, slots: Any) -> None:
-    """llvm-mc-22 refuses a 32-bit pattern as an f16 source on GFX11.5 and
-    GFX12 (it takes one on GFX8 to GFX11.0); tests/test_literals.py compares
-    every constant slot with it."""
-    if not target.has("vop3_dpp_sgpr_src1"):
-        return
-    for k in slots:
-        o = ins.operands[k]
-        if isinstance(o, Imm) and imm16_problem(o, ins.enc) is not None:
-            raise InputError(ins.operand_span(k), f"{ins.mnemonic}: an f16 source takes a 16-bit constant on "
-                                                  f"{target.name}")
-
-
 class Cvt16(Valu):
     """v_cvt_f16_f32 vD(.l/.h), S (f32 to binary16, nearest even) and
     v_cvt_f32_f16 vD, S(.l/.h) (exact).  [S:half-cvt] [S:true16]"""
@@ -411,9 +403,10 @@ class Cvt16(Valu):
     def check_op(self, ins: Instr, target: Any, wave: int) -> list[Any]:
         if any(isinstance(o, VHalf) for o in ins.operands):
             self.require(target, "mov_b16", f"{ins.mnemonic} on 16-bit halves", ins.span)
-        if not self.to16:
-            _gfx115_imm16(ins, target, (1,))
         return super().check_op(ins, target, wave)
+
+    def const_types(self, ins: Instr, target: Any) -> dict[int, str]:
+        return {} if self.to16 else {1: "f16"}  # [S:legality]
 
     def execute(self, ins: Instr, m: Machine) -> None:
         B = m.B
@@ -478,6 +471,9 @@ class CmpF16(Cmp):
         out: list[Any] = super().check_op(ins, target, wave)
         return out
 
+    def const_types(self, ins: Instr, target: Any) -> dict[int, str]:
+        return {1: "f16", 2: "f16"}  # [S:legality]
+
     def execute(self, ins: Instr, m: Machine) -> None:
         B, W = m.B, m.W
         dst, s0, s1 = ins.operands
@@ -501,6 +497,9 @@ class PackedF16(Packed):
         self.base = f"v_pk_{op}_f16"
         self.op = op
         self.fn = f16_fn(op, None)
+
+    def const_types(self, ins: Instr, target: Any) -> dict[int, str]:
+        return {1: "v2f16", 2: "v2f16"}  # [S:legality]
 
     def execute(self, ins: Instr, m: Machine) -> None:
         self.fn = f16_fn(self.op, m)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..backend import Arith, Value
 from ..diag import InputError, Span, Warning_
-from ..ir import Imm, Instr, VHalf, VReg
+from ..ir import Instr, VHalf, VReg
 from ..syntax import Line, operand_text
 from ..target import Target
 from . import dpp
@@ -195,37 +195,12 @@ def _perm(B: Arith, a: Value, b: Value, c: Value) -> Value:
     return out
 
 
-def imm16_problem(op: Any, enc: str) -> str | None:
-    """Why a constant cannot be a 16-bit operand in encoding `enc`, or None,
-    as llvm-mc-22 decides: a VOP2 DPP encoding takes no constant; otherwise an
-    integer that fits 16 bits (sign- or zero-extended) and a float spelled as
-    such (a half inline constant; in a VOP3 DPP encoding not 1/(2*pi)); a
-    32-bit pattern such as 0x3f800000 is refused.  [S:packed16]"""
-    if not isinstance(op, Imm):
-        return None
-    if enc == "dpp":
-        return "a VOP2 DPP encoding takes a VGPR, not a constant"
-    text = (op.text or "").lower()
-    if "." in text or text.endswith(("inf", "nan")):
-        if enc == "e64_dpp" and text.lstrip("-").startswith("0.1591549"):
-            return "1/(2*pi) is not a constant of a VOP3 DPP encoding"
-        return None
-    if (op.value & 0xFFFF0000) in (0, 0xFFFF0000):
-        return None
-    return f"{op.text or hex(op.value)} does not fit a 16-bit operand"
-
-
 class Align(Valu):
     """v_alignbit_b32 / v_alignbyte_b32: on GFX11+ (true16) the shift operand
     src2 is a 16-bit operand: it takes 16-bit constants only.  [S:bitfield-ops]"""
 
-    def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        warns = super().check_op(ins, target, wave)
-        if target.has("vop3_dpp"):
-            why = imm16_problem(ins.operands[3], ins.enc)
-            if why:
-                raise InputError(ins.operand_span(3), f"src2 of {ins.mnemonic} on {target.name}: {why}")
-        return warns
+    def const_types(self, ins: Instr, target: Target) -> dict[int, str]:
+        return {3: "i16"} if target.has("vop3_dpp") else {}
 
 
 for _op in (
