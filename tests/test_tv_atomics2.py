@@ -102,3 +102,18 @@ def test_a_counterexample_another_order_matches_is_no_refutation() -> None:
 def test_a_counterexample_no_order_matches_stays_a_refutation() -> None:
     note, _ = _two_lanes(True)
     assert note == ""
+
+
+def test_the_lanes_below_in_both_halves_are_none_as_a_boolean() -> None:
+    """v_mbcnt_hi over v_mbcnt_lo (wave64: the atomic optimizer's one lane)
+    compared with 0 is "no active lane below", over the conditions alone:
+    without it every wave64 function of atomics_optimizer.ll was unknown."""
+    from verify import smt
+
+    B = smt.Z3Sums(aci=True, canon_eq=False)
+    c = [B.fresh_bool(f"c{i}") for i in range(6)]
+    e = B.eq(B.add(B.popcount(c[:4]), B.popcount(c[4:])), 0)
+    assert "ZeroExt" not in str(e) and "+" not in str(e), e
+    q = smt.Query(10, session=B.session)
+    q.add(B.ne(B.bool_value(e), B.bool_value(B.not_b(B.or_b(*c)))))
+    assert q.check() == "unsat"
