@@ -117,3 +117,34 @@ def test_the_lanes_below_in_both_halves_are_none_as_a_boolean() -> None:
     q = smt.Query(10, session=B.session)
     q.add(B.ne(B.bool_value(e), B.bool_value(B.not_b(B.or_b(*c)))))
     assert q.check() == "unsat"
+
+
+SHAPE = Path(__file__).parent / "tv" / "llvm-shape" / "atomics_optimizer.ll"
+
+
+def _wave64(tmp_path: Path, old: str = "", new: str = "") -> tuple[int, dict]:
+    """llc-22's DPP code for gfx1030 wave64 (atomics_optimizer.ll), `old`
+    replaced by `new` once in add_i32_varying_ret, checked over any EXEC."""
+    assert LLC is not None
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-mattr=+wavefrontsize64",
+                          "-amdgpu-atomic-optimizer-strategy=DPP", str(SHAPE), "-o", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    start = asm.index("\nadd_i32_varying_ret:")
+    end = asm.index("s_setpc_b64", start)
+    body = asm[start:end]
+    if old:
+        assert body.count(old) == 1, old
+        body = body.replace(old, new)
+    p = tmp_path / "w64.s"
+    p.write_text(asm[:start] + body + asm[end:])
+    code, out, _ = cli("tv", str(SHAPE), "--target", "gfx1030", "--wave", "64", "--asm", str(p), "--function",
+                       "add_i32_varying_ret", "--json")
+    (r,) = json.loads(out)["results"]
+    return code, r
+
+
+@needs_llc
+def test_the_dpp_atomic_optimizer_in_a_wave64_function_is_proved_for_any_exec(tmp_path: Path) -> None:
+    code, r = _wave64(tmp_path)
+    assert (code, r["verdict"]) == (0, "proved"), r
+
