@@ -7,7 +7,8 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132-ITER
 ; EXPECT: 16 instances
 ; EXPECT: unknown @add_i32_varying_ret gfx900 "the --timeout 30 s budget of 300000000 z3 resource units is spent"
-; EXPECT: unknown @umax_i32_varying_ret gfx900 "the --timeout 30 s budget of 300000000 z3 resource units is spent"
+; EXPECT: unknown @umax_i32_varying_ret "the --timeout 30 s budget of 300000000 z3 resource units is spent"
+; EXPECT: unknown @min_i32_varying "the solver gave up (the --timeout 30 s budget of 300000000 z3 resource units is spent"
 
 define void @add_i32_varying(ptr addrspace(1) inreg %p, i32 %x) {
   %r = atomicrmw add ptr addrspace(1) %p, i32 %x syncscope("agent") monotonic, align 4, !amdgpu.no.fine.grained.memory !0

@@ -11,7 +11,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1132-DPP
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize64 -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1264-DPP
 ; EXPECT: 32 instances
-; EXPECT: unknown @umax_i32_varying_ret wave64 "the solver gave up on EXEC and the returned value"
+; EXPECT: unknown @umax_i32_varying_ret "the solver gave up on EXEC and the returned value"
 
 define void @add_i32_varying(ptr addrspace(1) inreg %p, i32 %x) {
   %r = atomicrmw add ptr addrspace(1) %p, i32 %x syncscope("agent") monotonic, align 4, !amdgpu.no.fine.grained.memory !0
