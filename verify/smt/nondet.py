@@ -101,3 +101,50 @@ def numeral(term: Any) -> int | None:
         return None
     r = z3.simplify(term)
     return r.as_long() if z3.is_bv_value(r) else None
+
+
+def other_choice(q: Query, groups: Sequence[Sequence[Any]], skip: Sequence[Any], rlimit: int) -> Any:
+    """Whether some other value of the constants in `groups` (each group's
+    constants pairwise distinct: one serialisation order of an atomic, a
+    rank per lane) makes `q`'s assertions false under its model: "sat" with
+    the values found (a list per group), "unsat" (the model is a
+    counterexample for every such value), or "unknown".  The assertions in
+    `skip` (by identity: the pins that chose the model's values) are left
+    out; the Session's arrays whose definitions mention the constants are
+    renamed apart with them, so each keeps its definition."""
+    wanted = [c for g in groups for c in g]
+    defs = q.session.defs if q.session is not None else []
+    while True:  # the arrays defined, directly or not, by the constants
+        memo: dict[int, frozenset[int]] = {}
+        more = [d.arg(0).arg(0) for d in defs if mentions(d.arg(1), wanted, memo)
+                and not any(d.arg(0).arg(0).eq(w) for w in wanted)]
+        more = [a for k, a in enumerate(more) if not any(a.eq(b) for b in more[:k])]
+        if not more:
+            break
+        wanted += more
+    fresh = [z3.FreshConst(c.sort(), "order") for c in wanted]
+    skipped = {s.get_id() for s in skip if type(s) is not bool}
+    body = [z3.BoolVal(False, q.ctx) if c is False else c for c in q.assertions
+            if c is False or c.get_id() not in skipped] + list(defs)
+    res = q.model.eval(z3.substitute(z3.And(*body), *zip(wanted, fresh)), model_completion=False)
+    s = z3.Solver(ctx=q.ctx)
+    s.set("timeout", int(NO_TIMEOUT * 1000))
+    s.set("rlimit", rlimit)
+    s.set("random_seed", q.seed)
+    s.add(z3.Not(res))
+    k = 0
+    for g in groups:
+        s.add(z3.Distinct(*fresh[k:k + len(g)]) if len(g) > 1 else z3.BoolVal(True, q.ctx))
+        k += len(g)
+    QUERIES[0] += 1
+    r = s.check()
+    if r == z3.unsat:
+        return "unsat", None
+    if r != z3.sat:
+        return "unknown", None
+    m = s.model()
+    out, k = [], 0
+    for g in groups:
+        out.append([m.eval(f, model_completion=True).as_long() for f in fresh[k:k + len(g)]])
+        k += len(g)
+    return "sat", out

@@ -244,6 +244,19 @@ class Z3Sums(Z3):
         hit = self._counts.get(a.get_id())
         if hit is not None and self.s.same(hit[0], a):
             return False if hit[2] else self.not_b(self.or_b(*hit[1]))
+        lin = self._lin.get(a.get_id())
+        if lin is not None and lin[1] == "add" and self.s.same(lin[0], a) and lin[3] == 0 and all(
+                c > 0 for c in lin[2].values()) and sum(lin[2].values()) * 255 < 1 << 32:
+            # [S:atomic-count-sum] counts added with positive coefficients (v_mbcnt_hi over v_mbcnt_lo:
+            # the lanes below in both halves): each count is at most 255, so the
+            # sum does not wrap and is 0 iff every count is
+            parts = []
+            for k in lin[2]:
+                z = self._none_of(self._leaf[k])
+                if z is None:
+                    return None
+                parts.append(z)
+            return self.and_b(*parts)
         if _is_ite(a):
             c, t, f = a.children()
             zt = self._none_of(t) if not z3.is_bv_value(t) else t.as_long() == 0

@@ -79,3 +79,71 @@ def group_pairs(B: Any, ir_mem: Any, gpu_mem: Any, n0: int, n: int) -> list[Any]
     gv, gp = gpu_mem.read(pg[0], pg[1], n0 + n)
     first = [(pi[0], pi[1], iv, ip, B.or_b(*(s[4] for s in ir))), (pg[0], pg[1], gv, gp, B.or_b(*(s[4] for s in gpu)))]
     return [tuple(first)] + [(noop, noop)] * (n - 1)
+
+
+# z3 resource units for the question "does another order of the IR's atomics
+# match this counterexample" (a count of solver steps, never a clock)
+ORDER_RLIMIT = 50_000_000
+
+
+OTHER_ORDER = "not refuted: the IR's atomics in another order"
+
+
+def descending(B: Any, W: int) -> Any:
+    """The IR's returning atomics lane-descending (constant ranks: lane W-1
+    first), one order the LangRef admits."""
+    ranks = [B.const(W - 1 - i) for i in range(W)]
+    return lambda n: ranks
+
+
+class FreeOrder:
+    """The IR's serialisation of each returning atomicrmw as unknowns of
+    its own: a rank per lane (`ir_order#n.i`), the IR's to choose, as
+    Alive2 treats the source's non-determinism.  A proof pins them (the
+    `pins`, asserted as a contract) to one order: lane-ascending, or the
+    GPU's own ranks (`gpu`); a counterexample found so is then checked for
+    every order (:func:`another_order`): the LangRef lets the lanes'
+    updates run in any order, so a difference under the pinned order that
+    another order removes refutes nothing.  [S:atomic-order]"""
+
+    def __init__(self, B: Any, W: int, gpu: Any = None) -> None:
+        self.B, self.W, self.gpu = B, W, gpu
+        self.ranks: dict[int, list[Any]] = {}
+        self.pins: list[Any] = []
+
+    def __call__(self, n: int) -> list[Any]:
+        if n not in self.ranks:
+            B = self.B
+            rs = [B.fresh(f"ir_order#{n}.{i}") for i in range(self.W)]
+            self.ranks[n] = rs
+            to = self.gpu(n) if self.gpu is not None else [B.const(i) for i in range(self.W)]
+            self.pins += [B.eq(r, t) for r, t in zip(rs, to)]
+        return self.ranks[n]
+
+
+def distinct_ranks(B: Any, ranks: list[Any]) -> list[Any]:
+    """The GPU's ranks of one atomic pairwise distinct: a real serialisation
+    (ties admit behaviours no hardware has; a refutation must not rest on
+    one)."""
+    return [B.ne(ranks[i], ranks[j]) for i in range(len(ranks)) for j in range(i + 1, len(ranks))]
+
+
+def another_order(q: Any, run: Any, active: list[int]) -> str | None:
+    """After a counterexample (a model on `q`) found with the IR's atomics
+    in a pinned order (`run.atomic_order` a FreeOrder): None when no order
+    of them matches it (a refutation for every order), else the note that
+    makes it no refutation."""
+    fo = getattr(run, "atomic_order", None)
+    if not isinstance(fo, FreeOrder) or not fo.ranks:
+        return None
+    groups = [fo.ranks[n] for n in sorted(fo.ranks)]
+    r, vals = smt.other_choice(q, groups, fo.pins, ORDER_RLIMIT)
+    if r == "unsat":
+        return None
+    if r == "unknown":
+        return ("not refuted: whether another order of the IR's atomics (the LangRef allows any) matches this "
+                "counterexample is undecided")
+    order = sorted(active, key=lambda i: vals[0][i])  # (the active lanes': the others' ranks mean nothing)
+    return (f"{OTHER_ORDER} (the LangRef allows any) match this counterexample "
+            f"(the first returning atomicrmw's lanes in the order {', '.join(map(str, order[:8]))}"
+            f"{', ...' if len(order) > 8 else ''})")

@@ -615,7 +615,7 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
         result.notes = ["not checked under kernel.entry_exec=any: this kernel loops over the lanes or branches "
                         "around an atomic, and verify proves such kernels once per prefix EXEC only"]
         return result
-    orders = [False, True] if used_atomics(fn) else [False]  # the loops scan lane-ascending
+    orders: list[Any] = [False, True] if used_atomics(fn) else [False]  # the loops scan lane-ascending
     res = result
     # one solver session for every EXEC's proof: the terms the lanes below
     # n share with earlier proofs (loads, scans) are built once
@@ -638,21 +638,37 @@ def prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: 
 
 def _prove_orders(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
                   result: Any, assume: dict[str, str] | None, lanes: int | None,
-                  orders: list[bool], terms: dict[str, Any] | None = None) -> tuple[Any, bool]:
-    """The kernel's proof with the IR's atomic order `shared` (the GPU's) or
-    lane-ascending, in the order `orders` lists them, until one proves."""
+                  orders: list[Any], terms: dict[str, Any] | None = None) -> tuple[Any, Any]:
+    """The kernel's proof with the IR's atomic order True (the GPU's),
+    False (lane-ascending) or "down" (lane-descending), in the order
+    `orders` lists them, until one proves; a refutation then checked for
+    every order (atomics.FreeOrder)."""
     if not used_atomics(fn):
         orders = [False]
     res = result
+    clean = copy.deepcopy(result) if used_atomics(fn) else result
     tried: list[str] = []
     for k, shared in enumerate(orders):
         last = k == len(orders) - 1
         res = _prove_kernel(mod, fn, code_of, target, wave, timeout, result if last else copy.deepcopy(result),
-                            assume, shared=shared, lanes=lanes, terms=terms)
+                            assume, shared=shared is True, lanes=lanes, terms=terms, descending=shared == "down")
         if res.verdict in ("proved", "unsupported"):
             return res, shared
         if not last:
-            tried.append(f"{'the GPU' if shared else 'lane-ascending'} order: {res.verdict}")
+            tried.append(f"{'the GPU' if shared is True else 'lane-descending' if shared == 'down' else 'lane-ascending'}"
+                         f" order: {res.verdict}")
+    if res.verdict == "refuted" and used_atomics(fn):
+        # the IR's order is the IR's to choose: the counterexample checked
+        # for every order (atomics.FreeOrder), pinned as the last one tried
+        res = _prove_kernel(mod, fn, code_of, target, wave, timeout, copy.deepcopy(clean), assume,
+                            shared=orders[-1] is True, lanes=lanes, terms=terms, free=True)
+        if res.notes and res.notes[0].startswith(atomics.OTHER_ORDER) and "down" not in orders:
+            # an order the counterexample suggests: lane-descending (a scan from the top lane)
+            down = _prove_kernel(mod, fn, code_of, target, wave, timeout, clean, assume, shared=False, lanes=lanes,
+                                 terms=terms, descending=True)
+            if down.verdict == "proved":
+                down.notes.append("(with the IR's atomics lane-descending)")
+                return down, "down"
     if res.verdict != "proved" and tried:
         res.notes.append(f"(with the IR's atomics in {'; '.join(tried)})")
     if res.verdict == "refuted" and any(t.endswith(": unknown") for t in tried):
@@ -709,8 +725,10 @@ def _inputs(B: Any, fn: Function, offs: list[int], W: int, target: Target) -> tu
 
 def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
                   result: Any, assume: dict[str, str] | None, shared: bool, lanes: int | None = None,
-                  terms: dict[str, Any] | None = None) -> Any:
-    """One proof; `lanes`: EXEC is lanes 0..lanes-1 (else any the dispatch gives).
+                  terms: dict[str, Any] | None = None, free: bool = False, descending: bool = False) -> Any:
+    """One proof; `lanes`: EXEC is lanes 0..lanes-1 (else any the dispatch gives);
+    `free`: the IR's order unknowns of their own pinned to `shared`'s
+    (atomics.FreeOrder), a counterexample checked for every order.
     `terms`: the backend and initial-memory cache of earlier proofs of this
     kernel, to share (filled on first use)."""
     t0 = time.monotonic()
@@ -786,8 +804,11 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             orders[n] = B.fresh_lanes(f"atomic_order#{n}", W)
         return orders[n]
 
+    ir_order: Any = atomic_order if shared else atomics.descending(B, W) if descending else None
+    if free:
+        ir_order = atomics.FreeOrder(B, W, ir_order)
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                workitem_x=tid, atomic_order=atomic_order if shared else None, memo=terms.setdefault("ir", {}),
+                workitem_x=tid, atomic_order=ir_order, memo=terms.setdefault("ir", {}),
                 lds=ir_lds)
     try:
         run.run(fn, ir_args)
@@ -875,6 +896,9 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     q = smt.Query(timeout, session=B.session)
     for c in contract + k.contract:  # (k.contract: buffer.base48  [S:mubuf-rsrc])
         q.add(c)
+    if free:  # the IR's order pinned; the GPU's a real one (no ties)
+        for c in ir_order.pins + [c for n in sorted(orders) for c in atomics.distinct_ranks(B, orders[n])]:
+            q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     res.instructions = len(prog)
     return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run, (ir_lds, k.lds))
@@ -1050,4 +1074,8 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
                          f"{used.span}): the refutation may be spurious")
     else:
         res.verdict = "refuted"
+        other = atomics.another_order(q, run, [i for i in range(W) if mask >> i & 1])
+        if other is not None:
+            res.verdict = "unknown"
+            res.notes.insert(0, other)
     return res

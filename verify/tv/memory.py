@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import bytemem, conventions, spaces
+from . import atomics, bytemem, conventions, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -126,6 +126,18 @@ def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Targe
             return out
         if n < len(orders) - 1:
             tried.append(f"{'the GPU' if shared else 'lane-ascending'} order: {out.verdict}")
+    if out.verdict == "refuted" and used_atomics(fn):
+        # the IR's order is the IR's to choose: the counterexample checked
+        # for every order (atomics.FreeOrder), pinned as the last one tried
+        out = _prove_once(mod, fn, code_of, target, wave, timeout, copy.deepcopy(res), assume, arg_regs,
+                          orders[-1], spills, free=True)
+        if out.notes and out.notes[0].startswith(atomics.OTHER_ORDER):
+            # an order the counterexample suggests: lane-descending (a scan from the top lane)
+            down = _prove_once(mod, fn, code_of, target, wave, timeout, copy.deepcopy(res), assume, arg_regs,
+                               False, spills, descending=True)
+            if down.verdict == "proved":
+                down.notes.append("(with the IR's atomics lane-descending)")
+                return down
     if tried:
         out.notes.append(f"(with the IR's atomics in {'; '.join(tried)})")
         if out.verdict == "refuted" and any(t.endswith(": unknown") for t in tried):
@@ -143,9 +155,11 @@ def optimized(got: Any) -> bool:
 
 def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
                 res: Any, assume: dict[str, str], arg_regs: list[tuple[str, str, int, int]], shared: bool,
-                spills: Callable[[Machine], Any]) -> Any:
+                spills: Callable[[Machine], Any], free: bool = False, descending: bool = False) -> Any:
     """One proof, the IR's returning atomics in the GPU's order (`shared`)
-    or lane-ascending."""
+    or lane-ascending (`descending`: lane-descending); `free`: as unknowns
+    of their own pinned to that order, a counterexample then checked for
+    every order."""
     t0 = time.monotonic()
     if fn.ret != "void" and fn.ret not in TYPES:
         res.notes = [f"{fn.span}: unsupported: return type {fn.ret} of a function that uses memory "
@@ -204,8 +218,11 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
             orders[n] = B.fresh_lanes(f"atomic_order#{n}", W)
         return orders[n]
 
+    ir_order: Any = atomic_order if shared else atomics.descending(B, W) if descending else None
+    if free:
+        ir_order = atomics.FreeOrder(B, W, ir_order)
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
-                atomic_order=atomic_order if shared else None, lds=ir_lds)
+                atomic_order=ir_order, lds=ir_lds)
     if flat_and_lds(fn):
         res.notes = [f"{fn.span}: unsupported: flat and LDS (or private) pointers in one function (verify keeps "
                      "them in separate memories, and a flat address may reach the LDS)"]
@@ -280,6 +297,9 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         return res
     q = smt.Query(timeout, session=B.session)
     q.add(B.or_b(*exec_bits))  # any non-empty EXEC
+    if free:  # the IR's order pinned; the GPU's a real one (no ties)
+        for c in ir_order.pins + [c for n in sorted(orders) for c in atomics.distinct_ranks(B, orders[n])]:
+            q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     # first what every function promises: EXEC back as it came, the returned value
     elo, ehi = m.exec_pair()
@@ -327,6 +347,10 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         if used is not None:
             res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
                              f"{used.span}): the refutation may be spurious")
+        other = atomics.another_order(q, run, [i for i in range(W) if mask >> i & 1]) if res.verdict == "refuted" else None
+        if other is not None:
+            res.verdict = "unknown"
+            res.notes.insert(0, other)
         return res
     q.pop()
     if r == "unknown":
