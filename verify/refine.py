@@ -335,7 +335,13 @@ class _Proof:
             res.method += ", fadd abstracted"
             return "unsat", None
         res.method += ", per-lane"
-        for c in live:
+        # a question that is another lane's with the two lanes swapped in
+        # every register has that lane's answer (Z3.lane_twins): only when
+        # the query holds nothing but the question (no f32 not-NaN facts)
+        twins = B.lane_twins(conds) if not self.f32 else [None] * len(conds)
+        for c, twin in zip(conds, twins):
+            if c is False or twin is not None:
+                continue
             q.push()
             q.add(c)
             r = q.check()

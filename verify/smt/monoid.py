@@ -204,6 +204,9 @@ class Z3Monoid:
     def under(self, t: Any, c: Any) -> Any:
         return t  # (a bag stays as it is: `t` is always right)
 
+    def lane_twins(self, conds: Sequence[Any]) -> list[int | None]:
+        return [None] * len(conds)  # (not looked for: a bag's lanes are not plain terms)
+
     def same(self, a: Any, b: Any) -> bool:
         return self.z.same(self.lower(a), self.lower(b))
 

@@ -251,6 +251,71 @@ class Z3:
         self._fresh_lanes[(name, n, cond)] = tuple(lanes)
         return lanes
 
+    def lane_twins(self, conds: Sequence[Any]) -> list[int | None]:
+        """For each lane question conds[i], a lane r < i whose question is
+        the same one up to a swap of lanes i and r in every register array
+        (fresh_lanes), or None: ask it.  Swapping two entries of every array
+        maps each model of conds[i] to a model of the swapped formula, so
+        when that formula is conds[r] (the very same term) the two are
+        satisfiable alike, provided nothing else the query holds tells the
+        lanes apart.  The caller guarantees that (no assertion beside the
+        question); here: no session definitions (`defs`), and every read of
+        a register array at a constant lane (a read at a computed lane would
+        not follow the swap).  A lane-local program's questions, made by the
+        same code on each lane's own unknowns, are all twins of the first
+        lane's: one question instead of W."""
+        out: list[int | None] = [None] * len(conds)
+        if self.s.defs or len(conds) < 2:
+            return out
+        arrays = {t[1].get_id(): t[1] for t in self._lane_of.values()}
+        if not arrays:
+            return out
+        ref = self.s.ref
+        seen: set[int] = set()
+
+        def plain(e: Any) -> bool:  # every lane array read at a numeral lane
+            stack = [e]
+            while stack:
+                x = stack.pop()
+                k = x.get_id()
+                if k in seen:
+                    continue
+                seen.add(k)
+                if not z3.is_app(x):
+                    return False  # (a quantifier or a bound variable: not ours)
+                n = x.num_args()
+                if n == 0:
+                    continue
+                kids = [x.arg(j) for j in range(n)]
+                if z3.is_select(x) and kids[0].get_id() in arrays:
+                    if not z3.is_bv_value(kids[1]):
+                        return False
+                    continue
+                for c in kids:
+                    if c.get_id() in arrays:  # an array used as a whole (a store, an equality)
+                        return False
+                stack.extend(kids)
+            return True
+
+        live = [i for i, c in enumerate(conds) if type(c) is not bool]
+        if not all(plain(conds[i]) for i in live):
+            return out
+        reps: list[int] = []  # the lanes asked
+        for i in live:
+            for r in reps:
+                pairs = []
+                for arr in arrays.values():
+                    a = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(i).as_ast()), self.s.ctx)
+                    b = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(r).as_ast()), self.s.ctx)
+                    pairs += [(a, b), (b, a)]
+                if z3.substitute(conds[i], *pairs).eq(conds[r]):
+                    out[i] = r
+                    break
+            else:
+                if len(reps) < 2:  # (a lane-local program's twins are all the first lane's)
+                    reps.append(i)
+        return out
+
     # ---- fresh unknowns -------------------------------------------------
     def fresh(self, name: str) -> Any:
         return z3.BitVec(name, 32, self.s.ctx)
