@@ -23,6 +23,7 @@ from . import arith64  # noqa: F401  # isort: skip
 from . import sdwa  # noqa: F401  # isort: skip
 from . import bitscan  # noqa: F401  # isort: skip
 from . import vhalf  # noqa: F401  # isort: skip
+from . import vhalf2  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 
