@@ -111,6 +111,7 @@ FEATURES: dict[str, Feature] = {
         Feature("ds_m0_limit", "DS instructions check their LDS address against M0 (LLVM sets M0 to -1 first)", "S:ds-m0"),
         Feature("scratch_no_rsrc_args", "callable functions get no scratch resource descriptor in s0-s3: `inreg` arguments start at s0", "S:shader-cc"),
         Feature("sub_co_ci", "v_sub_co_ci_u32 / v_subrev_co_ci_u32 (borrow in and out, GFX10+)", "S:sub-carry"),
+        Feature("alu_b16", "16-bit bitwise VOP3 ops v_and_b16 / v_or_b16 / v_xor_b16 (GFX11+)", "S:half2-b16"),
     ]
 }
 
@@ -165,7 +166,7 @@ _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
-                                              "mov_b16", "scratch_no_rsrc_args"}
+                                              "mov_b16", "scratch_no_rsrc_args", "alu_b16"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {

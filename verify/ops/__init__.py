@@ -24,6 +24,7 @@ from . import sdwa  # noqa: F401  # isort: skip
 from . import bitscan  # noqa: F401  # isort: skip
 from . import vhalf  # noqa: F401  # isort: skip
 from . import ssext  # noqa: F401  # isort: skip
+from . import vhalf2  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -43,6 +43,7 @@ from ..ir import Imm, Instr, VHalf, VReg
 from ..syntax import FLOAT_INLINE, Line, float_text, operand_text
 from . import dpp, valu
 from .base import AnyEmitter, LaneFn, OpDef, register
+from .mods16 import modified, mods_of, pk_mods, pk_run, print_mods, srcmod, strip_mods, with_mods
 from .packed16 import Alu16, Packed, _strip_halves, const_half
 from .valu import Cmp, Valu, _ftz
 from .wide16 import half_of, put_half
@@ -269,8 +270,9 @@ class AluF16(Alu16):
         self.op = op
 
     def parse(self, line: Line, enc: str) -> Instr:
+        line, neg, ab = strip_mods(line, enc, (1, 2))  # [S:half2-srcmods]
         plain, hs = _strip_halves(line)
-        ins = OpDef.parse(self, plain, enc)
+        ins = with_mods(OpDef.parse(self, plain, enc), neg, ab)
         if any(h is not None for h in hs):
             if any(h is None and isinstance(o, VReg) for h, o in zip(hs, ins.operands)):
                 raise InputError(line.span, f"{line.mnemonic} with 16-bit halves names every VGPR operand's half")
@@ -286,8 +288,11 @@ class AluF16(Alu16):
         return {1: "f16", 2: "f16"}  # [S:legality]
 
     def execute(self, ins: Instr, m: Machine) -> None:
-        self.fn = f16_fn(self.op, m)
+        self.fn = modified(f16_fn(self.op, m), ins, 2)
         super().execute(dataclasses.replace(ins, operands=tuple(f16_imm(o) for o in ins.operands)), m)
+
+    def print(self, ins: Instr, target: Any = None) -> str:
+        return print_mods(self, ins, target, (1, 2))
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         E.unsupported(f"{self.base} is not emitted")
@@ -339,6 +344,7 @@ class Half3(Valu):
         self.op = op
 
     def parse(self, line: Line, enc: str) -> Instr:
+        line, neg, ab = strip_mods(line, enc, (1, 2, 3))  # [S:half2-srcmods]
         plain, hs = _strip_halves(line)
         ins = super().parse(plain, enc)
         if any(h is not None for h in hs):
@@ -346,7 +352,10 @@ class Half3(Valu):
                 raise InputError(line.span, f"{line.mnemonic} with 16-bit halves names every VGPR operand's half")
             ops = tuple(VHalf(o.index, 1, bool(h)) if h is not None else o for h, o in zip(hs, ins.operands))
             ins = dataclasses.replace(ins, operands=ops)
-        return ins
+        return with_mods(ins, neg, ab)
+
+    def print(self, ins: Instr, target: Any = None) -> str:
+        return print_mods(self, ins, target, (1, 2, 3))
 
     def check_op(self, ins: Instr, target: Any, wave: int) -> list[Any]:
         if isinstance(ins.operands[0], VHalf):
@@ -357,7 +366,7 @@ class Half3(Valu):
         return {1: "f16", 2: "f16", 3: "f16"}  # [S:legality]
 
     def execute(self, ins: Instr, m: Machine) -> None:
-        fn = f16_fn(self.op, m)
+        fn = modified(f16_fn(self.op, m), ins, 3)
         dst, *srcs = ins.operands
         vals = []
         for s in srcs:
@@ -390,8 +399,9 @@ class Cvt16(Valu):
         self.to16 = to16
 
     def parse(self, line: Line, enc: str) -> Instr:
+        line, neg, ab = strip_mods(line, enc, (1,))  # [S:half2-srcmods]
         plain, hs = _strip_halves(line)
-        ins = super().parse(plain, enc)
+        ins = with_mods(super().parse(plain, enc), neg, ab)
         if any(h is not None for h in hs):
             want = 0 if self.to16 else 1  # the 16-bit operand
             if hs[1 - want] is not None or (hs[want] is None and isinstance(ins.operands[want], VReg)):
@@ -415,8 +425,10 @@ class Cvt16(Valu):
         m.note_lanes(en, f"computed by {ins.mnemonic}")
         flush16 = _flush16(m)
         flush32 = m.assume("f32.denormals") == "flush"
+        neg, ab = mods_of(ins, 1)
         if self.to16:
             xs = m.read(src) if not isinstance(src, Imm) else [B.const(src.value)] * m.W
+            xs = [srcmod(B, x, neg[0], ab[0], 0x80000000) for x in xs]
             r = []
             for x, e in zip(xs, en):
                 if e is False:
@@ -431,6 +443,7 @@ class Cvt16(Valu):
         if v is None:
             m.write_v(dst.index, m.unknown_lanes(f"{operand_text(dst)}@{m.line}(a float constant)"), en)
             return
+        v = [srcmod(B, x, neg[0], ab[0]) for x in v]
         res = [cvt(B, ftz(B, x, "f16") if flush16 else x, "f16", "f32") if e is not False else 0 for x, e in zip(v, en)]
         m.write_v(dst.index, res, en)
 
@@ -439,6 +452,9 @@ class Cvt16(Valu):
         if isinstance(ins.operands[0], VHalf):
             out.append(f"v{ins.operands[0].index}")
         return out
+
+    def print(self, ins: Instr, target: Any = None) -> str:
+        return print_mods(self, ins, target, (1,))
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         E.unsupported(f"{self.base} is not emitted")
@@ -456,8 +472,9 @@ class CmpF16(Cmp):
         self.feature = "cmp_f32_f_tru" if op in ("f", "tru") else None
 
     def parse(self, line: Line, enc: str) -> Instr:
+        line, neg, ab = strip_mods(line, enc, (1, 2))  # [S:half2-srcmods]
         plain, hs = _strip_halves(line)
-        ins: Instr = super().parse(plain, enc)
+        ins: Instr = with_mods(super().parse(plain, enc), neg, ab)
         if any(h is not None for h in hs):
             if any(h is None and isinstance(o, VReg) for h, o in zip(hs[1:], ins.operands[1:])):
                 raise InputError(line.span, f"{line.mnemonic} with 16-bit halves names every VGPR operand's half")
@@ -480,11 +497,16 @@ class CmpF16(Cmp):
         a, b = _read16(m, s0, ""), _read16(m, s1, "")
         if a is None or b is None:
             raise InputError(ins.span, f"{ins.mnemonic}: a float constant in a 16-bit operand is not modelled")
+        neg, ab = mods_of(ins, 2)
+        a, b = [srcmod(B, x, neg[0], ab[0]) for x in a], [srcmod(B, x, neg[1], ab[1]) for x in b]
         if _flush16(m):
             a, b = [ftz(B, x, "f16") for x in a], [ftz(B, x, "f16") for x in b]
         bits = [B.and_b(m.active(i), self.fop(B, a[i], b[i])) for i in range(W)]
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
+
+    def print(self, ins: Instr, target: Any = None) -> str:
+        return print_mods(self, ins, target, (1, 2))
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         E.unsupported("f16 compares are not emitted")
@@ -500,10 +522,10 @@ class PackedF16(Packed):
 
     def const_types(self, ins: Instr, target: Any) -> dict[int, str]:
         return {1: "v2f16", 2: "v2f16"}  # [S:legality]
+    mods = pk_mods(2)  # neg_lo/neg_hi besides op_sel  [S:half2-srcmods]
 
     def execute(self, ins: Instr, m: Machine) -> None:
-        self.fn = f16_fn(self.op, m)
-        super().execute(ins, m)
+        pk_run(m, ins, f16_fn(self.op, m), 2)
 
     def emit(self, ins: Instr, E: AnyEmitter) -> None:
         E.unsupported(f"{self.base} is not emitted")

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..backend import FP_QNAN
 from ..ops import vhalf as H
+from ..ops import vhalf2 as H2
 from ..ops.valu import _ftz
 from .types import Lanes, ttype
 
@@ -55,6 +56,8 @@ def step(run: Any, ins: Any, choice: Any) -> Lanes | None:
         return compare(run, ins)
     if op in ("fpext", "fptrunc"):
         return convert(run, ins)
+    if op in ("sitofp", "uitofp", "fptosi", "fptoui") and "half" in (ty, ins.operands[0].type):
+        return intcast(run, ins)
     if op != "call":
         return None
     m = re.match(r"llvm\.(\w+)\.(f16|bf16|v2f16|v2bf16|f32)$", ins.callee)
@@ -154,8 +157,14 @@ def arith(run: Any, ins: Any) -> Lanes:
             else:
                 b = ps[1].vals[i]
                 fa, fb = ftz(a), ftz(b)
-                r = H.fadd(B, fa, fb, fmt) if ins.opcode == "fadd" else \
-                    H.fsub(B, fa, fb, fmt) if ins.opcode == "fsub" else H.fmul(B, fa, fb, fmt)
+                wide = fmt == "bf16"  # in binary32, rounded once more: the same value  [S:half2-bf16-arith]
+                if wide:
+                    fa, fb = B.shl(fa, B.const(16)), B.shl(fb, B.const(16))
+                f = "f32" if wide else fmt
+                r = H.fadd(B, fa, fb, f) if ins.opcode == "fadd" else \
+                    H.fsub(B, fa, fb, f) if ins.opcode == "fsub" else H.fmul(B, fa, fb, f)
+                if wide:
+                    r = H.cvt(B, r, "f32", "bf16")
                 r = ftz(r)
                 args = [a, b]
             vals.append(r)
@@ -210,6 +219,38 @@ def convert(run: Any, ins: Any) -> Lanes | None:
         vals.append(r)
         pois.append(run._or(a.poison[i], *_bad(B, flags, [a.vals[i]], src), *_bad(B, flags, [r], dst)))
     return _lanes(run, vals, pois, dst)
+
+
+def intcast(run: Any, ins: Any) -> Lanes:
+    """sitofp/uitofp i16/i32 -> half: rounded once to nearest even
+    (`nneg`: poison on a negative operand); fptosi/fptoui half -> i16/i32:
+    toward zero, poison where the result does not fit (NaN and the
+    infinities included; LangRef).  [S:half2-cvt-int] [S:f32-cvt]"""
+    B, W = run.B, run.wave
+    op, src = ins.opcode, ins.operands[0]
+    ity = src.type if op in ("sitofp", "uitofp") else ins.type
+    if ity not in ("i16", "i32"):
+        raise run._unsupported(f"{op} {src.type} to {ins.type}")
+    bits = int(ity[1:])
+    flags = run._flags(ins)
+    a = run.operand(src)
+    if op in ("sitofp", "uitofp"):
+        if [f for f in flags if f != "nneg"]:
+            raise run._unsupported(f"flag '{flags[0]}' on {op}")
+        pois = list(a.poison)
+        if "nneg" in flags:
+            pois = [run._or(p, B.bit(v, bits - 1)) for p, v in zip(pois, a.vals)]
+        return _lanes(run, [H2.int_to_f16(B, v, op == "sitofp", bits) for v in a.vals], pois, "f16")
+    if flags:
+        raise run._unsupported(f"flag '{flags[0]}' on {op}")
+    flush = flushes(run, "f16")
+    vals, pois = [], []
+    for i in range(W):
+        x = H.ftz(B, a.vals[i], "f16") if flush else a.vals[i]
+        r, fits = H2.f16_to_int(B, x, op == "fptosi", bits)
+        vals.append(r)
+        pois.append(run._or(a.poison[i], B.not_b(fits)))
+    return Lanes(vals, pois, bits, False)
 
 
 def intrinsic(run: Any, ins: Any, name: str, ty: str, choice: Any) -> Lanes:

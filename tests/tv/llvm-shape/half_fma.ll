@@ -4,6 +4,9 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize32 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 < %s | FileCheck %s
+; EXPECT: 28 instances
+; the function flushes f32 subnormals ("denormal-fp-math-f32"="preserve-sign"): modelled only under --assume f32.denormals=flush
+; EXPECT: unsupported @fmuladd_flush "f32 denormal mode 'preserve-sign'"
 
 define float @fmul_f32(float %a, float %b) {
   %r = fmul float %a, %b

@@ -4,6 +4,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize32 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 < %s | FileCheck %s
+; EXPECT: 44 instances
 
 define half @maxnum_f16(half %a, half %b) {
   %r = call half @llvm.maxnum.f16(half %a, half %b)
