@@ -178,11 +178,6 @@ def test_ops_without_a_spelling_are_input_errors(tmp_path):
 # cuda_match_all_w64 (and its GFX12 copy): each warp's first lane is read with the other half of
 # EXEC cleared (s_mov_b32 exec_hi/exec_lo), which LLVM IR has no words for.
 EMIT_GAPS: dict[str, str | tuple[str, ...]] = {
-    # the bit scans of __fns (verify/ops/bitscan.py) have no IR spelling in verify emit yet
-    'fns_next_gcn': 'bit-level lane functions have no spelling here',
-    'fns_next_rdna': 'bit-level lane functions have no spelling here',
-    'fns_prev_gcn': 'bit-level lane functions have no spelling here',
-    'fns_prev_rdna': 'bit-level lane functions have no spelling here',
     'coalesced_shfl_w32': 'the compiled code is unknown',
     'all_equal_f32_w64': 'the compiled code is unknown',
     'bitonic_t16_w32': 'the compiled code is unknown',

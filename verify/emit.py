@@ -1047,10 +1047,12 @@ def compiled_lowering(asm_text: str, low: Lowering, target: Target, wave: int, p
         k += n
     # the outputs: v0 (a 64-bit one: v[0:1]); several: v0, v1, ... in the spec's order
     more: list[VReg | SReg] = [VReg(k) for k in range(1, len(low.outputs))]
+    # a per-lane parameter is the input it names, also where the spec's default names it (cuda.fns's @base)
+    params = {**{k: v for k, v in spec.defaults.items() if isinstance(v, str) and v.startswith("@")}, **low.params}
     a = asmcheck.Assertion(f"v0 == {low.spec}(...)", "spec", VReg(0, 2 if wide else 1), low.spec, more=more,
                            params={k: v for k, v in low.params.items() if not (isinstance(v, str) and v.startswith("@"))},
                            args=[reg[n] for n in spec.inputs],
-                           reg_params={k: reg[v[1:]] for k, v in low.params.items()
+                           reg_params={k: reg[v[1:]] for k, v in params.items()
                                        if isinstance(v, str) and v.startswith("@")})
     clow = asmcheck.lowering_for(region, a, low.exec_contract)
     clow.check_exec = True

@@ -869,8 +869,31 @@ def _run_body(ctx: _Ctx) -> dict[str, _Res]:
     values: dict[str, _Res] = {}
     for st in ctx.spec.body:
         if st.kind == "let":
-            values[st.name] = _ev(st.expr, ctx, values)
+            try:
+                values[st.name] = _ev(st.expr, ctx, values)
+            except _WideConst as e:
+                raise InputError(st.span, str(e)) from None
     return values
+
+
+class _WideConst(Exception):
+    """A constant outside the signed 32-bit range on 64-bit lanes (its statement adds the position)."""
+
+
+def _c32(ctx: _Ctx, raw: int) -> int:
+    """A constant as the notation's 32-bit two's complement.  On 64-bit lanes
+    (type u64/i64) a constant that does not fit a signed 32-bit value (a
+    literal such as 0x80000000, or 1 << 31 folded) is an error: the notation
+    defines 32-bit constants, and whether one that wrapped widens by sign
+    (0xffffffff80000000) or by zero (0x80000000) is not defined; a constant
+    in range widens by sign (-1 is all ones).  docs/language.md"""
+    v = _s32(raw)
+    if v != raw and isinstance(ctx.B, Wide):
+        raise _WideConst(f"spec {ctx.spec.name}: the constant {raw:#x} does not fit a signed 32-bit value, and on "
+                         f"64-bit lanes (type u64/i64) it is ambiguous whether it widens by sign "
+                         f"({v & 0xFFFFFFFFFFFFFFFF:#x}) or by zero ({raw & _M32:#x}): write a constant from "
+                         f"-2^31 to 2^31 - 1 (a negative one widens by sign)")
+    return v
 
 
 def _is_c(v: object) -> bool:
@@ -898,7 +921,7 @@ def _ev(node: ast.AST, ctx: _Ctx, values: dict[str, _Res]) -> _Res:
     """-> (value, defined).  value: int | bool | backend term."""
     B = ctx.B
     if isinstance(node, ast.Constant):
-        return (node.value if isinstance(node.value, str) else _s32(cast(int, node.value))), True  # ints: _check_subset
+        return (node.value if isinstance(node.value, str) else _c32(ctx, cast(int, node.value))), True  # ints: _check_subset
     if isinstance(node, ast.Name):
         nm = node.id
         if nm in values:
@@ -926,7 +949,7 @@ def _ev(node: ast.AST, ctx: _Ctx, values: dict[str, _Res]) -> _Res:
         if op is ast.Not:
             return ((not a) if _is_cb(a) else B.not_b(a)), da
         if _is_c(a):
-            return _s32(-a if op is ast.USub else ~a if op is ast.Invert else a), da
+            return _c32(ctx, -a if op is ast.USub else ~a if op is ast.Invert else a), da
         if op is ast.USub:
             return B.sub(B.const(0), a), da
         if op is ast.Invert:
@@ -1027,7 +1050,7 @@ def _binop(ctx: _Ctx, op: type[ast.operator], a: Any, b: Any) -> Any:
     B = ctx.B
     _no_text(ctx, "an operand of arithmetic", a, b)
     if _is_c(a) and _is_c(b):
-        return _s32(_PYBIN[op](a, b))
+        return _c32(ctx, _PYBIN[op](a, b))
     a, b = _sym(ctx, a), _sym(ctx, b)
     if op is ast.Add:
         return B.add(a, b)

@@ -75,6 +75,7 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_vcmpx_permlane", "v_permlane16/x16/64 after a v_cmpx needs a VALU instruction between", "S:hazards"),
         Feature("saveexec_sdst_last", "*_saveexec_* writes SDST after EXEC (the target's ISA guide states it in pseudocode)", "S:saveexec-order"),
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
+        Feature("valu_gfx11_names", "the GFX11 VALU spellings v_ctz_i32_b32 / v_clz_i32_u32 of v_ffbl_b32 / v_ffbh_u32", "S:ffb"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
         Feature("cmp_f32_f_tru", "v_cmp_f_f32 / v_cmp_tru_f32 (before GFX12; llvm-mc-22 rejects them on gfx1200)", "S:f32-order"),
@@ -164,7 +165,7 @@ _GFX10 = {
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
-                                              "add_u32_nocarry", "salu_gfx11_names", "hazard_vcmpx_permlane",
+                                              "add_u32_nocarry", "salu_gfx11_names", "valu_gfx11_names", "hazard_vcmpx_permlane",
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
                                               "mov_b16", "scratch_no_rsrc_args", "alu_b16"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]

@@ -273,17 +273,19 @@ def run_loop(run: IRRun, fn: Function, b: int, insts: list[Inst], here: list[Any
 
 def cttz(run: IRRun, ins: Inst) -> Lanes:
     """llvm.cttz.i32(x, is_zero_poison): the number of trailing zero bits of
-    x, 32 for 0 (poison there when the flag is true).  [S:ir-cttz]"""
+    x, 32 for 0 (poison there when the flag is true); llvm.ctlz.i32 the
+    leading zero bits.  [S:ir-cttz]"""
     B, W = run.B, run.wave
     x = run.operand(ins.operands[0])
     flag = ins.operands[1]
+    lead = ins.callee == "llvm.ctlz.i32"
     if x.width != 32 or x.hi is not None or flag.kind != "const":
-        raise run._unsupported(f"@{ins.callee} (only llvm.cttz.i32 with a constant flag)")
+        raise run._unsupported(f"@{ins.callee} (only llvm.cttz.i32/ctlz.i32 with a constant flag)")
     vals, pois = [], []
     for i in range(W):
         v: Any = B.const(32)
-        for k in range(31, -1, -1):
-            v = B.ite(B.bit(x.vals[i], k), B.const(k), v)
+        for k in (range(32) if lead else range(31, -1, -1)):  # the bit that wins comes last
+            v = B.ite(B.bit(x.vals[i], k), B.const(31 - k if lead else k), v)
         vals.append(v)
         zero = B.eq(x.vals[i], B.const(0))
         pois.append(B.or_b(x.poison[i], zero) if flag.value else x.poison[i])

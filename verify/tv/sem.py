@@ -807,7 +807,7 @@ class IRRun:
             return hit
         if op == "call" and ins.callee in ("llvm.ctpop.i32", "llvm.ctpop.i64"):
             return self.ctpop(ins)
-        if op == "call" and ins.callee == "llvm.cttz.i32":
+        if op == "call" and ins.callee in ("llvm.cttz.i32", "llvm.ctlz.i32"):
             return irloop.cttz(self, ins)
         if op == "call" and ins.callee == "llvm.bitreverse.i32":
             return self.bitreverse(ins)
