@@ -473,6 +473,9 @@ class IRRun:
     # straight-line function, reused where their operands are the very same
     # objects: verify tv's kernels run once per dispatch EXEC
     memo: dict[Any, tuple[tuple[Any, ...], Any]] | None = None
+    # the inline asm calls run, for the GPU code's asm blocks (verify/tv/inlineasm.py);
+    # None: no GPU code to match them (a non-empty asm is unsupported)
+    asm: list[Any] | None = None
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
