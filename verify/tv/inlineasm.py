@@ -99,12 +99,12 @@ def ir_call(run: Any, ins: Any, text: str, cons: str, sideeffect: bool) -> Lanes
     what = f"inline asm '{text}'"
     if run.asm is None:
         raise run._unsupported(f"{what} (asm is matched to the GPU code's blocks only against compiled code)")
-    if not sideeffect:
-        raise run._unsupported(f"{what} without sideeffect (LLVM may move, merge or drop it: not matched to the "
-                               "GPU code's blocks)")
     lines = _lines(body)
     if any(not ln.startswith(";") for ln in lines):
         raise run._unsupported(f"{what} (an asm body with instructions is not modelled, only comments)")
+    if not sideeffect:
+        raise run._unsupported(f"{what} without sideeffect (LLVM may move, merge or drop it: not matched to the "
+                               "GPU code's blocks)")
     if re.search(r"\$(?![0-9{]|\$)", body) or re.search(r"\$\{\d+:", body):
         raise run._unsupported(f"{what} (an operand modifier or special '$' form)")
     parts = [c.strip() for c in cons.split(",")] if cons.strip() else []
