@@ -195,3 +195,13 @@ def test_llc_22s_readlane_kernel_with_def_and_use_is_proved(tmp_path):
     (r,) = json.loads(out)["results"]
     assert code == 1 and r["verdict"] == "refuted", r
     assert any("operand $0 piece 1" in n for n in r["notes"]), r["notes"]
+
+
+@needs_llc
+def test_a_use_of_a_frozen_poison_is_not_refuted(tmp_path):
+    """The IR's non-deterministic value (freeze of poison) is the source's to
+    choose: a difference there is not settled, so unknown, never refuted."""
+    ir = ('define void @nd(i32 %a) {\n  %f = freeze i32 poison\n'
+          '  call void asm sideeffect "; use $0", "v"(i32 %f)\n  ret void\n}\n')
+    code, out, _ = cli("tv", write(tmp_path, "nd.ll", ir), "--llc", "llc-22", "--target", "gfx1100", "--wave", "32")
+    assert code == 3 and "nd on gfx1100 wave32 (llc-22): unknown" in out and "non-deterministic" in out, out

@@ -412,6 +412,11 @@ def decide(res: Any, q: Any, B: Any, no_ub: Any, run: Any, m: Any, label: str) -
         q.pop()
         res.verdict, res.notes = "unknown", [f"the solver gave up on the inline asm inputs ({q.reason})"]
         return True
+    if run.choices:  # the IR's non-deterministic values may be what differs: the source may choose them
+        q.pop()
+        res.verdict, res.notes = "unknown", [*res.notes, "an inline asm block's inputs may differ from the IR's "
+                                             "where the IR has non-deterministic values (not settled)"]
+        return True
     for lane in range(min(4, len(obls[0].call.act))):  # a counterexample with one active lane, where there is one
         act = obls[0].call.act
         q.push()
