@@ -39,6 +39,7 @@ import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .. import smt
 from ..diag import InputError, Span
 from ..ir import Instr, SReg, VReg
 from ..ops.base import UNMODELLED, OpDef
@@ -356,6 +357,7 @@ class Obligation:
     lane: int | None = None
     ir: Any = None
     gpu: Any = None
+    lanes: list[tuple[int, Any]] = field(default_factory=list)  # the lanes it stands for, each where it counts
 
 
 def obligations(B: Any, run: Any, m: Any) -> list[Obligation] | str:
@@ -380,14 +382,24 @@ def obligations(B: Any, run: Any, m: Any) -> list[Obligation] | str:
             want = pieces_of(v, o.tt)
             got = ret_pieces(B, o.tt, regs)
             for p, (w, g2) in enumerate(zip(want, got)):
+                label = f"${n}" + (f" piece {p}" if len(want) > 1 else "")
+                groups: list[list[int]] = []  # lanes whose GPU and IR values are the very same terms: one question
                 for i in range(W):
+                    g0 = next((gr for gr in groups if smt.same(g2[gr[0]], g2[i]) and
+                               smt.same(w.vals[gr[0]], w.vals[i])), None)
+                    if g0 is None:
+                        groups.append([i])
+                    else:
+                        g0.append(i)
+                for gr in groups:
+                    i = gr[0]
                     if o.tt.is_f32:
                         differ = B.not_b(B.feq(g2[i], w.vals[i]))
                     else:  # (16-bit floats: NaN as any NaN)
                         differ = piece_differ(B, o.tt, g2[i], w.vals[i])
-                    label = f"${n}" + (f" piece {p}" if len(want) > 1 else "")
-                    out.append(Obligation(B.and_b(c.act[i], B.not_b(w.poison[i]), differ), c, s.line, label, i,
-                                          w.vals[i], g2[i]))
+                    some = B.or_b(*(B.and_b(c.act[j], B.not_b(w.poison[j])) for j in gr))
+                    out.append(Obligation(B.and_b(some, differ), c, s.line, label, i, w.vals[i], g2[i],
+                                          [(j, B.and_b(c.act[j], B.not_b(w.poison[j]))) for j in gr]))
     return out
 
 
@@ -436,7 +448,8 @@ def decide(res: Any, q: Any, B: Any, no_ub: Any, run: Any, m: Any, label: str) -
         got = sum(1 << i for i, g in enumerate(seen.exec_bits) if q.truth(g))
         note = f"{head}: EXEC at the block is {got:#x}, the lanes that run the call are {exec_mask:#x}"
     else:
-        note = (f"{head}: lane {bad.lane}, operand {bad.what}: the IR passes {q.value(bad.ir):#x}, the GPU's "
+        which = next((j for j, on in bad.lanes if q.truth(on)), bad.lane)
+        note = (f"{head}: lane {which}, operand {bad.what}: the IR passes {q.value(bad.ir):#x}, the GPU's "
                 f"register holds {q.value(bad.gpu):#x} (EXEC = {exec_mask:#x})")
     q.pop()
     q.pop()
