@@ -12,7 +12,7 @@ from verify import catalog
 from verify.smt import Z3
 
 
-def questions(B: Z3, f) -> list:  # noqa: ANN001
+def questions(B: Z3, f) -> list:
     x = B.fresh_lanes("v0", 8)
     e = B.fresh_lanes("exec", 8, cond=True)
     return [B.and_b(e[i], f(x, i)) for i in range(8)]

@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import cextv, conventions, halfsem, legality, nondet
+from . import cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
@@ -310,6 +310,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
     return instruction when it is not the kernel's or function's ('': none,
     a shader returning to its epilog, verify/tv/conventions.py)."""
     problems: list[str] = []
+    asm, asm_bodies, problems = inlineasm.mark(asm)  # inline asm blocks: one pseudo-instruction each
     try:
         text = "\n".join(t for _, t in split_vopd(list(enumerate(asm.splitlines(), 1))))
         lines = function_lines(read(label, text), fname, label)
@@ -325,7 +326,8 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
         if ln.kind != "instr":
             continue
         try:
-            ins = parse_line(ln.text, Span(label, ln.lineno, 1))
+            ins = inlineasm.placeholder(ln.text, asm_bodies, Span(label, ln.lineno, 1)) or \
+                parse_line(ln.text, Span(label, ln.lineno, 1))
         except InputError as e:
             problems.append(f"GPU line {ln.lineno}: {ln.text.split(';')[0].strip()}: {e.message}")
             continue
@@ -602,6 +604,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
             args[key] = from_registers(B, tt, raws)
     rec = nondet.Choices(B, W)  # the IR's non-deterministic values: the source's to choose
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=rec)
+    run.asm = []  # (inline asm: matched to the GPU code's blocks, verify/tv/inlineasm.py)
     try:
         ret = run.run(fn, args)
     except Unsupported as e:
@@ -623,6 +626,10 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         code.kernel = True
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
+        return res
+    why = inlineasm.bind(code, run)
+    if why is not None:
+        res.notes = [f"{code.label}: unsupported: {why}"]
         return res
     bad = legality.illegal(code.program, target, wave)  # an instruction the target cannot encode
     if bad:
@@ -735,6 +742,9 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         q.add(c)
     if run.ub:  # undefined behaviour in the IR (a branch on poison): any GPU code refines it
         q.add(B.not_b(B.or_b(*run.ub)))
+    if run.asm and inlineasm.decide(res, q, B, True, run, m, code.label):  # the asm blocks' inputs first
+        res.seconds = time.monotonic() - t0
+        return res
     # all lanes at once with a fixed resource limit, then lane by lane
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))

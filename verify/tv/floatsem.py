@@ -32,6 +32,7 @@ import re
 from typing import Any
 
 from ..ops import vfloat as V
+from . import inlineasm
 from .types import Lanes
 
 QNAN, SIGN, MAG = V.QNAN, V.SIGN, V.MAG
@@ -245,8 +246,8 @@ def inline_asm(run: Any, ins: Any) -> Lanes:
     if m is None:
         raise run._unsupported(f"inline asm '{tail.text}'")
     text, cons = m.group(1), m.group(2)
-    if text.strip():
-        raise run._unsupported(f"inline asm '{text}'")
+    if text.strip():  # comments only: matched to the GPU code's asm block (verify/tv/inlineasm.py)
+        return inlineasm.ir_call(run, ins, text, cons, "sideeffect" in tail.text.split('"')[0].split())
     parts = [c for c in cons.split(",") if c and not c.startswith("~")]
     outs = [c for c in parts if c.startswith("=")]
     ins_c = [c for c in parts if not c.startswith("=")]

@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomics, buffer, bytemem, cextv, spaces
+from . import atomics, buffer, bytemem, cextv, inlineasm, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -810,6 +810,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
                 workitem_x=tid, atomic_order=ir_order, memo=terms.setdefault("ir", {}),
                 lds=ir_lds)
+    run.asm = []  # (inline asm: matched to the GPU code's blocks, verify/tv/inlineasm.py)
     try:
         run.run(fn, ir_args)
     except Unsupported as e:
@@ -824,6 +825,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     label, prog = code.label, code.program
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
+        return res
+    why = inlineasm.bind(code, run)
+    if why is not None:
+        res.notes = [f"{label}: unsupported: {why}"]
         return res
     # the argument offsets: the metadata's, checked against the ABI rule
     meta = metadata_args(asm, fn.name)
@@ -901,6 +906,9 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
     res.instructions = len(prog)
+    if run.asm and inlineasm.decide(res, q, B, no_ub, run, m, label):  # the asm blocks' inputs first
+        res.seconds = time.monotonic() - t0
+        return res
     return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run, (ir_lds, k.lds))
 
 

@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import atomics, bytemem, conventions, spaces
+from . import atomics, bytemem, conventions, inlineasm, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -223,6 +223,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         ir_order = atomics.FreeOrder(B, W, ir_order)
     run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
                 atomic_order=ir_order, lds=ir_lds)
+    run.asm = []  # (inline asm: matched to the GPU code's blocks, verify/tv/inlineasm.py)
     if flat_and_lds(fn):
         res.notes = [f"{fn.span}: unsupported: flat and LDS (or private) pointers in one function (verify keeps "
                      "them in separate memories, and a flat address may reach the LDS)"]
@@ -241,6 +242,10 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     label = code.label
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
+        return res
+    why = inlineasm.bind(code, run)
+    if why is not None:
+        res.notes = [f"{label}: unsupported: {why}"]
         return res
     if conventions.is_shader(fn):  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
         code.kernel = True
@@ -301,6 +306,9 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         for c in ir_order.pins + [c for n in sorted(orders) for c in atomics.distinct_ranks(B, orders[n])]:
             q.add(c)
     no_ub = B.not_b(B.or_b(*run.ub))
+    if run.asm and inlineasm.decide(res, q, B, no_ub, run, m, label):  # the asm blocks' inputs first
+        res.seconds = time.monotonic() - t0
+        return res
     # first what every function promises: EXEC back as it came, the returned value
     elo, ehi = m.exec_pair()
     exec_bad = B.or_b(B.ne(elo, lo), B.ne(ehi, hi)) if W == 64 else B.ne(elo, lo)

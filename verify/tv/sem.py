@@ -473,6 +473,9 @@ class IRRun:
     # objects: verify tv's kernels run once per dispatch EXEC
     memo: dict[Any, tuple[tuple[Any, ...], Any]] | None = None
     si_copies: dict[str, str] = field(default_factory=dict)  # set.inactive outside whole-wave mode: copies [S:wwm-region]
+    # the inline asm calls run, for the GPU code's asm blocks (verify/tv/inlineasm.py);
+    # None: no GPU code to match them (a non-empty asm is unsupported)
+    asm: list[Any] | None = None
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
