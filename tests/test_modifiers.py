@@ -21,7 +21,9 @@ STRICT = {"vdst": "v0", "vgpr": "v1", "src": "v1", "sdst": "s0", "sdst64": "s[0:
 # way round, which would be a false pass).
 # llvm-mc-22 accepts `clamp` on these, verify refuses it (what it does there is not modelled: never a false
 # pass); the f32 compares' clamp is left for a later change
-CLAMP_NOT_MODELLED = {"v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad_u64_u32",
+CLAMP_NOT_MODELLED = {"v_cvt_f16_i16", "v_cvt_f16_u16", "v_cvt_i16_f16", "v_cvt_u16_f16", "v_maximum_f16",
+                      "v_minimum_f16", "v_pk_fma_f16",  # (verify/ops/vhalf2.py)
+                      "v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad_u64_u32",
                       *(f"v_cmp_{c}_f32" for c in ("eq", "lg", "neq", "nlg", "o", "u")),
                       # the 16-bit, packed and GFX8 carry ops (verify/ops/packed16.py, carry8.py, wide64.py)
                       "v_add_u16", "v_sub_u16", "v_add_nc_u16", "v_sub_nc_u16", "v_pk_mov_b32", "v_alignbit_b32",

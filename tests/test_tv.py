@@ -273,12 +273,16 @@ def test_uncovered_hazard_is_refuted(tmp_path):
     assert "warning: hazard (GFX8/9 family)" in lines[4] and lines[4].endswith("insert s_nop 0"), out
 
 
-def test_kernel_store_of_i8_is_unsupported(tmp_path):
-    p = write(tmp_path, "s.ll", "define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %v) {\n"
-                                "  %t = trunc i32 %v to i8\n  store i8 %t, ptr addrspace(1) %out, align 1\n  ret void\n}\n")
+def test_kernel_store_of_i8_is_proved_and_a_volatile_one_unsupported(tmp_path):
+    """Byte-granular memory (verify/tv/bytemem.py) where the IR stores an i8."""
+    ir = ("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %v) {\n"
+          "  %t = trunc i32 %v to i8\n  store VOL i8 %t, ptr addrspace(1) %out, align 1\n  ret void\n}\n")
+    p = write(tmp_path, "s.ll", ir.replace("VOL ", ""))
     code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
-    assert code == 4
-    assert f"  {p}:3:3: unsupported: store without align >= 4 (or volatile/atomic)" in out
+    assert code == 0 and "k on gfx1100 wave32 (llvmlite): proved" in out, out
+    p = write(tmp_path, "v.ll", ir.replace("VOL", "volatile"))
+    code, out, _ = cli("tv", p, "--target", "gfx1100", "--wave", "32")
+    assert code == 4 and f"  {p}:3:3: unsupported: " in out, out
 
 
 # ---------------------------------------------------------------------------

@@ -75,6 +75,10 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_vcmpx_permlane", "v_permlane16/x16/64 after a v_cmpx needs a VALU instruction between", "S:hazards"),
         Feature("saveexec_sdst_last", "*_saveexec_* writes SDST after EXEC (the target's ISA guide states it in pseudocode)", "S:saveexec-order"),
         Feature("salu_gfx11_names", "the GFX11 SALU spellings s_ctz_*, s_and_not1_*, s_or_not1_*", "S:salu"),
+        Feature("mem_global", "global_* memory instructions (global_load/store, GFX9+)", "S:mem16-legal"),
+        Feature("mem_d16", "D16 sub-dword loads and _d16_hi stores", "S:mem16-legal"),
+        Feature("mem_gfx11_names", "the GFX11 memory spellings (_b8/_b16/_u8/_i8/_u16/_i16)", "S:mem16-legal"),
+        Feature("d16_preserves", "a D16 load keeps the other half of its register (no SRAM ECC)", "S:mem16-d16"),
         Feature("valu_gfx11_names", "the GFX11 VALU spellings v_ctz_i32_b32 / v_clz_i32_u32 of v_ffbl_b32 / v_ffbh_u32", "S:ffb"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
@@ -149,8 +153,11 @@ _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy",
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
                         "ds_m0_limit", "sdwa", "mad_f32"}
 _GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
-                  "sub_co_u32", "sub_co_vop2_gfx9", "sdwa_sgpr", "sdwa_add_u32"}
-_GFX90A = _GFX9 | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32", "fmac_f32"}
+                  "sub_co_u32", "sub_co_vop2_gfx9", "sdwa_sgpr", "sdwa_add_u32",
+                  "mem_global", "mem_d16", "d16_preserves"}
+# SRAM ECC (on, or "any": LLVM's default) makes a D16 load zero the other half  [S:mem16-d16]
+_SRAMECC = {"d16_preserves"}
+_GFX90A = (_GFX9 - _SRAMECC) | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32", "fmac_f32"}
 _GFX94X = (_GFX90A - {"mad_f32"}) | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
@@ -161,13 +168,13 @@ _GFX10 = {
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
-    "sdwa", "sdwa_sgpr", "fmac_f32",
+    "sdwa", "sdwa_sgpr", "fmac_f32", "mem_global", "mem_d16", "d16_preserves",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "valu_gfx11_names", "hazard_vcmpx_permlane",
                                               "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
-                                              "mov_b16", "scratch_no_rsrc_args", "alu_b16"}
+                                              "mov_b16", "scratch_no_rsrc_args", "alu_b16", "mem_gfx11_names"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {
@@ -197,8 +204,8 @@ TARGETS: dict[str, Target] = {
     for t in (
         _mk(["gfx803"], 8, "GFX8", "GCN3", (64,), _GFX8)
         + _mk(["gfx900"], 9, "GFX9", "GCN5", (64,), _GFX9)
-        + _mk(["gfx906"], 9, "GFX9", "GCN5", (64,), _GFX9 | {"fmac_f32"})
-        + _mk(["gfx908"], 9, "GFX9", "CDNA1", (64,), _GFX9 | {"fmac_f32"})
+        + _mk(["gfx906"], 9, "GFX9", "GCN5", (64,), (_GFX9 - _SRAMECC) | {"fmac_f32"})
+        + _mk(["gfx908"], 9, "GFX9", "CDNA1", (64,), (_GFX9 - _SRAMECC) | {"fmac_f32"})
         + _mk(["gfx90a"], 9, "gfx90a", "CDNA2", (64,), _GFX90A)
         + _mk(["gfx940", "gfx941"], 9, "gfx94x", "CDNA3", (64,), _GFX94X, "gfx942",
               "pre-production CDNA3; LLVM 21+ dropped it, assembled as gfx942")

@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..target import Target
+from ..target import FEATURES, Target, needs_text
 
 # GFX9/10 spellings (GFX11+ keeps them as aliases) -> (store, bytes, d16, hi, signed)
 _OLD = {
@@ -62,10 +62,6 @@ _NEW = {
     "load_d16_b16": (False, 2, True, False, False), "load_d16_hi_b16": (False, 2, True, True, False),
 }
 _NAME = re.compile(r"^(global|flat|buffer)_(\w+)$")
-# the first generation with the space (verify's oldest target is GFX8)
-_SPACE_GEN = {"global": 9, "flat": 8, "buffer": 8}
-# targets whose SRAM ECC (on or "any", LLVM's default) makes D16 loads zero the other half  [S:mem16-d16]
-SRAMECC = ("gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950")
 
 
 @dataclass(frozen=True)
@@ -100,20 +96,18 @@ def parse(mnemonic: str) -> SubDword | None:
 
 def legal(acc: SubDword, target: Target) -> str | None:
     """Why `target` has no such instruction (llvm-mc-22's rule), or None  [S:mem16-legal]."""
-    first = _SPACE_GEN[acc.space]
-    if acc.d16 or acc.hi:
-        first = max(first, 9)
-    if acc.gfx11_name:
-        first = max(first, 11)
-    if target.gen < first:
-        return f"{acc.mnemonic} needs GFX{first}+ ({target.name} is GFX{target.gen})"
+    need = [f for f, wanted in (("mem_global", acc.space == "global"), ("mem_d16", acc.d16 or acc.hi),
+                                ("mem_gfx11_names", acc.gfx11_name)) if wanted]
+    for f in need:
+        if not target.has(f):
+            return f"{acc.mnemonic} needs {needs_text(f)} ({target.name} has no {FEATURES[f].what})"
     return None
 
 
 def d16_preserves(target: Target) -> bool:
     """A D16 load leaves the other half of its destination as it was
     (LLVM's d16PreservesUnusedBits: GFX9+ without SRAM ECC)  [S:mem16-d16]."""
-    return target.gen >= 9 and target.name not in SRAMECC
+    return target.has("d16_preserves")
 
 
 def store_bytes(B: Any, data: Any, acc: SubDword) -> list[Any]:

@@ -77,8 +77,8 @@ def f16_to_int(B: Backend, x: Value, signed: bool, bits: int = 16) -> tuple[Valu
 
     >>> from verify.backend import Concrete
     >>> C = Concrete()
-    >>> [(hex(v), f) for v, f in (f16_to_int(C, x, True) for x in (0xC0CD, 0x7800, 0x7E00))]
-    [('0xfffd', True), ('0x7fff', False), ('0x0', False)]
+    >>> [(hex(v), f) for v, f in (f16_to_int(C, x, True) for x in (0xC0CD, 0x7800, 0x7E00))]  # -2.4004, 32768, NaN
+    [('0xfffe', True), ('0x7fff', False), ('0x0', False)]
     """
     f = cvt(B, x, "f16", "f32")
     if signed:
