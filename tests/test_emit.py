@@ -217,6 +217,9 @@ def test_catalogue_emits_compiles_and_reverifies_for_every_target(share):
 
     every = [str(p) for p in catalog.lowering_files()]
     ci = cover_sample(every, 20, [len(proofs.instantiations(load_lowering(p))) for p in every])
+    # a lowering whose compiled code is unknown spends the whole budget on each
+    # instantiation: left to the corpus tier (as tests/test_closed_loop.py does)
+    ci = {k for k in ci if EMIT_GAPS.get(Path(every[k]).stem) != "the compiled code is unknown"}
     files = [p for k, p in enumerate(every) if (k in ci) == (share == "ci")]
     ctx = multiprocessing.get_context("forkserver")
     with ctx.Pool(2) as pool:
