@@ -17,7 +17,6 @@ A record file whose re-proof gives the same records keeps its bytes.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import subprocess
 from collections.abc import Callable
@@ -143,11 +142,9 @@ def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0,
             progress(k, len(work), _disp(w[0]))
             out.append(_prove_file(w))
     else:
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                          else "spawn")
-        if ctx.get_start_method() == "forkserver":
-            ctx.set_forkserver_preload(["verify.gate", "verify.refine", "verify.smt"])
-        with ctx.Pool(min(jobs, len(work))) as pool:
+        from .workers import pool as worker_pool
+
+        with worker_pool(min(jobs, len(work)), ["verify.gate", "verify.refine", "verify.smt"]) as pool:
             out = []
             for r in pool.imap(_prove_file, work, chunksize=1):
                 out.append(r)

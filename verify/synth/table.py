@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing as mp
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -123,7 +122,9 @@ def build(columns: list[tuple[str, int]] | None = None, jobs: int = 2, out: Text
     cols = columns or COLUMNS
     work: list[tuple[str, int, list[Row], None]] = [(fam, wave, ROWS, None) for fam, wave in cols]
     if jobs > 1:
-        with mp.get_context("fork").Pool(jobs) as pool:
+        from ..workers import pool as worker_pool
+
+        with worker_pool(jobs, method="fork") as pool:
             results = pool.map(_column, work, chunksize=1)
     else:
         results = [_column(w) for w in work]

@@ -15,7 +15,6 @@ absent from the IR we model (no memory, no division).
 
 from __future__ import annotations
 
-import multiprocessing
 import re
 import time
 from collections.abc import Callable
@@ -1297,15 +1296,12 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                                        secs if first else 0.0, timeout, frozen, robust, ins.run))
     if jobs <= 1 or len(tasks) <= 1:
         return [_prove_task(t) for t in tasks]
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["verify.tv.check", "verify.smt"])
+    from ..workers import pool as worker_pool
     # the likely longest proofs first (wave64, long code: a wave64 loop runs
     # one proof per EXEC), so that no long one starts last while the other
     # workers idle; the results in the tasks' order all the same
     order = sorted(range(len(tasks)), key=lambda k: (-_weight(tasks[k]), k))
-    with ctx.Pool(min(jobs, len(tasks))) as pool:
+    with worker_pool(min(jobs, len(tasks)), ["verify.tv.check", "verify.smt"]) as pool:
         done = list(pool.imap(_prove_task, [tasks[k] for k in order], chunksize=1))
     out: list[TVResult | None] = [None] * len(tasks)
     for k, r in zip(order, done):
