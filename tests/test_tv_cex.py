@@ -88,3 +88,12 @@ def test_kernel_json_carries_the_counterexample(tmp_path):
     assert c is not None and c["memory"]["ir"] != c["memory"]["gpu"]
     assert [r["lane"] for r in c["lanes"]] == c["active_lanes"] and set(c["inputs"]["workitem.id.x"]) == {
         str(i) for i in c["active_lanes"]}
+    # the cause: the mutated address xor, traced from the store's data through the ds_bpermute (issue #34)
+    xor_line = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "v_xor_b32_e32 v3, 2, v2" in t)
+    assert c["cause"].startswith(f"line {xor_line} v_xor_b32_e32: v3[") and "ds_bpermute_b32" in c["cause"]
+    wrong = [r for r in c["lanes"] if r["differs"]]
+    assert wrong and all(r["expected"] != r["actual"] and r["trace"] for r in wrong)
+    assert c["store"].endswith(" global_store_b32")
+    notes = json.loads(out)["results"][0]["notes"]
+    assert notes[1] == f"  cause: {c['cause']}" and f"  the lanes' stores at {c['store']}:" in notes
+    assert any(n.startswith(f"    line {xor_line} (v_xor_b32_e32 v3, 2, v2): v3[") for n in notes)
