@@ -97,3 +97,29 @@ def test_kernel_json_carries_the_counterexample(tmp_path):
     notes = json.loads(out)["results"][0]["notes"]
     assert notes[1] == f"  cause: {c['cause']}" and f"  the lanes' stores at {c['store']}:" in notes
     assert any(n.startswith(f"    line {xor_line} (v_xor_b32_e32 v3, 2, v2): v3[") for n in notes)
+
+
+def test_kernel_through_a_loop_and_a_branch_names_the_address_shift(tmp_path):
+    """The atomic optimizer's kernel (a loop over the lanes, a branch around
+    the atomic), its store's address shift mutated: the replay walks the
+    path the model takes and names the shift, the address differing."""
+    ll = ROOT / "tests/tv/kernel_atomic_add_optimizer.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "\tv_lshlrev_b32_e32 v0, 2, v0\n\ts_delay_alu instid0(VALU_DEP_2)\n"
+    assert old in asm and "s_cbranch_scc1" in asm and "s_cbranch_execz" in asm
+    bad = tmp_path / "k.s"
+    bad.write_text(asm.replace(old, "\tv_lshlrev_b32_e32 v0, 3, v0\n\ts_delay_alu instid0(VALU_DEP_2)\n"))
+    shift = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "v_lshlrev_b32_e32 v0, 3, v0" in t)
+    store = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "global_store_b32" in t)
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    assert f"    cause: line {shift} v_lshlrev_b32_e32: v0[0] computed by v_lshlrev_b32_e32" in lines, out
+    assert f"    the lanes' stores at line {store} global_store_b32:" in lines
+    row = next(t for t in lines if t.startswith("       0  "))
+    assert " at 0x" in row and ", not 0x" in row and row.endswith(f"line {shift} v_lshlrev_b32_e32: v0[0] computed by "
+                                                                   "v_lshlrev_b32_e32")
+    steps = lines[lines.index("    lane 0, step by step:") + 1:]
+    assert steps[:2] == [f"      line {shift} (v_lshlrev_b32_e32 v0, 3, v0): v0[0] computed by v_lshlrev_b32_e32",
+                         f"      line {store} (global_store_b32 v0, v1, s[4:5]): lane 0's address is from v0[0]"]

@@ -166,16 +166,42 @@ def _reader(m: Machine, snaps: list[Any]) -> C.ValueAt:
     return value
 
 
+def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None]) -> None:
+    """Run the code on a concrete machine along the path its branches take
+    there (verify/tv/cfg.py's blocks: a branch's condition read from the
+    machine, a loop run as often as it runs; straight-line code in order).
+    RuntimeError past WALK_LIMIT blocks."""
+    from .cfg import BRANCHES, branch_condition
+    if blocks is None:
+        for ins in program:
+            run_one(ins)
+        return
+    k: int | None = 0
+    for _ in range(WALK_LIMIT):
+        if k is None:
+            return
+        b = blocks[k]
+        for ins in b.instrs:
+            run_one(ins)
+        t = b.term
+        if t is not None and t.mnemonic not in BRANCHES:  # an exit
+            return
+        taken = bool(branch_condition(m, t)) if t is not None else False
+        k = b.taken if taken and b.taken is not None else b.fall
+    raise RuntimeError("the path is longer than the walk's limit")
+
+
+WALK_LIMIT = 4096  # blocks a replay walks (a loop over a mask's bits runs at most 64 times)
+
+
 def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dict[str, str],
                     setup: Callable[[Machine], None]) -> Callable[[Callable[[str, str, int | None], Any], int],
                                                               tuple[Machine, list[Any]] | None]:
-    """The `replay` of :func:`explain` for straight-line GPU code (None for
-    code with branches): run it on the concrete backend with tracing, one
-    instruction at a time as verify tv runs it, the registers kept before
-    each traced step; trace steps numbered in order."""
+    """The `replay` of :func:`explain`: run the GPU code on the concrete
+    backend with tracing, one instruction at a time as verify tv runs it,
+    along the path its branches take (:func:`walk`), the registers kept
+    before each traced step; trace steps numbered in order."""
     def replay(initial: Callable[[str, str, int | None], Any], mask: int) -> tuple[Machine, list[Any]] | None:
-        if code.blocks is not None:
-            return None
         m = Machine(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
         m.set_s("exec_lo", mask & 0xFFFFFFFF)
@@ -187,11 +213,14 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
         snaps: dict[int, Any] = {}
         trace = m.trace
         assert trace is not None
+
+        def one(ins: Any) -> None:
+            snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
+            g.step(ins)
+            m.ran(ins)
+
         try:
-            for ins in code.program:
-                snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
-                g.step(ins)
-                m.ran(ins)
+            walk(m, code.program, code.blocks, one)
         except Exception:  # (an explanation is never worth a crash: no trace then)
             return None
         snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
@@ -317,29 +346,44 @@ M32 = 0xFFFFFFFF
 
 
 class KernelReplay:
-    """A kernel's straight-line GPU code, recorded while verify tv runs it
-    symbolically (verify/tv/kernel.py), so that a refutation can be
-    explained as a function's is: what each memory instruction (which the
-    kernel model runs itself, beside the op registry) wrote to registers,
-    and which store groups of the GPU's memory each instruction made.
+    """A kernel's GPU code, recorded while verify tv runs it symbolically
+    (verify/tv/kernel.py), so that a refutation can be explained as a
+    function's is: what each memory instruction (which the kernel model
+    runs itself, beside the op registry) wrote to registers, and which
+    instruction made each store group of the GPU's memory.
 
-    `replay(q)` runs the code again on the concrete backend with tracing,
-    the registry's instructions as they are and a memory instruction's
-    register writes taken from the symbolic run, evaluated in q's model:
-    values the solver's refutation holds, so the trace is of that very
-    counterexample (checked: the replayed store value must be the model's).
-    Nothing here decides a verdict."""
+    `replay(q, mask)` runs the code again on the concrete backend with
+    tracing along the path its branches take (:func:`walk`), the registry's
+    instructions as they are and a memory instruction's register writes
+    taken from the symbolic run, evaluated in q's model: values the
+    solver's refutation holds, so the trace is of that very counterexample
+    (explain_kernel checks that the replayed store value is the model's).
+    A memory instruction the symbolic run ran more than once (inside a
+    loop) has no one effect to take: no replay then.  Nothing here decides
+    a verdict."""
 
-    def __init__(self, m: Machine, program: list[Any], ir_mem: Any, gpu_mem: Any,
+    def __init__(self, m: Machine, program: list[Any], blocks: list[Any] | None, ir_mem: Any, gpu_mem: Any,
                  initial: Callable[[str, str, int | None], Any], target: Target, W: int, assume: dict[str, str]) -> None:
-        self.m, self.program, self.ir_mem, self.gpu_mem = m, program, ir_mem, gpu_mem
+        self.m, self.program, self.blocks, self.ir_mem, self.gpu_mem = m, program, blocks, ir_mem, gpu_mem
         self.initial, self.target, self.W, self.assume = initial, target, W, dict(assume)
-        self.effects: dict[int, tuple[dict[int, dict[int, Any]], dict[str, Any]]] = {}
-        self.group_instr: list[int] = []  # per GPU store group: the program index of its instruction
+        self.effects: dict[int, tuple[dict[int, dict[int, Any]], dict[str, Any]]] = {}  # id(instr) ->
+        self.group_instr: list[Any] = []  # per GPU store group: the instruction that made it
+        self.repeated = False  # a memory instruction ran twice (a loop): no replay
         self._before: tuple[dict[int, list[Any]], dict[str, Any]] | None = None
         self._groups = 0
 
-    def before(self, n: int, ins: Any) -> None:
+    def wrap(self, step: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+        """`step` (the kernel model's), recording around each instruction."""
+        def recorded(ins: Any) -> str | None:
+            self.before(ins)
+            why = step(ins)
+            if why is None:
+                self.after(ins)
+            return why
+
+        return recorded
+
+    def before(self, ins: Any) -> None:
         from ..asmcheck import Opaque  # (the kernel model's own instructions: memory)
         from ..ops.base import op_of
         m = self.m
@@ -347,8 +391,8 @@ class KernelReplay:
         self._before = (({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
                         if isinstance(op_of(ins.base), Opaque) else None)
 
-    def after(self, n: int, ins: Any) -> None:
-        self.group_instr += [n] * (len(self.gpu_mem.groups) - self._groups)
+    def after(self, ins: Any) -> None:
+        self.group_instr += [ins] * (len(self.gpu_mem.groups) - self._groups)
         if self._before is None:
             return
         vb, sb = self._before
@@ -359,11 +403,14 @@ class KernelReplay:
             if changed:
                 v[k] = changed
         s = {k: t for k, t in self.m.sregs.items() if k not in sb or sb[k] is not t}
-        self.effects[n] = (v, s)
+        self.repeated = self.repeated or id(ins) in self.effects
+        self.effects[id(ins)] = (v, s)
 
     def replay(self, q: Any, mask: int) -> tuple[Machine, list[Any]] | None:
         """The code run concretely under q's model with EXEC = mask, traced;
         with the registers before each trace step (verify.cex.ValueAt)."""
+        if self.repeated:
+            return None
         W = self.W
 
         def initial(kind: str, name: str, lane: int | None) -> Any:
@@ -379,26 +426,29 @@ class KernelReplay:
         trace = m.trace
         assert trace is not None
         snaps: dict[int, Any] = {}
+
+        def one(ins: Any) -> None:
+            snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
+            eff = self.effects.get(id(ins))
+            if eff is None:
+                m.run([ins])
+            else:  # a memory instruction: its register writes, the model's values
+                step = Step(len(trace), ins)
+                trace.append(step)
+                why = f"loaded by {ins.mnemonic}"
+                for k, lanes in eff[0].items():
+                    vals = list(m.v(k))
+                    for i, t in lanes.items():
+                        vals[i] = q.value(t) & M32
+                        step.events[(f"v{k}", i)] = LaneEvent("written", why=why)
+                    m.vregs[k] = vals
+                for name, t in eff[1].items():
+                    m.sregs[name] = q.value(t) & M32
+                    step.events[(name, None)] = LaneEvent("written", why=why)
+            m.ran(ins)
+
         try:
-            for n, ins in enumerate(self.program):
-                snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
-                eff = self.effects.get(n)
-                if eff is None:
-                    m.run([ins])
-                else:  # a memory instruction: its register writes, the model's values
-                    step = Step(len(trace), ins)
-                    trace.append(step)
-                    why = f"loaded by {ins.mnemonic}"
-                    for k, lanes in eff[0].items():
-                        vals = list(m.v(k))
-                        for i, t in lanes.items():
-                            vals[i] = q.value(t) & M32
-                            step.events[(f"v{k}", i)] = LaneEvent("written", why=why)
-                        m.vregs[k] = vals
-                    for name, t in eff[1].items():
-                        m.sregs[name] = q.value(t) & M32
-                        step.events[(name, None)] = LaneEvent("written", why=why)
-                m.ran(ins)
+            walk(m, self.program, self.blocks, one)
         except Exception:  # (an explanation is never worth a crash: no trace then)
             return None
         snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
@@ -450,13 +500,13 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         return
     off_i = sum(len(x) for x in ir.groups[:g])
     off_g = sum(len(x) for x in gpu.groups[:g])
-    ins = rp.program[rp.group_instr[g]]
-    dword = g - rp.group_instr.index(rp.group_instr[g])
+    ins = rp.group_instr[g]
+    dword = g - next(j for j, x in enumerate(rp.group_instr) if x is ins)
     ops = [p.strip().split()[0] for p in ins.text.split(";")[0].strip().split(None, 1)[-1].split(",") if p.strip()]
     data_op = ops[0] if ins.mnemonic.startswith("buffer_") else ops[1] if len(ops) > 1 else ""
     data = _vreg(data_op, dword)
     addr_reg = _vreg(ops[0], 0) if not ins.mnemonic.startswith("buffer_") and ops else None
-    run = rp.replay(q, kc.exec_mask) if rp.program is not None else None
+    run = rp.replay(q, kc.exec_mask)
     active = [bool(kc.exec_mask >> i & 1) for i in range(W)]
     low = Lowering("tv", "", "", {}, [], [W], "any", [Binding("workitem.id", VReg(0), None)],  # type: ignore[arg-type]
                    [Binding("mem", VReg(0), None)], None, [])  # type: ignore[arg-type]
@@ -481,13 +531,14 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         reg = addr_reg if ie and ge and ia != ga else data
         chain: list[str] = []
         resp = ""
-        if run is not None and reg is not None and ge:
+        if run is not None and reg is not None and data is not None and ge:
             m, snaps = run
-            got = m.v(int(reg[1:]))[i]
-            want = ga[0] if reg == addr_reg else a
-            if isinstance(got, int) and got & M32 == want:
+            got = m.v(int(data[1:]))[i]  # (the replay is the model's: the store's value agrees)
+            if isinstance(got, int) and got & M32 == a:
                 chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps))
                 a_src = a_src or src
+                what = f"'s address is from {reg}[{i}]" if reg == addr_reg else f" stores {reg}[{i}] = {a:#x}"
+                chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
         rows.append(C.Row("mem", i, e, e_src, a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
 

@@ -312,8 +312,11 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
     problems: list[str] = []
     asm, asm_bodies, problems = inlineasm.mark(asm)  # inline asm blocks: one pseudo-instruction each
     try:
-        text = "\n".join(t for _, t in split_vopd(list(enumerate(asm.splitlines(), 1))))
+        pairs = split_vopd(list(enumerate(asm.splitlines(), 1)))
+        text = "\n".join(t for _, t in pairs)
         lines = function_lines(read(label, text), fname, label)
+        for ln in lines:  # a dual-issue line is two lines of `text`: the file's line numbers back
+            ln.lineno = pairs[ln.lineno - 1][0] if 0 < ln.lineno <= len(pairs) else ln.lineno
     except InputError as e:
         return GpuCode([], [f"the assembly: {e.message}"], [], label)
     prog: list[Instr] = []

@@ -884,22 +884,20 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     k.pointer_his = [ir_args[a.key].hi[0] for a in fn.args if a.type == "ptr addrspace(1)"]
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
+    replay = cextv.KernelReplay(m, prog, code.blocks, ir_mem, gpu_mem, initial, target, W, assume)  # (a refutation's explanation)
     if code.blocks is not None:
-        why = run_blocks(m, code.blocks, k.step, k, timeout)
+        why = run_blocks(m, code.blocks, replay.wrap(k.step), k, timeout)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
-    # (straight-line code: recorded to explain a refutation, verify/tv/cextv.py)
-    replay = cextv.KernelReplay(m, prog, ir_mem, gpu_mem, initial, target, W, assume) if code.blocks is None else None
-    for n, ins in enumerate(prog if code.blocks is None else []):
-        assert replay is not None
-        replay.before(n, ins)
+    for ins in prog if code.blocks is None else []:
+        replay.before(ins)
         why = k.step(ins)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
         m.ran(ins)
-        replay.after(n, ins)
+        replay.after(ins)
     for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
         if used_by is not None:
             res.assumptions.update(used_by.assumptions_used)
