@@ -123,3 +123,28 @@ def test_kernel_through_a_loop_and_a_branch_names_the_address_shift(tmp_path):
     steps = lines[lines.index("    lane 0, step by step:") + 1:]
     assert steps[:2] == [f"      line {shift} (v_lshlrev_b32_e32 v0, 3, v0): v0[0] computed by v_lshlrev_b32_e32",
                          f"      line {store} (global_store_b32 v0, v1, s[4:5]): lane 0's address is from v0[0]"]
+
+
+def test_function_with_branches_is_traced_on_the_models_path(tmp_path):
+    """An if/else whose then-block's DPP shift is mutated (row_shr:1 to 2):
+    the replay takes the branches the model takes and names the DPP move,
+    the step by step included (before, code with blocks had no trace)."""
+    ll = ROOT / "tests/tv/llvm-shape/cf_if_else.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "\tv_mov_b32_dpp v0, v2 row_shr:1 row_mask:0xf"
+    assert asm.count(old) == 1 and "s_cbranch_execz" in asm
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old, "\tv_mov_b32_dpp v0, v2 row_shr:2 row_mask:0xf"))
+    dpp = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "row_shr:2" in t)
+    code, out, _ = cli("tv", str(ll), "--function", "if_else_dpp", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    k = lines.index("  counterexample: EXEC = 0x3")
+    assert lines[k + 1] == (f"    cause: line {dpp} v_mov_b32_dpp: v0[1] = 0 (its source lane is out of range: "
+                            "bound_ctrl zero-fill)"), out
+    assert any(t.startswith(f"       1  0x100 %x[0]  0x0 0 from line {dpp}  ") for t in lines), out
+    steps = lines[lines.index("    lane 1, step by step:") + 1:]
+    assert steps[0].startswith(f"      line {dpp} (v_mov_b32_dpp v0, v2 row_shr:2 row_mask:0xf bank_mask:0xf "
+                               "bound_ctrl:1): v0[1] = 0")
