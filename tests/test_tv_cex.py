@@ -148,3 +148,24 @@ def test_function_with_branches_is_traced_on_the_models_path(tmp_path):
     steps = lines[lines.index("    lane 1, step by step:") + 1:]
     assert steps[0].startswith(f"      line {dpp} (v_mov_b32_dpp v0, v2 row_shr:2 row_mask:0xf bank_mask:0xf "
                                "bound_ctrl:1): v0[1] = 0")
+
+
+def test_function_taking_a_pointer_names_the_dpp_of_its_store(tmp_path):
+    """A function that stores through a pointer (verify/tv/memory.py), its
+    DPP shift mutated: the lane table of the store, the DPP move the cause."""
+    ll = ROOT / "tests/tv/llvm-shape/mem_global_functions.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "\tv_mov_b32_dpp v2, v2 row_shr:1 row_mask:0xf"
+    assert asm.count(old) == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old, "\tv_mov_b32_dpp v2, v2 row_shr:2 row_mask:0xf"))
+    text = bad.read_text().splitlines()
+    dpp = next(n for n, t in enumerate(text, 1) if "row_shr:2" in t)
+    code, out, _ = cli("tv", str(ll), "--function", "mov_dpp_row_shr_store", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    lines = out.splitlines()
+    assert f"    cause: line {dpp} v_mov_b32_dpp: v2[1] = 0 (its source lane is out of range: bound_ctrl zero-fill)" \
+        in lines, out
+    assert f"    the lanes' stores at line {dpp + 1} global_store_b32:" in lines
+    assert f"      line {dpp + 1} (global_store_b32 v[0:1], v2, off): lane 1 stores v2[1] = 0x0" in lines

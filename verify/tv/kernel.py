@@ -1077,7 +1077,7 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
     kc = cextv.KernelCex(mask, addr, q.value(iv), q.value(gv),
                          {ln: q.value(tid[ln]) for ln in range(W) if mask >> ln & 1} if tid else {},
                          race is not None and q.truth(race))
-    if replay is not None and tid:  # the lanes' stores and their causes (verify/tv/cextv.py)
+    if replay is not None:  # the lanes' stores and their causes (verify/tv/cextv.py)
         cextv.explain_kernel(kc, q, replay, (alo, ahi))
     res.notes += kc.lane_lines()
     res.cex = kc
