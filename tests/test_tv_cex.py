@@ -121,7 +121,11 @@ def test_kernel_through_a_loop_and_a_branch_names_the_address_shift(tmp_path):
     assert " at 0x" in row and ", not 0x" in row and row.endswith(f"line {shift} v_lshlrev_b32_e32: v0[0] computed by "
                                                                    "v_lshlrev_b32_e32")
     steps = lines[lines.index("    lane 0, step by step:") + 1:]
-    assert steps[:2] == [f"      line {shift} (v_lshlrev_b32_e32 v0, 3, v0): v0[0] computed by v_lshlrev_b32_e32",
+    # the path on through the lane-local shift to the work-item ID (nothing there says a lane went wrong: the
+    # shift stays the cause)
+    assert steps[:4] == ["      v0[0] holds its value from entry (workitem.id[0])",
+                         "      line 10 (v_and_b32_e32 v0, 0x3ff, v0): v0[0] computed by v_and_b32_e32",
+                         f"      line {shift} (v_lshlrev_b32_e32 v0, 3, v0): v0[0] computed by v_lshlrev_b32_e32",
                          f"      line {store} (global_store_b32 v0, v1, s[4:5]): lane 0's address is from v0[0]"]
 
 
@@ -169,3 +173,43 @@ def test_function_taking_a_pointer_names_the_dpp_of_its_store(tmp_path):
         in lines, out
     assert f"    the lanes' stores at line {dpp + 1} global_store_b32:" in lines
     assert f"      line {dpp + 1} (global_store_b32 v[0:1], v2, off): lane 1 stores v2[1] = 0x0" in lines
+
+
+def test_a_computation_is_passed_through_to_the_dpp_that_left_a_lane_unwritten(tmp_path):
+    """`update.dpp` with an undef old value (a non-deterministic choice:
+    the table from the solver's own model, untagged), its row_shr:1 made
+    row_shr:2, then an add of 7: the add computed the wrong value, but the
+    path goes on through it (lane-local, one VGPR) to the DPP move that left
+    the first two lanes of each row unwritten, which is named; the other
+    lanes, where the move read a real lane, keep the add (no tag says which
+    lane was wanted)."""
+    ll = tmp_path / "nd.ll"
+    ll.write_text("declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)\n"
+                  "define i32 @f(i32 %x) {\n"
+                  "  %a = call i32 @llvm.amdgcn.update.dpp.i32(i32 undef, i32 %x, i32 273, i32 15, i32 15, i1 false)\n"
+                  "  %r = add i32 %a, 7\n  ret i32 %r\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    assert asm.count("row_shr:1 ") == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace("row_shr:1 ", "row_shr:2 "))
+    text = bad.read_text().splitlines()
+    dpp = next(n for n, t in enumerate(text, 1) if "v_mov_b32_dpp v0, v0 row_shr:2" in t)
+    add = next(n for n, t in enumerate(text, 1) if "v_add_nc_u32_e32 v0, 7, v0" in t)
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1
+    c = json.loads(out)["results"][0]["counterexample"]
+    unwritten = "(its source lane is out of range and bound_ctrl is off)"
+    assert c["cause"] == f"line {dpp} v_mov_b32_dpp: v0[0] not written {unwritten}"
+    by_lane = {r["lane"]: r for r in c["lanes"]}
+    assert by_lane[1]["responsible"] == f"line {dpp} v_mov_b32_dpp: v0[1] not written {unwritten}"
+    traced = [r for r in c["lanes"] if r["differs"] and "responsible" in r]
+    assert len(traced) > 4
+    active = set(c["active_lanes"])
+    for r in traced:  # a row of 16 lanes: its first two have no source lane two below; an inactive one is none
+        i = r["lane"]
+        want = (f"line {dpp} v_mov_b32_dpp: v0[{i}] not written {unwritten}" if i % 16 < 2 else
+                f"line {dpp} v_mov_b32_dpp: v0[{i}] not written (source lane {i - 2} is inactive and bound_ctrl is off)"
+                if i - 2 not in active else f"line {add} v_add_nc_u32_e32: v0[{i}] computed by v_add_nc_u32_e32")
+        assert r["responsible"] == want, r
+    assert any(r["responsible"].startswith(f"line {add} ") for r in traced)

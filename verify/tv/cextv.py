@@ -91,7 +91,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             gpu_vals: list[Any], width: int, replay: Callable[[Callable[[str, str, int | None], Any], int],
                                                               tuple[Machine, list[Any]] | None],
             made: dict[tuple[str, str, int | None], Any], bad: list[Any] | None = None,
-            out_reg: str = "v0") -> Explained:
+            out_reg: str = "v0", retag: bool = True) -> Explained:
     """The counterexample on q (a model with its EXEC narrowed) as a lane
     table.  `arg_regs`: each argument register's lane terms; `labels`: the
     IR argument each holds; `ir_vals`/`ir_poison`/`gpu_vals`: per lane, the
@@ -100,11 +100,15 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
     be); `made`: the symbolic initial value of every register the GPU code
     read, to replay it with the model's values; `bad`: per lane, the
     condition that the lane refutes (a float lane may differ in its bits and
-    still refine: NaNs, the IR's either-value intrinsics)."""
+    still refine: NaNs, the IR's either-value intrinsics).  `retag`: ask
+    again with lane-tagged inputs (False where the IR makes non-deterministic
+    choices: a model the solver finds anew may rest on a choice the source
+    would not make, so q's own model, a counterexample for every choice, is
+    shown as it is)."""
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     tag = tags(arg_regs, W)
     fixed = B.and_b(*(b if (mask >> i) & 1 else B.not_b(b) for i, b in enumerate(exec_bits)))
-    tagged = bool(arg_regs) and _ask(q, fixed, _pin(B, arg_regs, tag))
+    tagged = retag and bool(arg_regs) and _ask(q, fixed, _pin(B, arg_regs, tag))
     inputs = dict(tag) if tagged else {
         reg: ([q.value(t) for t in lanes] if reg.startswith("v") else q.value(lanes[0])) for reg, lanes in arg_regs.items()}
     ex = Explained(mask, tagged, inputs, labels)
@@ -134,7 +138,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             got = m.v(int(out_reg[1:]))[i]
             if isinstance(got, int) and got & m32 == a:
                 trace = m.trace or []
-                chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps))
+                chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True)
                 src = s or src
         ex.rows.append(C.Row("ret", i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
@@ -535,7 +539,7 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
             m, snaps = run
             got = m.v(int(data[1:]))[i]  # (the replay is the model's: the store's value agrees)
             if isinstance(got, int) and got & M32 == a:
-                chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps))
+                chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps), through=True)
                 a_src = a_src or src
                 what = f"'s address is from {reg}[{i}]" if reg == addr_reg else f" stores {reg}[{i}] = {a:#x}"
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")

@@ -792,13 +792,13 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     if run.choices and nondet.depends(q, run.choices) is not None and not nondet.genuine(q, rec):
         q.model = found  # (fewer lanes only where a source choice cannot save them)
     explained = None
-    if ret is not None and not wide_ret and not shader and not run.choices:  # the lane table: verify/tv/cextv.py
+    if ret is not None and not wide_ret and not shader:  # the lane table: verify/tv/cextv.py
         arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
         labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
                                   v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
-                                  made, lane_bad)
+                                  made, lane_bad, retag=not run.choices)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
