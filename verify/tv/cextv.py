@@ -21,11 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cex as C
+from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Imm, Lowering, SReg, VReg
 from ..lanes import lane_formula, lanes_text, mask_lanes
 from ..machine import LaneEvent, Machine, Step
+from ..ops.base import op_of
 from ..target import FeatureLog, Target
+from .cfg import BRANCHES, branch_condition
 
 _TAG = re.compile(r"^(\S+)\[(\d+)\]$")  # a lane tag's label: %var[5]
 
@@ -175,7 +178,6 @@ def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Call
     there (verify/tv/cfg.py's blocks: a branch's condition read from the
     machine, a loop run as often as it runs; straight-line code in order).
     RuntimeError past WALK_LIMIT blocks."""
-    from .cfg import BRANCHES, branch_condition
     if blocks is None:
         for ins in program:
             run_one(ins)
@@ -388,8 +390,6 @@ class KernelReplay:
         return recorded
 
     def before(self, ins: Any) -> None:
-        from ..asmcheck import Opaque  # (the kernel model's own instructions: memory)
-        from ..ops.base import op_of
         m = self.m
         self._groups = len(self.gpu_mem.groups)
         self._before = (({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
