@@ -213,3 +213,29 @@ def test_a_computation_is_passed_through_to_the_dpp_that_left_a_lane_unwritten(t
                 if i - 2 not in active else f"line {add} v_add_nc_u32_e32: v0[{i}] computed by v_add_nc_u32_e32")
         assert r["responsible"] == want, r
     assert any(r["responsible"].startswith(f"line {add} ") for r in traced)
+
+
+def test_a_wide_result_is_explained_by_its_registers(tmp_path):
+    """An i64 `update.dpp` (two v_mov_b32_dpp, one per half), the high
+    half's shift mutated: the table names the register of the result that
+    differs (ret.1, v1), lane-tagged, and the DPP move as the cause."""
+    ll = tmp_path / "w.ll"
+    ll.write_text("declare i64 @llvm.amdgcn.update.dpp.i64(i64, i64, i32, i32, i32, i1)\n"
+                  "define i64 @f(i64 %x) {\n"
+                  "  %a = call i64 @llvm.amdgcn.update.dpp.i64(i64 0, i64 %x, i32 273, i32 15, i32 15, i1 true)\n"
+                  "  ret i64 %a\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "v_mov_b32_dpp v3, v1 row_shr:1 "
+    assert asm.count(old) == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old, "v_mov_b32_dpp v3, v1 row_shr:2 "))
+    dpp = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "row_shr:2" in t)
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    zero = "(its source lane is out of range: bound_ctrl zero-fill)"
+    assert f"    cause: line {dpp} v_mov_b32_dpp: v3[1] = 0 {zero}" in lines, out
+    assert "    lane-tagged inputs (lane i holds a value that names it): %x.0 = v0: 0x100+i; %x.1 = v1: 0x200+i" in lines
+    assert (f"    ret.1[1]  0x200 %x.1[0]  0x0 0 from line {dpp}  line {dpp} v_mov_b32_dpp: v3[1] = 0 {zero}"
+            in lines), out

@@ -48,6 +48,7 @@ class Explained:
     rows: list[C.Row] = field(default_factory=list)
     pattern: list[str] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=lambda: ["ret"])  # the rows' outputs (a wide result: its pieces)
 
     @property
     def cause(self) -> str:
@@ -94,7 +95,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             gpu_vals: list[Any], width: int, replay: Callable[[Callable[[str, str, int | None], Any], int],
                                                               tuple[Machine, list[Any]] | None],
             made: dict[tuple[str, str, int | None], Any], bad: list[Any] | None = None,
-            out_reg: str = "v0", retag: bool = True) -> Explained:
+            out_reg: str = "v0", retag: bool = True, name: str = "ret") -> Explained:
     """The counterexample on q (a model with its EXEC narrowed) as a lane
     table.  `arg_regs`: each argument register's lane terms; `labels`: the
     IR argument each holds; `ir_vals`/`ir_poison`/`gpu_vals`: per lane, the
@@ -143,11 +144,38 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                 trace = m.trace or []
                 chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True)
                 src = s or src
-        ex.rows.append(C.Row("ret", i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
+        ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     return ex
+
+
+def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_regs: dict[str, list[Any]],
+                   labels: dict[str, str], exec_bits: list[Any], pieces: list[Any], got: list[list[Any]],
+                   slots: list[tuple[int, int, int]], differ: Callable[[Any, Any], Any],
+                   replay: Callable[[Callable[[str, str, int | None], Any], int], tuple[Machine, list[Any]] | None],
+                   made: dict[tuple[str, str, int | None], Any], retag: bool = True) -> Explained | None:
+    """:func:`explain` for a result of several registers (an i64, a vector,
+    a struct): each whole-register piece whose lanes differ explained as
+    `ret.K` (K its register), the rows of all of them in one table; None
+    where a differing piece is part of a register (16-bit elements)."""
+    out: Explained | None = None
+    for (r, off, w), p, g in zip(slots, pieces, got):
+        bad = [B.and_b(exec_bits[i], B.not_b(p.poison[i]), differ(g[i], p.vals[i])) for i in range(W)]
+        if not any(q.truth(b) for b in bad):
+            continue
+        if off or w != 32:
+            return None
+        ex = explain(q, B, W, target, assume, arg_regs, labels, exec_bits, p.vals, p.poison, g, 32, replay, made,
+                     bad, out_reg=f"v{r}", retag=retag, name=f"ret.{r}")
+        if out is None:
+            out = ex
+            out.outputs = [f"ret.{r2}" for r2, _, _ in slots]  # (the table names each row's register)
+        else:
+            out.rows += ex.rows
+            out.pattern = out.pattern or ex.pattern
+    return out
 
 
 def _reg(key: str) -> VReg | SReg:
@@ -284,7 +312,8 @@ def _pattern(q: Any, B: Any, W: int, arg_regs: dict[str, list[Any]], tag: dict[s
 
 def render(ex: Explained, W: int) -> list[str]:
     """The lane table (verify.cex.render, IR and GPU columns), the cause first."""
-    low = Lowering("tv", "", "", {}, [], [W], "any", [], [Binding("ret", VReg(0), None)], None, [])  # type: ignore[arg-type]
+    low = Lowering("tv", "", "", {}, [], [W], "any", [], [Binding(o, VReg(k), None)  # type: ignore[arg-type]
+                                                          for k, o in enumerate(ex.outputs)], None, [])
     cx = C.Counterexample("value(ret)", W, ex.mask, ex.inputs, ex.labels, ex.tagged, ex.rows,
                           tagged_regs=set(ex.inputs) if ex.tagged else set(), pattern=ex.pattern)
     lines = C.render(cx, low, heads=("IR value", "GPU value"))

@@ -799,6 +799,15 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
                                   v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
                                   made, lane_bad, retag=not run.choices)
+    elif ret is not None and wide_ret and not shader:  # each whole register of the result: verify/tv/cextv.py
+        assert rtt is not None
+        arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
+        labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
+                  for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
+        explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
+                                         rtt.slots(), lambda g, w: halfsem.piece_differ(B, rtt, g, w),
+                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         retag=not run.choices)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
