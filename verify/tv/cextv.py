@@ -370,6 +370,7 @@ class KernelCex:
                            "two_lanes_store_it": self.race},
                 "lanes": [{"lane": i, "inputs": {"workitem.id.x": f"{self.tids[i]:#x}"} if i in self.tids else {},
                            **({"expected": rows[i].expected, "actual": rows[i].actual, "differs": True,
+                               "expected_from": rows[i].expected_src, "actual_from": rows[i].actual_src,
                                "responsible": rows[i].responsible, "trace": rows[i].chain} if i in rows else
                               {"expected": None, "actual": None, "differs": False})}
                           for i in mask_lanes(self.exec_mask)],
