@@ -794,7 +794,7 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         if not isinstance(reg, VReg):
             chain, src, resp = _scalar_chain(trace, regname)
         else:
-            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value)
+            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value, through=True)
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return _join_halves(enc, rows, exp_names, names) if enc.halves else rows
 
