@@ -17,7 +17,9 @@ What it writes:
   matrix tier (tests/test_tv_corpus.py under `-m corpus`: "llc-22: N tests");
 * the counts the README states in its text: the IR files at the top of
   tests/tv ("`tests/tv/` holds N files") and the entries of the checked-in
-  synthesis table ("the checked-in table, N entries").
+  synthesis table ("the checked-in table, N entries") and the CPU minutes
+  of their searches; docs/synthesis.md's rows, columns, entries, distinct
+  proved files and CPU minutes of the same table (`doc_counts`).
 
 tests/test_readme_numbers.py checks the catalogue's counts in the block
 against the live ones, and the fast tier's size against pytest's collection
@@ -91,10 +93,36 @@ def corpus_tier_size() -> int:
     return sum(per_file)
 
 
+def synth_table_minutes(root: Path = ROOT) -> int:
+    """The CPU minutes the checked-in synthesis table's searches took: the
+    sum of its entries' `seconds` (bench_synth.py records each), rounded."""
+    return round(sum(e.get("seconds") or 0 for e in json.loads((root / "docs" / "synthesis-table.json").read_text()))
+                 / 60)
+
+
+def synth_table_shape(root: Path = ROOT) -> tuple[int, int, int, int]:
+    """(rows, columns, entries, distinct proved lowering files) of the
+    checked-in synthesis table (docs/synthesis-table.json)."""
+    d = json.loads((root / "docs" / "synthesis-table.json").read_text())
+    return (len({(e["spec"], json.dumps(e["params"], sort_keys=True)) for e in d}),
+            len({(e["family"], e["wave"]) for e in d}), len(d),
+            len({e["file"] for e in d if e.get("file") and e["verdict"] == "proved"}))
+
+
+# (document, pattern, the live value): counts the other docs state in their text
+def doc_counts(root: Path = ROOT) -> list[tuple[str, str, int]]:
+    rows, cols, entries, files = synth_table_shape(root)
+    syn = "docs/synthesis.md"
+    return [(syn, r"([\d,]+) rows by [\d,]+ columns", rows), (syn, r"rows by ([\d,]+) columns", cols),
+            (syn, r"columns, ([\d,]+) entries", entries), (syn, r"entries, ([\d,]+)\s+distinct proved files", files),
+            (syn, r"its searches took ([\d,]+) CPU minutes", synth_table_minutes(root))]
+
+
 # (pattern, the live value): counts the README states in its text
 def text_counts(root: Path = ROOT) -> list[tuple[str, int]]:
     return [(r"`tests/tv/` holds ([\d,]+) files", tv_corpus_files(root)),
-            (r"the checked-in table, ([\d,]+) entries", synth_table_entries(root))]
+            (r"the checked-in table, ([\d,]+) entries", synth_table_entries(root)),
+            (r"whose searches took ([\d,]+) CPU minutes", synth_table_minutes(root))]
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, float, int]:
@@ -169,6 +197,16 @@ def main() -> None:
             raise SystemExit("README.md: no 'N tests in about T s' in its opening paragraph")
     README.write_text(text)
     print(f"wrote {README}")
+    docs: dict[str, str] = {}
+    for doc, pattern, live in doc_counts():
+        t = docs.setdefault(doc, (ROOT / doc).read_text())
+        t, k = re.subn(pattern, lambda m, live=live: m.group(0).replace(m.group(1), fmt(live), 1), t, count=1)
+        if k != 1:
+            raise SystemExit(f"{doc}: no match for {pattern!r}")
+        docs[doc] = t
+    for doc, t in docs.items():
+        (ROOT / doc).write_text(t)
+        print(f"wrote {doc}")
 
 
 if __name__ == "__main__":

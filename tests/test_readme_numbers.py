@@ -62,3 +62,14 @@ def test_the_corpus_tier_size_is_current():
     assert m
     assert _n(m.group(1)) == _script().corpus_tier_size(), (
         "the README's corpus-tier size is stale: run python benchmarks/readme_numbers.py --tiers --write")
+
+
+def test_the_counts_in_the_docs_are_current():
+    """docs/synthesis.md's counts of the checked-in table (rows, columns,
+    entries, distinct proved files, CPU minutes), written by
+    benchmarks/readme_numbers.py --write."""
+    for doc, pattern, live in _script().doc_counts(ROOT):
+        m = re.search(pattern, (ROOT / doc).read_text())
+        assert m, (doc, pattern)
+        assert _n(m.group(1)) == live, (
+            f"{doc} says {m.group(0)!r}; the live count is {live}: run python benchmarks/readme_numbers.py --write")

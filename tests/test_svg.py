@@ -179,3 +179,19 @@ def test_the_red_path_follows_an_sgpr_hop(tmp_path):
     assert [e.get("data-lane") for e in lines] == ["4", "5"], [e.attrib for e in lines]
     xs = sorted(float(e.get("x1")) for e in lines)
     assert len(xs) == 2 and xs[0] < xs[1] and {"9", "11"} <= set(cols)
+
+
+def test_the_red_path_goes_through_a_lane_local_computation(tmp_path):
+    """tests/golden/shfl_up1_xor_zero.s: the text names the zero-filling
+    DPP move (line 16) behind the xor of 0 (line 17); the red path is drawn
+    from the DPP move's lane 0 to the xor's, as the text goes (before it
+    stopped at the xor: no path at all)."""
+    out = tmp_path / "z.svg"
+    code, _, err = cli("lowering", "tests/golden/shfl_up1_xor_zero.s", "--target", "gfx900", "--svg", str(out))
+    assert code == 1, err
+    root = _parse(out)
+    xs = {c.get("data-line"): float(c.get("x", "0")) for c in _by_class(root, "column")}
+    lines = [e for e in _by_class(root, "path") if e.tag == f"{NS}line"]
+    assert [e.get("data-lane") for e in lines] == ["0"], [e.attrib for e in lines]
+    assert {"16", "17"} <= set(xs)
+    assert float(lines[0].get("x1")) < float(lines[0].get("x2"))

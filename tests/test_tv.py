@@ -270,7 +270,14 @@ def test_uncovered_hazard_is_refuted(tmp_path):
     lines = out.splitlines()
     assert lines[0].endswith(": refuted (8 GPU instructions)"), out
     assert lines[2].startswith("  counterexample: EXEC = 0x1; memory at "), out
-    assert "warning: hazard (GFX8/9 family)" in lines[4] and lines[4].endswith("insert s_nop 0"), out
+    # the cause first: the DPP add that read the load's result inside the window (issue #34)
+    assert re.fullmatch(r"    cause: line \d+ v_add_u32_dpp: reads v1 inside the hazard window of line \d+ "
+                        r"\(global_load_dword\), 1 wait state later; .*: insert s_nop 0; its value there is unknown",
+                        lines[3]), out
+    assert lines[5].startswith("    the lanes' stores at line ") and lines[5].endswith(" global_store_dword:"), out
+    assert re.match(r"       0  0x[0-9a-f]+ +0x[0-9a-f]+ unknown \(hazard\)  line \d+ v_add_u32_dpp: ", lines[7]), out
+    warn = next(ln for ln in lines if "warning:" in ln)
+    assert "warning: hazard (GFX8/9 family)" in warn and warn.endswith("insert s_nop 0"), out
 
 
 def test_kernel_store_of_i8_is_proved_and_a_volatile_one_unsupported(tmp_path):

@@ -88,3 +88,154 @@ def test_kernel_json_carries_the_counterexample(tmp_path):
     assert c is not None and c["memory"]["ir"] != c["memory"]["gpu"]
     assert [r["lane"] for r in c["lanes"]] == c["active_lanes"] and set(c["inputs"]["workitem.id.x"]) == {
         str(i) for i in c["active_lanes"]}
+    # the cause: the mutated address xor, traced from the store's data through the ds_bpermute (issue #34)
+    xor_line = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "v_xor_b32_e32 v3, 2, v2" in t)
+    assert c["cause"].startswith(f"line {xor_line} v_xor_b32_e32: v3[") and "ds_bpermute_b32" in c["cause"]
+    wrong = [r for r in c["lanes"] if r["differs"]]
+    assert wrong and all(r["expected"] != r["actual"] and r["trace"] for r in wrong)
+    assert c["store"].endswith(" global_store_b32")
+    notes = json.loads(out)["results"][0]["notes"]
+    assert notes[1] == f"  cause: {c['cause']}" and f"  the lanes' stores at {c['store']}:" in notes
+    assert any(n.startswith(f"    line {xor_line} (v_xor_b32_e32 v3, 2, v2): v3[") for n in notes)
+
+
+def test_kernel_through_a_loop_and_a_branch_names_the_address_shift(tmp_path):
+    """The atomic optimizer's kernel (a loop over the lanes, a branch around
+    the atomic), its store's address shift mutated: the replay walks the
+    path the model takes and names the shift, the address differing."""
+    ll = ROOT / "tests/tv/kernel_atomic_add_optimizer.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "\tv_lshlrev_b32_e32 v0, 2, v0\n\ts_delay_alu instid0(VALU_DEP_2)\n"
+    assert old in asm and "s_cbranch_scc1" in asm and "s_cbranch_execz" in asm
+    bad = tmp_path / "k.s"
+    bad.write_text(asm.replace(old, "\tv_lshlrev_b32_e32 v0, 3, v0\n\ts_delay_alu instid0(VALU_DEP_2)\n"))
+    shift = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "v_lshlrev_b32_e32 v0, 3, v0" in t)
+    store = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "global_store_b32" in t)
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    assert f"    cause: line {shift} v_lshlrev_b32_e32: v0[0] computed by v_lshlrev_b32_e32" in lines, out
+    assert f"    the lanes' stores at line {store} global_store_b32:" in lines
+    row = next(t for t in lines if t.startswith("       0  "))
+    assert " at 0x" in row and ", not 0x" in row and row.endswith(f"line {shift} v_lshlrev_b32_e32: v0[0] computed by "
+                                                                   "v_lshlrev_b32_e32")
+    steps = lines[lines.index("    lane 0, step by step:") + 1:]
+    # the path on through the lane-local shift to the work-item ID (nothing there says a lane went wrong: the
+    # shift stays the cause)
+    assert steps[:4] == ["      v0[0] holds its value from entry (workitem.id[0])",
+                         "      line 10 (v_and_b32_e32 v0, 0x3ff, v0): v0[0] computed by v_and_b32_e32",
+                         f"      line {shift} (v_lshlrev_b32_e32 v0, 3, v0): v0[0] computed by v_lshlrev_b32_e32",
+                         f"      line {store} (global_store_b32 v0, v1, s[4:5]): lane 0's address is from v0[0]"]
+
+
+def test_function_with_branches_is_traced_on_the_models_path(tmp_path):
+    """An if/else whose then-block's DPP shift is mutated (row_shr:1 to 2):
+    the replay takes the branches the model takes and names the DPP move,
+    the step by step included (before, code with blocks had no trace)."""
+    ll = ROOT / "tests/tv/llvm-shape/cf_if_else.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "\tv_mov_b32_dpp v0, v2 row_shr:1 row_mask:0xf"
+    assert asm.count(old) == 1 and "s_cbranch_execz" in asm
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old, "\tv_mov_b32_dpp v0, v2 row_shr:2 row_mask:0xf"))
+    dpp = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "row_shr:2" in t)
+    code, out, _ = cli("tv", str(ll), "--function", "if_else_dpp", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    k = lines.index("  counterexample: EXEC = 0x3")
+    assert lines[k + 1] == (f"    cause: line {dpp} v_mov_b32_dpp: v0[1] = 0 (its source lane is out of range: "
+                            "bound_ctrl zero-fill)"), out
+    assert any(t.startswith(f"       1  0x100 %x[0]  0x0 0 from line {dpp}  ") for t in lines), out
+    steps = lines[lines.index("    lane 1, step by step:") + 1:]
+    assert steps[0].startswith(f"      line {dpp} (v_mov_b32_dpp v0, v2 row_shr:2 row_mask:0xf bank_mask:0xf "
+                               "bound_ctrl:1): v0[1] = 0")
+
+
+def test_function_taking_a_pointer_names_the_dpp_of_its_store(tmp_path):
+    """A function that stores through a pointer (verify/tv/memory.py), its
+    DPP shift mutated: the lane table of the store, the DPP move the cause."""
+    ll = ROOT / "tests/tv/llvm-shape/mem_global_functions.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "\tv_mov_b32_dpp v2, v2 row_shr:1 row_mask:0xf"
+    assert asm.count(old) == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old, "\tv_mov_b32_dpp v2, v2 row_shr:2 row_mask:0xf"))
+    text = bad.read_text().splitlines()
+    dpp = next(n for n, t in enumerate(text, 1) if "row_shr:2" in t)
+    code, out, _ = cli("tv", str(ll), "--function", "mov_dpp_row_shr_store", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    lines = out.splitlines()
+    assert f"    cause: line {dpp} v_mov_b32_dpp: v2[1] = 0 (its source lane is out of range: bound_ctrl zero-fill)" \
+        in lines, out
+    assert f"    the lanes' stores at line {dpp + 1} global_store_b32:" in lines
+    assert f"      line {dpp + 1} (global_store_b32 v[0:1], v2, off): lane 1 stores v2[1] = 0x0" in lines
+
+
+def test_a_computation_is_passed_through_to_the_dpp_that_left_a_lane_unwritten(tmp_path):
+    """`update.dpp` with an undef old value (a non-deterministic choice:
+    the table from the solver's own model, untagged), its row_shr:1 made
+    row_shr:2, then an add of 7: the add computed the wrong value, but the
+    path goes on through it (lane-local, one VGPR) to the DPP move that left
+    the first two lanes of each row unwritten, which is named; the other
+    lanes, where the move read a real lane, keep the add (no tag says which
+    lane was wanted)."""
+    ll = tmp_path / "nd.ll"
+    ll.write_text("declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)\n"
+                  "define i32 @f(i32 %x) {\n"
+                  "  %a = call i32 @llvm.amdgcn.update.dpp.i32(i32 undef, i32 %x, i32 273, i32 15, i32 15, i1 false)\n"
+                  "  %r = add i32 %a, 7\n  ret i32 %r\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    assert asm.count("row_shr:1 ") == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace("row_shr:1 ", "row_shr:2 "))
+    text = bad.read_text().splitlines()
+    dpp = next(n for n, t in enumerate(text, 1) if "v_mov_b32_dpp v0, v0 row_shr:2" in t)
+    add = next(n for n, t in enumerate(text, 1) if "v_add_nc_u32_e32 v0, 7, v0" in t)
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1
+    c = json.loads(out)["results"][0]["counterexample"]
+    unwritten = "(its source lane is out of range and bound_ctrl is off)"
+    assert c["cause"] == f"line {dpp} v_mov_b32_dpp: v0[0] not written {unwritten}"
+    by_lane = {r["lane"]: r for r in c["lanes"]}
+    assert by_lane[1]["responsible"] == f"line {dpp} v_mov_b32_dpp: v0[1] not written {unwritten}"
+    traced = [r for r in c["lanes"] if r["differs"] and "responsible" in r]
+    assert len(traced) > 4
+    active = set(c["active_lanes"])
+    for r in traced:  # a row of 16 lanes: its first two have no source lane two below; an inactive one is none
+        i = r["lane"]
+        want = (f"line {dpp} v_mov_b32_dpp: v0[{i}] not written {unwritten}" if i % 16 < 2 else
+                f"line {dpp} v_mov_b32_dpp: v0[{i}] not written (source lane {i - 2} is inactive and bound_ctrl is off)"
+                if i - 2 not in active else f"line {add} v_add_nc_u32_e32: v0[{i}] computed by v_add_nc_u32_e32")
+        assert r["responsible"] == want, r
+    assert any(r["responsible"].startswith(f"line {add} ") for r in traced)
+
+
+def test_a_wide_result_is_explained_by_its_registers(tmp_path):
+    """An i64 `update.dpp` (two v_mov_b32_dpp, one per half), the high
+    half's shift mutated: the table names the register of the result that
+    differs (ret.1, v1), lane-tagged, and the DPP move as the cause."""
+    ll = tmp_path / "w.ll"
+    ll.write_text("declare i64 @llvm.amdgcn.update.dpp.i64(i64, i64, i32, i32, i32, i1)\n"
+                  "define i64 @f(i64 %x) {\n"
+                  "  %a = call i64 @llvm.amdgcn.update.dpp.i64(i64 0, i64 %x, i32 273, i32 15, i32 15, i1 true)\n"
+                  "  ret i64 %a\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = "v_mov_b32_dpp v3, v1 row_shr:1 "
+    assert asm.count(old) == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old, "v_mov_b32_dpp v3, v1 row_shr:2 "))
+    dpp = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "row_shr:2" in t)
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    zero = "(its source lane is out of range: bound_ctrl zero-fill)"
+    assert f"    cause: line {dpp} v_mov_b32_dpp: v3[1] = 0 {zero}" in lines, out
+    assert "    lane-tagged inputs (lane i holds a value that names it): %x.0 = v0: 0x100+i; %x.1 = v1: 0x200+i" in lines
+    assert (f"    ret.1[1]  0x200 %x.1[0]  0x0 0 from line {dpp}  line {dpp} v_mov_b32_dpp: v3[1] = 0 {zero}"
+            in lines), out

@@ -646,8 +646,19 @@ def _through_scalar(trace: list[Step], step: Step, where: str, reg: str, lane: i
     return lines, None, f"computed at {_line(w)}", f"{_at(w)}: writes {s}", w.index
 
 
+def _lane_local_source(ins: Any) -> str | None:
+    """The one VGPR a lane-local instruction computes its lane from (its
+    other operands constants or SGPRs); None for any other instruction."""
+    op = op_of(ins.base)
+    if op.moves_lanes_in(ins) or op.lane_select:
+        return None
+    vs = {r for r in op.uses(ins) if r.startswith("v") and r[1:].isdigit()}
+    return vs.pop() if len(vs) == 1 else None
+
+
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
-               active: list[bool] | None = None, value: ValueAt | None = None) -> tuple[list[str], str, str]:
+               active: list[bool] | None = None, value: ValueAt | None = None,
+               through: bool = False) -> tuple[list[str], str, str]:
     """Follow where (reg, lane)'s final value came from.  `active`: the lanes
     active at entry, to point out computations that read an inactive lane.
     `value` (:func:`value_reader`): with it the path goes on through the
@@ -656,7 +667,16 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
     ds_bpermute address, a permlane select) shows that register's value and
     the instructions that computed it.
 
+    `through` (verify tv, whose IR gives no value for a GPU register in the
+    middle): a value computed lane-locally from one VGPR (an add of a
+    constant, a shift) is followed on into that VGPR; when the path then
+    meets a lane that was not written, a zero fill, a hazard or a lane
+    chosen by a register, that is the cause, else the computation is, as
+    without it.
+
     Returns (chain of explanations, source label, responsible step text)."""
+    fallback: tuple[str, str] | None = None  # (source, responsible) of the computation passed through
+    suspicious = False  # the path met a lane not written, a zero fill, a hazard, a result read early
     chain: list[str] = []
     causes: dict[str, str] = {}  # a lane choice -> where its lane number was computed (_lane_cause)
     responsible = ""
@@ -683,6 +703,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             chain.append(f"{where}: {reg}[{lane}] {ev.status}: it {hz}")
             source = "unknown (hazard)"
             responsible = responsible or f"{_at(step)}: {hz}"
+            suspicious = True
             break
         if ev.status == "written" and ev.src is not None and ev.src[0] in step.stale:
             why = (f"reads {ev.src[0]} before the DS result from line {step.stale[ev.src[0]]} has returned "
@@ -690,6 +711,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}], which it {why}")
             source = f"unknown ({ev.src[0]} read early)"
             responsible = responsible or f"{_at(step)}: {why}"
+            suspicious = True
             break
         if ev.status == "written" and ev.src is not None:
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
@@ -708,8 +730,14 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                 continue
         if ev.status == "written":
             chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}{_inactive_note(ev.why, active)}")
-            source = f"computed at {_line(step)}"
-            responsible = responsible or f"{_at(step)}: {reg}[{lane}] {ev.why or 'computed'}"
+            here = (f"computed at {_line(step)}", f"{_at(step)}: {reg}[{lane}] {ev.why or 'computed'}")
+            nxt = _lane_local_source(step.instr) if through and not responsible and not step.hazard else None
+            if nxt is not None:  # on into the one VGPR it computed from
+                fallback = fallback or here
+                reg = nxt
+                continue
+            source = here[0]
+            responsible = responsible or here[1]
             break
         if ev.status == "zero":
             chain.append(f"{where}: {reg}[{lane}] = 0 ({ev.why})")
@@ -719,11 +747,17 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             source = f"0 from {_line(step)}"
             cause = next((c for k, c in causes.items() if k not in before), "") if "source lane" in ev.why else ""
             responsible = responsible or (f"{cause} ({ev.why})" if cause else f"{_at(step)}: {reg}[{lane}] = 0 ({ev.why})")
+            suspicious = True
             break
         chain.append(f"{where}: {reg}[{lane}] not written ({ev.why})")
         if value is not None and "source lane" in ev.why:
             chain += _select_lines(trace, step, lane, _read_lane(ev.why), value, causes)
+        suspicious = suspicious or not responsible
         responsible = responsible or f"{_at(step)}: {reg}[{lane}] not written ({ev.why})"
+    if fallback is not None:  # (the value shown is the computation's)
+        # nothing beyond the computation says a lane went wrong (no tags say
+        # which lane a value should come from: a lane choice is no evidence)
+        return chain, fallback[0], responsible if suspicious else fallback[1]
     if not responsible:  # the value moved from the wrong lane: blame the first lane choice on its path
         chosen = next((c for c in reversed(chain) if _CHOSEN.match(c)), "")
         responsible = causes.get(chosen) or re.sub(r" = (0x[0-9a-f]+|unknown)$", "", chosen)  # (the value is in the chain)
@@ -760,7 +794,7 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         if not isinstance(reg, VReg):
             chain, src, resp = _scalar_chain(trace, regname)
         else:
-            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value)
+            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value, through=True)
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return _join_halves(enc, rows, exp_names, names) if enc.halves else rows
 

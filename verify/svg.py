@@ -21,7 +21,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cex import Counterexample, Fold, Row, ValueAt, _through_scalar, deciding_first, fold_lanes, value_reader
+from .cex import (
+    Counterexample,
+    Fold,
+    Row,
+    ValueAt,
+    _lane_local_source,
+    _through_scalar,
+    deciding_first,
+    fold_lanes,
+    value_reader,
+)
 from .encode import Encoding, mismatches, replay
 from .ir import Lowering, VReg, reg_key
 from .lanes import fmt_mask
@@ -116,7 +126,8 @@ def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: 
           value: ValueAt | None = None) -> list[tuple[int, int]]:
     """(column, lane) from the output back to the entry, following each
     lane's moved source (a lane computed from its own value and others
-    follows its own value; from one other lane, that lane) and, with
+    follows its own value; from one other lane, that lane; computed in its
+    lane from one VGPR, that VGPR) and, with
     `value` (verify.cex.value_reader), the SGPR hops the text follows: a
     v_writelane (or v_mov) of an SGPR back through the v_readlane or
     v_readfirstlane that read it, to the VGPR lane it came from."""
@@ -146,6 +157,8 @@ def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: 
             pass
         elif len(refs) == 1:
             reg, lane = refs[0][0], int(refs[0][1])
+        elif ev.status == "written" and ev.src is None and (nxt := _lane_local_source(step.instr)) is not None:
+            reg = nxt  # a lane-local computation of one VGPR: on into it, as the text goes (verify.cex.trace_lane)
         elif ev.status != "kept":
             break
     return list(reversed(path))

@@ -311,8 +311,11 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
     problems: list[str] = []
     asm, asm_bodies, problems = inlineasm.mark(asm)  # inline asm blocks: one pseudo-instruction each
     try:
-        text = "\n".join(t for _, t in split_vopd(list(enumerate(asm.splitlines(), 1))))
+        pairs = split_vopd(list(enumerate(asm.splitlines(), 1)))
+        text = "\n".join(t for _, t in pairs)
         lines = function_lines(read(label, text), fname, label)
+        for ln in lines:  # a dual-issue line is two lines of `text`: the file's line numbers back
+            ln.lineno = pairs[ln.lineno - 1][0] if 0 < ln.lineno <= len(pairs) else ln.lineno
     except InputError as e:
         return GpuCode([], [f"the assembly: {e.message}"], [], label)
     prog: list[Instr] = []
@@ -788,13 +791,22 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     if run.choices and nondet.depends(q, run.choices) is not None and not nondet.genuine(q, rec):
         q.model = found  # (fewer lanes only where a source choice cannot save them)
     explained = None
-    if ret is not None and not wide_ret and not shader and not run.choices:  # the lane table: verify/tv/cextv.py
+    if ret is not None and not wide_ret and not shader:  # the lane table: verify/tv/cextv.py
         arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
         labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
                                   v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
-                                  made, lane_bad)
+                                  made, lane_bad, retag=not run.choices)
+    elif ret is not None and wide_ret and not shader:  # each whole register of the result: verify/tv/cextv.py
+        assert rtt is not None
+        arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
+        labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
+                  for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
+        explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
+                                         rtt.slots(), lambda g, w: halfsem.piece_differ(B, rtt, g, w),
+                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         retag=not run.choices)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the

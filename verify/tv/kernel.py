@@ -884,17 +884,20 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     k.pointer_his = [ir_args[a.key].hi[0] for a in fn.args if a.type == "ptr addrspace(1)"]
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
+    replay = cextv.KernelReplay(m, prog, code.blocks, ir_mem, gpu_mem, initial, target, W, assume)  # (a refutation's explanation)
     if code.blocks is not None:
-        why = run_blocks(m, code.blocks, k.step, k, timeout)
+        why = run_blocks(m, code.blocks, replay.wrap(k.step), k, timeout)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
     for ins in prog if code.blocks is None else []:
+        replay.before(ins)
         why = k.step(ins)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
         m.ran(ins)
+        replay.after(ins)
     for used_by in (run.machine, run.whole_machine, m):  # the verdict's scope
         if used_by is not None:
             res.assumptions.update(used_by.assumptions_used)
@@ -909,12 +912,12 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     if run.asm and inlineasm.decide(res, q, B, no_ub, run, m, label):  # the asm blocks' inputs first
         res.seconds = time.monotonic() - t0
         return res
-    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run, (ir_lds, k.lds))
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run, (ir_lds, k.lds), replay)
 
 
 def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,
                    lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun,
-                   lds: tuple[Memory, Memory] | None = None) -> Any:
+                   lds: tuple[Memory, Memory] | None = None, replay: Any = None) -> Any:
     """The verdict on memory after the code (`q` holds the entry contract):
     the IR's and the GPU's stores compared, then memory at a free address.
     Kernels and functions that take pointers (verify/tv/memory.py) alike;
@@ -922,7 +925,8 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
     proved (each a memory of its own: proved only if both are)."""
     if lds is not None and (lds[0].stores or lds[1].stores):
         q.push()
-        first = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run)
+        first = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run,
+                               replay=replay)
         q.pop()
         if first.verdict != "proved":
             return first
@@ -993,7 +997,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
                               *alone))
                 if q.check(rlimit=STEP_RLIMIT) == "sat":
                     res.seconds = time.monotonic() - t0
-                    return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None)
+                    return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None, replay)
                 q.pop()
             if r0 != "unsat":
                 break
@@ -1026,7 +1030,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         res.verdict = "unknown"
         res.notes = [f"the solver gave up ({q.reason})"]
         return res
-    return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi))
+    return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi), replay)
 
 
 def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
@@ -1057,7 +1061,7 @@ def choice_used(q: smt.Query, choices: list[Choice]) -> Choice | None:
 
 
 def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: list[Any], run: IRRun,
-             at: tuple[Any, Any, Any, Any], race: Any) -> Any:
+             at: tuple[Any, Any, Any, Any], race: Any, replay: Any = None) -> Any:
     """A kernel's counterexample (q has a model), fewest lanes first."""
     alo, ahi, iv, gv = at
     if not fewest_lanes(q, B, exec_bits):  # (the solver gave up the second time)
@@ -1073,6 +1077,8 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
     kc = cextv.KernelCex(mask, addr, q.value(iv), q.value(gv),
                          {ln: q.value(tid[ln]) for ln in range(W) if mask >> ln & 1} if tid else {},
                          race is not None and q.truth(race))
+    if replay is not None:  # the lanes' stores and their causes (verify/tv/cextv.py)
+        cextv.explain_kernel(kc, q, replay, (alo, ahi))
     res.notes += kc.lane_lines()
     res.cex = kc
     used = choice_used(q, run.choices)

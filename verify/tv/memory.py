@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import atomics, bytemem, conventions, inlineasm, spaces
+from . import atomics, bytemem, cextv, conventions, inlineasm, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -281,13 +281,15 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel" if code.kernel else "fragment"
     both = _Both(k, spills(m))
+    # what the memory instructions wrote: a refutation's explanation (verify/tv/cextv.py)
+    replay = cextv.KernelReplay(m, code.program, code.blocks, ir_mem, gpu_mem, initial, target, W, assume)
     if code.blocks is not None:
-        why = run_blocks(m, code.blocks, both.step, both, timeout)
+        why = run_blocks(m, code.blocks, replay.wrap(both.step), both, timeout)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
     for ins in code.program if code.blocks is None else []:
-        why = both.step(ins)
+        why = replay.wrap(both.step)(ins)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res
@@ -376,9 +378,9 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         for i, bit in enumerate(exec_bits):  # EXEC = lanes 0..n-1
             q.add(bit if i < n else B.not_b(bit))
         few = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run,
-                             (ir_lds, k.lds))
+                             (ir_lds, k.lds), replay)
         q.pop()
         if few.verdict == "refuted":
             return few
-    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run, (ir_lds, k.lds))
+    return memory_verdict(res, t0, q, B, no_ub, ir_mem, gpu_mem, None, exec_bits, [], run, (ir_lds, k.lds), replay)
 
