@@ -239,3 +239,52 @@ def test_a_wide_result_is_explained_by_its_registers(tmp_path):
     assert "    lane-tagged inputs (lane i holds a value that names it): %x.0 = v0: 0x100+i; %x.1 = v1: 0x200+i" in lines
     assert (f"    ret.1[1]  0x200 %x.1[0]  0x0 0 from line {dpp}  line {dpp} v_mov_b32_dpp: v3[1] = 0 {zero}"
             in lines), out
+
+
+def iterative_mutant(tmp_path: Path, old: str, new: str) -> tuple[str, Path]:
+    """The atomic optimizer's Iterative kernel add_i32_varying (gfx1100
+    wave32), one line of it mutated."""
+    ll = ROOT / "tests/tv/llvm-shape/cf_atomic_iterative.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32",
+                          "-amdgpu-atomic-optimizer-strategy=Iterative"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    fn = asm[asm.index("add_i32_varying:"):asm.index(".Lfunc_end0:")]
+    assert f"\t{old}\n" in fn and "\tv_add_nc_u32_e32 v1, s0, v1\n" in fn
+    bad = tmp_path / "k.s"
+    bad.write_text(asm.replace(fn, fn.replace(f"\t{old}\n", f"\t{new}\n")))
+    return str(ll), bad
+
+
+def test_a_computation_of_several_registers_is_followed_to_the_writelane(tmp_path):
+    """The loop's `v_writelane_b32 v1, s2, s3` (each lane's exclusive
+    prefix) mutated to write s7 (the lane's own value): the final
+    `v_add_nc_u32 v1, s0, v1` reads two registers; s0 is the result the IR
+    wants, so v1 is the input in error, followed to the writelane, which is
+    named, not the add."""
+    ll, bad = iterative_mutant(tmp_path, "v_writelane_b32 v1, s2, s3", "v_writelane_b32 v1, s7, s3")
+    text = bad.read_text().splitlines()
+    wl = next(n for n, t in enumerate(text, 1) if "v_writelane_b32 v1, s7, s3" in t)
+    add = next(n for n, t in enumerate(text, 1) if "v_add_nc_u32_e32 v1, s0, v1" in t)
+    code, out, _ = cli("tv", ll, "--function", "add_i32_varying", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    assert "  counterexample: EXEC = 0x1; memory at 0x1fffff000 after the kernel: IR 0x0, GPU 0x1" in lines, out
+    assert f"    cause: line {wl} v_writelane_b32: v1[0] <- s7 = 0x1" in lines, out
+    steps = lines[lines.index("    lane 0, step by step:") + 1:]
+    assert f"      line {wl} (v_writelane_b32 v1, s7, s3): v1[0] <- s7 = 0x1" in steps
+    assert (f"      line {add} (v_add_nc_u32_e32 v1, s0, v1): v1[0] computed by v_add_nc_u32_e32, its input v1 = 0x1 "
+            "in error (the other is the result wanted, 0x0, or the identity 0x0)") in steps
+
+
+def test_a_computation_of_several_registers_is_followed_to_its_wrong_scalar(tmp_path):
+    """The same kernel, the atomic's returned value broadcast from the wrong
+    register (`v_readfirstlane_b32 s0, v2` to `v0`, the work-item ID): v1
+    is the identity, so s0 is the input in error, and its readfirstlane is
+    named (not the writelane on the other input's path)."""
+    ll, bad = iterative_mutant(tmp_path, "v_readfirstlane_b32 s0, v2", "v_readfirstlane_b32 s0, v0")
+    rfl = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "v_readfirstlane_b32 s0, v0" in t)
+    code, out, _ = cli("tv", ll, "--function", "add_i32_varying", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    assert code == 1, out
+    assert f"    cause: line {rfl} v_readfirstlane_b32: writes s0 = 0x3ff" in out.splitlines(), out

@@ -656,9 +656,41 @@ def _lane_local_source(ins: Any) -> str | None:
     return vs.pop() if len(vs) == 1 else None
 
 
+# the identity of a lane-local computation of two registers, by mnemonic stem
+_IDENTITY = {"v_add_nc_u32": 0, "v_add_u32": 0, "v_add_co_u32": 0, "v_or_b32": 0, "v_xor_b32": 0,
+             "v_and_b32": 0xFFFFFFFF}
+
+
+def _wrong_input(step: Step, lane: int, value: ValueAt, expected: int
+                 ) -> tuple[VReg | SReg, int, int] | None:
+    """Of a computation of two registers whose result should be `expected`
+    (the IR's value: the path from here to the output only moves it), the
+    one input that is neither `expected` nor the operation's identity while
+    the other is one of them: that input differs from what a correct
+    program holds there (an input equal to the result, or to the identity,
+    already accounts for the result).  (register, its value, the identity),
+    or None where that does not single one out."""
+    ins = step.instr
+    e = _IDENTITY.get(re.sub(r"_e(32|64)$", "", ins.base))
+    if e is None:
+        return None
+    regs = [o for o in ins.operands[1:] if isinstance(o, (VReg, SReg)) and o.count == 1
+            and (isinstance(o, VReg) or o.names[0][1:].isdigit())]
+    if len(regs) != 2 or len(ins.operands) != 3:
+        return None
+    vals = [value(step.index, o, lane if isinstance(o, VReg) else None) for o in regs]
+    if None in vals:
+        return None
+    ok = [v in (expected & 0xFFFFFFFF, e) for v in vals]
+    if ok.count(False) != 1:
+        return None
+    k = ok.index(False)
+    return regs[k], vals[k] or 0, e
+
+
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                active: list[bool] | None = None, value: ValueAt | None = None,
-               through: bool = False) -> tuple[list[str], str, str]:
+               through: bool = False, expected: int | None = None) -> tuple[list[str], str, str]:
     """Follow where (reg, lane)'s final value came from.  `active`: the lanes
     active at entry, to point out computations that read an inactive lane.
     `value` (:func:`value_reader`): with it the path goes on through the
@@ -674,7 +706,14 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
     chosen by a register, that is the cause, else the computation is, as
     without it.
 
+    `expected` (the value a correct program leaves there, the IR's): at the
+    first computation of two registers on the path (`v_add_u32 v1, s0, v1`)
+    the input that differs from what a correct program holds
+    (:func:`_wrong_input`) is followed, to the instruction that wrote it: an
+    SGPR's writer, or the v_writelane that put a scalar into the VGPR's lane.
+
     Returns (chain of explanations, source label, responsible step text)."""
+    evident = False  # the path follows an input shown wrong (_wrong_input)
     fallback: tuple[str, str] | None = None  # (source, responsible) of the computation passed through
     suspicious = False  # the path met a lane not written, a zero fill, a hazard, a result read early
     chain: list[str] = []
@@ -721,6 +760,10 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             continue
         if ev.status == "written" and value is not None and step.instr.base in ("v_writelane_b32", "v_mov_b32"):
             hop = _through_scalar(trace, step, where, reg, lane, value, len(active or []), causes)
+            if hop is not None and evident and step.instr.base == "v_writelane_b32":
+                # the wrong value entered the lane here, from a scalar
+                chain += hop[0]
+                return chain, f"written at {_line(step)}", f"{_at(step)}: {hop[0][0].split(': ', 1)[1]}"
             if hop is not None:
                 chain += hop[0]
                 if hop[1] is None:  # the scalar was computed: that instruction is the cause
@@ -731,6 +774,23 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
         if ev.status == "written":
             chain.append(f"{where}: {reg}[{lane}] {ev.why or 'computed'}{_inactive_note(ev.why, active)}")
             here = (f"computed at {_line(step)}", f"{_at(step)}: {reg}[{lane}] {ev.why or 'computed'}")
+            bad = (_wrong_input(step, lane, value, expected)
+                   if through and value is not None and expected is not None and fallback is None
+                   and not responsible and not step.hazard else None)
+            if bad is not None:
+                o, v, e = bad
+                name = o.names[0] if isinstance(o, SReg) else f"v{o.index}"
+                chain[-1] = (f"{where}: {reg}[{lane}] {ev.why or 'computed'}, its input {name} = {v:#x} in error "
+                             f"(the other is the result wanted, {(expected or 0) & 0xFFFFFFFF:#x}, or the identity {e:#x})")
+                fallback, evident = here, True
+                if isinstance(o, VReg):
+                    reg = name
+                    continue
+                w = next((x for x in reversed(trace[:step.index]) if (name, None) in x.events), None)
+                if w is None:
+                    return chain, f"{name}@entry", f"{_at(step)}: reads {name} = {v:#x}, which holds its value from entry"
+                chain.append(f"{_line(w)} ({print_instr(w.instr)}): writes {name} = {v:#x}")
+                return chain, f"written at {_line(w)}", f"{_at(w)}: writes {name} = {v:#x}"
             nxt = _lane_local_source(step.instr) if through and not responsible and not step.hazard else None
             if nxt is not None:  # on into the one VGPR it computed from
                 fallback = fallback or here
@@ -794,7 +854,8 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         if not isinstance(reg, VReg):
             chain, src, resp = _scalar_chain(trace, regname)
         else:
-            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value, through=True)
+            chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value, through=True,
+                                            expected=exp)
         rows.append(Row(name, i, exp, exp_names.get(exp, ""), act, src if src else exp_names.get(act, ""), resp, chain))
     return _join_halves(enc, rows, exp_names, names) if enc.halves else rows
 

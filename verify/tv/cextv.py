@@ -142,7 +142,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             got = m.v(int(out_reg[1:]))[i]
             if isinstance(got, int) and got & m32 == a:
                 trace = m.trace or []
-                chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True)
+                chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True,
+                                              expected=e)
                 src = s or src
         ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
@@ -569,7 +570,8 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
             m, snaps = run
             got = m.v(int(data[1:]))[i]  # (the replay is the model's: the store's value agrees)
             if isinstance(got, int) and got & M32 == a:
-                chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps), through=True)
+                chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps), through=True,
+                                                expected=e if reg == data else None)
                 a_src = a_src or src
                 what = f"'s address is from {reg}[{i}]" if reg == addr_reg else f" stores {reg}[{i}] = {a:#x}"
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
