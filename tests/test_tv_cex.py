@@ -288,3 +288,70 @@ def test_a_computation_of_several_registers_is_followed_to_its_wrong_scalar(tmp_
                        "--asm", str(bad))
     assert code == 1, out
     assert f"    cause: line {rfl} v_readfirstlane_b32: writes s0 = 0x3ff" in out.splitlines(), out
+
+
+def test_a_shaders_result_gets_the_traced_lane_table(tmp_path):
+    """A pixel shader's float result (v0 under RetCC_SI_Shader), its DPP
+    quad_perm mutated: the lane-tagged table, the pattern line and the
+    step by step, as a function's (before: the plain table)."""
+    ll = ROOT / "tests/tv/llvm-shape/cc_ps_dpp.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    assert asm.count("quad_perm:[3,2,1,0]") == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace("quad_perm:[3,2,1,0]", "quad_perm:[2,3,1,0]"))
+    dpp = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "quad_perm:[2,3,1,0]" in t)
+    code, out, _ = cli("tv", str(ll), "--function", "ps_update_dpp_quad", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    assert f"    cause: line {dpp} v_mov_b32_dpp: v0[0] reads the wrong lane" in lines, out
+    assert "    lane-tagged inputs (lane i holds a value that names it): %old = v0: 0x100+i; %src = v1: 0x200+i" in lines
+    assert any(t.startswith("    pattern: lane i reads lane i^2; the spec wants lane i^3") for t in lines), out
+    assert f"      line {dpp} (v_mov_b32_dpp v0, v1 quad_perm:[2,3,1,0] row_mask:0xf bank_mask:0xf): v0[0] <- v1[2]" \
+        in lines
+
+
+def test_a_shaders_sgpr_result_names_its_writer(tmp_path):
+    """An amdgpu_ps i32 result (in s0), its readfirstlane made a readlane of
+    lane 1: the table tags the GPU's value as %v[1] and names the writer."""
+    ll = ROOT / "tests/tv/llvm-shape/cc_readlane.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    fn = asm[asm.index("ps_readfirstlane_sgpr:"):asm.index(".Lfunc_end1:")]
+    assert "\tv_readfirstlane_b32 s0, v0\n" in fn
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(fn, fn.replace("v_readfirstlane_b32 s0, v0", "v_readlane_b32 s0, v0, 1")))
+    rl = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if "v_readlane_b32 s0, v0, 1" in t)
+    code, out, _ = cli("tv", str(ll), "--function", "ps_readfirstlane_sgpr", "--target", "gfx1100", "--wave", "32",
+                       "--asm", str(bad))
+    assert code == 1, out
+    lines = out.splitlines()
+    assert f"    cause: line {rl} (v_readlane_b32 s0, v0, 1): writes s0" in lines, out
+    assert f"       0  0x100 %v[0]  0x101 %v[1]  line {rl} (v_readlane_b32 s0, v0, 1): writes s0" in lines, out
+
+
+def test_a_16_bit_result_gets_the_traced_lane_table(tmp_path):
+    """An i16 result in a true16 half (v0.l, gfx1100) and a packed <2 x
+    i16> one, each add's second operand mutated: lane-tagged tables with the
+    add named (before: the plain table)."""
+    ll = tmp_path / "h.ll"
+    ll.write_text("define <2 x i16> @pk(<2 x i16> %x, <2 x i16> %y) {\n  %r = add <2 x i16> %x, %y\n"
+                  "  ret <2 x i16> %r\n}\n"
+                  "define i16 @t16(i16 %x, i16 %y) {\n  %r = add i16 %x, %y\n  ret i16 %r\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    old = {"pk": "v_pk_add_u16 v0, v0, v1", "t16": "v_add_nc_u16 v0.l, v0.l, v1.l"}
+    assert all(asm.count(t) == 1 for t in old.values())
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(old["pk"], "v_pk_add_u16 v0, v0, v0").replace(old["t16"], "v_add_nc_u16 v0.l, v0.l, v0.l"))
+    text = bad.read_text().splitlines()
+    for fn, mn, row in (("pk", "v_pk_add_u16", "ret.0.l[0]"), ("t16", "v_add_nc_u16", "0")):
+        at = next(n for n, t in enumerate(text, 1) if f"\t{mn} v0" in t)
+        code, out, _ = cli("tv", str(ll), "--function", fn, "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+        assert code == 1, out
+        lines = out.splitlines()
+        assert f"    cause: line {at} {mn}: v0[0] computed by {mn}" in lines, out
+        assert "    lane-tagged inputs (lane i holds a value that names it): %x = v0: 0x100+i; %y = v1: 0x200+i" in lines
+        assert any(t.split() == [row, "0x300", "0x200", "computed", "at", "line", str(at), "line", str(at), f"{mn}:",
+                                 "v0[0]", "computed", "by", mn] for t in lines), out

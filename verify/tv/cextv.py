@@ -95,7 +95,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             gpu_vals: list[Any], width: int, replay: Callable[[Callable[[str, str, int | None], Any], int],
                                                               tuple[Machine, list[Any]] | None],
             made: dict[tuple[str, str, int | None], Any], bad: list[Any] | None = None,
-            out_reg: str = "v0", retag: bool = True, name: str = "ret") -> Explained:
+            out_reg: str = "v0", retag: bool = True, name: str = "ret", off: int = 0) -> Explained:
     """The counterexample on q (a model with its EXEC narrowed) as a lane
     table.  `arg_regs`: each argument register's lane terms; `labels`: the
     IR argument each holds; `ir_vals`/`ir_poison`/`gpu_vals`: per lane, the
@@ -108,7 +108,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
     again with lane-tagged inputs (False where the IR makes non-deterministic
     choices: a model the solver finds anew may rest on a choice the source
     would not make, so q's own model, a counterexample for every choice, is
-    shown as it is)."""
+    shown as it is).  `out_reg` a VGPR or (a shader's result) an SGPR; `off`:
+    the bit offset of a 16-bit piece in it (true16 `.h`, a packed half)."""
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     tag = tags(arg_regs, W)
     fixed = B.and_b(*(b if (mask >> i) & 1 else B.not_b(b) for i, b in enumerate(exec_bits)))
@@ -139,12 +140,15 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
         src, resp = names.get(a, ""), ""
         if run is not None:
             m, snaps = run
-            got = m.v(int(out_reg[1:]))[i]
-            if isinstance(got, int) and got & m32 == a:
+            got = m.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m.s(out_reg)
+            if isinstance(got, int) and (got >> off) & m32 == a:
                 trace = m.trace or []
-                chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True,
-                                              expected=e)
-                src = s or src
+                if out_reg.startswith("s"):  # (one SGPR for the wave: its writer)
+                    chain, s, resp = C._scalar_chain(trace, out_reg)
+                else:  # (the IR's value is the register's only where the piece is all of it)
+                    chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True,
+                                                  expected=e if off == 0 and width == 32 else None)
+                src = (src or s) if out_reg.startswith("s") else (s or src)
         ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
     if tagged:
@@ -156,23 +160,31 @@ def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str
                    labels: dict[str, str], exec_bits: list[Any], pieces: list[Any], got: list[list[Any]],
                    slots: list[tuple[int, int, int]], differ: Callable[[Any, Any], Any],
                    replay: Callable[[Callable[[str, str, int | None], Any], int], tuple[Machine, list[Any]] | None],
-                   made: dict[tuple[str, str, int | None], Any], retag: bool = True) -> Explained | None:
-    """:func:`explain` for a result of several registers (an i64, a vector,
-    a struct): each whole-register piece whose lanes differ explained as
-    `ret.K` (K its register), the rows of all of them in one table; None
-    where a differing piece is part of a register (16-bit elements)."""
+                   made: dict[tuple[str, str, int | None], Any], retag: bool = True,
+                   kinds: list[str] | None = None, lane_bad: list[Any] | None = None) -> Explained | None:
+    """:func:`explain` for a result of several pieces (an i64, a vector, a
+    struct, 16-bit elements, a shader's result): each piece whose lanes
+    differ explained as `ret.K` (K its register; `ret.K.l`/`ret.K.h` a
+    16-bit half, `ret.sK` a shader's SGPR), the rows of all of them in one
+    table.  `kinds`: per piece "v" or "s" (a shader's result; VGPRs
+    without it); `lane_bad`: per lane, the condition that the lane refutes
+    (a shader's SGPR piece is checked in its lowest active lane)."""
     out: Explained | None = None
-    for (r, off, w), p, g in zip(slots, pieces, got):
-        bad = [B.and_b(exec_bits[i], B.not_b(p.poison[i]), differ(g[i], p.vals[i])) for i in range(W)]
+    kinds = kinds or ["v"] * len(slots)
+
+    def label(kind: str, r: int, off: int, w: int) -> str:
+        return f"ret.{'s' if kind == 's' else ''}{r}" + ("" if w > 16 else ".h" if off else ".l")
+
+    for (r, off, w), kind, p, g in zip(slots, kinds, pieces, got):
+        bad = [B.and_b(exec_bits[i], B.not_b(p.poison[i]), differ(g[i], p.vals[i]),
+                       *([lane_bad[i]] if lane_bad is not None else [])) for i in range(W)]
         if not any(q.truth(b) for b in bad):
             continue
-        if off or w != 32:
-            return None
-        ex = explain(q, B, W, target, assume, arg_regs, labels, exec_bits, p.vals, p.poison, g, 32, replay, made,
-                     bad, out_reg=f"v{r}", retag=retag, name=f"ret.{r}")
+        ex = explain(q, B, W, target, assume, arg_regs, labels, exec_bits, p.vals, p.poison, g, min(w, 32), replay,
+                     made, bad, out_reg=f"{kind}{r}", retag=retag, name=label(kind, r, off, w), off=off)
         if out is None:
             out = ex
-            out.outputs = [f"ret.{r2}" for r2, _, _ in slots]  # (the table names each row's register)
+            out.outputs = [label(k2, r2, o2, w2) for (r2, o2, w2), k2 in zip(slots, kinds)]  # (each row's piece)
         else:
             out.rows += ex.rows
             out.pattern = out.pattern or ex.pattern

@@ -807,6 +807,16 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                                          rtt.slots(), lambda g, w: halfsem.piece_differ(B, rtt, g, w),
                                          cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
                                          retag=not run.choices)
+    elif ret is not None and shader:  # a shader's pieces, VGPRs and SGPRs: verify/tv/cextv.py
+        arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
+        labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
+                  for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
+        locs = conventions.ret_locations(fn)
+        explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
+                                         [(r, 0, 32) for _, r, _ in locs],
+                                         lambda g, w: B.not_b(B.feq(g, w)) if ret.is_float else B.ne(g, w),
+                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         retag=not run.choices, kinds=[k for k, _, _ in locs], lane_bad=lane_bad)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []
     # every active lane (up to 8, the differing ones first), so that the
