@@ -355,3 +355,28 @@ def test_a_16_bit_result_gets_the_traced_lane_table(tmp_path):
         assert "    lane-tagged inputs (lane i holds a value that names it): %x = v0: 0x100+i; %y = v1: 0x200+i" in lines
         assert any(t.split() == [row, "0x300", "0x200", "computed", "at", "line", str(at), "line", str(at), f"{mn}:",
                                  "v0[0]", "computed", "by", mn] for t in lines), out
+
+
+def test_tv_svg_draws_the_counterexample_with_the_cause_framed(tmp_path):
+    """`verify tv --svg` (as `verify lowering --svg`): the __shfl_xor mutant's
+    replay drawn, the address xor's column framed as responsible, the lanes
+    that differ with their IR and GPU values; --svg-full keeps every
+    instruction; a proof writes nothing and says so."""
+    ll, bad = shfl_xor_mutant(tmp_path)
+    xor = next(n for n, t in enumerate(Path(bad).read_text().splitlines(), 1) if "v_xor_b32_e32 v2, 2, v1" in t)
+    pic, full = tmp_path / "x.svg", tmp_path / "full.svg"
+    code, out, _ = cli("tv", ll, "--target", "gfx1100", "--wave", "32", "--asm", bad, "--svg", str(pic))
+    assert code == 1, out
+    svg = pic.read_text()
+    assert svg.startswith("<svg ") and "gfx1100 wave32: refuted, EXEC 0x00000003" in svg
+    assert svg.count('<g class="column responsible"') == 1
+    assert f'<g class="column responsible" data-column="5" data-line="{xor}"><title>v_xor_b32_e32 v2, 2, v1</title>' \
+        in svg
+    assert "lane 0: IR 0x101 %var[1], GPU 0x0" in svg and "lane 1: IR 0x100 %var[0], GPU 0x0" in svg
+    assert "instructions off the path folded" in svg
+    cli("tv", ll, "--target", "gfx1100", "--wave", "32", "--asm", bad, "--svg", str(full), "--svg-full")
+    assert "off the path folded" not in full.read_text() and f'data-line="{xor}"' in full.read_text()
+    none = tmp_path / "none.svg"
+    code, out, err = cli("tv", ll, "--target", "gfx1100", "--wave", "32", "--svg", str(none))
+    assert code == 0 and not none.exists(), out
+    assert "note: --svg: no counterexample with a function's lane table to draw; nothing written" in err

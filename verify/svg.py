@@ -549,3 +549,43 @@ def show_svg(low: Lowering, target: Target, wave: int, assume: dict[str, str], m
     for b in low.inputs:
         vals.setdefault(reg_key(b.reg), list(range(wave)))
     return render(flow(low, target, wave, assume, mask, vals, None, f"{low.name}: {target.name} wave{wave}"))
+
+
+# ---------------------------------------------------------------------------
+# from a replayed trace (verify tv's counterexample, verify/tv/cextv.py)
+
+
+def trace_svg(low: Lowering, machine: Any, value: ValueAt | None, wave: int, mask: int, rows: list[Row],
+              out_reg: str, title: str, full: bool = False) -> str:
+    """The picture of a counterexample whose GPU code was replayed
+    concretely outside a lowering (`machine`, with its trace): the columns,
+    the deciding lane's path to `out_reg` and the responsible column as
+    :func:`flow` draws them, the others folded unless `full`."""
+    enc = _Replayed(machine)
+    cols = _columns(low, enc)  # type: ignore[arg-type]
+    f = Flow(title, wave, mask, cols, [])
+    ordered = deciding_first(rows)
+    f.bad = {r.lane for r in rows}
+    r = ordered[0]
+    if out_reg.startswith("v"):
+        f.path = _path(low, enc, cols, out_reg, r.lane, value)  # type: ignore[arg-type]
+    pinned = {ln for _, ln in f.path} | {r.lane}
+    f.chain_lines = {int(m.group(1)) for c in r.chain if (m := re.match(r"line (\d+)", c))}
+    m = re.match(r"line (\d+)", r.responsible)
+    if m:
+        f.responsible = next((k for k, c in enumerate(cols) if c.step >= 0 and c.line == int(m.group(1))), None)
+    for x in ordered:
+        f.verdicts.setdefault(x.lane, f"IR {x.expected:#x}{' ' + x.expected_src if x.expected_src else ''}"
+                                      f", GPU {x.actual:#x}{' ' + x.actual_src if x.actual_src else ''}")
+    pinned |= {j for c in cols if c.cells for i in set(pinned) for j in c.cells[i].sources}
+    f.rows = fold_lanes(list(range(wave)), _same_lane(cols, mask), pinned)
+    if not full:
+        _fold_columns(f)
+    return render(f)
+
+
+@dataclass
+class _Replayed:
+    """What :func:`_columns` and :func:`_path` read of an Encoding."""
+
+    machine: Any

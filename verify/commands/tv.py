@@ -14,11 +14,12 @@ from ..tv.check import TV_VERDICTS, check_file, check_pair_files, has_src_tgt, s
 from ..tv.irspec import check_spec
 from ..tv.runlines import check_llc
 from ..tv.tree import accepted, check_tree, coverage, coverage_lines, exit_code, parse_accept
-from .common import check_jobs, dump, overall_verdict, print_lines, progress, shared
+from .common import check_jobs, dump, overall_verdict, print_lines, progress, shared, writable, write
 
 
 def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     accept = parse_accept(args.accept)
+    writable(args.svg, "--svg")
     check_llc(args.llc)  # fail closed: a compiler that cannot run is bad input, before anything is compiled
     targets = [t.name for t in T.resolve(args.target)] if args.target else []
     paths = [p for p in (args.file, args.tgt) if p is not None]
@@ -50,6 +51,12 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not results:  # a module of declarations only: nothing was checked, which is no verdict
             raise InputError(None, f"{path}: the module defines no function to check")
     code = exit_code(results, accept)
+    if args.svg:  # the first counterexample drawn (verify/svg.py trace_svg, from verify/tv/cextv.py)
+        pick = next((ex for r in results if (ex := getattr(r.cex, "explained", None)) is not None and ex.svg), None)
+        if pick is None:
+            print("note: --svg: no counterexample with a function's lane table to draw; nothing written", file=err)
+        else:
+            write(args.svg, pick.svg_full if args.svg_full else pick.svg)
     n = counts((r.verdict for r in results), TV_VERDICTS)
     if args.coverage:
         cov = coverage(results)

@@ -24,7 +24,7 @@ from .. import cex as C
 from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Imm, Lowering, SReg, VReg
-from ..lanes import lane_formula, lanes_text, mask_lanes
+from ..lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from ..machine import LaneEvent, Machine, Step
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
@@ -49,6 +49,8 @@ class Explained:
     pattern: list[str] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)
     outputs: list[str] = field(default_factory=lambda: ["ret"])  # the rows' outputs (a wide result: its pieces)
+    svg: str = ""  # the lane-flow picture of the replay (verify tv --svg), where there is one
+    svg_full: str = ""  # the same with every instruction (--svg-full)
 
     @property
     def cause(self) -> str:
@@ -153,6 +155,13 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                              bits=32))
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
+    if run is not None and ex.rows and out_reg.startswith("v"):
+        from .. import svg  # (drawn where the replay is: a worker process returns the text)
+
+        m, snaps = run
+        title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
+        ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full)
+                               for full in (False, True))
     return ex
 
 
