@@ -6,6 +6,7 @@ step, the pattern line, and the JSON carrying all of it."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -260,13 +261,15 @@ def test_a_computation_of_several_registers_is_followed_to_the_writelane(tmp_pat
     prefix) mutated to write s7 (the lane's own value): the final
     `v_add_nc_u32 v1, s0, v1` reads two registers; s0 is the result the IR
     wants, so v1 is the input in error, followed to the writelane, which is
-    named, not the add."""
+    named, not the add; `--svg` draws the kernel's replay with the writelane
+    framed."""
     ll, bad = iterative_mutant(tmp_path, "v_writelane_b32 v1, s2, s3", "v_writelane_b32 v1, s7, s3")
     text = bad.read_text().splitlines()
     wl = next(n for n, t in enumerate(text, 1) if "v_writelane_b32 v1, s7, s3" in t)
     add = next(n for n, t in enumerate(text, 1) if "v_add_nc_u32_e32 v1, s0, v1" in t)
+    pic = tmp_path / "k.svg"
     code, out, _ = cli("tv", ll, "--function", "add_i32_varying", "--target", "gfx1100", "--wave", "32",
-                       "--asm", str(bad))
+                       "--asm", str(bad), "--svg", str(pic))
     assert code == 1, out
     lines = out.splitlines()
     assert "  counterexample: EXEC = 0x1; memory at 0x1fffff000 after the kernel: IR 0x0, GPU 0x1" in lines, out
@@ -275,6 +278,12 @@ def test_a_computation_of_several_registers_is_followed_to_the_writelane(tmp_pat
     assert f"      line {wl} (v_writelane_b32 v1, s7, s3): v1[0] <- s7 = 0x1" in steps
     assert (f"      line {add} (v_add_nc_u32_e32 v1, s0, v1): v1[0] computed by v_add_nc_u32_e32, its input v1 = 0x1 "
             "in error (the other is the result wanted, 0x0, or the identity 0x0)") in steps
+    svg = pic.read_text()
+    store = next(n for n, t in enumerate(text, 1) if "global_store_b32 v0, v1, s[4:5]" in t)
+    assert f"line {store} global_store_b32: the stores differ, EXEC 0x00000001" in svg
+    framed = re.findall(r'<g class="column responsible" data-column="\d+" data-line="(\d+)">', svg)
+    assert framed == [str(wl)], framed
+    assert f"lane 0: IR 0x0, GPU 0x1 written at line {wl}" in svg
 
 
 def test_a_computation_of_several_registers_is_followed_to_its_wrong_scalar(tmp_path):
@@ -379,4 +388,4 @@ def test_tv_svg_draws_the_counterexample_with_the_cause_framed(tmp_path):
     none = tmp_path / "none.svg"
     code, out, err = cli("tv", ll, "--target", "gfx1100", "--wave", "32", "--svg", str(none))
     assert code == 0 and not none.exists(), out
-    assert "note: --svg: no counterexample with a function's lane table to draw; nothing written" in err
+    assert "note: --svg: no counterexample with a lane table to draw; nothing written" in err

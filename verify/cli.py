@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also prove the --function's GPU code meets a library spec (its arguments the spec's "
                          "inputs, its result v0), e.g. 'cuda.shfl_xor mask=5 width=16'")
     tv.add_argument("--svg", metavar="FILE", help="also draw the lane flow of the first counterexample with a lane "
-                                                  "table (a function's, not a kernel's) to FILE as SVG")
+                                                  "table (a function's result, a kernel's store) to FILE as SVG")
     tv.add_argument("--svg-full", action="store_true",
                     help="with --svg: draw every instruction (default: those off the path folded, at most 1200 px)")
     tv.add_argument("--coverage", action="store_true",

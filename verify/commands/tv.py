@@ -52,11 +52,14 @@ def cmd_tv(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise InputError(None, f"{path}: the module defines no function to check")
     code = exit_code(results, accept)
     if args.svg:  # the first counterexample drawn (verify/svg.py trace_svg, from verify/tv/cextv.py)
-        pick = next((ex for r in results if (ex := getattr(r.cex, "explained", None)) is not None and ex.svg), None)
+        # (a function's lane table carries its picture, a kernel's counterexample its own)
+        pics = [(str(getattr(ex, "svg", "")), str(getattr(ex, "svg_full", "")))
+                for r in results if r.cex is not None for ex in [getattr(r.cex, "explained", None) or r.cex]]
+        pick = next((p for p in pics if p[0]), None)
         if pick is None:
-            print("note: --svg: no counterexample with a function's lane table to draw; nothing written", file=err)
+            print("note: --svg: no counterexample with a lane table to draw; nothing written", file=err)
         else:
-            write(args.svg, pick.svg_full if args.svg_full else pick.svg)
+            write(args.svg, pick[1] if args.svg_full else pick[0])
     n = counts((r.verdict for r in results), TV_VERDICTS)
     if args.coverage:
         cov = coverage(results)

@@ -359,6 +359,8 @@ class KernelCex:
     rows: list[C.Row] = field(default_factory=list)  # the differing lanes of the store (explain_kernel)
     store_at: str = ""  # "line N <store mnemonic>": the GPU store that wrote the word
     wave: int = 0  # (set with rows)
+    svg: str = ""  # the lane-flow picture of the replay (verify tv --svg), where there is one
+    svg_full: str = ""  # the same with every instruction (--svg-full)
 
     @property
     def cause(self) -> str:
@@ -598,6 +600,17 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
         rows.append(C.Row("mem", i, e, e_src, a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
+    traced = C.deciding_first([r for r in rows if r.chain])
+    if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
+        from .. import svg
+
+        m, snaps = run
+        r0 = traced[0]
+        reg = addr_reg if r0.actual_src.startswith("at ") and addr_reg else data
+        if reg is not None:
+            title = f"{where}: the stores differ, EXEC {fmt_mask(kc.exec_mask, W)}"
+            kc.svg, kc.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, kc.exec_mask, traced, reg, title, full)
+                                   for full in (False, True))
 
 
 def _vreg(text: str, k: int) -> str | None:
