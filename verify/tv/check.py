@@ -705,7 +705,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         wide_ret = True
     elif ret is not None:
         gots = [v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)) for i in range(W)]
-        same = _lanes_meet(B, exec_bits, gots, ret.vals)  # [S:lane-normal]
+        same = _lanes_meet(B, exec_bits, gots, ret.vals, ret.poison)  # [S:lane-normal]
         free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
         if not same and run.choices and free_regs and not ret.is_float and ret.alt is None:
             # the IR's choices set to the GPU's registers they stand for (nondet's
@@ -838,15 +838,27 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     return res
 
 
-def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any]) -> bool:
+def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
+                poison: list[Any] | None = None) -> bool:
     """Every lane i's two values have the same normal form where exec[i]
     holds (smt.LaneNormal): equal for every input, so no lane needs a
     question.  Otherwise the questions are asked on the terms as they always
-    were (the same questions, the same counterexamples)."""
+    were (the same questions, the same counterexamples).  With the IR's
+    `poison`, a lane whose forms differ is tried again where it is not
+    poison (LaneNormal.given: a NaN test that nnan makes poison is false
+    there).  [S:lane-normal-given]"""
     norm = smt.LaneNormal(B.session, exec_bits)
     for i, (g, w) in enumerate(zip(got, want)):
         n = norm.normal(g, i)
-        if n is None or n != norm.normal(w, i):
+        if n is not None and n == norm.normal(w, i):
+            continue
+        if n is None or poison is None or type(poison[i]) is bool:
+            return False
+        lane = smt.LaneNormal(B.session, exec_bits)
+        if not lane.given(poison[i], i):
+            return False
+        n = lane.normal(g, i)
+        if n is None or n != lane.normal(w, i):
             return False
     return True
 
