@@ -114,3 +114,37 @@ def test_float_predicates_of_constants_fold():
     inf = B.ite(e[0], B.const(0x7F800000), B.const(1))  # a term, a constant where the lane runs
     norm = smt.LaneNormal(B.session, e)
     assert norm.normal(B.fmin(x, inf), 0) == norm.normal(B.fmin(x, 0x7F800000), 0)
+
+
+# ---------------------------------------------------------------------------
+# the corpus file's GPU code, broken: refuted (the facts hide no wrong lane)
+
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from verify.tv.check import check_file  # noqa: E402
+
+LLC = shutil.which("llc-22")
+CHAINS = Path(__file__).resolve().parent / "tv" / "llvm-shape" / "fminmax_dpp_chains.ll"
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.parametrize("old, new", [
+    # the last step reads 3 lanes back, not 4
+    ("v_mov_b32_dpp v2, v0 row_shr:4", "v_mov_b32_dpp v2, v0 row_shr:3"),
+    # the identity of the last step a signaling NaN: IEEE mode quiets it (lanes 0-3 get a NaN)
+    ("v_dual_mov_b32 v1, 0x7f800000 :: v_dual_mov_b32 v2, 0x7f800000",
+     "v_dual_mov_b32 v1, 0x7f800000 :: v_dual_mov_b32 v2, 0x7fa00000"),
+])
+def test_broken_min_chain_refuted(tmp_path, old, new):
+    text = CHAINS.read_text()
+    out = subprocess.run([str(LLC), "-mtriple=amdgcn", "-mcpu=gfx1200", "-mattr=+wavefrontsize32", str(CHAINS),
+                          "-o", "-"], capture_output=True, text=True, check=True).stdout
+    bad = out.replace(old, new, 1)
+    assert bad != out
+    asm = tmp_path / "chain.s"
+    asm.write_text(bad)
+    rs = check_file(str(CHAINS), text, ["gfx1200"], 32, [], ["min_chain"], asm=(str(asm), bad))
+    assert [r.verdict for r in rs] == ["refuted"]
+    assert rs[0].cex is not None and any(r.wrong for r in rs[0].cex.rows)
