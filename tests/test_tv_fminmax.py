@@ -148,3 +148,25 @@ def test_broken_min_chain_refuted(tmp_path, old, new):
     rs = check_file(str(CHAINS), text, ["gfx1200"], 32, [], ["min_chain"], asm=(str(asm), bad))
     assert [r.verdict for r in rs] == ["refuted"]
     assert rs[0].cex is not None and any(r.wrong for r in rs[0].cex.rows)
+
+
+MINMAX = Path(__file__).resolve().parent / "tv" / "llvm-shape" / "float_min_max.ll"
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_lane_local_min_asks_one_lane_and_refutes_a_wrong_op(tmp_path):
+    """GFX12 minnum (v_max_num canonicalises, v_min_num): each lane's question
+    is lane 0's with the lanes swapped, so one lane is asked, not 32
+    ([S:tv-lane-twins]); v_max_num_f32 in its place is still refuted."""
+    text = MINMAX.read_text()
+    rs = check_file(str(MINMAX), text, ["gfx1200"], 32, [str(LLC)], ["minnum"])
+    assert [r.verdict for r in rs] == ["proved"]
+    assert rs[0].queries <= 3
+    out = subprocess.run([str(LLC), "-mtriple=amdgcn", "-mcpu=gfx1200", "-mattr=+wavefrontsize32", str(MINMAX),
+                          "-o", "-"], capture_output=True, text=True, check=True).stdout
+    bad = out.replace("v_min_num_f32_e32 v0, v0, v1", "v_max_num_f32_e32 v0, v0, v1", 1)
+    assert bad != out
+    asm = tmp_path / "minmax.s"
+    asm.write_text(bad)
+    rs = check_file(str(MINMAX), text, ["gfx1200"], 32, [], ["minnum"], asm=(str(asm), bad))
+    assert [r.verdict for r in rs] == ["refuted"]
