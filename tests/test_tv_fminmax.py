@@ -86,6 +86,57 @@ def test_normal_form_given_agrees_with_the_term(seed):
         assert ev(nt) == ev(t), (seed, env)
 
 
+@pytest.mark.parametrize("seed", range(60))
+def test_normal_form_given_shared_atoms(seed):
+    """The condition and the value test the same atoms under EXEC selects
+    (the shape of nnan poison against IEEE-mode quieting): where the lane
+    runs and the condition is false, the normal form is the term's value."""
+    rnd = random.Random(1000 + seed)
+    B = smt.Z3()
+    xs = [B.fresh(f"x{k}") for k in range(3)]
+    es = [B.fresh_bool(f"e{k}") for k in range(4)]
+    atoms = [B.ult(B.const(0x7F800000), B.and_(x, B.const(0x7FFFFFFF))) for x in xs] + [B.ult(xs[0], xs[1])]
+
+    def cond(d):
+        if d <= 0 or rnd.random() < 0.3:
+            a = rnd.choice(atoms)
+            return B.not_b(a) if rnd.random() < 0.2 else a
+        e = rnd.choice(es)
+        k = rnd.randrange(4)
+        if k == 0:
+            return B.or_b(cond(d - 1), cond(d - 1))
+        if k == 1:
+            return B.and_b(e, cond(d - 1))
+        if k == 2:
+            return B.ite(e, cond(d - 1), cond(d - 1))
+        return B.and_b(B.not_b(e), cond(d - 1))
+
+    def value(d):
+        if d <= 0 or rnd.random() < 0.2:
+            return rnd.choice(xs + [B.const(7)])
+        k = rnd.randrange(3)
+        if k == 0:
+            return B.ite(rnd.choice(es), value(d - 1), value(d - 1))
+        if k == 1:
+            return B.ite(cond(1), value(d - 1), value(d - 1))
+        return B.add(value(d - 1), value(d - 1))
+
+    t, c = value(5), cond(4)
+    lane = rnd.randrange(4)
+    norm = smt.LaneNormal(B.session, es)
+    if not norm.given(c, lane):
+        return
+    nt = norm.term(norm.normal(t, lane))
+    specials = [0x7F800001, 0x7FC00000, 0, 1, 0x80000000, 0x7F800000]
+    for _ in range(300):
+        env: dict[str, int | bool] = {f"x{k}": rnd.choice(specials + [rnd.randrange(1 << 32)]) for k in range(3)}
+        env.update({f"e{k}": rnd.random() < 0.5 for k in range(4)})
+        env[f"e{lane}"] = True
+        ev = smt.Evaluator(env, B.session)
+        if not ev(c):
+            assert ev(nt) == ev(t), (seed, env)
+
+
 def test_given_decides_a_nan_test_under_an_exec_bit():
     """The IR's poison reads lane 0 only where it runs (and(e0, isnan(x0))):
     where it is not poison, the GPU's sNaN test of lane 0's value under e0
