@@ -221,3 +221,13 @@ def test_lane_local_min_asks_one_lane_and_refutes_a_wrong_op(tmp_path):
     asm.write_text(bad)
     rs = check_file(str(MINMAX), text, ["gfx1200"], 32, [], ["minnum"], asm=(str(asm), bad))
     assert [r.verdict for r in rs] == ["refuted"]
+
+
+def test_given_facts_are_one_lanes():
+    """Facts assumed where lane 1 is not poison say nothing of lane 0."""
+    B = smt.Z3()
+    e = B.fresh_lanes("exec", 2, cond=True)
+    norm = smt.LaneNormal(B.session, e)
+    assert norm.given(B.ult(B.fresh("x"), B.const(5)), 1)
+    with pytest.raises(ValueError, match="lane 1's facts asked for lane 0"):
+        norm.normal(B.fresh("y"), 0)

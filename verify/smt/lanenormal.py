@@ -65,6 +65,7 @@ class LaneNormal:
         self._orig: dict[int, int] = {}  # an "app" node -> the ast id of the first application it came from
         # node -> [(EXEC bits set, bits clear, its value there)]: what `given` assumes
         self._facts: dict[int, list[tuple[int, int, bool]]] = {}
+        self._given_lane = -1  # the lane `given` assumed facts for (no other lane may be asked then)
         self._ground: set[int] = set()  # "app" nodes of constants that did not fold to one (fpToFP(k))
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
@@ -76,6 +77,8 @@ class LaneNormal:
         the same on every run: the caller asks the solver about `t` as it is)."""
         if self.over:
             return None
+        if self._facts and lane != self._given_lane:
+            raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
         if type(t) is bool:
             return self.TRUE if t else self.FALSE
         if type(t) is int:
@@ -106,6 +109,9 @@ class LaneNormal:
         nothing); nodes are kept, so earlier nodes stay comparable.  False
         when `cond` holds wherever exec[lane] does (nothing to assume) or
         the limit was reached.  [S:lane-normal-given]"""
+        if self._facts and lane != self._given_lane:
+            raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
+        self._given_lane = lane
         for _ in range(rounds):
             c = self.normal(cond, lane)
             if c is None or c == self.TRUE:
