@@ -63,6 +63,10 @@ class LaneNormal:
         self._asts: dict[int, Any] = {}  # ast id -> the term (kept alive: the memo's keys are ids)
         self._terms: dict[int, Any] = {}  # node -> its z3 term, once built
         self._orig: dict[int, int] = {}  # an "app" node -> the ast id of the first application it came from
+        # node -> [(EXEC bits set, bits clear, its value there)]: what `given` assumes
+        self._facts: dict[int, list[tuple[int, int, bool]]] = {}
+        self._given_lane = -1  # the lane `given` assumed facts for (no other lane may be asked then)
+        self._ground: set[int] = set()  # "app" nodes of constants that did not fold to one (fpToFP(k))
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
@@ -73,6 +77,8 @@ class LaneNormal:
         the same on every run: the caller asks the solver about `t` as it is)."""
         if self.over:
             return None
+        if self._facts and lane != self._given_lane:
+            raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
         if type(t) is bool:
             return self.TRUE if t else self.FALSE
         if type(t) is int:
@@ -87,6 +93,96 @@ class LaneNormal:
             return None
         finally:
             sys.setrecursionlimit(old)
+
+    def given(self, cond: Any, lane: int, rounds: int = 2) -> bool:
+        """From now on normal forms are made only for inputs where exec[lane]
+        holds and `cond` does not (the IR's poison where the lane runs: a
+        lane is asked only where it is not poison).  `cond`'s normal form is
+        false there, so: each disjunct of a false `or` is false, the operand
+        of a false `not` true, each conjunct of a true `and` true, and of
+        `ite(e, x, y)` with e an EXEC bit (or its negation) x has the value
+        where e is set and y where it is clear.  Each such node, wherever it
+        recurs where the EXEC bits its fact needs are decided so, is replaced
+        by its value (the bits are then consulted: the memo keys on them).
+        Facts found after a round are sought again in `cond` normalised with
+        them (`rounds`).  The memo starts afresh (the forms made so far knew
+        nothing); nodes are kept, so earlier nodes stay comparable.  False
+        when `cond` holds wherever exec[lane] does (nothing to assume) or
+        the limit was reached.  [S:lane-normal-given]"""
+        if self._facts and lane != self._given_lane:
+            raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
+        self._given_lane = lane
+        for _ in range(rounds):
+            c = self.normal(cond, lane)
+            if c is None or c == self.TRUE:
+                return False
+            before = sum(len(v) for v in self._facts.values())
+            self._learn(c, False, 1 << lane, 0)
+            self._memo = {}
+            if sum(len(v) for v in self._facts.values()) == before:
+                break
+        return True
+
+    def _learn(self, d: int, value: bool, pm: int, nm: int) -> None:
+        """Node d has `value` where the EXEC bits pm are set and nm clear."""
+        if d in (self.TRUE, self.FALSE):
+            return
+        facts = self._facts.setdefault(d, [])
+        if (pm, nm, value) in facts:
+            return
+        facts.append((pm, nm, value))
+        if self._keys[d][0] != "t":  # the node where those bits are decided: the same fact
+            outer = self._acc
+            d2 = self._n(self.term(d).as_ast(), pm, nm)
+            self._acc = outer
+            if d2 != d:
+                self._learn(d2, value, pm, nm)
+        kd = self._keys[d]
+        if kd[0] == ("or" if not value else "and"):
+            for x in kd[1]:
+                self._learn(x, value, pm, nm)
+        elif kd[0] in ("and", "or"):  # a false `and` of EXEC literals and one more: that one false where they hold
+            rest = []
+            p1, n1 = pm, nm
+            for x in kd[1]:
+                lit = self._literal(x)
+                if lit is None:
+                    rest.append(x)
+                elif lit[1] == (kd[0] == "and"):
+                    p1 |= lit[0]
+                else:
+                    n1 |= lit[0]
+            if len(rest) == 1 and not p1 & n1:
+                self._learn(rest[0], value, p1, n1)
+        elif kd[0] == "not":
+            self._learn(kd[1], not value, pm, nm)
+        elif kd[0] == "ite":
+            lit = self._literal(kd[1])
+            if lit is not None:
+                b, pol = lit
+                on, off = (kd[2], kd[3]) if pol else (kd[3], kd[2])
+                if not nm & b:
+                    self._learn(on, value, pm | b, nm)
+                if not pm & b:
+                    self._learn(off, value, pm, nm | b)
+
+    def _literal(self, x: int) -> tuple[int, bool] | None:
+        """(the bit, True) for an EXEC bit, (the bit, False) for its negation."""
+        kx = self._keys[x]
+        pol = True
+        if kx[0] == "not":
+            kx, pol = self._keys[kx[1]], False
+        if kx[0] == "t" and kx[1] in self.index:
+            return 1 << self.index[kx[1]], pol
+        return None
+
+    def _fact(self, node: int, pos: int, neg: int) -> int:
+        """The node where the facts say its value (bits consulted either way)."""
+        for pm, nm, value in self._facts.get(node, ()):
+            self._acc |= pm | nm
+            if pos & pm == pm and neg & nm == nm:
+                return self.TRUE if value else self.FALSE
+        return node
 
     def term(self, node: int) -> Any:
         """The node's value as an int, a bool or a z3 term of the Session."""
@@ -171,7 +267,8 @@ class LaneNormal:
 
     def _n(self, a: Any, pos: int, neg: int) -> int:
         u = self._uses_of(a)
-        pos, neg = pos & u, neg & u
+        if not self._facts:  # (a fact may consult bits the term does not mention)
+            pos, neg = pos & u, neg & u
         i = z3.Z3_get_ast_id(self.ref, a)
         entries = self._memo.get(i)
         if entries is None:
@@ -184,6 +281,8 @@ class LaneNormal:
             raise _TooBig
         outer, self._acc = self._acc, 0
         node = self._n1(a, pos, neg)
+        if self._facts:
+            node = self._fact(node, pos, neg)
         m = self._acc
         entries.append((m, pos & m, neg & m, node))
         self._entries += 1
@@ -296,8 +395,12 @@ class LaneNormal:
             eq = self._eq(args[0], args[1], z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, arg(ref, a, 0))))
             if eq is not None:
                 return eq
-        if all(self._keys[x][0] == "c" for x in args):  # an operation on constants: its value
-            consts = [self._const_term(x) for x in args]  # (alive until z3 has used them)
+        ground = all(self._keys[x][0] == "c" or x in self._ground for x in args)
+        if ground:  # an operation on constants: its value
+            # (a ground argument that is no bit-vector or Boolean constant, the
+            # float fpToFP(0x7f800000) a float predicate reads, folds with it:
+            # z3's simplifier evaluates a term without variables exactly)
+            consts = [self._z(x) for x in args]  # (alive until z3 has used them)
             arr, m = _arr(consts)
             r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr)).as_ast()))
             if z3.is_bv_value(r) or z3.is_true(r) or z3.is_false(r):
@@ -307,6 +410,8 @@ class LaneNormal:
         node = self._node(("app", z3.Z3_get_ast_id(ref, z3.Z3_func_decl_to_ast(ref, z3.Z3_get_app_decl(ref, a))),
                            args))
         self._orig.setdefault(node, i)
+        if ground:
+            self._ground.add(node)
         return node
 
     def _not(self, x: int) -> int:

@@ -707,7 +707,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         wide_ret = True
     elif ret is not None:
         gots = [v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)) for i in range(W)]
-        same = _lanes_meet(B, exec_bits, gots, ret.vals)  # [S:lane-normal]
+        same = _lanes_meet(B, exec_bits, gots, ret.vals, ret.poison)  # [S:lane-normal]
         free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
         if not same and run.choices and free_regs and not ret.is_float and ret.alt is None:
             # the IR's choices set to the GPU's registers they stand for (nondet's
@@ -748,13 +748,14 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         res.seconds = time.monotonic() - t0
         return res
     # all lanes at once with a fixed resource limit, then lane by lane
+    twins = _lane_twins(B, q, lane_bad, run)  # [S:tv-lane-twins]
     q.push()
     q.add(B.or_b(exec_bad, *lane_bad))
     # (the IR's non-deterministic values are the source's to choose: verify/tv/nondet.py)
     outs = ([(i, p.vals[i], g[i]) for g, p in zip(got, pieces) for i in range(W)] if wide_ret else
             [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
              for i in range(W)] if ret is not None else [])
-    r = q.check(rlimit=JOINT_RLIMIT)
+    r = q.check(rlimit=JOINT_RLIMIT) if twins is None else "unknown"  # (twins: lane by lane at once)
     free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
     settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
                             target_free=free_regs) if r == "sat" and run.choices else None
@@ -762,7 +763,9 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
         q.pop()
         r = "unsat"
         variant = [-1]  # (the one witness every lane's proof uses)
-        for cond in [exec_bad, *lane_bad]:
+        for k, cond in enumerate([exec_bad, *lane_bad]):
+            if twins is not None and k and twins[k - 1] is not None:
+                continue  # another lane's question with the two lanes swapped: its answer  [S:tv-lane-twins]
             q.push()
             q.add(cond)
             r = q.check()
@@ -859,15 +862,39 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     return res
 
 
-def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any]) -> bool:
+def _lane_twins(B: Any, q: Any, lane_bad: list[Any], run: Any) -> list[int | None] | None:
+    """For each lane's question, a lower lane whose question it is with the
+    two lanes swapped in every register and EXEC (smt.Z3.lane_twins), when
+    the query holds nothing else but that some lane runs (symmetric under any
+    swap: no entry contract, undefined behaviour, asm block or source choice)
+    and most lanes have one (a lane-local function); else None.  [S:tv-lane-twins]"""
+    if run.ub or run.choices or run.asm or len(q.assertions) != 1 or len(lane_bad) < 4:
+        return None
+    twins: list[int | None] = B.lane_twins(lane_bad)
+    return twins if 4 * sum(t is not None for t in twins) >= 3 * len(twins) else None
+
+
+def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
+                poison: list[Any] | None = None) -> bool:
     """Every lane i's two values have the same normal form where exec[i]
     holds (smt.LaneNormal): equal for every input, so no lane needs a
     question.  Otherwise the questions are asked on the terms as they always
-    were (the same questions, the same counterexamples)."""
+    were (the same questions, the same counterexamples).  With the IR's
+    `poison`, a lane whose forms differ is tried again where it is not
+    poison (LaneNormal.given: a NaN test that nnan makes poison is false
+    there).  [S:lane-normal-given]"""
     norm = smt.LaneNormal(B.session, exec_bits)
     for i, (g, w) in enumerate(zip(got, want)):
         n = norm.normal(g, i)
-        if n is None or n != norm.normal(w, i):
+        if n is not None and n == norm.normal(w, i):
+            continue
+        if n is None or poison is None or type(poison[i]) is bool:
+            return False
+        lane = smt.LaneNormal(B.session, exec_bits)
+        if not lane.given(poison[i], i):
+            return False
+        n = lane.normal(g, i)
+        if n is None or n != lane.normal(w, i):
             return False
     return True
 
