@@ -417,10 +417,10 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
                     st.tracked = None
                 return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict, info=i)
                         for ins, i in zip(program, infos)], st
-            (llvm, stl), (strict, sts) = run(False), run(True)
+            (llvm, stl), (strict_hits, sts) = run(False), run(True)
             masked, pending = set(), {}
             mask = [_mask_step(ins, i, masked, pending) for ins, i in zip(program, infos)]
-            got = _Scan([list(program), entry], llvm, strict, mask)
+            got = _Scan([list(program), entry], llvm, strict_hits, mask)
             grown = (got, stl, sts, (masked, pending))
         if len(_GROWN) >= 64:
             _GROWN.pop(next(iter(_GROWN)))
