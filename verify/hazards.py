@@ -361,8 +361,9 @@ MaskHit = tuple[str, Instr, frozenset[str]]  # (the wait's field, the SALU/VALU 
 class _Scan:
     """The forward scans of one program: per instruction, the GFX12 SGPR
     hazards it reads (LLVM's model and the strict one) and the GFX11
-    mask-write hazards.  `keep` holds the program (and the entry state), so
-    the ids in the cache key stay theirs."""
+    mask-write hazards.  `keep` holds the program list, a copy of its
+    instructions and the entry state, so the ids in the cache keys stay
+    theirs."""
 
     keep: list[Any]
     llvm: list[list[SgprHit]]
@@ -406,7 +407,8 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
                 states.append(st)
             masked, pending = set(pm[0]), dict(pm[1])
             mhits = _mask_step(ins, i, masked, pending)
-            got = _Scan([list(program), entry], pscan.llvm + [hits[0]], pscan.strict + [hits[1]], pscan.mask + [mhits])
+            got = _Scan([program, list(program), entry], pscan.llvm + [hits[0]], pscan.strict + [hits[1]],
+                        pscan.mask + [mhits])
             grown = (got, states[0], states[1], (masked, pending))
         else:
             infos = [_info(ins) for ins in program]
@@ -420,7 +422,7 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
             (llvm, stl), (strict_hits, sts) = run(False), run(True)
             masked, pending = set(), {}
             mask = [_mask_step(ins, i, masked, pending) for ins, i in zip(program, infos)]
-            got = _Scan([list(program), entry], llvm, strict_hits, mask)
+            got = _Scan([program, list(program), entry], llvm, strict_hits, mask)
             grown = (got, stl, sts, (masked, pending))
         if len(_GROWN) >= 64:
             _GROWN.pop(next(iter(_GROWN)))
