@@ -12,14 +12,11 @@ import contextlib
 import json
 import os
 import re
-import selectors
 import shlex
 import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +99,6 @@ def by_llvmlite_batch(text: str, pairs: list[Instance] | list[tuple[Target, int]
     if not insts:
         return {}
     arg = json.dumps([_spec(i) for i in insts])
-    if _FORK:
-        got = _forked(lambda: json.dumps([by_llvmlite(text, i.target, i.wave, i.triple, i.opt, i.mattr)
-                                          for i in insts]), 300 + 60 * len(insts))
-        if got is None or got[0] != 0:
-            return {}
-        outs: list[str] = json.loads(got[1])
-        return {i.key(): a for i, a in zip(insts, outs)}
     try:
         r = subprocess.run([sys.executable, "-c", _BATCH, arg], input=text, capture_output=True, text=True,
                            timeout=300 + 60 * len(insts), check=False, env=_child_env())
@@ -116,77 +106,8 @@ def by_llvmlite_batch(text: str, pairs: list[Instance] | list[tuple[Target, int]
         return {}
     if r.returncode != 0:
         return {}
-    outs = json.loads(r.stdout)
+    outs: list[str] = json.loads(r.stdout)
     return {i.key(): a for i, a in zip(insts, outs)}
-
-
-# Where the system has fork (POSIX), the compiling child is a fork of this
-# process rather than a new Python: it starts with llvmlite and verify
-# already loaded (a new interpreter and its imports cost more CPU than LLVM
-# compiling a test file for nine targets: issue #35).  It is still a child:
-# an LLVM abort ends it, not verify.  It only runs LLVM and writes to its
-# pipes, and leaves by os._exit (no cleanup of this process's state).
-_FORK = hasattr(os, "fork")
-
-
-def _forked(work: Callable[[], str], timeout: float) -> tuple[int, str, str] | None:
-    """Run `work` in a forked child: (its exit status, what it returned,
-    its stderr), or None when it ran past `timeout` seconds (it is killed)."""
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        code = 1
-        try:
-            os.close(out_r)
-            os.close(err_r)
-            os.dup2(err_w, 2)  # (LLVM's messages)
-            null = os.open(os.devnull, os.O_RDWR)
-            os.dup2(null, 0)
-            os.dup2(null, 1)
-            data = work().encode()
-            view = memoryview(data)
-            while view:
-                view = view[os.write(out_w, view):]
-            code = 0
-        except BaseException as e:  # (reported on stderr, as a child Python would)
-            with contextlib.suppress(BaseException):
-                os.write(2, f"{type(e).__name__}: {e}\n".encode(errors="replace"))
-        finally:
-            os._exit(code)
-    os.close(out_w)
-    os.close(err_w)
-    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
-    late = False
-    with selectors.DefaultSelector() as sel:
-        sel.register(out_r, selectors.EVENT_READ)
-        sel.register(err_r, selectors.EVENT_READ)
-        open_fds = 2
-        deadline = time.monotonic() + timeout  # (a hang's backstop, as for the child Python: no verdict reads it)
-        while open_fds:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                late = True
-                break
-            for key, _ in sel.select(left):
-                fd = key.fd
-                assert isinstance(fd, int)
-                chunk = os.read(fd, 1 << 16)
-                if chunk:
-                    chunks[fd].append(chunk)
-                else:
-                    sel.unregister(fd)
-                    open_fds -= 1
-    os.close(out_r)
-    os.close(err_r)
-    if late:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        return None
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    return (code, b"".join(chunks[out_r]).decode(errors="replace"), b"".join(chunks[err_r]).decode(errors="replace"))
 
 
 def by_llvmlite_isolated(text: str, target: Target | Instance, wave: int | None = None) -> str:
@@ -194,21 +115,11 @@ def by_llvmlite_isolated(text: str, target: Target | Instance, wave: int | None 
     CompileError naming the target rather than the end of verify."""
     inst = _as_instance(target, wave)
     what = f"{inst.target.name} wave{inst.wave}" + (" " + " ".join(inst.flags) if inst.flags else "")
-    if _FORK:
-        def work() -> str:
-            options_child(list(inst.options))
-            return by_llvmlite(text, inst.target, inst.wave, inst.triple, inst.opt, inst.mattr)
-
-        got = _forked(work, 300)
-        if got is None:
-            raise CompileError(None, f"LLVM (llvmlite) did not finish in 300 s for {what}")
-        r = subprocess.CompletedProcess([], got[0], got[1], got[2])
-    else:
-        try:
-            r = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(_spec(inst))], input=text,
-                               capture_output=True, text=True, timeout=300, check=False, env=_child_env())
-        except subprocess.TimeoutExpired:
-            raise CompileError(None, f"LLVM (llvmlite) did not finish in 300 s for {what}") from None
+    try:
+        r = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(_spec(inst))], input=text, capture_output=True,
+                           text=True, timeout=300, check=False, env=_child_env())
+    except subprocess.TimeoutExpired:
+        raise CompileError(None, f"LLVM (llvmlite) did not finish in 300 s for {what}") from None
     if r.returncode != 0:
         err = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
         first = next((ln for ln in err if "error" in ln.lower() or "Assertion" in ln), err[-1] if err else "?")
