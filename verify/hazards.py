@@ -361,8 +361,9 @@ MaskHit = tuple[str, Instr, frozenset[str]]  # (the wait's field, the SALU/VALU 
 class _Scan:
     """The forward scans of one program: per instruction, the GFX12 SGPR
     hazards it reads (LLVM's model and the strict one) and the GFX11
-    mask-write hazards.  `keep` holds the program (and the entry state), so
-    the ids in the cache key stay theirs."""
+    mask-write hazards.  `keep` holds the program list, a copy of its
+    instructions and the entry state, so the ids in the cache keys stay
+    theirs."""
 
     keep: list[Any]
     llvm: list[list[SgprHit]]
@@ -379,7 +380,10 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
     state), cached for the last few programs: the machine asks once per
     instruction, and every target of a lowering asks of the same list.  (The
     key is the list and its ends: the synthesiser appends to and pops from
-    its lists.)"""
+    its lists.)  A program that is another one asked before with one
+    instruction more (verify tv's control flow asks of each path's
+    instructions so far, one more at each step) is scanned from that one's
+    final states: one step instead of the whole path again."""
     last = _LAST[0]
     if last is not None and last[0] is program and last[1] is entry and last[2] == len(program) \
             and id(program[-1]) == last[4]:
@@ -388,21 +392,53 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
            entry if isinstance(entry, str) else str(id(entry)))
     got = _SCANS.get(key)
     if got is None:
-        infos = [_info(ins) for ins in program]
+        ekey = entry if isinstance(entry, str) else id(entry)
+        ids = tuple(map(id, program))
+        prev = _GROWN.get((ids[:-1], ekey)) if program else None
+        if prev is not None:  # one instruction more than a program scanned before
+            pscan, pl, ps, pm = prev
+            ins = program[-1]
+            i = _info(ins)
+            states = []
+            hits = []
+            for st0, strict in ((pl, False), (ps, True)):
+                st = st0.copy()
+                hits.append([] if id(ins) in st.seen else _sgpr_step(st, ins, strict, info=i))
+                states.append(st)
+            masked, pending = set(pm[0]), dict(pm[1])
+            mhits = _mask_step(ins, i, masked, pending)
+            got = _Scan([program, list(program), entry], pscan.llvm + [hits[0]], pscan.strict + [hits[1]],
+                        pscan.mask + [mhits])
+            grown = (got, states[0], states[1], (masked, pending))
+        else:
+            infos = [_info(ins) for ins in program]
 
-        def run(strict: bool) -> list[list[SgprHit]]:
-            st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
-            if strict:
-                st.tracked = None
-            return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict, info=i)
-                    for ins, i in zip(program, infos)]
-        got = _Scan([program, entry], run(False), run(True), _mask_scan(program, infos))
+            def run(strict: bool) -> tuple[list[list[SgprHit]], SgprState]:
+                st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
+                if strict:
+                    st.tracked = None
+                return [[] if id(ins) in st.seen else _sgpr_step(st, ins, strict, info=i)
+                        for ins, i in zip(program, infos)], st
+            (llvm, stl), (strict_hits, sts) = run(False), run(True)
+            masked, pending = set(), {}
+            mask = [_mask_step(ins, i, masked, pending) for ins, i in zip(program, infos)]
+            got = _Scan([program, list(program), entry], llvm, strict_hits, mask)
+            grown = (got, stl, sts, (masked, pending))
+        if len(_GROWN) >= 64:
+            _GROWN.pop(next(iter(_GROWN)))
+        _GROWN[(ids, ekey)] = grown
         if len(_SCANS) >= 32:
             _SCANS.pop(next(iter(_SCANS)))
         _SCANS[key] = got
     if program:
         _LAST[0] = (program, entry, len(program), got, id(program[-1]))
     return got
+
+
+# (instruction ids, entry) -> the scan and the states after it: the scans
+# _scan extends by one instruction (the _Scan's `keep` holds the
+# instructions and the entry, so the ids in the key stay theirs)
+_GROWN: dict[tuple[tuple[int, ...], Any], tuple[_Scan, SgprState, SgprState, tuple[set[str], dict[str, Any]]]] = {}
 
 
 _MASK_READERS = ("v_cndmask", "v_addc", "v_subb", "v_add_co_ci", "v_sub_co_ci", "v_subrev_co_ci", "v_div_fmas")
@@ -433,36 +469,38 @@ def _mask_scan(program: list[Instr], infos: list[Info]) -> list[list[MaskHit]]:
     and verify takes it as not).  [S:hazards]"""
     masked: set[str] = set()  # SGPRs a VALU read as a lane mask, not yet written and waited for since
     pending: dict[str, tuple[Instr, str]] = {}  # SGPR -> its writer and the field its wait needs
-    out: list[list[MaskHit]] = []
-    for ins, (op, uses, defs, mask) in zip(program, infos):
-        hits: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
-        out.append([])
-        if mask is not None:
-            for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0),
-                                ("va_vcc", (mask >> 1) & 1 == 0)):
-                if zero:  # the write it waits for is committed: the mask read's hazard is over
-                    for r in [r for r, (_, f) in pending.items() if f == field]:
-                        del pending[r]
-                        masked.discard(r)
-            continue
-        alu = op.unit in ("salu", "valu") and not op.schedule_only and not ins_is_memory(ins)
-        if alu:
-            for r in uses:
-                got = pending.get(r)
-                if got is not None:
-                    hits.setdefault((got[1], id(got[0])), (got[0], set()))[1].add(r)
-        sdst = {r for r in defs if _sgpr_number(r) is not None}
-        for r in sdst:
-            pending.pop(r, None)
-        if alu and sdst:
-            field = "sa_sdst" if op.unit == "salu" else "va_vcc" if sdst <= VCC else "va_sdst"
-            if sdst & masked:
-                for r in sdst:
-                    pending[r] = (ins, field)
-        if op.unit == "valu":
-            masked |= _mask_read(ins)
-        out[-1] = [(f, w, frozenset(rs)) for (f, _), (w, rs) in hits.items()]
-    return out
+    return [_mask_step(ins, info, masked, pending) for ins, info in zip(program, infos)]
+
+
+def _mask_step(ins: Instr, info: Info, masked: set[str], pending: dict[str, tuple[Instr, str]]) -> list[MaskHit]:
+    """One instruction of _mask_scan: its hits, `masked` and `pending` updated."""
+    op, uses, defs, mask = info
+    hits: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+    if mask is not None:
+        for field, zero in (("sa_sdst", mask & 1 == 0), ("va_sdst", (mask >> 9) & 7 == 0),
+                            ("va_vcc", (mask >> 1) & 1 == 0)):
+            if zero:  # the write it waits for is committed: the mask read's hazard is over
+                for r in [r for r, (_, f) in pending.items() if f == field]:
+                    del pending[r]
+                    masked.discard(r)
+        return []
+    alu = op.unit in ("salu", "valu") and not op.schedule_only and not ins_is_memory(ins)
+    if alu:
+        for r in uses:
+            got = pending.get(r)
+            if got is not None:
+                hits.setdefault((got[1], id(got[0])), (got[0], set()))[1].add(r)
+    sdst = {r for r in defs if _sgpr_number(r) is not None}
+    for r in sdst:
+        pending.pop(r, None)
+    if alu and sdst:
+        field = "sa_sdst" if op.unit == "salu" else "va_vcc" if sdst <= VCC else "va_sdst"
+        if sdst & masked:
+            for r in sdst:
+                pending[r] = (ins, field)
+    if op.unit == "valu":
+        masked |= _mask_read(ins)
+    return [(f, w, frozenset(rs)) for (f, _), (w, rs) in hits.items()]
 
 
 def ins_is_memory(ins: Instr) -> bool:

@@ -67,6 +67,7 @@ class LaneNormal:
         self._facts: dict[int, list[tuple[int, int, bool]]] = {}
         self._given_lane = -1  # the lane `given` assumed facts for (no other lane may be asked then)
         self._ground: set[int] = set()  # "app" nodes of constants that did not fold to one (fpToFP(k))
+        self._store_maps: dict[int, tuple[dict[int, Any], Any]] = {}  # array ast id -> _store_map
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
@@ -458,23 +459,37 @@ class LaneNormal:
 
     def _stored(self, arr: Any, k: int) -> Any:
         """What `arr` (a chain of stores at constant lanes over a constant
-        array) holds at lane k, as an AST; None if that is not known."""
+        array) holds at lane k, as an AST; None if that is not known.  The
+        chain is walked once per array (a lane read of each of W lanes
+        would walk it W times)."""
+        got = self._store_maps.get(arr.get_id())
+        if got is None:
+            got = self._store_maps[arr.get_id()] = self._store_map(arr)
+        lanes, rest = got
+        hit = lanes.get(k)
+        return hit if hit is not None else rest
+
+    def _store_map(self, arr: Any) -> tuple[dict[int, Any], Any]:
+        """`arr`'s stores at constant lanes, newest first, down to the first
+        that is not one: (lane -> the AST stored there, what every other lane
+        holds: the constant array's value, or None where a store at a lane
+        that is not a numeral, or no constant array, ends the chain)."""
         ref = self.ref
         a = arr.as_ast()
+        lanes: dict[int, Any] = {}
         while z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
             dk = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
             if dk == z3.Z3_OP_STORE:
                 at = _bv_numeral(ref, z3.Z3_get_app_arg(ref, a, 1))
                 if at is None:
-                    return None
-                if at == k:
-                    return z3.Z3_get_app_arg(ref, a, 2)
+                    return lanes, None
+                lanes.setdefault(at, z3.Z3_get_app_arg(ref, a, 2))
                 a = z3.Z3_get_app_arg(ref, a, 0)
             elif dk == z3.Z3_OP_CONST_ARRAY:
-                return z3.Z3_get_app_arg(ref, a, 0)
+                return lanes, z3.Z3_get_app_arg(ref, a, 0)
             else:
-                return None
-        return None
+                return lanes, None
+        return lanes, None
 
     def _build(self, node: int) -> Any:
         key = self._keys[node]

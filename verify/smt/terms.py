@@ -45,11 +45,17 @@ def _keep_freed_memory() -> None:
     """Making a z3 context touches about 16 MB, which glibc hands back to the
     system when the context is deleted; with a context per proof every proof
     would fault it in again (~15 ms, more than a small proof takes).  Keeping
-    64 MB of freed heap in the process makes a context cost ~2 ms.  A no-op
-    where the C library has no mallopt."""
+    64 MB of freed heap in the process makes a context cost ~2 ms.  Blocks
+    up to 32 MB come from that heap rather than each from its own mapping
+    (M_MMAP_THRESHOLD, which also stops glibc raising it as it goes), and
+    freed heap is trimmed only past 1 GB: a context's large tables are then
+    reused, not faulted in again (half the page faults of a tv run, issue
+    #35).  A no-op where the C library has no mallopt."""
     try:
         libc = ctypes.CDLL(None)
         libc.mallopt(ctypes.c_int(-2), ctypes.c_int(64 << 20))  # M_TOP_PAD
+        libc.mallopt(ctypes.c_int(-3), ctypes.c_int(32 << 20))  # M_MMAP_THRESHOLD
+        libc.mallopt(ctypes.c_int(-1), ctypes.c_int(1 << 30))  # M_TRIM_THRESHOLD
     except (OSError, AttributeError):
         pass
 
@@ -183,6 +189,41 @@ def _bv_numeral(ref: Any, a: Any) -> int | None:
     return int(z3.Z3_get_numeral_string(ref, a))
 
 
+def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
+    """Every read of an array of `arrays` (ast ids) in `terms` is at a
+    numeral index, no such array is used otherwise (a store, an equality),
+    and no quantifier or bound variable occurs: lane_twins' `plain`, on the
+    C API (a walk over every node of a lane question is a hot path)."""
+    seen: set[int] = set()
+    stack = [t.as_ast() for t in terms]
+    app, sel = z3.Z3_APP_AST, z3.Z3_OP_SELECT
+    while stack:
+        a = stack.pop()
+        k = z3.Z3_get_ast_id(ref, a)
+        if k in seen:
+            continue
+        seen.add(k)
+        kind = z3.Z3_get_ast_kind(ref, a)
+        if kind != app:
+            if kind == z3.Z3_NUMERAL_AST:
+                continue
+            return False  # (a quantifier or a bound variable: not ours)
+        n = z3.Z3_get_app_num_args(ref, a)
+        if n == 0:
+            continue
+        kids = [z3.Z3_get_app_arg(ref, a, j) for j in range(n)]
+        if z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == sel and \
+                z3.Z3_get_ast_id(ref, kids[0]) in arrays:
+            if not z3.Z3_is_numeral_ast(ref, kids[1]):
+                return False
+            continue
+        for c in kids:
+            if z3.Z3_get_ast_id(ref, c) in arrays:
+                return False
+        stack.extend(kids)
+    return True
+
+
 def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
     n = len(terms)
     arr = (z3.Ast * n)()
@@ -250,6 +291,52 @@ class Z3:
             lanes.append(t)
         self._fresh_lanes[(name, n, cond)] = tuple(lanes)
         return lanes
+
+    def _swap_pairs(self, i: int, r: int) -> list[tuple[Any, Any]]:
+        """The substitution that swaps lanes i and r of every register array."""
+        ref = self.s.ref
+        pairs = []
+        for arr in {t[1].get_id(): t[1] for t in self._lane_of.values()}.values():
+            a = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(i).as_ast()), self.s.ctx)
+            b = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(r).as_ast()), self.s.ctx)
+            pairs += [(a, b), (b, a)]
+        return pairs
+
+    def lane_local(self, conds: Sequence[Any], fixed: Sequence[Any] = ()) -> bool:
+        """Is every lane question conds[i] a twin of conds[0] (lane_twins:
+        the same term once lanes i and 0 are swapped in every register
+        array), with every assertion of `fixed` (the rest of the query)
+        unchanged by each such swap, up to the order of an and/or's
+        operands, and every read of a register array at a constant lane?
+        Then conds[0] unsatisfiable beside `fixed` makes every conds[i] so
+        (a swap maps a model of one to a model of the other): a lane-local
+        program (each lane's value made by the same code from its own
+        lanes' unknowns) asks one question instead of W.  Lane 1 is looked
+        at first: a program that moves values across lanes pays one
+        substitution."""
+        if self.s.defs or len(conds) < 2 or any(type(c) is bool for c in conds) or not self._lane_of:
+            return False
+        if not z3.substitute(conds[1], *self._swap_pairs(1, 0)).eq(conds[0]):
+            return False
+        live = [a for a in fixed if type(a) is not bool]
+        if not _plain_reads(self.s.ref, [*conds, *live], {t[1].get_id() for t in self._lane_of.values()}):
+            return False
+        ref = self.s.ref
+        kids = [sorted(z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, a.as_ast(), k)) for k in range(a.num_args()))
+                if z3.is_and(a) or z3.is_or(a) else None for a in live]
+        for i in range(2, len(conds)):
+            if not z3.substitute(conds[i], *self._swap_pairs(i, 0)).eq(conds[0]):
+                return False
+        for i in range(1, len(conds)):
+            pairs = self._swap_pairs(i, 0)
+            for a, ka in zip(live, kids):
+                b = z3.substitute(a, *pairs)
+                if b.eq(a):
+                    continue
+                if ka is None or b.decl().kind() != a.decl().kind() or ka != sorted(
+                        z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, b.as_ast(), k)) for k in range(b.num_args())):
+                    return False
+        return True
 
     def lane_twins(self, conds: Sequence[Any]) -> list[int | None]:
         """For each lane question conds[i], a lane r < i whose question is

@@ -755,7 +755,10 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     outs = ([(i, p.vals[i], g[i]) for g, p in zip(got, pieces) for i in range(W)] if wide_ret else
             [(i, ret.vals[i], v0[i] if ret.width == 32 else B.and_(v0[i], B.const((1 << ret.width) - 1)))
              for i in range(W)] if ret is not None else [])
-    r = q.check(rlimit=JOINT_RLIMIT) if twins is None else "unknown"  # (twins: lane by lane at once)
+    if not run.choices and _lane_local_unsat(q, B, exec_bad, lane_bad):  # one lane asked for all
+        r = "unsat"
+    else:
+        r = q.check(rlimit=JOINT_RLIMIT) if twins is None else "unknown"  # (twins: lane by lane at once)
     free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
     settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
                             target_free=free_regs) if r == "sat" and run.choices else None
@@ -860,6 +863,30 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
     else:
         res.verdict = "refuted"
     return res
+
+
+def _lane_local_unsat(q: smt.Query, B: Any, exec_bad: Any, lane_bad: list[Any]) -> bool:
+    """A lane-local function (every lane's question lane 0's, with the
+    lanes renamed, and the rest of the query blind to the renaming:
+    smt.Z3.lane_local): lane 0's question and EXEC's, each unsatisfiable
+    within the joint question's resource limit, prove every lane.  Anything
+    else (a satisfiable or undecided question, lanes that differ) is asked
+    as before, jointly then lane by lane: the same verdicts and the same
+    counterexamples, with W questions made one where the lanes are twins."""
+    base = q.assertions[:-1]  # (the joint question is the last)
+    if len(lane_bad) < 2 or not B.lane_local(lane_bad, base):
+        return False
+    joint = q.assertions[len(base):]
+    try:
+        for cond in (exec_bad, lane_bad[0]):
+            if cond is False:
+                continue
+            q.assertions[len(base):] = [cond]  # (in place of the joint question)
+            if q.check(rlimit=JOINT_RLIMIT) != "unsat":
+                return False
+    finally:
+        q.assertions[len(base):] = joint
+    return True
 
 
 def _lane_twins(B: Any, q: Any, lane_bad: list[Any], run: Any) -> list[int | None] | None:
