@@ -554,6 +554,21 @@ def smt_gave_up(q: smt.Query) -> InputError:
 
 def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
                    timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
+    res = _prove_function(mod, fn, compile_asm, target, wave, compiler, timeout, assume)
+    if res.verdict == "unsupported" and not any(n.startswith("could not compile:") for n in res.notes):
+        # what verify cannot model in the IR does not hide that the compiler failed on the function: a
+        # compiler error is decided (`_finish` makes it the verdict)  [S:compile-failure]
+        try:
+            compile_asm(target, wave)
+        except ToolError:
+            raise
+        except InputError as e:
+            res.notes = [f"could not compile: {e.message}"]
+    return res
+
+
+def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
+                    timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     t0 = time.monotonic()
     assume = assume or {}
     res = TVResult(mod.path, fn.name, target.name, wave, compiler, "unsupported")
