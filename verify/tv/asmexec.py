@@ -122,12 +122,17 @@ def call(run: Any, ins: Any, text: str, body: str, cons: str) -> Lanes:
     def initial(kind: str, name: str, lane: int | None) -> Any:
         if kind == "v" and name in out_names:  # an output's lanes the body does not write: no value (poison)
             return B.const(0)
-        unset.append("scc" if kind == "scc" else name)
-        return False if kind == "scc" else B.const(0)
+        unset.append(name)  # (unsupported once the line has run)
+        return B.const(0)
     mach = Machine(B, W, initial, FeatureLog(run.target), run.assume, waits=False, hazards=False)
     lo, hi = mach.from_lane_bits(run.active())
     mach.set_s("exec_lo", lo)
     mach.set_s("exec_hi", hi)
+
+    def scc_read() -> Any:  # (made when first read: the read of an SCC no operand set)
+        unset.append("scc")
+        return B.fresh_bool("asm.unset.scc")
+    mach.set_scc_from(scc_read)
     for base, tt, x in ins_v:
         for r, p in enumerate(pieces_of(x, tt)):
             mach.vregs[base + r] = list(p.vals)

@@ -1,0 +1,74 @@
+"""verify tv on inline asm with instructions ([S:ir-asm-exec]), the i16
+wave.reduce LLVM 22 cannot compile ([S:compile-failure]) and the GFX8
+variants gfx801/gfx802 ([S:gfx8-variants]).  The corpus files
+tests/tv/llvm-shape/tvmisc_*.ll carry their verdicts as EXPECT lines
+(tests/test_tv_expect.py); here: a one-token mutant of LLVM's code is
+refuted, and the small facts each change rests on."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+pytest.importorskip("llvmlite")
+
+from verify.target import TARGETS  # noqa: E402
+from verify.tv.inlineasm import mark  # noqa: E402
+from verify.tv.runlines import PROCESSORS, _target_of  # noqa: E402
+
+SHAPE = Path(__file__).parent / "tv" / "llvm-shape"
+LLC = shutil.which("llc-22")
+needs_llc = pytest.mark.skipif(LLC is None, reason="needs llc-22")
+
+
+def _llc(path: Path, cpu: str) -> str:
+    assert LLC is not None
+    return subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", str(path), "-o", "-"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def _verdict(src: Path, cpu: str, wave: int, asm: Path, fn: str) -> tuple[str, list[str]]:
+    code, out, _ = cli("tv", str(src), "--target", cpu, "--wave", str(wave), "--asm", str(asm), "--function", fn,
+                       "--json")
+    (r,) = json.loads(out)["results"]
+    return str(r["verdict"]), list(r["notes"])
+
+
+def test_tonga_and_carrizo_are_gfx8_with_gfx803s_features():
+    assert _target_of(PROCESSORS["tonga"]) is TARGETS["gfx802"]
+    assert _target_of(PROCESSORS["carrizo"]) is TARGETS["gfx801"]
+    assert TARGETS["gfx802"].features == TARGETS["gfx803"].features == TARGETS["gfx801"].features
+    assert _target_of(PROCESSORS["tahiti"]) is None and _target_of(PROCESSORS["kaveri"]) is None  # SI/CI: not modelled
+
+
+def test_a_block_with_instructions_stays_code_and_a_comment_block_becomes_a_placeholder():
+    asm = "f:\n\t;;#ASMSTART\n\ts_mov_b32 m0, -1\n\t;;#ASMEND\n\t;;#ASMSTART\n\t; use s0\n\t;;#ASMEND\n"
+    text, bodies, problems = mark(asm)
+    assert problems == [] and list(bodies) == [0] and bodies[0] == ["\t; use s0"]
+    assert "\ts_mov_b32 m0, -1" in text.splitlines() and "tv_asm_block 0" in text
+
+
+@needs_llc
+def test_storing_the_address_for_the_asm_result_is_refuted(tmp_path):
+    """LLVM's code for asm_valu_xor is proved; storing the address register
+    instead of the asm's `v_xor_b32 $0, 7, $1` result is refuted (lane i's
+    value is i ^ 7, run with verify's semantics on the IR side)."""
+    src = SHAPE / "tvmisc_asm_exec.ll"
+    text = _llc(src, "gfx1100")
+    good = tmp_path / "o.s"
+    good.write_text(text)
+    assert _verdict(src, "gfx1100", 32, good, "asm_valu_xor")[0] == "proved"
+    m = re.search(r"^asm_valu_xor:.*?s_endpgm", text, re.S | re.M)
+    assert m is not None
+    body = re.sub(r"global_store_b32 (v\d+), v\d+,", r"global_store_b32 \1, \1,", m.group(0), count=1)
+    assert body != m.group(0)
+    bad = tmp_path / "m.s"
+    bad.write_text(text[:m.start()] + body + text[m.end():])
+    v, notes = _verdict(src, "gfx1100", 32, bad, "asm_valu_xor")
+    assert v == "refuted", notes
