@@ -18,9 +18,9 @@ from helpers import cli
 
 pytest.importorskip("llvmlite")
 
-from verify.target import TARGETS  # noqa: E402
-from verify.tv.inlineasm import mark  # noqa: E402
-from verify.tv.runlines import PROCESSORS, _target_of  # noqa: E402
+from verify.target import TARGETS
+from verify.tv.inlineasm import mark
+from verify.tv.runlines import PROCESSORS, _target_of
 
 SHAPE = Path(__file__).parent / "tv" / "llvm-shape"
 LLC = shutil.which("llc-22")
@@ -40,14 +40,14 @@ def _verdict(src: Path, cpu: str, wave: int, asm: Path, fn: str) -> tuple[str, l
     return str(r["verdict"]), list(r["notes"])
 
 
-def test_tonga_and_carrizo_are_gfx8_with_gfx803s_features():
+def test_tonga_and_carrizo_are_gfx8_with_gfx803s_features() -> None:
     assert _target_of(PROCESSORS["tonga"]) is TARGETS["gfx802"]
     assert _target_of(PROCESSORS["carrizo"]) is TARGETS["gfx801"]
     assert TARGETS["gfx802"].features == TARGETS["gfx803"].features == TARGETS["gfx801"].features
     assert _target_of(PROCESSORS["tahiti"]) is None and _target_of(PROCESSORS["kaveri"]) is None  # SI/CI: not modelled
 
 
-def test_a_block_with_instructions_stays_code_and_a_comment_block_becomes_a_placeholder():
+def test_a_block_with_instructions_stays_code_and_a_comment_block_becomes_a_placeholder() -> None:
     asm = "f:\n\t;;#ASMSTART\n\ts_mov_b32 m0, -1\n\t;;#ASMEND\n\t;;#ASMSTART\n\t; use s0\n\t;;#ASMEND\n"
     text, bodies, problems = mark(asm)
     assert problems == [] and list(bodies) == [0] and bodies[0] == ["\t; use s0"]
@@ -55,7 +55,7 @@ def test_a_block_with_instructions_stays_code_and_a_comment_block_becomes_a_plac
 
 
 @needs_llc
-def test_storing_the_address_for_the_asm_result_is_refuted(tmp_path):
+def test_storing_the_address_for_the_asm_result_is_refuted(tmp_path: Path) -> None:
     """LLVM's code for asm_valu_xor is proved; storing the address register
     instead of the asm's `v_xor_b32 $0, 7, $1` result is refuted (lane i's
     value is i ^ 7, run with verify's semantics on the IR side)."""
@@ -71,4 +71,24 @@ def test_storing_the_address_for_the_asm_result_is_refuted(tmp_path):
     bad = tmp_path / "m.s"
     bad.write_text(text[:m.start()] + body + text[m.end():])
     v, notes = _verdict(src, "gfx1100", 32, bad, "asm_valu_xor")
+    assert v == "refuted", notes
+
+
+@needs_llc
+@pytest.mark.slow
+def test_a_wrong_dpp_lane_before_the_barrier_is_refuted(tmp_path: Path) -> None:
+    """LLVM's code for barrier_dpp on gfx900 (an s_barrier: no effect on
+    values) is proved; quad_perm:[0,1,3,2] for [1,0,3,2] is refuted."""
+    src = SHAPE / "tvmisc_barrier.ll"
+    text = _llc(src, "gfx900")
+    good = tmp_path / "o.s"
+    good.write_text(text)
+    assert _verdict(src, "gfx900", 64, good, "barrier_dpp")[0] == "proved"
+    m = re.search(r"^barrier_dpp:.*?s_endpgm", text, re.S | re.M)
+    assert m is not None and "s_barrier" in m.group(0)
+    body = m.group(0).replace("quad_perm:[1,0,3,2]", "quad_perm:[0,1,3,2]", 1)
+    assert body != m.group(0)
+    bad = tmp_path / "m.s"
+    bad.write_text(text[:m.start()] + body + text[m.end():])
+    v, notes = _verdict(src, "gfx900", 64, bad, "barrier_dpp")
     assert v == "refuted", notes

@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import cextv, conventions, halfsem, inlineasm, legality, nondet
+from . import barrier, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
@@ -356,6 +356,8 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
         elif isinstance(op, Opaque):
             if SPILL.match(ins.mnemonic):
                 spills.append(ins)
+            elif barrier.GPU.match(ins.mnemonic):
+                pass  # one wave: no effect on registers or memory  [S:one-wave-barrier]
             elif kernel and ins.mnemonic == "s_clause":
                 pass  # groups the memory instructions after it: no effect on values
             elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
