@@ -21,6 +21,7 @@ pytest.importorskip("llvmlite")
 from verify.target import TARGETS
 from verify.tv.inlineasm import mark
 from verify.tv.runlines import PROCESSORS, _target_of
+from verify.tv.spaces import known
 
 SHAPE = Path(__file__).parent / "tv" / "llvm-shape"
 LLC = shutil.which("llc-22")
@@ -45,6 +46,14 @@ def test_tonga_and_carrizo_are_gfx8_with_gfx803s_features() -> None:
     assert _target_of(PROCESSORS["carrizo"]) is TARGETS["gfx801"]
     assert TARGETS["gfx802"].features == TARGETS["gfx803"].features == TARGETS["gfx801"].features
     assert _target_of(PROCESSORS["tahiti"]) is None and _target_of(PROCESSORS["kaveri"]) is None  # SI/CI: not modelled
+
+
+def test_gfx10_flat_scratch_setreg_is_setup_and_other_setregs_are_not() -> None:
+    """[S:flat-scratch-setup]: llvmlite's LLVM sets GFX10's flat scratch base
+    with s_setreg_b32 of HW_REG_FLAT_SCR_LO/HI; a setreg of MODE is not setup."""
+    assert known("s_setreg_b32", "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s12")
+    assert known("s_setreg_b32", "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s13")
+    assert not known("s_setreg_b32", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s2")
 
 
 def test_a_block_with_instructions_stays_code_and_a_comment_block_becomes_a_placeholder() -> None:
