@@ -18,21 +18,24 @@ target, that moves no data across lanes (a VALU op's result in a lane is a
 function of that lane's operands; EXEC only enables the write); no
 register read that no operand set (SCC, VCC, M0, EXEC as a value, an
 unwritten register: unsupported, named); outputs `=v`, `=s`, `={reg}` and
-inputs `v` of whole 32-bit registers; clobbers `~{...}` allowed (they name
-what the body writes).  A lane that does not run the call has no value
+inputs `v` of whole 32-bit registers; a register the body writes must be
+its output or a declared clobber `~{...}` (the compiler may keep a value in
+any other).  A lane that does not run the call has no value
 (`crossed` reads poison there); a lane whose input is poison gets poison.
 Anything else is unsupported, naming the asm text.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 from ..asmcheck import Opaque, parse_line
 from ..diag import InputError
 from ..machine import Machine
-from ..ops.base import op_of
+from ..ops.base import op_of, reg_names
+from ..syntax import parse_operand
 from ..target import FeatureLog
 from .types import Lanes, assemble, from_registers, pieces_of, rtype
 
@@ -49,6 +52,7 @@ def call(run: Any, ins: Any, text: str, body: str, cons: str) -> Lanes:
     [S:ir-asm-exec]"""
     B, W = run.B, run.wave
     what = f"inline asm '{text}'"
+    assert run.cur is not None
     if run.whole:
         raise run._unsupported(f"{what} in whole-wave mode")
     parts = [c.strip() for c in cons.split(",")] if cons.strip() else []
@@ -57,8 +61,13 @@ def call(run: Any, ins: Any, text: str, body: str, cons: str) -> Lanes:
     outs: list[tuple[str, int, Any, str]] = []  # (kind, first register, type, a named register) of the output
     ins_v: list[tuple[int, Any, Lanes]] = []
     out_v, out_s, in_v = OUT_V, OUT_S, IN_V
+    clobbered: set[str] = set()  # the registers the constraints let the body write besides its output
     for c in parts:
         if c.startswith("~"):
+            m = re.fullmatch(r"~\{(.+)\}", c)
+            # (memory, or a name verify does not read: it permits no register write here)
+            with contextlib.suppress(InputError):
+                clobbered.update(reg_names(parse_operand(m.group(1), run.cur.span)) if m else [])
             continue
         if c.startswith("="):
             if outs:
@@ -136,7 +145,8 @@ def call(run: Any, ins: Any, text: str, body: str, cons: str) -> Lanes:
     for base, tt, x in ins_v:
         for r, p in enumerate(pieces_of(x, tt)):
             mach.vregs[base + r] = list(p.vals)
-    assert run.cur is not None
+    allowed = {n for kind, base, tt, named in outs for n in (
+        [named] if kind == "named" else [f"{kind}{base + r}" for r in range(tt.registers)])}
     for ln in lines:
         try:
             one = parse_line(ln, run.cur.span)
@@ -149,6 +159,9 @@ def call(run: Any, ins: Any, text: str, body: str, cons: str) -> Lanes:
             raise run._unsupported(f"{what}: '{ln}' moves data across lanes (not modelled in inline asm)")
         if any(r in ("exec", "exec_lo", "exec_hi") for r in op.uses(one)):
             raise run._unsupported(f"{what}: '{ln}' reads EXEC (not modelled in inline asm)")
+        wrote = [r for r in op.defs(one) if r not in clobbered and r not in allowed]
+        if wrote:  # (the compiler may keep a value there: a write it was not told of)
+            raise run._unsupported(f"{what}: '{ln}' writes {wrote[0]}, which is neither its output nor a clobber")
         try:
             op.check(one, run.target, W)
             mach.run([one])

@@ -6,9 +6,10 @@
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=fiji -verify-machineinstrs < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=gfx1100 -verify-machineinstrs < %s | FileCheck %s
 
-; EXPECT: 14 instances
+; EXPECT: 18 instances
 ; EXPECT: unsupported @asm_reads_scc "reads scc, which no operand sets"
 ; EXPECT: unsupported @asm_moves_lanes "moves data across lanes"
+; EXPECT: unsupported @asm_undeclared_write "writes s0, which is neither its output nor a clobber"
 
 define amdgpu_kernel void @asm_m0_readlane(ptr addrspace(1) %out, i32 %src1) {
   %m0 = call i32 asm "s_mov_b32 m0, -1", "={m0}"()
@@ -56,6 +57,18 @@ define amdgpu_kernel void @asm_reads_scc(ptr addrspace(1) %out) {
 define amdgpu_kernel void @asm_moves_lanes(ptr addrspace(1) %out) {
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
   %s = call i32 asm "v_readfirstlane_b32 $0, $1", "=s,v"(i32 %tid)
+  store i32 %s, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+define amdgpu_kernel void @asm_undeclared_write(ptr addrspace(1) %out) {
+  %s = call i32 asm "s_mov_b32 s0, 3\0As_mov_b32 $0, s0", "=s"()
+  store i32 %s, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+define amdgpu_kernel void @asm_declared_clobber(ptr addrspace(1) %out) {
+  %s = call i32 asm "s_mov_b32 s0, 3\0As_mov_b32 $0, s0", "=s,~{s0}"()
   store i32 %s, ptr addrspace(1) %out, align 4
   ret void
 }
