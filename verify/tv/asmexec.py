@@ -157,6 +157,9 @@ def call(run: Any, ins: Any, text: str, body: str, cons: str) -> Lanes:
             raise run._unsupported(f"{what}: '{ln}' is not a VALU or SALU instruction verify models")
         if op.moves_lanes_in(one):
             raise run._unsupported(f"{what}: '{ln}' moves data across lanes (not modelled in inline asm)")
+        if op.unit == "valu" and any(not re.fullmatch(r"v\d+", r) for r in op.defs(one)):
+            # (a compare's mask, a carry-out: one scalar from every lane's operands and EXEC)
+            raise run._unsupported(f"{what}: '{ln}' writes a scalar from the lanes (not modelled in inline asm)")
         if any(r in ("exec", "exec_lo", "exec_hi") for r in op.uses(one)):
             raise run._unsupported(f"{what}: '{ln}' reads EXEC (not modelled in inline asm)")
         wrote = [r for r in op.defs(one) if r not in clobbered and r not in allowed]

@@ -6,9 +6,10 @@
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=fiji -verify-machineinstrs < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=gfx1100 -verify-machineinstrs < %s | FileCheck %s
 
-; EXPECT: 18 instances
+; EXPECT: 20 instances
 ; EXPECT: unsupported @asm_reads_scc "reads scc, which no operand sets"
 ; EXPECT: unsupported @asm_moves_lanes "moves data across lanes"
+; EXPECT: unsupported @asm_lane_mask "writes a scalar from the lanes"
 ; EXPECT: unsupported @asm_undeclared_write "writes s0, which is neither its output nor a clobber"
 
 define amdgpu_kernel void @asm_m0_readlane(ptr addrspace(1) %out, i32 %src1) {
@@ -58,6 +59,13 @@ define amdgpu_kernel void @asm_moves_lanes(ptr addrspace(1) %out) {
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
   %s = call i32 asm "v_readfirstlane_b32 $0, $1", "=s,v"(i32 %tid)
   store i32 %s, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+define amdgpu_kernel void @asm_lane_mask(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %m = call i64 asm "v_cmp_eq_u32_e64 $0, 0, $1", "=s,v"(i32 %tid)
+  store i64 %m, ptr addrspace(1) %out, align 4
   ret void
 }
 
