@@ -101,3 +101,16 @@ def test_a_wrong_dpp_lane_before_the_barrier_is_refuted(tmp_path: Path) -> None:
     bad.write_text(text[:m.start()] + body + text[m.end():])
     v, notes = _verdict(src, "gfx900", 64, bad, "barrier_dpp")
     assert v == "refuted", notes
+
+
+def test_show_mc_encoding_is_left_out_of_a_run_line(tmp_path: Path) -> None:
+    """LLVM's llvm.amdgcn.mov.dpp.ll gives llc -show-mc-encoding, which only
+    adds comments to the printed assembly: llvmlite compiles the RUN line
+    without it (before, every instance was unsupported)."""
+    src = tmp_path / "enc.ll"
+    src.write_text("; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -show-mc-encoding < %s | FileCheck %s\n"
+                   "define i32 @f(i32 %x) {\n  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %x)\n"
+                   "  ret i32 %r\n}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n")
+    code, out, _ = cli("tv", str(src), "--json")
+    (r,) = json.loads(out)["results"]
+    assert (code, r["verdict"]) == (0, "proved"), r
