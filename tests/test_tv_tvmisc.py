@@ -114,3 +114,17 @@ def test_show_mc_encoding_is_left_out_of_a_run_line(tmp_path: Path) -> None:
     code, out, _ = cli("tv", str(src), "--json")
     (r,) = json.loads(out)["results"]
     assert (code, r["verdict"]) == (0, "proved"), r
+
+
+def test_llvm_tests_run_line_options_reach_llvmlite() -> None:
+    """permlane64.ll's GlobalISel RUN line gives -new-reg-bank-select (an
+    LLVM 22.1 option: `llc-22 --help-list-hidden`), mov.dpp.ll's
+    -show-mc-encoding (left out): llvmlite compiles both lines."""
+    from verify.tv.compile import run_line_instances
+
+    text = ("; RUN: llc -global-isel -new-reg-bank-select -global-isel-abort=2 -mtriple=amdgcn -mcpu=gfx1100 < %s\n"
+            "; RUN: llc -mtriple=amdgcn -mcpu=tonga -show-mc-encoding < %s\n")
+    runs = [(1, text.splitlines()[0].split("RUN:")[1]), (2, text.splitlines()[1].split("RUN:")[1])]
+    a, b = run_line_instances("f.ll", runs, text)
+    assert (a.llvmlite_problem(), b.llvmlite_problem()) == ("", "")
+    assert "-new-reg-bank-select" in a.options and b.options == () and b.target.name == "gfx802"
