@@ -252,8 +252,8 @@ def test_minnum_either_reading_proves_and_the_strict_one_refutes_on_snan(tmp_pat
 # ---- what stays unsupported, named -----------------------------------------------
 
 @pytest.mark.parametrize("body, message", [
-    ('%r = call i32 asm sideeffect "v_mov_b32 $0, 1", "=v"()\n  ret i32 %r',
-     "unsupported: inline asm 'v_mov_b32 $0, 1'"),
+    ('%r = call i32 asm sideeffect "s_cselect_b32 $0, 1, 0", "=s"()\n  ret i32 %r',
+     "unsupported: inline asm 's_cselect_b32 $0, 1, 0'"),  # (reads SCC no operand sets  [S:ir-asm-exec])
     ("%r = call i32 @llvm.read_register.i32(metadata !0)\n  ret i32 %r", "of 'm0' in wave64"),
     ("%r = fcmp olt double 1.0, 2.0\n  %z = zext i1 %r to i32\n  ret i32 %z", "fcmp of type double"),
 ])

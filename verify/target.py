@@ -202,7 +202,9 @@ def _mk(
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
-        _mk(["gfx803"], 8, "GFX8", "GCN3", (64,), _GFX8)
+        # gfx801 (carrizo) and gfx802 (iceland, tonga): the GFX8 ISA of gfx803  [S:gfx8-variants]
+        _mk(["gfx801", "gfx802"], 8, "GFX8", "GCN3", (64,), _GFX8, None, "the GFX8 ISA of gfx803 [S:gfx8-variants]")
+        + _mk(["gfx803"], 8, "GFX8", "GCN3", (64,), _GFX8)
         + _mk(["gfx900"], 9, "GFX9", "GCN5", (64,), _GFX9)
         + _mk(["gfx906"], 9, "GFX9", "GCN5", (64,), (_GFX9 - _SRAMECC) | {"fmac_f32"})
         + _mk(["gfx908"], 9, "GFX9", "CDNA1", (64,), (_GFX9 - _SRAMECC) | {"fmac_f32"})

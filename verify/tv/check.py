@@ -35,7 +35,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import cextv, conventions, halfsem, inlineasm, legality, nondet
+from . import barrier, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
@@ -358,6 +358,8 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
         elif isinstance(op, Opaque):
             if SPILL.match(ins.mnemonic):
                 spills.append(ins)
+            elif barrier.GPU.match(ins.mnemonic):
+                pass  # one wave: no effect on registers or memory  [S:one-wave-barrier]
             elif kernel and ins.mnemonic == "s_clause":
                 pass  # groups the memory instructions after it: no effect on values
             elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
@@ -556,6 +558,24 @@ def smt_gave_up(q: smt.Query) -> InputError:
 
 def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
                    timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
+    res = _prove_function(mod, fn, compile_asm, target, wave, compiler, timeout, assume)
+    if res.verdict == "unsupported" and not any(n.startswith("could not compile:") or " is not available on " in n
+                                                for n in res.notes):
+        # what verify cannot model in the IR does not hide that the compiler failed on the function: a
+        # compiler error is decided (`_finish` makes it the verdict); but an intrinsic whose instruction
+        # the target lacks (ops' legality: "... is not available on T") stays that: LLVM's failure on
+        # it is expected, not a compiler error  [S:compile-failure]
+        try:
+            compile_asm(target, wave)
+        except ToolError:
+            raise
+        except InputError as e:
+            res.notes = [f"could not compile: {e.message}"]
+    return res
+
+
+def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, wave: int, compiler: str,
+                    timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     t0 = time.monotonic()
     assume = assume or {}
     res = TVResult(mod.path, fn.name, target.name, wave, compiler, "unsupported")

@@ -44,6 +44,7 @@ from ..diag import InputError, Span
 from ..ir import Instr, SReg, VReg
 from ..ops.base import UNMODELLED, OpDef
 from ..syntax import parse_operand
+from . import asmexec
 from .halfsem import piece_differ
 from .types import Lanes, TType, from_registers, pieces_of, ret_pieces, rtype
 
@@ -98,11 +99,11 @@ def ir_call(run: Any, ins: Any, text: str, cons: str, sideeffect: bool) -> Lanes
     B, W = run.B, run.wave
     body = unescape(text)
     what = f"inline asm '{text}'"
+    lines = _lines(body)
+    if any(not ln.startswith(";") for ln in lines):  # instructions: run with verify's semantics [S:ir-asm-exec]
+        return asmexec.call(run, ins, text, body, cons)
     if run.asm is None:
         raise run._unsupported(f"{what} (asm is matched to the GPU code's blocks only against compiled code)")
-    lines = _lines(body)
-    if any(not ln.startswith(";") for ln in lines):
-        raise run._unsupported(f"{what} (an asm body with instructions is not modelled, only comments)")
     if not sideeffect:
         raise run._unsupported(f"{what} without sideeffect (LLVM may move, merge or drop it: not matched to the "
                                "GPU code's blocks)")
@@ -181,7 +182,9 @@ def mark(asm: str) -> tuple[str, dict[int, list[str]], list[str]]:
             problems.append(f"line {k + 1}: an inline asm block without {END}")
             break
         body = [ln for ln in lines[k + 1:end] if ln.strip()]
-        if body:
+        if any(not ln.strip().startswith(";") for ln in body):
+            pass  # instructions: the GPU code runs them as they are  [S:ir-asm-exec]
+        elif body:
             lines[k] = f"{BASE} {len(bodies)}"
             bodies[len(bodies)] = body
             for j in range(k + 1, end + 1):

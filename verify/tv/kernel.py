@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomics, buffer, bytemem, cextv, inlineasm, spaces
+from . import atomics, barrier, buffer, bytemem, cextv, inlineasm, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -232,6 +232,8 @@ class Kernel:
         op = op_of(ins.base)
         if mn == "s_clause":
             return None  # a hint grouping the memory instructions that follow: no effect on values
+        if barrier.GPU.match(mn):
+            return None  # one wave: no effect on registers or memory  [S:one-wave-barrier]
         if not isinstance(op, Opaque):
             if self.pending_v or self.pending_s or self.pending_ds:
                 used = set(op.uses(ins))

@@ -44,6 +44,6 @@ amdgpu-verify-hsa-metadata amdgpu-vgpr-index-mode amdgpu-waitcnt-forcezero amdgp
 amdgpupostlegalizercombiner-disable-rule amdgpupostlegalizercombiner-only-enable-rule
 amdgpuprelegalizercombiner-disable-rule amdgpuprelegalizercombiner-only-enable-rule
 amdgpuregbankcombiner-disable-rule amdgpuregbankcombiner-only-enable-rule amdhsa-code-object-version
-global-isel global-isel-abort verify-machineinstrs
+global-isel global-isel-abort new-reg-bank-select verify-machineinstrs
 """
 LLVM_OPTIONS = frozenset(_NAMES.split())

@@ -49,6 +49,9 @@ PROCESSORS: dict[str, str] = {
 
 # llc's own options (not LLVM library options): verify reads them itself
 _OWN = {"mtriple", "march", "mcpu", "mattr", "o", "filetype", "x"}
+# llc options that only add comments to the printed assembly (`llc-22 --help-list-hidden`: "Show
+# encoding in .s output", "Show instruction structure in .s output"): the code is the same without
+_PRINT_ONLY = {"show-mc-encoding", "show-mc-inst"}
 # options that make llc stop before (or not produce) the code verify checks
 _STOPS = ("stop-after", "stop-before", "run-pass", "start-after", "start-before", "print-after", "print-before")
 
@@ -209,6 +212,8 @@ def parse_run(path: str, line: int, cmd: str, module_triple: str) -> Instance | 
             opt = int(name[1])
         elif name in ("o", "filetype"):
             pass  # verify compiles to assembly itself
+        elif name in _PRINT_ONLY and val is None:
+            pass  # comments in the printed assembly only
         elif name == "x":
             return Skipped(where, f"llc reads '{val}' input, not this IR", True)
         elif name.startswith(_STOPS):

@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, floatsem, gep, halfsem, irloop, lanemask, wideir
+from . import aggregate, barrier, floatsem, gep, halfsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -1629,6 +1629,8 @@ class IRRun:
     def call(self, ins: Inst) -> Lanes:
         """An amdgcn intrinsic, by its row of INTRINSIC_TABLE: the result
         types it is modelled for, its semantics and its poison rule."""
+        if ins.callee in barrier.IR_NAMES:  # one wave: an ordering point only  [S:one-wave-barrier]
+            return barrier.ir_call(self, ins)
         name = intrinsic_name(ins.callee)
         if name is None:
             raise self._unsupported(f"call to @{ins.callee}")

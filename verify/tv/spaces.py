@@ -49,7 +49,8 @@ DS_ACCESS = re.compile(r"^ds_(write|store|read|load)(2|_2addr)?_(b32|b64)$")
 NO_EFFECT = ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_gl0_inv", "buffer_gl1_inv", "global_inv", "global_wb",
              "buffer_inv", "buffer_invl2", "buffer_wbl2", "s_wait_dscnt", "s_wait_storecnt", "s_wait_samplecnt", "s_wait_bvhcnt",
              "s_wait_expcnt", "s_wait_storecnt_dscnt")
-SCRATCH_SETUP = re.compile(r"^s_(add_u32|addc_u32|mov_b32|lshr_b32)\s+flat_scratch_(lo|hi)\b")
+SCRATCH_SETUP = re.compile(r"^s_(add_u32|addc_u32|mov_b32|lshr_b32)\s+flat_scratch_(lo|hi)\b"
+                           r"|^s_setreg_b32\s+hwreg\(HW_REG_FLAT_SCR_(LO|HI)\)")  # (GFX10's form  [S:flat-scratch-setup])
 
 
 class LdsMemory(Memory):

@@ -155,7 +155,8 @@ def cause(r: TVResult) -> str:
 
 
 def coverage(results: list[TVResult]) -> dict[str, Any]:
-    """Counts over a tree: files, instances, decided, proved, refuted,
+    """Counts over a tree: files, instances, decided (proved, refuted or a
+    compiler error: a verdict on the instance), proved, refuted,
     unknown, compiler errors, errors, unsupported, and unsupported per cause
     (ranked: most first, then by name)."""
     v = Counter(r.verdict for r in results)
@@ -165,7 +166,7 @@ def coverage(results: list[TVResult]) -> dict[str, Any]:
         "files": len({r.path for r in results}),
         "not_codegen_files": v["not codegen"],
         "instances": len(results) - v["not codegen"],
-        "decided": v["proved"] + v["refuted"],
+        "decided": v["proved"] + v["refuted"] + v["compiler error"],  # (the compiler failed: decided)
         "proved": v["proved"],
         "refuted": v["refuted"],
         "unknown": v["unknown"],

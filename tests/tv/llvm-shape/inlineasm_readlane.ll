@@ -8,7 +8,6 @@
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=gfx942 -global-isel < %s | FileCheck %s
 
 ; EXPECT: 39 instances
-; EXPECT: unsupported @asm_instructions "an asm body with instructions is not modelled"
 ; EXPECT: unsupported @asm_m0_constraint "constraint '={m0}'"
 ; EXPECT: unsupported @asm_clobber "clobbers ~{v1}"
 
