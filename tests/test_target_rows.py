@@ -93,3 +93,17 @@ def test_a_new_row_reaches_every_consumer(gfx1250: T.Target) -> None:
     assert first_sgpr_arg(gfx1250) == 0
     assert model_for(gfx1250).name == "rdna"
     assert "--offload-arch=gfx1250 with -mwavefrontsize64" in hip(low, gfx1250, 64, [])
+
+
+def test_real_true16_turns_the_16_bit_halves_on_and_off_where_the_processor_has_them():
+    """[S:true16-mattr]: llvm-mc-22 takes v_mov_b16_e32 v0.l, v1.l on gfx1200
+    only with +real-true16, on gfx1100 unless -real-true16, on gfx1030 never."""
+    from verify.target import get
+    from verify.tv.runlines import parse_run
+
+    assert not get("gfx1200").has("mov_b16") and get("gfx1200").with_llvm_attrs(["+real-true16"]).has("mov_b16")
+    assert get("gfx1100").has("mov_b16") and not get("gfx1100").with_llvm_attrs(["-real-true16"]).has("mov_b16")
+    assert get("gfx1030").with_llvm_attrs(["+real-true16"]) == get("gfx1030")
+    assert get("gfx1200").with_llvm_attrs(["+wavefrontsize64", "+xnack"]) is get("gfx1200")
+    ins = parse_run("f.ll", 1, "llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+real-true16 < %s", "")
+    assert ins.target.name == "gfx1200" and ins.target.has("mov_b16") and ins.mattr == ("+real-true16",)

@@ -18,8 +18,8 @@ section "Targets" ([S:targets]).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 
 from .diag import InputError, Span
 
@@ -146,6 +146,21 @@ class Target:
         if feature not in FEATURES:  # a typo in the code, not user input
             raise KeyError(feature)
         return feature in self.features
+
+    def with_llvm_attrs(self, mattr: Iterable[str]) -> Target:
+        """The target as LLVM's subtarget attributes (`-mattr=+a,-b`, a
+        function's "target-features") change what it encodes: `real-true16`
+        turns the 16-bit VGPR halves (feature mov_b16) on or off where the
+        processor has them, GFX11 and later (on by default on GFX11 and
+        GFX11.5, off on GFX12; llvm-mc-22 takes `v_mov_b16_e32 v0.l, v1.l` on
+        gfx1200 only with +real-true16, with GFX11's encoding)  [S:true16-mattr].
+        Other attributes change nothing verify models; the name stays."""
+        feats = set(self.features)
+        for a in mattr:
+            a = a.strip()
+            if a[1:] == "real-true16" and a[:1] in "+-" and self.gen >= 11:
+                (feats.add if a[0] == "+" else feats.discard)("mov_b16")
+        return self if feats == self.features else replace(self, features=frozenset(feats))
 
 
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",

@@ -248,7 +248,7 @@ def parse_run(path: str, line: int, cmd: str, module_triple: str) -> Instance | 
             rest.append(a)
     if wave not in target.waves:
         return Skipped(where, f"{target.name} runs wave{'/'.join(map(str, target.waves))} only, not wave{wave}")
-    return Instance(target, wave, norm, opt, tuple(rest), tuple(options), where,
+    return Instance(target.with_llvm_attrs(rest), wave, norm, opt, tuple(rest), tuple(options), where,
                     " ".join(llc))
 
 
