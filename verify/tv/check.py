@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -1269,7 +1269,7 @@ class _Task:
     robust: bool
     run: str = ""  # the instance's RUN line
     fixed: TVResult | None = None  # a result known without proving (a RUN line not used)
-    mattr: tuple[str, ...] = ()  # the RUN line's -mattr (what the target encodes: Target.with_llvm_attrs)
+    features: frozenset[str] | None = None  # the instance's target's (-mattr: Target.with_llvm_attrs)
 
 
 _MODULES: dict[tuple[str, str], Module] = {}
@@ -1292,8 +1292,10 @@ def _prove_task(task: _Task) -> TVResult:
 
     try:
         cpu0 = time.process_time()
-        r = robustly(partial(prove_function, mod, fn, compiled, get(task.target).with_llvm_attrs(task.mattr),
-                             task.wave, task.compiler,
+        target = get(task.target)
+        if task.features is not None:  # (the RUN line's -mattr: Target.with_llvm_attrs)
+            target = replace(target, features=task.features)
+        r = robustly(partial(prove_function, mod, fn, compiled, target, task.wave, task.compiler,
                              task.timeout), dict(task.assume), task.robust, task.timeout)
         r.cpu_seconds = time.process_time() - cpu0
     except InputError as e:  # bad input in this function only (an immediate LLVM rejects)
@@ -1366,7 +1368,7 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                                          [f"{ins.run}: unsupported: {ins.llvmlite_problem()}"])
                         fixed.run = ins.run
                         tasks.append(_Task(path, text, fn.name, ins.target.name, ins.wave, label, None, "", 0.0,
-                                           timeout, frozen, robust, ins.run, fixed, ins.mattr))
+                                           timeout, frozen, robust, ins.run, fixed, ins.target.features))
                         continue
                     made, err, secs = codes[(cname, ins.key())]
                     tag, ftext, fins = conventions.compile_input(text, mod, fn, ins)
@@ -1391,7 +1393,7 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                         made, err, secs = codes[(cname, fins.key(), tag)]
                     first = fn is fns[0]  # the compile time goes with the first function, as in check_file
                     tasks.append(_Task(path, text, fn.name, ins.target.name, ins.wave, label, made, err,
-                                       secs if first else 0.0, timeout, frozen, robust, ins.run, mattr=ins.mattr))
+                                       secs if first else 0.0, timeout, frozen, robust, ins.run, features=ins.target.features))
     if jobs <= 1 or len(tasks) <= 1:
         return [_prove_task(t) for t in tasks]
     from ..workers import pool as worker_pool
