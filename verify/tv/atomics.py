@@ -143,7 +143,9 @@ def another_order(q: Any, run: Any, exec_bits: list[Any], narrow: Any = None) ->
     ORDER_ROUNDS orders (counterexample-guided: each order the solver
     finds rules out the inputs it matched); a model so found that no order
     matches is left on `q` (narrowed by `narrow()`, e.g. to fewest lanes,
-    and checked again).  Otherwise `q` is as it was, the first model on it.
+    and checked again); the questions added are popped again in any case
+    (the caller's push/pop stays balanced).  Otherwise `q` is as it was,
+    the first model on it.
     [S:atomic-order] [S:atomic-order-cegar]"""
     fo = getattr(run, "atomic_order", None)
     if not isinstance(fo, FreeOrder) or not fo.ranks:
@@ -157,7 +159,9 @@ def another_order(q: Any, run: Any, exec_bits: list[Any], narrow: Any = None) ->
     for _ in range(ORDER_ROUNDS + 1):
         r, vals = smt.other_choice(q, groups, skip, ORDER_RLIMIT)
         if r == "unsat":
-            return None  # (a model every order fails: left on q)
+            if pushed:
+                q.pop()  # (the orders' questions; the model, one every order fails, kept)
+            return None
         if r == "unknown":
             note = note or ("not refuted: whether another order of the IR's atomics (the LangRef allows any) matches "
                             "this counterexample is undecided")
