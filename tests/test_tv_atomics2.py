@@ -178,6 +178,7 @@ def test_the_order_search_finds_a_counterexample_every_order_fails() -> None:
 
     assert atomics.another_order(q, Run(), [True, True]) is None
     assert q.value(c) == 7
+    assert len(q.assertions) == 3 and not q.marks  # (the orders' questions popped: the caller's push/pop balanced)
 
 
 def test_without_such_inputs_the_order_search_stops_with_the_first_model() -> None:
