@@ -91,7 +91,7 @@ def _two_lanes(gpu0_extra: bool) -> tuple[str, object]:
     class Run:
         atomic_order = fo
 
-    return atomics.another_order(q, Run(), [0, 1]) or "", q
+    return atomics.another_order(q, Run(), [True, True]) or "", q
 
 
 def test_a_counterexample_another_order_matches_is_no_refutation() -> None:
@@ -148,3 +148,43 @@ def test_the_dpp_atomic_optimizer_in_a_wave64_function_is_proved_for_any_exec(tm
     code, r = _wave64(tmp_path)
     assert (code, r["verdict"]) == (0, "proved"), r
 
+
+
+def test_the_order_search_finds_a_counterexample_every_order_fails() -> None:
+    """The first model (c = 0) is matched by the IR's atomics in another
+    order (lane 1 first); with that order's question added (smt.under_choice)
+    the solver must move to inputs every order fails (c = 7: the GPU's lane 0
+    adds one too many), and the model left on the query is that one."""
+    from verify import smt
+    from verify.tv import atomics
+
+    B = smt.Z3(aci=True, canon_eq=False)
+    fo = atomics.FreeOrder(B, 2)
+    r = fo(0)
+    m, x, c = B.fresh("m"), [B.fresh("x0"), B.fresh("x1")], B.fresh("c")
+    ir = [B.add(m, B.ite(B.ult(r[1 - i], r[i]), x[1 - i], B.const(0))) for i in range(2)]
+    gpu = [B.add(B.add(m, x[1]), B.ite(B.eq(c, B.const(7)), B.const(1), B.const(0))), m]
+    q = smt.Query(10, session=B.session)
+    for p in fo.pins:
+        q.add(p)
+    q.add(B.or_b(*(B.ne(a, b) for a, b in zip(ir, gpu))))
+    q.push()
+    q.add(B.ne(c, B.const(7)))  # the first model: c != 7, matched by lane 1 first
+    assert q.check() == "sat"
+    q.pop()  # (the model kept; the search may leave it)
+
+    class Run:
+        atomic_order = fo
+
+    assert atomics.another_order(q, Run(), [True, True]) is None
+    assert q.value(c) == 7
+    assert len(q.assertions) == 3 and not q.marks  # (the orders' questions popped: the caller's push/pop balanced)
+
+
+def test_without_such_inputs_the_order_search_stops_with_the_first_model() -> None:
+    """No input that every order fails: the search adds the matching
+    order, finds no model, and leaves the query as it was (the first model
+    and the note naming the order)."""
+    note, q = _two_lanes(False)
+    assert note.startswith("not refuted: the IR's atomics in another order"), note
+    assert q.model is not None and len(q.assertions) == 3  # (the two pins and the question)

@@ -81,15 +81,18 @@ def test_dpp_strategy_mutants_are_refuted(tmp_path, old, new):
 @pytest.mark.slow
 def test_a_mutant_wrong_only_with_lane_31_active_is_unknown_after_an_order_free_recheck(tmp_path):
     """The wave total read from lane 30 instead of 31: wrong only where lane
-    31 is active.  The solver's first counterexample (EXEC = 0x3, a lane-
-    ascending IR order) is matched by the IR's atomics in another order (the
-    LangRef allows any), so verify says unknown rather than refuted; no search
-    for a counterexample that every order fails is made yet (issue #31)."""
+    31 is active.  The solver's first counterexamples (EXEC = 0x3, the store
+    of one lane's returned value) are matched by the IR's atomics in another
+    order (the LangRef allows any); the search for one that every order fails
+    (atomics.another_order, [S:atomic-order-cegar]) then asks memory at a free
+    address again, which the --timeout 10 budget does not finish: unknown,
+    never a refutation every order has not failed (issue #31: the lane-31
+    counterexample within budget is still to do)."""
     asm = llc("gfx1100", 32, "DPP")
     code, r = verdict("gfx1100", 32, "add_i32_varying_ret",
                       mutate(tmp_path, asm, "add_i32_varying_ret", "v_readlane_b32 s4, v3, 31", "v_readlane_b32 s4, v3, 30"))
     assert (code, r["verdict"]) == (3, "unknown"), r
-    assert any("the IR's atomics in another order" in n for n in r["notes"]), r["notes"]
+    assert any(n.startswith("the solver gave up") for n in r["notes"]), r["notes"]
 
 
 @needs_llc

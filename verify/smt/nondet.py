@@ -103,15 +103,11 @@ def numeral(term: Any) -> int | None:
     return r.as_long() if z3.is_bv_value(r) else None
 
 
-def other_choice(q: Query, groups: Sequence[Sequence[Any]], skip: Sequence[Any], rlimit: int) -> Any:
-    """Whether some other value of the constants in `groups` (each group's
-    constants pairwise distinct: one serialisation order of an atomic, a
-    rank per lane) makes `q`'s assertions false under its model: "sat" with
-    the values found (a list per group), "unsat" (the model is a
-    counterexample for every such value), or "unknown".  The assertions in
-    `skip` (by identity: the pins that chose the model's values) are left
-    out; the Session's arrays whose definitions mention the constants are
-    renamed apart with them, so each keeps its definition."""
+def _renamed_apart(q: Query, groups: Sequence[Sequence[Any]], skip: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
+    """`q`'s assertions less `skip` (by identity) with the constants in
+    `groups` and the Session's arrays whose definitions mention them
+    (directly or not) renamed to fresh constants, their definitions renamed
+    with them: (the renamed constants, the fresh ones, the conjunction)."""
     wanted = [c for g in groups for c in g]
     defs = q.session.defs if q.session is not None else []
     while True:  # the arrays defined, directly or not, by the constants
@@ -126,7 +122,37 @@ def other_choice(q: Query, groups: Sequence[Sequence[Any]], skip: Sequence[Any],
     skipped = {s.get_id() for s in skip if type(s) is not bool}
     body = [z3.BoolVal(False, q.ctx) if c is False else c for c in q.assertions
             if c is False or c.get_id() not in skipped] + list(defs)
-    res = q.model.eval(z3.substitute(z3.And(*body), *zip(wanted, fresh)), model_completion=False)
+    return wanted, fresh, z3.substitute(z3.And(*body), *zip(wanted, fresh))
+
+
+def under_choice(q: Query, groups: Sequence[Sequence[Any]], skip: Sequence[Any], values: Sequence[Sequence[int]]) -> Any:
+    """`q`'s question (its assertions less `skip`) asked again with the
+    constants of `groups` set to `values` (a list per group: another
+    serialisation order), over the same other unknowns: a Boolean term to
+    add to `q`, so that a model of `q` is a counterexample under that
+    choice too (the refinement step of the search for one that every
+    choice fails, verify/tv/atomics.py).  The arrays that the constants
+    define are renamed apart with their definitions, as in other_choice."""
+    _, fresh, body = _renamed_apart(q, groups, skip)
+    pins, k = [], 0
+    for g, vs in zip(groups, values):
+        for c, v in zip(fresh[k:k + len(g)], vs):
+            pins.append(c == z3.BitVecVal(v, c.sort()) if z3.is_bv(c) else c == v)
+        k += len(g)
+    return z3.And(body, *pins)
+
+
+def other_choice(q: Query, groups: Sequence[Sequence[Any]], skip: Sequence[Any], rlimit: int) -> Any:
+    """Whether some other value of the constants in `groups` (each group's
+    constants pairwise distinct: one serialisation order of an atomic, a
+    rank per lane) makes `q`'s assertions false under its model: "sat" with
+    the values found (a list per group), "unsat" (the model is a
+    counterexample for every such value), or "unknown".  The assertions in
+    `skip` (by identity: the pins that chose the model's values) are left
+    out; the Session's arrays whose definitions mention the constants are
+    renamed apart with them, so each keeps its definition."""
+    _, fresh, body = _renamed_apart(q, groups, skip)
+    res = q.model.eval(body, model_completion=False)
     s = z3.Solver(ctx=q.ctx)
     s.set("timeout", int(NO_TIMEOUT * 1000))
     s.set("rlimit", rlimit)

@@ -128,22 +128,60 @@ def distinct_ranks(B: Any, ranks: list[Any]) -> list[Any]:
     return [B.ne(ranks[i], ranks[j]) for i in range(len(ranks)) for j in range(i + 1, len(ranks))]
 
 
-def another_order(q: Any, run: Any, active: list[int]) -> str | None:
+# how many other orders the search for a counterexample that every order
+# fails adds before it stops (a count, never a clock)  [S:atomic-order-cegar]
+ORDER_ROUNDS = 6
+
+
+def another_order(q: Any, run: Any, exec_bits: list[Any], narrow: Any = None) -> str | None:
     """After a counterexample (a model on `q`) found with the IR's atomics
     in a pinned order (`run.atomic_order` a FreeOrder): None when no order
     of them matches it (a refutation for every order), else the note that
-    makes it no refutation."""
+    makes it no refutation.  When another order matches, that order's own
+    question is added to `q` (smt.under_choice: the same inputs and GPU
+    ranks must be a counterexample under it too) and `q` asked again, up to
+    ORDER_ROUNDS orders (counterexample-guided: each order the solver
+    finds rules out the inputs it matched); a model so found that no order
+    matches is left on `q` (narrowed by `narrow()`, e.g. to fewest lanes,
+    and checked again); the questions added are popped again in any case
+    (the caller's push/pop stays balanced).  Otherwise `q` is as it was,
+    the first model on it.
+    [S:atomic-order] [S:atomic-order-cegar]"""
     fo = getattr(run, "atomic_order", None)
     if not isinstance(fo, FreeOrder) or not fo.ranks:
         return None
     groups = [fo.ranks[n] for n in sorted(fo.ranks)]
-    r, vals = smt.other_choice(q, groups, fo.pins, ORDER_RLIMIT)
-    if r == "unsat":
-        return None
-    if r == "unknown":
-        return ("not refuted: whether another order of the IR's atomics (the LangRef allows any) matches this "
-                "counterexample is undecided")
-    order = sorted(active, key=lambda i: vals[0][i])  # (the active lanes': the others' ranks mean nothing)
-    return (f"{OTHER_ORDER} (the LangRef allows any) match this counterexample "
-            f"(the first returning atomicrmw's lanes in the order {', '.join(map(str, order[:8]))}"
-            f"{', ...' if len(order) > 8 else ''})")
+    skip: list[Any] = list(fo.pins)
+    first = q.model
+    active = [i for i, e in enumerate(exec_bits) if e is True or (e is not False and q.truth(e))]
+    pushed = False
+    note = None
+    for _ in range(ORDER_ROUNDS + 1):
+        r, vals = smt.other_choice(q, groups, skip, ORDER_RLIMIT)
+        if r == "unsat":
+            if pushed:
+                q.pop()  # (the orders' questions; the model, one every order fails, kept)
+            return None
+        if r == "unknown":
+            note = note or ("not refuted: whether another order of the IR's atomics (the LangRef allows any) matches "
+                            "this counterexample is undecided")
+            break
+        if note is None:
+            order = sorted(active, key=lambda i: vals[0][i])  # (the active lanes': the others' ranks mean nothing)
+            note = (f"{OTHER_ORDER} (the LangRef allows any) match this counterexample "
+                    f"(the first returning atomicrmw's lanes in the order {', '.join(map(str, order[:8]))}"
+                    f"{', ...' if len(order) > 8 else ''})")
+        if not pushed:
+            q.push()
+            pushed = True
+        again = smt.under_choice(q, groups, skip, vals)
+        skip.append(again)  # (the copies are asked of no later copy: each is over the original question)
+        q.add(again)
+        if q.check(rlimit=ORDER_RLIMIT) != "sat":
+            break
+        if narrow is not None:
+            narrow()
+    if pushed:
+        q.pop()
+    q.model = first
+    return note

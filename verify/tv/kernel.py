@@ -999,7 +999,16 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
                               *alone))
                 if q.check(rlimit=STEP_RLIMIT) == "sat":
                     res.seconds = time.monotonic() - t0
-                    return _refuted(res, q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None, replay)
+                    out = _refuted(copy.deepcopy(res), q, B, W, exec_bits, tid, run, (ilo, ihi, ival, gval), None,
+                                   replay)
+                    q.pop()  # (after: these constraints say what differs; the caller's push/pop stays balanced)
+                    if not order_unknown(out):
+                        return out
+                    # another order of the IR's atomics matches this lane's store:
+                    # the question at a free address below, where the search over
+                    # the orders (atomics.another_order) may find another address
+                    hint = None
+                    break
                 q.pop()
             if r0 != "unsat":
                 break
@@ -1020,7 +1029,15 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         q.push()
         q.add(B.and_b(B.eq(alo, hint[0]), B.eq(ahi, hint[1])))
         r = q.check(rlimit=STEP_RLIMIT)  # steers: a fixed limit
-        if r != "sat":
+        if r == "sat":
+            res.seconds = time.monotonic() - t0
+            out = _refuted(copy.deepcopy(res), q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv),
+                           gpu_mem.race_at(alo, ahi), replay)
+            q.pop()
+            if not order_unknown(out):
+                return out
+            r = "unknown"  # (another order matches there: the address let go, asked again)
+        else:
             q.pop()
     if r != "sat":
         r = q.check()
@@ -1035,7 +1052,13 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
     return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi), replay)
 
 
-def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
+def order_unknown(res: Any) -> bool:
+    """The verdict is unknown because another order of the IR's atomics
+    matches the counterexample (atomics.another_order)."""
+    return res.verdict == "unknown" and bool(res.notes) and res.notes[0].startswith("not refuted: ")
+
+
+def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any], again: bool = True) -> bool:
     """After a sat check: leave on `q` a model with 1, 2 or 4 active lanes
     where there is one, else the model of asking again, else the first
     model (False: there was none).  Each narrowing question has a
@@ -1048,7 +1071,7 @@ def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any]) -> bool:
             q.pop()
             return True
         q.pop()
-    if q.check() == "sat":
+    if again and q.check() == "sat":
         return True
     if first is not None:  # (asking again gave up: the budget of --timeout is spent)
         q.model = first
@@ -1070,6 +1093,9 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
         res.verdict = "unknown"
         res.notes = [f"the solver gave up ({q.reason})"]
         return res
+    # every order of the IR's atomics checked first: the search may move the
+    # model to one that every order fails (atomics.another_order)
+    other = atomics.another_order(q, run, exec_bits, lambda: fewest_lanes(q, B, exec_bits, again=False))
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     addr = q.value(alo) | q.value(ahi) << 32
     res.notes.append(f"counterexample: EXEC = {mask:#x}; memory at {addr:#x} after the kernel: IR "
@@ -1090,7 +1116,6 @@ def _refuted(res: Any, q: smt.Query, B: Any, W: int, exec_bits: list[Any], tid: 
                          f"{used.span}): the refutation may be spurious")
     else:
         res.verdict = "refuted"
-        other = atomics.another_order(q, run, [i for i in range(W) if mask >> i & 1])
         if other is not None:
             res.verdict = "unknown"
             res.notes.insert(0, other)

@@ -327,21 +327,25 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     # EXEC = lane 0, then lanes 0-1 (a quick counterexample, on a fixed
     # resource limit), then any EXEC
     r = "unknown"
+    q.push()
+    q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
     for n in (1, 2, 0):
-        q.push()
+        q.push()  # (the EXEC pins popped again, the model kept: a counterexample for any EXEC)
         for i, bit in enumerate(exec_bits if n else []):
             q.add(bit if i < n else B.not_b(bit))
-        q.add(B.and_b(no_ub, B.or_b(exec_bad, *lane_bad)))
         r = q.check(rlimit=STEP_RLIMIT) if n else q.check()
+        q.pop()
         if r == "sat" or not n:
             break
-        q.pop()
     if r == "sat":
         if not fewest_lanes(q, B, exec_bits):
             q.pop()
             res.verdict = "unknown"
             res.notes = [f"the solver gave up ({q.reason})"]
             return res
+        # every order of the IR's atomics first: the search may move the model
+        # to one that every order fails (atomics.another_order)
+        other = atomics.another_order(q, run, exec_bits, lambda: fewest_lanes(q, B, exec_bits, again=False))
         mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
         res.seconds = time.monotonic() - t0
         if q.truth(exec_bad):
@@ -357,8 +361,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         if used is not None:
             res.notes.append(f"the counterexample depends on a non-deterministic IR value ({used.what} at "
                              f"{used.span}): the refutation may be spurious")
-        other = atomics.another_order(q, run, [i for i in range(W) if mask >> i & 1]) if res.verdict == "refuted" else None
-        if other is not None:
+        if other is not None and res.verdict == "refuted":
             res.verdict = "unknown"
             res.notes.insert(0, other)
         return res
