@@ -24,9 +24,12 @@ settled without one where it can be:
    choice added), or times the inverse of an odd constant factor (`mul %f,
    3`); the GPU's own unknown in the choice's lane, a register the code
    reads before writing it (a DPP `old` of `freeze poison` kept in a lane
-   whose source is off; an SGPR llc-22 leaves for a uniform freeze), also
-   compared by lane normal forms (smt.LaneNormal) where the joint question
-   gives up, and lane by lane under one witness.
+   whose source is off; an SGPR llc-22 leaves for a uniform freeze), the
+   one the target's values mention where the choice's lane runs (of
+   ite(exec[j], a, b), a: a VGPR's lane kept where lane j is off is not
+   what lane j's choice stands for), tried second; also compared by lane
+   normal forms (smt.LaneNormal) where the joint question gives up, and
+   lane by lane under one witness (found once, on the first lane).
 3. A model of (2) is checked for every source choice: its inputs and
    target values fixed, the source's choices left free, "some choice
    matches" unsat makes it a counterexample for every choice (refuted).
