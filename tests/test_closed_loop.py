@@ -68,16 +68,23 @@ def winners() -> list[str]:
 # value of freeze poison witnessed by the GPU's register, verify/tv/nondet.py,
 # set.inactive chains in LLVM's whole-wave region [S:wwm-region], a compare
 # of two selects of 0/1 in lane normal forms [S:lane-normal]; the
-# quadrants_*_w64 lowerings, proved in 1-2.5 s of CPU each.)
-TV_GAPS = {
-    # LLVM's code for these is not decided within tv's default budget (--timeout 30)
-    **{n: ("unknown", "the solver gave up")
-       for n in ("cg_reduce_fadd_t16_gfx9", "match_all_b64_w32", "bitonic_t4_w64_gfx12",
-                 "cg_exclusive_scan_fadd_t16_gfx9", "bitonic_t32_w32_u32",
-                 # (the lane normal forms differ where a ballot's bit is tested: `(m >> k) & 1 == 1`
-                 # against `!= 0`, and a select on exec[j] inside `and exec[j], ...` not decided)
-                 "binary_inclusive_scan_add_w32")},
-}
+# quadrants_*_w64 lowerings, proved in 1-2.5 s of CPU each; a ballot's bit
+# tested as `(m >> k) & 1 == 1` against `!= 0` [S:lane-normal-bit]:
+# binary_inclusive_scan_add_w32, every instantiation, both compilers.)
+# Each below: unknown within tv's default budget (--timeout 30), measured
+# on its first instantiation through llvmlite (CPU seconds), and why.
+TV_GAPS = {n: ("unknown", "the solver gave up") for n in (
+    # gfx900 wave64, 167 s and 113 s: 16 lanes' f32 sums; the two sides'
+    # normal forms differ (f32 adds are kept as applications, never
+    # reassociated) and the float question spends the budget
+    "cg_reduce_fadd_t16_gfx9", "cg_exclusive_scan_fadd_t16_gfx9",
+    # gfx1010 wave32, 9.5 s: a struct result (pieces get no lane normal
+    # forms), a ballot compared with EXEC as one 32-bit equality
+    "match_all_b64_w32",
+    # gfx1200 wave64 9 s, gfx1010 wave32 10.6 s: struct (key, value) results
+    # of a compare-exchange network of ballots (no lane normal forms; the
+    # joint question over every lane's selects spends the budget)
+    "bitonic_t4_w64_gfx12", "bitonic_t32_w32_u32")}
 
 
 def representatives(path: str) -> set[tuple[str, int]]:

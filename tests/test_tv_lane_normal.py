@@ -190,3 +190,38 @@ def test_chain_of_8_bpermute_steps_proved(tmp_path):
     p = tmp_path / "chain.ll"
     p.write_text(chain_ir("bpermute", 8, 32))
     assert verdicts(p, "gfx1030", 32, "chain") == [("chain", "gfx1030", 32, "proved")]
+
+
+def test_a_ballots_bit_is_its_lanes_condition():
+    """`(m >> k) & 1` of a ballot (a concatenation of per-lane bits) is lane
+    k's bit: `== 1` (GPU code's v_cmp_eq 1) and the IR's `select c, 1, 0 != 0`
+    meet; a neighbouring lane's bit, or a shift that is not a constant, does
+    not; the normal form agrees with the term on every condition."""
+    import z3
+
+    B = smt.Z3()
+    ctx = B.session.ctx
+    e = B.fresh_lanes("exec", 4, cond=True)
+    cs = [z3.Bool(f"c{k}", ctx) for k in range(4)]
+    bits = [z3.If(c, z3.BitVecVal(1, 1, ctx), z3.BitVecVal(0, 1, ctx)) for c in cs]
+    m = z3.Concat(z3.BitVecVal(0, 28, ctx), bits[3], bits[2], bits[1], bits[0])
+    one = z3.BitVecVal(1, 32, ctx)
+    norm = smt.LaneNormal(B.session, e)
+
+    def gpu(k, sh=None):
+        return (z3.LShR(m, z3.BitVecVal(k, 32, ctx) if sh is None else sh) & one) == one
+
+    def ir(k):
+        return z3.Not(z3.If(cs[k], one, z3.BitVecVal(0, 32, ctx)) == z3.BitVecVal(0, 32, ctx))
+    for k in range(4):
+        assert norm.normal(gpu(k), 0) == norm.normal(ir(k), 0)
+        assert norm.normal(gpu((k + 1) % 4), 0) != norm.normal(ir(k), 0)
+    assert norm.normal((m & one) == one, 0) == norm.normal(ir(0), 0)  # (no shift: bit 0)
+    assert norm.normal(gpu(0, z3.BitVec("s", 32, ctx)), 0) != norm.normal(ir(0), 0)
+    assert norm.normal(z3.LShR(m, z3.BitVecVal(5, 32, ctx)) & one, 0) == norm.normal(B.const(0), 0)
+    for k in range(4):  # the normal form's value is the term's, for every condition
+        t = z3.LShR(m, z3.BitVecVal(k, 32, ctx)) & one
+        nt = norm.term(norm.normal(t, 0))
+        for v in range(16):
+            subs = [(c, z3.BoolVal(bool(v >> j & 1), ctx)) for j, c in enumerate(cs)]
+            assert z3.simplify(z3.substitute(nt, *subs)).as_long() == z3.simplify(z3.substitute(t, *subs)).as_long()

@@ -116,7 +116,7 @@ def test_inverse_ballot_of_a_lane_varying_mask_is_not_trusted(tmp_path):
     assert code == 1 and "refuted" in out.splitlines()[0], out
 
 
-@pytest.mark.slow  # about 75 s of CPU: the quantified question for 3 * f, bpermute_of_freeze lane by lane
+@pytest.mark.slow  # about 27 s of CPU (was 66): bpermute_of_freeze lane by lane under one witness (the SGPR)
 def test_closed_loop_nondeterminism():
     code, rs = results(str(SHAPE / "agg_nondet.ll"))
     got = {(r["function"], r["target"]): (r["verdict"], r["notes"][-1] if r["notes"] else "") for r in rs}

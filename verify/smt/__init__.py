@@ -26,19 +26,29 @@ from . import fparith as _fparith  # noqa: F401  (gives the Z3 backend its `fpar
 from .evaluate import Evaluator
 from .lanenormal import LANE_NORMAL_LIMIT, LaneNormal
 from .monoid import Bag, NotMonoid, Z3Monoid, monoid_backend
-from .nondet import check_forall, mentions, numeral, other_choice, replaced, residue, substituted, under_choice
+from .nondet import (
+                     Mentions,
+                     check_forall,
+                     mentions,
+                     numeral,
+                     other_choice,
+                     replaced,
+                     residue,
+                     substituted,
+                     under_choice,
+)
 from .query import (
-    NO_TIMEOUT,
-    QUERIES,
-    RLIMIT_PER_SECOND,
-    Budget,
-    Query,
-    budget,
-    check_plain,
-    check_smt2,
-    query_count,
-    skeleton_unsat,
-    smt2_benchmark,
+                     NO_TIMEOUT,
+                     QUERIES,
+                     RLIMIT_PER_SECOND,
+                     Budget,
+                     Query,
+                     budget,
+                     check_plain,
+                     check_smt2,
+                     query_count,
+                     skeleton_unsat,
+                     smt2_benchmark,
 )
 from .sums import Z3Sums, under_conjuncts
 from .terms import SOLVER, Z3, Session, _is_bit_select, is_false, renamed, same, under, under_all
@@ -46,6 +56,6 @@ from .terms import SOLVER, Z3, Session, _is_bit_select, is_false, renamed, same,
 __all__ = [
     "LANE_NORMAL_LIMIT", "NO_TIMEOUT", "QUERIES", "RLIMIT_PER_SECOND", "SOLVER", "Bag", "Budget", "Evaluator",
     "LaneNormal", "NotMonoid", "Z3Sums", "under_conjuncts", "Query", "Session", "Z3", "Z3Monoid", "_is_bit_select", "budget", "check_forall",
-    "check_plain", "check_smt2", "is_false", "mentions", "monoid_backend", "numeral", "query_count", "renamed", "replaced",
+    "check_plain", "check_smt2", "is_false", "Mentions", "mentions", "monoid_backend", "numeral", "query_count", "renamed", "replaced",
     "other_choice", "residue", "same", "skeleton_unsat", "smt2_benchmark", "substituted", "under", "under_all", "under_choice",
 ]

@@ -388,6 +388,8 @@ class LaneNormal:
                                 else self._leaf(one.as_ast()))
                     return self._leaf(one.as_ast())
             args: tuple[int, ...] = (self._n0(arg(ref, a, 0)), at)
+        elif dk == z3.Z3_OP_BAND and n == 2 and (low := self._low_bit(a, pos, neg)) is not None:
+            return low  # (a ballot's bit k tested: (m >> k) & 1)
         else:
             args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
@@ -414,6 +416,62 @@ class LaneNormal:
         if ground:
             self._ground.add(node)
         return node
+
+    def _low_bit(self, a: Any, pos: int, neg: int) -> int | None:
+        """[S:lane-normal-bit] `(y >> k) & 1` (or `y & 1`), 32 bits, k a constant below 32 and bit
+        k of y's normal form a bit of a concatenation (a GPU ballot's lanes):
+        that bit as 0, 1 or ite(c, 1, 0) (an identity: bit k of y,
+        zero-extended); None otherwise (the caller goes on as before)."""
+        ref = self.ref
+        if z3.Z3_get_bv_sort_size(ref, z3.Z3_get_sort(ref, a)) != 32:
+            return None
+        x, one = (self._n(z3.Z3_get_app_arg(ref, a, k), pos, neg) for k in range(2))
+        if self._keys[x][0] == "c":
+            x, one = one, x
+        if self._keys[one] != ("c", 1, z3.Z3_BV_SORT, 32):
+            return None
+        k = 0
+        if self._kind(x) == z3.Z3_OP_BLSHR:
+            y, sh = self._keys[x][2]
+            if self._keys[sh][0] != "c" or self._keys[sh][1] >= 32:
+                return None
+            k, x = self._keys[sh][1], y
+        while self._kind(x) == z3.Z3_OP_CONCAT and len(self._keys[x][2]) == 2:  # bit k: into its part
+            hi, lo = self._keys[x][2]
+            w = self._width(lo)
+            if not w:
+                return None
+            x, k = (lo, k) if k < w else (hi, k - w)
+        zero, unit = self._node(("c", 0, z3.Z3_BV_SORT, 32)), self._node(("c", 1, z3.Z3_BV_SORT, 32))
+        key = self._keys[x]
+        if key[0] == "c" and len(key) > 3 and k < key[3]:  # a constant part: its bit k
+            return unit if key[1] >> k & 1 else zero
+        if k != 0 or self._width(x) != 1:
+            return None
+        if key[0] == "ite" and self._keys[key[2]][:2] == ("c", 1) and self._keys[key[3]][:2] == ("c", 0):
+            return self._node(("ite", key[1], unit, zero))
+        return None
+
+    def _kind(self, node: int) -> int | None:
+        """The declaration kind of an "app" node (None for the others)."""
+        if self._keys[node][0] != "app":
+            return None
+        return int(z3.Z3_get_decl_kind(self.ref, z3.Z3_get_app_decl(self.ref, self._asts[self._orig[node]].as_ast())))
+
+    def _width(self, node: int) -> int:
+        """The bit width of a bit-vector node (0: not known)."""
+        key = self._keys[node]
+        if key[0] == "c":
+            return int(key[3]) if len(key) > 3 else 0
+        if key[0] == "ite":
+            return self._width(key[2])
+        if key[0] == "sum":
+            return 32
+        if key[0] in ("t", "app"):
+            t = self._asts[key[1] if key[0] == "t" else self._orig[node]].as_ast()
+            srt = z3.Z3_get_sort(self.ref, t)
+            return int(z3.Z3_get_bv_sort_size(self.ref, srt)) if z3.Z3_get_sort_kind(self.ref, srt) == z3.Z3_BV_SORT else 0
+        return 0
 
     def _not(self, x: int) -> int:
         if x == self.TRUE:

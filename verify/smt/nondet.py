@@ -16,6 +16,8 @@ def mentions(term: Any, wanted: Sequence[Any], memo: dict[int, frozenset[int]]) 
     mentions; `memo` (by ast id) is shared between the terms of one proof."""
     if type(term) in (int, bool):
         return frozenset()
+    if (hit := memo.get(term.get_id())) is not None:
+        return hit
     ids = {c.get_id(): k for k, c in enumerate(wanted)}
     stack = [term]
     while stack:
@@ -33,6 +35,54 @@ def mentions(term: Any, wanted: Sequence[Any], memo: dict[int, frozenset[int]]) 
         own = frozenset([ids[tid]]) if tid in ids else frozenset()
         memo[tid] = own.union(*(memo[c.get_id()] for c in kids)) if kids else own
     return memo[term.get_id()]
+
+
+class Mentions:
+    """Which of `wanted` (uninterpreted constants) a term mentions where a
+    condition holds (of an if-then-else on it, the then branch only: what a
+    term is where a lane's EXEC bit is set).  Each term's DAG is read from
+    z3 once; the walks under each condition are over its ids."""
+
+    def __init__(self, wanted: Sequence[Any]) -> None:
+        self.ids = {c.get_id(): k for k, c in enumerate(wanted)}
+        self.kids: dict[int, tuple[int, ...]] = {}
+        self.ite: dict[int, int] = {}  # an if-then-else's id -> its condition's id
+        self.memo: dict[int, dict[int, frozenset[int]]] = {}  # condition id (-1: none) -> id -> indexes
+
+    def of(self, term: Any, active: Any = None) -> frozenset[int]:
+        if type(term) in (int, bool):
+            return frozenset()
+        root = term.get_id()
+        stack = [term]
+        while stack:  # the DAG, once
+            t = stack.pop()
+            tid = t.get_id()
+            if tid in self.kids:
+                continue
+            kids = t.children()
+            self.kids[tid] = tuple(c.get_id() for c in kids)
+            if len(kids) == 3 and z3.is_app_of(t, z3.Z3_OP_ITE):
+                self.ite[tid] = kids[0].get_id()
+            stack += [c for c in kids if c.get_id() not in self.kids]
+        on = -1 if active is None or type(active) is bool else active.get_id()
+        memo = self.memo.setdefault(on, {})
+        todo = [root]
+        while todo:
+            tid = todo[-1]
+            if tid in memo:
+                todo.pop()
+                continue
+            kids = self.kids[tid]
+            if on >= 0 and self.ite.get(tid) == on:
+                kids = kids[1:2]
+            left = [c for c in kids if c not in memo]
+            if left:
+                todo += left
+                continue
+            todo.pop()
+            own = frozenset([self.ids[tid]]) if tid in self.ids else frozenset()
+            memo[tid] = own.union(*(memo[c] for c in kids)) if kids else own
+        return memo[root]
 
 
 def residue(q: Query, consts: Sequence[Any]) -> Any:

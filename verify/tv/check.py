@@ -732,7 +732,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         if not same and run.choices and free_regs and not ret.is_float and ret.alt is None:
             # the IR's choices set to the GPU's registers they stand for (nondet's
             # witness (f), a function of the target's values): the same normal forms?
-            eqs = nondet.register_witness(rec, [(i, ret.vals[i], gots[i]) for i in range(W)], free_regs)
+            eqs = nondet.register_witness(rec, [(i, ret.vals[i], gots[i]) for i in range(W)], free_regs, exec_bits)
             if eqs and _lanes_meet(B, exec_bits, gots, [smt.replaced(v, eqs) for v in ret.vals]) and not any(
                     smt.mentions(p, rec.consts(), {}) for p in ret.poison if type(p) is not bool):
                 same = True
@@ -781,7 +781,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         r = q.check(rlimit=JOINT_RLIMIT) if twins is None else "unknown"  # (twins: lane by lane at once)
     free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
     settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
-                            target_free=free_regs) if r == "sat" and run.choices else None
+                            target_free=free_regs, exec_bits=exec_bits) if r == "sat" and run.choices else None
     if r == "unknown":
         q.pop()
         r = "unsat"
@@ -794,7 +794,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
             r = q.check()
             # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
             settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant,
-                                    target_free=free_regs) if r == "sat" and run.choices else None
+                                    target_free=free_regs, exec_bits=exec_bits) if r == "sat" and run.choices else None
             if settled is not None and settled.verdict == "proved":
                 r = "unsat"
             if r != "unsat":

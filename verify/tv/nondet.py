@@ -24,9 +24,12 @@ settled without one where it can be:
    choice added), or times the inverse of an odd constant factor (`mul %f,
    3`); the GPU's own unknown in the choice's lane, a register the code
    reads before writing it (a DPP `old` of `freeze poison` kept in a lane
-   whose source is off; an SGPR llc-22 leaves for a uniform freeze), also
-   compared by lane normal forms (smt.LaneNormal) where the joint question
-   gives up, and lane by lane under one witness.
+   whose source is off; an SGPR llc-22 leaves for a uniform freeze), the
+   one the target's values mention where the choice's lane runs (of
+   ite(exec[j], a, b), a: a VGPR's lane kept where lane j is off is not
+   what lane j's choice stands for), tried second; also compared by lane
+   normal forms (smt.LaneNormal) where the joint question gives up, and
+   lane by lane under one witness (found once, on the first lane).
 3. A model of (2) is checked for every source choice: its inputs and
    target values fixed, the source's choices left free, "some choice
    matches" unsat makes it a counterexample for every choice (refuted).
@@ -93,8 +96,8 @@ def genuine(q: smt.Query, rec: Choices) -> bool:
 
 def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: list[tuple[int, Any, Any]],
            what: str = "the IR", joint: bool = True,
-           split: tuple[list[Any], list[Any]] | None = None, variant: list[int] | None = None,
-           target_free: list[list[Any]] | None = None) -> Settled | None:
+           split: tuple[list[Any], list[Any]] | None = None, variant: list[Any] | None = None,
+           target_free: list[list[Any]] | None = None, exec_bits: list[Any] | None = None) -> Settled | None:
     """After `q` (every assertion, the mismatch among them) came back sat:
     decide with the source's choices existential (module docstring).  None:
     the model does not depend on a source choice (a counterexample as it
@@ -109,66 +112,80 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     quantified question is asked lane by lane, one lane's choices at a
     time.  `variant`: one holder for every question of a proof asked lane
     by lane: the witness that proved the first lane is the only one tried
-    for the others (one choice for all lanes, not one per lane)."""
+    for the others (one choice for all lanes, not one per lane).
+    `exec_bits`: the lanes' EXEC bits, for witness (f): the registers a
+    choice's target values mention where the choice's lane runs."""
     used = depends(q, choices)
     if used is None:
         return None
     blocked = f"{used.what} at {used.span}"
     consts = rec.consts()
-    # 2. the witness: each choice equal to the target's value where it shows
     memo: dict[int, frozenset[int]] = {}
-    reach: dict[int, list[tuple[int, int, Any, Any]]] = {}  # choice -> (lane, output #, source, target)
-    for n, (lane, s, t) in enumerate(outputs):
-        for k in smt.mentions(s, consts, memo):
-            reach.setdefault(k, []).append((lane, n, s, t))
-    per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
-    zero = [(c, 0) for c in consts]
-    # each choice gets an output it reaches (its own lane's first, one not
-    # given to another choice where there is one): (a) the target's value
-    # there; (b) 0 where the output was given already (undef + undef);
-    # (c) the target's value minus the source's with every choice 0 (a
-    # choice added to a value); (d) the same with xor; (e) for a freeze of
-    # a value that may be poison, that value as computed (what a compiler
-    # does with it)
-    a, b, c_, d, e, g = [], [], [], [], [], []
-    natural: dict[int, Any] = {}  # (e) a freeze's operand's value, as a compiler computes it
-    for n, ch in enumerate(choices):
-        if ch.natural is not None and n in rec.vals:
-            natural.update({id(v): x for v, x in zip(rec.vals[n], ch.natural)})
-    taken: set[int] = set()
-    for k, hits in sorted(reach.items()):
-        own = per_lane[id(consts[k])]
-        hits = sorted(hits, key=lambda h: (h[0] != own, h[0], h[1]))
-        free = [h for h in hits if h[1] not in taken]
-        lane, n, s, t = (free or hits)[0]
-        a.append((consts[k], t))
-        b.append((consts[k], t if free else 0))
-        s0 = smt.replaced(s, zero)
-        c_.append((consts[k], B.sub(t, s0)))
-        # (c) scaled: s = k * choice + s0 with k an odd constant (mul %f, 3):
-        # the choice (t - s0) * k^-1 mod 2^32
-        one = smt.replaced(s, [(c, 1 if j == k else 0) for j, c in enumerate(consts)])
-        kk = smt.numeral(B.sub(one, s0)) if type(s) not in (int, bool) else None
-        g.append((consts[k], B.mul(B.sub(t, s0), B.const(pow(kk, -1, 1 << 32))) if kk is not None and kk & 1
-                  else B.sub(t, s0)))
-        d.append((consts[k], B.xor(t, s0)))
-        e.append((consts[k], natural.get(id(consts[k]), t)))
-        taken.add(n)
+
+    def witnesses() -> list[Any]:
+        """(a) to (g) and each (f) after the first: the witnesses, in the order tried."""
+        # 2. the witness: each choice equal to the target's value where it shows
+        reach: dict[int, list[tuple[int, int, Any, Any]]] = {}  # choice -> (lane, output #, source, target)
+        for n, (lane, s, t) in enumerate(outputs):
+            for k in smt.mentions(s, consts, memo):
+                reach.setdefault(k, []).append((lane, n, s, t))
+        per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
+        zero = [(c, 0) for c in consts]
+        # each choice gets an output it reaches (its own lane's first, one not
+        # given to another choice where there is one): (a) the target's value
+        # there; (b) 0 where the output was given already (undef + undef);
+        # (c) the target's value minus the source's with every choice 0 (a
+        # choice added to a value); (d) the same with xor; (e) for a freeze of
+        # a value that may be poison, that value as computed (what a compiler
+        # does with it)
+        a, b, c_, d, e, g = [], [], [], [], [], []
+        natural: dict[int, Any] = {}  # (e) a freeze's operand's value, as a compiler computes it
+        for n, ch in enumerate(choices):
+            if ch.natural is not None and n in rec.vals:
+                natural.update({id(v): x for v, x in zip(rec.vals[n], ch.natural)})
+        taken: set[int] = set()
+        for k, hits in sorted(reach.items()):
+            own = per_lane[id(consts[k])]
+            hits = sorted(hits, key=lambda h: (h[0] != own, h[0], h[1]))
+            free = [h for h in hits if h[1] not in taken]
+            lane, n, s, t = (free or hits)[0]
+            a.append((consts[k], t))
+            b.append((consts[k], t if free else 0))
+            s0 = smt.replaced(s, zero)
+            c_.append((consts[k], B.sub(t, s0)))
+            # (c) scaled: s = k * choice + s0 with k an odd constant (mul %f, 3):
+            # the choice (t - s0) * k^-1 mod 2^32
+            one = smt.replaced(s, [(c, 1 if j == k else 0) for j, c in enumerate(consts)])
+            kk = smt.numeral(B.sub(one, s0)) if type(s) not in (int, bool) else None
+            g.append((consts[k], B.mul(B.sub(t, s0), B.const(pow(kk, -1, 1 << 32))) if kk is not None and kk & 1
+                      else B.sub(t, s0)))
+            d.append((consts[k], B.xor(t, s0)))
+            e.append((consts[k], natural.get(id(consts[k]), t)))
+            taken.add(n)
+        # (f) the target's own unknown in the choice's lane: a register the GPU
+        # code reads before writing it (`target_free`: its lanes), mentioned by
+        # the target's values the choice reaches (a DPP `old` kept in a lane
+        # whose source is off: the GPU keeps that lane's register)
+        # (f) again from each other register the target's values mention (a
+        # freeze kept in an SGPR read through ds_bpermute where the lanes it
+        # reads run, and a VGPR's unwritten lanes where they do not).  (f)
+        # second: where the GPU code reads a register it never wrote, the choice
+        # most often stands for it (a failed witness costs two queries); each
+        # (f) made only when tried (a walk of the target's values per lane)
+        def regs(first: int | None) -> Any:
+            return lambda: _registers_witness(consts, reach, per_lane, target_free or [], a, first, exec_bits)
+        more = [regs(r) for r in _registers_mentioned(reach, target_free)[1:]] if target_free else []
+        order = [a, regs(None) if target_free else a, b, c_, d, e, g, *more]
+        return order
+
+    # (the witness that proved the first lane, kept: the same for every lane)
+    order = witnesses() if variant is None or len(variant) < 2 else [None] * variant[0] + [variant[1]]
     found = None  # a model where a witness fails
     tried: list[list[tuple[Any, Any]]] = []
-    # (f) the target's own unknown in the choice's lane: a register the GPU
-    # code reads before writing it (`target_free`: its lanes), mentioned by
-    # the target's values the choice reaches (a DPP `old` kept in a lane
-    # whose source is off: the GPU keeps that lane's register)
-    f_ = _registers_witness(consts, reach, per_lane, target_free, a) if target_free else a
-    # (f) again from each other register the target's values mention (a
-    # freeze kept in an SGPR, read through ds_bpermute beside a VGPR's
-    # unwritten lanes: each choice is that SGPR)
-    more = [_registers_witness(consts, reach, per_lane, target_free, a, r)
-            for r in _registers_mentioned(reach, target_free)[1:]] if target_free else []
-    for idx, eqs in enumerate((a, b, c_, d, e, f_, g, *more)):
+    for idx, made in enumerate(order):
         if variant is not None and variant[0] >= 0 and idx != variant[0]:
             continue
+        eqs = made() if callable(made) else made
         if any(all(x[1] is y[1] for x, y in zip(eqs, e)) for e in tried):
             continue
         tried.append(eqs)
@@ -185,14 +202,14 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
         r = w.check(rlimit=JOINT_RLIMIT, plain=True)  # (bit-blasting first: the choice is gone)
         if r == "unknown":
             r = w.check(rlimit=JOINT_RLIMIT)
-        if r == "unknown" and (idx in (0, 5) or idx > 6) and split is not None and (q.session is None or not q.session.defs) \
+        if r == "unknown" and (idx in (0, 1) or idx > 6) and split is not None and (q.session is None or not q.session.defs) \
                 and _witness_per_lane(B, q, eqs, *split):
             r = "unsat"  # (one witness, every lane's mismatch gone under it)
         if r == "sat":
             found = w.model
         if r == "unsat":
             if variant is not None:
-                variant[0] = idx
+                variant[:] = [idx, eqs]
             return Settled("proved", f"proved with {what}'s non-deterministic values chosen from the target's "
                                      f"(a witness for {len(eqs)} lane value{'s' if len(eqs) != 1 else ''})")
     # 3. the witness's model, checked for every source choice
@@ -241,20 +258,25 @@ def _per_lane(q: smt.Query, consts: list[Any], memo: dict[int, frozenset[int]], 
 
 def _registers_witness(consts: list[Any], reach: dict[int, list[tuple[int, int, Any, Any]]],
                        per_lane: dict[int, int], target_free: list[list[Any]],
-                       fallback: list[tuple[Any, Any]], first: int | None = None) -> list[tuple[Any, Any]]:
+                       fallback: list[tuple[Any, Any]], first: int | None = None,
+                       exec_bits: list[Any] | None = None) -> list[tuple[Any, Any]]:
     """settle's witness (f): each source choice (lane j) set to lane j's
     value of the first of the target's free registers (register `first`
     tried before the others) that a target value it reaches mentions (else
-    as witness (a)).  A function of the target's values alone: a Skolem
-    function, as the others."""
+    as witness (a)); with `exec_bits`, mentions where lane j runs (of an
+    if-then-else on exec[j], the then branch: a register kept in the lanes
+    that are off is not what an active lane's choice stands for).  A
+    function of the target's values alone: a Skolem function, as the
+    others."""
     free = [x for regs in target_free for x in regs]
     order = list(target_free) if first is None else [target_free[first]] + [
         r for k, r in enumerate(target_free) if k != first]
-    memo: dict[int, frozenset[int]] = {}
+    where = smt.Mentions(free)
     out = []
     for (k, hits), (_, dflt) in zip(sorted(reach.items()), fallback):
         lane = per_lane[id(consts[k])]
-        seen: frozenset[int] = frozenset().union(*(smt.mentions(t, free, memo) for _, _, _, t in hits))
+        on = exec_bits[lane] if exec_bits is not None else None
+        seen: frozenset[int] = frozenset().union(*(where.of(t, on) for _, _, _, t in hits))
         # (by term: an SGPR is one term in every lane, and a term's index in
         # `free` is its last; a ds_bpermute's target values mention every lane)
         named = {free[x].get_id() for x in seen}
@@ -290,7 +312,7 @@ def _witness_per_lane(B: Any, q: smt.Query, eqs: list[tuple[Any, Any]], base: li
 
 
 def register_witness(rec: Choices, outputs: list[tuple[int, Any, Any]],
-                     target_free: list[list[Any]]) -> list[tuple[Any, Any]]:
+                     target_free: list[list[Any]], exec_bits: list[Any] | None = None) -> list[tuple[Any, Any]]:
     """Witness (f) of `settle` on its own (for the checker's lane normal
     forms): each source choice that reaches an output, set to its lane's
     value of the target's free register the target's values there mention."""
@@ -302,4 +324,4 @@ def register_witness(rec: Choices, outputs: list[tuple[int, Any, Any]],
             reach.setdefault(k, []).append((lane, n, s, t))
     per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
     fallback = [(consts[k], hits[0][3]) for k, hits in sorted(reach.items())]
-    return _registers_witness(consts, reach, per_lane, target_free, fallback)
+    return _registers_witness(consts, reach, per_lane, target_free, fallback, exec_bits=exec_bits)
