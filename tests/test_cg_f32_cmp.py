@@ -66,3 +66,7 @@ def test_a_select_keeping_the_wrong_operand_is_refuted(tmp_path: Path) -> None:
     code, js, err = cli_json("lowering", str(bad), "--target", "gfx1100")
     assert code == 1, err
     assert [r["verdict"] for r in js["results"]] == ["refuted"]
+    cex = js["results"][0]["counterexample"]
+    row = cex["lanes"][0]  # lane 0 keeps lane 1's larger value where cg::less takes its own smaller one
+    assert cex["exec"] == "0xffffffff" and row["lane"] == 0
+    assert _f(row["expected"]) < _f(row["actual"]), row
