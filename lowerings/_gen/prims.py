@@ -469,8 +469,8 @@ def files() -> dict[str, str]:
         out.append(cg_scan_f32_t32(rdna, False))
         out.append(cg_scan_f32_t32(rdna, True))
         for op in ("less", "greater"):
-            out.append(cg_reduce_f32_cmp(op, rdna, 32 if rdna else 64))
             for w in (32, 64) if rdna else (64,):
+                out.append(cg_reduce_f32_cmp(op, rdna, w))
                 out += [cg_scan_f32_cmp(op, rdna, w, ex) for ex in (False, True)]
     for wave, rdna in ((64, False), (32, True), (64, True)):
         for op in ("add", "smin", "smax"):
