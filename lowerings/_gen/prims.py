@@ -122,6 +122,68 @@ def cg_reduce_f32(rdna: bool) -> tuple[str, str]:
                  "x = v0", "out = v1", "v1" if rdna else "v1, v2", body)
 
 
+def cg_reduce_f32_cmp(op: str, rdna: bool, wave: int) -> tuple[str, str]:
+    """cg::reduce on float with cg::less (`a < b ? a : b`) or cg::greater
+    (`a > b ? a : b`) on a thread_block_tile<16>, in NVIDIA's order (the xor
+    butterfly from stride 8 down, `partner op own`): per stride the partner
+    moved by DPP (as cg_reduce_f32), an ordered compare of partner with own
+    (v_cmp_lt_f32 / v_cmp_gt_f32: false on a NaN or a pair of zeros) and a
+    select of partner where it holds, else own, as NVCC compiles the functor.
+    [S:cuda-cg] [S:vopc-f32]"""
+    cmp = {"less": "v_cmp_lt_f32_e32", "greater": "v_cmp_gt_f32_e32"}[op]
+    vcc = "vcc_lo" if wave == 32 else "vcc"
+    nop = [] if rdna else ["s_nop 1"]  # GFX9: a VALU write, then its DPP (or gfx94x VCC) read, 2 wait states apart
+    moves = [[f"v_mov_b32_dpp v2, v0 row_ror:8 {DPP}"]]
+    if rdna:
+        moves.append([f"v_mov_b32_dpp v2, v1 row_xmask:4 {DPP}"])
+    else:
+        moves.append([f"v_mov_b32_dpp v2, v1 row_half_mirror {DPP}", *nop, f"v_mov_b32_dpp v2, v2 quad_perm:[3,2,1,0] {DPP}"])
+    moves += [[f"v_mov_b32_dpp v2, v1 {c} {DPP}"] for c in ("quad_perm:[2,3,0,1]", "quad_perm:[1,0,3,2]")]
+    body: list[str] = []
+    for k, mv in enumerate(moves):
+        own = "v0" if k == 0 else "v1"
+        body += (nop if k else []) + mv + [f"{cmp} {vcc}, v2, {own}"] + nop + [f"v_cndmask_b32_e32 v1, {own}, v2, {vcc}"]
+    fam = ("rdna" if rdna else "gfx9") + ("_w32" if wave == 32 else "")
+    sym = "<" if op == "less" else ">"
+    return _file("cg", f"cg_reduce_{op}_f32_t16_{fam}",
+                 [f"cg::reduce(tile, x, cg::{op}<float>()) on a thread_block_tile<16>, in NVIDIA's order",
+                  f"(the xor butterfly, strides 8, 4, 2, 1, partner {sym} own ? partner : own): a DPP move, an",
+                  "ordered compare and a select per stride; every lane of the row gets it."],
+                 f"cg.reduce_f32 op={op} width=16", RDNA if rdna else GFX9, str(wave), "full",
+                 "x = v0", "out = v1", f"v1, v2, {vcc}", body)
+
+
+def cg_scan_f32_cmp(op: str, rdna: bool, wave: int, exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan on float with cg::less or
+    cg::greater on a thread_block_tile<16>, in NVIDIA's order (Hillis-Steele,
+    `below op own`): per step a copy of the running value, the value d lanes
+    below moved over it by DPP row_shr:d without bound_ctrl (a lane with
+    nothing below keeps its own, and `own op own` is own), then the ordered
+    compare and the select; exclusive: the inclusive result one lane up, the
+    row's first lane left undefined.  [S:cuda-cg] [S:vopc-f32]"""
+    cmp = {"less": "v_cmp_lt_f32_e32", "greater": "v_cmp_gt_f32_e32"}[op]
+    vcc = "vcc_lo" if wave == 32 else "vcc"
+    nop = [] if rdna else ["s_nop 1"]  # GFX9: a VALU write, then its DPP (or gfx94x VCC) read, 2 wait states apart
+    body = ["v_mov_b32_e32 v1, v0"]
+    for d in (1, 2, 4, 8):
+        body += ["v_mov_b32_e32 v2, v1", *nop, f"v_mov_b32_dpp v2, v1 row_shr:{d} {DPP}",
+                 f"{cmp} {vcc}, v2, v1", *nop, f"v_cndmask_b32_e32 v1, v1, v2, {vcc}"]
+    out = "v1"
+    if exclusive:
+        body += nop + [f"v_mov_b32_dpp v3, v1 row_shr:1 {DPP}"]
+        out = "v3"
+    kind = "exclusive" if exclusive else "inclusive"
+    fam = ("rdna" if rdna else "gfx9") + ("_w32" if wave == 32 else "")
+    sym = "<" if op == "less" else ">"
+    return _file("cg", f"cg_{kind}_scan_{op}_f32_t16_{fam}",
+                 [f"cg::{kind}_scan(tile, x, cg::{op}<float>()) on a thread_block_tile<16>, in NVIDIA's order",
+                  f"(Hillis-Steele, below {sym} own ? below : own): DPP row_shr over a copy without bound_ctrl,",
+                  "an ordered compare and a select per step" + ("; then the inclusive result one lane up." if exclusive
+                                                                 else ".")],
+                 f"cg.{kind}_scan_f32 op={op} width=16", RDNA if rdna else GFX9, str(wave), "full",
+                 "x = v0", f"out = {out}", f"v1, v2{', v3' if exclusive else ''}, {vcc}", body)
+
+
 # ---- the same on a thread_block_tile<32> (a whole CUDA warp): two DPP rows, joined
 
 # lane ^ 16 in each 32-lane group: v_permlanex16_b32 with the identity selects (GFX10+; the
@@ -406,6 +468,10 @@ def files() -> dict[str, str]:
         out.append(cg_reduce_f32_t32(rdna))
         out.append(cg_scan_f32_t32(rdna, False))
         out.append(cg_scan_f32_t32(rdna, True))
+        for op in ("less", "greater"):
+            for w in (32, 64) if rdna else (64,):
+                out.append(cg_reduce_f32_cmp(op, rdna, w))
+                out += [cg_scan_f32_cmp(op, rdna, w, ex) for ex in (False, True)]
     for wave, rdna in ((64, False), (32, True), (64, True)):
         for op in ("add", "smin", "smax"):
             out.append(q_reduce(op, wave, rdna, True))
