@@ -92,11 +92,12 @@ def test_v2i16_readlane_mutant_clearing_the_high_element_is_refuted(tmp_path):
                        "--function", "readlane_v2i16")
     assert code == 1, out
     assert "readlane_v2i16 on gfx1100 wave32" in out and "refuted" in out.splitlines()[0]
-    # the table shows the packed register: the IR's high element, the GPU's 0
-    rows = [ln for ln in out.splitlines() if ln.rstrip().endswith("<- differs")]
-    assert rows
-    ir, gpu = (int(x, 16) for x in rows[0].split()[-4:-2])
-    assert ir >> 16 != 0 and gpu == ir & 0xFFFF
+    # the table shows the high element (ret.0.h, lane 0): the IR's value, the GPU's 0, traced to the and
+    rows = [ln.split() for ln in out.splitlines() if ln.strip().startswith("ret.0.h[0]")]
+    assert len(rows) == 1
+    ir, gpu = int(rows[0][1], 16), int(rows[0][2], 16)
+    assert ir != 0 and gpu == 0
+    assert "cause: line 78 v_and_b32_e32: v0[0] computed by v_and_b32_e32" in out
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")

@@ -32,6 +32,7 @@ from .diag import InputError, Span
 from .ir import Lowering
 from .lowering_file import load_lowering
 from .refine import check_lowering
+from .workers import pool as worker_pool
 
 # ---------------------------------------------------------------------------
 # what to look at
@@ -142,8 +143,6 @@ def prove_files(paths: list[Path], jobs: int = 1, timeout: float = 30.0,
             progress(k, len(work), _disp(w[0]))
             out.append(_prove_file(w))
     else:
-        from .workers import pool as worker_pool
-
         with worker_pool(min(jobs, len(work)), ["verify.gate", "verify.refine", "verify.smt"]) as pool:
             out = []
             for r in pool.imap(_prove_file, work, chunksize=1):

@@ -23,6 +23,7 @@ from .. import target as T
 from ..diag import InputError
 from ..ir import Lowering
 from ..lowering_file import load_lowering
+from ..workers import pool as worker_pool
 from . import Outcome, synthesize
 from .cost import model_for, program_cost
 
@@ -122,8 +123,6 @@ def build(columns: list[tuple[str, int]] | None = None, jobs: int = 2, out: Text
     cols = columns or COLUMNS
     work: list[tuple[str, int, list[Row], None]] = [(fam, wave, ROWS, None) for fam, wave in cols]
     if jobs > 1:
-        from ..workers import pool as worker_pool
-
         with worker_pool(jobs, method="fork") as pool:
             results = pool.map(_column, work, chunksize=1)
     else:

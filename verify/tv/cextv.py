@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cex as C
+from .. import svg
 from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Imm, Lowering, SReg, VReg
@@ -156,8 +157,6 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     if run is not None and ex.rows and out_reg.startswith("v"):
-        from .. import svg  # (drawn where the replay is: a worker process returns the text)
-
         m, snaps = run
         title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
         ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full)
@@ -602,8 +601,6 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     kc.rows, kc.store_at, kc.wave = rows, where, W
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
-        from .. import svg
-
         m, snaps = run
         r0 = traced[0]
         reg = addr_reg if r0.actual_src.startswith("at ") and addr_reg else data

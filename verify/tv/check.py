@@ -35,6 +35,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
+from ..workers import pool as worker_pool
 from . import barrier, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
@@ -1396,7 +1397,6 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                                        secs if first else 0.0, timeout, frozen, robust, ins.run, features=ins.target.features))
     if jobs <= 1 or len(tasks) <= 1:
         return [_prove_task(t) for t in tasks]
-    from ..workers import pool as worker_pool
     # the likely longest proofs first (wave64, long code: a wave64 loop runs
     # one proof per EXEC), so that no long one starts last while the other
     # workers idle; the results in the tasks' order all the same
