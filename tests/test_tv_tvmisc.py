@@ -128,3 +128,20 @@ def test_llvm_tests_run_line_options_reach_llvmlite() -> None:
     a, b = run_line_instances("f.ll", runs, text)
     assert (a.llvmlite_problem(), b.llvmlite_problem()) == ("", "")
     assert "-new-reg-bank-select" in a.options and b.options == () and b.target.name == "gfx802"
+
+
+@pytest.mark.parametrize("sig", ["i32 @f(<808551 x i32> %x)", "<2000000 x float> @f()",
+                                 "amdgpu_kernel void @f(<16777216 x i8> %x)"])
+def test_a_vector_too_long_for_any_register_file_is_unsupported_without_compiling(tmp_path: Path, sig: str) -> None:
+    """The malformed-input tier's `<808551 x i32>` argument kept llvmlite's
+    LLVM legalising for minutes (the compile that looks for a compiler error
+    behind an unsupported function): such a signature is unsupported at once,
+    and the note says the function was not compiled."""
+    ret = "ret i32 0" if sig.startswith("i32") else ("ret void" if "void" in sig else
+                                                     "ret <2000000 x float> zeroinitializer")
+    src = tmp_path / "huge.ll"
+    src.write_text(f"define {sig} {{\n  {ret}\n}}\n")
+    code, out, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--json")
+    (r,) = json.loads(out)["results"]
+    assert (code, r["verdict"]) == (4, "unsupported"), r
+    assert any("(not compiled: a vector of more than 1024 elements)" in n for n in r["notes"]), r["notes"]

@@ -531,11 +531,30 @@ def _arg_regs(fn: Function, target: Target) -> list[tuple[str, str, int, int]]:
     return out
 
 
+# A vector type longer than this in a function's signature is unsupported
+# before anything runs, and the function is not compiled to see whether the
+# compiler fails on it: LLVM legalises a vector element by element, and a
+# `<808551 x i32>` argument keeps llvmlite's LLVM busy for minutes. No
+# register file holds more than 1,024 dwords (256 VGPRs of a wave64 lane
+# are 256 dwords), so no such value is a cross-lane test's  [S:compile-failure]
+MAX_VECTOR = 1024
+NOT_COMPILED = "not compiled: a vector of more than 1024 elements"
+
+
+def _huge_vector(ty: str) -> bool:
+    return any(int(n) > MAX_VECTOR for n in re.findall(r"<\s*(\d+)\s+x\b", ty))
+
+
 def static_problems(fn: Function) -> list[str]:
     """Why a function cannot be checked at all (before running anything)."""
     where = f"{fn.span.path}:{fn.span.line}:{fn.span.col}"
     out: list[str] = []
-    if fn.kernel:
+    for a in fn.args:
+        if _huge_vector(a.type):
+            out.append(f"{where}: unsupported: argument {a.name} of type {a.type} ({NOT_COMPILED})")
+    if _huge_vector(fn.ret):
+        out.append(f"{where}: unsupported: return type {fn.ret} ({NOT_COMPILED})")
+    if fn.kernel or out:
         return out  # (verify/tv/kernel.py checks a kernel's arguments)
     out += conventions.problems(fn)
     for a in fn.args:
@@ -561,7 +580,7 @@ def prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target, 
                    timeout: float = 30.0, assume: dict[str, str] | None = None) -> TVResult:
     res = _prove_function(mod, fn, compile_asm, target, wave, compiler, timeout, assume)
     if res.verdict == "unsupported" and not any(n.startswith("could not compile:") or " is not available on " in n
-                                                for n in res.notes):
+                                                or NOT_COMPILED in n for n in res.notes):
         # what verify cannot model in the IR does not hide that the compiler failed on the function: a
         # compiler error is decided (`_finish` makes it the verdict); but an intrinsic whose instruction
         # the target lacks (ops' legality: "... is not available on T") stays that: LLVM's failure on
