@@ -24,7 +24,7 @@ from .. import cex as C
 from .. import svg
 from ..asmcheck import Opaque
 from ..backend import Concrete
-from ..ir import Binding, Imm, Lowering, SReg, VReg
+from ..ir import Binding, Lowering, SReg, VReg
 from ..lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from ..machine import LaneEvent, Machine, Step
 from ..ops.base import op_of
@@ -146,10 +146,12 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             got = m.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m.s(out_reg)
             if isinstance(got, int) and (got >> off) & m32 == a:
                 trace = m.trace or []
-                if out_reg.startswith("s"):  # (one SGPR for the wave: its writer)
-                    chain, s, resp = C._scalar_chain(trace, out_reg)
+                reader = _reader(m, snaps, names)
+                reader.inputs = dict(inputs)
+                if out_reg.startswith("s"):  # (one SGPR for the wave: its writer, the operand shown wrong)
+                    chain, s, resp = C._scalar_chain(trace, out_reg, reader, e if off == 0 and width == 32 else None)
                 else:  # (the IR's value is the register's only where the piece is all of it)
-                    chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True,
+                    chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, reader, through=True,
                                                   expected=e if off == 0 and width == 32 else None)
                 src = (src or s) if out_reg.startswith("s") else (s or src)
         ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
@@ -203,23 +205,17 @@ def _reg(key: str) -> VReg | SReg:
     return VReg(int(key[1:])) if key.startswith("v") else SReg((key,))
 
 
-def _reader(m: Machine, snaps: list[Any]) -> C.ValueAt:
-    """verify.cex.ValueAt over a tv replay: `snaps[k]` the registers before
-    trace step k (the last: after the run)."""
-    def value(k: int, op: Any, lane: int | None) -> int | None:
-        if isinstance(op, Imm):
-            return int(op.value) & 0xFFFFFFFF
+def _reader(m: Machine, snaps: list[Any], names: dict[int, str] | None = None) -> C.Reader:
+    """verify.cex.Reader over a tv replay: `snaps[k]` the registers before
+    trace step k (the last: after the run); `names`: value -> the input it
+    names (lane-tagged)."""
+    def state(k: int) -> tuple[dict[int, list[Any]], dict[str, Any], Callable[..., Any]]:
         snap = snaps[min(k, len(snaps) - 1)]
-        x: Any = None
-        if isinstance(op, VReg) and lane is not None:
-            lanes = snap[0].get(op.index)
-            x = lanes[lane] if lanes is not None else m.initial("v", f"v{op.index}", lane)
-        elif isinstance(op, SReg):
-            n = op.names[0]
-            x = snap[1][n] if n in snap[1] else m.initial("s", n, None)
-        return x & 0xFFFFFFFF if isinstance(x, int) else None
+        return snap[0], snap[1], m.initial
 
-    return value
+    r = C.Reader(state, m.W, m.target, m._assume)
+    r.names = dict(names or {})
+    return r
 
 
 def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None]) -> None:
