@@ -164,7 +164,8 @@ def test_alignbit_and_perm(tmp_path):
 def test_a_shaders_sgpr_add_names_the_sgpr_it_should_have_read(tmp_path):
     """An amdgpu_ps function's inreg SGPR sum, its last `s_add_i32` made to
     read s3 (%c's high half) for s2: the SGPR result's writer, the operand,
-    and the SGPR argument that holds the value wanted."""
+    and the SGPR argument that holds the value wanted; `--svg` draws the
+    SGPRs as rows below the lanes."""
     root = Path(__file__).resolve().parent.parent
     ll = root / "tests/tv/llvm-shape/cc_readlane.ll"
     asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
@@ -176,6 +177,18 @@ def test_a_shaders_sgpr_add_names_the_sgpr_it_should_have_read(tmp_path):
     bad.write_text(asm.replace(body, body.replace("\ts_add_i32 s0, s0, s2\n", "\ts_add_i32 s0, s0, s3\n")))
     at = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\ts_add_i32 s0, s0, s3")
     lines, c = run(str(ll), bad, "ps_sgpr_args_sum")
+    pic = tmp_path / "s.svg"
+    cli("tv", str(ll), "--function", "ps_sgpr_args_sum", "--target", "gfx1100", "--wave", "32", "--asm", str(bad),
+        "--svg", str(pic))
+    svg = pic.read_text()
+    # the shader's SGPRs drawn below the lanes: its inreg arguments (tagged), the result's value and verdict, the
+    # operand read in error red, the responsible column framed
+    for reg, name, val in (("s0", "%a", "0x180"), ("s1", "%b", "0x280"), ("s2", "%c.0", "0x380")):
+        assert (f'<g class="sgpr" data-reg="{reg}"><text x="12" y=' in svg and f'>{reg} {name}</text>' in svg
+                and f'fill="#1f6fb4">{val}</text>' in svg), reg
+    assert 'class="svalue path" data-step="-1"' in svg and 'font-weight="bold">0x480</text>' in svg
+    assert 'font-weight="bold">0x880</text>' in svg and ">s0: IR 0x780, GPU 0x880</text>" in svg
+    assert f'<g class="column responsible" data-column="3" data-line="{at}">' in svg, svg
     assert c["cause"] == (f"line {at} s_add_i32: s0 reads its ssrc1 s3 = 0x480 (%c.1); s2 holds 0x380 (%c.0), "
                           "with which it gives the value wanted, 0x780")
     assert (f"      line {at} (s_add_i32 s0, s0, s3): writes s0, its ssrc1 s3 = 0x480 (%c.1) in error: with 0x380 "

@@ -158,10 +158,13 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                              bits=32))
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
-    if run is not None and ex.rows and out_reg.startswith("v"):
+    if run is not None and ex.rows:
         m, snaps = run
         title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
-        ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full)
+        sgprs: dict[str, tuple[str, int | None]] = {  # a shader's inreg arguments
+            r: (n, v if isinstance(v := inputs.get(r), int) else None) for r, n in labels.items() if r.startswith("s")}
+        ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full,
+                                             sgprs=sgprs)
                                for full in (False, True))
     return ex
 
