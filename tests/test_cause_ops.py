@@ -125,9 +125,14 @@ def test_a_64_bit_add_names_the_carry_and_its_writer(tmp_path):
     ll, bad, at = mutant(tmp_path, "add64", "v_add_co_u32 v0, vcc_lo, v0, v2", "v_sub_co_u32 v0, vcc_lo, v0, v2")
     lines, c = run(ll, bad, "add64")
     assert c["cause"] == f"line {at} v_sub_co_u32: v0[0] computed by v_sub_co_u32"
+    carry = (f"line {at} v_sub_co_u32: vcc_lo[0] = 1, the carry_in of line {at + 2} v_add_co_ci_u32_e64 for v1[0]; "
+             "with 0 it gives the value wanted, 0x600")
     hi = next(t for t in lines if t.startswith("    ret.1[0] "))
-    assert hi.endswith(f"  line {at} v_sub_co_u32: vcc_lo[0] = 1, the carry_in of line {at + 2} "
-                       f"v_add_co_ci_u32_e64 for v1[0]; with 0 it gives the value wanted, 0x600"), hi
+    assert hi.endswith(f"  {carry}"), hi
+    # the JSON keeps both registers' rows of the lane (the deciding one first)
+    pieces = c["lanes"][0]["pieces"]
+    assert [(p["output"], p["responsible"]) for p in pieces] == [("ret.0", c["cause"]), ("ret.1", carry)]
+    assert c["lanes"][0]["responsible"] == c["cause"]
     assert (f"      line {at + 2} (v_add_co_ci_u32_e64 v1, null, v1, v3, vcc_lo): v1[0] computed by "
             "v_add_co_ci_u32_e64, its carry_in vcc_lo[0] = 1 in error: with 0 it gives the value wanted, 0x600") in lines
 
