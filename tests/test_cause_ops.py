@@ -164,6 +164,13 @@ def test_alignbit_and_perm(tmp_path):
                           f"line {at + 2} v_perm_b32 needs 0x100 for the value wanted, 0x100")
     perm = next(t for t in lines if "(v_perm_b32 v0, v1, v0, 0xc0c0500)" in t)
     assert ": v0[0] computed by v_perm_b32, its src0 v1 = 0x10000 in error: with 0x100 " in perm, perm
+    # --svg draws the same path: from the permute back through its src0 to the shift (framed) and its entry
+    pic = tmp_path / "p.svg"
+    cli("tv", ll, "--function", "bytes", "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--svg", str(pic),
+        "--svg-full")
+    svg = pic.read_text()
+    assert svg.count('<line class="path" data-lane="0"') == 2, svg
+    assert svg.count('<g class="column responsible"') == 1 and f'data-line="{at}"><title>v_lshlrev_b32_e32' in svg
 
 
 def test_a_shaders_sgpr_add_names_the_sgpr_it_should_have_read(tmp_path):

@@ -136,8 +136,17 @@ def _columns(low: Lowering, enc: Encoding) -> list[Column]:
     return cols
 
 
+_BLAMED = re.compile(r"^line (\d+) .*, its \S+(?: or \S+)* (v\d+) = .* in error")
+
+
+def _followed(chain: list[str]) -> dict[int, str]:
+    """line -> the VGPR operand the cause trace showed in error there and
+    followed (verify.cex.blame), read from a row's chain."""
+    return {int(m.group(1)): m.group(2) for c in chain if (m := _BLAMED.match(c))}
+
+
 def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: int,
-          value: ValueAt | None = None) -> list[tuple[int, int]]:
+          value: ValueAt | None = None, follow: dict[int, str] | None = None) -> list[tuple[int, int]]:
     """(column, lane) from the output back to the entry, following each
     lane's moved source (a lane computed from its own value and others
     follows its own value; from one other lane, that lane; computed in its
@@ -165,6 +174,8 @@ def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: 
         if hop is not None and hop[1] is not None:  # through the scalar to the lane it was read from
             (reg, lane), k = hop[1], hop[4]
             path.append((k + 1, lane))
+        elif ev.status == "written" and ev.src is None and follow and step.instr.line in follow:
+            reg = follow[step.instr.line]  # the operand the text shows in error there (verify.cex.blame)
         elif ev.status == "written" and ev.src is not None:
             reg, lane = ev.src
         elif (reg, str(lane)) in refs:  # a combination with the lane's own value: follow that
@@ -278,7 +289,7 @@ def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask:
         r = rows[0]
         if isinstance(next((b.reg for b in low.outputs if b.name == r.output), None), VReg):
             f.path = _path(low, enc, cols, out_regs[r.output], r.lane,
-                           value_reader(low, target, wave, assume, mask, vals))
+                           value_reader(low, target, wave, assume, mask, vals), _followed(r.chain))
         pinned = {ln for _, ln in f.path} | {r.lane}
         f.chain_lines = {int(m.group(1)) for c in r.chain if (m := re.match(r"line (\d+)", c))}
         m = re.match(r"line (\d+)", r.responsible)
@@ -647,7 +658,7 @@ def trace_svg(low: Lowering, machine: Any, value: ValueAt | None, wave: int, mas
     f.bad = {r.lane for r in rows}
     r = ordered[0]
     if out_reg.startswith("v"):
-        f.path = _path(low, enc, cols, out_reg, r.lane, value)  # type: ignore[arg-type]
+        f.path = _path(low, enc, cols, out_reg, r.lane, value, _followed(r.chain))  # type: ignore[arg-type]
     if value is not None and (sgprs or out_reg.startswith("s")):  # a shader's SGPRs
         f.scalars = _scalar_rows(machine.trace or [], value, sgprs or {}, out_reg, r)
     pinned = {ln for _, ln in f.path} | {r.lane}
