@@ -205,3 +205,42 @@ def test_a_shaders_sgpr_add_names_the_sgpr_it_should_have_read(tmp_path):
                           "with which it gives the value wanted, 0x780")
     assert (f"      line {at} (s_add_i32 s0, s0, s3): writes s0, its ssrc1 s3 = 0x480 (%c.1) in error: with 0x380 "
             "(%c.0, in s2) it gives the value wanted, 0x780") in lines
+
+
+def branch_mutant(tmp_path: Path, new: str) -> tuple[str, Path, int]:
+    """cf_if_else.ll's if_readfirstlane (a divergent if around a
+    readfirstlane) by llc-22 for gfx1100 wave32, its v_cmpx mutated."""
+    root = Path(__file__).resolve().parent.parent
+    ll = root / "tests/tv/llvm-shape/cf_if_else.ll"
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    body = asm[asm.index("\nif_readfirstlane:"):]
+    body = body[:body.index(".Lfunc_end")]
+    assert body.count("\tv_cmpx_eq_u32_e32 0, v1\n") == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(body, body.replace("\tv_cmpx_eq_u32_e32 0, v1\n", f"\t{new}\n")))
+    return str(ll), bad, next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == f"\t{new}")
+
+
+def test_a_branch_mask_that_lets_a_lane_in_names_the_compare(tmp_path):
+    """`v_cmpx_eq` made `v_cmpx_ne`: lane 13 runs the then-block and is
+    written, where left inactive it would keep %x[13], the IR's value:
+    EXEC is the operand in error, and the v_cmpx that wrote it the cause."""
+    ll, bad, at = branch_mutant(tmp_path, "v_cmpx_ne_u32_e32 0, v1")
+    mov = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\tv_mov_b32_e32 v0, s1")
+    lines, c = run(ll, bad, "if_readfirstlane")
+    assert c["cause"] == (f"line {at} v_cmpx_ne_u32_e32: EXEC lane 13 = 1, so line {mov} v_mov_b32_e32 writes v0[13]; "
+                          "inactive, the lane keeps 0x10d (%x[13]), the value wanted")
+    assert f"      line {at} (v_cmpx_ne_u32_e32 0, v1): writes exec_lo = 0x2001, lane 13 active" in lines
+    assert any(t.startswith("      13  0x10d %x[13]  0x100 %x[0]  ") for t in lines), lines
+
+
+def test_a_branch_skipped_for_a_lane_names_the_compare(tmp_path):
+    """`v_cmpx_eq_u32 0, v1` made `1, v1`: no lane runs the then-block, so
+    no instruction writes the result's lane; the v_cmpx that turned its
+    EXEC bit off is named (before: "no instruction writes this lane")."""
+    ll, bad, at = branch_mutant(tmp_path, "v_cmpx_eq_u32_e32 1, v1")
+    _, c = run(ll, bad, "if_readfirstlane")
+    lane = next(r["lane"] for r in c["lanes"] if r["differs"])
+    assert c["cause"] == (f"line {at} v_cmpx_eq_u32_e32: EXEC lane {lane} = 0 (exec_lo = 0x0), and no instruction "
+                          f"writes v0[{lane}]")

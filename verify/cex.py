@@ -971,6 +971,51 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
             f"written at {_line(w)}", f"{_at(w)}: writes {b.text} = {_value_text(b.value, names)}, where {need}")
 
 
+def _exec_blame(trace: list[Step], step: Step, ev: Any, reg: str, lane: int, value: Reader, expected: int
+                ) -> tuple[list[str], str, str] | None:
+    """EXEC as the operand in error, where an instruction of the code set
+    it: a lane written that, left inactive, would keep the value wanted (a
+    branch's mask let it in).  The value wanted must name an input or be
+    other than 0, 1 and all ones (no coincidence).  (chain lines, source
+    label, responsible) naming the instruction that last wrote EXEC; None
+    otherwise."""
+    exp = expected & M32
+    if exp in _SMALL and exp not in value.names:
+        return None
+    half = "exec_lo" if lane < 32 else "exec_hi"
+    w = next((x for x in reversed(trace[:step.index]) if (half, None) in x.events), None)
+    if w is None:
+        return None
+    old = value(step.index, VReg(int(reg[1:])), lane) if re.fullmatch(r"v\d+", reg) else None
+    mask = value(w.index + 1, SReg((half,)), None)
+    if mask is None:
+        return None
+    where = f"{_line(step)} ({print_instr(step.instr)})"
+    wline = f"{_line(w)} ({print_instr(w.instr)}): writes {half} = {mask:#x}"
+    names = value.names
+    if ev.status == "written" and old == exp and (mask >> (lane & 31)) & 1:
+        return ([f"{where}: {reg}[{lane}] written, where it held {_value_text(exp, names)}, the value wanted",
+                 f"{wline}, lane {lane} active"], "",
+                f"{_at(w)}: EXEC lane {lane} = 1, so {_at(step)} writes {reg}[{lane}]; inactive, the lane keeps "
+                f"{_value_text(exp, names)}, the value wanted")
+    return None
+
+
+def _exec_off(trace: list[Step], lane: int, reg: str, value: ValueAt | None) -> str:
+    """Where no instruction writes a lane: the last instruction that wrote
+    EXEC with that lane off (a branch skipped for it, EXEC restored
+    after), or ""."""
+    half = "exec_lo" if lane < 32 else "exec_hi"
+    if value is None:
+        return ""
+    for w in reversed(trace):
+        if (half, None) in w.events:
+            mask = value(w.index + 1, SReg((half,)), None)
+            if mask is not None and not (mask >> (lane & 31)) & 1:
+                return f"{_at(w)}: EXEC lane {lane} = 0 ({half} = {mask:#x}), and no instruction writes {reg}[{lane}]"
+    return ""
+
+
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                active: list[bool] | None = None, value: ValueAt | None = None,
                through: bool = False, expected: int | None = None) -> tuple[list[str], str, str]:
@@ -1036,6 +1081,11 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             responsible = responsible or f"{_at(step)}: {why}"
             suspicious = True
             break
+        if (through and expected is not None and isinstance(value, Reader) and not responsible
+                and (fallback is None or blamed is not None)):
+            ex = _exec_blame(trace, step, ev, reg, lane, value, expected)
+            if ex is not None:
+                return chain + ex[0], ex[1], ex[2]
         if (ev.status == "written" and ev.src is not None and ev.src[1] == lane and through and expected is not None
                 and isinstance(value, Reader) and not responsible and (fallback is None or blamed is not None)):
             # a lane-local select (v_cndmask_b32): its lane-mask bit shown wrong, where flipped gives the value wanted
@@ -1142,7 +1192,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
     if not responsible:
         last_writer = next((s for s in reversed(trace) if any(k[0] == reg0 and k[1] == lane0 for k in s.events)), None)
         responsible = (f"{_at(last_writer)}: {reg0}[{lane0}] reads the wrong lane" if last_writer
-                       else "no instruction writes this lane")
+                       else _exec_off(trace, lane0, reg0, value) or "no instruction writes this lane")
     return chain, source, responsible
 
 
