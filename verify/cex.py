@@ -1095,8 +1095,8 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                 chain.append(f"{where}: {out} <- {ev.src[0]}[{ev.src[1]}] ({ev.why})"
                              f"{_blame_line(bl, expected, lane, value.names)}")
                 bhop = _blamed_cause(trace, step, lane, bl, expected, value, out)
-                if bhop is not None:
-                    return chain + bhop[0], bhop[1], bhop[2]
+                if bhop is not None:  # (the value shown: the register lane it selected)
+                    return chain + bhop[0], f"{ev.src[0]}[{ev.src[1]}]", bhop[2]
         if ev.status == "written" and ev.src is not None:
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
             if value is not None:
