@@ -1223,7 +1223,7 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         trace = enc.machine.trace
         assert trace is not None  # a replay traces
         if not isinstance(reg, VReg):
-            chain, src, resp = _scalar_chain(trace, regname)
+            chain, src, resp = _scalar_chain(trace, regname, value, exp)
         else:
             chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value, through=True,
                                             expected=exp)
