@@ -244,3 +244,22 @@ def test_a_branch_skipped_for_a_lane_names_the_compare(tmp_path):
     lane = next(r["lane"] for r in c["lanes"] if r["differs"])
     assert c["cause"] == (f"line {at} v_cmpx_eq_u32_e32: EXEC lane {lane} = 0 (exec_lo = 0x0), and no instruction "
                           f"writes v0[{lane}]")
+
+
+def test_a_lowerings_sgpr_output_names_the_operand_of_its_writer(tmp_path):
+    """lowerings/vote/ballot_w32.s, its `s_mov_b32 s0, vcc_lo` made
+    `s_or_b32 s0, vcc_lo, s1`: the SGPR output's writer reads s1 (an SGPR
+    that holds nothing of the input), shown in error; vcc_lo holds the value
+    with which it gives the spec's (the destination's old value does not
+    count: it is no input)."""
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "lowerings/vote/ballot_w32.s").read_text()
+    assert text.count("\ns_mov_b32 s0, vcc_lo\n") == 1
+    bad = tmp_path / "b.s"
+    bad.write_text(text.replace("\ns_mov_b32 s0, vcc_lo\n", "\ns_or_b32 s0, vcc_lo, s1\n"))
+    at = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "s_or_b32 s0, vcc_lo, s1")
+    code, out, _ = cli("lowering", str(bad), "--target", "gfx1100", "--json")
+    assert code == 1, out
+    c = json.loads(out)["results"][0]["counterexample"]
+    assert c["cause"] == (f"line {at} s_or_b32: s0 reads its ssrc1 s1 = 0x280 (s1@entry); vcc_lo holds 0x1, with which "
+                          "it gives the value wanted, 0x1")

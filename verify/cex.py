@@ -519,17 +519,18 @@ class Reader:
         return x & M32 if isinstance(x, int) else None
 
     def registers(self, k: int, lane: int) -> dict[str, int]:
-        """Every register's value before step k: VGPRs at `lane`, SGPRs (not EXEC)."""
+        """Every register's value before step k that is known there: those
+        read or written before it (VGPRs at `lane`), and the inputs (not
+        EXEC; a register first touched later holds nothing known)."""
         vregs, sregs, initial = self.state(k)
-        fv, fs, _ = self.state(1 << 30)  # (a register first read after step k holds its entry value there)
-        out: dict[str, int] = {}
         ins = {r: v for r, v in self.inputs.items() if re.fullmatch(r"[vs]\d+", r)}
-        for n in sorted(set(vregs) | set(fv) | {int(r[1:]) for r in ins if r[0] == "v"}):
+        out: dict[str, int] = {}
+        for n in sorted(set(vregs) | {int(r[1:]) for r in ins if r[0] == "v"}):
             x = (vregs[n][lane] if n in vregs else
                  ins[f"v{n}"][lane] if isinstance(ins.get(f"v{n}"), list) else initial("v", f"v{n}", lane))
             if isinstance(x, int):
                 out[f"v{n}"] = x & M32
-        for name in sorted(set(sregs) | set(fs) | {r for r in ins if r[0] == "s"}):
+        for name in sorted(set(sregs) | {r for r in ins if r[0] == "s"}):
             x = (sregs[name] if name in sregs else ins[name] if isinstance(ins.get(name), int)
                  else initial("s", name, None))
             if isinstance(x, int) and not isinstance(x, bool) and name not in ("exec_lo", "exec_hi") and "@" not in name:
@@ -893,7 +894,8 @@ def blame(step: Step, lane: int, value: Reader, expected: int) -> Blame | None:
         """Another register holding c there (0, 1 or all ones: only where one register does)."""
         if isinstance(o, Imm):
             return None
-        hs = [r for r, v in regs.items() if v == c and r != own]
+        dst_text = text_of(dst)  # (the destination, about to be overwritten: only an input's value counts)
+        hs = [r for r, v in regs.items() if v == c and r != own and (r != dst_text or r in value.inputs)]
         return hs[0] if hs and (c not in _SMALL or len(hs) == 1) else None
 
     def rank(c: int) -> tuple[int, int]:
