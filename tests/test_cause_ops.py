@@ -96,6 +96,17 @@ def test_a_three_source_add_names_the_register_it_should_have_read(tmp_path):
             "with 0x300 (%c[0], in v2) it gives the value wanted, 0x600") in lines
 
 
+def test_where_two_operands_would_each_do_neither_is_named_and_both_are_listed(tmp_path):
+    """`v_add3_u32 v0, v0, v1, v2` reading v1 twice: v0 = %b or v1 = %c
+    would each give the IR's sum, so no operand is shown wrong (the add3 is
+    the cause) and the path lists both."""
+    ll, bad, at = mutant(tmp_path, "add3", "v_add3_u32 v0, v0, v1, v2", "v_add3_u32 v0, v0, v1, v1")
+    lines, c = run(ll, bad, "add3")
+    assert c["cause"] == f"line {at} v_add3_u32: v0[0] computed by v_add3_u32"
+    assert (f"      line {at} (v_add3_u32 v0, v0, v1, v1): v0[0] computed by v_add3_u32; alone, its src0 v0 = 0x200 "
+            "(%b[0], in v1) or its src1 or src2 v1 = 0x300 (%c[0], in v2) would give the value wanted, 0x600") in lines
+
+
 def test_a_shift_and_add_names_its_constant(tmp_path):
     """`v_lshl_add_u32 v0, v0, 2, v1` shifting by 3: the constant named,
     and the one that gives the IR's value."""

@@ -820,6 +820,7 @@ class Blame:
     why: str  # what that value is: "%c.0, in s2", "the identity", ""
     held: str | None = None  # another register that holds it there (not a small constant)
     mask: bool = False  # a lane-mask operand (v_cndmask's mask, a carry-in): its lane bit flipped
+    register: bool = True  # a register (else a constant)
 
 
 _READS_SCC = re.compile(r"^s_(cselect|addc|subb|cmov|cbranch|cmovk)")
@@ -835,7 +836,26 @@ def blame(step: Step, lane: int, value: Reader, expected: int) -> Blame | None:
     a carry-in), then a source's value among the values the counterexample
     makes plausible (the value wanted, 0, 1, all ones, the values the
     registers hold there, the lane-tagged inputs; a constant: the inline
-    integers).  None where no operand or more than one does it."""
+    integers).  None where no operand or more than one does it
+    (:func:`alternatives` lists them), or where the instruction computes
+    from one register (some value of it, or often of a constant, fixes any
+    wrong result: no evidence)."""
+    found = _operand_fixes(step, lane, value, expected)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+def alternatives(step: Step, lane: int, value: Reader, expected: int) -> list[Blame]:
+    """The operands of which each alone, replaced, gives `expected`, where
+    there are several (:func:`blame` names none of them then)."""
+    found = _operand_fixes(step, lane, value, expected)
+    return found if found is not None and len(found) > 1 else []
+
+
+def _operand_fixes(step: Step, lane: int, value: Reader, expected: int) -> list[Blame] | None:
+    """:func:`blame`'s search: one Blame per operand (a register read as
+    several operands: one) that alone gives `expected`, lane-mask bits
+    first (where one does, the sources are not tried); None where the
+    instruction is not one to search."""
     ins = step.instr
     op = op_of(ins.base)
     if step.hazard or step.stale or op.moves_lanes_in(ins) or op.lane_select or _READS_SCC.match(ins.base):
@@ -845,6 +865,12 @@ def blame(step: Step, lane: int, value: Reader, expected: int) -> Blame | None:
         return None
     sig = op.sig_for(ins.enc)
     roles = op.arg_names_for(ins.enc)
+
+    def role_of(p: int) -> str:
+        return roles[p] if p < len(roles) else sig[p]
+
+    def text_of(o: Any) -> str:
+        return str(o.text or (f"v{o.index}" if isinstance(o, VReg) else o.names[0] if isinstance(o, SReg) else o.value))
     exp = expected & M32
     k = step.index
     masks: list[Blame] = []
@@ -856,13 +882,14 @@ def blame(step: Step, lane: int, value: Reader, expected: int) -> Blame | None:
                 continue
             bit = (v >> (lane & 31)) & 1 if lane < 32 or o.count > 1 else 0
             if value.rerun(step, lane, pos, [], flip=True) == [exp]:
-                masks.append(Blame(pos, roles[pos] if pos < len(roles) else kind, o.text or ",".join(o.names), bit,
-                                   bit ^ 1, "", mask=True))
+                masks.append(Blame(pos, role_of(pos), o.text or ",".join(o.names), bit, bit ^ 1, "", mask=True))
     if masks:
-        return masks[0] if len(masks) == 1 else None
+        return masks
+    n_regs = len({text_of(x) for kind, x in zip(sig[1:], ins.operands[1:])
+                  if kind in ("src", "ssrc", "vgpr") and isinstance(x, (VReg, SReg))})
     regs = value.registers(k, lane)
     cands = sorted({exp, *_SMALL, *value.names, *regs.values()})
-    fixes: dict[int, tuple[Any, int, list[int]]] = {}
+    groups: dict[str, list[tuple[int, Any, int, list[int]]]] = {}
     for pos, (kind, o) in enumerate(zip(sig, ins.operands)):
         if pos == 0 or kind not in ("src", "ssrc", "vgpr"):
             continue
@@ -874,47 +901,40 @@ def blame(step: Step, lane: int, value: Reader, expected: int) -> Blame | None:
         cs = [c for c in (sorted({exp, *_SMALL, *(x & M32 for x in range(-16, 65))}) if isinstance(o, Imm) else cands)
               if c != cur]
         ok = [c for c, r in zip(cs, value.rerun(step, lane, pos, cs)) if r == exp]
-        if ok:
-            fixes[pos] = (o, cur, ok)
-    def text_of(o: Any) -> str:
-        return str(o.text or (f"v{o.index}" if isinstance(o, VReg) else o.names[0] if isinstance(o, SReg) else o.value))
-    if len({text_of(f[0]) for f in fixes.values()}) != 1 or (any(isinstance(f[0], Imm) for f in fixes.values()) \
-            and len(fixes) > 1):
-        return None  # no operand, or several that each alone would do: no one of them is shown wrong
-    # (one register read as several operands, each alone fixed by the same values: that register)
-    poss = sorted(fixes)
-    pos, (o, cur, ok) = poss[0], fixes[poss[0]]
-    ok = [c for c in ok if all(c in fixes[p][2] for p in poss)]
-    if not ok:
-        return None
-    text = text_of(o)
-    own = text if isinstance(o, (VReg, SReg)) else None
+        if ok:  # (a register read as several operands: one group, each fixed by the same values)
+            groups.setdefault(text_of(o) if isinstance(o, (VReg, SReg)) else f"#{pos}", []).append((pos, o, cur, ok))
+    dst_text = text_of(dst)
+    out: list[Blame] = []
+    for text, members in groups.items():
+        poss = [m[0] for m in members]
+        _, o, cur, _ = members[0]
+        ok = [c for c in members[0][3] if all(c in m[3] for m in members)]
+        if not ok:
+            continue
+        own = text if isinstance(o, (VReg, SReg)) else None
 
-    def holder(c: int) -> str | None:
-        """Another register holding c there (0, 1 or all ones: only where one register does)."""
-        if isinstance(o, Imm):
-            return None
-        dst_text = text_of(dst)  # (the destination, about to be overwritten: only an input's value counts)
-        hs = [r for r, v in regs.items() if v == c and r != own and (r != dst_text or r in value.inputs)]
-        return hs[0] if hs and (c not in _SMALL or len(hs) == 1) else None
+        def holder(c: int, own: str | None = own) -> str | None:
+            """Another register holding c there (0, 1 or all ones: only where one register does; the
+            destination, about to be overwritten, only as an input)."""
+            if own is None:
+                return None
+            hs = [r for r, v in regs.items() if v == c and r != own and (r != dst_text or r in value.inputs)]
+            return hs[0] if hs and (c not in _SMALL or len(hs) == 1) else None
 
-    def rank(c: int) -> tuple[int, int]:
-        return (0 if holder(c) else 1 if c in value.names else 2 if c == exp else 3, c)
-    c = min(ok, key=rank)
-    held = holder(c)
-    what = [value.names[c]] if c in value.names else []
-    if held:
-        what.append(f"in {held}")
-    elif c == exp and not what:
-        what.append("the value wanted itself")
-    n_regs = len({text_of(x) for kind, x in zip(sig[1:], ins.operands[1:])
-                  if kind in ("src", "ssrc", "vgpr") and isinstance(x, (VReg, SReg))})
-    if n_regs < 2 and (own is None or (not held and c not in value.names)):
-        # computed from one register: some value of it, or often of a constant, fixes any wrong result
-        # (no evidence; the path goes on through it, verify tv's `through`)
-        return None
-    role = " or ".join(roles[p] if p < len(roles) else sig[p] for p in poss)
-    return Blame(pos, role, text, cur, c, ", ".join(what), held)
+        def rank(c: int) -> tuple[int, int]:
+            return (0 if holder(c) else 1 if c in value.names else 2 if c == exp else 3, c)
+        c = min(ok, key=rank)
+        held = holder(c)
+        what = [value.names[c]] if c in value.names else []
+        if held:
+            what.append(f"in {held}")
+        elif c == exp and not what:
+            what.append("the value wanted itself")
+        out.append(Blame(poss[0], " or ".join(role_of(p) for p in poss), text_of(o), cur, c, ", ".join(what), held,
+                         register=own is not None))
+    if n_regs < 2:  # computed from one register: no evidence, unless its wanted value is an input's or held
+        return [b for b in out if b.register and (b.held or b.wanted in value.names)] if len(out) == 1 else []
+    return out
 
 
 def _value_text(v: int, names: dict[int, str]) -> str:
@@ -1138,9 +1158,17 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                     return chain, f"{name}@entry", f"{_at(step)}: reads {name} = {v:#x}, which holds its value from entry"
                 chain.append(f"{_line(w)} ({print_instr(w.instr)}): writes {name} = {v:#x}")
                 return chain, f"written at {_line(w)}", f"{_at(w)}: writes {name} = {v:#x}"
-            bl = (blame(step, lane, value, expected)
-                  if bad is None and through and isinstance(value, Reader) and expected is not None
-                  and (fallback is None or blamed is not None) and not responsible and not step.hazard else None)
+            searched = (bad is None and through and isinstance(value, Reader) and expected is not None
+                        and (fallback is None or blamed is not None) and not responsible and not step.hazard)
+            bl = blame(step, lane, value, expected) if searched and isinstance(value, Reader) and expected is not None \
+                else None
+            if searched and bl is None and isinstance(value, Reader) and expected is not None:
+                alts = alternatives(step, lane, value, expected)
+                if alts:  # (several operands would each do: none is shown wrong, the reader sees which)
+                    chain[-1] += "; alone, " + " or ".join(
+                        f"its {b.role} {b.text}" + (f"[{lane}] = {b.wanted}" if b.mask else f" = {b.wanted:#x}"
+                                                    + (f" ({b.why})" if b.why else ""))
+                        for b in alts) + f" would give the value wanted, {expected & M32:#x}"
             if bl is not None and isinstance(value, Reader) and expected is not None:
                 out = f"{reg}[{lane}]"
                 chain[-1] = f"{where}: {out} {ev.why or 'computed'}{_blame_line(bl, expected, lane, value.names)}"
