@@ -124,7 +124,7 @@ def test_a_select_names_the_compare_that_wrote_its_mask(tmp_path):
     lines, c = run(ll, bad, "sel")
     cause = c["cause"]
     assert cause.startswith(f"line {at} v_cmp_le_i32_e32: vcc_lo[0] = 1, the mask of line {at + 1} "
-                            "v_cndmask_b32_e32 for v0[0]; with 0 it gives the value wanted, "), cause
+                            "v_cndmask_b32_e32 for v0[0]; with 0 (or with its sources swapped) it gives the value wanted, "), cause
     assert f"    cause: {cause}" in lines
     assert f"      line {at} (v_cmp_le_i32_e32 vcc_lo, v0, v1): writes vcc_lo, bit 0 = 1" in lines
 

@@ -969,10 +969,12 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
         if w is None:
             return [], f"{half}@entry", (f"{at}: {out} reads its {b.role} {reg}[{lane}] = {b.value} from entry; "
                                         f"with {b.wanted} it gives the value wanted, {exp}")
+        # (a select gives the same with its two sources swapped: an inverted compare reads as this too)
+        swap = " (or with its sources swapped)" if step.instr.base == "v_cndmask_b32" else ""
         return ([f"{_line(w)} ({print_instr(w.instr)}): writes {half}, bit {(lane or 0) & 31} = {b.value}"],
                 f"written at {_line(w)}",
                 f"{_at(w)}: {reg}[{lane}] = {b.value}, the {b.role} of {at} for {out}; "
-                f"with {b.wanted} it gives the value wanted, {exp}")
+                f"with {b.wanted}{swap} it gives the value wanted, {exp}")
     if b.held or not re.fullmatch(r"v\d+|s\d+|vcc_lo|vcc_hi|m0|ttmp\d+", b.text):
         # another register holds the value, or a constant: this instruction read the wrong one
         if not b.held:  # a constant
