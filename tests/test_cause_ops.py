@@ -214,6 +214,7 @@ def test_a_shaders_sgpr_add_names_the_sgpr_it_should_have_read(tmp_path):
     assert f'<g class="column responsible" data-column="3" data-line="{at}">' in svg, svg
     assert c["cause"] == (f"line {at} s_add_i32: s0 reads its ssrc1 s3 = 0x480 (%c.1); s2 holds 0x380 (%c.0), "
                           "with which it gives the value wanted, 0x780")
+    assert any(t.startswith("    ret.s0[16]  0x780     0x880 computed at line ") for t in lines), lines
     assert (f"      line {at} (s_add_i32 s0, s0, s3): writes s0, its ssrc1 s3 = 0x480 (%c.1) in error: with 0x380 "
             "(%c.0, in s2) it gives the value wanted, 0x780") in lines
 

@@ -1464,7 +1464,8 @@ def render(cex: Counterexample, low: Lowering, heads: tuple[str, str] = ("expect
             continue
         e = f"{_hex(r.expected, r.bits)} {r.expected_src}" if r.expected_src else _hex(r.expected, r.bits)
         a = f"{_hex(r.actual, r.bits)} {r.actual_src}" if r.actual_src else _hex(r.actual, r.bits)
-        lane = str(r.lane) if not many else f"{r.output}[{r.lane}]"
+        # (a shader's SGPR result, ret.s0: one value, checked in the lane shown)
+        lane = str(r.lane) if not many and not r.output.startswith("ret.s") else f"{r.output}[{r.lane}]"
         table.append((lane, e, a, r.responsible))
         shown_rows.append(r)
     w = [max(len(t[k]) for t in table) for k in range(3)]

@@ -114,6 +114,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
     shown as it is).  `out_reg` a VGPR or (a shader's result) an SGPR; `off`:
     the bit offset of a 16-bit piece in it (true16 `.h`, a packed half)."""
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    if name == "ret" and out_reg.startswith("s"):  # a shader's SGPR result: named by its register, as a piece is
+        name = f"ret.{out_reg}"
     tag = tags(arg_regs, W)
     fixed = B.and_b(*(b if (mask >> i) & 1 else B.not_b(b) for i, b in enumerate(exec_bits)))
     tagged = retag and bool(arg_regs) and _ask(q, fixed, _pin(B, arg_regs, tag))
