@@ -275,3 +275,26 @@ def test_a_lowerings_sgpr_output_names_the_operand_of_its_writer(tmp_path):
     c = json.loads(out)["results"][0]["counterexample"]
     assert c["cause"] == (f"line {at} s_or_b32: s0 reads its ssrc1 s1 = 0x280 (s1@entry); vcc_lo holds 0x1, with which "
                           "it gives the value wanted, 0x1")
+
+
+def test_a_branch_that_went_the_wrong_way_is_named(tmp_path):
+    """A compute shader that picks %a + 1 or %b + 2 on a uniform branch,
+    its `s_cmp_lg_u32` made `s_cmp_eq_u32`: the SGPR result's writer is
+    right for the path it is on; replayed with the branch going the other
+    way, the code gives the IR's value, so the branch is named, with the
+    SCC it read."""
+    ll = tmp_path / "b.ll"
+    ll.write_text("define amdgpu_cs i32 @pick(i32 inreg %c, i32 inreg %a, i32 inreg %b) {\nentry:\n"
+                  "  %cc = icmp eq i32 %c, 0\n  br i1 %cc, label %t, label %f\nt:\n  %x = add i32 %a, 1\n  ret i32 %x\n"
+                  "f:\n  %y = add i32 %b, 2\n  ret i32 %y\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    assert asm.count("\ts_cmp_lg_u32 s0, 0\n") == 1 and "\ts_cbranch_scc0 .LBB0_2\n" in asm
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace("\ts_cmp_lg_u32 s0, 0\n", "\ts_cmp_eq_u32 s0, 0\n"))
+    br = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\ts_cbranch_scc0 .LBB0_2")
+    lines, c = run(str(ll), bad, "pick")
+    assert c["cause"] == (f"line {br} s_cbranch_scc0: taken (SCC = 0), the path to the GPU value; the other way it "
+                          "gives the value wanted, 0x382")
+    assert (f"      line {br} (s_cbranch_scc0 .LBB0_2): taken (SCC = 0); the other way the code gives the value "
+            "wanted") in lines

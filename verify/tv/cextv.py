@@ -95,8 +95,7 @@ def _ask(q: Any, *conds: Any) -> bool:
 
 def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_regs: dict[str, list[Any]],
             labels: dict[str, str], exec_bits: list[Any], ir_vals: list[Any], ir_poison: list[Any],
-            gpu_vals: list[Any], width: int, replay: Callable[[Callable[[str, str, int | None], Any], int],
-                                                              tuple[Machine, list[Any]] | None],
+            gpu_vals: list[Any], width: int, replay: Callable[..., tuple[Machine, list[Any]] | None],
             made: dict[tuple[str, str, int | None], Any], bad: list[Any] | None = None,
             out_reg: str = "v0", retag: bool = True, name: str = "ret", off: int = 0) -> Explained:
     """The counterexample on q (a model with its EXEC narrowed) as a lane
@@ -133,7 +132,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             return q.truth(t) if t is not None else False
         return q.value(t) & 0xFFFFFFFF if t is not None else 0
 
-    run = replay(concrete_initial, mask)
+    decisions: list[tuple[Any, bool, str]] = []
+    run = replay(concrete_initial, mask, decisions=decisions)
     active = [bool((mask >> i) & 1) for i in range(W)]
     for i in range(W):
         if not active[i] or q.truth(ir_poison[i]):
@@ -158,6 +158,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                 src = (src or s) if out_reg.startswith("s") else (s or src)
         ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
+    if run is not None and decisions and ex.rows:
+        _branch_cause(ex.rows, decisions, replay, concrete_initial, mask, out_reg, off, m32)
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     if run is not None and ex.rows:
@@ -174,7 +176,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
 def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_regs: dict[str, list[Any]],
                    labels: dict[str, str], exec_bits: list[Any], pieces: list[Any], got: list[list[Any]],
                    slots: list[tuple[int, int, int]], differ: Callable[[Any, Any], Any],
-                   replay: Callable[[Callable[[str, str, int | None], Any], int], tuple[Machine, list[Any]] | None],
+                   replay: Callable[..., tuple[Machine, list[Any]] | None],
                    made: dict[tuple[str, str, int | None], Any], retag: bool = True,
                    kinds: list[str] | None = None, lane_bad: list[Any] | None = None) -> Explained | None:
     """:func:`explain` for a result of several pieces (an i64, a vector, a
@@ -206,6 +208,41 @@ def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str
     return out
 
 
+def _branch_cause(rows: list[C.Row], decisions: list[tuple[Any, bool, str]], replay: Any, initial: Any, mask: int,
+                  out_reg: str, off: int, m32: int) -> None:
+    """A branch as the cause: where the code, replayed with one of the
+    conditional branches its path met going the other way (the latest
+    first), gives every differing row's lane the IR's value, that branch
+    is the operand in error; each row then names it (and the path shows
+    the decision), unless the row already has an evident cause (an
+    operand shown wrong, a lane left unwritten: a responsible that names
+    another line than its last computation's)."""
+    for d in range(len(decisions) - 1, -1, -1):
+        try:
+            other = replay(initial, mask, flip=d)
+        except Exception:  # (an explanation is never worth a crash)
+            return
+        if other is None:
+            continue
+        m2 = other[0]
+
+        def got(i: int, m2: Any = m2) -> Any:
+            x = m2.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m2.s(out_reg)
+            return (x >> off) & m32 if isinstance(x, int) else None
+        if all(got(r.lane) == r.expected for r in rows):
+            t, taken, cond = decisions[d]
+            how = ("taken" if taken else "not taken") + (f" ({cond})" if cond else "")
+            line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
+                    f"value wanted")
+            for r in rows:
+                if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
+                        "(the GPU value differs)" in r.responsible or not r.chain:
+                    r.responsible = (f"line {t.line} {t.mnemonic}: {how}, the path to the GPU value; the other way "
+                                     f"it gives the value wanted, {r.expected:#x}")
+                r.chain.append(line)
+            return
+
+
 def _reg(key: str) -> VReg | SReg:
     return VReg(int(key[1:])) if key.startswith("v") else SReg((key,))
 
@@ -223,16 +260,21 @@ def _reader(m: Machine, snaps: list[Any], names: dict[int, str] | None = None) -
     return r
 
 
-def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None]) -> None:
+def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None],
+         flip: int | None = None, decisions: list[tuple[Any, bool, str]] | None = None) -> None:
     """Run the code on a concrete machine along the path its branches take
     there (verify/tv/cfg.py's blocks: a branch's condition read from the
     machine, a loop run as often as it runs; straight-line code in order).
-    RuntimeError past WALK_LIMIT blocks."""
+    `decisions`: filled with each conditional branch met and whether it was
+    taken; `flip`: that decision (its index) goes the other way (what the
+    code gives had it branched otherwise).  RuntimeError past WALK_LIMIT
+    blocks."""
     if blocks is None:
         for ins in program:
             run_one(ins)
         return
     k: int | None = 0
+    met = 0
     for _ in range(WALK_LIMIT):
         if k is None:
             return
@@ -243,8 +285,25 @@ def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Call
         if t is not None and t.mnemonic not in BRANCHES:  # an exit
             return
         taken = bool(branch_condition(m, t)) if t is not None else False
+        if t is not None and t.mnemonic != "s_branch":
+            taken ^= met == flip
+            met += 1
+            if decisions is not None:
+                decisions.append((t, taken, _condition_text(m, t)))
         k = b.taken if taken and b.taken is not None else b.fall
     raise RuntimeError("the path is longer than the walk's limit")
+
+
+def _condition_text(m: Machine, t: Any) -> str:
+    """What a conditional branch read, as the text shows it: "vcc_lo =
+    0x1", "SCC = 0" (verify/tv/cfg.py's branch_condition reads the same)."""
+    mn = t.mnemonic
+    regs = (["exec_lo", "exec_hi"] if "exec" in mn else ["vcc_lo", "vcc_hi"] if "vcc" in mn else [])[:1 if m.W == 32 else 2]
+    if regs:
+        vals = [m.s(r) for r in regs]
+        return ", ".join(f"{r} = {v:#x}" for r, v in zip(regs, vals) if isinstance(v, int))
+    scc = m.scc
+    return f"SCC = {int(bool(scc))}" if isinstance(scc, (bool, int)) else ""
 
 
 WALK_LIMIT = 4096  # blocks a replay walks (a loop over a mask's bits runs at most 64 times)
@@ -257,7 +316,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
     backend with tracing, one instruction at a time as verify tv runs it,
     along the path its branches take (:func:`walk`), the registers kept
     before each traced step; trace steps numbered in order."""
-    def replay(initial: Callable[[str, str, int | None], Any], mask: int) -> tuple[Machine, list[Any]] | None:
+    def replay(initial: Callable[[str, str, int | None], Any], mask: int, flip: int | None = None,
+               decisions: list[tuple[Any, bool, str]] | None = None) -> tuple[Machine, list[Any]] | None:
         m = Machine(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
         m.set_s("exec_lo", mask & 0xFFFFFFFF)
@@ -276,7 +336,7 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
             m.ran(ins)
 
         try:
-            walk(m, code.program, code.blocks, one)
+            walk(m, code.program, code.blocks, one, flip, decisions)
         except Exception:  # (an explanation is never worth a crash: no trace then)
             return None
         snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
