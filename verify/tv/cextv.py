@@ -208,16 +208,19 @@ def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str
     return out
 
 
+BRANCH_TRIES = 8  # the latest conditional branches of a path replayed the other way (a loop meets many)
+
+
 def _branch_cause(rows: list[C.Row], decisions: list[tuple[Any, bool, str]], replay: Any, initial: Any, mask: int,
                   out_reg: str, off: int, m32: int) -> None:
     """A branch as the cause: where the code, replayed with one of the
     conditional branches its path met going the other way (the latest
-    first), gives every differing row's lane the IR's value, that branch
+    first, BRANCH_TRIES of them), gives every differing row's lane the IR's value, that branch
     is the operand in error; each row then names it (and the path shows
     the decision), unless the row already has an evident cause (an
     operand shown wrong, a lane left unwritten: a responsible that names
     another line than its last computation's)."""
-    for d in range(len(decisions) - 1, -1, -1):
+    for d in range(len(decisions) - 1, max(-1, len(decisions) - 1 - BRANCH_TRIES), -1):
         try:
             other = replay(initial, mask, flip=d)
         except Exception:  # (an explanation is never worth a crash)
