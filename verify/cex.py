@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 from . import catalog
 from .backend import Concrete, Cond, Symbolic, f32_bits
 from .encode import HI, Encoding, binding_labels, encode, fixed_exec, mismatches, replay
-from .ir import Imm, Lowering, SReg, VReg, reg_key
+from .ir import Imm, Instr, Lowering, SReg, VReg, reg_key
 from .lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from .lowering_file import print_instr
-from .machine import Step
+from .machine import Machine, Step
 from .ops.base import op_of
 from .spec import OPS, spec_monoid
-from .target import Target
+from .target import FeatureLog, Target
 
 # z3 resource units for each step of the counterexample search (the fewest
 # active lanes, the smallest mask, small values): a count of solver steps, so
@@ -475,25 +475,144 @@ ValueAt = Callable[[int, Any, "int | None"], "int | None"]
 
 
 def value_reader(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask: int,
-                 vals: dict[str, Any]) -> ValueAt:
+                 vals: dict[str, Any]) -> Reader:
     """The values a counterexample's registers held as each instruction ran,
     by replaying the program up to it (concrete, cached per instruction)."""
     runs: dict[int, Any] = {}
 
-    def value(k: int, op: Any, lane: int | None) -> int | None:
-        if isinstance(op, Imm):
-            return op.value & M32
+    def state(k: int) -> tuple[dict[int, list[Any]], dict[str, Any], Callable[..., Any]]:
         if k not in runs:
             runs[k] = replay(replace(low, program=low.program[:k]), target, wave, assume, mask, vals).machine
         m = runs[k]
+        return m.vregs, m.sregs, m.initial
+
+    return Reader(state, wave, FeatureLog(target), assume)
+
+
+class Reader:
+    """What a counterexample's registers held as each instruction ran
+    (a ValueAt: called with (trace step, operand, lane)), and
+    :meth:`rerun`: one instruction run again, on the concrete backend, from
+    the state before it with one operand replaced (what a correct program
+    would have needed there; :func:`blame`).  `state(k)`: the VGPRs, SGPRs
+    and entry values before trace step k; `names`: value -> the input it
+    names (lane-tagged counterexamples)."""
+
+    def __init__(self, state: Callable[[int], tuple[dict[int, list[Any]], dict[str, Any], Callable[..., Any]]],
+                 wave: int, target: FeatureLog | None, assume: dict[str, str]) -> None:
+        self.state, self.W, self.target, self.assume = state, wave, target, dict(assume)
+        self.names: dict[int, str] = {}
+        # the input registers' entry values (v0: lane values, s2: one), for those the code never reads
+        self.inputs: dict[str, Any] = {}
+
+    def __call__(self, k: int, op: Any, lane: int | None) -> int | None:
+        if isinstance(op, Imm):
+            return op.value & M32
+        vregs, sregs, initial = self.state(k)
         x: Any = None
         if isinstance(op, VReg) and lane is not None:
-            x = m._v(op.index)[lane]
+            lanes = vregs.get(op.index)
+            x = lanes[lane] if lanes is not None else initial("v", f"v{op.index}", lane)
         elif isinstance(op, SReg):
-            x = m.sregs[op.names[0]] if op.names[0] in m.sregs else m.initial("s", op.names[0], None)
+            n = op.names[0]
+            x = sregs[n] if n in sregs else initial("s", n, None)
         return x & M32 if isinstance(x, int) else None
 
-    return value
+    def registers(self, k: int, lane: int) -> dict[str, int]:
+        """Every register's value before step k that is known there: those
+        read or written before it (VGPRs at `lane`), and the inputs (not
+        EXEC; a register first touched later holds nothing known)."""
+        vregs, sregs, initial = self.state(k)
+        ins = {r: v for r, v in self.inputs.items() if re.fullmatch(r"[vs]\d+", r)}
+        out: dict[str, int] = {}
+        for n in sorted(set(vregs) | {int(r[1:]) for r in ins if r[0] == "v"}):
+            x = (vregs[n][lane] if n in vregs else
+                 ins[f"v{n}"][lane] if isinstance(ins.get(f"v{n}"), list) else initial("v", f"v{n}", lane))
+            if isinstance(x, int):
+                out[f"v{n}"] = x & M32
+        for name in sorted(set(sregs) | {r for r in ins if r[0] == "s"}):
+            x = (sregs[name] if name in sregs else ins[name] if isinstance(ins.get(name), int)
+                 else initial("s", name, None))
+            if isinstance(x, int) and not isinstance(x, bool) and name not in ("exec_lo", "exec_hi") and "@" not in name:
+                out[name] = x & M32
+        return out
+
+    def rerun(self, step: Step, lane: int, pos: int, cands: Sequence[int], flip: bool = False) -> list[int | None]:
+        """Step's instruction run again for `lane` from the state before it
+        (every lane holding `lane`'s values, every lane active), operand
+        `pos` replaced by each of `cands` (or, `flip`, that lane-mask
+        operand's bit of `lane` flipped): its destination's value for
+        each (None where it cannot be run)."""
+        ins = step.instr
+        vregs, sregs, initial = self.state(step.index)
+        W = self.W
+        dst = ins.operands[0]
+        vector = isinstance(dst, VReg)
+        o = ins.operands[pos]
+        over: dict[str, Any] = {}
+        sig = op_of(ins.base).sig_for(ins.enc)
+        for kind, x in zip(sig, ins.operands):
+            if kind != "mask" or not isinstance(x, SReg):
+                continue
+            # a lane-mask operand: this lane's bit in every lane (flipped: the operand at pos)
+            half = x.names[0] if lane < 32 or len(x.names) == 1 else x.names[1]
+            v = sregs[half] if half in sregs else initial("s", half, None)
+            bit = ((v >> (lane & 31)) & 1 if isinstance(v, int) and (lane < 32 or len(x.names) > 1) else 0)
+            bit ^= int(flip and x is o)
+            for part in x.names:
+                over[part] = M32 if bit else 0
+        if vector:
+            over["exec_lo"], over["exec_hi"] = M32, M32
+        TMP = "s_whatif"
+        runs: list[tuple[Instr, Callable[[str, str, int | None], Any], int]] = []
+
+        def init_for(vals: Sequence[int] | None, scalar: int | None) -> Callable[[str, str, int | None], Any]:
+            def init(kind: str, name: str, ln: int | None) -> Any:
+                if kind == "v":
+                    if name == "v1023" and vals is not None and ln is not None:
+                        return vals[ln]
+                    n = int(name[1:]) if re.fullmatch(r"v\d+", name) else None
+                    if n is not None and n in vregs:
+                        return vregs[n][lane]
+                    return initial("v", name, lane)
+                if kind == "s":
+                    if name == TMP and scalar is not None:
+                        return scalar
+                    if name in over:
+                        return over[name]
+                    return sregs[name] if name in sregs else initial("s", name, ln)
+                return initial(kind, name, ln)
+            return init
+
+        if flip:
+            runs.append((ins, init_for(None, None), 1))
+        elif vector and op_of(ins.base).unit == "valu" and sig[pos] == "src":
+            ops = list(ins.operands)
+            ops[pos] = VReg(1023)
+            new = replace(ins, operands=tuple(ops))
+            for c0 in range(0, len(cands), W):
+                chunk = list(cands[c0:c0 + W])
+                runs.append((new, init_for(chunk + [chunk[0]] * (W - len(chunk)), None), len(chunk)))
+        else:
+            ops = list(ins.operands)
+            ops[pos] = SReg((TMP,))
+            new = replace(ins, operands=tuple(ops))
+            runs += [(new, init_for(None, c), 1) for c in cands]
+        out: list[int | None] = []
+        for instr, init, count in runs:
+            try:
+                m = Machine(Concrete(), W, init, self.target, dict(self.assume), trace=False, waits=False)
+                m.run([instr])
+                if vector:
+                    got = m.vregs.get(dst.index)
+                    vals = [got[j] & M32 if got is not None and isinstance(got[j], int) else None for j in range(W)]
+                    out += vals[:count] if not flip else [vals[0]]
+                else:
+                    x = m.sregs.get(dst.names[0])
+                    out.append(x & M32 if isinstance(x, int) else None)
+            except Exception:  # (an explanation is never worth a crash)
+                out += [None] * count
+        return out
 
 
 def _reg_of(key: str) -> VReg | SReg:
@@ -688,6 +807,239 @@ def _wrong_input(step: Step, lane: int, value: ValueAt, expected: int
     return regs[k], vals[k] or 0, e
 
 
+@dataclass
+class Blame:
+    """The one operand of an instruction that, replaced, makes its result
+    what a correct program holds there (:func:`blame`)."""
+
+    pos: int  # its position among the operands
+    role: str  # its name in the signature: src1, mask, carry_in
+    text: str  # as written: v3, s2, vcc_lo, 9
+    value: int  # what it held (a lane mask: this lane's bit)
+    wanted: int  # a value with which the instruction gives the value wanted
+    why: str  # what that value is: "%c.0, in s2", "the identity", ""
+    held: str | None = None  # another register that holds it there (not a small constant)
+    mask: bool = False  # a lane-mask operand (v_cndmask's mask, a carry-in): its lane bit flipped
+    register: bool = True  # a register (else a constant)
+
+
+_READS_SCC = re.compile(r"^s_(cselect|addc|subb|cmov|cbranch|cmovk)")
+_SMALL = (0, 1, M32)
+
+
+def blame(step: Step, lane: int, value: Reader, expected: int) -> Blame | None:
+    """Of a lane-local instruction whose result in `lane` differs from
+    `expected` (what a correct program holds there), the one operand that,
+    alone replaced, makes the instruction give `expected`, the instruction
+    run again with it (Reader.rerun; its semantics are the op's own): a
+    lane-mask operand's bit of this lane flipped first (v_cndmask's mask,
+    a carry-in), then a source's value among the values the counterexample
+    makes plausible (the value wanted, 0, 1, all ones, the values the
+    registers hold there, the lane-tagged inputs; a constant: the inline
+    integers).  None where no operand or more than one does it
+    (:func:`alternatives` lists them), or where the instruction computes
+    from one register (some value of it, or often of a constant, fixes any
+    wrong result: no evidence)."""
+    found = _operand_fixes(step, lane, value, expected)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+def alternatives(step: Step, lane: int, value: Reader, expected: int) -> list[Blame]:
+    """The operands of which each alone, replaced, gives `expected`, where
+    there are several (:func:`blame` names none of them then)."""
+    found = _operand_fixes(step, lane, value, expected)
+    return found if found is not None and len(found) > 1 else []
+
+
+def _operand_fixes(step: Step, lane: int, value: Reader, expected: int) -> list[Blame] | None:
+    """:func:`blame`'s search: one Blame per operand (a register read as
+    several operands: one) that alone gives `expected`, lane-mask bits
+    first (where one does, the sources are not tried); None where the
+    instruction is not one to search."""
+    ins = step.instr
+    op = op_of(ins.base)
+    if step.hazard or step.stale or op.moves_lanes_in(ins) or op.lane_select or _READS_SCC.match(ins.base):
+        return None
+    dst = ins.operands[0] if ins.operands else None
+    if not isinstance(dst, (VReg, SReg)) or dst.count != 1:
+        return None
+    sig = op.sig_for(ins.enc)
+    roles = op.arg_names_for(ins.enc)
+
+    def role_of(p: int) -> str:
+        return roles[p] if p < len(roles) else sig[p]
+
+    def text_of(o: Any) -> str:
+        return str(o.text or (f"v{o.index}" if isinstance(o, VReg) else o.names[0] if isinstance(o, SReg) else o.value))
+    exp = expected & M32
+    k = step.index
+    masks: list[Blame] = []
+    for pos, (kind, o) in enumerate(zip(sig, ins.operands)):
+        if kind == "mask" and isinstance(o, SReg) and pos > 0:
+            half = o.names[0] if lane < 32 or o.count == 1 else o.names[1]
+            v = value(k, SReg((half,)), None)
+            if v is None:
+                continue
+            bit = (v >> (lane & 31)) & 1 if lane < 32 or o.count > 1 else 0
+            if value.rerun(step, lane, pos, [], flip=True) == [exp]:
+                masks.append(Blame(pos, role_of(pos), o.text or ",".join(o.names), bit, bit ^ 1, "", mask=True))
+    if masks:
+        return masks
+    n_regs = len({text_of(x) for kind, x in zip(sig[1:], ins.operands[1:])
+                  if kind in ("src", "ssrc", "vgpr") and isinstance(x, (VReg, SReg))})
+    regs = value.registers(k, lane)
+    cands = sorted({exp, *_SMALL, *value.names, *regs.values()})
+    groups: dict[str, list[tuple[int, Any, int, list[int]]]] = {}
+    for pos, (kind, o) in enumerate(zip(sig, ins.operands)):
+        if pos == 0 or kind not in ("src", "ssrc", "vgpr"):
+            continue
+        if isinstance(o, (VReg, SReg)) and (o.count != 1 or (isinstance(o, SReg) and o.names[0] in ("exec_lo", "exec_hi"))):
+            continue
+        cur = value(k, o, lane if isinstance(o, VReg) else None)
+        if cur is None:
+            continue
+        cs = [c for c in (sorted({exp, *_SMALL, *(x & M32 for x in range(-16, 65))}) if isinstance(o, Imm) else cands)
+              if c != cur]
+        ok = [c for c, r in zip(cs, value.rerun(step, lane, pos, cs)) if r == exp]
+        if ok:  # (a register read as several operands: one group, each fixed by the same values)
+            groups.setdefault(text_of(o) if isinstance(o, (VReg, SReg)) else f"#{pos}", []).append((pos, o, cur, ok))
+    dst_text = text_of(dst)
+    out: list[Blame] = []
+    for text, members in groups.items():
+        poss = [m[0] for m in members]
+        _, o, cur, _ = members[0]
+        ok = [c for c in members[0][3] if all(c in m[3] for m in members)]
+        if not ok:
+            continue
+        own = text if isinstance(o, (VReg, SReg)) else None
+
+        def holder(c: int, own: str | None = own) -> str | None:
+            """Another register holding c there (0, 1 or all ones: only where one register does; the
+            destination, about to be overwritten, only as an input)."""
+            if own is None:
+                return None
+            hs = [r for r, v in regs.items() if v == c and r != own and (r != dst_text or r in value.inputs)]
+            return hs[0] if hs and (c not in _SMALL or len(hs) == 1) else None
+
+        def rank(c: int) -> tuple[int, int]:
+            return (0 if holder(c) else 1 if c in value.names else 2 if c == exp else 3, c)
+        c = min(ok, key=rank)
+        held = holder(c)
+        what = [value.names[c]] if c in value.names else []
+        if held:
+            what.append(f"in {held}")
+        elif c == exp and not what:
+            what.append("the value wanted itself")
+        out.append(Blame(poss[0], " or ".join(role_of(p) for p in poss), text_of(o), cur, c, ", ".join(what), held,
+                         register=own is not None))
+    if n_regs < 2:  # computed from one register: no evidence, unless its wanted value is an input's or held
+        return [b for b in out if b.register and (b.held or b.wanted in value.names)] if len(out) == 1 else []
+    return out
+
+
+def _value_text(v: int, names: dict[int, str]) -> str:
+    return f"{v:#x} ({names[v]})" if v in names else f"{v:#x}"
+
+
+def _blame_line(b: Blame, expected: int, lane: int, names: dict[int, str]) -> str:
+    """', its src2 v1 = 0x203 (%b[3]) in error: with 0x303 (%c[3], in v2) it gives the value wanted, 0x..'"""
+    if b.mask:
+        return (f", its {b.role} {b.text}[{lane}] = {b.value} in error: with {b.wanted} it gives the value wanted, "
+                f"{expected & M32:#x}")
+    return (f", its {b.role} {b.text} = {_value_text(b.value, names)} in error: with {b.wanted:#x}"
+            f"{f' ({b.why})' if b.why else ''} it gives the value wanted, {expected & M32:#x}")
+
+
+def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, expected: int, value: Reader,
+                  out: str) -> tuple[list[str], str, str] | None:
+    """Where a blamed operand's value went wrong, when it is not a VGPR to
+    follow: (chain lines, source label, responsible); None for a VGPR."""
+    names = value.names
+    at = _at(step)
+    exp = f"{expected & M32:#x}"
+    if b.mask:
+        reg = b.text
+        half = reg
+        m = re.fullmatch(r"s\[(\d+):(\d+)\]", reg)
+        if m:
+            half = f"s{int(m.group(1)) + (1 if (lane or 0) >= 32 else 0)}"
+        elif reg == "vcc":
+            half = "vcc_lo" if (lane or 0) < 32 else "vcc_hi"
+        w = next((x for x in reversed(trace[:step.index]) if (half, None) in x.events), None)
+        if w is None:
+            return [], f"{half}@entry", (f"{at}: {out} reads its {b.role} {reg}[{lane}] = {b.value} from entry; "
+                                        f"with {b.wanted} it gives the value wanted, {exp}")
+        # (a select gives the same with its two sources swapped: an inverted compare reads as this too)
+        swap = " (or with its sources swapped)" if step.instr.base == "v_cndmask_b32" else ""
+        return ([f"{_line(w)} ({print_instr(w.instr)}): writes {half}, bit {(lane or 0) & 31} = {b.value}"],
+                f"written at {_line(w)}",
+                f"{_at(w)}: {reg}[{lane}] = {b.value}, the {b.role} of {at} for {out}; "
+                f"with {b.wanted}{swap} it gives the value wanted, {exp}")
+    if b.held or not re.fullmatch(r"v\d+|s\d+|vcc_lo|vcc_hi|m0|ttmp\d+", b.text):
+        # another register holds the value, or a constant: this instruction read the wrong one
+        if not b.held:  # a constant
+            want = b.wanted - (1 << 32) if b.wanted >= 1 << 31 else b.wanted
+            return [], f"computed at {_line(step)}", (f"{at}: {out} takes the constant {b.text} as its {b.role}; "
+                                                       f"with {want} it gives the value wanted, {exp}")
+        return [], f"computed at {_line(step)}", (f"{at}: {out} reads its {b.role} {b.text} = "
+                                                   f"{_value_text(b.value, names)}; {b.held} holds "
+                                                   f"{_value_text(b.wanted, names)}, with which it gives the value "
+                                                   f"wanted, {exp}")
+    if b.text.startswith("v"):
+        return None
+    w = next((x for x in reversed(trace[:step.index]) if (b.text, None) in x.events), None)
+    need = f"{at} needs {b.wanted:#x}{f' ({b.why})' if b.why else ''} there for the value wanted, {exp}"
+    if w is None:
+        return [], f"{b.text}@entry", f"{at}: {out} reads its {b.role} {b.text} = {b.value:#x} from entry, where {need}"
+    return ([f"{_line(w)} ({print_instr(w.instr)}): writes {b.text} = {_value_text(b.value, names)}"],
+            f"written at {_line(w)}", f"{_at(w)}: writes {b.text} = {_value_text(b.value, names)}, where {need}")
+
+
+def _exec_blame(trace: list[Step], step: Step, ev: Any, reg: str, lane: int, value: Reader, expected: int
+                ) -> tuple[list[str], str, str] | None:
+    """EXEC as the operand in error, where an instruction of the code set
+    it: a lane written that, left inactive, would keep the value wanted (a
+    branch's mask let it in).  The value wanted must name an input or be
+    other than 0, 1 and all ones (no coincidence).  (chain lines, source
+    label, responsible) naming the instruction that last wrote EXEC; None
+    otherwise."""
+    exp = expected & M32
+    if exp in _SMALL and exp not in value.names:
+        return None
+    half = "exec_lo" if lane < 32 else "exec_hi"
+    w = next((x for x in reversed(trace[:step.index]) if (half, None) in x.events), None)
+    if w is None:
+        return None
+    old = value(step.index, VReg(int(reg[1:])), lane) if re.fullmatch(r"v\d+", reg) else None
+    mask = value(w.index + 1, SReg((half,)), None)
+    if mask is None:
+        return None
+    where = f"{_line(step)} ({print_instr(step.instr)})"
+    wline = f"{_line(w)} ({print_instr(w.instr)}): writes {half} = {mask:#x}"
+    names = value.names
+    if ev.status == "written" and old == exp and (mask >> (lane & 31)) & 1:
+        return ([f"{where}: {reg}[{lane}] written, where it held {_value_text(exp, names)}, the value wanted",
+                 f"{wline}, lane {lane} active"], "",
+                f"{_at(w)}: EXEC lane {lane} = 1, so {_at(step)} writes {reg}[{lane}]; inactive, the lane keeps "
+                f"{_value_text(exp, names)}, the value wanted")
+    return None
+
+
+def _exec_off(trace: list[Step], lane: int, reg: str, value: ValueAt | None) -> str:
+    """Where no instruction writes a lane: the last instruction that wrote
+    EXEC with that lane off (a branch skipped for it, EXEC restored
+    after), or ""."""
+    half = "exec_lo" if lane < 32 else "exec_hi"
+    if value is None:
+        return ""
+    for w in reversed(trace):
+        if (half, None) in w.events:
+            mask = value(w.index + 1, SReg((half,)), None)
+            if mask is not None and not (mask >> (lane & 31)) & 1:
+                return f"{_at(w)}: EXEC lane {lane} = 0 ({half} = {mask:#x}), and no instruction writes {reg}[{lane}]"
+    return ""
+
+
 def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                active: list[bool] | None = None, value: ValueAt | None = None,
                through: bool = False, expected: int | None = None) -> tuple[list[str], str, str]:
@@ -714,6 +1066,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
 
     Returns (chain of explanations, source label, responsible step text)."""
     evident = False  # the path follows an input shown wrong (_wrong_input)
+    blamed: tuple[Step, Blame, int] | None = None  # the last operand shown wrong (blame), its step, the value wanted
     fallback: tuple[str, str] | None = None  # (source, responsible) of the computation passed through
     suspicious = False  # the path met a lane not written, a zero fill, a hazard, a result read early
     chain: list[str] = []
@@ -752,6 +1105,22 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
             responsible = responsible or f"{_at(step)}: {why}"
             suspicious = True
             break
+        if (through and expected is not None and isinstance(value, Reader) and not responsible
+                and (fallback is None or blamed is not None)):
+            ex = _exec_blame(trace, step, ev, reg, lane, value, expected)
+            if ex is not None:
+                return chain + ex[0], ex[1], ex[2]
+        if (ev.status == "written" and ev.src is not None and ev.src[1] == lane and through and expected is not None
+                and isinstance(value, Reader) and not responsible and (fallback is None or blamed is not None)):
+            # a lane-local select (v_cndmask_b32): its lane-mask bit shown wrong, where flipped gives the value wanted
+            bl = blame(step, lane, value, expected)
+            if bl is not None and bl.mask:
+                out = f"{reg}[{lane}]"
+                chain.append(f"{where}: {out} <- {ev.src[0]}[{ev.src[1]}] ({ev.why})"
+                             f"{_blame_line(bl, expected, lane, value.names)}")
+                bhop = _blamed_cause(trace, step, lane, bl, expected, value, out)
+                if bhop is not None:  # (the value shown: the register lane it selected)
+                    return chain + bhop[0], f"{ev.src[0]}[{ev.src[1]}]", bhop[2]
         if ev.status == "written" and ev.src is not None:
             chain.append(f"{where}: {reg}[{lane}] <- {ev.src[0]}[{ev.src[1]}]")
             if value is not None:
@@ -791,6 +1160,37 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                     return chain, f"{name}@entry", f"{_at(step)}: reads {name} = {v:#x}, which holds its value from entry"
                 chain.append(f"{_line(w)} ({print_instr(w.instr)}): writes {name} = {v:#x}")
                 return chain, f"written at {_line(w)}", f"{_at(w)}: writes {name} = {v:#x}"
+            searched = (bad is None and through and isinstance(value, Reader) and expected is not None
+                        and (fallback is None or blamed is not None) and not responsible and not step.hazard)
+            bl = blame(step, lane, value, expected) if searched and isinstance(value, Reader) and expected is not None \
+                else None
+            if searched and bl is None and isinstance(value, Reader) and expected is not None:
+                alts = alternatives(step, lane, value, expected)
+                if alts:  # (several operands would each do: none is shown wrong, the reader sees which)
+                    chain[-1] += "; alone, " + " or ".join(
+                        f"its {b.role} {b.text}" + (f"[{lane}] = {b.wanted}" if b.mask else f" = {b.wanted:#x}"
+                                                    + (f" ({b.why})" if b.why else ""))
+                        for b in alts) + f" would give the value wanted, {expected & M32:#x}"
+            if bl is not None and isinstance(value, Reader) and expected is not None:
+                out = f"{reg}[{lane}]"
+                chain[-1] = f"{where}: {out} {ev.why or 'computed'}{_blame_line(bl, expected, lane, value.names)}"
+                bhop = _blamed_cause(trace, step, lane, bl, expected, value, out)
+                if bhop is not None:
+                    return chain + bhop[0], bhop[1], bhop[2]
+                # a VGPR: followed, with the value a correct program would hold in it
+                why = f" ({bl.why})" if bl.why else ""
+                fallback = fallback or (here[0], f"{_at(step)}: {out} reads its {bl.role} {bl.text} = "
+                                                 f"{_value_text(bl.value, value.names)}; with {bl.wanted:#x}{why} "
+                                                 f"it gives the value wanted, {expected & M32:#x}")
+                blamed = (step, bl, expected)
+                expected, reg = bl.wanted, bl.text
+                continue
+            if blamed is not None and not responsible:
+                # the VGPR a blamed operand read was computed here, and no one input of this explains it
+                b_step, b, b_exp = blamed
+                got = _shown(value(step.index + 1, _reg_of(reg), lane)) if value is not None else "?"
+                return chain, here[0], (f"{_at(step)}: {reg}[{lane}] = {got} {ev.why or 'computed'}, where "
+                                        f"{_at(b_step)} needs {b.wanted:#x} for the value wanted, {b_exp & M32:#x}")
             nxt = _lane_local_source(step.instr) if through and not responsible and not step.hazard else None
             if nxt is not None:  # on into the one VGPR it computed from
                 fallback = fallback or here
@@ -824,7 +1224,7 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
     if not responsible:
         last_writer = next((s for s in reversed(trace) if any(k[0] == reg0 and k[1] == lane0 for k in s.events)), None)
         responsible = (f"{_at(last_writer)}: {reg0}[{lane0}] reads the wrong lane" if last_writer
-                       else "no instruction writes this lane")
+                       else _exec_off(trace, lane0, reg0, value) or "no instruction writes this lane")
     return chain, source, responsible
 
 
@@ -834,6 +1234,9 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
     combines = spec_monoid(catalog.speclib(), low.spec, low.params) is not None
     names = _value_names(low, vals) if tagged else {}
     exp_names = {} if combines else names
+    if isinstance(value, Reader):
+        value.names = dict(names)
+        value.inputs = {reg_key(b.reg): vals[reg_key(b.reg)] for b in low.inputs if reg_key(b.reg) in vals}
     rows: list[Row] = []
     out_regs: dict[str, Any] = {}
     for b in low.outputs:
@@ -852,7 +1255,7 @@ def _rows(low: Lowering, enc: Encoding, vals: dict[str, Any], tagged: bool, feq:
         trace = enc.machine.trace
         assert trace is not None  # a replay traces
         if not isinstance(reg, VReg):
-            chain, src, resp = _scalar_chain(trace, regname)
+            chain, src, resp = _scalar_chain(trace, regname, value, exp)
         else:
             chain, src, resp = trace_lane(low, trace, regname, i, [bool(a) for a in enc.act0], value, through=True,
                                             expected=exp)
@@ -904,10 +1307,18 @@ def _join_halves(enc: Encoding, rows: list[Row], exp_names: dict[int, str], name
     return out
 
 
-def _scalar_chain(trace: list[Step], reg: str) -> tuple[list[str], str, str]:
+def _scalar_chain(trace: list[Step], reg: str, value: ValueAt | None = None,
+                  expected: int | None = None) -> tuple[list[str], str, str]:
+    """An SGPR result's writer; with `value` (a Reader) and `expected`, the
+    operand of it shown wrong (:func:`blame`) and where that went wrong."""
     for s in reversed(trace):
         if (reg, None) in s.events:
             where = f"{_line(s)} ({print_instr(s.instr)})"
+            bl = blame(s, 0, value, expected) if isinstance(value, Reader) and expected is not None else None
+            if bl is not None and isinstance(value, Reader) and expected is not None and not bl.mask:
+                hop = _blamed_cause(trace, s, None, bl, expected, value, reg)
+                if hop is not None:
+                    return [f"{where}: writes {reg}{_blame_line(bl, expected, 0, value.names)}", *hop[0]], hop[1], hop[2]
             return [f"{where}: writes {reg}"], f"written at {_line(s)}", f"{where}: writes {reg}"
     return [f"{reg} holds its value from entry"], f"{reg}@entry", "no instruction writes it"
 
@@ -1053,7 +1464,8 @@ def render(cex: Counterexample, low: Lowering, heads: tuple[str, str] = ("expect
             continue
         e = f"{_hex(r.expected, r.bits)} {r.expected_src}" if r.expected_src else _hex(r.expected, r.bits)
         a = f"{_hex(r.actual, r.bits)} {r.actual_src}" if r.actual_src else _hex(r.actual, r.bits)
-        lane = str(r.lane) if not many else f"{r.output}[{r.lane}]"
+        # (a shader's SGPR result, ret.s0: one value, checked in the lane shown)
+        lane = str(r.lane) if not many and not r.output.startswith("ret.s") else f"{r.output}[{r.lane}]"
         table.append((lane, e, a, r.responsible))
         shown_rows.append(r)
     w = [max(len(t[k]) for t in table) for k in range(3)]

@@ -33,7 +33,7 @@ from .cex import (
     value_reader,
 )
 from .encode import Encoding, mismatches, replay
-from .ir import Lowering, VReg, reg_key
+from .ir import Lowering, SReg, VReg, reg_key
 from .lanes import fmt_mask
 from .lowering_file import print_instr
 from .machine import Step
@@ -80,6 +80,20 @@ class Flow:
     folded: int = 0  # instructions off the path left out (fold columns stand for them)
     chain_lines: set[int] = field(default_factory=set)  # lines the deciding lane's trace names (kept when folding)
     path_cut: bool = False  # the path is drawn from the responsible instruction on (a long one, folded)
+    scalars: list[ScalarRow] = field(default_factory=list)  # SGPRs drawn below the lanes (a shader's)
+
+
+@dataclass
+class ScalarRow:
+    """One SGPR drawn as a row below the lanes (one value for the wave):
+    its value where it is an input (the entry column, step -1) and after
+    each instruction that writes it (keyed by the column's trace step)."""
+
+    reg: str
+    label: str  # the IR argument it holds ("%a"), or ""
+    values: dict[int, int]  # trace step (-1: entry) -> the value
+    verdict: str = ""  # a result's: "IR 0x780, GPU 0x880"
+    hot: set[int] = field(default_factory=set)  # steps whose value is on the cause's path (red)
 
 
 _REF = re.compile(r"\b(v\d+)\[(\d+)\]")
@@ -122,8 +136,17 @@ def _columns(low: Lowering, enc: Encoding) -> list[Column]:
     return cols
 
 
+_BLAMED = re.compile(r"^line (\d+) .*, its \S+(?: or \S+)* (v\d+) = .* in error")
+
+
+def _followed(chain: list[str]) -> dict[int, str]:
+    """line -> the VGPR operand the cause trace showed in error there and
+    followed (verify.cex.blame), read from a row's chain."""
+    return {int(m.group(1)): m.group(2) for c in chain if (m := _BLAMED.match(c))}
+
+
 def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: int,
-          value: ValueAt | None = None) -> list[tuple[int, int]]:
+          value: ValueAt | None = None, follow: dict[int, str] | None = None) -> list[tuple[int, int]]:
     """(column, lane) from the output back to the entry, following each
     lane's moved source (a lane computed from its own value and others
     follows its own value; from one other lane, that lane; computed in its
@@ -151,6 +174,8 @@ def _path(low: Lowering, enc: Encoding, cols: list[Column], out_reg: str, lane: 
         if hop is not None and hop[1] is not None:  # through the scalar to the lane it was read from
             (reg, lane), k = hop[1], hop[4]
             path.append((k + 1, lane))
+        elif ev.status == "written" and ev.src is None and follow and step.instr.line in follow:
+            reg = follow[step.instr.line]  # the operand the text shows in error there (verify.cex.blame)
         elif ev.status == "written" and ev.src is not None:
             reg, lane = ev.src
         elif (reg, str(lane)) in refs:  # a combination with the lane's own value: follow that
@@ -264,7 +289,7 @@ def flow(low: Lowering, target: Target, wave: int, assume: dict[str, str], mask:
         r = rows[0]
         if isinstance(next((b.reg for b in low.outputs if b.name == r.output), None), VReg):
             f.path = _path(low, enc, cols, out_regs[r.output], r.lane,
-                           value_reader(low, target, wave, assume, mask, vals))
+                           value_reader(low, target, wave, assume, mask, vals), _followed(r.chain))
         pinned = {ln for _, ln in f.path} | {r.lane}
         f.chain_lines = {int(m.group(1)) for c in r.chain if (m := re.match(r"line (\d+)", c))}
         m = re.match(r"line (\d+)", r.responsible)
@@ -349,6 +374,13 @@ def render(f: Flow) -> str:
             ys[i] = y + h / 2
         y += h
         prev = run[-1]
+    scalar_y: list[tuple[ScalarRow, float]] = []
+    if f.scalars:
+        y += 12
+        gaps.append((y - 6, 2))
+        for sr in f.scalars:
+            scalar_y.append((sr, y + LANE_H / 2))
+            y += LANE_H + 2
     bottom = y
     xs: list[float] = []
     x = float(LEFT + 10)
@@ -473,6 +505,22 @@ def render(f: Flow) -> str:
     for (c1, l1), (c2, l2) in zip(f.path, f.path[1:]):
         o.append(f'<line class="path" data-lane="{l2}" x1="{xs[c1] + 6:.1f}" y1="{ys[l1]:.1f}" x2="{xs[c2] - 6:.1f}" '
                  f'y2="{ys[l2]:.1f}" stroke="{HIGHLIGHT}" stroke-width="2.2" marker-end="url(#harrow)"/>')
+    # the SGPRs: a value where each is an input or written
+    for sr, sy in scalar_y:
+        name = f"{sr.reg} {sr.label}".strip()
+        o.append(f'<g class="sgpr" data-reg="{sr.reg}"><text x="12" y="{sy + 3.5:.1f}" fill="#333">{_esc(name)}</text>'
+                 f'<text x="{LEFT - 30}" y="{sy + 3.5:.1f}" text-anchor="end" fill="#555">SGPR</text>')
+        for k, c in enumerate(f.columns):
+            if c.step not in sr.values:
+                continue
+            hot = c.step in sr.hot
+            o.append(f'<text class="svalue{" path" if hot else ""}" data-step="{c.step}" x="{xs[k]:.1f}" '
+                     f'y="{sy + 3.5:.1f}" text-anchor="middle" font-size="9" fill="{HIGHLIGHT if hot else "#1f6fb4"}"'
+                     f'{bold if hot else ""}>{sr.values[c.step]:#x}</text>')
+        if sr.verdict:
+            o.append(f'<text class="verdict bad" x="{right + 8:.0f}" y="{sy + 3.5:.1f}" fill="{HIGHLIGHT}">'
+                     f'{_esc(sr.reg)}: {_esc(sr.verdict)}</text>')
+        o.append("</g>")
     # expected vs actual
     for fold, _ry, _h in row_y:
         i = fold.lanes[0]
@@ -555,8 +603,50 @@ def show_svg(low: Lowering, target: Target, wave: int, assume: dict[str, str], m
 # from a replayed trace (verify tv's counterexample, verify/tv/cextv.py)
 
 
+def _scalar_rows(trace: list[Any], value: ValueAt, sgprs: dict[str, tuple[str, int | None]], out_reg: str,
+                 r: Row) -> list[ScalarRow]:
+    """The SGPRs a shader's picture draws: its SGPR arguments (`sgprs`:
+    register -> (IR argument, entry value)), an SGPR result, and the SGPRs
+    the deciding lane's trace names as written (at most 8), each with its
+    values; red: the result's last value, an SGPR the responsible
+    instruction writes, and the one it reads that its text names."""
+    regs = list(sgprs) + ([out_reg] if out_reg.startswith("s") else [])
+    regs += [m.group(1) for c in r.chain for m in re.finditer(r"writes (s\d+|vcc_lo|vcc_hi)\b", c)]
+    regs = list(dict.fromkeys(regs))[:8]
+    resp = re.match(r"line (\d+)", r.responsible)
+    out: list[ScalarRow] = []
+    for reg in regs:
+        op = SReg((reg,))
+        vals: dict[int, int] = {}
+        if reg in sgprs:
+            v0 = sgprs[reg][1]
+            if v0 is None:
+                v0 = value(0, op, None)
+            if v0 is not None:
+                vals[-1] = v0
+        hot: set[int] = set()
+        at = next((st.index for st in trace if resp and st.instr.line == int(resp.group(1))), None)
+        for st in trace:
+            if (reg, None) in st.events:
+                v = value(st.index + 1, op, None)
+                if v is not None:
+                    vals[st.index] = v
+                if st.index == at:
+                    hot.add(st.index)
+        last = max((k for k in vals if k >= 0), default=None)
+        if reg == out_reg and last is not None:
+            hot.add(last)
+        if at is not None and re.search(rf"(reads its \S+( or \S+)* |<- ){reg}\b", r.responsible):
+            hot.add(max((k for k in vals if k < at), default=-1))  # the value the responsible instruction read
+        verdict = (f"IR {r.expected:#x}{' ' + r.expected_src if r.expected_src else ''}, GPU {r.actual:#x}"
+                   if reg == out_reg else "")
+        out.append(ScalarRow(reg, sgprs[reg][0] if reg in sgprs else "", vals, verdict, hot))
+    return out
+
+
 def trace_svg(low: Lowering, machine: Any, value: ValueAt | None, wave: int, mask: int, rows: list[Row],
-              out_reg: str, title: str, full: bool = False) -> str:
+              out_reg: str, title: str, full: bool = False,
+              sgprs: dict[str, tuple[str, int | None]] | None = None) -> str:
     """The picture of a counterexample whose GPU code was replayed
     concretely outside a lowering (`machine`, with its trace): the columns,
     the deciding lane's path to `out_reg` and the responsible column as
@@ -568,7 +658,9 @@ def trace_svg(low: Lowering, machine: Any, value: ValueAt | None, wave: int, mas
     f.bad = {r.lane for r in rows}
     r = ordered[0]
     if out_reg.startswith("v"):
-        f.path = _path(low, enc, cols, out_reg, r.lane, value)  # type: ignore[arg-type]
+        f.path = _path(low, enc, cols, out_reg, r.lane, value, _followed(r.chain))  # type: ignore[arg-type]
+    if value is not None and (sgprs or out_reg.startswith("s")):  # a shader's SGPRs
+        f.scalars = _scalar_rows(machine.trace or [], value, sgprs or {}, out_reg, r)
     pinned = {ln for _, ln in f.path} | {r.lane}
     f.chain_lines = {int(m.group(1)) for c in r.chain if (m := re.match(r"line (\d+)", c))}
     m = re.match(r"line (\d+)", r.responsible)

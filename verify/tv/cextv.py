@@ -24,7 +24,7 @@ from .. import cex as C
 from .. import svg
 from ..asmcheck import Opaque
 from ..backend import Concrete
-from ..ir import Binding, Imm, Lowering, SReg, VReg
+from ..ir import Binding, Lowering, SReg, VReg
 from ..lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from ..machine import LaneEvent, Machine, Step
 from ..ops.base import op_of
@@ -95,8 +95,7 @@ def _ask(q: Any, *conds: Any) -> bool:
 
 def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_regs: dict[str, list[Any]],
             labels: dict[str, str], exec_bits: list[Any], ir_vals: list[Any], ir_poison: list[Any],
-            gpu_vals: list[Any], width: int, replay: Callable[[Callable[[str, str, int | None], Any], int],
-                                                              tuple[Machine, list[Any]] | None],
+            gpu_vals: list[Any], width: int, replay: Callable[..., tuple[Machine, list[Any]] | None],
             made: dict[tuple[str, str, int | None], Any], bad: list[Any] | None = None,
             out_reg: str = "v0", retag: bool = True, name: str = "ret", off: int = 0) -> Explained:
     """The counterexample on q (a model with its EXEC narrowed) as a lane
@@ -114,6 +113,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
     shown as it is).  `out_reg` a VGPR or (a shader's result) an SGPR; `off`:
     the bit offset of a 16-bit piece in it (true16 `.h`, a packed half)."""
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
+    if name == "ret" and out_reg.startswith("s"):  # a shader's SGPR result: named by its register, as a piece is
+        name = f"ret.{out_reg}"
     tag = tags(arg_regs, W)
     fixed = B.and_b(*(b if (mask >> i) & 1 else B.not_b(b) for i, b in enumerate(exec_bits)))
     tagged = retag and bool(arg_regs) and _ask(q, fixed, _pin(B, arg_regs, tag))
@@ -131,7 +132,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             return q.truth(t) if t is not None else False
         return q.value(t) & 0xFFFFFFFF if t is not None else 0
 
-    run = replay(concrete_initial, mask)
+    decisions: list[tuple[Any, bool, str]] = []
+    run = replay(concrete_initial, mask, decisions=decisions)
     active = [bool((mask >> i) & 1) for i in range(W)]
     for i in range(W):
         if not active[i] or q.truth(ir_poison[i]):
@@ -146,20 +148,27 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             got = m.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m.s(out_reg)
             if isinstance(got, int) and (got >> off) & m32 == a:
                 trace = m.trace or []
-                if out_reg.startswith("s"):  # (one SGPR for the wave: its writer)
-                    chain, s, resp = C._scalar_chain(trace, out_reg)
+                reader = _reader(m, snaps, names)
+                reader.inputs = dict(inputs)
+                if out_reg.startswith("s"):  # (one SGPR for the wave: its writer, the operand shown wrong)
+                    chain, s, resp = C._scalar_chain(trace, out_reg, reader, e if off == 0 and width == 32 else None)
                 else:  # (the IR's value is the register's only where the piece is all of it)
-                    chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, _reader(m, snaps), through=True,
+                    chain, s, resp = C.trace_lane(low, trace, out_reg, i, active, reader, through=True,
                                                   expected=e if off == 0 and width == 32 else None)
                 src = (src or s) if out_reg.startswith("s") else (s or src)
         ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
+    if run is not None and decisions and ex.rows:
+        _branch_cause(ex.rows, decisions, replay, concrete_initial, mask, out_reg, off, m32)
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
-    if run is not None and ex.rows and out_reg.startswith("v"):
+    if run is not None and ex.rows:
         m, snaps = run
         title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
-        ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full)
+        sgprs: dict[str, tuple[str, int | None]] = {  # a shader's inreg arguments
+            r: (n, v if isinstance(v := inputs.get(r), int) else None) for r, n in labels.items() if r.startswith("s")}
+        ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full,
+                                             sgprs=sgprs)
                                for full in (False, True))
     return ex
 
@@ -167,7 +176,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
 def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_regs: dict[str, list[Any]],
                    labels: dict[str, str], exec_bits: list[Any], pieces: list[Any], got: list[list[Any]],
                    slots: list[tuple[int, int, int]], differ: Callable[[Any, Any], Any],
-                   replay: Callable[[Callable[[str, str, int | None], Any], int], tuple[Machine, list[Any]] | None],
+                   replay: Callable[..., tuple[Machine, list[Any]] | None],
                    made: dict[tuple[str, str, int | None], Any], retag: bool = True,
                    kinds: list[str] | None = None, lane_bad: list[Any] | None = None) -> Explained | None:
     """:func:`explain` for a result of several pieces (an i64, a vector, a
@@ -199,39 +208,76 @@ def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str
     return out
 
 
+BRANCH_TRIES = 8  # the latest conditional branches of a path replayed the other way (a loop meets many)
+
+
+def _branch_cause(rows: list[C.Row], decisions: list[tuple[Any, bool, str]], replay: Any, initial: Any, mask: int,
+                  out_reg: str, off: int, m32: int) -> None:
+    """A branch as the cause: where the code, replayed with one of the
+    conditional branches its path met going the other way (the latest
+    first, BRANCH_TRIES of them), gives every differing row's lane the IR's value, that branch
+    is the operand in error; each row then names it (and the path shows
+    the decision), unless the row already has an evident cause (an
+    operand shown wrong, a lane left unwritten: a responsible that names
+    another line than its last computation's)."""
+    for d in range(len(decisions) - 1, max(-1, len(decisions) - 1 - BRANCH_TRIES), -1):
+        try:
+            other = replay(initial, mask, flip=d)
+        except Exception:  # (an explanation is never worth a crash)
+            return
+        if other is None:
+            continue
+        m2 = other[0]
+
+        def got(i: int, m2: Any = m2) -> Any:
+            x = m2.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m2.s(out_reg)
+            return (x >> off) & m32 if isinstance(x, int) else None
+        if all(got(r.lane) == r.expected for r in rows):
+            t, taken, cond = decisions[d]
+            how = ("taken" if taken else "not taken") + (f" ({cond})" if cond else "")
+            line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
+                    f"value wanted")
+            for r in rows:
+                if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
+                        "(the GPU value differs)" in r.responsible or not r.chain:
+                    r.responsible = (f"line {t.line} {t.mnemonic}: {how}, the path to the GPU value; the other way "
+                                     f"it gives the value wanted, {r.expected:#x}")
+                r.chain.append(line)
+            return
+
+
 def _reg(key: str) -> VReg | SReg:
     return VReg(int(key[1:])) if key.startswith("v") else SReg((key,))
 
 
-def _reader(m: Machine, snaps: list[Any]) -> C.ValueAt:
-    """verify.cex.ValueAt over a tv replay: `snaps[k]` the registers before
-    trace step k (the last: after the run)."""
-    def value(k: int, op: Any, lane: int | None) -> int | None:
-        if isinstance(op, Imm):
-            return int(op.value) & 0xFFFFFFFF
+def _reader(m: Machine, snaps: list[Any], names: dict[int, str] | None = None) -> C.Reader:
+    """verify.cex.Reader over a tv replay: `snaps[k]` the registers before
+    trace step k (the last: after the run); `names`: value -> the input it
+    names (lane-tagged)."""
+    def state(k: int) -> tuple[dict[int, list[Any]], dict[str, Any], Callable[..., Any]]:
         snap = snaps[min(k, len(snaps) - 1)]
-        x: Any = None
-        if isinstance(op, VReg) and lane is not None:
-            lanes = snap[0].get(op.index)
-            x = lanes[lane] if lanes is not None else m.initial("v", f"v{op.index}", lane)
-        elif isinstance(op, SReg):
-            n = op.names[0]
-            x = snap[1][n] if n in snap[1] else m.initial("s", n, None)
-        return x & 0xFFFFFFFF if isinstance(x, int) else None
+        return snap[0], snap[1], m.initial
 
-    return value
+    r = C.Reader(state, m.W, m.target, m._assume)
+    r.names = dict(names or {})
+    return r
 
 
-def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None]) -> None:
+def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None],
+         flip: int | None = None, decisions: list[tuple[Any, bool, str]] | None = None) -> None:
     """Run the code on a concrete machine along the path its branches take
     there (verify/tv/cfg.py's blocks: a branch's condition read from the
     machine, a loop run as often as it runs; straight-line code in order).
-    RuntimeError past WALK_LIMIT blocks."""
+    `decisions`: filled with each conditional branch met and whether it was
+    taken; `flip`: that decision (its index) goes the other way (what the
+    code gives had it branched otherwise).  RuntimeError past WALK_LIMIT
+    blocks."""
     if blocks is None:
         for ins in program:
             run_one(ins)
         return
     k: int | None = 0
+    met = 0
     for _ in range(WALK_LIMIT):
         if k is None:
             return
@@ -242,8 +288,25 @@ def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Call
         if t is not None and t.mnemonic not in BRANCHES:  # an exit
             return
         taken = bool(branch_condition(m, t)) if t is not None else False
+        if t is not None and t.mnemonic != "s_branch":
+            taken ^= met == flip
+            met += 1
+            if decisions is not None:
+                decisions.append((t, taken, _condition_text(m, t)))
         k = b.taken if taken and b.taken is not None else b.fall
     raise RuntimeError("the path is longer than the walk's limit")
+
+
+def _condition_text(m: Machine, t: Any) -> str:
+    """What a conditional branch read, as the text shows it: "vcc_lo =
+    0x1", "SCC = 0" (verify/tv/cfg.py's branch_condition reads the same)."""
+    mn = t.mnemonic
+    regs = (["exec_lo", "exec_hi"] if "exec" in mn else ["vcc_lo", "vcc_hi"] if "vcc" in mn else [])[:1 if m.W == 32 else 2]
+    if regs:
+        vals = [m.s(r) for r in regs]
+        return ", ".join(f"{r} = {v:#x}" for r, v in zip(regs, vals) if isinstance(v, int))
+    scc = m.scc
+    return f"SCC = {int(bool(scc))}" if isinstance(scc, (bool, int)) else ""
 
 
 WALK_LIMIT = 4096  # blocks a replay walks (a loop over a mask's bits runs at most 64 times)
@@ -256,7 +319,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
     backend with tracing, one instruction at a time as verify tv runs it,
     along the path its branches take (:func:`walk`), the registers kept
     before each traced step; trace steps numbered in order."""
-    def replay(initial: Callable[[str, str, int | None], Any], mask: int) -> tuple[Machine, list[Any]] | None:
+    def replay(initial: Callable[[str, str, int | None], Any], mask: int, flip: int | None = None,
+               decisions: list[tuple[Any, bool, str]] | None = None) -> tuple[Machine, list[Any]] | None:
         m = Machine(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
         m.set_s("exec_lo", mask & 0xFFFFFFFF)
@@ -275,7 +339,7 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
             m.ran(ins)
 
         try:
-            walk(m, code.program, code.blocks, one)
+            walk(m, code.program, code.blocks, one, flip, decisions)
         except Exception:  # (an explanation is never worth a crash: no trace then)
             return None
         snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))

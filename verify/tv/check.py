@@ -25,6 +25,7 @@ from typing import Any
 from .. import smt
 from ..asmcheck import CONTROL, Opaque, asm_target, function_lines, parse_line, read
 from ..assume import ASSUMPTIONS
+from ..cex import deciding_first
 from ..diag import InputError, Span
 from ..emit import split_vopd
 from ..hazards import SgprState, sgpr_block_states
@@ -75,7 +76,11 @@ class Counterexample:
 
     def to_json(self) -> dict[str, Any]:
         ex = self.explained
-        traced = {r.lane: r for r in ex.rows} if ex is not None else {}
+        traced: dict[int, Any] = {}  # lane -> its deciding row; several: a result of several registers (pieces)
+        pieces: dict[int, list[Any]] = {}
+        for t in (deciding_first(ex.rows) if ex is not None else []):
+            traced.setdefault(t.lane, t)
+            pieces.setdefault(t.lane, []).append(t)
         cause = (ex.cause if ex is not None else "") or self.gpu_at
         return {"exec": f"{self.exec_mask:#x}", "exec_after": None if self.exec_after is None else f"{self.exec_after:#x}",
                 "active_lanes": [i for i in range(64) if self.exec_mask >> i & 1],
@@ -85,7 +90,10 @@ class Counterexample:
                            "ir": None if r.ir is None else f"{r.ir:#x}", "gpu": f"{r.gpu:#x}", "differs": r.wrong,
                            "expected": r.ir, "actual": r.gpu,
                            **({"responsible": traced[r.lane].responsible, "trace": traced[r.lane].chain}
-                              if r.lane in traced else {})}
+                              if r.lane in traced else {}),
+                           **({"pieces": [{"output": t.output, "expected": t.expected, "actual": t.actual,
+                                           "responsible": t.responsible, "trace": t.chain} for t in pieces[r.lane]]}
+                              if ex is not None and len(ex.outputs) > 1 and r.lane in pieces else {})}
                           for r in self.rows],
                 "ir_instruction": self.ir_at, "gpu_instruction": self.gpu_at,
                 "cause": cause, "pattern": [] if ex is None else ex.pattern}
