@@ -4,13 +4,13 @@
 ; whether NO active lane has %c true (AMDGPUISelDAGToDAG.cpp, SelectBRCOND and
 ; combineBallotPattern: the SETEQ form sets Negate and branches on the mask of
 ; %c itself), which differs whenever %c is divergent: a LLVM 22 miscompile
-; (docs/tv.md, Findings). Refuted: the LLVM test's two functions and three
-; variants of %c (one compare, an `or`, an fcmp). Proved: the same question
+; (docs/tv.md, Findings). Refuted: the LLVM test's two functions and four
+; variants (%c one compare, an `or`, an fcmp; an i32 zext). Proved: the same question
 ; asked with llvm.amdgcn.ballot of `xor %c, true`, and the uniform (inreg)
 ; forms, where "some lane has !c" and "no lane has c" agree.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1010 -mattr=+wavefrontsize32 < %s | FileCheck -check-prefixes=CHECK,GFX10 %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -amdgpu-enable-delay-alu=0 -mattr=+wavefrontsize32 < %s | FileCheck -check-prefixes=CHECK,GFX11 %s
-; EXPECT: 18 instances
+; EXPECT: 22 instances
 ; EXPECT: refuted @branch_divergent_simulated_negated_ballot_ne_zero_and
 ; EXPECT: refuted @branch_divergent_simulated_negated_ballot_eq_zero_and
 ; EXPECT: refuted @simulated_negated_ballot_ne_zero_compare
@@ -132,3 +132,34 @@ true:
 false:
   ret i32 33
 }
+
+; The ICMP_EQ of an i32 `zext` of %c: the same selection (combineBallotPattern
+; looks through the extension). LLVM's own InstCombine (AMDGPUInstCombine-
+; Intrinsic.cpp: "llvm.amdgcn.icmp([sz]ext ([if]cmp pred a, b), 0, eq) ->
+; llvm.amdgcn.[if]cmp(a, b, inv pred)") rewrites it to the next function,
+; ICMP_UGE (35) of %v and 12, which llc-22 compiles to a branch on the lanes
+; with %v >= 12: proved. So LLVM disagrees with itself on this IR.
+; EXPECT: refuted @simulated_negated_ballot_ne_zero_zext
+define amdgpu_cs i32 @simulated_negated_ballot_ne_zero_zext(i32 %v) {
+  %c = icmp ult i32 %v, 12
+  %z = zext i1 %c to i32
+  %ballot = call i32 @llvm.amdgcn.icmp.i32.i32(i32 %z, i32 0, i32 32)
+  %ballot_ne_zero = icmp ne i32 %ballot, 0
+  br i1 %ballot_ne_zero, label %true, label %false
+true:
+  ret i32 42
+false:
+  ret i32 33
+}
+
+define amdgpu_cs i32 @simulated_negated_ballot_ne_zero_zext_instcombined(i32 %v) {
+  %ballot = call i32 @llvm.amdgcn.icmp.i32.i32(i32 %v, i32 12, i32 35)
+  %ballot_eq_zero = icmp eq i32 %ballot, 0
+  br i1 %ballot_eq_zero, label %false, label %true
+true:
+  ret i32 42
+false:
+  ret i32 33
+}
+
+declare i32 @llvm.amdgcn.icmp.i32.i32(i32, i32, i32)
