@@ -289,7 +289,7 @@ def amdgcn_cmp(run: Any, ins: Any, args: list[Lanes]) -> Lanes:
     llvm.amdgcn.ballot of the compare; `pred` a CmpInst predicate code
     (a constant; another is unsupported).  The i32 result in wave64 is
     unsupported.  Poison where an operand is poison in an active lane (the
-    "uniform" rule of its table row).  [S:vopc] [S:f32-order]"""
+    "uniform" rule of its table row).  [S:ir-amdgcn-cmp] [S:vopc] [S:f32-order]"""
     B, W = run.B, run.wave
     name = ins.callee.split(".")[2]  # icmp / fcmp
     o = ins.operands[2]
