@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomics, barrier, buffer, bytemem, cextv, inlineasm, spaces
+from . import atomics, barrier, buffer, bytemem, cextv, inlineasm, nondet, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -809,7 +809,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     ir_order: Any = atomic_order if shared else atomics.descending(B, W) if descending else None
     if free:
         ir_order = atomics.FreeOrder(B, W, ir_order)
-    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, memory=ir_mem,
+                fresh=nondet.Choices(B, W, make=lambda n: B.fresh_lanes(n, W)),  # (kept: nondet.settle_stores)
                 workitem_x=tid, atomic_order=ir_order, memo=terms.setdefault("ir", {}),
                 lds=ir_lds)
     run.asm = []  # (inline asm: matched to the GPU code's blocks, verify/tv/inlineasm.py)
@@ -974,6 +975,13 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
+        if joint != "unsat" and run.choices and isinstance(run.fresh, nondet.Choices) and not ir_mem.atomics:
+            # the IR's non-deterministic values chosen from the GPU's stores  [S:tv-nondet-stores]
+            settled = nondet.settle_stores(q, B, run.choices, run.fresh, B.or_b(*per_lane), [
+                (j, i[2], g[2]) for grp, n in _lane_of(ir_mem) for j, (i, g) in zip(grp, pairs[n:n + len(grp)])])
+            if settled is not None:
+                joint = "unsat"
+                res.notes.append(settled.note)
         if joint == "unsat":
             res.seconds = time.monotonic() - t0
             res.verdict = "proved"
@@ -1050,6 +1058,15 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         res.notes = [f"the solver gave up ({q.reason})"]
         return res
     return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi), replay)
+
+
+def _lane_of(mem: Memory) -> list[tuple[range, int]]:
+    """Each store instruction's lanes and the index of its first store."""
+    out, n = [], 0
+    for g in mem.groups:
+        out.append((range(len(g)), n))
+        n += len(g)
+    return out
 
 
 def order_unknown(res: Any) -> bool:
