@@ -920,20 +920,25 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 
 def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,
                    lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun,
-                   lds: tuple[Memory, Memory] | None = None, replay: Any = None) -> Any:
+                   lds: tuple[Memory, Memory] | None = None, replay: Any = None, witness: bool = True) -> Any:
     """The verdict on memory after the code (`q` holds the entry contract):
     the IR's and the GPU's stores compared, then memory at a free address.
     Kernels and functions that take pointers (verify/tv/memory.py) alike;
     `lds`: the IR's and the GPU's LDS, compared after global memory
-    proved (each a memory of its own: proved only if both are)."""
+    proved (each a memory of its own: proved only if both are).
+    `witness`: the IR's choices may be set from the GPU's stores
+    (nondet.settle_stores); False where this is one of two questions (one
+    choice must serve both)."""
     if lds is not None and (lds[0].stores or lds[1].stores):
         q.push()
+        # (each memory proved on its own: no witness for the IR's choices, which
+        # must be one choice for both  [S:tv-nondet-stores])
         first = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run,
-                               replay=replay)
+                               replay=replay, witness=False)
         q.pop()
         if first.verdict != "proved":
             return first
-        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run)
+        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run, witness=False)
         if out.verdict == "refuted":
             out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
         return out
@@ -975,7 +980,8 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
-        if joint != "unsat" and run.choices and isinstance(run.fresh, nondet.Choices) and not ir_mem.atomics:
+        if joint != "unsat" and witness and run.choices and isinstance(run.fresh, nondet.Choices) \
+                and not ir_mem.atomics:
             # the IR's non-deterministic values chosen from the GPU's stores  [S:tv-nondet-stores]
             settled = nondet.settle_stores(q, B, run.choices, run.fresh, B.or_b(*per_lane), [
                 (j, i[2], g[2]) for grp, n in _lane_of(ir_mem) for j, (i, g) in zip(grp, pairs[n:n + len(grp)])])
