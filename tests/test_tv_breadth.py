@@ -110,3 +110,27 @@ def test_f16_e64_dpp_mutant_is_refuted(tmp_path):
                       "--asm", str(bad), "--json")
     r = json.loads(js)["results"][0]
     assert (code, r["verdict"]) == (1, "refuted")
+
+
+GLOBAL_AND_LDS = """@lds = addrspace(3) global [64 x i64] poison
+
+define amdgpu_kernel void @mov_dpp64_global_and_lds(ptr addrspace(1) %out, i64 %in1) {
+  %tmp0 = call i64 @llvm.amdgcn.mov.dpp.i64(i64 %in1, i32 1, i32 1, i32 1, i1 0)
+  store i64 %tmp0, ptr addrspace(1) %out
+  store i64 %tmp0, ptr addrspace(3) @lds
+  ret void
+}
+
+declare i64 @llvm.amdgcn.mov.dpp.i64(i64, i32, i32, i32, i1)
+"""
+
+
+def test_no_store_witness_where_global_memory_and_lds_are_two_questions(tmp_path):
+    # each memory's witness would be a choice of its own: one choice must
+    # serve both, so the kernel stays unknown (never proved by two witnesses)
+    p = tmp_path / "lds.ll"
+    p.write_text(GLOBAL_AND_LDS)
+    code, js, _ = cli("tv", str(p), "--target", "gfx1010", "--wave", "32", "--json")
+    r = json.loads(js)["results"][0]
+    assert (code, r["verdict"]) == (3, "unknown")
+    assert any("unwritten lanes of mov.dpp" in n for n in r["notes"])
