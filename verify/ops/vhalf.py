@@ -268,6 +268,9 @@ class AluF16(Alu16):
         super().__init__(f"v_{op}_f16", f16_fn(op, None), "", False)
         self.feature = feature
         self.op = op
+        # VOP3 DPP (GFX11+; llvm-mc-22 accepts each on gfx1100/1150/1200, the
+        # min_num/max_num ones where they exist)  [S:vop3-dpp-more] [S:f16-e64-dpp]
+        self.encs = {**self.encs, "_e64_dpp": "e64_dpp"}
 
     def parse(self, line: Line, enc: str) -> Instr:
         line, neg, ab = strip_mods(line, enc, (1, 2))  # [S:half2-srcmods]

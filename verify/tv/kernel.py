@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomics, barrier, buffer, bytemem, cextv, inlineasm, spaces
+from . import atomics, barrier, buffer, bytemem, cextv, inlineasm, nondet, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -809,7 +809,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     ir_order: Any = atomic_order if shared else atomics.descending(B, W) if descending else None
     if free:
         ir_order = atomics.FreeOrder(B, W, ir_order)
-    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, memory=ir_mem,
+                fresh=nondet.Choices(B, W, make=lambda n: B.fresh_lanes(n, W)),  # (kept: nondet.settle_stores)
                 workitem_x=tid, atomic_order=ir_order, memo=terms.setdefault("ir", {}),
                 lds=ir_lds)
     run.asm = []  # (inline asm: matched to the GPU code's blocks, verify/tv/inlineasm.py)
@@ -919,20 +920,25 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
 
 def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem: Memory, gpu_mem: Memory,
                    lanes: int | None, exec_bits: list[Any], tid: list[Any], run: IRRun,
-                   lds: tuple[Memory, Memory] | None = None, replay: Any = None) -> Any:
+                   lds: tuple[Memory, Memory] | None = None, replay: Any = None, witness: bool = True) -> Any:
     """The verdict on memory after the code (`q` holds the entry contract):
     the IR's and the GPU's stores compared, then memory at a free address.
     Kernels and functions that take pointers (verify/tv/memory.py) alike;
     `lds`: the IR's and the GPU's LDS, compared after global memory
-    proved (each a memory of its own: proved only if both are)."""
+    proved (each a memory of its own: proved only if both are).
+    `witness`: the IR's choices may be set from the GPU's stores
+    (nondet.settle_stores); False where this is one of two questions (one
+    choice must serve both)."""
     if lds is not None and (lds[0].stores or lds[1].stores):
         q.push()
+        # (each memory proved on its own: no witness for the IR's choices, which
+        # must be one choice for both  [S:tv-nondet-stores])
         first = memory_verdict(copy.deepcopy(res), t0, q, B, no_ub, ir_mem, gpu_mem, lanes, exec_bits, tid, run,
-                               replay=replay)
+                               replay=replay, witness=False)
         q.pop()
         if first.verdict != "proved":
             return first
-        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run)
+        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run, witness=False)
         if out.verdict == "refuted":
             out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
         return out
@@ -974,6 +980,14 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
+        if joint != "unsat" and witness and run.choices and isinstance(run.fresh, nondet.Choices) \
+                and not ir_mem.atomics:
+            # the IR's non-deterministic values chosen from the GPU's stores  [S:tv-nondet-stores]
+            settled = nondet.settle_stores(q, B, run.choices, run.fresh, B.or_b(*per_lane), [
+                (j, i[2], g[2]) for grp, n in _lane_of(ir_mem) for j, (i, g) in zip(grp, pairs[n:n + len(grp)])])
+            if settled is not None:
+                joint = "unsat"
+                res.notes.append(settled.note)
         if joint == "unsat":
             res.seconds = time.monotonic() - t0
             res.verdict = "proved"
@@ -1050,6 +1064,15 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         res.notes = [f"the solver gave up ({q.reason})"]
         return res
     return _refuted(res, q, B, W, exec_bits, tid, run, (alo, ahi, iv, gv), gpu_mem.race_at(alo, ahi), replay)
+
+
+def _lane_of(mem: Memory) -> list[tuple[range, int]]:
+    """Each store instruction's lanes and the index of its first store."""
+    out, n = [], 0
+    for g in mem.groups:
+        out.append((range(len(g)), n))
+        n += len(g)
+    return out
 
 
 def order_unknown(res: Any) -> bool:

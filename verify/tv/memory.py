@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import atomics, bytemem, cextv, conventions, inlineasm, spaces
+from . import atomics, bytemem, cextv, conventions, inlineasm, nondet, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -221,7 +221,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     ir_order: Any = atomic_order if shared else atomics.descending(B, W) if descending else None
     if free:
         ir_order = atomics.FreeOrder(B, W, ir_order)
-    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, fresh=lambda n: B.fresh_lanes(n, W), memory=ir_mem,
+    run = IRRun(B, W, target, lo, hi, exec_bits, assume=assume, memory=ir_mem,
+                fresh=nondet.Choices(B, W, make=lambda n: B.fresh_lanes(n, W)),  # (kept: nondet.settle_stores)
                 atomic_order=ir_order, lds=ir_lds)
     run.asm = []  # (inline asm: matched to the GPU code's blocks, verify/tv/inlineasm.py)
     if flat_and_lds(fn):

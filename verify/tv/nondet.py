@@ -45,6 +45,7 @@ skipped (unknown).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,9 +63,11 @@ class Choices:
     wave: int
     prefix: str = "src"
     vals: dict[int, list[Any]] = field(default_factory=dict)
+    make: Callable[[str], list[Any]] | None = None  # the W unknowns made otherwise (a kernel's lane arrays)
 
     def __call__(self, name: str) -> list[Any]:
-        vs = [self.B.fresh(f"{self.prefix}.{name}.{j}") for j in range(self.wave)]
+        vs = (self.make(name) if self.make is not None
+              else [self.B.fresh(f"{self.prefix}.{name}.{j}") for j in range(self.wave)])
         self.vals[int(name.rsplit("#", 1)[1])] = vs
         return vs
 
@@ -97,7 +100,8 @@ def genuine(q: smt.Query, rec: Choices) -> bool:
 def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: list[tuple[int, Any, Any]],
            what: str = "the IR", joint: bool = True,
            split: tuple[list[Any], list[Any]] | None = None, variant: list[Any] | None = None,
-           target_free: list[list[Any]] | None = None, exec_bits: list[Any] | None = None) -> Settled | None:
+           target_free: list[list[Any]] | None = None, exec_bits: list[Any] | None = None,
+           no_model: bool = False) -> Settled | None:
     """After `q` (every assertion, the mismatch among them) came back sat:
     decide with the source's choices existential (module docstring).  None:
     the model does not depend on a source choice (a counterexample as it
@@ -114,8 +118,10 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
     by lane: the witness that proved the first lane is the only one tried
     for the others (one choice for all lanes, not one per lane).
     `exec_bits`: the lanes' EXEC bits, for witness (f): the registers a
-    choice's target values mention where the choice's lane runs."""
-    used = depends(q, choices)
+    choice's target values mention where the choice's lane runs.
+    `no_model`: `q` gave up rather than came back sat: only the
+    witnesses are tried (each proves on its own), never a refutation."""
+    used = depends(q, choices) if not no_model else choices[0]  # (no_model: `q` gave up; the witnesses only)
     if used is None:
         return None
     blocked = f"{used.what} at {used.span}"
@@ -212,6 +218,8 @@ def settle(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, outputs: l
                 variant[:] = [idx, eqs]
             return Settled("proved", f"proved with {what}'s non-deterministic values chosen from the target's "
                                      f"(a witness for {len(eqs)} lane value{'s' if len(eqs) != 1 else ''})")
+    if no_model:
+        return Settled("unknown", f"no witness for {what}'s non-deterministic values ({blocked})")
     # 3. the witness's model, checked for every source choice
     if found is not None:
         q.model = found
@@ -325,3 +333,25 @@ def register_witness(rec: Choices, outputs: list[tuple[int, Any, Any]],
     per_lane = {id(v): j for vs in rec.vals.values() for j, v in enumerate(vs)}
     fallback = [(consts[k], hits[0][3]) for k, hits in sorted(reach.items())]
     return _registers_witness(consts, reach, per_lane, target_free, fallback, exec_bits=exec_bits)
+
+
+def settle_stores(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, mismatch: Any,
+                  stores: list[tuple[int, Any, Any]]) -> Settled | None:
+    """A kernel's (or a pointer-taking function's) stores, lane by lane:
+    after the question "some store pair differs" (`mismatch`) is not unsat with
+    the source's choices free, the witnesses of `settle` with the outputs
+    the stores' values, (lane, IR value, GPU value) per lane and dword.  A
+    witness is a function of the inputs and the GPU's values alone (a
+    Skolem function), so unsat under it proves the store sequences equal
+    for some choice of the IR's values: the memories equal.  None: not
+    settled here (the caller goes on as without choices).  [S:tv-nondet-stores]"""
+    q.push()
+    q.add(mismatch)
+    try:
+        r = q.check(rlimit=JOINT_RLIMIT)
+        if r == "unsat":
+            return None
+        out = settle(q, B, choices, rec, stores, joint=False, no_model=r != "sat")
+        return out if out is not None and out.verdict == "proved" else None
+    finally:
+        q.pop()
