@@ -82,18 +82,21 @@ def costly(path: object) -> bool:
     return COSTLY.match(Path(str(path)).stem) is not None
 
 
-def cover_sample(paths: list, every: int, cost: list[int] | None = None) -> set[int]:
+def cover_sample(paths: list, every: int, cost: list[int] | None = None, specs: bool = True) -> set[int]:
     """Indices of `paths`: every `every`-th, then in order each lowering
     file with a feature (lowering_features) none chosen so far has.  With
     `cost` (per path), the files adding features are picked greedily, most
     new features per unit of cost first (ties: the earlier file), so the
-    sample covers every feature for less work."""
+    sample covers every feature for less work.  With specs=False the spec a
+    lowering refines is not a feature (a sweep of emission, whose IR and
+    compiled code follow the instructions: the catalogue sweep covers every
+    spec)."""
     chosen = set()
     for k in range(0, len(paths), every):  # every `every`-th, a costly one's next neighbour in its place
         while k < len(paths) - 1 and costly(paths[k]):
             k += 1
         chosen.add(k)
-    feats = [lowering_features(p) for p in paths]
+    feats = [{f for f in lowering_features(p) if specs or not f.startswith("spec:")} for p in paths]
     have: set[str] = set().union(*(feats[k] for k in chosen))
     if cost is None:
         for k, f in enumerate(feats):
