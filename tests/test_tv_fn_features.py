@@ -54,3 +54,12 @@ def test_a_wrong_true16_add_is_refuted_under_the_functions_own_features() -> Non
     bad = asm.replace(good, "v_add_nc_u16 v0.l, v0.l, v0.l")
     (r,) = check_file(str(FILE), text, ["gfx1200"], 32, [], ["add_i16_true16"], asm=("a.s", bad))
     assert r.verdict == "refuted"
+
+
+def test_llvmlite_keeps_the_wave_size_of_a_function_with_its_own_features() -> None:
+    from verify.tv.compile import by_llvmlite
+    text = ('define i64 @f(i32 %a) #0 {\n  %c = icmp eq i32 %a, 0\n'
+            '  %b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)\n  ret i64 %b\n}\n'
+            'declare i64 @llvm.amdgcn.ballot.i64(i1)\nattributes #0 = { "target-features"="+real-true16" }\n')
+    cmp = [ln.split()[1].rstrip(",") for ln in by_llvmlite(text, get("gfx1100"), 64).splitlines() if "v_cmp_" in ln]
+    assert cmp == ["vcc"]  # a wave64 mask (without the appended +wavefrontsize64: s0, a wave32 one)
