@@ -42,6 +42,7 @@ from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
+from .features import function_target
 from .immediates import dpp_masks, immediate_notes
 from .kernel import ATOMIC, GLOBAL, SLOAD, fewest_lanes, prove_kernel
 from .llir import TYPES, Function, Module, read_module
@@ -1239,7 +1240,8 @@ def check_file(path: str, text: str, targets: list[str], wave: int | None, llc: 
                 before = compiling[0]
                 try:
                     cpu0 = time.process_time()
-                    r = robustly(partial(prove_function, mod, fn, comp(ins, fn), ins.target, ins.wave, label, timeout),
+                    ftarget = function_target(ins.target, ins.mattr, fn)  # its own "target-features" too
+                    r = robustly(partial(prove_function, mod, fn, comp(ins, fn), ftarget, ins.wave, label, timeout),
                                  assume or {}, robust, timeout)
                     r.cpu_seconds = time.process_time() - cpu0
                 except ToolError:  # the --llc command is unusable: an error for the run, no verdict
@@ -1421,7 +1423,8 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
                         made, err, secs = codes[(cname, fins.key(), tag)]
                     first = fn is fns[0]  # the compile time goes with the first function, as in check_file
                     tasks.append(_Task(path, text, fn.name, ins.target.name, ins.wave, label, made, err,
-                                       secs if first else 0.0, timeout, frozen, robust, ins.run, features=ins.target.features))
+                                       secs if first else 0.0, timeout, frozen, robust, ins.run,
+                                       features=function_target(ins.target, ins.mattr, fn).features))
     if jobs <= 1 or len(tasks) <= 1:
         return [_prove_task(t) for t in tasks]
     # the likely longest proofs first (wave64, long code: a wave64 loop runs

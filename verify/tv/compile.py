@@ -24,6 +24,7 @@ import llvmlite.binding as llvm
 
 from ..diag import InputError
 from ..target import Target, get
+from .features import append_features
 from .runlines import Instance, RunLines, from_attributes, joined_run_lines, module_triple, parse_run, read_run_lines
 
 _INIT = False
@@ -143,14 +144,14 @@ def by_llvmlite(text: str, target: Target, wave: int, triple: str = "", opt: int
         llvm.initialize_all_targets()
         llvm.initialize_all_asmprinters()
         _INIT = True
+    feats = [f for f in [_features(target, wave), *mattr] if f]
     try:
-        mod = llvm.parse_assembly(text)
+        mod = llvm.parse_assembly(append_features(text, feats))  # as llc orders them  [S:fn-target-features]
         mod.verify()
     except RuntimeError as e:
         raise InputError(None, f"LLVM rejects the module: {str(e).strip().splitlines()[0]}") from None
-    feats = ",".join(f for f in [_features(target, wave), *mattr] if f)
     tm = llvm.Target.from_triple(triple or _triple(text)).create_target_machine(
-        cpu=target.llvm_cpu, features=feats, opt=opt)
+        cpu=target.llvm_cpu, features=",".join(feats), opt=opt)
     out: str = tm.emit_assembly(mod)
     return out
 
