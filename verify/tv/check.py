@@ -734,11 +734,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         assert ret is not None and rtt is not None
         got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
         pieces = pieces_of(ret, rtt)
-        same = _pieces_meet(B, exec_bits, got, pieces, run, rec, res)  # [S:lane-normal-pieces]
         for i in range(W):
-            if same:
-                lane_bad.append(False)
-                continue
             lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(B.and_b(B.not_b(p.poison[i]), halfsem.piece_differ(
                 B, rtt, g[i], p.vals[i])) for g, p in zip(got, pieces)))))
     elif shader and ret is not None:  # the pieces in SGPRs and VGPRs  [S:shader-cc]
@@ -953,32 +949,8 @@ def _lane_twins(B: Any, q: Any, lane_bad: list[Any], run: Any) -> list[int | Non
     return twins if 4 * sum(t is not None for t in twins) >= 3 * len(twins) else None
 
 
-def _pieces_meet(B: Any, exec_bits: list[Any], got: list[list[Any]], pieces: list[Any], run: Any, rec: Any,
-                 res: TVResult) -> bool:
-    """Every piece of a wide result (a struct's members, a vector's
-    elements, 64-bit halves) meets the GPU's register in every lane's normal
-    forms where the piece is not poison (its own poison: a lane's question
-    for a piece is asked only there), else with the IR's choices matched to
-    the target's terms; as `_lanes_meet` for one register.  [S:lane-normal-pieces]"""
-    W = len(exec_bits)
-    gots = [g[i] for g in got for i in range(W)]
-    wants = [p.vals[i] for p in pieces for i in range(W)]
-    poison = [p.poison[i] for p in pieces for i in range(W)]
-    at = [i for _ in pieces for i in range(W)]
-    if _lanes_meet(B, exec_bits, gots, wants, poison, at):
-        return True
-    if not run.choices or any(smt.mentions(p, rec.consts(), {}) for p in poison if type(p) is not bool):
-        return False
-    eqs = nondet.normal_witness(B, rec, exec_bits, gots, wants, at)
-    if eqs and _lanes_meet(B, exec_bits, gots, [smt.replaced(v, eqs) for v in wants], lanes=at):
-        res.notes.append("proved with the IR's non-deterministic values chosen from the target's "
-                         "(the target's terms where they stand, lane normal forms)")
-        return True
-    return False
-
-
 def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
-                poison: list[Any] | None = None, lanes: list[int] | None = None) -> bool:
+                poison: list[Any] | None = None) -> bool:
     """Every lane i's two values have the same normal form where exec[i]
     holds (smt.LaneNormal): equal for every input, so no lane needs a
     question.  Otherwise the questions are asked on the terms as they always
@@ -987,15 +959,14 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
     poison (LaneNormal.given: a NaN test that nnan makes poison is false
     there).  [S:lane-normal-given]"""
     norm = smt.LaneNormal(B.session, exec_bits)
-    for k, (g, w) in enumerate(zip(got, want)):
-        i = k if lanes is None else lanes[k]  # (a wide result's pieces: lane i of each)
+    for i, (g, w) in enumerate(zip(got, want)):
         n = norm.normal(g, i)
         if n is not None and n == norm.normal(w, i):
             continue
-        if n is None or poison is None or type(poison[k]) is bool:
+        if n is None or poison is None or type(poison[i]) is bool:
             return False
         lane = smt.LaneNormal(B.session, exec_bits)
-        if not lane.given(poison[k], i):
+        if not lane.given(poison[i], i):
             return False
         n = lane.normal(g, i)
         if n is None or n != lane.normal(w, i):

@@ -327,8 +327,7 @@ def register_witness(rec: Choices, outputs: list[tuple[int, Any, Any]],
     return _registers_witness(consts, reach, per_lane, target_free, fallback, exec_bits=exec_bits)
 
 
-def normal_witness(B: Any, rec: Choices, exec_bits: list[Any], got: list[Any], want: list[Any],
-                   lanes: list[int] | None = None) -> list[tuple[Any, Any]]:
+def normal_witness(B: Any, rec: Choices, exec_bits: list[Any], got: list[Any], want: list[Any]) -> list[tuple[Any, Any]]:
     """Witness (h), for the checker's lane normal forms: each source choice
     set to the target's term found where the choice stands in the source's
     normal form (LaneNormal.match of every lane's two normal forms: a DPP
@@ -342,8 +341,7 @@ def normal_witness(B: Any, rec: Choices, exec_bits: list[Any], got: list[Any], w
     holes = {c.get_id() for c in consts}
     norm = smt.LaneNormal(B.session, exec_bits)
     bound: dict[int, int] = {}
-    for k, (g, w) in enumerate(zip(got, want)):
-        i = k if lanes is None else lanes[k]  # (`lanes`: each value's lane, a wide result's pieces)
+    for i, (g, w) in enumerate(zip(got, want)):
         n, m = norm.normal(g, i), norm.normal(w, i)
         if n is None or m is None or not norm.match(m, n, holes, bound):
             return []
