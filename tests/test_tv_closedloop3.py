@@ -14,10 +14,9 @@ from verify import emit, smt
 from verify import target as T
 from verify.lowering_file import load_lowering
 from verify.tv.check import check_file
+from verify.tv.compile import by_llvmlite
 
 pytest.importorskip("llvmlite")
-
-from verify.tv.compile import by_llvmlite  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
