@@ -70,20 +70,29 @@ def winners() -> list[str]:
 # of two selects of 0/1 in lane normal forms [S:lane-normal]; the
 # quadrants_*_w64 lowerings, proved in 1-2.5 s of CPU each; a ballot's bit
 # tested as `(m >> k) & 1 == 1` against `!= 0` [S:lane-normal-bit]:
-# binary_inclusive_scan_add_w32, every instantiation, both compilers.)
+# binary_inclusive_scan_add_w32, every instantiation, both compilers; the
+# f32 sums of cg_reduce_fadd_t16_gfx9 and cg_exclusive_scan_fadd_t16_gfx9,
+# added in the same order on both sides (x + y meets y + x
+# [S:lane-normal-fadd]; a DPP old of freeze poison matched to the GPU's term
+# [S:lane-normal-witness]), about 1 s each.)
 # Each below: unknown within tv's default budget (--timeout 30), measured
 # on its first instantiation through llvmlite (CPU seconds), and why.
 TV_GAPS = {n: ("unknown", "the solver gave up") for n in (
-    # gfx900 wave64, 167 s and 113 s: 16 lanes' f32 sums; the two sides'
-    # normal forms differ (f32 adds are kept as applications, never
-    # reassociated) and the float question spends the budget
-    "cg_reduce_fadd_t16_gfx9", "cg_exclusive_scan_fadd_t16_gfx9",
     # gfx1010 wave32, 9.5 s: a struct result (pieces get no lane normal
-    # forms), a ballot compared with EXEC as one 32-bit equality
+    # forms), a ballot compared with EXEC as one 32-bit equality.  Lane
+    # normal forms over its pieces (tried by closedloop3) still differ in
+    # three identities they lack: an EXEC literal conjunct deciding its
+    # siblings (`exec[j] == And(exec[j], 0 != ite(exec[j], ite(c, 1, 0),
+    # v0[j]))`, llvmlite's v_cndmask kept under EXEC, against the IR's
+    # `exec[j] == And(exec[j], c)`), bit 0 of `ite(c, -1, 0)` (s_cselect -1/0
+    # read by v_cndmask) as c, and `ite(c and exec != 0, exec, 0)` (the
+    # GPU's s_and_b32 with exec_lo before s_cselect) as `ite(c, exec, 0)`
     "match_all_b64_w32",
-    # gfx1200 wave64 9 s, gfx1010 wave32 10.6 s: struct (key, value) results
-    # of a compare-exchange network of ballots (no lane normal forms; the
-    # joint question over every lane's selects spends the budget)
+    # gfx1200 wave64 9 s, gfx1010 wave32 10.6 s (14 s measured again): struct
+    # (key, value) results of a compare-exchange network of ballots (no lane
+    # normal forms; the joint question over every lane's selects spends the
+    # budget).  Lane normal forms over the pieces made bitonic_t32_w32_u32
+    # run past 300 s of CPU (taken back): the network's forms are large
     "bitonic_t4_w64_gfx12", "bitonic_t32_w32_u32")}
 
 

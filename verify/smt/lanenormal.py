@@ -124,6 +124,40 @@ class LaneNormal:
                 break
         return True
 
+    def match(self, pat: int, tgt: int, holes: set[int], bound: dict[int, int]) -> bool:
+        """Whether node `pat` becomes node `tgt` once each hole in it (an
+        unknown's ast id: the source's non-deterministic values) is a node;
+        `bound` collects hole -> node and must agree wherever a hole recurs
+        (one value: False where it would not).  A syntactic match of two
+        normal forms, no identity assumed: it only proposes a witness, which
+        the caller puts in place and checks (the normal forms made again
+        with it).  [S:lane-normal-witness]"""
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 50000))
+        try:
+            return self._match(pat, tgt, holes, bound, set())
+        finally:
+            sys.setrecursionlimit(old)
+
+    def _match(self, pat: int, tgt: int, holes: set[int], bound: dict[int, int], seen: set[tuple[int, int]]) -> bool:
+        if pat == tgt or (pat, tgt) in seen:
+            return True
+        seen.add((pat, tgt))
+        kp, kt = self._keys[pat], self._keys[tgt]
+        if kp[0] == "t" and kp[1] in holes:
+            return bound.setdefault(kp[1], tgt) == tgt
+        if kp[0] != kt[0] or kp[0] in ("c", "t"):
+            return False
+        if kp[0] == "sum":
+            return (kp[1] == kt[1] and len(kp[2]) == len(kt[2]) and all(
+                m == n and self._match(x, y, holes, bound, seen) for (x, m), (y, n) in zip(kp[2], kt[2])))
+        if kp[0] == "app":
+            return (kp[1] == kt[1] and len(kp[2]) == len(kt[2])
+                    and all(self._match(x, y, holes, bound, seen) for x, y in zip(kp[2], kt[2])))
+        a = kp[1] if kp[0] in ("and", "or") else kp[1:]
+        b = kt[1] if kt[0] in ("and", "or") else kt[1:]
+        return len(a) == len(b) and all(self._match(x, y, holes, bound, seen) for x, y in zip(a, b))
+
     def _learn(self, d: int, value: bool, pm: int, nm: int) -> None:
         """Node d has `value` where the EXEC bits pm are set and nm clear."""
         if d in (self.TRUE, self.FALSE):
@@ -392,6 +426,8 @@ class LaneNormal:
             return low  # (a ballot's bit k tested: (m >> k) & 1)
         else:
             args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
+            if dk in (z3.Z3_OP_FPA_ADD, z3.Z3_OP_FPA_MUL) and n == 3:  # x + y is y + x  [S:lane-normal-fadd]
+                args = (args[0], *sorted(args[1:]))
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
             return self.TRUE
         if dk == z3.Z3_OP_EQ:

@@ -767,6 +767,14 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                 same = True
                 res.notes.append("proved with the IR's non-deterministic values chosen from the target's "
                                  "(the GPU's registers they stand for, lane normal forms)")
+        if not same and run.choices and not ret.is_float and ret.alt is None:
+            # the IR's choices set to the target's terms where they stand in the normal forms  [S:lane-normal-witness]
+            eqs = nondet.normal_witness(B, rec, exec_bits, gots, ret.vals)
+            if eqs and _lanes_meet(B, exec_bits, gots, [smt.replaced(v, eqs) for v in ret.vals]) and not any(
+                    smt.mentions(p, rec.consts(), {}) for p in ret.poison if type(p) is not bool):
+                same = True
+                res.notes.append("proved with the IR's non-deterministic values chosen from the target's "
+                                 "(the target's terms where they stand, lane normal forms)")
         for i in range(W):
             g = gots[i]
             if same:  # every lane: the same term where it runs, equal for every input  [S:lane-normal]

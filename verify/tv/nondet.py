@@ -355,3 +355,29 @@ def settle_stores(q: smt.Query, B: Any, choices: list[Choice], rec: Choices, mis
         return out if out is not None and out.verdict == "proved" else None
     finally:
         q.pop()
+
+
+def normal_witness(B: Any, rec: Choices, exec_bits: list[Any], got: list[Any], want: list[Any]) -> list[tuple[Any, Any]]:
+    """Witness (h), for the checker's lane normal forms: each source choice
+    set to the target's term found where the choice stands in the source's
+    normal form (LaneNormal.match of every lane's two normal forms: a DPP
+    `old` of `freeze poison` kept where the source lane is off stands where
+    the GPU's register holds what an earlier instruction left there, a term
+    of the target's inputs).  One term per choice for every lane, mentioning
+    no source choice: a Skolem function of the target's values.  [] where
+    the forms do not match so; the caller makes the normal forms again with
+    the witness in place (the proof).  [S:lane-normal-witness]"""
+    consts = rec.consts()
+    holes = {c.get_id() for c in consts}
+    norm = smt.LaneNormal(B.session, exec_bits)
+    bound: dict[int, int] = {}
+    for i, (g, w) in enumerate(zip(got, want)):
+        n, m = norm.normal(g, i), norm.normal(w, i)
+        if n is None or m is None or not norm.match(m, n, holes, bound):
+            return []
+    by_id = {c.get_id(): c for c in consts}
+    eqs = [(by_id[h], norm.term(node)) for h, node in sorted(bound.items())]
+    memo: dict[int, frozenset[int]] = {}
+    if any(type(t) is bool or smt.mentions(t, consts, memo) for _, t in eqs):
+        return []
+    return eqs
