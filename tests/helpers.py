@@ -47,7 +47,8 @@ def cli_json(*argv: str):
     return code, json.loads(out) if out.strip() else None, err
 
 
-def tier_split(items: list, every: int, ids: list[str] | None = None, cover: list[str] | None = None) -> list:
+def tier_split(items: list, every: int, ids: list[str] | None = None, cover: list[str] | None = None,
+               cost: list[int] | None = None) -> list:
     """A catalogue sweep split between tiers: every `every`-th item (from
     the first, in the order given) runs in the slow tier (CI), the others in
     the corpus tier (`pytest -m corpus`), so the two together cover every
@@ -57,10 +58,11 @@ def tier_split(items: list, every: int, ids: list[str] | None = None, cover: lis
     control kind, a target, a spec: lowering_features), so every feature of
     the catalogue is in CI's share.  The catalogue's proof records are
     checked current on every CI run whatever the sample (tests/test_repo.py
-    re-proves every stale one)."""
+    re-proves every stale one).  `cost` (per item): cover_sample's, the
+    features picked cheapest first."""
     import pytest
 
-    chosen = cover_sample(cover, every) if cover is not None else {k for k in range(len(items)) if k % every == 0}
+    chosen = cover_sample(cover, every, cost) if cover is not None else {k for k in range(len(items)) if k % every == 0}
     out = []
     for k, item in enumerate(items):
         mark = pytest.mark.slow if k in chosen else pytest.mark.corpus
