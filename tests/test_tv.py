@@ -167,7 +167,7 @@ def test_code_mutant_is_refuted(tmp_path):
     assert "row_shr:2" in r["counterexample"]["gpu_instruction"]
 
 
-PAIR = """; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
+PAIR = """; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s
 declare i32 @llvm.amdgcn.wave.shuffle.i32(i32, i32)
 declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
 define i32 @src(i32 %x, i32 inreg %i) {
@@ -186,23 +186,24 @@ def test_ir_to_ir_src_tgt(tmp_path):
     # inactive the shuffle is poison (IntrinsicsAMDGPU.td), and so is the
     # readlane under ir.inactive_lane=poison (the lane did not run the
     # function: it has no %x); the other way round needs that assumption, and
-    # is refuted under `computed` (readlane then reads the inactive lane's %x)
+    # is refuted under `computed` (readlane then reads the inactive lane's %x).
+    # On wave32: the same semantics as wave64 at a seventh of the solver's CPU.
     p = write(tmp_path, "pair.ll", PAIR)
     code, out, _ = cli("tv", p)
-    assert (code, out) == (0, "src -> tgt on gfx942 wave64 (IR): proved\n"
-                                 "  for gfx942 wave64 under exec=any, assumptions: ir.inactive_lane=poison\n"
+    assert (code, out) == (0, "src -> tgt on gfx1100 wave32 (IR): proved\n"
+                                 "  for gfx1100 wave32 under exec=any, assumptions: ir.inactive_lane=poison\n"
                                  "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
     rev = PAIR.replace("@src(", "@tmp(").replace("@tgt(", "@src(").replace("@tmp(", "@tgt(")
     p = write(tmp_path, "rev.ll", rev)
     code, out, _ = cli("tv", p)
-    assert (code, out) == (0, "src -> tgt on gfx942 wave64 (IR): proved\n"
-                                 "  for gfx942 wave64 under exec=any, assumptions: ir.inactive_lane=poison\n"
+    assert (code, out) == (0, "src -> tgt on gfx1100 wave32 (IR): proved\n"
+                                 "  for gfx1100 wave32 under exec=any, assumptions: ir.inactive_lane=poison\n"
                                  "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported\n")
     code, out, _ = cli("tv", p, "--assume", "ir.inactive_lane=computed")
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == "src -> tgt on gfx942 wave64 (IR): refuted"
-    assert lines.pop(1) == "  for gfx942 wave64 under exec=any, assumptions: ir.inactive_lane=computed"
+    assert lines[0] == "src -> tgt on gfx1100 wave32 (IR): refuted"
+    assert lines.pop(1) == "  for gfx1100 wave32 under exec=any, assumptions: ir.inactive_lane=computed"
     assert re.fullmatch(r"  counterexample: EXEC = 0x[0-9a-f]+", lines[1])
     assert lines[2].split() == ["lane", "%x", "%i", "src", "tgt"]
     assert lines[3].split()[-3:] == ["poison", "<-", "differs"]

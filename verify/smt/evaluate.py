@@ -22,13 +22,28 @@ class Evaluator:
             self._solve(session.ctx)
 
     def _solve(self, ctx: Any) -> None:
-        # the model written down directly (no solver call: a constant per unknown)
+        # the model written down directly (no solver call: a constant per
+        # unknown), through z3's C API: what ModelRef.update_value(BitVec(name,
+        # 32), BitVecVal(val, 32)) does, without its Python wrappers (they were
+        # most of the CPU of the tests that evaluate, for an env of ~500 unknowns)
         model = z3.Model(ctx)
+        c, m = ctx.ref(), model.model
+        bv32, boolean = z3.BitVecSort(32, ctx).ast, z3.BoolSort(ctx).ast
+        true, false = z3.BoolVal(True, ctx), z3.BoolVal(False, ctx)
         for name, val in self.env.items():
+            sym = z3.Z3_mk_string_symbol(c, name)
             if type(val) is bool:
-                model.update_value(z3.Bool(name, ctx), z3.BoolVal(val, ctx))
+                decl = z3.Z3_mk_func_decl(c, sym, 0, None, boolean)
+                z3.Z3_inc_ref(c, z3.Z3_func_decl_to_ast(c, decl))
+                z3.Z3_add_const_interp(c, m, decl, (true if val else false).ast)
             else:
-                model.update_value(z3.BitVec(name, 32, ctx), z3.BitVecVal(val, 32, ctx))
+                decl = z3.Z3_mk_func_decl(c, sym, 0, None, bv32)
+                z3.Z3_inc_ref(c, z3.Z3_func_decl_to_ast(c, decl))
+                num = z3.Z3_mk_unsigned_int64(c, int(val) % (1 << 32), bv32)
+                z3.Z3_inc_ref(c, num)
+                z3.Z3_add_const_interp(c, m, decl, num)
+                z3.Z3_dec_ref(c, num)
+            z3.Z3_dec_ref(c, z3.Z3_func_decl_to_ast(c, decl))
         self.ctx, self.model = ctx, model
 
     def __call__(self, term):
