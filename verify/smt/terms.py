@@ -224,26 +224,26 @@ def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
     app, sel = z3.Z3_APP_AST, z3.Z3_OP_SELECT
     while stack:
         a = stack.pop()
-        k = z3.Z3_get_ast_id(ref, a)
+        k = ast_id(ref, a)
         if k in seen:
             continue
         seen.add(k)
-        kind = z3.Z3_get_ast_kind(ref, a)
+        kind = ast_kind(ref, a)
         if kind != app:
             if kind == z3.Z3_NUMERAL_AST:
                 continue
             return False  # (a quantifier or a bound variable: not ours)
-        n = z3.Z3_get_app_num_args(ref, a)
+        n = app_num_args(ref, a)
         if n == 0:
             continue
-        kids = [z3.Z3_get_app_arg(ref, a, j) for j in range(n)]
-        if z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == sel and \
-                z3.Z3_get_ast_id(ref, kids[0]) in arrays:
-            if not z3.Z3_is_numeral_ast(ref, kids[1]):
+        kids = [app_arg(ref, a, j) for j in range(n)]
+        if decl_kind(ref, app_decl(ref, a)) == sel and \
+                ast_id(ref, kids[0]) in arrays:
+            if not is_numeral(ref, kids[1]):
                 return False
             continue
         for c in kids:
-            if z3.Z3_get_ast_id(ref, c) in arrays:
+            if ast_id(ref, c) in arrays:
                 return False
         stack.extend(kids)
     return True
@@ -383,34 +383,9 @@ class Z3:
         if not arrays:
             return out
         ref = self.s.ref
-        seen: set[int] = set()
-
-        def plain(e: Any) -> bool:  # every lane array read at a numeral lane
-            stack = [e]
-            while stack:
-                x = stack.pop()
-                k = x.get_id()
-                if k in seen:
-                    continue
-                seen.add(k)
-                if not z3.is_app(x):
-                    return False  # (a quantifier or a bound variable: not ours)
-                n = x.num_args()
-                if n == 0:
-                    continue
-                kids = [x.arg(j) for j in range(n)]
-                if z3.is_select(x) and kids[0].get_id() in arrays:
-                    if not z3.is_bv_value(kids[1]):
-                        return False
-                    continue
-                for c in kids:
-                    if c.get_id() in arrays:  # an array used as a whole (a store, an equality)
-                        return False
-                stack.extend(kids)
-            return True
-
         live = [i for i, c in enumerate(conds) if type(c) is not bool]
-        if not all(plain(conds[i]) for i in live):
+        # every lane array read at a numeral lane (on the C API: a walk over every node)
+        if not _plain_reads(ref, [conds[i] for i in live], set(arrays)):
             return out
         reps: list[int] = []  # the lanes asked
         for i in live:
@@ -420,7 +395,11 @@ class Z3:
                     a = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(i).as_ast()), self.s.ctx)
                     b = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(r).as_ast()), self.s.ctx)
                     pairs += [(a, b), (b, a)]
-                if z3.substitute(conds[i], *pairs).eq(conds[r]):
+                # (z3.substitute without its Python checks: the pairs are selects of one array, one sort)
+                frm, n = _arr([p[0] for p in pairs])
+                to, _ = _arr([p[1] for p in pairs])
+                swapped = self.s.W(z3.Z3_substitute(ref, conds[i].as_ast(), n, frm, to))
+                if z3.Z3_is_eq_ast(ref, swapped.as_ast(), conds[r].as_ast()):
                     out[i] = r
                     break
             else:
