@@ -86,6 +86,7 @@ sort_of = _unchecked(z3.Z3_get_sort)
 sort_kind = _unchecked(z3.Z3_get_sort_kind)
 bv_size = _unchecked(z3.Z3_get_bv_sort_size)
 inc_ref = _unchecked(z3.Z3_inc_ref)
+is_eq = _unchecked(z3.Z3_is_eq_ast)
 
 
 class Session:
@@ -149,7 +150,7 @@ class Session:
         ta, tb = type(a), type(b)
         if ta is int or tb is int or ta is bool or tb is bool:
             return ta is tb and a == b
-        return bool(z3.Z3_is_eq_ast(self.ref, a.as_ast(), b.as_ast()))
+        return bool(is_eq(self.ref, a.as_ast(), b.as_ast()))
 
     def bin(self, mk: Any, a: Any, b: Any) -> Any:
         return z3.BitVecRef(mk(self.ref, self.bv(a).as_ast(), self.bv(b).as_ast()), self.ctx)
@@ -174,19 +175,18 @@ def _is_ite(v: Any) -> bool:
     asks it of both sides)."""
     ref = v.ctx.ref()
     a = v.as_ast()
-    return (z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST
-            and z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_ITE)
+    return ast_kind(ref, a) == z3.Z3_APP_AST and decl_kind(ref, app_decl(ref, a)) == z3.Z3_OP_ITE
 
 
 def _arg(v: Any, k: int) -> Any:
     """The AST of argument `k` of application `v` (one C call: ``v.arg(k)``
     wraps it in Python and checks it, a hot path's cost)."""
-    return z3.Z3_get_app_arg(v.ctx.ref(), v.as_ast(), k)
+    return app_arg(v.ctx.ref(), v.as_ast(), k)
 
 
 def _arg_is(v: Any, k: int, t: Any) -> bool:
     """Argument `k` of application `v` is the term `t`."""
-    return bool(z3.Z3_is_eq_ast(v.ctx.ref(), _arg(v, k), t.as_ast()))
+    return bool(is_eq(v.ctx.ref(), _arg(v, k), t.as_ast()))
 
 
 def _is_bit_select(v: Any, ite: bool | None = None) -> bool:
@@ -782,7 +782,7 @@ class Z3:
     def bit(self, a: Any, k: int) -> Any:
         if type(a) is int:
             return (a >> k) & 1 == 1
-        hit = self._bits.get(a.get_id())
+        hit = self._bits.get(ast_id(self.s.ref, a.as_ast()))
         if hit is not None and self.s.same(hit[0], a):
             return hit[1][k]
         ext = self.s.W(z3.Z3_mk_extract(self.s.ref, k, k, a.as_ast()))
@@ -792,7 +792,8 @@ class Z3:
         bits = list(bits) + [False] * (32 - len(bits))
         if all(type(b) is bool for b in bits):
             return bits_value(bits)
-        key = tuple(b if type(b) is bool else b.get_id() for b in bits)
+        ref = self.s.ref
+        key = tuple(b if type(b) is bool else ast_id(ref, b.as_ast()) for b in bits)
         hit = self._masks.get(key)
         if hit is not None:
             return hit[0]
@@ -995,10 +996,11 @@ class Z3:
         """(array, c_k) when every vals[k] is lane c_k of one array."""
         src: Any = None
         lanes = []
+        ref = self.s.ref
         for v in vals:
             if type(v) is int or type(v) is bool:
                 return None
-            hit = self._lane_of.get(v.get_id())
+            hit = self._lane_of.get(ast_id(ref, v.as_ast()))
             if hit is None or not self.s.same(hit[0], v):
                 return None
             if src is None:
@@ -1088,4 +1090,4 @@ def same(a, b) -> bool:
         return True
     if type(a) in (int, bool) or type(b) in (int, bool):
         return type(a) is type(b) and a == b
-    return a.ctx is b.ctx and bool(z3.Z3_is_eq_ast(a.ctx_ref(), a.as_ast(), b.as_ast()))
+    return a.ctx is b.ctx and bool(is_eq(a.ctx_ref(), a.as_ast(), b.as_ast()))
