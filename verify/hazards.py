@@ -394,8 +394,12 @@ def _scan(program: list[Instr], entry: str | SgprState) -> _Scan:
     if got is None:
         ekey = entry if isinstance(entry, str) else id(entry)
         ids = tuple(map(id, program))
-        prev = _GROWN.get((ids[:-1], ekey)) if program else None
-        if prev is not None:  # one instruction more than a program scanned before
+        same = _GROWN.get((ids, ekey))
+        prev = _GROWN.get((ids[:-1], ekey)) if program and same is None else None
+        if same is not None:  # the very instructions scanned before, in another list (a loop's next
+            # iteration asks of each path again): that scan, kept with this list (its id is in the key)
+            got, grown = _Scan([program, list(program), entry], same[0].llvm, same[0].strict, same[0].mask), same
+        elif prev is not None:  # one instruction more than a program scanned before
             pscan, pl, ps, pm = prev
             ins = program[-1]
             i = _info(ins)

@@ -118,6 +118,8 @@ class Machine:
         # (a kernel's entry), "fragment", or the tracked state at that block's
         # start (hazards.sgpr_block_states); None: hazard_entry for every path
         self.context_entry: list[Any] | None = None
+        # _window's findings per (the path's instruction ids, its entry)
+        self._windows: dict[tuple[Any, ...], tuple[Any, list[Instr], dict[str, hz.Finding]]] = {}
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
         self.ops_run: set[str] = set()
@@ -443,7 +445,14 @@ class Machine:
         entries = self.context_entry or [self.hazard_entry] * len(self.context)
         for pre, entry in zip(self.context, entries):
             seq = pre + program[:k + 1]
-            for r, h in hz.window(seq, len(seq) - 1, self.target, entry, self.assume, self.W).items():
+            # the same instructions after the same entry (a loop's next iteration, each path
+            # again): the same findings on this machine's target and assumptions, asked once
+            key = (tuple(map(id, seq)), entry if isinstance(entry, str) else id(entry))
+            hit = self._windows.get(key)
+            if hit is None or hit[0] is not entry:  # (the entry and `seq` kept: the ids stay theirs)
+                hit = self._windows[key] = (entry, seq, hz.window(seq, len(seq) - 1, self.target, entry,
+                                                                  self.assume, self.W))
+            for r, h in hit[2].items():
                 out.setdefault(r, h)
         return out
 

@@ -6,7 +6,23 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .terms import Session, _arr, _bv_numeral, z3
+from .terms import (
+    Session,
+    _arr,
+    _bv_numeral,
+    app_arg,
+    app_decl,
+    app_num_args,
+    ast_id,
+    ast_kind,
+    bv_size,
+    decl_kind,
+    inc_ref,
+    is_numeral,
+    sort_kind,
+    sort_of,
+    z3,
+)
 
 # ---------------------------------------------------------------------------
 # Lane normal forms (verify tv).  [S:lane-normal]
@@ -60,7 +76,9 @@ class LaneNormal:
         self._acc = 0  # the bits consulted by the normal form being made
         self._ids: dict[tuple[Any, ...], int] = {}  # a node's key -> the node
         self._keys: list[tuple[Any, ...]] = []  # node -> its key
-        self._asts: dict[int, Any] = {}  # ast id -> the term (kept alive: the memo's keys are ids)
+        # ast id -> the AST, referenced once more (kept alive while the context
+        # lives: the memo's keys are ids; no wrapper object per node)
+        self._asts: dict[int, Any] = {}
         self._terms: dict[int, Any] = {}  # node -> its z3 term, once built
         self._orig: dict[int, int] = {}  # an "app" node -> the ast id of the first application it came from
         # node -> [(EXEC bits set, bits clear, its value there)]: what `given` assumes
@@ -238,39 +256,49 @@ class LaneNormal:
         return n
 
     def _leaf(self, a: Any) -> int:
-        t = self._keep(a)
+        self._keep(a)
         ref = self.ref
-        if z3.Z3_is_numeral_ast(ref, a) and z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, a)) == z3.Z3_BV_SORT:
+        if is_numeral(ref, a) and sort_kind(ref, sort_of(ref, a)) == z3.Z3_BV_SORT:
             return self._node(("c", int(z3.Z3_get_numeral_string(ref, a)), z3.Z3_BV_SORT,
-                               z3.Z3_get_bv_sort_size(ref, z3.Z3_get_sort(ref, a))))
-        if z3.is_true(t):
-            return self.TRUE
-        if z3.is_false(t):
-            return self.FALSE
-        return self._node(("t", t.get_id()))
+                               bv_size(ref, sort_of(ref, a))))
+        tf = self._bool_const(a)
+        if tf is not None:
+            return self.TRUE if tf else self.FALSE
+        return self._node(("t", ast_id(ref, a)))
+
+    def _bool_const(self, a: Any) -> bool | None:
+        """True or False for the AST of z3's true or false, else None
+        (z3.is_true/is_false on the AST, without a wrapper)."""
+        ref = self.ref
+        if ast_kind(ref, a) != z3.Z3_APP_AST:
+            return None
+        dk = decl_kind(ref, app_decl(ref, a))
+        return True if dk == z3.Z3_OP_TRUE else False if dk == z3.Z3_OP_FALSE else None
 
     def _keep(self, a: Any) -> Any:
-        i = z3.Z3_get_ast_id(self.ref, a)
+        """`a` (an AST), referenced while the context lives (its id stays its own)."""
+        i = ast_id(self.ref, a)
         t = self._asts.get(i)
         if t is None:
-            t = self._asts[i] = z3.z3._to_expr_ref(a, self.s.ctx)
+            inc_ref(self.ref, a)  # (never released: the context's deletion frees it)
+            t = self._asts[i] = a
         return t
 
     def _uses_of(self, a: Any) -> int:
         ref = self.ref
-        i = z3.Z3_get_ast_id(ref, a)
+        i = ast_id(ref, a)
         hit = self._uses.get(i)
         if hit is not None:
             return hit
         u = 0
         if i in self.index:
             u = 1 << self.index[i]
-        elif z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
-            for k in range(z3.Z3_get_app_num_args(ref, a)):
-                u |= self._uses_of(z3.Z3_get_app_arg(ref, a, k))
-            if (z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_SELECT
-                    and z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, a, 0)) in self._exec_arrays
-                    and not z3.Z3_is_numeral_ast(ref, z3.Z3_get_app_arg(ref, a, 1))):
+        elif ast_kind(ref, a) == z3.Z3_APP_AST:
+            for k in range(app_num_args(ref, a)):
+                u |= self._uses_of(app_arg(ref, a, k))
+            if (decl_kind(ref, app_decl(ref, a)) == z3.Z3_OP_SELECT
+                    and ast_id(ref, app_arg(ref, a, 0)) in self._exec_arrays
+                    and not is_numeral(ref, app_arg(ref, a, 1))):
                 u = self._all  # exec[index]: whichever bit the index comes to (the memo key must say)
         self._uses[i] = u
         self._keep(a)
@@ -304,7 +332,7 @@ class LaneNormal:
         u = self._uses_of(a)
         if not self._facts:  # (a fact may consult bits the term does not mention)
             pos, neg = pos & u, neg & u
-        i = z3.Z3_get_ast_id(self.ref, a)
+        i = ast_id(self.ref, a)
         entries = self._memo.get(i)
         if entries is None:
             entries = self._memo[i] = []
@@ -334,16 +362,16 @@ class LaneNormal:
 
     def _n1(self, a: Any, pos: int, neg: int) -> int:
         ref = self.ref
-        i = z3.Z3_get_ast_id(ref, a)
+        i = ast_id(ref, a)
         if i in self.index:
             b = 1 << self.index[i]
             self._acc |= b
             return self.TRUE if pos & b else self.FALSE if neg & b else self._leaf(a)
-        if z3.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST or z3.Z3_get_app_num_args(ref, a) == 0:
+        if ast_kind(ref, a) != z3.Z3_APP_AST or app_num_args(ref, a) == 0:
             return self._leaf(a)
-        n = z3.Z3_get_app_num_args(ref, a)
-        dk = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
-        arg = z3.Z3_get_app_arg
+        n = app_num_args(ref, a)
+        dk = decl_kind(ref, app_decl(ref, a))
+        arg = app_arg
         if dk == z3.Z3_OP_ITE:
             c = self._n(arg(ref, a, 0), pos, neg)
             if c == self.TRUE:
@@ -380,7 +408,7 @@ class LaneNormal:
                 return self.TRUE
             kx = self._keys[x]
             return kx[1] if kx[0] == "not" else self._node(("not", x))
-        if dk == z3.Z3_OP_BADD and z3.Z3_get_bv_sort_size(ref, z3.Z3_get_sort(ref, a)) == 32:
+        if dk == z3.Z3_OP_BADD and bv_size(ref, sort_of(ref, a)) == 32:
             # a sum: its constant, and each term with its multiplicity mod 2^32
             const = 0
             terms: dict[int, int] = {}
@@ -413,14 +441,14 @@ class LaneNormal:
                     return self._n(hit, pos, neg)
                 src = self._n0(arg(ref, a, 0))
                 if self._keys[src][0] == "t":  # a register's lane at entry, or an EXEC bit
-                    one = self._keep(z3.Z3_mk_select(ref, self._asts[self._keys[src][1]].as_ast(),
+                    one = self._keep(z3.Z3_mk_select(ref, self._asts[self._keys[src][1]],
                                                      self._const_term(at).as_ast()))
-                    lit = self.index.get(one.get_id())
+                    lit = self.index.get(ast_id(ref, one))
                     if lit is not None:
                         self._acc |= 1 << lit
                         return (self.TRUE if pos >> lit & 1 else self.FALSE if neg >> lit & 1
-                                else self._leaf(one.as_ast()))
-                    return self._leaf(one.as_ast())
+                                else self._leaf(one))
+                    return self._leaf(one)
             args: tuple[int, ...] = (self._n0(arg(ref, a, 0)), at)
         elif dk == z3.Z3_OP_BAND and n == 2 and (low := self._low_bit(a, pos, neg)) is not None:
             return low  # (a ballot's bit k tested: (m >> k) & 1)
@@ -431,7 +459,7 @@ class LaneNormal:
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
             return self.TRUE
         if dk == z3.Z3_OP_EQ:
-            eq = self._eq(args[0], args[1], z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, arg(ref, a, 0))))
+            eq = self._eq(args[0], args[1], sort_kind(ref, sort_of(ref, arg(ref, a, 0))))
             if eq is not None:
                 return eq
         ground = all(self._keys[x][0] == "c" or x in self._ground for x in args)
@@ -441,12 +469,12 @@ class LaneNormal:
             # z3's simplifier evaluates a term without variables exactly)
             consts = [self._z(x) for x in args]  # (alive until z3 has used them)
             arr, m = _arr(consts)
-            r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr)).as_ast()))
-            if z3.is_bv_value(r) or z3.is_true(r) or z3.is_false(r):
-                return self._leaf(r.as_ast())
+            r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr))))
+            if _bv_numeral(ref, r) is not None or self._bool_const(r) is not None:
+                return self._leaf(r)
         # (keyed by the declaration and the arguments' nodes alone: two applications
         # of one declaration to equal normal forms are equal; the first seen rebuilds it)
-        node = self._node(("app", z3.Z3_get_ast_id(ref, z3.Z3_func_decl_to_ast(ref, z3.Z3_get_app_decl(ref, a))),
+        node = self._node(("app", ast_id(ref, z3.Z3_func_decl_to_ast(ref, app_decl(ref, a))),
                            args))
         self._orig.setdefault(node, i)
         if ground:
@@ -459,9 +487,9 @@ class LaneNormal:
         that bit as 0, 1 or ite(c, 1, 0) (an identity: bit k of y,
         zero-extended); None otherwise (the caller goes on as before)."""
         ref = self.ref
-        if z3.Z3_get_bv_sort_size(ref, z3.Z3_get_sort(ref, a)) != 32:
+        if bv_size(ref, sort_of(ref, a)) != 32:
             return None
-        x, one = (self._n(z3.Z3_get_app_arg(ref, a, k), pos, neg) for k in range(2))
+        x, one = (self._n(app_arg(ref, a, k), pos, neg) for k in range(2))
         if self._keys[x][0] == "c":
             x, one = one, x
         if self._keys[one] != ("c", 1, z3.Z3_BV_SORT, 32):
@@ -492,7 +520,7 @@ class LaneNormal:
         """The declaration kind of an "app" node (None for the others)."""
         if self._keys[node][0] != "app":
             return None
-        return int(z3.Z3_get_decl_kind(self.ref, z3.Z3_get_app_decl(self.ref, self._asts[self._orig[node]].as_ast())))
+        return int(decl_kind(self.ref, app_decl(self.ref, self._asts[self._orig[node]])))
 
     def _width(self, node: int) -> int:
         """The bit width of a bit-vector node (0: not known)."""
@@ -504,9 +532,9 @@ class LaneNormal:
         if key[0] == "sum":
             return 32
         if key[0] in ("t", "app"):
-            t = self._asts[key[1] if key[0] == "t" else self._orig[node]].as_ast()
-            srt = z3.Z3_get_sort(self.ref, t)
-            return int(z3.Z3_get_bv_sort_size(self.ref, srt)) if z3.Z3_get_sort_kind(self.ref, srt) == z3.Z3_BV_SORT else 0
+            t = self._asts[key[1] if key[0] == "t" else self._orig[node]]
+            srt = sort_of(self.ref, t)
+            return int(bv_size(self.ref, srt)) if sort_kind(self.ref, srt) == z3.Z3_BV_SORT else 0
         return 0
 
     def _not(self, x: int) -> int:
@@ -549,16 +577,18 @@ class LaneNormal:
         if key[3] == 32:
             return self.s.bv(key[1])  # (cached in the Session)
         v = z3.BitVecVal(key[1], key[3], self.s.ctx)
-        return self._keep(v.as_ast())
+        self._keep(v.as_ast())
+        return v
 
     def _stored(self, arr: Any, k: int) -> Any:
         """What `arr` (a chain of stores at constant lanes over a constant
         array) holds at lane k, as an AST; None if that is not known.  The
         chain is walked once per array (a lane read of each of W lanes
         would walk it W times)."""
-        got = self._store_maps.get(arr.get_id())
+        i = ast_id(self.ref, arr)
+        got = self._store_maps.get(i)
         if got is None:
-            got = self._store_maps[arr.get_id()] = self._store_map(arr)
+            got = self._store_maps[i] = self._store_map(arr)
         lanes, rest = got
         hit = lanes.get(k)
         return hit if hit is not None else rest
@@ -569,18 +599,18 @@ class LaneNormal:
         holds: the constant array's value, or None where a store at a lane
         that is not a numeral, or no constant array, ends the chain)."""
         ref = self.ref
-        a = arr.as_ast()
+        a = arr
         lanes: dict[int, Any] = {}
-        while z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
-            dk = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
+        while ast_kind(ref, a) == z3.Z3_APP_AST:
+            dk = decl_kind(ref, app_decl(ref, a))
             if dk == z3.Z3_OP_STORE:
-                at = _bv_numeral(ref, z3.Z3_get_app_arg(ref, a, 1))
+                at = _bv_numeral(ref, app_arg(ref, a, 1))
                 if at is None:
                     return lanes, None
-                lanes.setdefault(at, z3.Z3_get_app_arg(ref, a, 2))
-                a = z3.Z3_get_app_arg(ref, a, 0)
+                lanes.setdefault(at, app_arg(ref, a, 2))
+                a = app_arg(ref, a, 0)
             elif dk == z3.Z3_OP_CONST_ARRAY:
-                return lanes, z3.Z3_get_app_arg(ref, a, 0)
+                return lanes, app_arg(ref, a, 0)
             else:
                 return lanes, None
         return lanes, None
@@ -592,7 +622,7 @@ class LaneNormal:
         if kind == "c":
             return self._const_term(node)
         if kind == "t":
-            return self._asts[key[1]]
+            return z3.z3._to_expr_ref(self._asts[key[1]], s.ctx)
         if kind == "sum":
             out = s.bv(key[1]) if key[1] else None
             for x, m in key[2]:
@@ -613,7 +643,7 @@ class LaneNormal:
             return s.WB(z3.Z3_mk_eq(ref, self._z(key[1]).as_ast(), self._z(key[2]).as_ast()))
         orig = self._asts[self._orig[node]]  # "app": the original application, its arguments normal
         arr, n = _arr([self._z(x) for x in key[2]])
-        return z3.z3._to_expr_ref(z3.Z3_update_term(ref, orig.as_ast(), n, arr), s.ctx)
+        return z3.z3._to_expr_ref(z3.Z3_update_term(ref, orig, n, arr), s.ctx)
 
     def _z(self, node: int) -> Any:
         """The node's z3 term, constants included."""

@@ -63,6 +63,32 @@ def _keep_freed_memory() -> None:
 _keep_freed_memory()
 
 
+def _unchecked(fn: Any) -> Any:
+    """The C function under one of z3core's wrappers, without the error
+    check the wrapper makes after every call (a second C call and two Python
+    frames: a third of a lane-normal walk's time, issue #35).  Only for the
+    accessors below, which cannot fail on a live AST of the context they are
+    given; a z3 whose wrappers have another shape gets the checked ones."""
+    d = getattr(fn, "__defaults__", None)
+    f = getattr(d[0], "f", None) if d else None
+    return f if callable(f) else fn
+
+
+# unchecked accessors for hot walks over terms (verify.smt.lanenormal)
+ast_id = _unchecked(z3.Z3_get_ast_id)
+ast_kind = _unchecked(z3.Z3_get_ast_kind)
+app_num_args = _unchecked(z3.Z3_get_app_num_args)
+app_arg = _unchecked(z3.Z3_get_app_arg)
+app_decl = _unchecked(z3.Z3_get_app_decl)
+decl_kind = _unchecked(z3.Z3_get_decl_kind)
+is_numeral = _unchecked(z3.Z3_is_numeral_ast)
+sort_of = _unchecked(z3.Z3_get_sort)
+sort_kind = _unchecked(z3.Z3_get_sort_kind)
+bv_size = _unchecked(z3.Z3_get_bv_sort_size)
+inc_ref = _unchecked(z3.Z3_inc_ref)
+is_eq = _unchecked(z3.Z3_is_eq_ast)
+
+
 class Session:
     """One z3 context and the constants cached in it: every term of one proof
     (or of one other top-level solver use) is made in its own Session, so
@@ -124,7 +150,7 @@ class Session:
         ta, tb = type(a), type(b)
         if ta is int or tb is int or ta is bool or tb is bool:
             return ta is tb and a == b
-        return bool(z3.Z3_is_eq_ast(self.ref, a.as_ast(), b.as_ast()))
+        return bool(is_eq(self.ref, a.as_ast(), b.as_ast()))
 
     def bin(self, mk: Any, a: Any, b: Any) -> Any:
         return z3.BitVecRef(mk(self.ref, self.bv(a).as_ast(), self.bv(b).as_ast()), self.ctx)
@@ -149,19 +175,18 @@ def _is_ite(v: Any) -> bool:
     asks it of both sides)."""
     ref = v.ctx.ref()
     a = v.as_ast()
-    return (z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST
-            and z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == z3.Z3_OP_ITE)
+    return ast_kind(ref, a) == z3.Z3_APP_AST and decl_kind(ref, app_decl(ref, a)) == z3.Z3_OP_ITE
 
 
 def _arg(v: Any, k: int) -> Any:
     """The AST of argument `k` of application `v` (one C call: ``v.arg(k)``
     wraps it in Python and checks it, a hot path's cost)."""
-    return z3.Z3_get_app_arg(v.ctx.ref(), v.as_ast(), k)
+    return app_arg(v.ctx.ref(), v.as_ast(), k)
 
 
 def _arg_is(v: Any, k: int, t: Any) -> bool:
     """Argument `k` of application `v` is the term `t`."""
-    return bool(z3.Z3_is_eq_ast(v.ctx.ref(), _arg(v, k), t.as_ast()))
+    return bool(is_eq(v.ctx.ref(), _arg(v, k), t.as_ast()))
 
 
 def _is_bit_select(v: Any, ite: bool | None = None) -> bool:
@@ -199,26 +224,26 @@ def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
     app, sel = z3.Z3_APP_AST, z3.Z3_OP_SELECT
     while stack:
         a = stack.pop()
-        k = z3.Z3_get_ast_id(ref, a)
+        k = ast_id(ref, a)
         if k in seen:
             continue
         seen.add(k)
-        kind = z3.Z3_get_ast_kind(ref, a)
+        kind = ast_kind(ref, a)
         if kind != app:
             if kind == z3.Z3_NUMERAL_AST:
                 continue
             return False  # (a quantifier or a bound variable: not ours)
-        n = z3.Z3_get_app_num_args(ref, a)
+        n = app_num_args(ref, a)
         if n == 0:
             continue
-        kids = [z3.Z3_get_app_arg(ref, a, j) for j in range(n)]
-        if z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a)) == sel and \
-                z3.Z3_get_ast_id(ref, kids[0]) in arrays:
-            if not z3.Z3_is_numeral_ast(ref, kids[1]):
+        kids = [app_arg(ref, a, j) for j in range(n)]
+        if decl_kind(ref, app_decl(ref, a)) == sel and \
+                ast_id(ref, kids[0]) in arrays:
+            if not is_numeral(ref, kids[1]):
                 return False
             continue
         for c in kids:
-            if z3.Z3_get_ast_id(ref, c) in arrays:
+            if ast_id(ref, c) in arrays:
                 return False
         stack.extend(kids)
     return True
@@ -358,34 +383,9 @@ class Z3:
         if not arrays:
             return out
         ref = self.s.ref
-        seen: set[int] = set()
-
-        def plain(e: Any) -> bool:  # every lane array read at a numeral lane
-            stack = [e]
-            while stack:
-                x = stack.pop()
-                k = x.get_id()
-                if k in seen:
-                    continue
-                seen.add(k)
-                if not z3.is_app(x):
-                    return False  # (a quantifier or a bound variable: not ours)
-                n = x.num_args()
-                if n == 0:
-                    continue
-                kids = [x.arg(j) for j in range(n)]
-                if z3.is_select(x) and kids[0].get_id() in arrays:
-                    if not z3.is_bv_value(kids[1]):
-                        return False
-                    continue
-                for c in kids:
-                    if c.get_id() in arrays:  # an array used as a whole (a store, an equality)
-                        return False
-                stack.extend(kids)
-            return True
-
         live = [i for i, c in enumerate(conds) if type(c) is not bool]
-        if not all(plain(conds[i]) for i in live):
+        # every lane array read at a numeral lane (on the C API: a walk over every node)
+        if not _plain_reads(ref, [conds[i] for i in live], set(arrays)):
             return out
         reps: list[int] = []  # the lanes asked
         for i in live:
@@ -395,7 +395,11 @@ class Z3:
                     a = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(i).as_ast()), self.s.ctx)
                     b = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(r).as_ast()), self.s.ctx)
                     pairs += [(a, b), (b, a)]
-                if z3.substitute(conds[i], *pairs).eq(conds[r]):
+                # (z3.substitute without its Python checks: the pairs are selects of one array, one sort)
+                frm, n = _arr([p[0] for p in pairs])
+                to, _ = _arr([p[1] for p in pairs])
+                swapped = self.s.W(z3.Z3_substitute(ref, conds[i].as_ast(), n, frm, to))
+                if z3.Z3_is_eq_ast(ref, swapped.as_ast(), conds[r].as_ast()):
                     out[i] = r
                     break
             else:
@@ -778,7 +782,7 @@ class Z3:
     def bit(self, a: Any, k: int) -> Any:
         if type(a) is int:
             return (a >> k) & 1 == 1
-        hit = self._bits.get(a.get_id())
+        hit = self._bits.get(ast_id(self.s.ref, a.as_ast()))
         if hit is not None and self.s.same(hit[0], a):
             return hit[1][k]
         ext = self.s.W(z3.Z3_mk_extract(self.s.ref, k, k, a.as_ast()))
@@ -788,7 +792,8 @@ class Z3:
         bits = list(bits) + [False] * (32 - len(bits))
         if all(type(b) is bool for b in bits):
             return bits_value(bits)
-        key = tuple(b if type(b) is bool else b.get_id() for b in bits)
+        ref = self.s.ref
+        key = tuple(b if type(b) is bool else ast_id(ref, b.as_ast()) for b in bits)
         hit = self._masks.get(key)
         if hit is not None:
             return hit[0]
@@ -991,10 +996,11 @@ class Z3:
         """(array, c_k) when every vals[k] is lane c_k of one array."""
         src: Any = None
         lanes = []
+        ref = self.s.ref
         for v in vals:
             if type(v) is int or type(v) is bool:
                 return None
-            hit = self._lane_of.get(v.get_id())
+            hit = self._lane_of.get(ast_id(ref, v.as_ast()))
             if hit is None or not self.s.same(hit[0], v):
                 return None
             if src is None:
@@ -1084,4 +1090,4 @@ def same(a, b) -> bool:
         return True
     if type(a) in (int, bool) or type(b) in (int, bool):
         return type(a) is type(b) and a == b
-    return a.ctx is b.ctx and bool(z3.Z3_is_eq_ast(a.ctx_ref(), a.as_ast(), b.as_ast()))
+    return a.ctx is b.ctx and bool(is_eq(a.ctx_ref(), a.as_ast(), b.as_ast()))
