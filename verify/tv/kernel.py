@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomic64, atomics, barrier, buffer, bytemem, cextv, inlineasm, spaces
+from . import atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -188,6 +188,7 @@ class Kernel:
         self.vm_order: list[int] | None = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
+        self.loop_once = mem.loop_once  # the loops run once: going round again (verify/tv/casloop.py)
         # LDS (verify/tv/spaces.py): its memory, the results waiting for lgkmcnt/dscnt
         self.lds: Memory | None = None
         self.ds_m0_limit = True  # every DS instruction asks that M0 is -1 unless the target ignores M0  [S:ds-m0]
@@ -275,6 +276,8 @@ class Kernel:
                 m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
                 self.pending_s.add(r)
             return None
+        if casloop.is_cmpswap(mn):  # [S:cas-loop]
+            return casloop.gpu_cmpswap(self, ins, ops, mods, _regs, self._addresses, buffer.resolve, atomics.one_lane)
         am = ATOMIC.match(mn)
         if am is not None:
             return self.atomic(ins, am, ops, mods)
@@ -961,6 +964,10 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
             out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
         return out
     W = len(exec_bits)
+    if gpu_mem.loop_once:  # a loop run once may go round again: unsupported  [S:cas-loop]
+        out = casloop.once_verdict(res, t0, q, B, no_ub, gpu_mem.loop_once)
+        if out is not None:
+            return out
     if gpu_mem.faults:  # the GPU's code faults where the IR is defined: a refutation  [S:atomic64]
         out = atomic64.fault_verdict(res, t0, q, B, no_ub, gpu_mem, exec_bits)
         if out is not None:

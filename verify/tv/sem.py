@@ -84,6 +84,7 @@ class Memory:
         self.atomics: dict[int, tuple[str, list[tuple[Any, Any, Any, Any, Any]]]] = {}
         self.one_lane: set[int] = set()  # those of `atomics` that one lane runs (verify/tv/atomics.py)
         self.faults: list[tuple[Any, int]] = []  # (condition, line): the GPU's code faults (verify/tv/atomic64.py)
+        self.loop_once: list[tuple[Any, int]] = []  # (condition, line): a loop run once goes round again (verify/tv/casloop.py)
 
     def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
         """The value and poison at (lo, hi) after the first `upto` stores
