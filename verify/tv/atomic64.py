@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .. import smt
 from ..identities import OPERATIONS
 from ..wide import IDENT64, Wide, split
 from .types import Lanes, dword_address
@@ -50,10 +51,67 @@ def gpu_op(mnemonic: str) -> str | None:
     return _GPU_OP.get((kind, suffix), kind)
 
 
-def _combine(W: Any, op: str, m: Any, v: Any) -> Any:
-    if op == "sub":
-        return W.sub(m, v)
-    return getattr(W, OPERATIONS[OPS[op]].method)(m, v)
+class _Pairs:
+    """64-bit values as (lo, hi) pairs (verify/wide.py): any backend."""
+
+    def __init__(self, B: Any, mem: Any) -> None:
+        self.W = Wide(B)
+        self.B = B
+
+    def join(self, lo: Any, hi: Any) -> Any:
+        return lo, hi
+
+    def split(self, v: Any) -> tuple[Any, Any]:
+        return v[0], v[1]
+
+    def const(self, n: int) -> Any:
+        lo, hi = split(n)
+        return self.B.const(lo), self.B.const(hi)
+
+    def op(self, name: str, a: Any, b: Any) -> Any:
+        return self.W.sub(a, b) if name == "sub" else getattr(self.W, OPERATIONS[name].method)(a, b)
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        return self.W.ite(c, a, b)
+
+    def stored(self, v: Any) -> None:
+        pass
+
+
+class _Terms:
+    """64-bit values as one z3 term (verify/smt/wide64.py), so that a chain
+    of the lanes' updates is one 64-bit sum to z3's rewriting; the halves a
+    value was stored as are read back as that term (a table on the memory,
+    the terms kept so their ids stay theirs)."""
+
+    def __init__(self, B: Any, mem: Any) -> None:
+        self.B = B
+        self.table: dict[tuple[Any, Any], tuple[Any, Any, Any]] = vars(mem).setdefault("_wide64", {})
+
+    @staticmethod
+    def _key(t: Any) -> Any:
+        return ("i", t) if type(t) is int else t.get_id()
+
+    def join(self, lo: Any, hi: Any) -> Any:
+        hit = self.table.get((self._key(lo), self._key(hi)))
+        return hit[2] if hit is not None else smt.wide64.join(self.B, lo, hi)
+
+    def split(self, v: Any) -> tuple[Any, Any]:
+        return smt.wide64.halves(v)
+
+    def const(self, n: int) -> Any:
+        return smt.wide64.const(self.B, n)
+
+    def op(self, name: str, a: Any, b: Any) -> Any:
+        return smt.wide64.op(name, a, b)
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        return smt.wide64.ite(self.B, c, a, b)
+
+    def stored(self, v: Any) -> None:
+        lo, hi = self.split(v)
+        self.table[(self._key(lo), self._key(hi))] = (lo, hi, v)
+        return None
 
 
 def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, Any]],
@@ -69,46 +127,49 @@ def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, 
     (`mem.atomics`, op `OP:64`), so two atomics with the same inputs pair
     store by store.  [S:atomic64]"""
     B = mem.B
-    W = Wide(B)
+    A: Any = _Terms(B, mem) if B.symbolic and hasattr(B, "s") else _Pairs(B, mem)
+    fold = OPS[op]
+    step = "sub" if op == "sub" else fold
     pre = []
     if before not in (None, ascending):
         for lo, hi, _, _, en in lanes:
             if en is False:
-                pre.append(((B.const(0), B.const(0)), True))
+                pre.append((A.const(0), True))
                 continue
             (vl, pl), (vh, ph) = mem.read(lo, hi), mem.read(*dword_address(B, lo, hi, 1))
-            pre.append(((vl, vh), B.or_b(pl, ph)))
+            pre.append((A.join(vl, vh), B.or_b(pl, ph)))
     flat = []
     for lo, hi, (vlo, vhi), p, en in lanes:
         flat += [(lo, hi, vlo, p, en), (*dword_address(B, lo, hi, 1), vhi, p, en)]
     mem.atomics[len(mem.stores)] = (op + ":64", flat)
-    seq: list[tuple[tuple[Any, Any], Any]] = []
+    seq: list[tuple[Any, Any]] = []
     for lo, hi, v, p, en in lanes:
         lo4, hi4 = dword_address(B, lo, hi, 1)
         if en is False:  # a lane that does not run it: no value, its stores never read
-            seq.append(((B.const(0), B.const(0)), True))
+            seq.append((A.const(0), True))
             mem.write([(lo, hi, B.const(0), True, en)])
             mem.write([(lo4, hi4, B.const(0), True, en)])
             continue
         (ol, pl), (oh, ph) = mem.read(lo, hi), mem.read(lo4, hi4)
         pois = B.or_b(pl, ph)
-        seq.append(((ol, oh), pois))
-        nl, nh = _combine(W, op, (ol, oh), v)
+        old = A.join(ol, oh)
+        seq.append((old, pois))
+        new = A.op(step, old, A.join(*v))
+        A.stored(new)
+        nl, nh = A.split(new)
         mem.write([(lo, hi, nl, B.or_b(pois, p), en)])
         mem.write([(lo4, hi4, nh, B.or_b(pois, p), en)])
     if before is None:
         return [((B.const(0), B.const(0)), False)] * len(lanes)
     if before is ascending:
-        return seq
-    fold = OPS[op]
-    ident = split(IDENT64[fold])
-    f = getattr(W, OPERATIONS[fold].method)
+        return [(A.split(v), p) for v, p in seq]
+    ident = A.const(IDENT64[fold])
     out = []
     for i in range(len(lanes)):
         if lanes[i][4] is False:
-            out.append(pre[i])
+            out.append((A.split(pre[i][0]), pre[i][1]))
             continue
-        acc: Any = (B.const(ident[0]), B.const(ident[1]))
+        acc: Any = ident
         ps: list[Any] = [pre[i][1]]
         for j in range(len(lanes)):
             if j == i or lanes[j][4] is False:
@@ -116,9 +177,9 @@ def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, 
             c = B.and_b(lanes[j][4], B.eq(lanes[j][0], lanes[i][0]), B.eq(lanes[j][1], lanes[i][1]), before(j, i))
             if c is False:
                 continue
-            acc = f(acc, W.ite(c, lanes[j][2], (B.const(ident[0]), B.const(ident[1]))))
+            acc = A.op(fold, acc, A.ite(c, A.join(*lanes[j][2]), ident))
             ps.append(B.and_b(c, lanes[j][3]))
-        out.append((_combine(W, op, pre[i][0], acc), B.or_b(*ps)))
+        out.append((A.split(A.op(step, pre[i][0], acc)), B.or_b(*ps)))
     return out
 
 
