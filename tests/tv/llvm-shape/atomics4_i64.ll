@@ -1,0 +1,40 @@
+; 64-bit atomicrmw in the shape of LLVM's atomic_optimizations_global_pointer.ll
+; (kernels): the atomic optimizer folds the lanes' i64 values into one lane's
+; global_atomic_*_u64 and rebuilds each lane's result with 64-bit adds,
+; v_mad_u64_u32 and readfirstlane pairs (Iterative: a loop of readlane and
+; s_add_u32/s_addc_u32 pairs; DPP: a scan of v_add_co_u32_dpp with carries).
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132-ITER
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1232-DPP
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+
+define amdgpu_kernel void @add_i64_constant(ptr addrspace(1) %out, ptr addrspace(1) %inout) {
+entry:
+  %old = atomicrmw add ptr addrspace(1) %inout, i64 5 syncscope("agent") acq_rel, align 8, !amdgpu.no.fine.grained.memory !0
+  store i64 %old, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_kernel void @sub_i64_uniform(ptr addrspace(1) %out, ptr addrspace(1) %inout, i64 %subitive) {
+entry:
+  %old = atomicrmw sub ptr addrspace(1) %inout, i64 %subitive syncscope("agent") acq_rel, align 8, !amdgpu.no.fine.grained.memory !0
+  store i64 %old, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_kernel void @add_i64_varying(ptr addrspace(1) %out, ptr addrspace(1) %inout) {
+entry:
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %zext = zext i32 %lane to i64
+  %old = atomicrmw add ptr addrspace(1) %inout, i64 %zext syncscope("agent") acq_rel, align 8, !amdgpu.no.fine.grained.memory !0
+  store i64 %old, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_kernel void @xor_i64_uniform_noret(ptr addrspace(1) %inout, i64 %x) {
+entry:
+  %old = atomicrmw xor ptr addrspace(1) %inout, i64 %x syncscope("agent") monotonic, align 8, !amdgpu.no.fine.grained.memory !0
+  ret void
+}
+
+!0 = !{}
