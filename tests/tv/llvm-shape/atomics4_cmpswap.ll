@@ -5,6 +5,7 @@
 ; functions without !amdgpu.no.fine.grained.memory.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -mattr=-flat-for-global -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1010 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1032
+; EXPECT: 6 instances
 
 declare i32 @llvm.amdgcn.workitem.id.x()
 

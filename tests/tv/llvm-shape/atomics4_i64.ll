@@ -15,22 +15,6 @@ entry:
   ret void
 }
 
-define amdgpu_kernel void @sub_i64_uniform(ptr addrspace(1) %out, ptr addrspace(1) %inout, i64 %subitive) {
-entry:
-  %old = atomicrmw sub ptr addrspace(1) %inout, i64 %subitive syncscope("agent") acq_rel, align 8, !amdgpu.no.fine.grained.memory !0
-  store i64 %old, ptr addrspace(1) %out
-  ret void
-}
-
-define amdgpu_kernel void @add_i64_varying(ptr addrspace(1) %out, ptr addrspace(1) %inout) {
-entry:
-  %lane = call i32 @llvm.amdgcn.workitem.id.x()
-  %zext = zext i32 %lane to i64
-  %old = atomicrmw add ptr addrspace(1) %inout, i64 %zext syncscope("agent") acq_rel, align 8, !amdgpu.no.fine.grained.memory !0
-  store i64 %old, ptr addrspace(1) %out
-  ret void
-}
-
 define amdgpu_kernel void @xor_i64_uniform_noret(ptr addrspace(1) %inout, i64 %x) {
 entry:
   %old = atomicrmw xor ptr addrspace(1) %inout, i64 %x syncscope("agent") monotonic, align 8, !amdgpu.no.fine.grained.memory !0
