@@ -5,6 +5,9 @@
 ; s_add_u32/s_addc_u32 pairs; DPP: a scan of v_add_co_u32_dpp with carries).
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132-ITER
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1232-DPP
+; EXPECT: 4 instances
+; EXPECT: unsupported @xor_i64_uniform_noret gfx1100 "a 64-bit atomic that several lanes may run"
+; EXPECT: unsupported @xor_i64_uniform_noret gfx1200 "s_mul_u64"
 
 declare i32 @llvm.amdgcn.workitem.id.x()
 
