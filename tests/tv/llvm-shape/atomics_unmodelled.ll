@@ -2,7 +2,7 @@
 ; (docs/tv.md, "Atomics"): xchg and cmpxchg (the memory after them depends
 ; on the lanes' order: the last one wins), float atomics (fadd: the atomic
 ; optimizer folds them by a DPP tree or v * popcount, which no order of f32
-; additions need equal), i64 atomics.
+; additions need equal); an i64 atomic in a function (EXEC any): unknown.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx942 < %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 < %s
 ; EXPECT: 8 instances
