@@ -567,6 +567,8 @@ ADDR_OPS: list[OpDef] = [
     MovB64(),
     ShiftAdd64(),
     Valu("v_mul_hi_u32", 2, mul_hi_u32, vop3_only=True),
+    # bits 47:32 of S0[23:0] * S1[23:0] (the atomic optimizer's 64-bit count * constant)  [S:mul-u24]
+    Valu("v_mul_hi_u32_u24", 2, lambda B, a, b: mul_hi_u32(B, B.and_(a, B.const(0xFFFFFF)), B.and_(b, B.const(0xFFFFFF)))),
     AddcScalar(),
     Shift64Scalar("s_lshl_b64", True),
     Shift64Scalar("s_lshr_b64", False),

@@ -23,6 +23,7 @@ z3 objects never leave the package except as opaque terms.
 from __future__ import annotations
 
 from . import fparith as _fparith  # noqa: F401  (gives the Z3 backend its `fparith`)
+from . import wide64 as wide64
 from .evaluate import Evaluator
 from .lanenormal import LANE_NORMAL_LIMIT, LaneNormal
 from .monoid import Bag, NotMonoid, Z3Monoid, monoid_backend

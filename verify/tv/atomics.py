@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import smt
+from . import atomic64
 
 # z3 resource units for the one Boolean question (a count of solver steps,
 # never a clock)
@@ -62,6 +63,9 @@ def group_pairs(B: Any, ir_mem: Any, gpu_mem: Any, n0: int, n: int) -> list[Any]
     gpu = gpu_mem.stores[n0:n0 + n]
     noop = (B.const(0), B.const(0), B.const(0), False, False)
     out = [(s, g) for s, g in zip(ir, gpu)]
+    if ir_mem.atomics[n0][0].endswith(":64"):  # two stores per lane: verify/tv/atomic64.py
+        wide = atomic64.group_pairs(B, ir_mem, gpu_mem, n0, n)
+        return out if wide is None else wide
 
     def place(stores: list[Any]) -> tuple[Any, Any] | None:
         live = [s for s in stores if s[4] is not False]

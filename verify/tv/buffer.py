@@ -40,6 +40,9 @@ from typing import Any
 
 from .. import smt
 from ..ir import Instr
+from . import atomic64
+from .atomics import one_lane
+from .sem import ASCENDING
 from .types import dword_address
 
 NOT_MINE = "not mine"
@@ -56,7 +59,8 @@ TID_ENABLE = 1 << 23  # word 3: ADD_TID_ENABLE (LLVM's RSRC_TID_ENABLE, 1 << (32
 
 def known(mnemonic: str) -> bool:
     """An instruction `step` models (gpu_code lets it through)."""
-    return bool(BUFFER.match(mnemonic) or BUFFER_ATOMIC.match(mnemonic))
+    return bool(BUFFER.match(mnemonic) or BUFFER_ATOMIC.match(mnemonic)
+                or (mnemonic.startswith("buffer_") and atomic64.gpu_op(mnemonic) is not None))
 
 
 def _regs(text: str, kind: str) -> list[int] | None:
@@ -82,6 +86,8 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
     b = BUFFER.match(mn)
     a = BUFFER_ATOMIC.match(mn)
     if b is None and a is None:
+        if mn.startswith("buffer_") and atomic64.gpu_op(mn) is not None:
+            return _atomic64(k, ins, ops, mods)
         return NOT_MINE
     nd = 1 if a is not None else _DWORDS[b.group(2)] if b is not None else 1
     stores = a is not None or (b is not None and b.group(1) == "store")
@@ -136,6 +142,25 @@ def _atomic(k: Any, ins: Instr, a: re.Match[str], data: list[int], mods: dict[st
         if k.vm_order is not None:
             k.vm_order.append(data[0])
     return None
+
+
+def _atomic64(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None:
+    """`buffer_atomic_OP_x2/_u64 v[N:N+1], off, s[N:N+3], soffset`: a
+    64-bit atomic (verify/tv/atomic64.py) at the resource's address
+    [S:atomic64] [S:mubuf-rsrc]."""
+    m = k.m
+    got = resolve(k, ins, ops, mods, 8, True)
+    if isinstance(got, str):
+        return got
+    addrs, act, data, where = got
+    if len(data) != 2:
+        return f"{where}: {len(data)} data registers for a 64-bit atomic"
+    op = atomic64.gpu_op(ins.mnemonic)
+    assert op is not None
+    ret = "glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"
+    lo, hi = m.v(data[0]), m.v(data[1])
+    vals = [(smt.under_conjuncts(lo[i], act[i]), smt.under_conjuncts(hi[i], act[i])) for i in range(m.W)]
+    return atomic64.gpu_atomic(k, ins, op, ret, addrs, vals, act, data if ret else None, ASCENDING, one_lane)
 
 
 def resolve(k: Any, ins: Instr, ops: list[str], mods: dict[str, str], nbytes: int,

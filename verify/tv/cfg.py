@@ -28,6 +28,7 @@ from ..hazards import sgpr_block_states
 from ..ir import Instr
 from ..machine import Machine
 from ..ops.base import op_of
+from . import casloop
 
 BRANCHES = ("s_branch", "s_cbranch_execz", "s_cbranch_execnz", "s_cbranch_scc0", "s_cbranch_scc1",
             "s_cbranch_vccz", "s_cbranch_vccnz")
@@ -268,10 +269,13 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             if key not in _SHAPES or _SHAPES[key][0] is not b:
                 _SHAPES[key] = (b, lane_loop(m, b, k, timeout))
             cand = _SHAPES[key][1]
-            if cand is None:
+            if cand is None and casloop.once(blocks, k, extra):
+                pass  # a compare-and-swap retry loop: run once below, its leaving an obligation  [S:cas-loop]
+            elif cand is None:
                 return (f"a loop in the GPU code of a shape verify does not accept: line {t.line}: "
                         f"{t.text.split(';')[0].strip()} (accepted: each iteration clears the lowest set bit "
                         "of one register and branches back while it is not 0)")
+        if self_loop(blocks, k) and cand is not None:
             # R = 0 at entry: one iteration (it then leaves); else one guarded
             # iteration per set bit of R, lowest first, R given its value
             # there (so that s_ff1 of it is a constant)
@@ -320,6 +324,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             exits.append((pc, _save(m, extra)))
             continue
         taken = branch_condition(m, t) if t is not None else False
+        if self_loop(blocks, k):  # (run once: going round again is an obligation  [S:cas-loop])
+            assert t is not None
+            casloop.obligation(extra, B.and_b(pc, taken), t.line)
+            taken = False
         after = _save(m, extra)
         if b.taken is not None and taken is not False:
             incoming.setdefault(b.taken, []).append((B.and_b(pc, taken), after))

@@ -37,7 +37,7 @@ from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from ..workers import pool as worker_pool
-from . import barrier, cextv, conventions, halfsem, inlineasm, legality, nondet
+from . import atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
@@ -374,6 +374,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
                 pass  # groups the memory instructions after it: no effect on values
             elif (kernel or memory) and (GLOBAL.match(ins.mnemonic) or SLOAD.match(ins.mnemonic)
                                          or ATOMIC.match(ins.mnemonic) or memory_instruction(ins.mnemonic, text)
+                                         or atomic64.GPU.match(ins.mnemonic) or casloop.is_cmpswap(ins.mnemonic)
                                          or (kernel and buffer_instruction(ins.mnemonic))
                                          or (sub_dword(ins.mnemonic) and (kernel or not ins.mnemonic.startswith("buffer_")))):
                 pass  # memory: verify/tv/kernel.py, verify/tv/memory.py

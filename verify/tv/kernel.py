@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomics, barrier, buffer, bytemem, cextv, inlineasm, nondet, spaces
+from . import atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, nondet, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -188,6 +188,7 @@ class Kernel:
         self.vm_order: list[int] | None = []  # the destinations of outstanding loads, oldest first
         self.pending_s: set[int] = set()
         self.pc: Any = True  # control flow: the path condition of the running block (verify/tv/cfg.py)
+        self.loop_once = mem.loop_once  # the loops run once: going round again (verify/tv/casloop.py)
         # LDS (verify/tv/spaces.py): its memory, the results waiting for lgkmcnt/dscnt
         self.lds: Memory | None = None
         self.ds_m0_limit = True  # every DS instruction asks that M0 is -1 unless the target ignores M0  [S:ds-m0]
@@ -275,9 +276,13 @@ class Kernel:
                 m.set_s(f"s{r}", self._kernarg_or_memory(lo, hi, off + 4 * k))
                 self.pending_s.add(r)
             return None
+        if casloop.is_cmpswap(mn):  # [S:cas-loop]
+            return casloop.gpu_cmpswap(self, ins, ops, mods, _regs, self._addresses, buffer.resolve, atomics.one_lane)
         am = ATOMIC.match(mn)
         if am is not None:
             return self.atomic(ins, am, ops, mods)
+        if mn.startswith("global_") and atomic64.gpu_op(mn) is not None:
+            return self.atomic_64(ins, ops, mods)
         if mn.startswith("s_wait"):
             spaces.retire(self, ins.text)
         other = bytemem.step(self, ins, ops, mods)  # 8- and 16-bit accesses (verify/tv/bytemem.py)
@@ -399,6 +404,28 @@ class Kernel:
             if self.vm_order is not None:
                 self.vm_order.append(d)
         return None
+
+    def atomic_64(self, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None:
+        """`global_atomic_OP_x2/_u64 [vdst,] vaddr, vdata, saddr|off`: the
+        64-bit atomics (verify/tv/atomic64.py)  [S:atomic64] [S:global-atomic]"""
+        m = self.m
+        op = atomic64.gpu_op(ins.mnemonic)
+        assert op is not None
+        ret = len(ops) == 4
+        if set(mods) - {"offset", "glc", "sc0", "sc1", "nt", "th", "scope", "slc", "dlc"} or len(ops) not in (3, 4):
+            return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)} {' '.join(sorted(mods))}"
+        if ret != ("glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"):
+            return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
+        addr_op, data_op, saddr = ops[-3:]
+        act = m.actives()
+        addrs = self._addresses(addr_op, saddr, int(mods.get("offset", "0"), 0), act)
+        dr = _regs(data_op)
+        dst = _regs(ops[0]) if ret else None
+        if addrs is None or len(dr) != 2 or (dst is not None and len(dst) != 2):
+            return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)}"
+        lo, hi = m.v(dr[0]), m.v(dr[1])
+        data = [(smt.under_conjuncts(lo[i], act[i]), smt.under_conjuncts(hi[i], act[i])) for i in range(m.W)]
+        return atomic64.gpu_atomic(self, ins, op, ret, addrs, data, act, dst, atomics_ascending, atomics.one_lane)
 
     def _addresses(self, addr_op: str, saddr: str, off: int, act: list[Any]) -> list[tuple[Any, Any]] | None:
         """Each lane's 64-bit address of a global access: a 64-bit VGPR
@@ -943,6 +970,14 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
             out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
         return out
     W = len(exec_bits)
+    if gpu_mem.loop_once:  # a loop run once may go round again: unsupported  [S:cas-loop]
+        out = casloop.once_verdict(res, t0, q, B, no_ub, gpu_mem.loop_once)
+        if out is not None:
+            return out
+    if gpu_mem.faults:  # the GPU's code faults where the IR is defined: a refutation  [S:atomic64]
+        out = atomic64.fault_verdict(res, t0, q, B, no_ub, gpu_mem, exec_bits)
+        if out is not None:
+            return out
     # First the stronger, easier question: the same stores, lane by lane, in
     # the same order (same enables and addresses; equal values where the IR's
     # is not poison).  Equal store sequences leave equal memory.

@@ -42,7 +42,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, barrier, floatsem, gep, halfsem, irloop, lanemask, wideir
+from . import aggregate, atomic64, barrier, floatsem, gep, halfsem, irloop, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -83,6 +83,8 @@ class Memory:
         # per atomic instruction, at the index of its first store: its operation and inputs per lane
         self.atomics: dict[int, tuple[str, list[tuple[Any, Any, Any, Any, Any]]]] = {}
         self.one_lane: set[int] = set()  # those of `atomics` that one lane runs (verify/tv/atomics.py)
+        self.faults: list[tuple[Any, int]] = []  # (condition, line): the GPU's code faults (verify/tv/atomic64.py)
+        self.loop_once: list[tuple[Any, int]] = []  # (condition, line): a loop run once goes round again (verify/tv/casloop.py)
 
     def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
         """The value and poison at (lo, hi) after the first `upto` stores
@@ -1118,6 +1120,8 @@ class IRRun:
         if m is None or m.group(1) or m.group(2) not in ATOMIC_OPS or a is None or int(a.group(1)) < 4:
             raise self._unsupported(f"atomicrmw '{' '.join(ins.text.split('=', 1)[-1].split()[:3])}' "
                                     "(modelled: add sub and or xor min max umin umax of i32 on addrspace(1), align >= 4)")
+        if ins.operands[1].type == "i64":  # verify/tv/atomic64.py  [S:atomic64]
+            return atomic64.ir_atomicrmw(self, ins, m.group(2), int(a.group(1)), ASCENDING)
         if ins.operands[1].type != "i32":
             raise self._unsupported(f"atomicrmw of {ins.operands[1].type}")
         ptr = self._pointer(ins.operands[0])
