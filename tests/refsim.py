@@ -200,6 +200,8 @@ VALU: dict[str, Callable[..., int]] = {
     "v_sub_f32": lambda a, b: f32_round(f32(a) - f32(b)),
     "v_subrev_f32": lambda a, b: f32_round(f32(b) - f32(a)),
     "v_mul_hi_u32": lambda a, b: (a * b) >> 32,
+    # bits 47:32 of the 48-bit product of the operands' low 24 bits  [S:mul-u24]
+    "v_mul_hi_u32_u24": lambda a, b: ((a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32,
     "v_min_f32": fmin,
     "v_max_f32": fmax,
     # [S:min-num]: GFX12's names, the same IEEE-mode operations; v_minimum/v_maximum propagate NaN

@@ -172,7 +172,8 @@ def test_an_unset_sgpr_in_a_fold_is_shown_at_the_witness(tmp_path):
     assert code == 1
     assert "EXEC = 0x0000000000000001  (active lanes: 0)" in out
     assert "    s5 = 0x80000000\n" in out
-    assert "0  0x7fffffff  0x80000000 written at line 23" in out
+    assert ("0  0x7fffffff  0x80000000 computed at line 23  line 23 s_min_i32: s4 reads its ssrc1 s5 = 0x80000000"
+            in out)
 
 
 @pytest.mark.slow

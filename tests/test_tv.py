@@ -117,7 +117,7 @@ def test_poison_and_undef(tmp_path):
     assert lines[1] == "  for gfx1100 wave32 under exec=any, assumptions: none"
     assert lines[2].startswith("g on gfx1100 wave32 (llvmlite): proved")
     assert lines[4] == ("  proved with the IR's non-deterministic values chosen from the target's "
-                        "(a witness for 32 lane values)")
+                        "(the target's terms where they stand, lane normal forms)")
     assert lines[5].startswith("h on gfx1100 wave32 (llvmlite): proved")
     assert lines[-1] == "Summary: 3 correct, 0 incorrect, 0 failed-to-prove, 0 unsupported"
 
