@@ -206,6 +206,7 @@ def test_gfx803_flat_store_and_its_mutant(tmp_path):
     assert any("flat.aperture=any" in n for n in r["notes"]), r["notes"]
 
 
+@pytest.mark.slow  # 7 s (gfx803 wave64's per-EXEC proofs): over the fast tier's 5 s line
 @needs_llc
 def test_an_i64_store_split_in_dwords_is_proved_where_lanes_overlap(tmp_path):
     """gfx803 stores an i64 through a flat pointer as two dword stores, the
