@@ -62,7 +62,7 @@ def tier_split(items: list, every: int, ids: list[str] | None = None, cover: lis
     features picked cheapest first."""
     import pytest
 
-    chosen = cover_sample(cover, every, cost) if cover is not None else {k for k in range(len(items)) if k % every == 0}
+    chosen = cover_sample(cover, every, cost) if cover is not None else _every_nth([str(i) for i in items], every)
     out = []
     for k, item in enumerate(items):
         mark = pytest.mark.slow if k in chosen else pytest.mark.corpus
@@ -84,6 +84,16 @@ def costly(path: object) -> bool:
     return COSTLY.match(Path(str(path)).stem) is not None
 
 
+def _every_nth(paths: list[str], every: int) -> set[int]:
+    """Every `every`-th index, a costly lowering's next neighbour in its place."""
+    chosen = set()
+    for k in range(0, len(paths), every):
+        while k < len(paths) - 1 and costly(paths[k]):
+            k += 1
+        chosen.add(k)
+    return chosen
+
+
 def cover_sample(paths: list, every: int, cost: list[int] | None = None, specs: bool = True) -> set[int]:
     """Indices of `paths`: every `every`-th, then in order each lowering
     file with a feature (lowering_features) none chosen so far has.  With
@@ -93,11 +103,7 @@ def cover_sample(paths: list, every: int, cost: list[int] | None = None, specs: 
     lowering refines is not a feature (a sweep of emission, whose IR and
     compiled code follow the instructions: the catalogue sweep covers every
     spec)."""
-    chosen = set()
-    for k in range(0, len(paths), every):  # every `every`-th, a costly one's next neighbour in its place
-        while k < len(paths) - 1 and costly(paths[k]):
-            k += 1
-        chosen.add(k)
+    chosen = _every_nth([str(p) for p in paths], every)
     feats = [{f for f in lowering_features(p) if specs or not f.startswith("spec:")} for p in paths]
     have: set[str] = set().union(*(feats[k] for k in chosen))
     if cost is None:

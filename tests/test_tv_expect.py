@@ -23,9 +23,11 @@ LLC = shutil.which("llc-22")
 
 
 # areas whose own test files already run their files' cases in the slow tier
-# (tests/test_tv_shape_cf.py, _nondet.py, _half.py): no whole-file
-# sample of theirs there (cf_wave_reduce_loop alone took 216 s at load 12)
-SAMPLED_ELSEWHERE = {"cf", "nondet", "half"}
+# (tests/test_tv_shape_cf.py, _nondet.py, _half.py; the atomics in
+# test_tv_shape_atomics.py, test_tv_atomics2.py and test_tv_atomics4.py): no
+# whole-file sample of theirs there (cf_wave_reduce_loop alone took 216 s at
+# load 12, atomics_unmodelled 82 s in CI)
+SAMPLED_ELSEWHERE = {"cf", "nondet", "half", "atomics", "atomics4"}
 
 
 def _tiers(paths: list[Path]) -> list[object]:

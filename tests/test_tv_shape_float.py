@@ -276,7 +276,8 @@ HIP = Path(__file__).parent / "tv" / "hip"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("target, wave", [("gfx942", 64), ("gfx1100", 32)])
+@pytest.mark.parametrize("target, wave", [  # (gfx942 wave64: 75 s in CI, the corpus tier's)
+    pytest.param("gfx942", 64, marks=pytest.mark.corpus), ("gfx1100", 32)])
 def test_hip_ballot_and_float_kernels_from_clang22(target, wave):
     """__ballot (llvm.amdgcn.icmp/fcmp.i64), fminf of a __shfl_xor
     (llvm.minnum with `contract`), (int)ceilf (llvm.ceil, fptosi) as
