@@ -1012,7 +1012,7 @@ def _exec_blame(trace: list[Step], step: Step, ev: Any, reg: str, lane: int, val
         return None
     old = value(step.index, VReg(int(reg[1:])), lane) if re.fullmatch(r"v\d+", reg) else None
     mask = value(w.index + 1, SReg((half,)), None)
-    if mask is None or mask == M32:  # (every lane of the half on: a whole-wave enable, not a branch's mask)
+    if mask is None:
         return None
     where = f"{_line(step)} ({print_instr(step.instr)})"
     wline = f"{_line(w)} ({print_instr(w.instr)}): writes {half} = {mask:#x}"
