@@ -216,6 +216,18 @@ def ir_atomicrmw(run: Any, ins: Any, op: str, align: int, ascending: Any) -> Lan
     return Lanes([v[0] for v, _ in olds], [p for _, p in olds], 64, False, [v[1] for v, _ in olds])
 
 
+def same_place(B: Any, stores: list[Any]) -> tuple[Any, Any] | None:
+    """The one address (lo, hi) every enabled store of `stores` writes, or
+    None (none enabled, or two addresses not the same term)."""
+    live = [s for s in stores if s[4] is not False]
+    if not live:
+        return None
+    for s in live[1:]:
+        if B.eq(s[0], live[0][0]) is not True or B.eq(s[1], live[0][1]) is not True:
+            return None
+    return live[0][0], live[0][1]
+
+
 def group_pairs(B: Any, ir_mem: Any, gpu_mem: Any, n0: int, n: int) -> list[Any] | None:
     """atomics.group_pairs for a 64-bit atomic (n = 2 stores per lane): every
     lane of each side at one address P (its P + 4 then one address too):
@@ -225,19 +237,10 @@ def group_pairs(B: Any, ir_mem: Any, gpu_mem: Any, n0: int, n: int) -> list[Any]
     gpu = gpu_mem.stores[n0:n0 + n]
     noop = (B.const(0), B.const(0), B.const(0), False, False)
 
-    def place(stores: list[Any]) -> tuple[Any, Any] | None:
-        live = [s for s in stores[0::2] if s[4] is not False]
-        if not live:
-            return None
-        for s in live[1:]:
-            if B.eq(s[0], live[0][0]) is not True or B.eq(s[1], live[0][1]) is not True:
-                return None
-        return live[0][0], live[0][1]
-
     got = gpu_mem.atomics.get(n0)
     if got is None or not got[0].endswith(":64") or len(got[1]) != n:
         return None
-    pi, pg = place(ir), place(gpu)
+    pi, pg = same_place(B, ir[0::2]), same_place(B, gpu[0::2])
     if pi is None or pg is None:
         return None
     out = []

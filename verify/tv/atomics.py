@@ -67,16 +67,7 @@ def group_pairs(B: Any, ir_mem: Any, gpu_mem: Any, n0: int, n: int) -> list[Any]
         wide = atomic64.group_pairs(B, ir_mem, gpu_mem, n0, n)
         return out if wide is None else wide
 
-    def place(stores: list[Any]) -> tuple[Any, Any] | None:
-        live = [s for s in stores if s[4] is not False]
-        if not live:
-            return None
-        for s in live[1:]:
-            if B.eq(s[0], live[0][0]) is not True or B.eq(s[1], live[0][1]) is not True:
-                return None
-        return live[0][0], live[0][1]
-
-    pi, pg = place(ir), place(gpu)
+    pi, pg = atomic64.same_place(B, ir), atomic64.same_place(B, gpu)
     if pi is None or pg is None:
         return out
     iv, ip = ir_mem.read(pi[0], pi[1], n0 + n)

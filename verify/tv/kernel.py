@@ -91,6 +91,16 @@ def kernarg_sgpr(asm: str, fname: str) -> int | None:
     return None
 
 
+def _atomic_form(ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None:
+    """A global atomic's operands and modifiers as verify models them (a
+    result register exactly with a return flag), else why not."""
+    if set(mods) - {"offset", "glc", "sc0", "sc1", "nt", "th", "scope", "slc", "dlc"} or len(ops) not in (3, 4):
+        return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)} {' '.join(sorted(mods))}"
+    if (len(ops) == 4) != ("glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"):
+        return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
+    return None
+
+
 @dataclass(frozen=True)
 class WorkItems:
     """A kernel's work-item IDs as LLVM's code generation reads its attributes
@@ -364,10 +374,8 @@ class Kernel:
         if kind in ("min", "max") and not suffix:
             return f"line {ins.line}: {ins.mnemonic}"
         ret = len(ops) == 4
-        if set(mods) - {"offset", "glc", "sc0", "sc1", "nt", "th", "scope", "slc", "dlc"} or len(ops) not in (3, 4):
-            return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)} {' '.join(sorted(mods))}"
-        if ret != ("glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"):
-            return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
+        if (bad := _atomic_form(ins, ops, mods)) is not None:
+            return bad
         addr_op, data_op, saddr = ops[-3:]
         off = int(mods.get("offset", "0"), 0)
         act = m.actives()
@@ -412,10 +420,8 @@ class Kernel:
         op = atomic64.gpu_op(ins.mnemonic)
         assert op is not None
         ret = len(ops) == 4
-        if set(mods) - {"offset", "glc", "sc0", "sc1", "nt", "th", "scope", "slc", "dlc"} or len(ops) not in (3, 4):
-            return f"line {ins.line}: {ins.mnemonic} {', '.join(ops)} {' '.join(sorted(mods))}"
-        if ret != ("glc" in mods or "sc0" in mods or mods.get("th") == "TH_ATOMIC_RETURN"):
-            return f"line {ins.line}: {ins.mnemonic}: a result register without a return flag, or the reverse"
+        if (bad := _atomic_form(ins, ops, mods)) is not None:
+            return bad
         addr_op, data_op, saddr = ops[-3:]
         act = m.actives()
         addrs = self._addresses(addr_op, saddr, int(mods.get("offset", "0"), 0), act)
