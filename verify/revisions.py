@@ -6,7 +6,8 @@ checker.  Their revisions are kept apart from the records, one line each, in
 
 * ``core``: ``r<verify.SEMANTICS_REVISION>-<hash>`` of the checker, every
   module of ``verify/`` and of the solver package ``verify/smt/`` except :data:`NOT_CORE` (the CLI, the reports, the
-  record and lock code, the catalogue search, emission, ``verify asm``'s
+  record and lock code, the catalogue search, emission, the counterexample
+  explanation (verify.explain), ``verify asm``'s
   region finder, diagnostics and the lowering parser, whose
   output the lowering hash covers).  A new module is core until it is listed
   there, so nothing a verdict depends on is left out by default;
@@ -49,7 +50,8 @@ _OPS = _PKG / "ops"
 # verify/*.py modules no verdict depends on (all others are the core)
 NOT_CORE = ("__init__.py", "__main__.py", "cli.py", "gate.py", "proofs.py", "revisions.py", "catalog.py",
             "emit.py", "asmcheck.py", "diag.py", "primitives.py", "about.py",
-            "svg.py", "report.py", "summary.py", "progress.py")  # pictures and reports; hazards.py is semantics: core
+            "svg.py", "report.py", "summary.py", "progress.py",  # pictures and reports; hazards.py is semantics: core
+            "explain.py")  # a counterexample's cause, pattern and table: it runs once cex.py has replayed a failing state
 
 # names through which an op could reach any other op
 _REGISTRY = {"OPS", "MNEMONICS", "UNMODELLED", "op_of", "lookup"}
