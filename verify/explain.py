@@ -726,6 +726,14 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
             f"written at {_line(w)}", f"{_at(w)}: writes {b.text} = {_value_text(b.value, names)}, where {need}")
 
 
+def _whole_wave(w: Step, value: Reader) -> bool:
+    """EXEC after trace step `w` has every lane of the wave on (wave64: both
+    halves): a whole-wave enable (``s_or_saveexec_b32 s0, -1``), which lets
+    every lane in and so picks out none, never a branch's mask."""
+    halves = ("exec_lo",) if value.W == 32 else ("exec_lo", "exec_hi")
+    return all(value(w.index + 1, SReg((h,)), None) == M32 for h in halves)
+
+
 def _exec_blame(trace: list[Step], step: Step, ev: Any, reg: str, lane: int, value: Reader, expected: int
                 ) -> tuple[list[str], str, str] | None:
     """EXEC as the operand in error, where an instruction of the code set
@@ -743,7 +751,7 @@ def _exec_blame(trace: list[Step], step: Step, ev: Any, reg: str, lane: int, val
         return None
     old = value(step.index, VReg(int(reg[1:])), lane) if re.fullmatch(r"v\d+", reg) else None
     mask = value(w.index + 1, SReg((half,)), None)
-    if mask is None:
+    if mask is None or _whole_wave(w, value):  # every lane on: a whole-wave enable, no branch's mask
         return None
     where = f"{_line(step)} ({print_instr(step.instr)})"
     wline = f"{_line(w)} ({print_instr(w.instr)}): writes {half} = {mask:#x}"
