@@ -291,8 +291,9 @@ def test_a_branch_that_went_the_wrong_way_is_named(tmp_path):
     """A compute shader that picks %a + 1 or %b + 2 on a uniform branch,
     its `s_cmp_lg_u32` made `s_cmp_eq_u32`: the SGPR result's writer is
     right for the path it is on; replayed with the branch going the other
-    way, the code gives the IR's value, so the branch is named, with the
-    SCC it read."""
+    way, the code gives the IR's value, so the compare that set the SCC the
+    branch read is named, with the SCC a correct program holds, and the
+    path from it to the branch."""
     ll = tmp_path / "b.ll"
     ll.write_text("define amdgpu_cs i32 @pick(i32 inreg %c, i32 inreg %a, i32 inreg %b) {\nentry:\n"
                   "  %cc = icmp eq i32 %c, 0\n  br i1 %cc, label %t, label %f\nt:\n  %x = add i32 %a, 1\n  ret i32 %x\n"
@@ -303,8 +304,10 @@ def test_a_branch_that_went_the_wrong_way_is_named(tmp_path):
     bad = tmp_path / "m.s"
     bad.write_text(asm.replace("\ts_cmp_lg_u32 s0, 0\n", "\ts_cmp_eq_u32 s0, 0\n"))
     br = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\ts_cbranch_scc0 .LBB0_2")
+    at = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\ts_cmp_eq_u32 s0, 0")
     lines, c = run(str(ll), bad, "pick")
-    assert c["cause"] == (f"line {br} s_cbranch_scc0: taken (SCC = 0), the path to the GPU value; the other way it "
-                          "gives the value wanted, 0x382")
-    assert (f"      line {br} (s_cbranch_scc0 .LBB0_2): taken (SCC = 0); the other way the code gives the value "
-            "wanted") in lines
+    assert c["cause"] == (f"line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {br} "
+                          "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
+                          "0x382")
+    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line {br} "
+            "(s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in lines

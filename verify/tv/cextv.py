@@ -26,6 +26,7 @@ from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Lowering, SReg, VReg
 from ..lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
+from ..lowering_file import print_instr
 from ..machine import LaneEvent, Machine, Step
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
@@ -132,7 +133,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
             return q.truth(t) if t is not None else False
         return q.value(t) & 0xFFFFFFFF if t is not None else 0
 
-    decisions: list[tuple[Any, bool, str]] = []
+    decisions: list[Decision] = []
     run = replay(concrete_initial, mask, decisions=decisions)
     active = [bool((mask >> i) & 1) for i in range(W)]
     for i in range(W):
@@ -211,7 +212,7 @@ def explain_pieces(q: Any, B: Any, W: int, target: Target, assume: dict[str, str
 BRANCH_TRIES = 8  # the latest conditional branches of a path replayed the other way (a loop meets many)
 
 
-def _branch_cause(rows: list[C.Row], decisions: list[tuple[Any, bool, str]], replay: Any, initial: Any, mask: int,
+def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, initial: Any, mask: int,
                   out_reg: str, off: int, m32: int) -> None:
     """A branch as the cause: where the code, replayed with one of the
     conditional branches its path met going the other way (the latest
@@ -233,15 +234,22 @@ def _branch_cause(rows: list[C.Row], decisions: list[tuple[Any, bool, str]], rep
             x = m2.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m2.s(out_reg)
             return (x >> off) & m32 if isinstance(x, int) else None
         if all(got(r.lane) == r.expected for r in rows):
-            t, taken, cond = decisions[d]
+            t, taken, cond, w = decisions[d]
             how = ("taken" if taken else "not taken") + (f" ({cond})" if cond else "")
             line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
                     f"value wanted")
+            head = f"line {t.line} {t.mnemonic}: {how}"
+            if w is not None and cond:  # the instruction that computed the condition, then the branch
+                want = _condition_wanted(t, cond)
+                line = (f"line {w.instr.line} ({print_instr(w.instr)}): {cond} (a correct program would hold {want})"
+                        f" -> line {t.line} ({t.text.split(';')[0].strip()}): {'taken' if taken else 'not taken'}; "
+                        "the other way the code gives the value wanted")
+                head = (f"line {w.instr.line} {w.instr.mnemonic}: {cond}, a correct program would hold {want} -> "
+                        f"line {t.line} {t.mnemonic} {'taken' if taken else 'not taken'}")
             for r in rows:
                 if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
                         "(the GPU value differs)" in r.responsible or not r.chain:
-                    r.responsible = (f"line {t.line} {t.mnemonic}: {how}, the path to the GPU value; the other way "
-                                     f"it gives the value wanted, {r.expected:#x}")
+                    r.responsible = f"{head}, the path to the GPU value; the other way it gives the value wanted, {r.expected:#x}"
                 r.chain.append(line)
             return
 
@@ -264,7 +272,7 @@ def _reader(m: Machine, snaps: list[Any], names: dict[int, str] | None = None) -
 
 
 def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Callable[[Any], None],
-         flip: int | None = None, decisions: list[tuple[Any, bool, str]] | None = None) -> None:
+         flip: int | None = None, decisions: list[Decision] | None = None) -> None:
     """Run the code on a concrete machine along the path its branches take
     there (verify/tv/cfg.py's blocks: a branch's condition read from the
     machine, a loop run as often as it runs; straight-line code in order).
@@ -292,9 +300,59 @@ def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Call
             taken ^= met == flip
             met += 1
             if decisions is not None:
-                decisions.append((t, taken, _condition_text(m, t)))
+                decisions.append((t, taken, _condition_text(m, t), _condition_writer(m, t)))
         k = b.taken if taken and b.taken is not None else b.fall
     raise RuntimeError("the path is longer than the walk's limit")
+
+
+# a conditional branch met on a replay's path: the branch, whether it was taken,
+# the condition it read (_condition_text) and the trace step that wrote it
+Decision = tuple[Any, bool, str, "Step | None"]
+
+
+class SccTraced(Machine):
+    """A Machine that notes the trace step that last wrote SCC (`scc_by`;
+    None: SCC as at entry), so that a branch on SCC names the instruction
+    that computed it (:func:`_condition_writer`).  Explanation only: the
+    replays of :func:`replay_straight` run on it, no proof does."""
+
+    scc_by: Step | None = None
+
+    @property
+    def scc(self) -> Any:
+        return super().scc
+
+    @scc.setter
+    def scc(self, value: Any) -> None:
+        self._scc = value
+        self.scc_by = self.step
+
+    def set_scc_from(self, make: Callable[[], Any]) -> None:
+        super().set_scc_from(make)
+        self.scc_by = self.step
+
+
+def _condition_writer(m: Machine, t: Any) -> Step | None:
+    """The trace step that wrote what conditional branch `t` reads: SCC's
+    last writer (an SccTraced machine), or the last step that wrote a lane
+    or all of VCC or EXEC (a `v_cmp`, an `s_and_saveexec`); None where the
+    value is the one at entry or unknown."""
+    mn = t.mnemonic
+    if "scc" in mn:
+        return getattr(m, "scc_by", None)
+    regs = ("exec_lo", "exec_hi") if "exec" in mn else ("vcc_lo", "vcc_hi")
+    return next((s for s in reversed(m.trace or []) if any(k[0] in regs for k in s.events)), None)
+
+
+def _condition_wanted(t: Any, cond: str) -> str:
+    """What the condition a branch read (`cond`: :func:`_condition_text`)
+    holds in a correct program, where going the other way gives the value
+    wanted: SCC the other bit, VCC or EXEC zero or not zero."""
+    if cond.startswith("SCC = "):
+        return "0" if cond.endswith("1") else "1"
+    reg = "EXEC" if "exec" in t.mnemonic else "VCC"
+    zero = all(int(v.split("=")[1], 16) == 0 for v in cond.split(", "))
+    return f"{reg} != 0" if zero else f"{reg} = 0"
 
 
 def _condition_text(m: Machine, t: Any) -> str:
@@ -320,8 +378,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
     along the path its branches take (:func:`walk`), the registers kept
     before each traced step; trace steps numbered in order."""
     def replay(initial: Callable[[str, str, int | None], Any], mask: int, flip: int | None = None,
-               decisions: list[tuple[Any, bool, str]] | None = None) -> tuple[Machine, list[Any]] | None:
-        m = Machine(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
+               decisions: list[Decision] | None = None) -> tuple[Machine, list[Any]] | None:
+        m = SccTraced(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
         m.set_s("exec_lo", mask & 0xFFFFFFFF)
         m.set_s("exec_hi", (mask >> 32) & 0xFFFFFFFF)
