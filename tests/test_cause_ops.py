@@ -8,6 +8,7 @@ run again with that operand replaced)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -287,13 +288,10 @@ def test_a_lowerings_sgpr_output_names_the_operand_of_its_writer(tmp_path):
                           "it gives the value wanted, 0x1")
 
 
-def test_a_branch_that_went_the_wrong_way_is_named(tmp_path):
+def pick_mutant(tmp_path: Path) -> tuple[Path, Path, int, int]:
     """A compute shader that picks %a + 1 or %b + 2 on a uniform branch,
-    its `s_cmp_lg_u32` made `s_cmp_eq_u32`: the SGPR result's writer is
-    right for the path it is on; replayed with the branch going the other
-    way, the code gives the IR's value, so the compare that set the SCC the
-    branch read is named, with the SCC a correct program holds, and the
-    path from it to the branch."""
+    by llc-22 for gfx1100 wave32, its `s_cmp_lg_u32` made `s_cmp_eq_u32`:
+    (the IR, the mutant, the compare's line, the branch's line)."""
     ll = tmp_path / "b.ll"
     ll.write_text("define amdgpu_cs i32 @pick(i32 inreg %c, i32 inreg %a, i32 inreg %b) {\nentry:\n"
                   "  %cc = icmp eq i32 %c, 0\n  br i1 %cc, label %t, label %f\nt:\n  %x = add i32 %a, 1\n  ret i32 %x\n"
@@ -305,9 +303,38 @@ def test_a_branch_that_went_the_wrong_way_is_named(tmp_path):
     bad.write_text(asm.replace("\ts_cmp_lg_u32 s0, 0\n", "\ts_cmp_eq_u32 s0, 0\n"))
     br = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\ts_cbranch_scc0 .LBB0_2")
     at = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\ts_cmp_eq_u32 s0, 0")
+    return ll, bad, at, br
+
+
+def test_a_branch_that_went_the_wrong_way_is_named(tmp_path):
+    """pick_mutant: the SGPR result's writer is right for the path it is
+    on; replayed with the branch going the other way, the code gives the
+    IR's value, so the compare that set the SCC the branch read is named,
+    with the SCC a correct program holds, and the path from it to the
+    branch."""
+    ll, bad, at, br = pick_mutant(tmp_path)
     lines, c = run(str(ll), bad, "pick")
     assert c["cause"] == (f"line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {br} "
                           "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
                           "0x382")
     assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line {br} "
             "(s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in lines
+
+
+def test_the_picture_draws_the_branch_the_path_took(tmp_path):
+    """pick_mutant's `--svg`: the branch is a column of its own, between
+    the compare and the block it went to, saying it was taken and the SCC
+    it read; the compare's column is the responsible one."""
+    ll, bad, at, br = pick_mutant(tmp_path)
+    pic = tmp_path / "p.svg"
+    code, out, _ = cli("tv", str(ll), "--function", "pick", "--target", "gfx1100", "--wave", "32", "--asm", str(bad),
+                       "--svg", str(pic))
+    assert code == 1, out
+    svg = pic.read_text()
+    cols = re.findall(r'<g class="column( responsible)?( branch)?" data-column="(\d+)" data-line="(\d+)">', svg)
+    branch = [(int(k), int(line)) for resp, b, k, line in cols if b]
+    assert [line for _, line in branch] == [br], cols
+    compare = [(int(k), bool(resp)) for resp, b, k, line in cols if int(line) == at]
+    assert compare == [(branch[0][0] - 1, True)], cols  # the compare just before the branch, responsible
+    assert '<text class="branch taken"' in svg and ">branch taken</text>" in svg
+    assert ">SCC = 0</text>" in svg and ">s_cbranch_scc0</text>" in svg

@@ -207,6 +207,7 @@ def _same_lane(cols: list[Column], act: int) -> Any:
 
 
 FOLD_COL = -2  # a Column.step: instructions off the path, folded into one narrow column
+BRANCH_COL = -3  # a Column.step: a conditional branch the path met, its text "s_cbranch_scc0 L: taken (SCC = 0)"
 MAX_W = 1200  # a counterexample's picture is at most this wide unless drawn full
 
 
@@ -231,7 +232,8 @@ def _fold_columns(f: Flow) -> None:
 
     def kept(cut: int) -> set[int]:
         out = {0} | {c for c, _ in f.path if c >= cut}
-        out |= {k for k, c in enumerate(f.columns) if k >= cut and c.step >= 0 and c.line in f.chain_lines}
+        out |= {k for k, c in enumerate(f.columns)
+                if k >= cut and (c.step >= 0 or c.step == BRANCH_COL) and c.line in f.chain_lines}
         return out | ({f.responsible} if f.responsible is not None else set())
 
     keep = kept(0)
@@ -427,7 +429,8 @@ def render(f: Flow) -> str:
     for k, c in enumerate(f.columns):
         cx = xs[k]
         resp = k == f.responsible
-        o.append(f'<g class="column{" responsible" if resp else ""}" data-column="{k}" data-line="{c.line}">'
+        o.append(f'<g class="column{" responsible" if resp else ""}{" branch" if c.step == BRANCH_COL else ""}" '
+                 f'data-column="{k}" data-line="{c.line}">'
                  f'<title>{_esc(c.text)}</title>')
         if resp:
             o.append(f'<rect x="{cx - (f.col_w - 24) / 2:.1f}" y="{TOP - 84}" width="{f.col_w - 24}" height="{bottom - TOP + 88:.0f}" '
@@ -436,6 +439,14 @@ def render(f: Flow) -> str:
                      f'font-weight="bold">responsible</text>')
         if c.step == FOLD_COL:
             heads = ["...", c.text.split(": ", 1)[1].split(" ", 1)[0] + " more"]
+        elif c.step == BRANCH_COL:  # the branch, which way it went and the condition it read
+            nc = max(8, int(_col_width(c, f.col_w) / 6.6))
+            ins, how = c.text.split(": ", 1)
+            way, _, cond = how.partition(" (")
+            heads = [f"line {c.line}", _short(ins.split(" ")[0], nc), way, _short(cond.rstrip(")"), nc)]
+            o.append(f'<text class="branch {"taken" if way == "taken" else "not-taken"}" x="{cx:.1f}" '
+                     f'y="{bottom + 26:.0f}" text-anchor="middle" fill="#7b3fa0" font-weight="bold">'
+                     f'branch {way}</text>')
         else:
             nc = max(8, int(_col_width(c, f.col_w) / 6.6))
             heads = (_head_lines(c, nc) if (c.cells or c.step < 0)
@@ -646,11 +657,15 @@ def _scalar_rows(trace: list[Any], value: ValueAt, sgprs: dict[str, tuple[str, i
 
 def trace_svg(low: Lowering, machine: Any, value: ValueAt | None, wave: int, mask: int, rows: list[Row],
               out_reg: str, title: str, full: bool = False,
-              sgprs: dict[str, tuple[str, int | None]] | None = None) -> str:
+              sgprs: dict[str, tuple[str, int | None]] | None = None,
+              branches: list[tuple[int, int, str]] | None = None) -> str:
     """The picture of a counterexample whose GPU code was replayed
     concretely outside a lowering (`machine`, with its trace): the columns,
     the deciding lane's path to `out_reg` and the responsible column as
-    :func:`flow` draws them, the others folded unless `full`."""
+    :func:`flow` draws them, the others folded unless `full`.  `branches`:
+    the conditional branches the path met, each (trace steps run before it,
+    its line, "s_cbranch_scc0 L: taken (SCC = 0)"), drawn as a column of
+    their own where the path passed them."""
     enc = _Replayed(machine)
     cols = _columns(low, enc)  # type: ignore[arg-type]
     f = Flow(title, wave, mask, cols, [])
@@ -671,9 +686,36 @@ def trace_svg(low: Lowering, machine: Any, value: ValueAt | None, wave: int, mas
                                       f", GPU {x.actual:#x}{' ' + x.actual_src if x.actual_src else ''}")
     pinned |= {j for c in cols if c.cells for i in set(pinned) for j in c.cells[i].sources}
     f.rows = fold_lanes(list(range(wave)), _same_lane(cols, mask), pinned)
+    if branches:
+        _branch_columns(f, branches, r)
+        if f.responsible is None and m:  # the branch itself named
+            f.responsible = next((k for k, c in enumerate(f.columns) if c.step == BRANCH_COL
+                                  and c.line == int(m.group(1))), None)
     if not full:
         _fold_columns(f)
     return render(f)
+
+
+def _branch_columns(f: Flow, branches: list[tuple[int, int, str]], r: Row) -> None:
+    """Each branch (trace steps before it, line, text) a column between the
+    instructions it came between; the path's and the responsible column's
+    indices moved along.  A branch the row's trace names is kept when the
+    picture folds."""
+    at: dict[int, list[tuple[int, str]]] = {}
+    for n, line, text in branches:
+        at.setdefault(n, []).append((line, text))
+    new: list[Column] = []
+    remap: dict[int, int] = {}
+    for k, c in enumerate(f.columns):
+        if c.step >= 0:
+            new += [Column(BRANCH_COL, line, text, None, []) for line, text in at.pop(c.step, [])]
+        remap[k] = len(new)
+        new.append(c)
+    new += [Column(BRANCH_COL, line, text, None, []) for n in sorted(at) for line, text in at[n]]
+    f.columns = new
+    f.path = [(remap[c], ln) for c, ln in f.path]
+    f.responsible = remap[f.responsible] if f.responsible is not None else None
+    f.chain_lines |= {line for _, line, _ in branches if any(f"line {line} (" in c for c in r.chain)}
 
 
 @dataclass

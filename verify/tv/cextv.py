@@ -168,8 +168,10 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
         title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
         sgprs: dict[str, tuple[str, int | None]] = {  # a shader's inreg arguments
             r: (n, v if isinstance(v := inputs.get(r), int) else None) for r, n in labels.items() if r.startswith("s")}
+        branches = [(n, t.line, f"{t.text.split(';')[0].strip()}: {'taken' if taken else 'not taken'}"
+                                + (f" ({cond})" if cond else "")) for t, taken, cond, _, n in decisions]
         ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full,
-                                             sgprs=sgprs)
+                                             sgprs=sgprs, branches=branches)
                                for full in (False, True))
     return ex
 
@@ -234,7 +236,7 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
             x = m2.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m2.s(out_reg)
             return (x >> off) & m32 if isinstance(x, int) else None
         if all(got(r.lane) == r.expected for r in rows):
-            t, taken, cond, w = decisions[d]
+            t, taken, cond, w, _ = decisions[d]
             how = ("taken" if taken else "not taken") + (f" ({cond})" if cond else "")
             line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
                     f"value wanted")
@@ -300,14 +302,15 @@ def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Call
             taken ^= met == flip
             met += 1
             if decisions is not None:
-                decisions.append((t, taken, _condition_text(m, t), _condition_writer(m, t)))
+                decisions.append((t, taken, _condition_text(m, t), _condition_writer(m, t), len(m.trace or [])))
         k = b.taken if taken and b.taken is not None else b.fall
     raise RuntimeError("the path is longer than the walk's limit")
 
 
 # a conditional branch met on a replay's path: the branch, whether it was taken,
-# the condition it read (_condition_text) and the trace step that wrote it
-Decision = tuple[Any, bool, str, "Step | None"]
+# the condition it read (_condition_text), the trace step that wrote it and
+# the number of trace steps run before it (where a picture draws it)
+Decision = tuple[Any, bool, str, "Step | None", int]
 
 
 class SccTraced(Machine):
