@@ -338,3 +338,26 @@ def test_the_picture_draws_the_branch_the_path_took(tmp_path):
     assert compare == [(branch[0][0] - 1, True)], cols  # the compare just before the branch, responsible
     assert '<text class="branch taken"' in svg and ">branch taken</text>" in svg
     assert ">SCC = 0</text>" in svg and ">s_cbranch_scc0</text>" in svg
+
+
+def test_a_vcc_branch_names_the_compare_through_the_exec_mask(tmp_path):
+    """A compute shader that picks on a float compare of an inreg argument
+    (llc-22 gfx1100 wave32: `v_cmp_nlt_f32_e64 s0, s0, 1.0`, `s_and_b32
+    vcc_lo, exec_lo, s0`, `s_cbranch_vccnz`), its compare made `v_cmp_lt`:
+    the VCC the branch read is traced back through the s_and with EXEC (the
+    active lanes' bits as they were) to the compare, which is named first,
+    with the SGPR it wrote."""
+    ll = tmp_path / "f.ll"
+    ll.write_text("define amdgpu_cs float @fpick(float inreg %c, float inreg %a, float inreg %b) {\nentry:\n"
+                  "  %cc = fcmp olt float %c, 1.0\n  br i1 %cc, label %t, label %f\nt:\n  %x = fadd float %a, 1.0\n"
+                  "  ret float %x\nf:\n  %y = fadd float %b, 2.0\n  ret float %y\n}\n")
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ll.read_text(), capture_output=True, text=True, check=True).stdout
+    assert asm.count("\tv_cmp_nlt_f32_e64 s0, s0, 1.0\n\ts_and_b32 vcc_lo, exec_lo, s0\n\ts_cbranch_vccnz .LBB0_2\n") == 1
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace("\tv_cmp_nlt_f32_e64 s0, s0, 1.0\n", "\tv_cmp_lt_f32_e64 s0, s0, 1.0\n"))
+    at = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == "\tv_cmp_lt_f32_e64 s0, s0, 1.0")
+    _, c = run(str(ll), bad, "fpick", text=False)
+    assert c["cause"] == (f"line {at} v_cmp_lt_f32_e64: s0 = 0x1 -> line {at + 1} s_and_b32: vcc_lo = 0x1, a correct "
+                          f"program would hold VCC = 0 -> line {at + 2} s_cbranch_vccnz taken, the path to the GPU "
+                          "value; the other way it gives the value wanted, 0x3f800000")

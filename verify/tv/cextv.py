@@ -241,13 +241,18 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
             line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
                     f"value wanted")
             head = f"line {t.line} {t.mnemonic}: {how}"
-            if w is not None and cond:  # the instruction that computed the condition, then the branch
+            if w and cond:  # the instructions that computed the condition, then the branch
                 want = _condition_wanted(t, cond)
-                line = (f"line {w.instr.line} ({print_instr(w.instr)}): {cond} (a correct program would hold {want})"
-                        f" -> line {t.line} ({t.text.split(';')[0].strip()}): {'taken' if taken else 'not taken'}; "
-                        "the other way the code gives the value wanted")
-                head = (f"line {w.instr.line} {w.instr.mnemonic}: {cond}, a correct program would hold {want} -> "
-                        f"line {t.line} {t.mnemonic} {'taken' if taken else 'not taken'}")
+                way = "taken" if taken else "not taken"
+                via = "".join(f"line {s.instr.line} ({print_instr(s.instr)}){': ' + v if v else ''} -> "
+                              for s, v in w[:-1])
+                last = w[-1][0]
+                line = (f"{via}line {last.instr.line} ({print_instr(last.instr)}): {cond} (a correct program "
+                        f"would hold {want}) -> line {t.line} ({t.text.split(';')[0].strip()}): {way}; the other way "
+                        "the code gives the value wanted")
+                via = "".join(f"line {s.instr.line} {s.instr.mnemonic}{': ' + v if v else ''} -> " for s, v in w[:-1])
+                head = (f"{via}line {last.instr.line} {last.instr.mnemonic}: {cond}, a correct program would hold "
+                        f"{want} -> line {t.line} {t.mnemonic} {way}")
             for r in rows:
                 if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
                         "(the GPU value differs)" in r.responsible or not r.chain:
@@ -308,9 +313,9 @@ def walk(m: Machine, program: list[Any], blocks: list[Any] | None, run_one: Call
 
 
 # a conditional branch met on a replay's path: the branch, whether it was taken,
-# the condition it read (_condition_text), the trace step that wrote it and
+# the condition it read (_condition_text), the trace steps that computed it and
 # the number of trace steps run before it (where a picture draws it)
-Decision = tuple[Any, bool, str, "Step | None", int]
+Decision = tuple[Any, bool, str, "list[tuple[Step, str]]", int]
 
 
 class SccTraced(Machine):
@@ -335,16 +340,52 @@ class SccTraced(Machine):
         self.scc_by = self.step
 
 
-def _condition_writer(m: Machine, t: Any) -> Step | None:
-    """The trace step that wrote what conditional branch `t` reads: SCC's
-    last writer (an SccTraced machine), or the last step that wrote a lane
-    or all of VCC or EXEC (a `v_cmp`, an `s_and_saveexec`); None where the
-    value is the one at entry or unknown."""
+def _condition_writer(m: Machine, t: Any) -> list[tuple[Step, str]]:
+    """The trace steps that computed what conditional branch `t` reads, the
+    first computation first: SCC's last writer (an SccTraced machine), or
+    the last step that wrote a lane or all of VCC or EXEC; where that step
+    only masks an SGPR with EXEC (`s_and_b32 vcc_lo, exec_lo, s0`,
+    `s_and_saveexec_b32 s0, vcc_lo`: the active lanes' bits as they were),
+    the step that wrote that SGPR before it (the `v_cmp`), and so on.
+    Each step with what it wrote where it still holds it at the branch
+    ("s0 = 0x1"; "" for the last, whose value the branch's condition shows).
+    Empty where the value is the one at entry or unknown."""
     mn = t.mnemonic
+    trace = m.trace or []
     if "scc" in mn:
-        return getattr(m, "scc_by", None)
-    regs = ("exec_lo", "exec_hi") if "exec" in mn else ("vcc_lo", "vcc_hi")
-    return next((s for s in reversed(m.trace or []) if any(k[0] in regs for k in s.events)), None)
+        w = getattr(m, "scc_by", None)
+        return [(w, "")] if w is not None else []
+    regs: tuple[str, ...] = ("exec_lo", "exec_hi") if "exec" in mn else ("vcc_lo", "vcc_hi")
+    path: list[tuple[Step, str]] = []
+    k, shown = len(trace), ""
+    while len(path) < 4:  # (positions in the trace: its steps are numbered when the replay ends)
+        j = next((j for j in range(k - 1, -1, -1) if any(e[0] in regs for e in trace[j].events)), None)
+        if j is None:
+            break
+        path.insert(0, (trace[j], shown))
+        src = _masked_source(trace[j].instr)
+        if src is None:
+            break
+        kept = not any(e[0] in src for s in trace[j + 1:] for e in s.events)
+        vals = [m.s(r) for r in src] if kept else []
+        shown = (f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = "
+                 f"{sum(v << (32 * n) for n, v in enumerate(vals)):#x}" if vals and all(isinstance(v, int) for v in vals)
+                 else "")
+        regs, k = src, j
+    return path
+
+
+def _masked_source(ins: Any) -> tuple[str, ...] | None:
+    """The SGPR whose active lanes' bits `ins` passes on unchanged: `s_and`
+    of EXEC and it, `s_and_saveexec` of it; None for any other."""
+    srcs = [o.names for o in ins.operands[1:] if isinstance(o, SReg)]
+    if ins.base.startswith("s_and_saveexec") and len(srcs) == 1 and not srcs[0][0].startswith("exec"):
+        return tuple(srcs[0])
+    if ins.base in ("s_and_b32", "s_and_b64") and len(srcs) == 2:
+        rest = [n for n in srcs if not n[0].startswith("exec")]
+        if len(rest) == 1 and len(srcs) - len(rest) == 1:
+            return tuple(rest[0])
+    return None
 
 
 def _condition_wanted(t: Any, cond: str) -> str:
