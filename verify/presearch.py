@@ -340,10 +340,11 @@ def counterexample(search: Search, f: Found, solver_free: bool = False) -> Count
                 if vals[name] != zero and fails(trial):
                     vals = trial
     enc = replay(low, search.target, search.wave, search.assume, mask, vals)
+    if not mismatches(enc, feq):
+        raise AssertionError(f"internal: the pre-search state for {low.name} did not replay concretely")
+    # the state fails: what follows explains it (verify.explain), deciding nothing
     rows = _rows(low, enc, vals, tagged, feq=feq,
                  value=value_reader(low, search.target, search.wave, search.assume, mask, vals))
-    if not rows:
-        raise AssertionError(f"internal: the pre-search state for {low.name} did not replay concretely")
     labels = binding_labels(low.inputs)
     shown = shown_registers(vals, labels, rows)
     tagged_regs = {k for k, v in shown.items() if tagged and v == tag_vals.get(k)}
