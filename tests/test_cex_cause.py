@@ -86,3 +86,17 @@ def test_the_first_lane_choice_on_the_path_is_responsible(tmp_path):
                  "s_nop 4\nv_readlane_b32 s0, v1, 5\ns_nop 4\nv_mov_b32_e32 v1, s0\n")
     row = first_row(str(p), "--target", "gfx90a")
     assert row["responsible"] == "line 9 v_readlane_b32: reads lane 4, chosen by the constant 4"
+
+
+def test_a_whole_wave_enable_is_no_branch_mask_to_blame():
+    """scan_add_gfx9_rowmask (row_mask:0xc where the scan needs 0xa): EXEC
+    is set to every lane by `s_or_saveexec_b64 s[0:1], -1` before the DPP
+    add, which lets every lane in and so picks none out: the cause is the
+    DPP add that wrote lane 32 from lane 31, never the whole-wave enable
+    (before: "line 12 s_or_saveexec_b64: EXEC lane 32 = 1, so ...")."""
+    code, out, _ = cli("lowering", "tests/golden/reductions/scan_add_gfx9_rowmask.s", "--target", "gfx900", "--json")
+    assert code == 1
+    c = json.loads(out)["results"][0]["counterexample"]
+    assert c["exec"] == "0x0000000100010000"
+    assert c["cause"] == "line 25 v_add_u32_dpp: v1[32] = v_add_u32 of v1[31] and v1[32]"
+    assert not any("s_or_saveexec" in t for r in c["lanes"] for t in r["trace"])
