@@ -3,9 +3,10 @@
 What :mod:`verify.cex` found (the EXEC mask and register values of a state
 that fails, replayed concretely) is explained here: each differing output
 lane traced back through the registers it passed (VGPRs, SGPR hops,
-lane-select and address registers, EXEC, SCC and VCC) to the first
-instruction whose result differs from what a correct program would hold
-(:func:`trace_lane`, :func:`blame`), a lane pattern where one formula explains
+lane-select and address registers, EXEC) to the first instruction whose
+result differs from what a correct program would hold (:func:`trace_lane`,
+:func:`blame`; a branch that went the wrong way, back to the compare that
+set its SCC, VCC or EXEC: verify/tv/cextv.py), a lane pattern where one formula explains
 the differing lanes (:func:`lane_pattern`), and the folded lane table
 (:func:`render`).  Nothing here decides a verdict: verify.cex has already
 shown the state fails before any of this runs, so this module is outside the
