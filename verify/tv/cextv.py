@@ -168,8 +168,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
         title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
         sgprs: dict[str, tuple[str, int | None]] = {  # a shader's inreg arguments
             r: (n, v if isinstance(v := inputs.get(r), int) else None) for r, n in labels.items() if r.startswith("s")}
-        branches = [(n, t.line, f"{t.text.split(';')[0].strip()}: {'taken' if taken else 'not taken'}"
-                                + (f" ({cond})" if cond else "")) for t, taken, cond, _, n in decisions]
+        branches = _branch_columns(decisions)
         ex.svg, ex.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, mask, ex.rows, out_reg, title, full,
                                              sgprs=sgprs, branches=branches)
                                for full in (False, True))
@@ -219,46 +218,75 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
     """A branch as the cause: where the code, replayed with one of the
     conditional branches its path met going the other way (the latest
     first, BRANCH_TRIES of them), gives every differing row's lane the IR's value, that branch
-    is the operand in error; each row then names it (and the path shows
-    the decision), unless the row already has an evident cause (an
-    operand shown wrong, a lane left unwritten: a responsible that names
-    another line than its last computation's)."""
-    for d in range(len(decisions) - 1, max(-1, len(decisions) - 1 - BRANCH_TRIES), -1):
-        try:
-            other = replay(initial, mask, flip=d)
-        except Exception:  # (an explanation is never worth a crash)
-            return
+    is the operand in error; each row then names it (:func:`_name_branch`)."""
+    def agrees(d: int) -> bool:
+        other = replay(initial, mask, flip=d)
         if other is None:
-            continue
+            return False
         m2 = other[0]
 
-        def got(i: int, m2: Any = m2) -> Any:
+        def got(i: int) -> Any:
             x = m2.v(int(out_reg[1:]))[i] if out_reg.startswith("v") else m2.s(out_reg)
             return (x >> off) & m32 if isinstance(x, int) else None
-        if all(got(r.lane) == r.expected for r in rows):
-            t, taken, cond, w, _ = decisions[d]
-            how = ("taken" if taken else "not taken") + (f" ({cond})" if cond else "")
-            line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
-                    f"value wanted")
-            head = f"line {t.line} {t.mnemonic}: {how}"
-            if w and cond:  # the instructions that computed the condition, then the branch
-                want = _condition_wanted(t, cond)
-                way = "taken" if taken else "not taken"
-                via = "".join(f"line {s.instr.line} ({print_instr(s.instr)}){': ' + v if v else ''} -> "
-                              for s, v in w[:-1])
-                last = w[-1][0]
-                line = (f"{via}line {last.instr.line} ({print_instr(last.instr)}): {cond} (a correct program "
-                        f"would hold {want}) -> line {t.line} ({t.text.split(';')[0].strip()}): {way}; the other way "
-                        "the code gives the value wanted")
-                via = "".join(f"line {s.instr.line} {s.instr.mnemonic}{': ' + v if v else ''} -> " for s, v in w[:-1])
-                head = (f"{via}line {last.instr.line} {last.instr.mnemonic}: {cond}, a correct program would hold "
-                        f"{want} -> line {t.line} {t.mnemonic} {way}")
-            for r in rows:
-                if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
-                        "(the GPU value differs)" in r.responsible or not r.chain:
-                    r.responsible = f"{head}, the path to the GPU value; the other way it gives the value wanted, {r.expected:#x}"
-                r.chain.append(line)
-            return
+        return all(got(r.lane) == r.expected for r in rows)
+
+    found = _flipped_branch(decisions, agrees)
+    if found is not None:
+        _name_branch(rows, *found, out_reg)
+
+
+def _branch_columns(decisions: list[Decision]) -> list[tuple[int, int, str]]:
+    """The picture's branch columns (verify.svg.trace_svg): each decision's
+    place in the trace, its line and "s_cbranch_scc0 L: taken (SCC = 0)"."""
+    return [(n, t.line, f"{t.text.split(';')[0].strip()}: {'taken' if taken else 'not taken'}"
+             + (f" ({cond})" if cond else "")) for t, taken, cond, _, n in decisions]
+
+
+def _flipped_branch(decisions: list[Decision], agrees: Callable[[int], bool]) -> tuple[str, str] | None:
+    """The latest of the conditional branches a replay met (BRANCH_TRIES of
+    them) that, replayed going the other way, gives what the IR gives
+    (`agrees(d)`, d the decision's index): (the cause's text, the path's
+    line), from the compare that computed its condition to the branch."""
+    for d in range(len(decisions) - 1, max(-1, len(decisions) - 1 - BRANCH_TRIES), -1):
+        try:
+            ok = agrees(d)
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if not ok:
+            continue
+        t, taken, cond, w, _ = decisions[d]
+        how = ("taken" if taken else "not taken") + (f" ({cond})" if cond else "")
+        line = (f"line {t.line} ({t.text.split(';')[0].strip()}): {how}; the other way the code gives the "
+                f"value wanted")
+        head = f"line {t.line} {t.mnemonic}: {how}"
+        if w and cond:  # the instructions that computed the condition, then the branch
+            want = _condition_wanted(t, cond)
+            way = "taken" if taken else "not taken"
+            via = "".join(f"line {s.instr.line} ({print_instr(s.instr)}){': ' + v if v else ''} -> "
+                          for s, v in w[:-1])
+            last = w[-1][0]
+            line = (f"{via}line {last.instr.line} ({print_instr(last.instr)}): {cond} (a correct program "
+                    f"would hold {want}) -> line {t.line} ({t.text.split(';')[0].strip()}): {way}; the other way "
+                    "the code gives the value wanted")
+            via = "".join(f"line {s.instr.line} {s.instr.mnemonic}{': ' + v if v else ''} -> " for s, v in w[:-1])
+            head = (f"{via}line {last.instr.line} {last.instr.mnemonic}: {cond}, a correct program would hold "
+                    f"{want} -> line {t.line} {t.mnemonic} {way}")
+        return head, line
+    return None
+
+
+def _name_branch(rows: list[C.Row], head: str, line: str, out_reg: str, wanted: int | None = None) -> None:
+    """Each row names the branch (`head`) as its cause, and its path shows
+    the decision (`line`), unless the row already has an evident cause (an
+    operand shown wrong, a lane left unwritten: a responsible that names
+    another line than its last computation's).  `wanted`: the value the
+    other way gives (a kernel's memory word; else each row's IR value)."""
+    for r in rows:
+        if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
+                "(the GPU value differs)" in r.responsible or "the GPU's store differs" in r.responsible or not r.chain:
+            r.responsible = (f"{head}, the path to the GPU value; the other way it gives the value wanted, "
+                             f"{r.expected if wanted is None else wanted:#x}")
+        r.chain.append(line)
 
 
 def _reg(key: str) -> VReg | SReg:
@@ -325,6 +353,7 @@ class SccTraced(Machine):
     replays of :func:`replay_straight` run on it, no proof does."""
 
     scc_by: Step | None = None
+    before: dict[int, Any] | None = None  # trace step -> (VGPRs, SGPRs) before it (set by the replay)
 
     @property
     def scc(self) -> Any:
@@ -346,7 +375,10 @@ def _condition_writer(m: Machine, t: Any) -> list[tuple[Step, str]]:
     the last step that wrote a lane or all of VCC or EXEC; where that step
     only masks an SGPR with EXEC (`s_and_b32 vcc_lo, exec_lo, s0`,
     `s_and_saveexec_b32 s0, vcc_lo`: the active lanes' bits as they were),
-    the step that wrote that SGPR before it (the `v_cmp`), and so on.
+    the step that wrote that SGPR before it (the `v_cmp`), and so on; where
+    it ANDs or ORs two SGPRs (`s_or_b32 vcc_lo, s0, s1`, two compares), the
+    one input that alone stands between it and the value a correct program
+    holds (:func:`_wrong_input`), none where both or neither do.
     Each step with what it wrote where it still holds it at the branch
     ("s0 = 0x1"; "" for the last, whose value the branch's condition shows).
     Empty where the value is the one at entry or unknown."""
@@ -356,23 +388,76 @@ def _condition_writer(m: Machine, t: Any) -> list[tuple[Step, str]]:
         w = getattr(m, "scc_by", None)
         return [(w, "")] if w is not None else []
     regs: tuple[str, ...] = ("exec_lo", "exec_hi") if "exec" in mn else ("vcc_lo", "vcc_hi")
+    regs = regs[:1 if m.W == 32 else 2]
+    now = _sval(m.sregs, regs)
+    before: dict[int, Any] = getattr(m, "before", None) or {}
+    care = (1 << (32 * len(regs))) - 1  # the bits that decide the branch (narrowed by an AND with EXEC)
+    nonzero = now == 0  # a correct program's value: zero or not (the branch goes the other way)
     path: list[tuple[Step, str]] = []
     k, shown = len(trace), ""
-    while len(path) < 4:  # (positions in the trace: its steps are numbered when the replay ends)
+    while len(path) < 6:  # (positions in the trace: its steps are numbered when the replay ends)
         j = next((j for j in range(k - 1, -1, -1) if any(e[0] in regs for e in trace[j].events)), None)
         if j is None:
             break
         path.insert(0, (trace[j], shown))
-        src = _masked_source(trace[j].instr)
-        if src is None:
-            break
-        kept = not any(e[0] in src for s in trace[j + 1:] for e in s.events)
-        vals = [m.s(r) for r in src] if kept else []
-        shown = (f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = "
-                 f"{sum(v << (32 * n) for n, v in enumerate(vals)):#x}" if vals and all(isinstance(v, int) for v in vals)
-                 else "")
+        ins = trace[j].instr
+        read = before.get(j, (None, None))[1]
+        src = _masked_source(ins)
+        if src is not None:
+            ex = _sval(read, ("exec_lo", "exec_hi")[:len(src)]) if read is not None else None
+            care &= ex if ex is not None else care
+        else:
+            pick = _wrong_input(ins, read, care, nonzero) if read is not None and now is not None else None
+            if pick is None:
+                break
+            src, care = pick
+        if read is not None:
+            v = _sval(read, src)
+            shown = f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = {v:#x}" if v is not None else ""
+        else:
+            kept = not any(e[0] in src for s in trace[j + 1:] for e in s.events)
+            vals = [m.s(r) for r in src] if kept else []
+            shown = (f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = "
+                     f"{sum(v << (32 * n) for n, v in enumerate(vals)):#x}"
+                     if vals and all(isinstance(v, int) for v in vals) else "")
         regs, k = src, j
     return path
+
+
+def _sval(sregs: dict[str, Any], regs: tuple[str, ...]) -> int | None:
+    """The value of a register or pair in `sregs` (None: not a known number)."""
+    out = 0
+    for n, r in enumerate(regs):
+        v = sregs.get(r)
+        if not isinstance(v, int) or isinstance(v, bool):
+            return None
+        out |= (v & M32) << (32 * n)
+    return out
+
+
+def _wrong_input(ins: Any, read: dict[str, Any], care: int, nonzero: bool) -> tuple[tuple[str, ...], int] | None:
+    """For `s_and`/`s_or` (b32, b64) of two SGPRs whose result, on the bits
+    `care`, is zero where a correct program's is not (`nonzero`) or the
+    other way: the one input (its registers, and the bits of it that
+    decide) that must differ for the result to be right, with the other
+    as it was; None where both must, or either could (no one input is
+    the one in error).  Explanation only: bitwise AND and OR, no
+    hardware fact."""
+    srcs = [o.names for o in ins.operands[1:3] if isinstance(o, SReg)]
+    if ins.base not in ("s_and_b32", "s_and_b64", "s_or_b32", "s_or_b64") or len(ins.operands) != 3 or len(srcs) != 2 \
+            or any(n[0].startswith("exec") for n in srcs):
+        return None
+    a, b = _sval(read, tuple(srcs[0])), _sval(read, tuple(srcs[1]))
+    if a is None or b is None:
+        return None
+    fixers = []
+    for x, other in ((0, b & care), (1, a & care)):
+        if ins.base.startswith("s_or"):  # a | b zero wanted: this one alone where the other is zero; nonzero: either
+            if nonzero or other == 0:
+                fixers.append((tuple(srcs[x]), care))
+        elif not nonzero or other != 0:  # a & b nonzero wanted: this one, on the other's bits; zero: either
+            fixers.append((tuple(srcs[x]), care & other if nonzero else care))
+    return fixers[0] if len(fixers) == 1 else None
 
 
 def _masked_source(ins: Any) -> tuple[str, ...] | None:
@@ -432,6 +517,7 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
         m.context = [[]]
         m.hazard_entry = "kernel" if code.kernel else "fragment"
         snaps: dict[int, Any] = {}
+        m.before = snaps
         trace = m.trace
         assert trace is not None
 
@@ -629,9 +715,12 @@ class KernelReplay:
         self.repeated = self.repeated or id(ins) in self.effects
         self.effects[id(ins)] = (v, s)
 
-    def replay(self, q: Any, mask: int) -> tuple[Machine, list[Any]] | None:
+    def replay(self, q: Any, mask: int, flip: int | None = None,
+               decisions: list[Decision] | None = None) -> tuple[Machine, list[Any]] | None:
         """The code run concretely under q's model with EXEC = mask, traced;
-        with the registers before each trace step (verify.cex.ValueAt)."""
+        with the registers before each trace step (verify.cex.ValueAt).
+        `decisions`, `flip`: the conditional branches met, one of them the
+        other way (:func:`walk`), on an SccTraced machine."""
         if self.repeated:
             return None
         W = self.W
@@ -640,7 +729,7 @@ class KernelReplay:
             t = self.initial(kind, name, lane)
             return q.truth(t) if kind == "scc" else q.value(t) & M32
 
-        m = Machine(Concrete(), W, initial, FeatureLog(self.target), dict(self.assume), trace=True, waits=True)
+        m = SccTraced(Concrete(), W, initial, FeatureLog(self.target), dict(self.assume), trace=True, waits=True)
         m.set_s("exec_lo", mask & M32)
         m.set_s("exec_hi", (mask >> 32) & M32)
         m.scc = initial("scc", "scc", None)
@@ -649,6 +738,7 @@ class KernelReplay:
         trace = m.trace
         assert trace is not None
         snaps: dict[int, Any] = {}
+        m.before = snaps
 
         def one(ins: Any) -> None:
             snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
@@ -671,7 +761,7 @@ class KernelReplay:
             m.ran(ins)
 
         try:
-            walk(m, self.program, self.blocks, one)
+            walk(m, self.program, self.blocks, one, flip, decisions)
         except Exception:  # (an explanation is never worth a crash: no trace then)
             return None
         snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
@@ -729,7 +819,8 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     data_op = ops[0] if ins.mnemonic.startswith("buffer_") else ops[1] if len(ops) > 1 else ""
     data = _vreg(data_op, dword)
     addr_reg = _vreg(ops[0], 0) if not ins.mnemonic.startswith("buffer_") and ops else None
-    run = rp.replay(q, kc.exec_mask)
+    decisions: list[Decision] = []
+    run = rp.replay(q, kc.exec_mask, decisions=decisions)
     active = [bool(kc.exec_mask >> i & 1) for i in range(W)]
     low = Lowering("tv", "", "", {}, [], [W], "any", [Binding("workitem.id", VReg(0), None)],  # type: ignore[arg-type]
                    [Binding("mem", VReg(0), None)], None, [])  # type: ignore[arg-type]
@@ -765,6 +856,16 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
         rows.append(C.Row("mem", i, e, e_src, a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
+    word = addr[1] << 32 | addr[0]
+    stored = _word_stored(rp, run, word) if run is not None and decisions and rows else None
+    if stored is not None and stored[0] == kc.gpu:  # (the replay's stores are the model's)
+        def agrees(d: int) -> bool:
+            other = rp.replay(q, kc.exec_mask, flip=d)
+            again = _word_stored(rp, other, word) if other is not None else None
+            return again is not None and again[0] == kc.ir
+        found = _flipped_branch(decisions, agrees)
+        if found is not None:
+            _name_branch([r for r in rows if r.lane == stored[1]], *found, data or "", wanted=kc.ir)
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
         m, snaps = run
@@ -772,8 +873,70 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         reg = addr_reg if r0.actual_src.startswith("at ") and addr_reg else data
         if reg is not None:
             title = f"{where}: the stores differ, EXEC {fmt_mask(kc.exec_mask, W)}"
-            kc.svg, kc.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, kc.exec_mask, traced, reg, title, full)
+            kc.svg, kc.svg_full = (svg.trace_svg(low, m, _reader(m, snaps), W, kc.exec_mask, traced, reg, title, full,
+                                                 branches=_branch_columns(decisions))
                                    for full in (False, True))
+
+
+_WIDTHS = {"b32": 1, "dword": 1, "b64": 2, "dwordx2": 2, "b96": 3, "dwordx3": 3, "b128": 4, "dwordx4": 4}
+_DWORDS = re.compile(r"_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4)$")  # a store of whole dwords
+
+
+def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) -> tuple[int, int] | None:
+    """The value a replay's last store to the memory word at byte address
+    `word` writes, and the lane that writes it: the store instructions the
+    symbolic run made store groups with, read from the registers before
+    each (a global or flat store of whole dwords: `v[0:1]` or `s[0:1]` +
+    `v0`, then `offset:`).  None where a store cannot be read so (another
+    kind, a partial dword, an unknown register), two lanes of one store
+    write the word different values, or no store writes it."""
+    m, snaps = run
+    makers = {id(i) for i in rp.group_instr}
+    got: tuple[int, int] | None = None
+    for k, st in enumerate(m.trace or []):
+        ins = st.instr
+        if id(ins) not in makers:
+            continue
+        n = _DWORDS.search(ins.mnemonic)
+        if not ins.mnemonic.startswith(("global_store", "flat_store")) or n is None:
+            return None
+        width = _WIDTHS[n.group(1)]
+        body = ins.text.split(";")[0].strip().split(None, 1)[-1]
+        off = re.search(r"offset:(-?(?:0x[0-9a-fA-F]+|\d+))", body)
+        ops = [p.strip().split()[0] for p in body.split(",") if p.strip()]
+        vregs, sregs = snaps[min(k, len(snaps) - 1)]
+        ex = _sval(sregs, ("exec_lo", "exec_hi")[:1 if m.W == 32 else 2])
+        va = re.fullmatch(r"v\[(\d+):(\d+)\]|v(\d+)", ops[0]) if ops else None
+        d = _vreg(ops[1], 0) if len(ops) > 1 else None
+        sa = re.fullmatch(r"s\[(\d+):(\d+)\]", ops[2]) if len(ops) > 2 else None
+        if ex is None or va is None or d is None or (va.group(3) is not None and sa is None):
+            return None
+        seen: dict[int, tuple[int, int]] = {}
+        for i in range(m.W):
+            if not ex >> i & 1:
+                continue
+            try:
+                if va.group(3) is not None:  # saddr + a 32-bit offset
+                    assert sa is not None
+                    base = (sregs[f"s{sa.group(1)}"] | sregs[f"s{int(sa.group(1)) + 1}"] << 32) + vregs[int(va.group(3))][i]
+                else:
+                    base = vregs[int(va.group(1))][i] | vregs[int(va.group(1)) + 1][i] << 32
+                at = (base + (int(off.group(1), 0) if off else 0)) & 0xFFFFFFFFFFFFFFFF
+                vals = [vregs[int(d[1:]) + j][i] for j in range(width)]
+            except (KeyError, TypeError, IndexError):
+                return None
+            if not all(isinstance(v, int) for v in [at, *vals]):
+                return None
+            for j in range(width):
+                if at + 4 * j == word:
+                    if j in seen and seen[j][0] != vals[j] & M32:
+                        return None
+                    seen[j] = (vals[j] & M32, i)
+                elif abs(at + 4 * j - word) < 4:  # (a store that writes part of the word)
+                    return None
+        if seen:
+            got = next(iter(seen.values()))
+    return got
 
 
 def _vreg(text: str, k: int) -> str | None:
