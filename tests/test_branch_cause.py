@@ -1,0 +1,99 @@
+"""Branch causes where the condition is not one compare away (issue #34):
+a kernel's replay records the branches its path met and what set their
+SCC or VCC, so a kernel with a wrong compare names it; and a VCC computed
+by an `s_and` of two compares is traced to the one compare in error."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+pytestmark = pytest.mark.skipif(shutil.which("llc-22") is None, reason="llc-22 not installed")
+
+KERNEL = """\
+define amdgpu_kernel void @kpick(ptr addrspace(1) %out, i32 %c, i32 %a, i32 %b) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  %cc = icmp eq i32 %c, 0
+  br i1 %cc, label %t, label %f
+t:
+  %x = add i32 %a, %tid
+  store i32 %x, ptr addrspace(1) %p
+  ret void
+f:
+  %y = add i32 %b, 2
+  store i32 %y, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+
+
+def compile_mutant(tmp_path: Path, ir: str, triple: str, old: str, new: str) -> tuple[Path, Path, list[str]]:
+    """`ir` by llc-22 for gfx1100 wave32, the one line `old` made `new`:
+    (the .ll, the mutant .s, its lines)."""
+    ll = tmp_path / "k.ll"
+    ll.write_text(ir)
+    asm = subprocess.run(["llc-22", f"-mtriple={triple}", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    assert asm.count(f"\t{old}\n") == 1, asm
+    bad = tmp_path / "m.s"
+    bad.write_text(asm.replace(f"\t{old}\n", f"\t{new}\n"))
+    return ll, bad, bad.read_text().splitlines()
+
+
+def test_a_kernels_wrong_compare_is_named_and_drawn(tmp_path):
+    """A kernel that stores %a + tid or %b + 2 on a uniform branch (llc-22:
+    `s_cmp_lg_u32 s0, 0`, `s_cbranch_scc0`), its compare made `s_cmp_eq`:
+    the replay with the branch going the other way stores the IR's word, so
+    the compare that set SCC is the cause, with the SCC a correct program
+    holds; the picture has the branch's column."""
+    ll, bad, lines = compile_mutant(tmp_path, KERNEL, "amdgcn-amd-amdhsa", "s_cmp_lg_u32 s0, 0", "s_cmp_eq_u32 s0, 0")
+    at = lines.index("\ts_cmp_eq_u32 s0, 0") + 1
+    assert lines[at] == "\ts_cbranch_scc0 .LBB0_2"
+    pic = tmp_path / "p.svg"
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--svg", str(pic))
+    assert code == 1, out
+    word = re.search(r"memory at 0x[0-9a-f]+ after the kernel: IR (0x[0-9a-f]+), GPU", out)
+    assert word is not None, out
+    assert (f"    cause: line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {at + 1} "
+            "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
+            f"{word.group(1)}") in out.splitlines(), out
+    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line {at + 1} "
+            "(s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in out.splitlines()
+    svg = pic.read_text()
+    cols = re.findall(r'<g class="column( responsible)?( branch)?" data-column="(\d+)" data-line="(\d+)">', svg)
+    assert [int(line) for _, b, _, line in cols if b] == [at + 1], cols
+    assert ">SCC = 0</text>" in svg and ">branch taken</text>" in svg
+
+
+def test_a_vcc_from_an_and_of_two_compares_names_the_wrong_one(tmp_path):
+    """A compute shader that picks on `fcmp olt %c, 1.0 or fcmp ogt %d, 2.0`
+    (llc-22: `v_cmp_nlt_f32_e64 s0`, `v_cmp_ngt_f32_e64 s1`, `s_and_b32 s0,
+    s0, s1`, `s_and_b32 vcc_lo, exec_lo, s0`, `s_cbranch_vccnz`), its
+    second compare made `v_cmp_gt`: VCC is 0 where a correct program holds
+    it not 0; s0 is not 0 there, so s1 alone stands in the way, and its
+    compare is named first (the trace used to stop at the s_and)."""
+    ir = ("define amdgpu_cs float @opick(float inreg %c, float inreg %d, float inreg %a, float inreg %b) {\nentry:\n"
+          "  %c1 = fcmp olt float %c, 1.0\n  %c2 = fcmp ogt float %d, 2.0\n  %cc = or i1 %c1, %c2\n"
+          "  br i1 %cc, label %t, label %f\nt:\n  %x = fadd float %a, 1.0\n  ret float %x\n"
+          "f:\n  %y = fadd float %b, 2.0\n  ret float %y\n}\n")
+    ll, bad, lines = compile_mutant(tmp_path, ir, "amdgcn", "v_cmp_ngt_f32_e64 s1, s1, 2.0",
+                                    "v_cmp_gt_f32_e64 s1, s1, 2.0")
+    at = lines.index("\tv_cmp_gt_f32_e64 s1, s1, 2.0") + 1
+    assert lines[at:at + 4] == ["\ts_and_b32 s0, s0, s1", "\ts_delay_alu instid0(SALU_CYCLE_1)",
+                                "\ts_and_b32 vcc_lo, exec_lo, s0", "\ts_cbranch_vccnz .LBB0_2"]
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1, out
+    c = json.loads(out)["results"][0]["counterexample"]
+    assert c["cause"] == (f"line {at} v_cmp_gt_f32_e64: s1 = 0x0 -> line {at + 1} s_and_b32: s0 = 0x0 -> line "
+                          f"{at + 3} s_and_b32: vcc_lo = 0x0, a correct program would hold VCC != 0 -> line {at + 4} "
+                          "s_cbranch_vccnz not taken, the path to the GPU value; the other way it gives the value "
+                          "wanted, 0x4004078f")
