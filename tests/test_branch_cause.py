@@ -1,7 +1,8 @@
 """Branch causes where the condition is not one compare away (issue #34):
 a kernel's replay records the branches its path met and what set their
-SCC or VCC, so a kernel with a wrong compare names it; and a VCC computed
-by an `s_and` of two compares is traced to the one compare in error."""
+SCC or VCC, so a kernel with a wrong compare names it (with a lane table,
+or without one where both paths share the store); and a VCC computed by
+an `s_and` of two compares is traced to the one compare in error."""
 
 from __future__ import annotations
 
@@ -72,6 +73,27 @@ def test_a_kernels_wrong_compare_is_named_and_drawn(tmp_path):
     cols = re.findall(r'<g class="column( responsible)?( branch)?" data-column="(\d+)" data-line="(\d+)">', svg)
     assert [int(line) for _, b, _, line in cols if b] == [at + 1], cols
     assert ">SCC = 0</text>" in svg and ">branch taken</text>" in svg
+
+
+def test_a_kernels_branch_is_named_where_both_paths_share_the_store(tmp_path):
+    """The kernel with %a + 5 on the taken path: llc-22 computes either
+    value in s0 and both paths share one `global_store_b32`, so the IR's
+    stores (one per path) cannot be paired into a lane table; the branch is
+    named all the same, from the replayed stores of the memory word."""
+    ir = KERNEL.replace("%x = add i32 %a, %tid", "%x = add i32 %a, 5")
+    ll, bad, lines = compile_mutant(tmp_path, ir, "amdgcn-amd-amdhsa", "s_cmp_lg_u32 s0, 0", "s_cmp_eq_u32 s0, 0")
+    at = lines.index("\ts_cmp_eq_u32 s0, 0") + 1
+    assert lines[at] == "\ts_cbranch_scc0 .LBB0_2" and sum(t.startswith("\tglobal_store") for t in lines) == 1
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    word = re.search(r"memory at 0x[0-9a-f]+ after the kernel: IR (0x[0-9a-f]+), GPU", out)
+    assert word is not None, out
+    got = out.splitlines()
+    assert (f"    cause: line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {at + 1} "
+            "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
+            f"{word.group(1)}") in got, out
+    assert (f"    the branch: line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line "
+            f"{at + 1} (s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in got, out
 
 
 def test_a_vcc_from_an_and_of_two_compares_names_the_wrong_one(tmp_path):

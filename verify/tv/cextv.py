@@ -232,7 +232,7 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
 
     found = _flipped_branch(decisions, agrees)
     if found is not None:
-        _name_branch(rows, *found, out_reg)
+        _name_branch(rows, *found)
 
 
 def _branch_columns(decisions: list[Decision]) -> list[tuple[int, int, str]]:
@@ -275,14 +275,17 @@ def _flipped_branch(decisions: list[Decision], agrees: Callable[[int], bool]) ->
     return None
 
 
-def _name_branch(rows: list[C.Row], head: str, line: str, out_reg: str, wanted: int | None = None) -> None:
+_PLAIN_WRITE = re.compile(r": writes [^ =,]+$")  # a responsible that is its last computation (no operand shown wrong)
+
+
+def _name_branch(rows: list[C.Row], head: str, line: str, wanted: int | None = None) -> None:
     """Each row names the branch (`head`) as its cause, and its path shows
     the decision (`line`), unless the row already has an evident cause (an
     operand shown wrong, a lane left unwritten: a responsible that names
     another line than its last computation's).  `wanted`: the value the
     other way gives (a kernel's memory word; else each row's IR value)."""
     for r in rows:
-        if " computed by " in r.responsible or r.responsible.endswith(f": writes {out_reg}") or \
+        if " computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible) or \
                 "(the GPU value differs)" in r.responsible or "the GPU's store differs" in r.responsible or not r.chain:
             r.responsible = (f"{head}, the path to the GPU value; the other way it gives the value wanted, "
                              f"{r.expected if wanted is None else wanted:#x}")
@@ -612,11 +615,13 @@ class KernelCex:
     wave: int = 0  # (set with rows)
     svg: str = ""  # the lane-flow picture of the replay (verify tv --svg), where there is one
     svg_full: str = ""  # the same with every instruction (--svg-full)
+    branch: str = ""  # without rows: a branch as the cause (_branch_only), and its path line
+    branch_path: str = ""
 
     @property
     def cause(self) -> str:
         rows = C.deciding_first(self.rows)
-        return rows[0].responsible if rows else self.gpu_at
+        return rows[0].responsible if rows else self.branch or self.gpu_at
 
     def lane_lines(self) -> list[str]:
         """The cause first, then every active lane's work-item ID (runs that
@@ -624,10 +629,12 @@ class KernelCex:
         fold: never a lane left unnamed), then the table of the lanes whose
         store differs, folded as verify lowering's, with the first lanes'
         paths step by step."""
-        out: list[str] = [f"  cause: {self.cause}"] if self.rows else []
+        out: list[str] = [f"  cause: {self.cause}"] if self.rows or self.branch else []
         t = self.tids
         for f in C.fold_lanes(sorted(t), lambda a, b: t[b] - t[a] == b - a) if t else []:
             out.append(f"  {f.text()}" if f.like is not None else f"  lane {f.lanes[0]}: workitem.id.x = {t[f.lanes[0]]:#x}")
+        if self.branch_path and not self.rows:
+            out.append(f"  the branch: {self.branch_path}")
         if self.rows:
             W = self.wave
             low = Lowering("tv", "", "", {}, [], [W], "any", [],
@@ -804,13 +811,14 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     side = gpu
     if n is None:
         n, side = _store_at(q, ir.stores, addr), ir
+    word = addr[1] << 32 | addr[0]
     if n is None:
-        return
+        return _branch_only(kc, q, rp, word)
     g, _ = _group_of(side.groups, n)
     paired = (len(ir.groups) == len(gpu.groups) and g < len(ir.groups) and len(ir.groups[g]) == len(gpu.groups[g]) == W
               and g < len(rp.group_instr))
     if not paired:
-        return
+        return _branch_only(kc, q, rp, word)
     off_i = sum(len(x) for x in ir.groups[:g])
     off_g = sum(len(x) for x in gpu.groups[:g])
     ins = rp.group_instr[g]
@@ -856,16 +864,9 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
         rows.append(C.Row("mem", i, e, e_src, a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
-    word = addr[1] << 32 | addr[0]
-    stored = _word_stored(rp, run, word) if run is not None and decisions and rows else None
-    if stored is not None and stored[0] == kc.gpu:  # (the replay's stores are the model's)
-        def agrees(d: int) -> bool:
-            other = rp.replay(q, kc.exec_mask, flip=d)
-            again = _word_stored(rp, other, word) if other is not None else None
-            return again is not None and again[0] == kc.ir
-        found = _flipped_branch(decisions, agrees)
-        if found is not None:
-            _name_branch([r for r in rows if r.lane == stored[1]], *found, data or "", wanted=kc.ir)
+    found = _kernel_branch(kc, q, rp, word, run, decisions) if run is not None and rows else None
+    if found is not None:
+        _name_branch([r for r in rows if r.lane == found[2]], found[0], found[1], wanted=kc.ir)
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
         m, snaps = run
@@ -937,6 +938,37 @@ def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) ->
         if seen:
             got = next(iter(seen.values()))
     return got
+
+
+def _kernel_branch(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[Machine, list[Any]],
+                   decisions: list[Decision]) -> tuple[str, str, int] | None:
+    """A branch as a kernel's cause (:func:`_flipped_branch`): the replay's
+    last store to the memory word at `word` gives the GPU's value (the
+    replay's stores are the model's), and replayed with the branch going the
+    other way, it gives the IR's.  (the cause's text, the path's line, the
+    lane that stores the word)"""
+    stored = _word_stored(rp, run, word) if decisions else None
+    if stored is None or stored[0] != kc.gpu:
+        return None
+
+    def agrees(d: int) -> bool:
+        other = rp.replay(q, kc.exec_mask, flip=d)
+        again = _word_stored(rp, other, word) if other is not None else None
+        return again is not None and again[0] == kc.ir
+    found = _flipped_branch(decisions, agrees)
+    return (*found, stored[1]) if found is not None else None
+
+
+def _branch_only(kc: KernelCex, q: Any, rp: KernelReplay, word: int) -> None:
+    """Where the stores cannot be paired into a lane table (a store both
+    paths share, the IR's on each path): a branch as the cause all the
+    same (kc.branch), with its path line."""
+    decisions: list[Decision] = []
+    run = rp.replay(q, kc.exec_mask, decisions=decisions)
+    found = _kernel_branch(kc, q, rp, word, run, decisions) if run is not None else None
+    if found is not None:
+        kc.branch = f"{found[0]}, the path to the GPU value; the other way it gives the value wanted, {kc.ir:#x}"
+        kc.branch_path = found[1]
 
 
 def _vreg(text: str, k: int) -> str | None:
