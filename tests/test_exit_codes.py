@@ -1,6 +1,7 @@
 """Exit codes, written once (verify.commands.EXIT_HELP) and equal in every
 command (issue #34): 0 proved, 1 refuted, 2 input error, 3 unknown, 4
-unsupported; `--help` prints the table and docs/ci.md quotes it."""
+unsupported, 5 internal error (a bug, never a verdict); `--help` prints the table
+and docs/ci.md quotes it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import cli
 
-from verify.commands import EXIT, EXIT_HELP, worst
+from verify.commands import EXIT, EXIT_HELP, EXIT_INTERNAL, worst
 from verify.tv.tree import verdict_code
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,8 +20,21 @@ COMMANDS = ["lowering", "prove", "check", "asm", "tv", "synth", "emit", "show", 
 
 def test_the_table_names_each_code_once():
     assert EXIT == {"proved": 0, "refuted": 1, "error": 2, "unknown": 3, "unsupported": 4}
-    for code in range(5):
+    for code in range(6):
         assert sum(line.startswith(f"  {code}  ") for line in EXIT_HELP.splitlines()) == 1
+
+
+def test_an_internal_error_exits_5_with_its_traceback(monkeypatch):
+    import verify.cli as C
+
+    def boom(args, out, err):
+        raise AssertionError("replay did not fail")
+
+    monkeypatch.setattr(C, "command", lambda name: boom)
+    code, out, err = cli("lowering", "lowerings/xor5.s")
+    assert code == EXIT_INTERNAL == 5 and out == ""
+    assert "AssertionError: replay did not fail" in err
+    assert err.rstrip().endswith("error: internal error in verify (exit 5): please report it with the traceback above")
 
 
 def test_docs_quote_the_table():

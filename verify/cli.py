@@ -15,7 +15,7 @@ import re
 import sys
 from functools import cache
 
-from .commands import EXIT_ERROR, EXIT_HELP, EXIT_PROVED
+from .commands import EXIT_ERROR, EXIT_HELP, EXIT_INTERNAL, EXIT_PROVED
 from .diag import InputError, VerifyError
 
 TYPE_CHECKING = False  # typing is not loaded for `verify --help` (issue #35); mypy reads the block below
@@ -280,6 +280,12 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return EXIT_ERROR
     except BrokenPipeError:
         return 0
+    except Exception:  # a bug in verify: exit 5, never 1 (a refutation's code)
+        import traceback
+
+        traceback.print_exc(file=err)
+        print("error: internal error in verify (exit 5): please report it with the traceback above", file=err)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@ here, so that verify.cli reads them without loading any command.
 """
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_ERROR, EXIT_UNKNOWN, EXIT_UNSUPPORTED = 0, 1, 2, 3, 4
+# not a verdict: an exception verify did not expect (a bug in verify), so that
+# no internal error exits with 1 and reads as a refutation
+EXIT_INTERNAL = 5
 EXIT = {"proved": EXIT_PROVED, "refuted": EXIT_REFUTED, "error": EXIT_ERROR, "unknown": EXIT_UNKNOWN,
         "unsupported": EXIT_UNSUPPORTED}
 
@@ -19,6 +22,7 @@ EXIT_HELP = """exit codes (every command):
   2  input error (one line: path:line:col: error: ...)
   3  unknown (the solver gave up within its resource limit)
   4  unsupported (tv: an instance verify does not model; asm: a region it refuses)
+  5  internal error (a bug in verify, never a verdict: its traceback is on stderr)
   several results: the first of 1, 2, 3, 4 that any result gives, else 0"""
 
 
