@@ -190,9 +190,45 @@ def binary_scan(exclusive: bool) -> tuple[str, str]:
                  "v1, v3, v4, v5, s[4:6], s[8:9]", body)
 
 
+def coalesced_shfl_dir(down: bool, delta: int) -> tuple[str, str]:
+    """coalesced_group::shfl_down(v, delta) / shfl_up(v, delta): coalesced_shfl's
+    search by rank, the rank sought being the lane's own (v_mbcnt of the saved
+    EXEC) plus (minus) delta, the lane's own value where there is none: the
+    sought rank at or past num_threads (s_bcnt1 of EXEC; down) or below 0 (up).
+    CUDA's whole-warp form (__shfl_down_sync/__shfl_up_sync, delta below the
+    warp) is the same rule, where every lane's rank is its lane.  [S:cuda-coalesced-shfl-dir]"""
+    kind = "down" if down else "up"
+    body = ["s_mov_b32 s4, exec_lo", "s_bcnt1_i32_b32 s9, exec_lo", "s_mov_b32 exec_lo, -1",
+            "v_mbcnt_lo_u32_b32 v6, s4, 0"]
+    if down:  # t = rank + delta; none where t >= size
+        body += [f"v_add_nc_u32_e32 v5, {delta}, v6", "v_cmp_le_u32_e64 s10, s9, v5"]
+    else:  # t = rank - delta; none where rank < delta
+        body += [f"v_subrev_nc_u32_e32 v5, {delta}, v6", f"v_cmp_gt_u32_e64 s10, {delta}, v6"]
+    body += ["v_cndmask_b32_e64 v6, -1, v6, s4", "v_mov_b32_e32 v1, v0"]
+    for j in reversed(range(32)):
+        body += [f"v_readlane_b32 s6, v6, {j}", f"v_readlane_b32 s7, v0, {j}", "v_cmp_eq_u32_e64 s8, s6, v5",
+                 "v_cndmask_b32_e64 v1, v1, s7, s8"]
+    # every lane calls (num_threads 32): __shfl_down_sync / __shfl_up_sync, lane i + delta
+    # (i - delta) through ds_bpermute, the lane's own value past the warp's end
+    # (up: lane + 32 - delta, its low 5 bits the lane i - delta, at 32 or more when that is a lane)
+    body += ["v_cndmask_b32_e64 v1, v1, v0, s10", f"v_mbcnt_lo_u32_b32 v8, -1, {delta if down else 32 - delta}"]
+    body += ["v_lshlrev_b32_e32 v7, 2, v8"] if down else ["v_and_b32_e32 v7, 31, v8", "v_lshlrev_b32_e32 v7, 2, v7"]
+    body += ["ds_bpermute_b32 v7, v7, v0", "s_waitcnt lgkmcnt(0)",
+             "v_cmp_gt_u32_e64 s11, 32, v8" if down else "v_cmp_le_u32_e64 s11, 32, v8", "v_cndmask_b32_e64 v7, v0, v7, s11",
+             "v_cmp_eq_u32_e64 s11, 32, s9", "v_cndmask_b32_e64 v1, v1, v7, s11", "s_mov_b32 exec_lo, s4"]
+    return _file(f"coalesced_shfl_{kind}{delta}_w32",
+                 [f"coalesced_threads().shfl_{kind}(v, {delta}) on a wave32 (CUDA's warp): the member {delta} "
+                  f"rank{'s' if delta != 1 else ''} {'above' if down else 'below'}",
+                  "(v_mbcnt of EXEC), found lane by lane as coalesced_shfl finds a rank; the lane's own value "
+                  "where there is none."],
+                 f"cg.coalesced_shfl_{kind} delta={delta} warp=32", RDNA32, "any", "x = v0", "out = v1",
+                 "v1, v5, v6, v7, v8, s4, s[6:11]", body)
+
+
 def files() -> dict[str, str]:
     return dict([coalesced_shfl(), labeled_reduce(), labeled_reduce_w64(), labeled_scan(False), labeled_scan(True),
                  binary_reduce(), match_any_b64(False), match_any_b64(True), match_all_b64(), fns(1, True), fns(1, False),
                  fns(-1, True), fns(-1, False),
-                 binary_scan(False), binary_scan(True)])
+                 binary_scan(False), binary_scan(True),
+                 coalesced_shfl_dir(True, 1), coalesced_shfl_dir(False, 1)])
 
