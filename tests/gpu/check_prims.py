@@ -73,6 +73,8 @@ def coalesced_model(r: Record) -> dict[str, Lanes]:
         out["rank"][i], out["size"][i] = rk, size
         s = r["src"][i]
         out["shfl"][i] = x[members[s]] if s < size else None
+        if size < 32 and d >= 0x7FFFFFFF:  # delta + 1 is no positive int for __fns: the H100 reads
+            continue                       # a non-member lane at 0x7fffffff (coalesced_far)
         if size == 32:  # the header's full-warp path: __shfl_{down,up}_sync, delta modulo 32
             out["down"][i] = x[shfl("down", i, d, 31)[0]]
             out["up"][i] = x[shfl("up", i, d, 0)[0]]
@@ -146,6 +148,7 @@ SECTIONS: dict[str, tuple[list[str], list[str]]] = {  # section: (full lane list
     "fns": (["mask", "base", "offset", "out"], []),
     "rank": (["pred"], ["out"]),
     "coalesced": (["input", "src"], ["rank", "size", "shfl", "down", "up"]),
+    "coalesced_far": (["input", "src"], ["rank", "size", "shfl", "down", "up"]),
     "labeled": (["input", "label"], ["rank", "size", "reduce", "inclusive", "exclusive", "b_reduce",
                                      "b_inclusive", "b_exclusive"]),
     "match64": (["lo", "hi"], ["any", "all", "all_pred"]),
@@ -190,7 +193,8 @@ def check(data: Record) -> list[str]:
     for n, r in enumerate(data["rank"]):
         _cmp(bad, f"rank[{n}] mask {r['mask']} callers {r['callers']}", r["out"],
              rank_model(int(r["mask"], 16), int(r["callers"], 16), r["pred"]))
-    for sec, model in (("coalesced", coalesced_model), ("labeled", labeled_model), ("match64", match64_model)):
+    for sec, model in (("coalesced", coalesced_model), ("coalesced_far", coalesced_model),
+                       ("labeled", labeled_model), ("match64", match64_model)):
         for n, r in enumerate(data[sec]):
             for k, want in model(r).items():
                 _cmp(bad, f"{sec}[{n}].{k} callers {r['callers']}", r[k], want)
@@ -224,7 +228,7 @@ def model_recording(seed: int = 7) -> Record:
             pred = [rnd.choice([0, 1, 0x80000000]) for _ in lanes]
             data["rank"].append({"mask": f"0x{mask:08x}", "callers": f"0x{c:08x}", "pred": pred,
                                  "out": rank_model(mask, c, pred)})
-    data["coalesced"], data["labeled"], data["match64"] = [], [], []
+    data["coalesced"], data["coalesced_far"], data["labeled"], data["match64"] = [], [], [], []
     for c in callers:
         for d in (1, 33):
             size = bin(c).count("1")
@@ -248,6 +252,13 @@ def model_recording(seed: int = 7) -> Record:
                  "input": [rnd.getrandbits(32) for _ in lanes]}
             r["out"] = typed_model(r)
             data["typed"].append(r)
+    for c in callers:  # last, as the probe writes it: the records above keep their inputs
+        for d in (0x7FFFFFFE, 0xFFFFFFFF):
+            size = bin(c).count("1")
+            r = {"callers": f"0x{c:08x}", "delta": d, "input": [0xB0000000 | i << 8 for i in lanes],
+                 "src": [rnd.randrange(size) for _ in lanes]}
+            r.update(coalesced_model(r))
+            data["coalesced_far"].append(r)
     return data
 
 

@@ -20,6 +20,7 @@
 //               "out": [32|null]}],         (popc(__ballot_sync(mask, p) & %lanemask_lt))
 //  "coalesced": [{"callers": "0x........", "delta": int, "input": [32], "src": [32],
 //                 "rank": [..], "size": [..], "shfl": [..], "down": [..], "up": [..]}],
+//  "coalesced_far": [ as "coalesced", deltas 0x7ffffffe..0xffffffff ], (written last)
 //  "labeled": [{"callers": "0x........", "input": [32], "label": [32],
 //               "rank": [..], "size": [..], "reduce": [..], "inclusive": [..], "exclusive": [..],
 //               "b_reduce": [..], "b_inclusive": [..], "b_exclusive": [..]}],
@@ -237,8 +238,10 @@ __global__ void k_coalesced(const unsigned *callers, const unsigned *deltas, con
   flag[t] = 1;
 }
 
-static void run_coalesced() {
-  static const unsigned deltas[] = {0, 1, 2, 5, 33};
+// deltas near 2^31 and 2^32 ("coalesced_far", recorded last so that the
+// other sections' lcg inputs stay as first recorded): where rank + delta
+// leaves the group, does the lane keep its own value? ([S:cuda-coalesced-shfl-dir])
+static void run_coalesced(const std::vector<unsigned> &deltas, const char *key) {
   std::vector<unsigned> cs, ds, in, src;
   for (unsigned c : kCallers)
     for (unsigned d : deltas) {
@@ -256,7 +259,7 @@ static void run_coalesced() {
   CHECK(cudaGetLastError()); CHECK(cudaDeviceSynchronize());
   std::vector<unsigned> out = host(dout, n * 32 * NC), f = host(df, n * 32);
   static const char *keys[] = {"rank", "size", "shfl", "down", "up"};
-  fprintf(g_out, ",\n\"coalesced\": [");
+  fprintf(g_out, ",\n\"%s\": [", key);
   for (int k = 0; k < n; k++) {
     fprintf(g_out, "%s\n{\"callers\": \"0x%08x\", \"delta\": %u, ", k ? "," : "", cs[k], ds[k]);
     put_u32s("input", &in[k * 32], nullptr); fprintf(g_out, ", ");
@@ -492,10 +495,11 @@ int main(int argc, char **argv) {
   run_shflp();
   run_fns();
   run_rank();
-  run_coalesced();
+  run_coalesced({0, 1, 2, 5, 33}, "coalesced");
   run_labeled();
   run_match64();
   run_typed();
+  run_coalesced({0x7FFFFFFEu, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu}, "coalesced_far");
   fprintf(g_out, "\n}\n");
   if (g_out != stdout) fclose(g_out);
   return 0;
