@@ -11,14 +11,15 @@ def _exit(code: int) -> None:
     interpreter's teardown: freeing every solver term of the run one at a
     time (each z3 object releases its AST in __del__) and each proof's z3
     context costs up to a tenth of a small `verify tv` run's CPU, for nothing
-    (issue 35).  Where the flush fails (a closed pipe), or a coverage tool
-    waits for the interpreter's exit to write its data, the ordinary exit."""
+    (issue 35).  The ordinary exit where the flush fails (a closed pipe), or
+    where something waits for the interpreter's exit (a coverage tool writing
+    its data, a tracer, a profiler printing its table)."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:
         sys.exit(code)
-    if "coverage" in sys.modules or sys.gettrace() is not None:
+    if "coverage" in sys.modules or sys.gettrace() is not None or sys.getprofile() is not None:
         sys.exit(code)
     os._exit(code)
 
