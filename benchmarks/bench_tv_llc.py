@@ -83,8 +83,9 @@ def main() -> int:
         print("no files")
         return 1
     worst = max(ratios)
+    p90 = statistics.quantiles([r for r, _ in ratios], n=10)[-1] if len(ratios) > 1 else worst[0]
     print(f"\n{len(ratios)} files: verify tv / llc-22 CPU median {statistics.median(r for r, _ in ratios):.1f}x, "
-          f"max {worst[0]:.1f}x ({worst[1]})")
+          f"p90 {p90:.1f}x, max {worst[0]:.1f}x ({worst[1]})")
     return 0
 
 

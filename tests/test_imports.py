@@ -52,6 +52,9 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.smt.second", "version", "bitwuzla"): "bitwuzla (optional) only for --double-check",
     ("verify.smt.second", "check_bitwuzla", "bitwuzla"): "bitwuzla (optional) only for --double-check",
     ("verify.about", "versions", "llvmlite.binding"): "llvmlite's LLVM library only for --version",
+    ("verify.tv.check", "check_files", "verify.workers"): "multiprocessing (about 6 ms of CPU) only for verify tv -j",
+    ("verify.tv.cextv", "explain", "verify.svg"): "the picture's module (about 4 ms) only with a counterexample",
+    ("verify.tv.cextv", "explain_kernel", "verify.svg"): "the picture's module (about 4 ms) only with a counterexample",
 }
 
 

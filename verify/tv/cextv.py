@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cex as C
-from .. import svg
 from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Lowering, SReg, VReg
@@ -164,6 +163,7 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     if run is not None and ex.rows:
+        from .. import svg  # (the picture's module loads with a counterexample only: start-up, issue 35)
         m, snaps = run
         title = f"{target.name} wave{W}: refuted, EXEC {fmt_mask(mask, W)}"
         sgprs: dict[str, tuple[str, int | None]] = {  # a shader's inreg arguments
@@ -869,6 +869,7 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         _name_branch([r for r in rows if r.lane == found[2]], found[0], found[1], wanted=kc.ir)
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
+        from .. import svg  # (the picture's module loads with a counterexample only: start-up, issue 35)
         m, snaps = run
         r0 = traced[0]
         reg = addr_reg if r0.actual_src.startswith("at ") and addr_reg else data

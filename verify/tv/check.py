@@ -36,7 +36,6 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from ..workers import pool as worker_pool
 from . import atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
@@ -1440,6 +1439,7 @@ def check_files(files: list[tuple[str, str]], targets: list[str], wave: int | No
     # one proof per EXEC), so that no long one starts last while the other
     # workers idle; the results in the tasks' order all the same
     order = sorted(range(len(tasks)), key=lambda k: (-_weight(tasks[k]), k))
+    from ..workers import pool as worker_pool  # (multiprocessing loads with -j only: start-up, issue 35)
     with worker_pool(min(jobs, len(tasks)), ["verify.tv.check", "verify.smt"]) as pool:
         done = list(pool.imap(_prove_task, [tasks[k] for k in order], chunksize=1))
     out: list[TVResult | None] = [None] * len(tasks)

@@ -9,14 +9,18 @@ The targets and waves of a file default to its lit RUN lines
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import json
 import os
 import re
+import select
 import shlex
 import signal
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,15 +56,6 @@ sys.stdout.write(by_llvmlite(sys.stdin.read(), get(t), int(w), triple, opt, matt
 """
 
 
-_BATCH = """
-import json, sys
-from verify.tv.compile import by_llvmlite
-from verify.target import get
-text = sys.stdin.read()
-json.dump([by_llvmlite(text, get(t), int(w), tr, o, m) for t, w, tr, o, m, _ in json.loads(sys.argv[1])], sys.stdout)
-"""
-
-
 class CompileError(InputError):
     """The compiler ran and failed (a crash, an assertion, an error): the
     instance's verdict is "compiler error", not the whole run's."""
@@ -89,8 +84,8 @@ def _child_env() -> dict[str, str]:
 
 
 def by_llvmlite_batch(text: str, pairs: list[Instance] | list[tuple[Target, int]]) -> dict[tuple[Any, ...], str]:
-    """:func:`by_llvmlite` for several instances in one child Python (one
-    start and one LLVM initialisation instead of one per instance): instance
+    """:func:`by_llvmlite` for several instances in one forked child (one
+    fork and one LLVM initialisation instead of a Python per instance): instance
     key (Instance.key()) -> assembly, or {} when the child fails (then compile
     each with :func:`by_llvmlite_isolated`, which names the one that fails).
     Instances with LLVM options are left out (the options are global to a
@@ -99,16 +94,60 @@ def by_llvmlite_batch(text: str, pairs: list[Instance] | list[tuple[Target, int]
     insts = [i for i in insts if not i.options]
     if not insts:
         return {}
-    arg = json.dumps([_spec(i) for i in insts])
-    try:
-        r = subprocess.run([sys.executable, "-c", _BATCH, arg], input=text, capture_output=True, text=True,
-                           timeout=300 + 60 * len(insts), check=False, env=_child_env())
-    except subprocess.TimeoutExpired:
+    got = _forked(lambda: json.dumps([by_llvmlite(text, i.target, i.wave, i.triple, i.opt, i.mattr)
+                                      for i in insts]), 300 + 60 * len(insts))
+    if got is None:
         return {}
-    if r.returncode != 0:
-        return {}
-    outs: list[str] = json.loads(r.stdout)
+    outs: list[str] = json.loads(got)
     return {i.key(): a for i, a in zip(insts, outs)}
+
+
+def _forked(work: Callable[[], str], timeout: float) -> str | None:
+    """`work()` run in a forked child (LLVM aborts the process on an internal
+    error; a fork is that child without a second Python's start-up and
+    imports): its text, or None when it failed, crashed or ran past
+    `timeout` seconds (the caller then compiles each instance in its own
+    child, which names the one that fails).  The child writes only to its
+    pipe (its stderr goes nowhere, as the batch's always did) and ends with
+    os._exit: nothing of the parent's is flushed or finalised twice."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        code = 1
+        try:
+            os.close(rfd)
+            faulthandler.disable()  # (an abort is the answer here, not a crash of verify to report)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            data = work().encode()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(wfd, view):]
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout  # a hung compiler only: no verdict depends on it
+    killed = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([rfd], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                killed = True
+                break
+            chunk = os.read(rfd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(rfd)
+        _, status = os.waitpid(pid, 0)
+    if killed or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return None
+    return b"".join(chunks).decode()
 
 
 def by_llvmlite_isolated(text: str, target: Target | Instance, wave: int | None = None) -> str:
@@ -146,7 +185,7 @@ def by_llvmlite(text: str, target: Target, wave: int, triple: str = "", opt: int
         _INIT = True
     feats = [f for f in [_features(target, wave), *mattr] if f]
     try:
-        mod = llvm.parse_assembly(append_features(text, feats))  # as llc orders them  [S:fn-target-features]
+        mod = llvm.parse_assembly(append_features(text, feats), context=llvm.create_context())  # as llc orders them  [S:fn-target-features]
         mod.verify()
     except RuntimeError as e:
         raise InputError(None, f"LLVM rejects the module: {str(e).strip().splitlines()[0]}") from None
