@@ -77,26 +77,14 @@ def winners() -> list[str]:
 # f32 sums of cg_reduce_fadd_t16_gfx9 and cg_exclusive_scan_fadd_t16_gfx9,
 # added in the same order on both sides (x + y meets y + x
 # [S:lane-normal-fadd]; a DPP old of freeze poison matched to the GPU's term
-# [S:lane-normal-witness]), about 1 s each.)
-# Each below: unknown within tv's default budget (--timeout 30), measured
-# on its first instantiation through llvmlite (CPU seconds), and why.
-TV_GAPS = {n: ("unknown", "the solver gave up") for n in (
-    # gfx1010 wave32, 9.5 s: a struct result (pieces get no lane normal
-    # forms), a ballot compared with EXEC as one 32-bit equality.  Lane
-    # normal forms over its pieces (tried by closedloop3) still differ in
-    # three identities they lack: an EXEC literal conjunct deciding its
-    # siblings (`exec[j] == And(exec[j], 0 != ite(exec[j], ite(c, 1, 0),
-    # v0[j]))`, llvmlite's v_cndmask kept under EXEC, against the IR's
-    # `exec[j] == And(exec[j], c)`), bit 0 of `ite(c, -1, 0)` (s_cselect -1/0
-    # read by v_cndmask) as c, and `ite(c and exec != 0, exec, 0)` (the
-    # GPU's s_and_b32 with exec_lo before s_cselect) as `ite(c, exec, 0)`
-    "match_all_b64_w32",
-    # gfx1200 wave64 9 s, gfx1010 wave32 10.6 s (14 s measured again): struct
-    # (key, value) results of a compare-exchange network of ballots (no lane
-    # normal forms; the joint question over every lane's selects spends the
-    # budget).  Lane normal forms over the pieces made bitonic_t32_w32_u32
-    # run past 300 s of CPU (taken back): the network's forms are large
-    "bitonic_t4_w64_gfx12", "bitonic_t32_w32_u32")}
+# [S:lane-normal-witness]), about 1 s each; the struct results of
+# match_all_b64_w32 (its lanes' questions bit-blasted first, 2.8 s),
+# bitonic_t4_w64_gfx12 and bitonic_t32_w32_u32 (each lane's bit of the
+# compare-exchange masks [S:lane-normal-bits], forms local to a lane read
+# [S:lane-normal-local]: 1.3 s and 3.2 s).)
+# Each below (none now): unknown within tv's default budget (--timeout 30),
+# measured on its first instantiation through llvmlite (CPU seconds), and why.
+TV_GAPS: dict[str, tuple[str, str]] = {}
 
 
 def representatives(path: str) -> set[tuple[str, int]]:

@@ -56,8 +56,14 @@ class LaneNormal:
     the same node); `term` builds a node's z3 term when the solver needs it.
     `lits`: the EXEC bit conditions (exec[0..W-1]) that may be decided."""
 
-    def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT) -> None:
+    def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT,
+                 local: bool = False) -> None:
         self.s = session
+        # `local`: a select on an EXEC bit the context leaves open starts its
+        # branches afresh, knowing the asked lane's bit and its own alone
+        # [S:lane-normal-local]
+        self.local = local
+        self._lane = 0  # the asked lane's EXEC bit (`local`)
         self.ref = session.ref
         self.limit = limit
         self.over = False
@@ -72,6 +78,8 @@ class LaneNormal:
         # agrees on those gets it (a chain of lane reads consults each lane's
         # own guards, not every bit an enclosing select decided)
         self._memo: dict[int, list[tuple[int, int, int, int]]] = {}
+        # (ast id, bit k) -> the same entries for bit k of a bit-vector term (`_b`)
+        self._bmemo: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
         self._entries = 0
         self._acc = 0  # the bits consulted by the normal form being made
         self._ids: dict[tuple[Any, ...], int] = {}  # a node's key -> the node
@@ -105,6 +113,7 @@ class LaneNormal:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 50000))
         self._acc = 0
+        self._lane = 1 << lane
         try:
             return self._n(t.as_ast(), 1 << lane, 0)
         except _TooBig:
@@ -138,6 +147,7 @@ class LaneNormal:
             before = sum(len(v) for v in self._facts.values())
             self._learn(c, False, 1 << lane, 0)
             self._memo = {}
+            self._bmemo = {}
             if sum(len(v) for v in self._facts.values()) == before:
                 break
         return True
@@ -379,12 +389,13 @@ class LaneNormal:
             if c == self.FALSE:
                 return self._n(arg(ref, a, 2), pos, neg)
             t1, f1, t0, f0 = self._decided(c)
+            keep = self._keep_mask(c)
             outer, self._acc = self._acc, 0
-            x = self._n(arg(ref, a, 1), pos | t1, neg | f1)
+            x = self._n(arg(ref, a, 1), (pos & keep) | t1, (neg & keep) | f1)
             cx, self._acc = self._acc, 0
-            y = self._n(arg(ref, a, 2), pos | t0, neg | f0)
+            y = self._n(arg(ref, a, 2), (pos & keep) | t0, (neg & keep) | f0)
             # (the bits this select decides are its own, whatever the context)
-            self._acc = outer | (cx & ~(t1 | f1)) | (self._acc & ~(t0 | f0))
+            self._acc = outer | (cx & ~(t1 | f1) & keep) | (self._acc & ~(t0 | f0) & keep)
             return x if x == y else self._node(("ite", c, x, y))
         if dk in (z3.Z3_OP_AND, z3.Z3_OP_OR):
             unit, zero = (self.TRUE, self.FALSE) if dk == z3.Z3_OP_AND else (self.FALSE, self.TRUE)
@@ -450,8 +461,10 @@ class LaneNormal:
                                 else self._leaf(one))
                     return self._leaf(one)
             args: tuple[int, ...] = (self._n0(arg(ref, a, 0)), at)
-        elif dk == z3.Z3_OP_BAND and n == 2 and (low := self._low_bit(a, pos, neg)) is not None:
-            return low  # (a ballot's bit k tested: (m >> k) & 1)
+        elif dk == z3.Z3_OP_BAND and n == 2 and (low := self._and_one(a, pos, neg)) is not None:
+            return low  # (a bit tested: (m >> k) & 1, one lane's bit of a ballot)  [S:lane-normal-bits]
+        elif dk == z3.Z3_OP_EXTRACT and (kb := self._one_bit(a)) is not None:
+            return self._bit_value(self._b(app_arg(ref, a, 0), kb, pos, neg), 1)  # [S:lane-normal-bits]
         else:
             args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
             if dk in (z3.Z3_OP_FPA_ADD, z3.Z3_OP_FPA_MUL) and n == 3:  # x + y is y + x  [S:lane-normal-fadd]
@@ -481,40 +494,172 @@ class LaneNormal:
             self._ground.add(node)
         return node
 
-    def _low_bit(self, a: Any, pos: int, neg: int) -> int | None:
-        """[S:lane-normal-bit] `(y >> k) & 1` (or `y & 1`), 32 bits, k a constant below 32 and bit
-        k of y's normal form a bit of a concatenation (a GPU ballot's lanes):
-        that bit as 0, 1 or ite(c, 1, 0) (an identity: bit k of y,
-        zero-extended); None otherwise (the caller goes on as before)."""
+    def _keep_mask(self, c: int) -> int:
+        """The context's bits a select on `c` passes to its branches: all
+        of them, but with `local` a select on one EXEC bit the context left
+        open passes the asked lane's bit alone (knowing less is no less
+        true; the forms of a chain of lane reads then depend on each read's
+        own bit, not on every lane the path through the chain decided).
+        [S:lane-normal-local]"""
+        if not self.local or self._facts or self._literal(c) is None:
+            return self._all
+        return self._lane
+
+    # ---- bits  [S:lane-normal-bits] ------------------------------------------
+    def _one_bit(self, a: Any) -> int | None:
+        """k for `extract(k, k, x)`, else None."""
         ref = self.ref
-        if bv_size(ref, sort_of(ref, a)) != 32:
-            return None
-        x, one = (self._n(app_arg(ref, a, k), pos, neg) for k in range(2))
-        if self._keys[x][0] == "c":
-            x, one = one, x
-        if self._keys[one] != ("c", 1, z3.Z3_BV_SORT, 32):
-            return None
-        k = 0
-        if self._kind(x) == z3.Z3_OP_BLSHR:
-            y, sh = self._keys[x][2]
-            if self._keys[sh][0] != "c" or self._keys[sh][1] >= 32:
-                return None
-            k, x = self._keys[sh][1], y
-        while self._kind(x) == z3.Z3_OP_CONCAT and len(self._keys[x][2]) == 2:  # bit k: into its part
-            hi, lo = self._keys[x][2]
-            w = self._width(lo)
-            if not w:
-                return None
-            x, k = (lo, k) if k < w else (hi, k - w)
-        zero, unit = self._node(("c", 0, z3.Z3_BV_SORT, 32)), self._node(("c", 1, z3.Z3_BV_SORT, 32))
-        key = self._keys[x]
-        if key[0] == "c" and len(key) > 3 and k < key[3]:  # a constant part: its bit k
-            return unit if key[1] >> k & 1 else zero
-        if k != 0 or self._width(x) != 1:
-            return None
-        if key[0] == "ite" and self._keys[key[2]][:2] == ("c", 1) and self._keys[key[3]][:2] == ("c", 0):
-            return self._node(("ite", key[1], unit, zero))
+        d = app_decl(ref, a)
+        hi, lo = z3.Z3_get_decl_int_parameter(ref, d, 0), z3.Z3_get_decl_int_parameter(ref, d, 1)
+        return int(lo) if hi == lo else None
+
+    def _bit_value(self, b: int, width: int) -> int:
+        """The bit-vector of `width` bits that is 1 where node `b` holds, else 0."""
+        one, zero = self._node(("c", 1, z3.Z3_BV_SORT, width)), self._node(("c", 0, z3.Z3_BV_SORT, width))
+        return one if b == self.TRUE else zero if b == self.FALSE else self._node(("ite", b, one, zero))
+
+    def _and_one(self, a: Any, pos: int, neg: int) -> int | None:
+        """`x & 1` (either operand the 1): bit 0 of x, zero-extended (an
+        identity), made by `_b` (bit 0 of x, not x whole); None otherwise."""
+        ref = self.ref
+        w = bv_size(ref, sort_of(ref, a))
+        for k in (1, 0):
+            m = app_arg(ref, a, k)
+            if k == 0 and _bv_numeral(ref, m) != 1:
+                continue
+            mn = self._n(m, pos, neg)
+            if self._keys[mn][:2] == ("c", 1):
+                return self._bit_value(self._b(app_arg(ref, a, 1 - k), 0, pos, neg), w)
         return None
+
+    def _b(self, a: Any, k: int, pos: int, neg: int) -> int:
+        """The Boolean node of bit k of the bit-vector AST `a` (memoised as `_n`)."""
+        u = self._uses_of(a)
+        if not self._facts:
+            pos, neg = pos & u, neg & u
+        key = (ast_id(self.ref, a), k)
+        entries = self._bmemo.get(key)
+        if entries is None:
+            entries = self._bmemo[key] = []
+        for m, p, q, node in entries:
+            if pos & m == p and neg & m == q:
+                self._acc |= m
+                return node
+        if self._entries >= self.limit:
+            raise _TooBig
+        outer, self._acc = self._acc, 0
+        node = self._b1(a, k, pos, neg)
+        if self._facts:
+            node = self._fact(node, pos, neg)
+        m = self._acc
+        entries.append((m, pos & m, neg & m, node))
+        self._entries += 1
+        self._acc = outer | m
+        return node
+
+    def _b1(self, a: Any, k: int, pos: int, neg: int) -> int:
+        """Bit k through the operations that move bits without mixing them
+        (each an identity of bit k): a select (either branch's bit k), and,
+        or, xor with constants, not, a concatenation (the part holding it),
+        an extract, a zero extension, a shift by a constant; a constant's
+        bit.  Anything else: `extract(k, k, x) == 1` over x's normal form."""
+        ref = self.ref
+        v = _bv_numeral(ref, a)
+        if v is not None:
+            return self.TRUE if v >> k & 1 else self.FALSE
+        if ast_kind(ref, a) != z3.Z3_APP_AST or app_num_args(ref, a) == 0:
+            return self._b_whole(a, k, pos, neg)
+        n = app_num_args(ref, a)
+        dk = decl_kind(ref, app_decl(ref, a))
+        arg = app_arg
+        if dk == z3.Z3_OP_ITE:
+            c = self._n(arg(ref, a, 0), pos, neg)
+            if c == self.TRUE:
+                return self._b(arg(ref, a, 1), k, pos, neg)
+            if c == self.FALSE:
+                return self._b(arg(ref, a, 2), k, pos, neg)
+            t1, f1, t0, f0 = self._decided(c)
+            keep = self._keep_mask(c)
+            outer, self._acc = self._acc, 0
+            x = self._b(arg(ref, a, 1), k, (pos & keep) | t1, (neg & keep) | f1)
+            cx, self._acc = self._acc, 0
+            y = self._b(arg(ref, a, 2), k, (pos & keep) | t0, (neg & keep) | f0)
+            self._acc = outer | (cx & ~(t1 | f1) & keep) | (self._acc & ~(t0 | f0) & keep)
+            if x == y:
+                return x
+            if (x, y) == (self.TRUE, self.FALSE):
+                return c
+            if (x, y) == (self.FALSE, self.TRUE):
+                return self._not(c)
+            return self._node(("ite", c, x, y))
+        if dk in (z3.Z3_OP_BAND, z3.Z3_OP_BOR):
+            unit, zero = (self.TRUE, self.FALSE) if dk == z3.Z3_OP_BAND else (self.FALSE, self.TRUE)
+            kept: set[int] = set()
+            for j in range(n):
+                x = self._b(arg(ref, a, j), k, pos, neg)
+                if x == zero:
+                    return zero
+                if x != unit:
+                    kept.add(x)
+            if not kept:
+                return unit
+            if len(kept) == 1:
+                return kept.pop()
+            return self._node(("and" if dk == z3.Z3_OP_BAND else "or", tuple(sorted(kept))))
+        if dk == z3.Z3_OP_BXOR:
+            flip = False
+            rest = []
+            for j in range(n):
+                x = self._b(arg(ref, a, j), k, pos, neg)
+                if x in (self.TRUE, self.FALSE):
+                    flip ^= x == self.TRUE
+                else:
+                    rest.append(x)
+            if len(rest) > 1:
+                return self._b_whole(a, k, pos, neg)
+            if not rest:
+                return self.TRUE if flip else self.FALSE
+            return self._not(rest[0]) if flip else rest[0]
+        if dk == z3.Z3_OP_BNOT:
+            return self._not(self._b(arg(ref, a, 0), k, pos, neg))
+        if dk == z3.Z3_OP_CONCAT:  # (the last part the lowest bits)
+            for j in reversed(range(n)):
+                w = bv_size(ref, sort_of(ref, arg(ref, a, j)))
+                if k < w:
+                    return self._b(arg(ref, a, j), k, pos, neg)
+                k -= w
+            return self.FALSE
+        if dk == z3.Z3_OP_EXTRACT:
+            lo = int(z3.Z3_get_decl_int_parameter(ref, app_decl(ref, a), 1))
+            return self._b(arg(ref, a, 0), lo + k, pos, neg)
+        if dk == z3.Z3_OP_ZERO_EXT:
+            w = bv_size(ref, sort_of(ref, arg(ref, a, 0)))
+            return self._b(arg(ref, a, 0), k, pos, neg) if k < w else self.FALSE
+        if dk in (z3.Z3_OP_BLSHR, z3.Z3_OP_BSHL):
+            sh = self._n(arg(ref, a, 1), pos, neg)
+            ks = self._keys[sh]
+            if ks[0] == "c":
+                w = bv_size(ref, sort_of(ref, a))
+                j = k + ks[1] if dk == z3.Z3_OP_BLSHR else k - ks[1]
+                return self._b(arg(ref, a, 0), j, pos, neg) if 0 <= j < w else self.FALSE
+        return self._b_whole(a, k, pos, neg)
+
+    def _b_whole(self, a: Any, k: int, pos: int, neg: int) -> int:
+        """Bit k of `a` as `extract(k, k, x) == 1`, x the normal form of `a`
+        (keyed by the extract's declaration and x's node)."""
+        ref = self.ref
+        x = self._n(a, pos, neg)
+        kx = self._keys[x]
+        if kx[0] == "c" and len(kx) > 3:
+            return self.TRUE if kx[1] >> k & 1 else self.FALSE
+        ext = self._keep(z3.Z3_mk_extract(ref, k, k, a))
+        e = self._node(("app", ast_id(ref, z3.Z3_func_decl_to_ast(ref, app_decl(ref, ext))), (x,)))
+        self._orig.setdefault(e, ast_id(ref, ext))
+        eq = self._keep(z3.Z3_mk_eq(ref, ext, self.s.one1.as_ast()))
+        one = self._node(("c", 1, z3.Z3_BV_SORT, 1))
+        node = self._node(("app", ast_id(ref, z3.Z3_func_decl_to_ast(ref, app_decl(ref, eq))), (e, one)))
+        self._orig.setdefault(node, ast_id(ref, eq))
+        return node
 
     def _kind(self, node: int) -> int | None:
         """The declaration kind of an "app" node (None for the others)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import smt
 from .llir import Inst
 from .types import Lanes, rtype
 
@@ -41,3 +42,29 @@ def insertvalue(run: Any, ins: Inst) -> Lanes:
     parts = list(agg.parts)
     parts[k] = val
     return Lanes(parts[0].vals, parts[0].poison, 0, False, None, parts, st.text)
+
+
+def pieces_meet(B: Any, exec_bits: list[Any], got: list[list[Any]], want: list[list[Any]]) -> list[bool]:
+    """For each lane i, whether every piece of a wide result (a struct's
+    members, each in its registers) has the same lane normal form on the
+    GPU (`got`) and in the IR (`want`) where exec[i] holds: equal for every
+    input, so lane i needs no question.  One `smt.LaneNormal` for every
+    lane and piece (a sorting network's lanes share their stages), made
+    `local` (a chain of lane reads normalised afresh at each read's EXEC
+    bit) and bit-wise (a lane's bit of a ballot read without the rest of
+    the mask); within its node limit, or no lane meets.
+    [S:lane-normal-local] [S:lane-normal-bits]"""
+    W = len(exec_bits)
+    norm = smt.LaneNormal(B.session, exec_bits, local=True)
+    out = []
+    for i in range(W):
+        ok = True
+        for g, w in zip(got, want):
+            n = norm.normal(g[i], i)
+            if n is None:
+                return [False] * W
+            if n != norm.normal(w[i], i):
+                ok = False
+                break
+        out.append(ok)
+    return out

@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
+from . import aggregate, atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, run_blocks, split_blocks
@@ -743,9 +743,10 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         assert ret is not None and rtt is not None
         got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
         pieces = pieces_of(ret, rtt)
+        meet = aggregate.pieces_meet(B, exec_bits, got, [p.vals for p in pieces])  # [S:lane-normal-local]
         for i in range(W):
-            lane_bad.append(B.and_b(exec_bits[i], B.or_b(*(B.and_b(B.not_b(p.poison[i]), halfsem.piece_differ(
-                B, rtt, g[i], p.vals[i])) for g, p in zip(got, pieces)))))
+            lane_bad.append(False if meet[i] else B.and_b(exec_bits[i], B.or_b(*(B.and_b(
+                B.not_b(p.poison[i]), halfsem.piece_differ(B, rtt, g[i], p.vals[i])) for g, p in zip(got, pieces)))))
     elif shader and ret is not None:  # the pieces in SGPRs and VGPRs  [S:shader-cc]
         assert rtt is not None
         pieces = pieces_of(ret, rtt)
@@ -828,7 +829,11 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                 continue  # another lane's question with the two lanes swapped: its answer  [S:tv-lane-twins]
             q.push()
             q.add(cond)
-            r = q.check()
+            # a wide result's lane: bit-blasted whole first, on the joint question's
+            # limit (a ballot compared with EXEC: milliseconds), its unsat alone taken
+            r = q.check(rlimit=JOINT_RLIMIT, plain=True) if wide_ret and cond is not False else "unknown"
+            if r != "unsat":
+                r = q.check()
             # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
             settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant,
                                     target_free=free_regs, exec_bits=exec_bits) if r == "sat" and run.choices else None
