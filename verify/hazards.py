@@ -107,6 +107,25 @@ def _none(ins: Instr) -> set[str]:
     return set()
 
 
+def _dst_sel_written(ins: Instr) -> set[str]:
+    """The VGPR an SDWA instruction writes part of (dst_sel not DWORD)."""
+    sel = ins.mod("dst_sel", "DWORD")
+    return _vgprs_written(ins) if str(sel).upper() not in ("DWORD", "6") else set()
+
+
+def _is_vmem(ins: Instr) -> bool:
+    """Vector memory (global, flat, scratch, buffer, image): the unit
+    `verify asm` gives such an instruction from its mnemonic."""
+    return _op(ins).unit == "memory"
+
+
+def _vmem_scalars_read(ins: Instr) -> set[str]:
+    """The SGPRs a vector memory instruction reads (its saddr, resource,
+    soffset) and EXEC, which every one reads (LLVM counts its implicit use).
+    [S:trust-hazards]"""
+    return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} - {"scc"} | EXEC
+
+
 @dataclass(frozen=True, eq=False)  # (a rule is itself: compared and hashed by identity)
 class Rule:
     """A producer (an instruction of pipeline `unit`, any when None, and the
@@ -141,7 +160,8 @@ class Rule:
     def consumer(self, ins: Instr) -> set[str]:
         """Registers `ins` reads that matter, if it can suffer this hazard
         (role "valu": every VALU instruction)."""
-        plays = _is_valu(ins) if self.role == "valu" else self.role in _op(ins).roles(ins)
+        plays = _is_valu(ins) if self.role == "valu" else _is_vmem(ins) if self.role == "vmem" else \
+            self.role in _op(ins).roles(ins)
         return self.reads(ins) if plays else set()
 
 
@@ -156,12 +176,18 @@ RULES = [
          "readlane/writelane after a VALU write of EXEC"),
     Rule("readlane-vgpr", "hazard_gfx94_readlane", "valu", _vgprs_written, "readlane_vgpr",
          lambda c: {c.operands[1].text}, 1,
-         "v_readlane of a VGPR the previous VALU instruction wrote"),
+         "v_readlane/v_readfirstlane of a VGPR the previous VALU instruction wrote"),
     Rule("valu-sgpr", "hazard_gfx94_valu_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "valu",
          _valu_scalars_read, 2, "a VALU read of an SGPR or VCC a VALU instruction wrote"),
     Rule("valu-carry", "hazard_gfx94_valu_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "valu",
          _carry_in, 2, "a VALU carry-in read of a lane mask a VALU instruction wrote", "nop",
          "hazard.gfx94_carry_in"),
+    # GFX8/9: GCNHazardRecognizer::checkVMEMHazards (llc-22 -run-pass=post-RA-hazard-rec)  [S:trust-hazards]
+    Rule("valu-sgpr-vmem", "hazard_vmem_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "vmem",
+         _vmem_scalars_read, 5, "a vector memory read of an SGPR or EXEC a VALU instruction wrote"),
+    # gfx94x, gfx950: GCNHazardRecognizer::checkVALUHazards (hasDstSelForwardingHazard)  [S:trust-hazards]
+    Rule("sdwa-dst-sel", "hazard_dst_sel", "valu", _dst_sel_written, "valu", _vgprs_read, 1,
+         "a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD)"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
     Rule("vcmpx-permlane-swap", "hazard_permlane_swap", "valu", _vcmp_exec_written, "permlane_swap",
@@ -190,9 +216,9 @@ RULES = [
 ]
 
 # a rule's consumer role: one an op declares (ops.base.HAZARD_ROLES), or
-# "valu" (every VALU instruction) and "sgpr_read" (the GFX12 forward scan's
+# "valu" (every VALU instruction), "vmem" (every vector memory instruction) and "sgpr_read" (the GFX12 forward scan's
 # reads, found by _scan, not by a role)
-_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read"}
+_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read", "vmem"}
 for _r in RULES:
     if _r.role not in _RULE_ROLES:
         raise ValueError(f"hazard rule {_r.name}: unknown consumer role {_r.role!r}")
@@ -578,7 +604,8 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
     for rule in rules:
         if rule.field:
             continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
-        if not (valu if rule.role == "valu" else rule.role in roles):  # (Rule.consumer, its op looked up once)
+        if not (valu if rule.role == "valu" else op.unit == "memory" if rule.role == "vmem" else
+                rule.role in roles):  # (Rule.consumer, its op looked up once)
             continue
         reads = rule.reads(cons)
         if not reads:
@@ -731,6 +758,129 @@ def needed(program: list[Instr], k: int, target: Target, wave: int | None = None
     return waits, " ".join(f"depctr_{f}(0)" for f in sorted(fields))
 
 
+# ---- GFX10.1 write-after-read hazards  [S:trust-hazards]
+# An earlier instruction reads a register; a later one writes it before the
+# reader has taken its value (GCNHazardRecognizer's fixSMEMtoVectorWriteHazards,
+# fixVcmpxExecWARHazard, fixVMEMtoScalarWriteHazards; LLVM inserts
+# `s_mov_b32 null, 0` or `s_waitcnt_depctr` before the writer).  The value the
+# reader takes is the old or the new one; verify does not model which, so such
+# a hazard is a warning (verify tv: the verdict is unknown), never semantics.
+
+_SOPP = ("s_nop", "s_endpgm", "s_branch", "s_cbranch", "s_waitcnt", "s_barrier", "s_sendmsg", "s_setprio",
+         "s_sleep", "s_trap", "s_icache", "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_setkill",
+         "s_wakeup", "s_set_gpr_idx_off", "s_set_gpr_idx_mode", "s_code_end", "s_inst_prefetch", "s_clause",
+         "s_round_mode", "s_denorm_mode", "s_setvskip", "s_version", "s_wait_", "s_delay_alu", "s_endpgm_saved")
+
+
+def _is_smem(ins: Instr) -> bool:
+    return ins.base.startswith(_SMEM)
+
+
+def _smem_reads(ins: Instr) -> set[str]:
+    return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} if _is_smem(ins) else set()
+
+
+def _valu_sgpr_defs(ins: Instr) -> set[str]:
+    return _sgprs_written(ins) - {"scc"} if _is_valu(ins) else set()
+
+
+def _smem_war_ends(ins: Instr) -> bool:
+    """An SALU instruction other than a SOPP one (and s_waitcnt_vscnt/vmcnt/
+    expcnt) ends it, as does a wait for lgkmcnt 0."""
+    from .waits import waits_of  # (same layer; imported where used)
+    if any(c == "lgkm" and n == 0 for c, n in waits_of(ins)):
+        return True
+    return _op(ins).unit == "salu" and not _is_smem(ins) and not ins.base.startswith(_SOPP)
+
+
+def _non_valu_exec_reads(ins: Instr) -> set[str]:
+    """EXEC, when a non-VALU instruction reads it: an SALU read, or any
+    vector memory or LDS instruction (each reads EXEC)."""
+    op = _op(ins)
+    if op.unit in ("memory", "ds"):
+        return set(EXEC)
+    return set(op.uses(ins)) & EXEC if op.unit == "salu" else set()
+
+
+def _valu_exec_defs(ins: Instr) -> set[str]:
+    return _exec_written(ins) if _is_valu(ins) else set()
+
+
+def _depctr_zero(ins: Instr, lo: int, width: int) -> bool:
+    mask = _op(ins).depctr(ins)
+    return mask is not None and (mask >> lo) & ((1 << width) - 1) == 0
+
+
+def _vcmpx_war_ends(ins: Instr) -> bool:
+    """A VALU instruction with a scalar destination operand (v_readlane and
+    v_readfirstlane name theirs vdst: they do not), or a wait for sa_sdst."""
+    if _is_valu(ins) and not ins.base.startswith(("v_readlane", "v_readfirstlane")) \
+            and _sgprs_written(ins) - {"scc"} - EXEC:
+        return True
+    return _depctr_zero(ins, 0, 1)
+
+
+def _vmem_sgpr_reads(ins: Instr) -> set[str]:
+    op = _op(ins)
+    return {r for r in op.uses(ins) if not _is_vgpr(r)} - {"scc"} - EXEC if op.unit in ("memory", "ds") else set()
+
+
+def _scalar_defs(ins: Instr) -> set[str]:
+    op = _op(ins)
+    return _sgprs_written(ins) - {"scc"} if op.unit == "salu" else set()
+
+
+def _vmem_war_ends(ins: Instr) -> bool:
+    from .waits import waits_of  # (same layer; imported where used)
+    if _is_valu(ins) or _depctr_zero(ins, 2, 3):
+        return True
+    return ins.base == "s_waitcnt" and {c for c, n in waits_of(ins) if n == 0} >= {"lgkm", "vm"}
+
+
+@dataclass(frozen=True, eq=False)
+class WarRule:
+    """An earlier instruction reads registers (`reads`), a later one writes
+    one of them (`writes`) with nothing between that `ends` the hazard."""
+
+    name: str
+    feature: str
+    reads: Callable[[Instr], set[str]]
+    writes: Callable[[Instr], set[str]]
+    ends: Callable[[Instr], bool]
+    what: str
+    fix: str
+
+
+WAR_RULES = [
+    WarRule("smem-valu-war", "hazard_gfx101_war", _smem_reads, _valu_sgpr_defs, _smem_war_ends,
+            "a VALU write of an SGPR a scalar memory instruction still reads", "insert s_mov_b32 null, 0"),
+    WarRule("vcmpx-exec-war", "hazard_gfx101_war", _non_valu_exec_reads, _valu_exec_defs, _vcmpx_war_ends,
+            "a VALU write of EXEC that a non-VALU instruction still reads",
+            "insert s_waitcnt_depctr depctr_sa_sdst(0)"),
+    WarRule("vmem-salu-war", "hazard_gfx101_war", _vmem_sgpr_reads, _scalar_defs, _vmem_war_ends,
+            "a scalar write of an SGPR a vector memory or LDS instruction still reads",
+            "insert s_waitcnt_depctr depctr_vm_vsrc(0)"),
+]
+
+
+def war_findings(program: list[Instr], k: int, target: HasFeature) -> Iterator[tuple[WarRule, Instr, set[str]]]:
+    """(rule, the earlier reader, the registers) for each write-after-read
+    hazard program[k] completes on `target`.  [S:trust-hazards]"""
+    cons = program[k]
+    for rule in WAR_RULES:
+        regs = rule.writes(cons)
+        if not regs:
+            continue
+        for j in range(k - 1, -1, -1):
+            hit = rule.reads(program[j]) & regs
+            if hit:
+                if target.has(rule.feature):
+                    yield rule, program[j], hit
+                break
+            if rule.ends(program[j]):
+                break
+
+
 @functools.cache
 def _where(feature: str) -> str:
     return needs_text(feature).removesuffix(" only")
@@ -764,4 +914,9 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
             head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
                     f"{cons.mnemonic} reads it")
             warns.append(Warning_(cons.span, f"{head} {need_text(rule, waited)}"))
+        for wrule, reader, wregs in war_findings(program, k, target):
+            regs = ", ".join(sorted(wregs))
+            warns.append(Warning_(cons.span, f"hazard ({_where(wrule.feature)}): line {reader.line} "
+                                  f"({reader.mnemonic}) reads {regs} and {cons.mnemonic} writes it with nothing "
+                                  f"between to end the hazard ({wrule.what}): {wrule.fix}"))
     return warns

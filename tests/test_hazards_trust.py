@@ -1,0 +1,165 @@
+"""The hazards an audit against LLVM 22's GCNHazardRecognizer added
+(docs/semantics.md [S:trust-hazards]): each rule on the generations where
+llc-22 -run-pass=post-RA-hazard-rec inserts its wait, and on one where it
+does not; the exact warning; and LLVM's own output, which must not be
+flagged, with its wait deleted, which must be."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from test_hazards import prog, run
+
+from verify.hazards import check, window
+from verify.target import get
+from verify.tv.check import gpu_code
+
+
+def warns(lines, target, asm=True):
+    return [str(w).split("warning: ", 1)[1] for w in check(prog(lines, asm=asm), get(target))]
+
+
+# ---- v_readfirstlane of a VGPR a VALU instruction just wrote (gfx94x, gfx950)
+
+RFL = ["v_add_u32_e32 v0, v1, v0", "v_readfirstlane_b32 s0, v0"]
+
+
+@pytest.mark.parametrize("target,hit", [("gfx942", True), ("gfx950", True), ("gfx940", True), ("gfx90a", False),
+                                        ("gfx900", False), ("gfx1100", False)])
+def test_readfirstlane_after_a_valu_vgpr_write(target, hit):
+    expect = ["hazard (gfx94x and gfx950): line 1 (v_add_u32_e32) writes v0 and v_readfirstlane_b32 reads it 0 "
+              "wait states later; v_readlane/v_readfirstlane of a VGPR the previous VALU instruction wrote needs 1: "
+              "insert s_nop 0"]
+    assert warns(RFL, target, asm=False) == (expect if hit else [])
+    assert warns(RFL[:1] + ["s_nop 0"] + RFL[1:], target, asm=False) == []
+
+
+def test_readfirstlane_in_the_window_reads_an_unknown():
+    lines = ["v_mov_b32_e32 v0, v3", "v_readfirstlane_b32 s0, v0"]
+    m = run(lines, "gfx942", regs={"v3": 5})
+    assert m.s("s0") == 0xDEAD and "v0@2(hazard after line 1)" in m.inputs_read
+    assert run(lines[:1] + ["s_nop 0"] + lines[1:], "gfx942", regs={"v3": 5}).s("s0") == 5
+    assert run(lines, "gfx90a", regs={"v3": 5}).s("s0") == 5
+
+
+# ---- a VMEM read of an SGPR or EXEC a VALU instruction wrote (GFX8/9 family): 5 wait states
+
+VMEM = ["v_readfirstlane_b32 s2, v0", "v_mov_b32_e32 v5, 0", "global_store_dword v4, v5, s[2:3]"]
+
+
+@pytest.mark.parametrize("target,hit", [("gfx803", True), ("gfx900", True), ("gfx906", True), ("gfx90a", True),
+                                        ("gfx942", True), ("gfx950", True), ("gfx1010", False), ("gfx1030", False),
+                                        ("gfx1100", False), ("gfx1200", False)])
+def test_vmem_sgpr_after_a_valu_write(target, hit):
+    family = "GFX8/9 family"
+    expect = [f"hazard ({family}): line 1 (v_readfirstlane_b32) writes s2 and global_store_dword reads it 1 wait "
+              "state later; a vector memory read of an SGPR or EXEC a VALU instruction wrote needs 5: insert s_nop 3"]
+    assert warns(VMEM, target) == (expect if hit else [])
+    assert warns(VMEM[:2] + ["s_nop 3"] + VMEM[2:], target) == []
+    assert warns(VMEM[:2] + ["s_nop 2"] + VMEM[2:], target) == ([expect[0].replace(
+        "1 wait state later", "4 wait states later").replace("s_nop 3", "s_nop 0")] if hit else [])
+
+
+def test_vmem_reads_exec_a_vcmpx_wrote_and_not_an_sgpr_it_does_not_read():
+    w = warns(["v_cmpx_eq_u32_e64 s[20:21], v0, v1", "global_load_dword v7, v[2:3], off"], "gfx900")
+    assert w == ["hazard (GFX8/9 family): line 1 (v_cmpx_eq_u32_e64) writes exec_hi, exec_lo and global_load_dword "
+                 "reads it 0 wait states later; a vector memory read of an SGPR or EXEC a VALU instruction wrote "
+                 "needs 5: insert s_nop 4"]
+    assert warns(["v_cmp_eq_u32_e64 s[10:11], v0, v1", "global_load_dword v7, v[2:3], off"], "gfx900") == []
+    # scalar memory and LDS are not its consumers
+    assert warns(["v_readfirstlane_b32 s4, v0", "s_load_dword s0, s[4:5], 0x0"], "gfx900") == []
+    p = prog(["v_readfirstlane_b32 s13, v1", "buffer_load_dword v7, off, s[8:11], s13"], asm=True)
+    assert sorted(window(p, 1, get("gfx900"))) == ["s13"] and window(p, 1, get("gfx1030")) == {}
+
+
+# ---- SDWA dst_sel other than DWORD, then a VALU read (gfx94x, gfx950): 1 wait state
+
+SDWA = ["v_add_u32_sdwa v3, v1, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:DWORD",
+        "v_add_u32_e32 v4, v3, v1"]
+
+
+@pytest.mark.parametrize("target,hit", [("gfx942", True), ("gfx950", True), ("gfx900", False), ("gfx90a", False)])
+def test_sdwa_dst_sel_forwarding(target, hit):
+    expect = ["hazard (gfx94x and gfx950): line 1 (v_add_u32_sdwa) writes v3 and v_add_u32_e32 reads it 0 wait "
+              "states later; a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD) needs 1: "
+              "insert s_nop 0"]
+    assert warns(SDWA, target, asm=False) == (expect if hit else [])
+    assert warns(SDWA, target, asm=True) == (expect if hit else [])
+    assert warns(SDWA[:1] + ["s_nop 0"] + SDWA[1:], target) == []
+    dword = [SDWA[0].replace("dst_sel:WORD_1", "dst_sel:DWORD"), SDWA[1]]
+    assert warns(dword, target) == []
+
+
+# ---- GFX10.1 write-after-read: warnings only
+
+WAR = {
+    "smem": (["s_load_dword s0, s[4:5], 0x0", "v_readfirstlane_b32 s4, v0"],
+             "line 1 (s_load_dword) reads s4 and v_readfirstlane_b32 writes it with nothing between to end the "
+             "hazard (a VALU write of an SGPR a scalar memory instruction still reads): insert s_mov_b32 null, 0"),
+    "vcmpx": (["s_mov_b32 s0, exec_lo", "v_readfirstlane_b32 s1, v0", "v_cmpx_eq_u32_e32 v0, v1"],
+              "line 1 (s_mov_b32) reads exec_lo and v_cmpx_eq_u32_e32 writes it with nothing between to end the "
+              "hazard (a VALU write of EXEC that a non-VALU instruction still reads): insert s_waitcnt_depctr "
+              "depctr_sa_sdst(0)"),
+    "vmem": (["global_load_dword v7, v4, s[2:3]", "s_mov_b32 s2, 0"],
+             "line 1 (global_load_dword) reads s2 and s_mov_b32 writes it with nothing between to end the hazard "
+             "(a scalar write of an SGPR a vector memory or LDS instruction still reads): insert s_waitcnt_depctr "
+             "depctr_vm_vsrc(0)"),
+}
+# what ends each (llc-22 puts no wait after it)
+WAR_ENDS = {"smem": ["s_waitcnt lgkmcnt(0)", "s_mov_b32 s1, s2"], "vcmpx": ["v_cmp_eq_u32_e64 s1, v0, v1",
+                                                                           "s_waitcnt_depctr 0xfffe"],
+            "vmem": ["v_mov_b32_e32 v1, v2", "s_waitcnt_depctr 0xffe3"]}
+
+
+@pytest.mark.parametrize("kind", sorted(WAR))
+def test_gfx101_write_after_read(kind):
+    lines, text = WAR[kind]
+    assert warns(lines, "gfx1010") == [f"hazard (only on GFX10.1): {text}"]
+    for t in ("gfx1030", "gfx1100", "gfx900"):
+        assert warns(lines, t) == []
+    for end in WAR_ENDS[kind]:
+        assert warns(lines[:-1] + [end] + lines[-1:], "gfx1010") == [], end
+    assert warns(lines[:-1] + ["s_nop 0"] + lines[-1:], "gfx1010") != []  # a SOPP ends none of them
+
+
+def test_a_war_hazard_is_no_semantics():
+    lines, _ = WAR["vcmpx"]
+    assert window(prog(lines, asm=True), 2, get("gfx1010")) == {}
+
+
+# ---- LLVM's own output: never flagged; its wait deleted, flagged
+
+LLC = shutil.which("llc-22")
+KERNEL = """define amdgpu_kernel void @k(<4 x i32> %rsrc, i32 %x) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %v = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %id)
+  call void @llvm.amdgcn.raw.buffer.store.i32(i32 %x, <4 x i32> %rsrc, i32 0, i32 %v, i32 0)
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare void @llvm.amdgcn.raw.buffer.store.i32(i32, <4 x i32>, i32, i32, i32)
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.parametrize("cpu", ["gfx900", "gfx942"])
+def test_llvm_waits_before_a_vmem_read_of_a_readfirstlane_result(cpu):
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}"], input=KERNEL, capture_output=True,
+                         text=True, check=True).stdout
+    code = gpu_code(asm, "k", f"<{cpu}>", True)
+    assert code.problems == [] and code.hazard_warnings(get(cpu), None, 64)[0] == []
+    lines = asm.splitlines()
+    nops = [k for k, t in enumerate(lines) if t.strip().startswith("s_nop")]
+    # gfx900: s_nop 2 before the buffer store of the readfirstlane's SGPR; gfx942 also s_nop 0 before the
+    # readfirstlane of the VGPR v_and_b32 wrote
+    assert [lines[k].strip() for k in nops] == (["s_nop 2"] if cpu == "gfx900" else ["s_nop 0", "s_nop 2"]), asm
+    why = ["a vector memory read of an SGPR or EXEC a VALU instruction wrote",
+           "v_readlane/v_readfirstlane of a VGPR the previous VALU instruction wrote"]
+    for k in nops:
+        mutant = "\n".join(lines[:k] + lines[k + 1:])
+        found = gpu_code(mutant, "k", f"<{cpu}>", True).hazard_warnings(get(cpu), None, 64)[0]
+        rule = why[0] if lines[k].strip() == "s_nop 2" else why[1]
+        assert len(found) == 1 and rule in found[0], (k, found)
