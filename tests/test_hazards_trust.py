@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from test_hazards import prog, run
 
-from verify.hazards import check, window
+from verify.hazards import check, needed, window
 from verify.target import get
 from verify.tv.check import gpu_code
 
@@ -163,3 +163,34 @@ def test_llvm_waits_before_a_vmem_read_of_a_readfirstlane_result(cpu):
         found = gpu_code(mutant, "k", f"<{cpu}>", True).hazard_warnings(get(cpu), None, 64)[0]
         rule = why[0] if lines[k].strip() == "s_nop 2" else why[1]
         assert len(found) == 1 and rule in found[0], (k, found)
+
+
+# ---- GFX11 wave64 partial forwarding: s_waitcnt_depctr va_vdst(0)
+
+PF = ["v_mov_b32_e32 v0, 0", "s_mov_b64 exec, -1", "v_mov_b32_e32 v1, 1", "v_add_u32_e32 v2, v0, v1"]
+
+
+@pytest.mark.parametrize("target,wave,hit", [("gfx1100", 64, True), ("gfx1150", 64, True), ("gfx1100", 32, False),
+                                             ("gfx1200", 64, False), ("gfx1030", 64, False), ("gfx942", 64, False)])
+def test_partial_forwarding(target, wave, hit):
+    got = [str(w).split("warning: ", 1)[1] for w in check(prog(PF, asm=True), get(target), wave=wave)]
+    expect = ["hazard (only on GFX11, GFX11.5): line 1 (v_mov_b32_e32) writes v0, v1 and v_add_u32_e32 reads it with no "
+              "s_waitcnt_depctr depctr_va_vdst(0) after (a VALU read of two VGPRs written by VALU instructions on "
+              "either side of an SALU write of EXEC (wave64)): insert s_waitcnt_depctr depctr_va_vdst(0)"]
+    assert got == (expect if hit else [])
+
+
+def test_partial_forwarding_ends_and_reads_unknown():
+    t = get("gfx1100")
+    assert check(prog(PF[:3] + ["s_waitcnt_depctr depctr_va_vdst(0)"] + PF[3:], asm=True), t, wave=64) == []
+    assert check(prog(PF[:3] + ["ds_swizzle_b32 v9, v8 offset:swizzle(SWAP,1)"] + PF[3:], asm=True), t, wave=64) == []
+    # three VALU instructions between the two writes and the EXEC write: no hazard (at most 2), two: a hazard
+    filler = ["v_mov_b32_e32 v5, 5"]
+    assert check(prog(PF[:1] + filler * 2 + PF[1:2] + filler + PF[2:], asm=True), t, wave=64) == []
+    assert check(prog(PF[:1] + filler + PF[1:2] + filler + PF[2:], asm=True), t, wave=64) != []
+    # five VALU instructions between the second write and the read: none (at most 4)
+    assert check(prog(PF[:3] + filler * 5 + PF[3:], asm=True), t, wave=64) == []
+    assert check(prog(PF[:3] + filler * 4 + PF[3:], asm=True), t, wave=64) != []
+    w = window(prog(PF, asm=True), 3, t, wave=64)
+    assert sorted(w) == ["v0", "v1"] and w["v0"].rule.name == "partial-forwarding"
+    assert needed(prog(PF, asm=True), 3, t, 64) == (0, "depctr_va_vdst(0)")

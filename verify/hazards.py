@@ -152,6 +152,7 @@ class Rule:
     field: str = ""
     wave64: bool = False  # wave64 only
     spelled: str = "s_wait_alu"  # the wait's mnemonic (GFX11: s_waitcnt_depctr)
+    field_wait: str = ""  # a "partial" rule's wait: s_waitcnt_depctr with this field 0
 
     def producer(self, ins: Instr) -> set[str]:
         """Registers `ins` writes that matter, if it can produce this hazard."""
@@ -188,6 +189,10 @@ RULES = [
     # gfx94x, gfx950: GCNHazardRecognizer::checkVALUHazards (hasDstSelForwardingHazard)  [S:trust-hazards]
     Rule("sdwa-dst-sel", "hazard_dst_sel", "valu", _dst_sel_written, "valu", _vgprs_read, 1,
          "a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD)"),
+    # GFX11, GFX11.5 wave64: GCNHazardRecognizer::fixVALUPartialForwardingHazard (a pattern, _partial)
+    Rule("partial-forwarding", "hazard_partial_forwarding", "valu", _none, "valu", _vgprs_read, 0,
+         "a VALU read of two VGPRs written by VALU instructions on either side of an SALU write of EXEC "
+         "(wave64)", "partial", spelled="s_waitcnt_depctr", field_wait="va_vdst"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
     Rule("vcmpx-permlane-swap", "hazard_permlane_swap", "valu", _vcmp_exec_written, "permlane_swap",
@@ -588,7 +593,55 @@ def _separates(rule: Rule, ins: Instr) -> bool:
     return _is_valu(ins) and ins.base.startswith("v_") and not ins.base.startswith("v_nop")
 
 
-def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int, set[str]]]:
+def _partial(program: list[Instr], k: int) -> tuple[int, set[str]] | None:
+    """GFX11 wave64 partial forwarding (LLVM's fixVALUPartialForwardingHazard,
+    the search back from program[k]): a VALU instruction writes Va, an SALU
+    instruction writes EXEC, a VALU instruction writes Vb, and program[k], a
+    VALU instruction, reads Va and Vb; at most 2 VALU instructions between the
+    first write and the EXEC write and the EXEC write and the second write
+    together, at most 4 between the second write and program[k] (the nearest
+    write of each register counts).  A vector memory, LDS or export
+    instruction, or a wait for va_vdst, ends the search.  (the first write's
+    index, the two registers), or None.  [S:trust-hazards]"""
+    srcs = _vgprs_read(program[k])
+    if len(srcs) <= 1:
+        return None
+    defpos: dict[str, tuple[int, int]] = {}  # register -> (VALU instructions between it and program[k], index)
+    execpos: int | None = None
+    valus = 0
+    for j in range(k - 1, -1, -1):
+        ins = program[j]
+        op = _op(ins)
+        if valus > 8 or op.unit in ("memory", "ds") or _depctr_zero(ins, 12, 4):
+            return None
+        changed = False
+        if op.unit == "valu":
+            for r in sorted(srcs & _vgprs_written(ins) - set(defpos)):
+                defpos[r] = (valus, j)
+                changed = True
+        elif op.unit == "salu" and not _is_smem(ins) and execpos is None and defpos and _exec_written(ins):
+            execpos, changed = valus, True
+        if valus > 4 and not defpos:
+            return None
+        if changed and execpos is not None:
+            post = [(p, r) for r, (p, _) in defpos.items() if p < execpos]
+            pre = [(p, r, i) for r, (p, i) in defpos.items() if p >= execpos]
+            if post:
+                p2, r2 = min(post)
+                if p2 > 4 or execpos - p2 - 1 > 2:
+                    return None
+                if pre:
+                    p1, r1, i1 = min(pre)
+                    if p1 - execpos > 2 or (p1 - execpos) + (execpos - p2 - 1) > 2:
+                        return None
+                    return i1, {r1, r2}
+        if op.unit == "valu":
+            valus += 1
+    return None
+
+
+def _findings(program: list[Instr], k: int, rules: list[Rule],
+              wave: int | None = None) -> Iterator[tuple[Rule, int, int, set[str]]]:
     """(rule, producer index, wait states already between, registers) for
     each rule whose consumer is program[k] and whose producer is too close
     (or, for an s_wait_alu or VALU rule, not separated by one).  The search
@@ -606,6 +659,11 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
             continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
         if not (valu if rule.role == "valu" else op.unit == "memory" if rule.role == "vmem" else
                 rule.role in roles):  # (Rule.consumer, its op looked up once)
+            continue
+        if rule.sep == "partial":
+            got = _partial(program, k) if wave != 32 else None  # (None: the wave is not known, it may apply)
+            if got is not None:
+                yield rule, got[0], 0, got[1]
             continue
         reads = rule.reads(cons)
         if not reads:
@@ -635,6 +693,8 @@ def advice(rule: Rule, waited: int) -> str:
         return f"insert {rule.spelled} depctr_{rule.field}(0)"
     if rule.sep == "valu":
         return "insert a VALU instruction such as v_mov_b32 v0, v0 (s_nop and v_nop do not count)"
+    if rule.sep == "partial":
+        return f"insert {rule.spelled} depctr_{rule.field_wait}(0)"
     n = rule.waits - waited  # one s_nop gives at most 8 wait states
     nops = [f"s_nop {min(8, n - 8 * i) - 1}" for i in range((n + 7) // 8)]
     return "insert " + " and ".join(nops)
@@ -646,6 +706,8 @@ def need_text(rule: Rule, waited: int) -> str:
         return f"with no {rule.spelled} depctr_{rule.field}(0) between ({rule.what})"
     if rule.sep == "valu":
         return f"with no VALU instruction between ({rule.what}): {advice(rule, waited)}"
+    if rule.sep == "partial":
+        return f"with no {rule.spelled} depctr_{rule.field_wait}(0) after ({rule.what}): {advice(rule, waited)}"
     return (f"{waited} wait state{'s' * (waited != 1)} later; {rule.what} needs {rule.waits}: "
             f"{advice(rule, waited)}")
 
@@ -687,7 +749,7 @@ def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSta
     where LLVM's model and the strict one differ."""
     if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
         return
-    for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules):
+    for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules, wave):
         if target.has(rule.feature):
             yield rule, program[j], waited, regs
     if rules is None:
@@ -724,7 +786,7 @@ def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSt
     cons = program[k]
     sc = _scan(program, entry)
     if not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the common case: the windows alone, no generator
-        for rule, j, waited, regs in _findings(program, k, RULES):
+        for rule, j, waited, regs in _findings(program, k, RULES, wave):
             if target.has(rule.feature):
                 for reg in sorted(regs):
                     out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
@@ -753,6 +815,8 @@ def needed(program: list[Instr], k: int, target: Target, wave: int | None = None
     for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave, rules, sc):
         if rule.sep == "alu":
             fields.add(rule.field)
+        elif rule.sep == "partial":
+            fields.add(rule.field_wait)
         elif rule.sep == "nop":
             waits = max(waits, rule.waits - waited)
     return waits, " ".join(f"depctr_{f}(0)" for f in sorted(fields))
@@ -903,7 +967,7 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
         if k == 0:
             continue
         if sc is None or not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the windows alone
-            found: Iterator[Hit] = ((r, program[j], w, g) for r, j, w, g in _findings(program, k, plain))
+            found: Iterator[Hit] = ((r, program[j], w, g) for r, j, w, g in _findings(program, k, plain, wave))
         else:
             found = _hits(program, k, target, entry, variant, wave, rules, sc)
         for rule, prod, waited, hit in found:

@@ -69,6 +69,7 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_lane_select", "v_readlane/v_writelane need 4 wait states after a VALU writes their lane-select SGPR", "S:hazards"),
         Feature("hazard_gfx101_war", "a VALU or SALU write of a register an earlier SMEM, VMEM, LDS or SALU instruction reads (write after read)", "S:hazards"),
         Feature("hazard_dst_sel", "a VALU read of a VGPR an SDWA instruction wrote with dst_sel other than DWORD needs 1 wait state", "S:hazards"),
+        Feature("hazard_partial_forwarding", "wave64: a VALU read of two VGPRs written on either side of an SALU write of EXEC needs s_waitcnt_depctr va_vdst(0)", "S:hazards"),
         Feature("hazard_vmem_sgpr", "a vector memory instruction needs 5 wait states after a VALU writes an SGPR or EXEC it reads", "S:hazards"),
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_gfx94_valu_sgpr", "a VALU read of an SGPR or VCC a VALU instruction wrote needs 2 wait states", "S:hazards"),
@@ -191,11 +192,11 @@ _GFX10 = {
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32", "hazard_gfx101_war"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "valu_gfx11_names", "hazard_vcmpx_permlane",
-                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
+                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write", "hazard_partial_forwarding",
                                               "mov_b16", "scratch_no_rsrc_args", "alu_b16", "mem_gfx11_names"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "hazard_partial_forwarding", "mov_b16", "cmp_f32_f_tru"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
     "min_num_f32", "salu_float", "mad_co_u64"}
