@@ -194,3 +194,52 @@ def test_partial_forwarding_ends_and_reads_unknown():
     w = window(prog(PF, asm=True), 3, t, wave=64)
     assert sorted(w) == ["v0", "v1"] and w["v0"].rule.name == "partial-forwarding"
     assert needed(prog(PF, asm=True), 3, t, 64) == (0, "depctr_va_vdst(0)")
+
+
+def test_gfx101_vmem_then_exec_write_and_what_ends_it():
+    lines = ["global_load_dword v7, v[2:3], off", "s_or_b32 exec_lo, exec_lo, s4"]
+    assert warns(lines, "gfx1010") == [
+        "hazard (only on GFX10.1): line 1 (global_load_dword) reads exec_lo and s_or_b32 writes it with nothing "
+        "between to end the hazard (a scalar write of an SGPR a vector memory or LDS instruction still reads): "
+        "insert s_waitcnt_depctr depctr_vm_vsrc(0)"]
+    assert warns(lines[:1] + ["s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)"] + lines[1:], "gfx1010") == []
+    assert warns(lines[:1] + ["s_waitcnt vmcnt(0) lgkmcnt(0)"] + lines[1:], "gfx1010") != []  # expcnt not 0
+
+
+# ---- GFX12: a function returns with no SGPR write pending
+
+def test_gfx12_pending_write_at_a_return():
+    from verify.hazards import pending_at_return
+    p = prog(["v_readlane_b32 s0, v2, 0"], asm=True)
+    assert [str(w).split("warning: ", 1)[1] for w in pending_at_return(p, get("gfx1200"))] == [
+        "hazard (GFX12): line 1 (v_readlane_b32) writes s0 and the function returns with no s_wait_alu "
+        "depctr_va_sdst(0) after it (LLVM waits before a return, so that callers need not): insert s_wait_alu "
+        "depctr_va_sdst(0)"]
+    p = prog(["s_mov_b32 s0, 0"], asm=True)
+    assert "depctr_sa_sdst(0)" in str(pending_at_return(p, get("gfx1201"))[0])
+    assert pending_at_return(prog(["v_readlane_b32 s0, v2, 0", "s_wait_alu depctr_va_sdst(0)"], asm=True),
+                             get("gfx1200")) == []
+    assert pending_at_return(prog(["v_readlane_b32 s0, v2, 0"], asm=True), get("gfx1100")) == []
+
+
+FN = """define void @f(i32 %v) {
+  %s = call i32 @llvm.amdgcn.readlane.i32(i32 %v, i32 3)
+  call void asm sideeffect "; use $0", "s"(i32 %s)
+  ret void
+}
+declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_llvm_waits_before_a_gfx12_return():
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1200"], input=FN, capture_output=True,
+                         text=True, check=True).stdout
+    code = gpu_code(asm, "f", "<gfx1200>", False)
+    assert code.problems == [] and code.hazard_warnings(get("gfx1200"), None, 32)[0] == []
+    lines = asm.splitlines()
+    k = max(i for i, t in enumerate(lines) if t.strip().startswith("s_wait_alu"))
+    assert lines[k + 1].strip().startswith("s_setpc_b64"), asm
+    found = gpu_code("\n".join(lines[:k] + lines[k + 1:]), "f", "<gfx1200>", False).hazard_warnings(
+        get("gfx1200"), None, 32)[0]
+    assert len(found) == 1 and "the function returns with no s_wait_alu" in found[0], found

@@ -557,6 +557,35 @@ def alu_waits(program: list[Instr], entry: str = "fragment") -> dict[int, str]:
     return out
 
 
+def pending_at_return(program: list[Instr], target: HasFeature, entry: str | SgprState = "fragment") -> list[Warning_]:
+    """GFX12: an SGPR write still pending when a function returns.  LLVM's
+    AMDGPUWaitSGPRHazards waits before a function's return for every write
+    not yet committed (`s_wait_alu depctr_va_sdst(0)` after a VALU write,
+    `depctr_sa_sdst(0)` after an SALU one; llc-22 on MIR), so that its
+    callers need not track the callee's writes: a return without it breaks
+    that contract.  `program` ends just before the return; `entry` as for
+    `window`.  [S:trust-hazards]"""
+    if not program or not target.has("hazard_gfx12_sgpr"):
+        return []
+    st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
+    for ins in program:
+        if id(ins) not in st.seen:
+            _sgpr_step(st, ins, False, commit=True)  # (a read in a hazard is a finding of its own)
+    pending: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+    for field, writes in (("sa_sdst", st.salu), ("va_sdst", st.valu)):
+        for r, w in writes.items():
+            pending.setdefault((field, id(w)), (w, set()))[1].add(r)
+    for kind, w in st.vcc.items():
+        pending.setdefault(("sa_sdst" if kind == "salu" else "va_vcc", id(w)), (w, set()))[1].add("vcc")
+    out = []
+    for (field, _), (w, names) in pending.items():
+        out.append(Warning_(program[-1].span, f"hazard ({_where('hazard_gfx12_sgpr')}): line {w.line} ({w.mnemonic}) "
+                            f"writes {', '.join(sorted(names))} and the function returns with no s_wait_alu "
+                            f"depctr_{field}(0) after it (LLVM waits before a return, so that callers need not): "
+                            f"insert s_wait_alu depctr_{field}(0)"))
+    return out
+
+
 def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: str) -> list[SgprState]:
     """The state at each basic block's start (LLVM's fixed point over the
     control flow: a block with several predecessors takes their union)."""
@@ -885,8 +914,9 @@ def _vcmpx_war_ends(ins: Instr) -> bool:
 
 
 def _vmem_sgpr_reads(ins: Instr) -> set[str]:
+    """The SGPRs a vector memory or LDS instruction reads, and EXEC (each reads it)."""
     op = _op(ins)
-    return {r for r in op.uses(ins) if not _is_vgpr(r)} - {"scc"} - EXEC if op.unit in ("memory", "ds") else set()
+    return {r for r in op.uses(ins) if not _is_vgpr(r)} - {"scc"} | EXEC if op.unit in ("memory", "ds") else set()
 
 
 def _scalar_defs(ins: Instr) -> set[str]:
@@ -895,10 +925,12 @@ def _scalar_defs(ins: Instr) -> set[str]:
 
 
 def _vmem_war_ends(ins: Instr) -> bool:
-    from .waits import waits_of  # (same layer; imported where used)
     if _is_valu(ins) or _depctr_zero(ins, 2, 3):
         return True
-    return ins.base == "s_waitcnt" and {c for c, n in waits_of(ins) if n == 0} >= {"lgkm", "vm"}
+    if ins.base != "s_waitcnt":  # s_waitcnt 0: every counter, expcnt too
+        return False
+    rest = ins.text.split(";")[0].strip()[len(ins.mnemonic):].strip()
+    return rest in ("0", "0x0") or all(f"{c}(0)" in rest for c in ("vmcnt", "expcnt", "lgkmcnt"))
 
 
 @dataclass(frozen=True, eq=False)

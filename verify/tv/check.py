@@ -28,7 +28,7 @@ from ..assume import ASSUMPTIONS
 from ..cex import deciding_first
 from ..diag import InputError, Span
 from ..emit import split_vopd
-from ..hazards import SgprState, sgpr_block_states
+from ..hazards import SgprState, pending_at_return, sgpr_block_states
 from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
@@ -267,6 +267,7 @@ class GpuCode:
     label: str
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
     kernel: bool = False  # a kernel: its first instruction is the entry (the GFX12 SGPR hazards track nothing there)
+    returns: bool = False  # a function that returns to its caller (s_setpc_b64): GFX12 waits before it  [S:trust-hazards]
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
     warned: dict[tuple[Target, tuple[tuple[str, str], ...], int | None], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
@@ -296,7 +297,8 @@ class GpuCode:
     def _hazard_warnings(self, target: Target, variant: Callable[[str], str], wave: int | None) -> list[str]:
         entry = "kernel" if self.kernel else "fragment"
         if self.blocks is None:
-            return [str(w) for w in hazards(self.program, target, variant, entry, wave)]
+            return [str(w) for w in hazards(self.program, target, variant, entry, wave)] + \
+                [str(w) for w in pending_at_return(self.program, target, entry) if self.returns]
         # the GFX12 SGPR state at each block's start: LLVM's fixed point over the control flow
         states = sgpr_block_states([b.instrs for b in self.blocks],
                                    [[s for s in (b.taken, b.fall) if s is not None] for b in self.blocks], entry)
@@ -310,6 +312,9 @@ class GpuCode:
         out: list[str] = []
         for seq, st in seqs:
             out += [str(w) for w in hazards(seq, target, variant, st, wave) if str(w) not in out]
+        for k, b in enumerate(self.blocks):  # a block with no successor returns
+            if self.returns and b.taken is None and b.fall is None:
+                out += [str(w) for w in pending_at_return(b.instrs, target, states[k]) if str(w) not in out]
         return out
 
 
@@ -345,6 +350,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
             continue
         items.append(("instr", ins))
         prog.append(ins)
+    returns = end is None and not kernel
     end = end if end is not None else "s_endpgm" if kernel else "s_setpc_b64"
     blocks: list[Block] | None = None
     if end == "" and (any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog)):
@@ -380,7 +386,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
                 pass  # memory: verify/tv/kernel.py, verify/tv/memory.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
-    return GpuCode(prog, problems, spills, label, blocks, kernel)
+    return GpuCode(prog, problems, spills, label, blocks, kernel, returns)
 
 
 def _spill_key(ins: Instr) -> tuple[str, list[int], tuple[str, ...]] | None:
