@@ -124,9 +124,19 @@ def test_gfx101_write_after_read(kind):
     assert warns(lines[:-1] + ["s_nop 0"] + lines[-1:], "gfx1010") != []  # a SOPP ends none of them
 
 
-def test_a_war_hazard_is_no_semantics():
-    lines, _ = WAR["vcmpx"]
-    assert window(prog(lines, asm=True), 2, get("gfx1010")) == {}
+def test_a_war_reader_reads_an_unknown_when_the_writer_is_in_the_code():
+    lines = ["s_mov_b32 s0, exec_lo", "v_cmpx_eq_u32_e32 v0, v1"]
+    w = window(prog(lines, asm=True), 0, get("gfx1010"))
+    assert sorted(w) == ["exec_lo"] and w["exec_lo"].explain() == (
+        "reads exec_lo inside the hazard window of line 2 (v_cmpx_eq_u32_e32), which writes it before the read may "
+        "have taken its value (a VALU write of EXEC that a non-VALU instruction still reads): insert "
+        "s_waitcnt_depctr depctr_sa_sdst(0); its value there is unknown")
+    assert window(prog(lines, asm=True), 0, get("gfx1030")) == {}
+    assert window(prog(lines[:1] + ["s_waitcnt_depctr 0xfffe"] + lines[1:], asm=True), 0, get("gfx1010")) == {}
+    m = run(["s_mov_b32 s0, exec_lo", "v_cmpx_eq_u32_e32 v0, v1"], "gfx1010", wave=32, regs={"v0": 1, "v1": 1})
+    assert m.s("s0") == 0xDEAD
+    assert run(["s_mov_b32 s0, exec_lo", "v_cmpx_eq_u32_e32 v0, v1"], "gfx1030", wave=32,
+               regs={"v0": 1, "v1": 1}).s("s0") == 0xFFFFFFFF
 
 
 # ---- LLVM's own output: never flagged; its wait deleted, flagged

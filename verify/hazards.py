@@ -724,6 +724,8 @@ def advice(rule: Rule, waited: int) -> str:
         return "insert a VALU instruction such as v_mov_b32 v0, v0 (s_nop and v_nop do not count)"
     if rule.sep == "partial":
         return f"insert {rule.spelled} depctr_{rule.field_wait}(0)"
+    if rule.sep == "war":
+        return rule.spelled
     n = rule.waits - waited  # one s_nop gives at most 8 wait states
     nops = [f"s_nop {min(8, n - 8 * i) - 1}" for i in range((n + 7) // 8)]
     return "insert " + " and ".join(nops)
@@ -737,6 +739,8 @@ def need_text(rule: Rule, waited: int) -> str:
         return f"with no VALU instruction between ({rule.what}): {advice(rule, waited)}"
     if rule.sep == "partial":
         return f"with no {rule.spelled} depctr_{rule.field_wait}(0) after ({rule.what}): {advice(rule, waited)}"
+    if rule.sep == "war":
+        return f"which writes it before the read may have taken its value ({rule.what}): {rule.spelled}"
     return (f"{waited} wait state{'s' * (waited != 1)} later; {rule.what} needs {rule.waits}: "
             f"{advice(rule, waited)}")
 
@@ -810,6 +814,10 @@ def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSt
     rules track no pair there), else "fragment"; `variant`: an assumption's
     name -> the value in force."""
     out: dict[str, Finding] = {}
+    if k + 1 < len(program):  # a later write of what program[k] reads (GFX10.1 write after read)
+        for wrule, writer, wregs in _war_ahead(program, k, target):
+            for reg in sorted(wregs):
+                out.setdefault(reg, Finding(_WAR_AS_RULE[wrule.name], writer, program[k], reg, 0))
     if k == 0:
         return out
     cons = program[k]
@@ -957,6 +965,31 @@ WAR_RULES = [
             "a scalar write of an SGPR a vector memory or LDS instruction still reads",
             "insert s_waitcnt_depctr depctr_vm_vsrc(0)"),
 ]
+
+
+def _war_ahead(program: list[Instr], k: int, target: HasFeature) -> Iterator[tuple[WarRule, Instr, set[str]]]:
+    """(rule, the later writer, the registers) for each write-after-read
+    hazard whose reader is program[k]: the machine reads them as unknown
+    there, since the reader may take the value written after it (code whose
+    later instructions are known: a lowering, a `verify asm` region).
+    [S:trust-hazards]"""
+    for rule in WAR_RULES:
+        regs = rule.reads(program[k])
+        if not regs:
+            continue
+        for m in range(k + 1, len(program)):
+            hit = rule.writes(program[m]) & regs
+            if hit:
+                if target.has(rule.feature):
+                    yield rule, program[m], hit
+                break
+            if rule.ends(program[m]):
+                break
+
+
+# each write-after-read rule as a Rule, for its Finding (the writer stands as the producer)
+_WAR_AS_RULE = {w.name: Rule(w.name, w.feature, None, _none, "valu", _none, 0, w.what, "war", spelled=w.fix)
+                for w in WAR_RULES}
 
 
 def war_findings(program: list[Instr], k: int, target: HasFeature) -> Iterator[tuple[WarRule, Instr, set[str]]]:
