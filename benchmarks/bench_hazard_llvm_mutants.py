@@ -39,12 +39,16 @@ def main() -> int:
         print("needs llc-22")
         return 2
     targets = [(c, int(w)) for c, w in (t.split(":") for t in args.targets.split(","))]
-    n = {"compiled": 0, "llc failed": 0, "functions": 0, "unsupported": 0, "waits flagged": 0}
+    n = {"compiled": 0, "other cpu": 0, "llc failed": 0, "functions": 0, "unsupported": 0, "waits flagged": 0}
     alarms: list[str] = []
     missed: list[str] = []
     for f in args.files:
         src = f.read_text()
+        pinned = set(re.findall(r'"target-cpu"="([\w-]+)"', src))
         for cpu, wave in targets:
+            if pinned and pinned != {cpu}:  # a function attribute compiles it for another processor
+                n["other cpu"] += 1
+                continue
             r = subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", f"-mattr=+wavefrontsize{wave}"],
                                input=src, capture_output=True, text=True)
             if r.returncode:
