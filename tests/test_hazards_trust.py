@@ -83,8 +83,8 @@ SDWA = ["v_add_u32_sdwa v3, v1, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src
 @pytest.mark.parametrize("target,hit", [("gfx942", True), ("gfx950", True), ("gfx900", False), ("gfx90a", False)])
 def test_sdwa_dst_sel_forwarding(target, hit):
     expect = ["hazard (gfx94x and gfx950): line 1 (v_add_u32_sdwa) writes v3 and v_add_u32_e32 reads it 0 wait "
-              "states later; a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD) needs 1: "
-              "insert s_nop 0"]
+              "states later; a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD), or a VOP3P "
+              "instruction wrote (op_sel_hi[0] 1) needs 1: insert s_nop 0"]
     assert warns(SDWA, target, asm=False) == (expect if hit else [])
     assert warns(SDWA, target, asm=True) == (expect if hit else [])
     assert warns(SDWA[:1] + ["s_nop 0"] + SDWA[1:], target) == []
@@ -253,3 +253,35 @@ def test_llvm_waits_before_a_gfx12_return():
     found = gpu_code("\n".join(lines[:k] + lines[k + 1:]), "f", "<gfx1200>", False).hazard_warnings(
         get("gfx1200"), None, 32)[0]
     assert len(found) == 1 and "the function returns with no s_wait_alu" in found[0], found
+
+
+# ---- a VOP3P result read at once (gfx94x, gfx950: LLVM's dst-sel rule sees op_sel_hi[0])
+
+@pytest.mark.parametrize("target,hit", [("gfx942", True), ("gfx950", True), ("gfx90a", False), ("gfx1100", False)])
+def test_vop3p_result_read_at_once(target, hit):
+    lines = ["v_pk_add_u16 v1, v0, v1", "v_pk_add_u16 v0, v1, v0"]
+    assert len(warns(lines, target, asm=False)) == int(hit)
+    assert warns(lines[:1] + ["s_nop 0"] + lines[1:], target, asm=False) == []
+    assert warns(["v_pk_add_u16 v1, v0, v1 op_sel_hi:[0,1]", lines[1]], target, asm=False) == []
+
+
+# ---- a store of more than 64 bits, then a VALU write of its data (GFX8/9: 1 wait state, gfx94x: 2)
+
+STORE = ["global_store_dwordx4 v[0:1], v[2:5], off", "v_add_u32_e32 v2, 1, v6"]
+
+
+@pytest.mark.parametrize("target,needs", [("gfx803", 1), ("gfx900", 1), ("gfx90a", 1), ("gfx942", 2), ("gfx950", 2),
+                                          ("gfx1030", 0), ("gfx1100", 0)])
+def test_store_data_overwritten(target, needs):
+    for nops in range(3):
+        lines = STORE[:1] + ["s_nop 0"] * nops + STORE[1:]
+        got = warns(lines, target)
+        assert len(got) == int(nops < needs), (nops, got)
+    if needs:
+        assert warns(STORE, target)[0].endswith(
+            "line 1 (global_store_dwordx4) reads v2 and v_add_u32_e32 writes it too soon (a VALU write of a VGPR a "
+            "vector memory store of more than 64 bits still reads): it needs "
+            + ("1 wait state after the store: insert s_nop 0" if needs == 1 else
+               "2 wait states after the store: insert s_nop 1, less the wait states between"))
+    assert warns(["global_store_dwordx2 v[0:1], v[2:3], off", STORE[1]], target) == []  # 64 bits: none
+    assert warns(["buffer_store_dwordx4 v[2:5], off, s[0:3], s5", STORE[1]], target) == []  # an SGPR soffset: none

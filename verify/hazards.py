@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .diag import Warning_
-from .ir import Instr, SReg
+from .ir import Instr, SReg, VReg
 from .ops.base import HAZARD_ROLES, OpDef, op_of
 from .target import Target, needs_text
 
@@ -107,10 +107,30 @@ def _none(ins: Instr) -> set[str]:
     return set()
 
 
+def _bits(v: Any) -> tuple[int, ...]:
+    """A modifier's bits, as verify parses them (a tuple) or as text ("[0,1]")."""
+    if isinstance(v, tuple):
+        return tuple(int(x) for x in v)
+    return tuple(int(x) for x in str(v).strip("[]").split(",") if x.strip().isdigit())
+
+
+_VOP3P = ("v_pk_", "v_fma_mix", "v_mad_mix")
+
+
 def _dst_sel_written(ins: Instr) -> set[str]:
-    """The VGPR an SDWA instruction writes part of (dst_sel not DWORD)."""
+    """The VGPR a VALU instruction writes, when LLVM's dst-sel forwarding
+    rule counts it: SDWA with dst_sel not DWORD; a VOP3P instruction whose
+    op_sel_hi[0] is 1 (the default: LLVM tests src0_modifiers' DST_OP_SEL
+    bit, which is op_sel_hi[0] in VOP3P; llc-22 waits after `v_pk_add_u16`);
+    another with op_sel's destination bit set.  [S:trust-hazards]"""
     sel = ins.mod("dst_sel", "DWORD")
-    return _vgprs_written(ins) if str(sel).upper() not in ("DWORD", "6") else set()
+    if str(sel).upper() not in ("DWORD", "6"):
+        return _vgprs_written(ins)
+    if ins.base.startswith(_VOP3P):
+        hi = _bits(ins.mod("op_sel_hi", (1,)))
+        return _vgprs_written(ins) if not hi or hi[0] == 1 else set()
+    opsel = _bits(ins.mod("op_sel", ()))
+    return _vgprs_written(ins) if len(opsel) > 2 and opsel[-1] == 1 else set()
 
 
 def _is_vmem(ins: Instr) -> bool:
@@ -188,7 +208,8 @@ RULES = [
          _vmem_scalars_read, 5, "a vector memory read of an SGPR or EXEC a VALU instruction wrote"),
     # gfx94x, gfx950: GCNHazardRecognizer::checkVALUHazards (hasDstSelForwardingHazard)  [S:trust-hazards]
     Rule("sdwa-dst-sel", "hazard_dst_sel", "valu", _dst_sel_written, "valu", _vgprs_read, 1,
-         "a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD)"),
+         "a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD), or a VOP3P "
+         "instruction wrote (op_sel_hi[0] 1)"),
     # GFX11, GFX11.5 wave64: GCNHazardRecognizer::fixVALUPartialForwardingHazard (a pattern, _partial)
     Rule("partial-forwarding", "hazard_partial_forwarding", "valu", _none, "valu", _vgprs_read, 0,
          "a VALU read of two VGPRs written by VALU instructions on either side of an SALU write of EXEC "
@@ -912,6 +933,14 @@ def _depctr_zero(ins: Instr, lo: int, width: int) -> bool:
     return mask is not None and (mask >> lo) & ((1 << width) - 1) == 0
 
 
+def _never(ins: Instr) -> bool:
+    return False
+
+
+def _valu_vgpr_defs(ins: Instr) -> set[str]:
+    return _vgprs_written(ins) if _is_valu(ins) else set()
+
+
 def _vcmpx_war_ends(ins: Instr) -> bool:
     """A VALU instruction with a scalar destination operand (v_readlane and
     v_readfirstlane name theirs vdst: they do not), or a wait for sa_sdst."""
@@ -941,6 +970,19 @@ def _vmem_war_ends(ins: Instr) -> bool:
     return rest in ("0", "0x0") or all(f"{c}(0)" in rest for c in ("vmcnt", "expcnt", "lgkmcnt"))
 
 
+def _wide_store_data(ins: Instr) -> set[str]:
+    """The data VGPRs of a vector memory store or atomic of more than 64
+    bits (LLVM's createsVALUHazard: a buffer one only with no SGPR soffset;
+    no image one)."""
+    m = ins.mnemonic
+    if _op(ins).unit != "memory" or not ("store" in m or "atomic" in m) or m.startswith("image_"):
+        return set()
+    if m.startswith(("buffer_", "tbuffer_")) and len(ins.operands) > 3 and isinstance(ins.operands[3], SReg):
+        return set()  # (vdata, vaddr, srsrc, soffset: an SGPR soffset)
+    dests = _defs(ins)
+    return {n for o in ins.operands if isinstance(o, VReg) and o.count > 2 for n in o.names() if n not in dests}
+
+
 @dataclass(frozen=True, eq=False)
 class WarRule:
     """An earlier instruction reads registers (`reads`), a later one writes
@@ -953,6 +995,7 @@ class WarRule:
     ends: Callable[[Instr], bool]
     what: str
     fix: str
+    waits: int = 0  # wait states that end it (0: only `ends`)
 
 
 WAR_RULES = [
@@ -964,6 +1007,13 @@ WAR_RULES = [
     WarRule("vmem-salu-war", "hazard_gfx101_war", _vmem_sgpr_reads, _scalar_defs, _vmem_war_ends,
             "a scalar write of an SGPR a vector memory or LDS instruction still reads",
             "insert s_waitcnt_depctr depctr_vm_vsrc(0)"),
+    # GFX8/9: checkVALUHazards (has12DWordStoreHazard, checkVALUHazardsHelper): 1 wait state, gfx94x 2
+    WarRule("store-data", "hazard_store_data", _wide_store_data, _valu_vgpr_defs, _never,
+            "a VALU write of a VGPR a vector memory store of more than 64 bits still reads",
+            "it needs 1 wait state after the store: insert s_nop 0", 1),
+    WarRule("store-data-94", "hazard_store_data_94", _wide_store_data, _valu_vgpr_defs, _never,
+            "a VALU write of a VGPR a vector memory store of more than 64 bits still reads",
+            "it needs 2 wait states after the store: insert s_nop 1, less the wait states between", 2),
 ]
 
 
@@ -977,13 +1027,15 @@ def _war_ahead(program: list[Instr], k: int, target: HasFeature) -> Iterator[tup
         regs = rule.reads(program[k])
         if not regs:
             continue
+        waited = 0
         for m in range(k + 1, len(program)):
             hit = rule.writes(program[m]) & regs
             if hit:
                 if target.has(rule.feature):
                     yield rule, program[m], hit
                 break
-            if rule.ends(program[m]):
+            waited += _wait_states(program[m])
+            if rule.ends(program[m]) or (rule.waits and waited >= rule.waits):
                 break
 
 
@@ -1000,13 +1052,15 @@ def war_findings(program: list[Instr], k: int, target: HasFeature) -> Iterator[t
         regs = rule.writes(cons)
         if not regs:
             continue
+        waited = 0
         for j in range(k - 1, -1, -1):
             hit = rule.reads(program[j]) & regs
             if hit:
                 if target.has(rule.feature):
                     yield rule, program[j], hit
                 break
-            if rule.ends(program[j]):
+            waited += _wait_states(program[j])
+            if rule.ends(program[j]) or (rule.waits and waited >= rule.waits):
                 break
 
 
@@ -1046,6 +1100,7 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
         for wrule, reader, wregs in war_findings(program, k, target):
             regs = ", ".join(sorted(wregs))
             warns.append(Warning_(cons.span, f"hazard ({_where(wrule.feature)}): line {reader.line} "
-                                  f"({reader.mnemonic}) reads {regs} and {cons.mnemonic} writes it with nothing "
-                                  f"between to end the hazard ({wrule.what}): {wrule.fix}"))
+                                  f"({reader.mnemonic}) reads {regs} and {cons.mnemonic} writes it "
+                                  + ("too soon" if wrule.waits else "with nothing between to end the hazard")
+                                  + f" ({wrule.what}): {wrule.fix}"))
     return warns

@@ -70,6 +70,8 @@ FEATURES: dict[str, Feature] = {
         Feature("hazard_gfx101_war", "a VALU or SALU write of a register an earlier SMEM, VMEM, LDS or SALU instruction reads (write after read)", "S:hazards"),
         Feature("hazard_dst_sel", "a VALU read of a VGPR an SDWA instruction wrote with dst_sel other than DWORD needs 1 wait state", "S:hazards"),
         Feature("hazard_partial_forwarding", "wave64: a VALU read of two VGPRs written on either side of an SALU write of EXEC needs s_waitcnt_depctr va_vdst(0)", "S:hazards"),
+        Feature("hazard_store_data", "a VALU write of a VGPR a store of more than 64 bits reads needs 1 wait state after the store", "S:hazards"),
+        Feature("hazard_store_data_94", "a VALU write of a VGPR a store of more than 64 bits reads needs 2 wait states after the store", "S:hazards"),
         Feature("hazard_vmem_sgpr", "a vector memory instruction needs 5 wait states after a VALU writes an SGPR or EXEC it reads", "S:hazards"),
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_gfx94_valu_sgpr", "a VALU read of an SGPR or VCC a VALU instruction wrote needs 2 wait states", "S:hazards"),
@@ -167,7 +169,7 @@ class Target:
         return self if feats == self.features else replace(self, features=frozenset(feats))
 
 
-_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select", "hazard_vmem_sgpr",
+_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select", "hazard_vmem_sgpr", "hazard_store_data",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
                         "ds_m0_limit", "sdwa", "mad_f32"}
@@ -177,7 +179,7 @@ _GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rota
 # SRAM ECC (on, or "any": LLVM's default) makes a D16 load zero the other half  [S:mem16-d16]
 _SRAMECC = {"d16_preserves"}
 _GFX90A = (_GFX9 - _SRAMECC) | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32", "fmac_f32"}
-_GFX94X = (_GFX90A - {"mad_f32"}) | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "hazard_dst_sel", "lshl_add_u64", "saveexec_sdst_last",
+_GFX94X = (_GFX90A - {"mad_f32", "hazard_store_data"}) | {"hazard_store_data_94", "scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "hazard_dst_sel", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
