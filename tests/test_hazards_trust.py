@@ -285,3 +285,41 @@ def test_store_data_overwritten(target, needs):
                "2 wait states after the store: insert s_nop 1, less the wait states between"))
     assert warns(["global_store_dwordx2 v[0:1], v[2:3], off", STORE[1]], target) == []  # 64 bits: none
     assert warns(["buffer_store_dwordx4 v[2:5], off, s[0:3], s5", STORE[1]], target) == []  # an SGPR soffset: none
+
+
+# ---- a branch between producer and consumer is a wait state (LLVM counts it)
+
+BRANCHY = """define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %s = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %id)
+  %c = icmp ugt i32 %s, 7
+  br i1 %c, label %big, label %small
+small:
+  %d = call i32 @llvm.amdgcn.mov.dpp.i32(i32 %id, i32 177, i32 15, i32 15, i1 true)
+  br label %join
+big:
+  br label %join
+join:
+  %r = phi i32 [ %d, %small ], [ %s, %big ]
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare i32 @llvm.amdgcn.mov.dpp.i32(i32, i32, i32, i32, i1)
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_a_branch_counts_one_wait_state():
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942"], input=BRANCHY, capture_output=True,
+                         text=True, check=True).stdout
+    lines = [t.strip() for t in asm.splitlines()]
+    k = lines.index("v_readfirstlane_b32 s0, v0")
+    # LLVM: readfirstlane, s_cmp, s_cbranch: two wait states before the other block's `v_mov_b32 v0, s0`
+    assert lines[k + 1].startswith("s_cmp") and lines[k + 2].startswith("s_cbranch"), asm
+    assert "v_mov_b32_e32 v0, s0" in lines and not any(t.startswith("s_nop") for t in lines[k:k + 3])
+    code = gpu_code(asm, "k", "<gfx942>", True)
+    assert code.problems == [] and code.blocks is not None
+    assert code.hazard_warnings(get("gfx942"), None, 64)[0] == []

@@ -26,6 +26,7 @@ from .diag import Warning_
 from .ir import Instr, SReg, VReg
 from .ops.base import HAZARD_ROLES, OpDef, op_of
 from .target import Target, needs_text
+from .waits import waits_of
 
 EXEC = {"exec_lo", "exec_hi"}
 VCC = {"vcc_lo", "vcc_hi"}
@@ -909,7 +910,6 @@ def _valu_sgpr_defs(ins: Instr) -> set[str]:
 def _smem_war_ends(ins: Instr) -> bool:
     """An SALU instruction other than a SOPP one (and s_waitcnt_vscnt/vmcnt/
     expcnt) ends it, as does a wait for lgkmcnt 0."""
-    from .waits import waits_of  # (same layer; imported where used)
     if any(c == "lgkm" and n == 0 for c, n in waits_of(ins)):
         return True
     return _op(ins).unit == "salu" and not _is_smem(ins) and not ins.base.startswith(_SOPP)

@@ -40,7 +40,7 @@ from ..workers import pool as worker_pool
 from . import atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
-from .cfg import Block, run_blocks, split_blocks
+from .cfg import Block, hazard_instrs, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .features import function_target
 from .immediates import dpp_masks, immediate_notes
@@ -308,7 +308,7 @@ class GpuCode:
                 if s is not None:
                     # (without the branch: verify does not model it as an instruction, and a
                     # window without it is shorter: never a hazard missed)
-                    seqs.append((b.instrs + self.blocks[s].instrs, states[k]))
+                    seqs.append((hazard_instrs(b) + self.blocks[s].instrs, states[k]))
         out: list[str] = []
         for seq, st in seqs:
             out += [str(w) for w in hazards(seq, target, variant, st, wave) if str(w) not in out]
