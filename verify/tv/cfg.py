@@ -253,8 +253,8 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
 
     def enter(k: int) -> None:
         # the hazard windows of block k see each predecessor's instructions
-        # (a window over more than two blocks is not seen, as the warnings'
-        # GpuCode.hazard_warnings does not see it)  [S:hazards]
+        # (a window over more than two blocks is not seen here; the warnings,
+        # GpuCode.hazard_warnings, see three, and make such a proof unknown)  [S:hazards]
         if m.context is not None:
             m.context = [list(hazard_instrs(blocks[p])) for p in preds[k]] or [[]]
             # each path starts at its block's start: the GFX12 SGPR state there

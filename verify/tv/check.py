@@ -309,6 +309,18 @@ class GpuCode:
                     # (without the branch: verify does not model it as an instruction, and a
                     # window without it is shorter: never a hazard missed)
                     seqs.append((hazard_instrs(b) + self.blocks[s].instrs, states[k]))
+        # and over three blocks: LLVM's searches go on into every predecessor (GFX11's partial
+        # forwarding reaches back 8 VALU instructions whatever the blocks)  [S:trust-hazards]
+        preds: list[list[int]] = [[] for _ in self.blocks]
+        for k, b in enumerate(self.blocks):
+            for s in (b.taken, b.fall):
+                if s is not None:
+                    preds[s].append(k)
+        for k, b in enumerate(self.blocks):
+            for p in preds[k]:
+                for pp in preds[p]:
+                    seqs.append((hazard_instrs(self.blocks[pp]) + hazard_instrs(self.blocks[p]) + b.instrs,
+                                 states[pp]))
         out: list[str] = []
         for seq, st in seqs:
             out += [str(w) for w in hazards(seq, target, variant, st, wave) if str(w) not in out]
