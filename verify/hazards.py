@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .diag import Warning_
-from .ir import Instr, SReg
+from .ir import Instr, SReg, VReg
 from .ops.base import HAZARD_ROLES, OpDef, op_of
 from .target import Target, needs_text
+from .waits import waits_of
 
 EXEC = {"exec_lo", "exec_hi"}
 VCC = {"vcc_lo", "vcc_hi"}
@@ -107,6 +108,45 @@ def _none(ins: Instr) -> set[str]:
     return set()
 
 
+def _bits(v: Any) -> tuple[int, ...]:
+    """A modifier's bits, as verify parses them (a tuple) or as text ("[0,1]")."""
+    if isinstance(v, tuple):
+        return tuple(int(x) for x in v)
+    return tuple(int(x) for x in str(v).strip("[]").split(",") if x.strip().isdigit())
+
+
+_VOP3P = ("v_pk_", "v_fma_mix", "v_mad_mix")
+
+
+def _dst_sel_written(ins: Instr) -> set[str]:
+    """The VGPR a VALU instruction writes, when LLVM's dst-sel forwarding
+    rule counts it: SDWA with dst_sel not DWORD; a VOP3P instruction whose
+    op_sel_hi[0] is 1 (the default: LLVM tests src0_modifiers' DST_OP_SEL
+    bit, which is op_sel_hi[0] in VOP3P; llc-22 waits after `v_pk_add_u16`);
+    another with op_sel's destination bit set.  [S:trust-hazards]"""
+    sel = ins.mod("dst_sel", "DWORD")
+    if str(sel).upper() not in ("DWORD", "6"):
+        return _vgprs_written(ins)
+    if ins.base.startswith(_VOP3P):
+        hi = _bits(ins.mod("op_sel_hi", (1,)))
+        return _vgprs_written(ins) if not hi or hi[0] == 1 else set()
+    opsel = _bits(ins.mod("op_sel", ()))
+    return _vgprs_written(ins) if len(opsel) > 2 and opsel[-1] == 1 else set()
+
+
+def _is_vmem(ins: Instr) -> bool:
+    """Vector memory (global, flat, scratch, buffer, image): the unit
+    `verify asm` gives such an instruction from its mnemonic."""
+    return _op(ins).unit == "memory"
+
+
+def _vmem_scalars_read(ins: Instr) -> set[str]:
+    """The SGPRs a vector memory instruction reads (its saddr, resource,
+    soffset) and EXEC, which every one reads (LLVM counts its implicit use).
+    [S:trust-hazards]"""
+    return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} - {"scc"} | EXEC
+
+
 @dataclass(frozen=True, eq=False)  # (a rule is itself: compared and hashed by identity)
 class Rule:
     """A producer (an instruction of pipeline `unit`, any when None, and the
@@ -133,6 +173,7 @@ class Rule:
     field: str = ""
     wave64: bool = False  # wave64 only
     spelled: str = "s_wait_alu"  # the wait's mnemonic (GFX11: s_waitcnt_depctr)
+    field_wait: str = ""  # a "partial" rule's wait: s_waitcnt_depctr with this field 0
 
     def producer(self, ins: Instr) -> set[str]:
         """Registers `ins` writes that matter, if it can produce this hazard."""
@@ -141,7 +182,8 @@ class Rule:
     def consumer(self, ins: Instr) -> set[str]:
         """Registers `ins` reads that matter, if it can suffer this hazard
         (role "valu": every VALU instruction)."""
-        plays = _is_valu(ins) if self.role == "valu" else self.role in _op(ins).roles(ins)
+        plays = _is_valu(ins) if self.role == "valu" else _is_vmem(ins) if self.role == "vmem" else \
+            self.role in _op(ins).roles(ins)
         return self.reads(ins) if plays else set()
 
 
@@ -156,12 +198,23 @@ RULES = [
          "readlane/writelane after a VALU write of EXEC"),
     Rule("readlane-vgpr", "hazard_gfx94_readlane", "valu", _vgprs_written, "readlane_vgpr",
          lambda c: {c.operands[1].text}, 1,
-         "v_readlane of a VGPR the previous VALU instruction wrote"),
+         "v_readlane/v_readfirstlane of a VGPR the previous VALU instruction wrote"),
     Rule("valu-sgpr", "hazard_gfx94_valu_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "valu",
          _valu_scalars_read, 2, "a VALU read of an SGPR or VCC a VALU instruction wrote"),
     Rule("valu-carry", "hazard_gfx94_valu_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "valu",
          _carry_in, 2, "a VALU carry-in read of a lane mask a VALU instruction wrote", "nop",
          "hazard.gfx94_carry_in"),
+    # GFX8/9: GCNHazardRecognizer::checkVMEMHazards (llc-22 -run-pass=post-RA-hazard-rec)  [S:trust-hazards]
+    Rule("valu-sgpr-vmem", "hazard_vmem_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "vmem",
+         _vmem_scalars_read, 5, "a vector memory read of an SGPR or EXEC a VALU instruction wrote"),
+    # gfx94x, gfx950: GCNHazardRecognizer::checkVALUHazards (hasDstSelForwardingHazard)  [S:trust-hazards]
+    Rule("sdwa-dst-sel", "hazard_dst_sel", "valu", _dst_sel_written, "valu", _vgprs_read, 1,
+         "a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD), or a VOP3P "
+         "instruction wrote (op_sel_hi[0] 1)"),
+    # GFX11, GFX11.5 wave64: GCNHazardRecognizer::fixVALUPartialForwardingHazard (a pattern, _partial)
+    Rule("partial-forwarding", "hazard_partial_forwarding", "valu", _none, "valu", _vgprs_read, 0,
+         "a VALU read of two VGPRs written by VALU instructions on either side of an SALU write of EXEC "
+         "(wave64)", "partial", spelled="s_waitcnt_depctr", field_wait="va_vdst"),
     Rule("permlane-swap", "hazard_permlane_swap", "valu", _vgprs_written, "permlane_swap", _vgprs_read, 2,
          "a permlane swap of a VGPR written by a VALU instruction"),
     Rule("vcmpx-permlane-swap", "hazard_permlane_swap", "valu", _vcmp_exec_written, "permlane_swap",
@@ -190,9 +243,9 @@ RULES = [
 ]
 
 # a rule's consumer role: one an op declares (ops.base.HAZARD_ROLES), or
-# "valu" (every VALU instruction) and "sgpr_read" (the GFX12 forward scan's
+# "valu" (every VALU instruction), "vmem" (every vector memory instruction) and "sgpr_read" (the GFX12 forward scan's
 # reads, found by _scan, not by a role)
-_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read"}
+_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read", "vmem"}
 for _r in RULES:
     if _r.role not in _RULE_ROLES:
         raise ValueError(f"hazard rule {_r.name}: unknown consumer role {_r.role!r}")
@@ -526,6 +579,35 @@ def alu_waits(program: list[Instr], entry: str = "fragment") -> dict[int, str]:
     return out
 
 
+def pending_at_return(program: list[Instr], target: HasFeature, entry: str | SgprState = "fragment") -> list[Warning_]:
+    """GFX12: an SGPR write still pending when a function returns.  LLVM's
+    AMDGPUWaitSGPRHazards waits before a function's return for every write
+    not yet committed (`s_wait_alu depctr_va_sdst(0)` after a VALU write,
+    `depctr_sa_sdst(0)` after an SALU one; llc-22 on MIR), so that its
+    callers need not track the callee's writes: a return without it breaks
+    that contract.  `program` ends just before the return; `entry` as for
+    `window`.  [S:trust-hazards]"""
+    if not program or not target.has("hazard_gfx12_sgpr"):
+        return []
+    st = entry.copy() if isinstance(entry, SgprState) else SgprState.entry(entry)
+    for ins in program:
+        if id(ins) not in st.seen:
+            _sgpr_step(st, ins, False, commit=True)  # (a read in a hazard is a finding of its own)
+    pending: dict[tuple[str, int], tuple[Instr, set[str]]] = {}
+    for field, writes in (("sa_sdst", st.salu), ("va_sdst", st.valu)):
+        for r, w in writes.items():
+            pending.setdefault((field, id(w)), (w, set()))[1].add(r)
+    for kind, w in st.vcc.items():
+        pending.setdefault(("sa_sdst" if kind == "salu" else "va_vcc", id(w)), (w, set()))[1].add("vcc")
+    out = []
+    for (field, _), (w, names) in pending.items():
+        out.append(Warning_(program[-1].span, f"hazard ({_where('hazard_gfx12_sgpr')}): line {w.line} ({w.mnemonic}) "
+                            f"writes {', '.join(sorted(names))} and the function returns with no s_wait_alu "
+                            f"depctr_{field}(0) after it (LLVM waits before a return, so that callers need not): "
+                            f"insert s_wait_alu depctr_{field}(0)"))
+    return out
+
+
 def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: str) -> list[SgprState]:
     """The state at each basic block's start (LLVM's fixed point over the
     control flow: a block with several predecessors takes their union)."""
@@ -562,7 +644,55 @@ def _separates(rule: Rule, ins: Instr) -> bool:
     return _is_valu(ins) and ins.base.startswith("v_") and not ins.base.startswith("v_nop")
 
 
-def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple[Rule, int, int, set[str]]]:
+def _partial(program: list[Instr], k: int) -> tuple[int, set[str]] | None:
+    """GFX11 wave64 partial forwarding (LLVM's fixVALUPartialForwardingHazard,
+    the search back from program[k]): a VALU instruction writes Va, an SALU
+    instruction writes EXEC, a VALU instruction writes Vb, and program[k], a
+    VALU instruction, reads Va and Vb; at most 2 VALU instructions between the
+    first write and the EXEC write and the EXEC write and the second write
+    together, at most 4 between the second write and program[k] (the nearest
+    write of each register counts).  A vector memory, LDS or export
+    instruction, or a wait for va_vdst, ends the search.  (the first write's
+    index, the two registers), or None.  [S:trust-hazards]"""
+    srcs = _vgprs_read(program[k])
+    if len(srcs) <= 1:
+        return None
+    defpos: dict[str, tuple[int, int]] = {}  # register -> (VALU instructions between it and program[k], index)
+    execpos: int | None = None
+    valus = 0
+    for j in range(k - 1, -1, -1):
+        ins = program[j]
+        op = _op(ins)
+        if valus > 8 or op.unit in ("memory", "ds") or _depctr_zero(ins, 12, 4):
+            return None
+        changed = False
+        if op.unit == "valu":
+            for r in sorted(srcs & _vgprs_written(ins) - set(defpos)):
+                defpos[r] = (valus, j)
+                changed = True
+        elif op.unit == "salu" and not _is_smem(ins) and execpos is None and defpos and _exec_written(ins):
+            execpos, changed = valus, True
+        if valus > 4 and not defpos:
+            return None
+        if changed and execpos is not None:
+            post = [(p, r) for r, (p, _) in defpos.items() if p < execpos]
+            pre = [(p, r, i) for r, (p, i) in defpos.items() if p >= execpos]
+            if post:
+                p2, r2 = min(post)
+                if p2 > 4 or execpos - p2 - 1 > 2:
+                    return None
+                if pre:
+                    p1, r1, i1 = min(pre)
+                    if p1 - execpos > 2 or (p1 - execpos) + (execpos - p2 - 1) > 2:
+                        return None
+                    return i1, {r1, r2}
+        if op.unit == "valu":
+            valus += 1
+    return None
+
+
+def _findings(program: list[Instr], k: int, rules: list[Rule],
+              wave: int | None = None) -> Iterator[tuple[Rule, int, int, set[str]]]:
     """(rule, producer index, wait states already between, registers) for
     each rule whose consumer is program[k] and whose producer is too close
     (or, for an s_wait_alu or VALU rule, not separated by one).  The search
@@ -578,7 +708,13 @@ def _findings(program: list[Instr], k: int, rules: list[Rule]) -> Iterator[tuple
     for rule in rules:
         if rule.field:
             continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
-        if not (valu if rule.role == "valu" else rule.role in roles):  # (Rule.consumer, its op looked up once)
+        if not (valu if rule.role == "valu" else op.unit == "memory" if rule.role == "vmem" else
+                rule.role in roles):  # (Rule.consumer, its op looked up once)
+            continue
+        if rule.sep == "partial":
+            got = _partial(program, k) if wave != 32 else None  # (None: the wave is not known, it may apply)
+            if got is not None:
+                yield rule, got[0], 0, got[1]
             continue
         reads = rule.reads(cons)
         if not reads:
@@ -608,6 +744,10 @@ def advice(rule: Rule, waited: int) -> str:
         return f"insert {rule.spelled} depctr_{rule.field}(0)"
     if rule.sep == "valu":
         return "insert a VALU instruction such as v_mov_b32 v0, v0 (s_nop and v_nop do not count)"
+    if rule.sep == "partial":
+        return f"insert {rule.spelled} depctr_{rule.field_wait}(0)"
+    if rule.sep == "war":
+        return rule.spelled
     n = rule.waits - waited  # one s_nop gives at most 8 wait states
     nops = [f"s_nop {min(8, n - 8 * i) - 1}" for i in range((n + 7) // 8)]
     return "insert " + " and ".join(nops)
@@ -619,6 +759,10 @@ def need_text(rule: Rule, waited: int) -> str:
         return f"with no {rule.spelled} depctr_{rule.field}(0) between ({rule.what})"
     if rule.sep == "valu":
         return f"with no VALU instruction between ({rule.what}): {advice(rule, waited)}"
+    if rule.sep == "partial":
+        return f"with no {rule.spelled} depctr_{rule.field_wait}(0) after ({rule.what}): {advice(rule, waited)}"
+    if rule.sep == "war":
+        return f"which writes it before the read may have taken its value ({rule.what}): {rule.spelled}"
     return (f"{waited} wait state{'s' * (waited != 1)} later; {rule.what} needs {rule.waits}: "
             f"{advice(rule, waited)}")
 
@@ -660,7 +804,7 @@ def _hits(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSta
     where LLVM's model and the strict one differ."""
     if k == 0:  # no producer before it (verify tv runs its code one instruction at a time)
         return
-    for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules):
+    for rule, j, waited, regs in _findings(program, k, RULES if rules is None else rules, wave):
         if target.has(rule.feature):
             yield rule, program[j], waited, regs
     if rules is None:
@@ -692,12 +836,16 @@ def window(program: list[Instr], k: int, target: HasFeature, entry: str | SgprSt
     rules track no pair there), else "fragment"; `variant`: an assumption's
     name -> the value in force."""
     out: dict[str, Finding] = {}
+    if k + 1 < len(program):  # a later write of what program[k] reads (GFX10.1 write after read)
+        for wrule, writer, wregs in _war_ahead(program, k, target):
+            for reg in sorted(wregs):
+                out.setdefault(reg, Finding(_WAR_AS_RULE[wrule.name], writer, program[k], reg, 0))
     if k == 0:
         return out
     cons = program[k]
     sc = _scan(program, entry)
     if not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the common case: the windows alone, no generator
-        for rule, j, waited, regs in _findings(program, k, RULES):
+        for rule, j, waited, regs in _findings(program, k, RULES, wave):
             if target.has(rule.feature):
                 for reg in sorted(regs):
                     out.setdefault(reg, Finding(rule, program[j], cons, reg, waited))
@@ -726,9 +874,194 @@ def needed(program: list[Instr], k: int, target: Target, wave: int | None = None
     for rule, _, waited, _regs in _hits(program, k, target, "fragment", None, wave, rules, sc):
         if rule.sep == "alu":
             fields.add(rule.field)
+        elif rule.sep == "partial":
+            fields.add(rule.field_wait)
         elif rule.sep == "nop":
             waits = max(waits, rule.waits - waited)
     return waits, " ".join(f"depctr_{f}(0)" for f in sorted(fields))
+
+
+# ---- GFX10.1 write-after-read hazards  [S:trust-hazards]
+# An earlier instruction reads a register; a later one writes it before the
+# reader has taken its value (GCNHazardRecognizer's fixSMEMtoVectorWriteHazards,
+# fixVcmpxExecWARHazard, fixVMEMtoScalarWriteHazards; LLVM inserts
+# `s_mov_b32 null, 0` or `s_waitcnt_depctr` before the writer).  The value the
+# reader takes is the old or the new one; verify does not model which, so such
+# a hazard is a warning (verify tv: the verdict is unknown), never semantics.
+
+_SOPP = ("s_nop", "s_endpgm", "s_branch", "s_cbranch", "s_waitcnt", "s_barrier", "s_sendmsg", "s_setprio",
+         "s_sleep", "s_trap", "s_icache", "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_setkill",
+         "s_wakeup", "s_set_gpr_idx_off", "s_set_gpr_idx_mode", "s_code_end", "s_inst_prefetch", "s_clause",
+         "s_round_mode", "s_denorm_mode", "s_setvskip", "s_version", "s_wait_", "s_delay_alu", "s_endpgm_saved")
+
+
+def _is_smem(ins: Instr) -> bool:
+    return ins.base.startswith(_SMEM)
+
+
+def _smem_reads(ins: Instr) -> set[str]:
+    return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} if _is_smem(ins) else set()
+
+
+def _valu_sgpr_defs(ins: Instr) -> set[str]:
+    return _sgprs_written(ins) - {"scc"} if _is_valu(ins) else set()
+
+
+def _smem_war_ends(ins: Instr) -> bool:
+    """An SALU instruction other than a SOPP one (and s_waitcnt_vscnt/vmcnt/
+    expcnt) ends it, as does a wait for lgkmcnt 0."""
+    if any(c == "lgkm" and n == 0 for c, n in waits_of(ins)):
+        return True
+    return _op(ins).unit == "salu" and not _is_smem(ins) and not ins.base.startswith(_SOPP)
+
+
+def _non_valu_exec_reads(ins: Instr) -> set[str]:
+    """EXEC, when a non-VALU instruction reads it: an SALU read, or any
+    vector memory or LDS instruction (each reads EXEC)."""
+    op = _op(ins)
+    if op.unit in ("memory", "ds"):
+        return set(EXEC)
+    return set(op.uses(ins)) & EXEC if op.unit == "salu" else set()
+
+
+def _valu_exec_defs(ins: Instr) -> set[str]:
+    return _exec_written(ins) if _is_valu(ins) else set()
+
+
+def _depctr_zero(ins: Instr, lo: int, width: int) -> bool:
+    mask = _op(ins).depctr(ins)
+    return mask is not None and (mask >> lo) & ((1 << width) - 1) == 0
+
+
+def _never(ins: Instr) -> bool:
+    return False
+
+
+def _valu_vgpr_defs(ins: Instr) -> set[str]:
+    return _vgprs_written(ins) if _is_valu(ins) else set()
+
+
+def _vcmpx_war_ends(ins: Instr) -> bool:
+    """A VALU instruction with a scalar destination operand (v_readlane and
+    v_readfirstlane name theirs vdst: they do not), or a wait for sa_sdst."""
+    if _is_valu(ins) and not ins.base.startswith(("v_readlane", "v_readfirstlane")) \
+            and _sgprs_written(ins) - {"scc"} - EXEC:
+        return True
+    return _depctr_zero(ins, 0, 1)
+
+
+def _vmem_sgpr_reads(ins: Instr) -> set[str]:
+    """The SGPRs a vector memory or LDS instruction reads, and EXEC (each reads it)."""
+    op = _op(ins)
+    return {r for r in op.uses(ins) if not _is_vgpr(r)} - {"scc"} | EXEC if op.unit in ("memory", "ds") else set()
+
+
+def _scalar_defs(ins: Instr) -> set[str]:
+    op = _op(ins)
+    return _sgprs_written(ins) - {"scc"} if op.unit == "salu" else set()
+
+
+def _vmem_war_ends(ins: Instr) -> bool:
+    if _is_valu(ins) or _depctr_zero(ins, 2, 3):
+        return True
+    if ins.base != "s_waitcnt":  # s_waitcnt 0: every counter, expcnt too
+        return False
+    rest = ins.text.split(";")[0].strip()[len(ins.mnemonic):].strip()
+    return rest in ("0", "0x0") or all(f"{c}(0)" in rest for c in ("vmcnt", "expcnt", "lgkmcnt"))
+
+
+def _wide_store_data(ins: Instr) -> set[str]:
+    """The data VGPRs of a vector memory store or atomic of more than 64
+    bits (LLVM's createsVALUHazard: a buffer one only with no SGPR soffset;
+    no image one)."""
+    m = ins.mnemonic
+    if _op(ins).unit != "memory" or not ("store" in m or "atomic" in m) or m.startswith("image_"):
+        return set()
+    if m.startswith(("buffer_", "tbuffer_")) and len(ins.operands) > 3 and isinstance(ins.operands[3], SReg):
+        return set()  # (vdata, vaddr, srsrc, soffset: an SGPR soffset)
+    dests = _defs(ins)
+    return {n for o in ins.operands if isinstance(o, VReg) and o.count > 2 for n in o.names() if n not in dests}
+
+
+@dataclass(frozen=True, eq=False)
+class WarRule:
+    """An earlier instruction reads registers (`reads`), a later one writes
+    one of them (`writes`) with nothing between that `ends` the hazard."""
+
+    name: str
+    feature: str
+    reads: Callable[[Instr], set[str]]
+    writes: Callable[[Instr], set[str]]
+    ends: Callable[[Instr], bool]
+    what: str
+    fix: str
+    waits: int = 0  # wait states that end it (0: only `ends`)
+
+
+WAR_RULES = [
+    WarRule("smem-valu-war", "hazard_gfx101_war", _smem_reads, _valu_sgpr_defs, _smem_war_ends,
+            "a VALU write of an SGPR a scalar memory instruction still reads", "insert s_mov_b32 null, 0"),
+    WarRule("vcmpx-exec-war", "hazard_gfx101_war", _non_valu_exec_reads, _valu_exec_defs, _vcmpx_war_ends,
+            "a VALU write of EXEC that a non-VALU instruction still reads",
+            "insert s_waitcnt_depctr depctr_sa_sdst(0)"),
+    WarRule("vmem-salu-war", "hazard_gfx101_war", _vmem_sgpr_reads, _scalar_defs, _vmem_war_ends,
+            "a scalar write of an SGPR a vector memory or LDS instruction still reads",
+            "insert s_waitcnt_depctr depctr_vm_vsrc(0)"),
+    # GFX8/9: checkVALUHazards (has12DWordStoreHazard, checkVALUHazardsHelper): 1 wait state, gfx94x 2
+    WarRule("store-data", "hazard_store_data", _wide_store_data, _valu_vgpr_defs, _never,
+            "a VALU write of a VGPR a vector memory store of more than 64 bits still reads",
+            "it needs 1 wait state after the store: insert s_nop 0", 1),
+    WarRule("store-data-94", "hazard_store_data_94", _wide_store_data, _valu_vgpr_defs, _never,
+            "a VALU write of a VGPR a vector memory store of more than 64 bits still reads",
+            "it needs 2 wait states after the store: insert s_nop 1, less the wait states between", 2),
+]
+
+
+def _war_ahead(program: list[Instr], k: int, target: HasFeature) -> Iterator[tuple[WarRule, Instr, set[str]]]:
+    """(rule, the later writer, the registers) for each write-after-read
+    hazard whose reader is program[k]: the machine reads them as unknown
+    there, since the reader may take the value written after it (code whose
+    later instructions are known: a lowering, a `verify asm` region).
+    [S:trust-hazards]"""
+    for rule in WAR_RULES:
+        regs = rule.reads(program[k])
+        if not regs:
+            continue
+        waited = 0
+        for m in range(k + 1, len(program)):
+            hit = rule.writes(program[m]) & regs
+            if hit:
+                if target.has(rule.feature):
+                    yield rule, program[m], hit
+                break
+            waited += _wait_states(program[m])
+            if rule.ends(program[m]) or (rule.waits and waited >= rule.waits):
+                break
+
+
+# each write-after-read rule as a Rule, for its Finding (the writer stands as the producer)
+_WAR_AS_RULE = {w.name: Rule(w.name, w.feature, None, _none, "valu", _none, 0, w.what, "war", spelled=w.fix)
+                for w in WAR_RULES}
+
+
+def war_findings(program: list[Instr], k: int, target: HasFeature) -> Iterator[tuple[WarRule, Instr, set[str]]]:
+    """(rule, the earlier reader, the registers) for each write-after-read
+    hazard program[k] completes on `target`.  [S:trust-hazards]"""
+    cons = program[k]
+    for rule in WAR_RULES:
+        regs = rule.writes(cons)
+        if not regs:
+            continue
+        waited = 0
+        for j in range(k - 1, -1, -1):
+            hit = rule.reads(program[j]) & regs
+            if hit:
+                if target.has(rule.feature):
+                    yield rule, program[j], hit
+                break
+            waited += _wait_states(program[j])
+            if rule.ends(program[j]) or (rule.waits and waited >= rule.waits):
+                break
 
 
 @functools.cache
@@ -753,7 +1086,7 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
         if k == 0:
             continue
         if sc is None or not (sc.llvm[k] or sc.strict[k] or sc.mask[k]):  # the windows alone
-            found: Iterator[Hit] = ((r, program[j], w, g) for r, j, w, g in _findings(program, k, plain))
+            found: Iterator[Hit] = ((r, program[j], w, g) for r, j, w, g in _findings(program, k, plain, wave))
         else:
             found = _hits(program, k, target, entry, variant, wave, rules, sc)
         for rule, prod, waited, hit in found:
@@ -764,4 +1097,10 @@ def check(program: list[Instr], target: Target, variant: Callable[[str], str] | 
             head = (f"hazard ({where}): line {prod.line} ({prod.mnemonic}) writes {regs} and "
                     f"{cons.mnemonic} reads it")
             warns.append(Warning_(cons.span, f"{head} {need_text(rule, waited)}"))
+        for wrule, reader, wregs in war_findings(program, k, target):
+            regs = ", ".join(sorted(wregs))
+            warns.append(Warning_(cons.span, f"hazard ({_where(wrule.feature)}): line {reader.line} "
+                                  f"({reader.mnemonic}) reads {regs} and {cons.mnemonic} writes it "
+                                  + ("too soon" if wrule.waits else "with nothing between to end the hazard")
+                                  + f" ({wrule.what}): {wrule.fix}"))
     return warns

@@ -67,6 +67,12 @@ FEATURES: dict[str, Feature] = {
         Feature("wait_gfx12", "the s_wait_* counters of GFX12", "S:salu"),
         Feature("hazard_dpp", "DPP needs 2 wait states after a VGPR write and 5 after a VALU EXEC write", "S:hazards"),
         Feature("hazard_lane_select", "v_readlane/v_writelane need 4 wait states after a VALU writes their lane-select SGPR", "S:hazards"),
+        Feature("hazard_gfx101_war", "a VALU or SALU write of a register an earlier SMEM, VMEM, LDS or SALU instruction reads (write after read)", "S:hazards"),
+        Feature("hazard_dst_sel", "a VALU read of a VGPR an SDWA instruction wrote with dst_sel other than DWORD needs 1 wait state", "S:hazards"),
+        Feature("hazard_partial_forwarding", "wave64: a VALU read of two VGPRs written on either side of an SALU write of EXEC needs s_waitcnt_depctr va_vdst(0)", "S:hazards"),
+        Feature("hazard_store_data", "a VALU write of a VGPR a store of more than 64 bits reads needs 1 wait state after the store", "S:hazards"),
+        Feature("hazard_store_data_94", "a VALU write of a VGPR a store of more than 64 bits reads needs 2 wait states after the store", "S:hazards"),
+        Feature("hazard_vmem_sgpr", "a vector memory instruction needs 5 wait states after a VALU writes an SGPR or EXEC it reads", "S:hazards"),
         Feature("hazard_gfx94_readlane", "readlane/writelane after a VALU EXEC write (4) or VGPR write (1)", "S:hazards"),
         Feature("hazard_gfx94_valu_sgpr", "a VALU read of an SGPR or VCC a VALU instruction wrote needs 2 wait states", "S:hazards"),
         Feature("hazard_permlane_swap", "permlane swaps need 2 wait states after a VGPR write", "S:hazards"),
@@ -163,7 +169,7 @@ class Target:
         return self if feats == self.features else replace(self, features=frozenset(feats))
 
 
-_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select",
+_ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select", "hazard_vmem_sgpr", "hazard_store_data",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
                         "ds_m0_limit", "sdwa", "mad_f32"}
@@ -173,7 +179,7 @@ _GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rota
 # SRAM ECC (on, or "any": LLVM's default) makes a D16 load zero the other half  [S:mem16-d16]
 _SRAMECC = {"d16_preserves"}
 _GFX90A = (_GFX9 - _SRAMECC) | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32", "fmac_f32"}
-_GFX94X = (_GFX90A - {"mad_f32"}) | {"scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "lshl_add_u64", "saveexec_sdst_last",
+_GFX94X = (_GFX90A - {"mad_f32", "hazard_store_data"}) | {"hazard_store_data_94", "scratch_no_rsrc_args", "hazard_gfx94_readlane", "hazard_gfx94_valu_sgpr", "hazard_dst_sel", "lshl_add_u64", "saveexec_sdst_last",
                      "mov_b64"}
 _GFX950 = _GFX94X | {"permlane_swap", "hazard_permlane_swap", "bitop3"}
 _GFX10 = {
@@ -185,14 +191,14 @@ _GFX10 = {
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
     "sdwa", "sdwa_sgpr", "fmac_f32", "mem_global", "mem_d16", "d16_preserves",
 }
-_GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32"}
+_GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32", "hazard_gfx101_war"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
                                               "add_u32_nocarry", "salu_gfx11_names", "valu_gfx11_names", "hazard_vcmpx_permlane",
-                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write",
+                                              "saveexec_sdst_last", "packed_tid", "hazard_valu_mask_write", "hazard_partial_forwarding",
                                               "mov_b16", "scratch_no_rsrc_args", "alu_b16", "mem_gfx11_names"}
 # GFX11.5 (RDNA3.5): VOP3 DPP takes an SGPR or inline constant as src1, as GFX12 does  [S:dpp-encoding]
 _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
-_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "mov_b16", "cmp_f32_f_tru"}) | {
+_GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "hazard_partial_forwarding", "mov_b16", "cmp_f32_f_tru"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
     "min_num_f32", "salu_float", "mad_co_u64"}

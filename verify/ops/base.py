@@ -672,7 +672,7 @@ HAZARD_ROLES = frozenset({
     "dpp",  # a DPP read (per instruction: OpDef.roles)
     "lane_select",  # an SGPR lane select (v_readlane/v_writelane)
     "readlane",  # reads a lane chosen by EXEC or a select
-    "readlane_vgpr",  # v_readlane's VGPR
+    "readlane_vgpr",  # v_readlane's and v_readfirstlane's VGPR
     "permlane_swap",  # v_permlane16/32_swap (gfx950)
     "permlane",  # v_permlane16/x16/64: a v_cmpx before needs a VALU between
 })

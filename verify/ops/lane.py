@@ -61,7 +61,8 @@ class Readfirstlane(OpDef):
     base = "v_readfirstlane_b32"
     unit = "valu"
     moves_lanes = True
-    hazard_roles = frozenset({"readlane"})
+    # gfx94x: a VALU write of its VGPR needs a wait state, as v_readlane's does  [S:hazards-trust]
+    hazard_roles = frozenset({"readlane", "readlane_vgpr"})
     sig = ("sdst", "vgpr")
     arg_names = ("sdst", "vsrc")
     encs = {"": "", "_e32": "e32"}  # llvm-mc-22: "e64 variant of this instruction is not supported"

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from .. import smt
 from ..hazards import sgpr_block_states
 from ..ir import Instr
+from ..lowering_file import parse_instr
 from ..machine import Machine
 from ..ops.base import op_of
 from . import casloop
@@ -41,6 +42,15 @@ class Block:
     term: Instr | None = None  # the branch or exit that ends it (None: falls through)
     taken: int | None = None  # the block a branch goes to
     fall: int | None = None  # the next block, when control can fall through
+
+
+def hazard_instrs(b: Block) -> list[Instr]:
+    """A block's instructions as the hazard rules see them from a successor:
+    its branch is one wait state (LLVM counts it), which an `s_nop 0` in its
+    place gives without reading or writing anything.  [S:trust-hazards]"""
+    if b.term is None or b.term.mnemonic not in BRANCHES or b.term.span is None:
+        return b.instrs
+    return b.instrs + [parse_instr("s_nop 0", b.term.span)]
 
 
 def branch_label(ins: Instr) -> str | None:
@@ -243,10 +253,10 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
 
     def enter(k: int) -> None:
         # the hazard windows of block k see each predecessor's instructions
-        # (a window over more than two blocks is not seen, as the warnings'
-        # GpuCode.hazard_warnings does not see it)  [S:hazards]
+        # (a window over more than two blocks is not seen here; the warnings,
+        # GpuCode.hazard_warnings, see three, and make such a proof unknown)  [S:hazards]
         if m.context is not None:
-            m.context = [list(blocks[p].instrs) for p in preds[k]] or [[]]
+            m.context = [list(hazard_instrs(blocks[p])) for p in preds[k]] or [[]]
             # each path starts at its block's start: the GFX12 SGPR state there
             m.context_entry = [states[p] for p in preds[k]] or [m.hazard_entry]
     incoming: dict[int, list[tuple[Any, _State]]] = {0: [(True, _save(m, extra))]}

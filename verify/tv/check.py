@@ -28,7 +28,7 @@ from ..assume import ASSUMPTIONS
 from ..cex import deciding_first
 from ..diag import InputError, Span
 from ..emit import split_vopd
-from ..hazards import SgprState, sgpr_block_states
+from ..hazards import SgprState, pending_at_return, sgpr_block_states
 from ..hazards import check as hazards
 from ..ir import Instr
 from ..machine import Machine
@@ -39,7 +39,7 @@ from ..target import FeatureLog, Target, get
 from . import aggregate, atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
-from .cfg import Block, run_blocks, split_blocks
+from .cfg import Block, hazard_instrs, run_blocks, split_blocks
 from .compile import ToolError, by_llc, by_llvmlite_batch, by_llvmlite_isolated, instances, plan
 from .features import function_target
 from .immediates import dpp_masks, immediate_notes
@@ -266,6 +266,7 @@ class GpuCode:
     label: str
     blocks: list[Block] | None = None  # control flow: the basic blocks (program: their instructions)
     kernel: bool = False  # a kernel: its first instruction is the entry (the GFX12 SGPR hazards track nothing there)
+    returns: bool = False  # a function that returns to its caller (s_setpc_b64): GFX12 waits before it  [S:trust-hazards]
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
     warned: dict[tuple[Target, tuple[tuple[str, str], ...], int | None], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
@@ -295,7 +296,8 @@ class GpuCode:
     def _hazard_warnings(self, target: Target, variant: Callable[[str], str], wave: int | None) -> list[str]:
         entry = "kernel" if self.kernel else "fragment"
         if self.blocks is None:
-            return [str(w) for w in hazards(self.program, target, variant, entry, wave)]
+            return [str(w) for w in hazards(self.program, target, variant, entry, wave)] + \
+                [str(w) for w in pending_at_return(self.program, target, entry) if self.returns]
         # the GFX12 SGPR state at each block's start: LLVM's fixed point over the control flow
         states = sgpr_block_states([b.instrs for b in self.blocks],
                                    [[s for s in (b.taken, b.fall) if s is not None] for b in self.blocks], entry)
@@ -305,10 +307,25 @@ class GpuCode:
                 if s is not None:
                     # (without the branch: verify does not model it as an instruction, and a
                     # window without it is shorter: never a hazard missed)
-                    seqs.append((b.instrs + self.blocks[s].instrs, states[k]))
+                    seqs.append((hazard_instrs(b) + self.blocks[s].instrs, states[k]))
+        # and over three blocks: LLVM's searches go on into every predecessor (GFX11's partial
+        # forwarding reaches back 8 VALU instructions whatever the blocks)  [S:trust-hazards]
+        preds: list[list[int]] = [[] for _ in self.blocks]
+        for k, b in enumerate(self.blocks):
+            for s in (b.taken, b.fall):
+                if s is not None:
+                    preds[s].append(k)
+        for k, b in enumerate(self.blocks):
+            for p in preds[k]:
+                for pp in preds[p]:
+                    seqs.append((hazard_instrs(self.blocks[pp]) + hazard_instrs(self.blocks[p]) + b.instrs,
+                                 states[pp]))
         out: list[str] = []
         for seq, st in seqs:
             out += [str(w) for w in hazards(seq, target, variant, st, wave) if str(w) not in out]
+        for k, b in enumerate(self.blocks):  # a block with no successor returns
+            if self.returns and b.taken is None and b.fall is None:
+                out += [str(w) for w in pending_at_return(b.instrs, target, states[k]) if str(w) not in out]
         return out
 
 
@@ -344,6 +361,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
             continue
         items.append(("instr", ins))
         prog.append(ins)
+    returns = end is None and not kernel
     end = end if end is not None else "s_endpgm" if kernel else "s_setpc_b64"
     blocks: list[Block] | None = None
     if end == "" and (any(k == "label" for k, _ in items) or any(CFG_BRANCH.match(i.mnemonic) for i in prog)):
@@ -379,7 +397,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
                 pass  # memory: verify/tv/kernel.py, verify/tv/memory.py
             else:
                 problems.append(f"an instruction verify does not model: line {ins.line}: {text}")
-    return GpuCode(prog, problems, spills, label, blocks, kernel)
+    return GpuCode(prog, problems, spills, label, blocks, kernel, returns)
 
 
 def _spill_key(ins: Instr) -> tuple[str, list[int], tuple[str, ...]] | None:
