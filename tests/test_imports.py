@@ -43,6 +43,7 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.synth.reach", "_without_powers", "sympy.combinatorics"): "sympy (about 1.4 s to import) only when synthesising",
     ("verify.emit", "compile_ir", "llvmlite.binding"): "llvmlite (a test dependency) only when compiling emitted IR",
     ("verify.commands.lowering", "cmd_lowering", "verify.gate"): _CMD + " (only `verify lowering --smt2` writes files)",
+    ("verify.cli", "main", "traceback"): "traceback only when verify itself fails (exit 5): start-up",
     ("verify.commands.common", "write", "verify.proofs"): _CMD + " (an output file is written atomically)",
     ("verify.commands.common", "progress", "verify.progress"): _CMD + " (tqdm loads with the bar, on a terminal only)",
     ("verify.cli", "main", "verify.about"): _CMD + " (--version)",
