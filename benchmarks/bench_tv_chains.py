@@ -49,6 +49,10 @@ OPS: dict[str, tuple[str, str, str]] = {
                    "  %d{k} = call i32 @llvm.amdgcn.permlane64.i32(i32 %x{k})\n", "gfx11w64"),
     "readlane": ("declare i32 @llvm.amdgcn.readlane.i32(i32, i32)",
                  "  %d{k} = call i32 @llvm.amdgcn.readlane.i32(i32 %x{k}, i32 {j})\n", "all"),
+    "readlane_same": ("declare i32 @llvm.amdgcn.readlane.i32(i32, i32)",
+                      "  %d{k} = call i32 @llvm.amdgcn.readlane.i32(i32 %x{k}, i32 1)\n", "all"),
+    "bpermute_same": ("declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)",
+                      "  %d{k} = call i32 @llvm.amdgcn.ds.bpermute(i32 4, i32 %x{k})\n", "all"),
     "bpermute": ("declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)\ndeclare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\n"
                  "declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)",
                  "  %l{k} = xor i32 %lane, {m}\n  %a{k} = shl i32 %l{k}, 2\n"
