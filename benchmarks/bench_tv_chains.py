@@ -13,7 +13,10 @@ in the same run, and their ratio.  ``--limit`` stops an op's curve after a
 point that took longer (the rest of its curve is then not printed).  The
 ds_bpermute chain computes its address from the lane id as clang's
 __shfl_xor does (mbcnt, xor, shift), so its lane map is known only after
-evaluating that arithmetic per lane.
+evaluating that arithmetic per lane.  ``readlane_same`` and ``bpermute_same``
+read one lane at every step (lane 1).  ``--hip`` times HIP's warp sum and
+inclusive scan as clang-22 emits them (tests/tv/clang22_warp_reduce_*.ll,
+one line per function and target), the item's other goal (< 2 s each).
 """
 
 from __future__ import annotations
@@ -100,11 +103,14 @@ def main() -> int:
     ap.add_argument("--targets", default="gfx1030:32,gfx1100:64")
     ap.add_argument("--limit", type=float, default=20.0, help="stop a curve after a point over this many CPU s")
     ap.add_argument("--llc", default="llc-22")
+    ap.add_argument("--hip", action="store_true", help="HIP's warp sum and scan (clang-22's) instead")
     args = ap.parse_args()
     llc = shutil.which(args.llc)
     if llc is None:
         print(f"{args.llc} not found", file=sys.stderr)
         return 2
+    if args.hip:
+        return hip(llc)
     ns = [int(x) for x in args.n.split(",")]
     print(f"{'op':<12} {'target':<8} {'wave':>4} {'n':>3}  {'verdict':<8} {'verify s':>9} {'llc s':>7} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as d:
@@ -128,6 +134,20 @@ def main() -> int:
                           f"{cpu / max(llc_s, 1e-3):6.1f}", flush=True)
                     if cpu > args.limit:
                         break
+    return 0
+
+
+def hip(llc: str) -> int:
+    """verify's CPU seconds per function of tests/tv/clang22_warp_reduce_*.ll."""
+    print(f"{'function':<10} {'target':<8} {'wave':>4}  {'verdict':<8} {'verify s':>9}")
+    for p in sorted((ROOT / "tests" / "tv").glob("clang22_warp_reduce_*.ll")):
+        text = p.read_text()
+        for fn in ("warp_sum", "warp_scan"):
+            t0 = time.process_time()
+            rs = check_file(str(p), text, [], None, [llc], functions=[fn])
+            cpu = time.process_time() - t0
+            for r in rs:
+                print(f"{fn:<10} {r.target:<8} {r.wave:>4}  {r.verdict:<8} {cpu:9.3f}", flush=True)
     return 0
 
 
