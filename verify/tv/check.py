@@ -967,26 +967,26 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
     were (the same questions, the same counterexamples).  Each lane is tried
     with lane reads normalised locally first (LaneNormal(local=True): a
     chain of reads that revisits lanes stays linear  [S:lane-normal-local]),
-    then, with the IR's `poison`, where it is not poison with no EXEC bit
-    decided (LaneNormal.given, lane None: one set of normal forms for every
-    lane whose poison is one condition, a chain of lane reads), then as
-    before: the whole context kept, and where lane i is not poison
+    with the IR's `poison` where it is not poison with no EXEC bit decided
+    (LaneNormal.given, lane None: one set of normal forms for every lane
+    whose poison is one condition, a chain of lane reads), then without the
+    poison, then as before: the whole context kept, and where lane i is not poison
     (LaneNormal.given: a NaN test that nnan makes poison is false there).
     Any of them meeting proves the lane.  [S:lane-normal-given]"""
     local = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True)
     shared: dict[int, Any] = {}  # a poison condition's ast id -> its LaneNormal (None: nothing to assume)
     norm = None
     for i, (g, w) in enumerate(zip(got, want)):
-        if _meet(local, g, w, i):
-            continue
         p = poison[i] if poison is not None else False
-        if type(p) is not bool:
+        if type(p) is not bool:  # (where the lane is not poison first: its facts only add to the local forms')
             if p.get_id() not in shared:
                 pn = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True)
                 shared[p.get_id()] = pn if pn.given(p, None) else None
             pn = shared[p.get_id()]
             if pn is not None and _meet(pn, g, w, i):
                 continue
+        if _meet(local, g, w, i):
+            continue
         if norm is None:
             norm = smt.LaneNormal(B.session, exec_bits)
         n = norm.normal(g, i)
