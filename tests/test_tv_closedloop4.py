@@ -1,6 +1,6 @@
 """The closed loop's struct results (issue #37, TV_GAPS): a lane's bit of a
 mask normalised through the bit-wise operations [S:lane-normal-bits], forms
-local to a lane read [S:lane-normal-local]; the emitted IR of
+local to a lane read [S:lane-normal-lane-local]; the emitted IR of
 bitonic_t4_w64_gfx12 (a compare-exchange network of ballots returning
 {key, value}) proved through llvmlite, a mutant of its IR refuted."""
 
@@ -51,7 +51,7 @@ def test_local_forms_forget_what_a_lane_read_does_not_decide():
     inner = B.ite(e[2], a, o)  # lane 2's register
     read = B.ite(e[1], B.add(B.ite(e[2], inner, B.const(0)), b), B.const(0))  # lane 1 reads lane 2
     outer = B.ite(e[2], read, B.const(7))  # the path decided lane 2 first
-    full, local = smt.LaneNormal(B.session, e), smt.LaneNormal(B.session, e, local=True)
+    full, local = smt.LaneNormal(B.session, e), smt.LaneNormal(B.session, e, lane_local=True)
     # both forms are the term's value where lane 0 runs; the local one keeps lane 2's read
     f, g = full.normal(outer, 0), local.normal(outer, 0)
     assert f is not None and g is not None and f != g

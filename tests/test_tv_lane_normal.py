@@ -109,14 +109,15 @@ def _random_term(B, rnd: random.Random, xs, es, depth: int):
     return B.add(B.add(a, b), a)
 
 
+@pytest.mark.parametrize("local", [False, True])
 @pytest.mark.parametrize("seed", range(40))
-def test_normal_form_agrees_with_the_terms(seed):
+def test_normal_form_agrees_with_the_terms(seed, local):
     rnd = random.Random(seed)
     B = smt.Z3()
     xs = [B.fresh(f"x{k}") for k in range(3)]
     es = [B.fresh_bool(f"e{k}") for k in range(4)]
     t = _random_term(B, rnd, xs, es, 6)
-    norm = smt.LaneNormal(B.session, es)
+    norm = smt.LaneNormal(B.session, es, local=local)
     lane = rnd.randrange(4)
     node = norm.normal(t, lane)
     assert node is not None
@@ -225,3 +226,63 @@ def test_a_ballots_bit_is_its_lanes_condition():
         for v in range(16):
             subs = [(c, z3.BoolVal(bool(v >> j & 1), ctx)) for j, c in enumerate(cs)]
             assert z3.simplify(z3.substitute(nt, *subs)).as_long() == z3.simplify(z3.substitute(t, *subs)).as_long()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_lane_free_facts_agree_with_the_terms(seed):
+    """given(P, None): P normalised with no EXEC bit decided; every lane's
+    normal form is the term's value wherever that lane runs and P is false
+    ([S:lane-normal-given]), in the whole-context and the local mode."""
+    rnd = random.Random(1000 + seed)
+    B = smt.Z3()
+    xs = [B.fresh(f"x{k}") for k in range(3)]
+    es = [B.fresh_bool(f"e{k}") for k in range(4)]
+    t = _random_term(B, rnd, xs, es, 5)
+    p = B.or_b(B.not_b(rnd.choice(es)), B.and_b(B.not_b(rnd.choice(es)), rnd.choice(es)))
+    for local in (False, True):
+        norm = smt.LaneNormal(B.session, es, local=local)
+        if not norm.given(p, None):
+            continue
+        for lane in range(4):
+            node = norm.normal(t, lane)
+            assert node is not None
+            nt = norm.term(node)
+            for _ in range(12):
+                env: dict[str, int | bool] = {f"x{k}": rnd.randrange(1 << 32) for k in range(3)}
+                env.update({f"e{k}": rnd.random() < 0.5 for k in range(4)})
+                env[f"e{lane}"] = True
+                ev = smt.Evaluator(env, B.session)
+                if ev(p):
+                    continue  # (only where P is false)
+                assert ev(nt) == ev(t), (seed, local, lane, env)
+
+
+def test_a_lane_read_is_one_node_however_it_is_reached():
+    """Local mode [S:lane-normal-local]: lane 2's value read under exec[2]
+    inside a select on exec[3] and inside one on exec[1] is one node (the
+    bits decided around it are not its context); the whole-context mode
+    makes one node per path."""
+    B = smt.Z3()
+    e = B.fresh_lanes("exec", 4, cond=True)
+    x = B.fresh_lanes("x", 4)
+    lane2 = B.add(x[2], B.ite(e[3], x[3], 0))  # lane 2 reads lane 3
+    lanes = [x[0], x[1], lane2, x[3]]
+    # a read at a computed lane: 2 where lane 0 runs (GPU code's address, written under EXEC)
+    read = B.select(lanes, B.and_(B.ite(e[0], B.const(2), B.fresh("old")), B.const(3)))
+    t = B.add(B.ite(e[3], read, 0), B.ite(e[1], read, 0))
+    for local, nodes in ((True, 1), (False, 2)):
+        norm = smt.LaneNormal(B.session, e, local=local)
+        norm.normal(t, 0)
+        memo = norm._memo[read.get_id()]
+        assert len({node for _, _, _, node in memo}) == nodes, (local, memo)
+
+
+@needs_llc
+@pytest.mark.parametrize("op, n, target, wave", [("bpermute", 16, "gfx1030", 32), ("readlane", 32, "gfx1030", 32)])
+def test_chains_that_revisit_lanes_proved(tmp_path, op, n, target, wave):
+    """A ds_bpermute xor butterfly whose masks come round again (16 steps:
+    never finished before [S:lane-normal-local]) and a readlane chain
+    (32 steps: 2.8 s CPU before the lane-free poison facts, 0.5 s after)."""
+    p = tmp_path / "chain.ll"
+    p.write_text(chain_ir(op, n, wave))
+    assert verdicts(p, target, wave, "chain") == [("chain", target, wave, "proved")]

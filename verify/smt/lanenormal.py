@@ -57,17 +57,21 @@ class LaneNormal:
     `lits`: the EXEC bit conditions (exec[0..W-1]) that may be decided."""
 
     def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT,
-                 local: bool = False) -> None:
+                 local: bool = False, lane_local: bool = False) -> None:
         self.s = session
-        # `local`: a select on an EXEC bit the context leaves open starts its
-        # branches afresh, knowing the asked lane's bit and its own alone
-        # [S:lane-normal-local]
+        # `local` [S:lane-normal-local] (chains): a select that decides EXEC
+        # bits passes its branches those bits and the ones its condition
+        # consulted.  `lane_local` [S:lane-normal-lane-local] (struct results): a
+        # select on an EXEC bit the context leaves open starts its branches
+        # afresh, knowing the asked lane's bit and its own alone
         self.local = local
-        self._lane = 0  # the asked lane's EXEC bit (`local`)
+        self.lane_local = lane_local
+        self._lane = 0  # the asked lane's EXEC bit (`lane_local`)
         self.ref = session.ref
         self.limit = limit
         self.over = False
         self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+        self._lanes = len(lits)
         # the arrays the EXEC bits are lanes of: a read of one at a lane that is
         # not a numeral may be any EXEC bit once its index is normal
         self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
@@ -91,20 +95,22 @@ class LaneNormal:
         self._orig: dict[int, int] = {}  # an "app" node -> the ast id of the first application it came from
         # node -> [(EXEC bits set, bits clear, its value there)]: what `given` assumes
         self._facts: dict[int, list[tuple[int, int, bool]]] = {}
-        self._given_lane = -1  # the lane `given` assumed facts for (no other lane may be asked then)
+        # the lane `given` assumed facts for (no other lane may be asked then; None: facts of no lane)
+        self._given_lane: int | None = -1
         self._ground: set[int] = set()  # "app" nodes of constants that did not fold to one (fpToFP(k))
         self._store_maps: dict[int, tuple[dict[int, Any], Any]] = {}  # array ast id -> _store_map
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
     # ---- the API ------------------------------------------------------------
-    def normal(self, t: Any, lane: int) -> int | None:
-        """The node of `t` (an int, a bool or a term) where exec[lane] holds;
-        None once the normal forms made so far exceed `limit` nodes (a count,
-        the same on every run: the caller asks the solver about `t` as it is)."""
+    def normal(self, t: Any, lane: int | None) -> int | None:
+        """The node of `t` (an int, a bool or a term) where exec[lane] holds
+        (lane None: nothing decided); None once the normal forms made so far
+        exceed `limit` nodes (a count, the same on every run: the caller asks
+        the solver about `t` as it is)."""
         if self.over:
             return None
-        if self._facts and lane != self._given_lane:
+        if self._facts and self._given_lane is not None and lane != self._given_lane:
             raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
         if type(t) is bool:
             return self.TRUE if t else self.FALSE
@@ -113,16 +119,16 @@ class LaneNormal:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 50000))
         self._acc = 0
-        self._lane = 1 << lane
+        self._lane = 0 if lane is None else 1 << lane
         try:
-            return self._n(t.as_ast(), 1 << lane, 0)
+            return self._n(t.as_ast(), 0 if lane is None else 1 << lane, 0)
         except _TooBig:
             self.over = True
             return None
         finally:
             sys.setrecursionlimit(old)
 
-    def given(self, cond: Any, lane: int, rounds: int = 2) -> bool:
+    def given(self, cond: Any, lane: int | None, rounds: int = 2) -> bool:
         """From now on normal forms are made only for inputs where exec[lane]
         holds and `cond` does not (the IR's poison where the lane runs: a
         lane is asked only where it is not poison).  `cond`'s normal form is
@@ -136,7 +142,11 @@ class LaneNormal:
         them (`rounds`).  The memo starts afresh (the forms made so far knew
         nothing); nodes are kept, so earlier nodes stay comparable.  False
         when `cond` holds wherever exec[lane] does (nothing to assume) or
-        the limit was reached.  [S:lane-normal-given]"""
+        the limit was reached.  Lane None: `cond` is normalised with no EXEC
+        bit decided and its facts hold wherever it is false, so any lane may
+        be asked then (each where it runs and `cond` does not): the lanes
+        whose poison is one condition share one set of normal forms.
+        [S:lane-normal-given]"""
         if self._facts and lane != self._given_lane:
             raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
         self._given_lane = lane
@@ -145,7 +155,7 @@ class LaneNormal:
             if c is None or c == self.TRUE:
                 return False
             before = sum(len(v) for v in self._facts.values())
-            self._learn(c, False, 1 << lane, 0)
+            self._learn(c, False, 0 if lane is None else 1 << lane, 0)
             self._memo = {}
             self._bmemo = {}
             if sum(len(v) for v in self._facts.values()) == before:
@@ -374,21 +384,33 @@ class LaneNormal:
         ref = self.ref
         i = ast_id(ref, a)
         if i in self.index:
-            b = 1 << self.index[i]
-            self._acc |= b
-            return self.TRUE if pos & b else self.FALSE if neg & b else self._leaf(a)
+            return self._exec_bit(a, self.index[i], pos, neg)
         if ast_kind(ref, a) != z3.Z3_APP_AST or app_num_args(ref, a) == 0:
             return self._leaf(a)
         n = app_num_args(ref, a)
         dk = decl_kind(ref, app_decl(ref, a))
         arg = app_arg
         if dk == z3.Z3_OP_ITE:
+            outer, self._acc = self._acc, 0
             c = self._n(arg(ref, a, 0), pos, neg)
+            asked, self._acc = self._acc, outer | self._acc  # (the bits the condition consulted)
             if c == self.TRUE:
                 return self._n(arg(ref, a, 1), pos, neg)
             if c == self.FALSE:
                 return self._n(arg(ref, a, 2), pos, neg)
             t1, f1, t0, f0 = self._decided(c)
+            if self.local and t1 | f1 | t0 | f0:
+                # [S:lane-normal-local] each branch knows the bits this select
+                # decides and those its condition consulted, not the bits the
+                # selects around it decided: a lane read under its own lane's
+                # EXEC bit is one node, however it is reached
+                own = t1 | f1 | t0 | f0
+                keep = own | asked
+                outer, self._acc = self._acc, 0
+                x = self._n(arg(ref, a, 1), (pos & keep) | t1, (neg & keep) | f1)
+                y = self._n(arg(ref, a, 2), (pos & keep) | t0, (neg & keep) | f0)
+                self._acc = outer | (self._acc & keep & ~own)
+                return x if x == y else self._node(("ite", c, x, y))
             keep = self._keep_mask(c)
             outer, self._acc = self._acc, 0
             x = self._n(arg(ref, a, 1), (pos & keep) | t1, (neg & keep) | f1)
@@ -449,16 +471,22 @@ class LaneNormal:
             if self._keys[at][0] == "c":
                 hit = self._stored(self._keep(arg(ref, a, 0)), self._keys[at][1])
                 if hit is not None:
-                    return self._n(hit, pos, neg)
+                    if not self.local:
+                        return self._n(hit, pos, neg)
+                    # [S:lane-normal-local] lane k's value with its own EXEC bit
+                    # as the context knows it, nothing else: one node wherever lane k is read
+                    kb = 1 << k if (k := self._keys[at][1]) < self._lanes else 0
+                    outer, self._acc = self._acc, 0
+                    node = self._n(hit, pos & kb, neg & kb)
+                    self._acc = outer | (self._acc & kb)
+                    return node
                 src = self._n0(arg(ref, a, 0))
                 if self._keys[src][0] == "t":  # a register's lane at entry, or an EXEC bit
                     one = self._keep(z3.Z3_mk_select(ref, self._asts[self._keys[src][1]],
                                                      self._const_term(at).as_ast()))
                     lit = self.index.get(ast_id(ref, one))
                     if lit is not None:
-                        self._acc |= 1 << lit
-                        return (self.TRUE if pos >> lit & 1 else self.FALSE if neg >> lit & 1
-                                else self._leaf(one))
+                        return self._exec_bit(one, lit, pos, neg)
                     return self._leaf(one)
             args: tuple[int, ...] = (self._n0(arg(ref, a, 0)), at)
         elif dk == z3.Z3_OP_BAND and n == 2 and (low := self._and_one(a, pos, neg)) is not None:
@@ -494,14 +522,29 @@ class LaneNormal:
             self._ground.add(node)
         return node
 
+    def _exec_bit(self, a: Any, k: int, pos: int, neg: int) -> int:
+        """The node of exec[k] (`a`): true or false where the context decides
+        it (the bit consulted), else its leaf; a fact that holds wherever the
+        hypothesis does (given with no lane: no EXEC bit needed) decides it
+        in every context, so no bit is consulted and the terms above it are
+        one memo entry for every lane.  [S:lane-normal-given]"""
+        if self._facts:
+            leaf = self._leaf(a)
+            for pm, nm, value in self._facts.get(leaf, ()):
+                if not pm and not nm:
+                    return self.TRUE if value else self.FALSE
+        b = 1 << k
+        self._acc |= b
+        return self.TRUE if pos & b else self.FALSE if neg & b else self._leaf(a)
+
     def _keep_mask(self, c: int) -> int:
         """The context's bits a select on `c` passes to its branches: all
-        of them, but with `local` a select on one EXEC bit the context left
+        of them, but with `lane_local` a select on one EXEC bit the context left
         open passes the asked lane's bit alone (knowing less is no less
         true; the forms of a chain of lane reads then depend on each read's
         own bit, not on every lane the path through the chain decided).
-        [S:lane-normal-local]"""
-        if not self.local or self._facts or self._literal(c) is None:
+        [S:lane-normal-lane-local]"""
+        if not self.lane_local or self._facts or self._literal(c) is None:
             return self._all
         return self._lane
 

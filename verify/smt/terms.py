@@ -290,6 +290,7 @@ class Z3:
         self._bits: dict[int, tuple[Any, ...]] = {}
         self._masks: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}  # from_bits by its conditions' ids
         self._arrays: dict[int, tuple[Any, ...]] = {}
+        self._decided: dict[int, tuple[Any, Any]] = {}  # ast id -> (the term, kept alive; decide's answer)
         self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
         self._n_arrays = 0
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
@@ -910,12 +911,13 @@ class Z3:
     def decide(self, c: Any) -> Any:
         if type(c) is bool:
             return c
+        hit = self._decided.get(c.get_id())  # (one simplification per term: a chain asks each lane's again)
+        if hit is not None:
+            return hit[1]
         r = z3.simplify(c)
-        if z3.is_true(r):
-            return True
-        if z3.is_false(r):
-            return False
-        return c
+        out = True if z3.is_true(r) else False if z3.is_false(r) else c
+        self._decided[c.get_id()] = (c, out)
+        return out
 
     def select(self, vals: Sequence[Any], idx: Any) -> Any:
         """vals[idx]; a symbolic index reads a z3 array built once per list."""

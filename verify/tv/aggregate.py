@@ -53,9 +53,9 @@ def pieces_meet(B: Any, exec_bits: list[Any], got: list[list[Any]], want: list[l
     `local` (a chain of lane reads normalised afresh at each read's EXEC
     bit) and bit-wise (a lane's bit of a ballot read without the rest of
     the mask); within its node limit, or no lane meets.
-    [S:lane-normal-local] [S:lane-normal-bits]"""
+    [S:lane-normal-lane-local] [S:lane-normal-bits]"""
     W = len(exec_bits)
-    norm = smt.LaneNormal(B.session, exec_bits, local=True)
+    norm = smt.LaneNormal(B.session, exec_bits, lane_local=True)
     out = []
     for i in range(W):
         ok = True

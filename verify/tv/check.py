@@ -761,7 +761,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         assert ret is not None and rtt is not None
         got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
         pieces = pieces_of(ret, rtt)
-        meet = aggregate.pieces_meet(B, exec_bits, got, [p.vals for p in pieces])  # [S:lane-normal-local]
+        meet = aggregate.pieces_meet(B, exec_bits, got, [p.vals for p in pieces])  # [S:lane-normal-lane-local]
         for i in range(W):
             lane_bad.append(False if meet[i] else B.and_b(exec_bits[i], B.or_b(*(B.and_b(
                 B.not_b(p.poison[i]), halfsem.piece_differ(B, rtt, g[i], p.vals[i])) for g, p in zip(got, pieces)))))
@@ -986,24 +986,51 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
     """Every lane i's two values have the same normal form where exec[i]
     holds (smt.LaneNormal): equal for every input, so no lane needs a
     question.  Otherwise the questions are asked on the terms as they always
-    were (the same questions, the same counterexamples).  With the IR's
-    `poison`, a lane whose forms differ is tried again where it is not
-    poison (LaneNormal.given: a NaN test that nnan makes poison is false
-    there).  [S:lane-normal-given]"""
-    norm = smt.LaneNormal(B.session, exec_bits)
+    were (the same questions, the same counterexamples).  Each lane is tried
+    with lane reads normalised locally first (LaneNormal(local=True): a
+    chain of reads that revisits lanes stays linear  [S:lane-normal-local]),
+    with the IR's `poison` where it is not poison with no EXEC bit decided
+    (LaneNormal.given, lane None: one set of normal forms for every lane
+    whose poison is one condition, a chain of lane reads), then without the
+    poison, then as before: the whole context kept, and where lane i is not poison
+    (LaneNormal.given: a NaN test that nnan makes poison is false there).
+    Any of them meeting proves the lane.  [S:lane-normal-given]"""
+    local = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True)
+    shared: dict[int, Any] = {}  # a poison condition's ast id -> its LaneNormal (None: nothing to assume)
+    norm = None
     for i, (g, w) in enumerate(zip(got, want)):
+        p = poison[i] if poison is not None else False
+        if type(p) is not bool:  # (where the lane is not poison first: its facts only add to the local forms')
+            if p.get_id() not in shared:
+                pn = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True)
+                shared[p.get_id()] = pn if pn.given(p, None) else None
+            pn = shared[p.get_id()]
+            if pn is not None and _meet(pn, g, w, i):
+                continue
+        if _meet(local, g, w, i):
+            continue
+        if norm is None:
+            norm = smt.LaneNormal(B.session, exec_bits)
         n = norm.normal(g, i)
         if n is not None and n == norm.normal(w, i):
             continue
-        if n is None or poison is None or type(poison[i]) is bool:
+        if n is None or type(p) is bool:
             return False
         lane = smt.LaneNormal(B.session, exec_bits)
-        if not lane.given(poison[i], i):
+        if not lane.given(p, i):
             return False
         n = lane.normal(g, i)
         if n is None or n != lane.normal(w, i):
             return False
     return True
+
+
+LOCAL_NORMAL_LIMIT = 250_000  # memo entries of the local and shared normal forms (then the forms as before)
+
+
+def _meet(norm: Any, g: Any, w: Any, i: int) -> bool:
+    n = norm.normal(g, i)
+    return n is not None and n == norm.normal(w, i)
 
 
 def prove_ir_pair(mod: Module, src: Function, tgt: Function, target: Target, wave: int,
