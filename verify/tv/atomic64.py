@@ -144,17 +144,24 @@ class _Terms:
                 return got
         return smt.wide64.halves(v)
 
+    def _halves_of(self, t: Any) -> tuple[Any, Any] | None:
+        """A constant's halves (ints), or those a value was joined from."""
+        if smt.wide64.is_value(t):
+            return smt.wide64.halves(t)
+        hit = self.parts.get(t.get_id())
+        return None if hit is None else hit[1]
+
     def _mad(self, v: Any) -> tuple[Any, Any] | None:
         """The halves of a sum X + k*Y as v_mad_u64_u32 computes them."""
         hit = self.sums.get(v.get_id())
         if hit is None or len(hit[1]) != 2 or hit[1][0][1] != 1 or not 0 < hit[1][1][1] < 1 << 32:
             return None
         (x, _), (y, k) = hit[1]
-        xp, yp = self.parts.get(x.get_id()), self.parts.get(y.get_id())
+        xp, yp = self._halves_of(x), self._halves_of(y)
         if xp is None or yp is None:
             return None
         B = self.B
-        (xl, xh), (yl, yh) = xp[1], yp[1]
+        (xl, xh), (yl, yh) = xp, yp
         lo, c = add_carry(B, B.mul(yl, k), xl)
         hi, _ = add_carry(B, mul_hi_u32(B, yl, k), xh, c)
         hi = B.add(B.mul(yh, k), hi)
