@@ -68,3 +68,36 @@ def ite(B: Any, c: Any, a: Any, b: Any) -> Any:
     if c is False:
         return b
     return z3.If(B.s.boolean(c), a, b)
+
+
+def is_value(t: Any) -> bool:
+    """t is a constant (a Python int or a z3 bit-vector value)."""
+    return type(t) is int or z3.is_bv_value(t)
+
+
+def mul_parts(t: Any) -> tuple[Any, int] | None:
+    """(a, k) where t is the 32-bit product a * k of a term and a constant
+    (either operand order), else None."""
+    if type(t) is int or not z3.is_app_of(t, z3.Z3_OP_BMUL) or t.num_args() != 2:
+        return None
+    x, y = t.children()
+    if z3.is_bv_value(y) and not z3.is_bv_value(x):
+        return x, y.as_long()
+    if z3.is_bv_value(x) and not z3.is_bv_value(y):
+        return y, x.as_long()
+    return None
+
+
+def add_parts(t: Any) -> list[tuple[Any, Any]]:
+    """(x, y) and (y, x) where t is the 32-bit sum x + y, else []."""
+    if type(t) is int or not z3.is_app_of(t, z3.Z3_OP_BADD) or t.num_args() != 2:
+        return []
+    x, y = t.children()
+    return [(x, y), (y, x)]
+
+
+def same(a: Any, b: Any) -> bool:
+    """a and b are one term (or equal ints)."""
+    if type(a) is int or type(b) is int:
+        return type(a) is type(b) and a == b
+    return bool(a.get_id() == b.get_id())

@@ -26,6 +26,7 @@ from typing import Any
 
 from .. import smt
 from ..identities import OPERATIONS
+from ..ops.addr import add_carry, mul_hi_u32
 from ..wide import IDENT64, Wide, split
 from .types import Lanes, dword_address
 
@@ -82,11 +83,22 @@ class _Terms:
     """64-bit values as one z3 term (verify/smt/wide64.py), so that a chain
     of the lanes' updates is one 64-bit sum to z3's rewriting; the halves a
     value was stored as are read back as that term (a table on the memory,
-    the terms kept so their ids stay theirs)."""
+    the terms kept so their ids stay theirs).
+
+    A sum `X + k*Y` (X, Y values of known halves, k a constant below 2^32:
+    the IR's `old + V + V ...` of a uniform V) is split into halves as the
+    GPU computes them, `v_mad_u64_u32`'s `Y.lo * k + X` and then `Y.hi * k`
+    added to the high half (verify/ops/addr.py's own functions on the same
+    backend): the atomic optimizer's product of a 64-bit value by a lane
+    count then meets the IR's sum term for term  [S:atomic64-mul]."""
 
     def __init__(self, B: Any, mem: Any) -> None:
         self.B = B
         self.table: dict[tuple[Any, Any], tuple[Any, Any, Any]] = vars(mem).setdefault("_wide64", {})
+        # a value's id -> (value, its halves)
+        self.parts: dict[int, tuple[Any, tuple[Any, Any]]] = vars(mem).setdefault("_wide64_parts", {})
+        # a sum's id -> (sum, [(leaf, coefficient)] in the order added)
+        self.sums: dict[int, tuple[Any, list[tuple[Any, int]]]] = vars(mem).setdefault("_wide64_sums", {})
 
     @staticmethod
     def _key(t: Any) -> Any:
@@ -94,16 +106,83 @@ class _Terms:
 
     def join(self, lo: Any, hi: Any) -> Any:
         hit = self.table.get((self._key(lo), self._key(hi)))
-        return hit[2] if hit is not None else smt.wide64.join(self.B, lo, hi)
+        if hit is not None:
+            return hit[2]
+        v = smt.wide64.join(self.B, lo, hi)
+        if not smt.wide64.is_value(v):
+            self.parts.setdefault(v.get_id(), (v, (lo, hi)))
+            prod = self._product(lo, hi)
+            if prod is not None:
+                self.sums.setdefault(v.get_id(), (v, [prod]))
+        return v
+
+    def _product(self, lo: Any, hi: Any) -> tuple[Any, int] | None:
+        """(Y, k) where (lo, hi) are the halves of k * Y as the GPU's scalar
+        code computes them (s_mul_i32 lo = a * k; s_mul_hi_u32 and s_mul_i32
+        hi = mulhi(a, k) + b * k, Y = (a, b)): the terms the ops build."""
+        got = smt.wide64.mul_parts(lo)
+        if got is None:
+            return None
+        a, k = got
+        for x, y in smt.wide64.add_parts(hi):
+            by = smt.wide64.mul_parts(y)
+            if by is not None and by[1] == k and smt.wide64.same(x, mul_hi_u32(self.B, a, k)):
+                return self.join(a, by[0]), k
+        return None
+
+    def _terms(self, v: Any) -> list[tuple[Any, int]]:
+        hit = None if smt.wide64.is_value(v) else self.sums.get(v.get_id())
+        return list(hit[1]) if hit is not None else [(v, 1)]
 
     def split(self, v: Any) -> tuple[Any, Any]:
+        if not smt.wide64.is_value(v):
+            hit = self.parts.get(v.get_id())
+            if hit is not None:
+                return hit[1]
+            got = self._mad(v)
+            if got is not None:
+                return got
         return smt.wide64.halves(v)
+
+    def _halves_of(self, t: Any) -> tuple[Any, Any] | None:
+        """A constant's halves (ints), or those a value was joined from."""
+        if smt.wide64.is_value(t):
+            return smt.wide64.halves(t)
+        hit = self.parts.get(t.get_id())
+        return None if hit is None else hit[1]
+
+    def _mad(self, v: Any) -> tuple[Any, Any] | None:
+        """The halves of a sum X + k*Y as v_mad_u64_u32 computes them."""
+        hit = self.sums.get(v.get_id())
+        if hit is None or len(hit[1]) != 2 or hit[1][0][1] != 1 or not 0 < hit[1][1][1] < 1 << 32:
+            return None
+        (x, _), (y, k) = hit[1]
+        xp, yp = self._halves_of(x), self._halves_of(y)
+        if xp is None or yp is None:
+            return None
+        B = self.B
+        (xl, xh), (yl, yh) = xp, yp
+        lo, c = add_carry(B, B.mul(yl, k), xl)
+        hi, _ = add_carry(B, mul_hi_u32(B, yl, k), xh, c)
+        hi = B.add(B.mul(yh, k), hi)
+        self.parts[v.get_id()] = (v, (lo, hi))
+        return lo, hi
 
     def const(self, n: int) -> Any:
         return smt.wide64.const(self.B, n)
 
     def op(self, name: str, a: Any, b: Any) -> Any:
-        return smt.wide64.op(name, a, b)
+        r = smt.wide64.op(name, a, b)
+        if name == "add" and not smt.wide64.is_value(r):
+            terms = self._terms(a)
+            for t, c in self._terms(b):
+                at = next((j for j, (u, _) in enumerate(terms) if u.get_id() == t.get_id()), None)
+                if at is None:
+                    terms.append((t, c))
+                else:
+                    terms[at] = (t, (terms[at][1] + c) % (1 << 64))
+            self.sums.setdefault(r.get_id(), (r, terms))
+        return r
 
     def ite(self, c: Any, a: Any, b: Any) -> Any:
         return smt.wide64.ite(self.B, c, a, b)
@@ -143,6 +222,7 @@ def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, 
         flat += [(lo, hi, vlo, p, en), (*dword_address(B, lo, hi, 1), vhi, p, en)]
     mem.atomics[len(mem.stores)] = (op + ":64", flat)
     seq: list[tuple[Any, Any]] = []
+    chain: tuple[Any, Any, Any, Any] | None = None
     for lo, hi, v, p, en in lanes:
         lo4, hi4 = dword_address(B, lo, hi, 1)
         if en is False:  # a lane that does not run it: no value, its stores never read
@@ -150,15 +230,21 @@ def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, 
             mem.write([(lo, hi, B.const(0), True, en)])
             mem.write([(lo4, hi4, B.const(0), True, en)])
             continue
-        (ol, pl), (oh, ph) = mem.read(lo, hi), mem.read(lo4, hi4)
-        pois = B.or_b(pl, ph)
-        old = A.join(ol, oh)
+        if chain is not None and en is True and B.same(lo, chain[0]) and B.same(hi, chain[1]):
+            # the lane before ran it at the same address: memory there is its
+            # update (its two stores, at P and P + 4 != P), the 64-bit term itself
+            old, pois = chain[2], chain[3]
+        else:
+            (ol, pl), (oh, ph) = mem.read(lo, hi), mem.read(lo4, hi4)
+            pois = B.or_b(pl, ph)
+            old = A.join(ol, oh)
         seq.append((old, pois))
         new = A.op(step, old, A.join(*v))
         A.stored(new)
         nl, nh = A.split(new)
         mem.write([(lo, hi, nl, B.or_b(pois, p), en)])
         mem.write([(lo4, hi4, nh, B.or_b(pois, p), en)])
+        chain = (lo, hi, new, B.or_b(pois, p)) if en is True and isinstance(A, _Terms) else None
     if before is None:
         return [((B.const(0), B.const(0)), False)] * len(lanes)
     if before is ascending:
