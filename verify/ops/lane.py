@@ -61,7 +61,7 @@ class Readfirstlane(OpDef):
     base = "v_readfirstlane_b32"
     unit = "valu"
     moves_lanes = True
-    # gfx94x: a VALU write of its VGPR needs a wait state, as v_readlane's does  [S:hazards-trust]
+    # gfx94x: a VALU write of its VGPR needs a wait state, as v_readlane's does  [S:trust-hazards]
     hazard_roles = frozenset({"readlane", "readlane_vgpr"})
     sig = ("sdst", "vgpr")
     arg_names = ("sdst", "vsrc")
