@@ -35,7 +35,9 @@ def _masky(B, rnd: random.Random, xs, es, depth: int):
         return B.xor(a, B.const(0x8000))
     if k == 6:
         return B.add(a, _masky(B, rnd, xs, es, depth - 1))
-    return B.lshr(a, B.const(rnd.randrange(4)))
+    if rnd.random() < 0.5:  # a 16-bit op's result with the register's high half kept
+        return B.or_(B.and_(a, B.const(0xFFFF)), B.shl(_masky(B, rnd, xs, es, depth - 1), B.const(16)))
+    return B.lshr(a, B.const(rnd.choice([1, 3, 16])))
 
 
 @pytest.mark.parametrize("seed", range(50))
@@ -69,6 +71,9 @@ def test_a_mask_of_a_mask_and_a_value_that_fits():
         norm.normal(B.and_(x, B.const(0x7FFF)), 0)
     y = B.ite(B.ult(x, B.const(5)), B.and_(x, B.const(0x7FFF)), B.const(0x7C00))
     assert norm.normal(B.and_(y, B.const(0xFFFF)), 0) == norm.normal(y, 0)
+    # (y | z << 16) & 0xffff is y where y fits in 16 bits
+    z = B.fresh("z")
+    assert norm.normal(B.and_(B.or_(y, B.shl(z, B.const(16))), B.const(0xFFFF)), 0) == norm.normal(y, 0)
     # not where a bit may be set outside the mask
     assert norm.normal(B.and_(x, B.const(0xFFFF)), 0) != norm.normal(x, 0)
 

@@ -550,6 +550,16 @@ class LaneNormal:
             return None
         if self._ones(x) & ~kc[1] == 0:
             return x
+        if self._kind(x) == z3.Z3_OP_BOR and len(self._keys[x][2]) == 2:  # an operand with no bit in c: gone
+            kept = [y for y in self._keys[x][2] if self._ones(y) & kc[1]]
+            if len(kept) == 1:
+                y = kept[0]
+                if self._ones(y) & ~kc[1] == 0:
+                    return y
+                node = self._node(("app", self._band_decl(a), (y, c)))
+                self._orig.setdefault(node, ast_id(self.ref, a))
+                self._keep(a)
+                return node
         if self._kind(x) == z3.Z3_OP_BAND and len(self._keys[x][2]) == 2:
             y, d = self._keys[x][2]
             if self._keys[y][0] == "c":
@@ -596,6 +606,10 @@ class LaneNormal:
         x, y = sides
         return x if x == y else self._node(("ite", key[1], x, y))
 
+    def _band_decl(self, a: Any) -> int:
+        """The ast id of `a`'s declaration (a bvand: the node key's)."""
+        return int(ast_id(self.ref, z3.Z3_func_decl_to_ast(self.ref, app_decl(self.ref, a))))
+
     def _ones(self, node: int) -> int:
         """The bits of a bit-vector node that may be set (a superset):
         a constant's own, the union of a select's two values', the
@@ -619,6 +633,10 @@ class LaneNormal:
             out = 0
             for x in key[2]:
                 out |= self._ones(x)
+        elif self._kind(node) in (z3.Z3_OP_BSHL, z3.Z3_OP_BLSHR) and self._keys[key[2][1]][0] == "c" and w:
+            k = self._keys[key[2][1]][1]
+            out = full if k >= w else (self._ones(key[2][0]) << k if self._kind(node) == z3.Z3_OP_BSHL
+                                       else self._ones(key[2][0]) >> k) & full
         else:
             out = full
         self._ones_memo[node] = out
