@@ -8,7 +8,8 @@
 ; ([S:lane-normal-mask], [S:lane-normal-pieces]).  Written for verify's tests.
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1030 -mattr=+wavefrontsize32 < %s | FileCheck %s
-; EXPECT: 4 instances
+; RUN: llc -mtriple=amdgcn -mcpu=gfx1010 -mattr=+wavefrontsize32 < %s | FileCheck %s
+; EXPECT: 6 instances
 
 define nofpclass(nan) half @min_chain_f16(half nofpclass(nan) %x) {
 entry:
