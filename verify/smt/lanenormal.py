@@ -44,6 +44,9 @@ from .terms import (
 
 
 LANE_NORMAL_LIMIT = 1_000_000  # memo entries of one proof's normal forms (about 1 GB at most)
+# rounds of `given` (each stops the walk once no new fact is found): a chain of
+# n nnan operations needs n, one level's facts simplifying the next  [S:lane-normal-mask]
+GIVEN_ROUNDS = 32
 
 
 class _TooBig(Exception):
@@ -99,6 +102,9 @@ class LaneNormal:
         self._given_lane: int | None = -1
         self._ground: set[int] = set()  # "app" nodes of constants that did not fold to one (fpToFP(k))
         self._store_maps: dict[int, tuple[dict[int, Any], Any]] = {}  # array ast id -> _store_map
+        self._raw = False  # the next `_n` gives its node without the node's own fact (`_learn`)
+        self._walked: set[tuple[int, int, int, bool]] = set()  # what `given`'s round has walked
+        self._ones_memo: dict[int, int] = {}  # node -> the bits it may have set (_ones)
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
@@ -128,7 +134,7 @@ class LaneNormal:
         finally:
             sys.setrecursionlimit(old)
 
-    def given(self, cond: Any, lane: int | None, rounds: int = 2) -> bool:
+    def given(self, cond: Any, lane: int | None, rounds: int = GIVEN_ROUNDS) -> bool:
         """From now on normal forms are made only for inputs where exec[lane]
         holds and `cond` does not (the IR's poison where the lane runs: a
         lane is asked only where it is not poison).  `cond`'s normal form is
@@ -150,11 +156,14 @@ class LaneNormal:
         if self._facts and lane != self._given_lane:
             raise ValueError(f"normal forms given lane {self._given_lane}'s facts asked for lane {lane}")
         self._given_lane = lane
+        c = self.normal(cond, lane)
+        if c is None or c == self.TRUE:
+            return False
+        # each round walks the first form again (normalised again, a node found false would be
+        # false and its parts unwalked); each node walked is normalised with the facts so far
         for _ in range(rounds):
-            c = self.normal(cond, lane)
-            if c is None or c == self.TRUE:
-                return False
             before = sum(len(v) for v in self._facts.values())
+            self._walked = set()
             self._learn(c, False, 0 if lane is None else 1 << lane, 0)
             self._memo = {}
             self._bmemo = {}
@@ -201,11 +210,14 @@ class LaneNormal:
         if d in (self.TRUE, self.FALSE):
             return
         facts = self._facts.setdefault(d, [])
-        if (pm, nm, value) in facts:
-            return
-        facts.append((pm, nm, value))
+        if (d, pm, nm, value) in self._walked:  # (a fact known before is walked again each round:
+            return  # its node under those bits may normalise further with the newer facts)
+        self._walked.add((d, pm, nm, value))
+        if (pm, nm, value) not in facts:
+            facts.append((pm, nm, value))
         if self._keys[d][0] != "t":  # the node where those bits are decided: the same fact
             outer = self._acc
+            self._raw = True  # (its own fact, or one found for its form, would hide its parts)
             d2 = self._n(self.term(d).as_ast(), pm, nm)
             self._acc = outer
             if d2 != d:
@@ -349,6 +361,12 @@ class LaneNormal:
         return 0, 0, 0, 0
 
     def _n(self, a: Any, pos: int, neg: int) -> int:
+        if self._raw:  # `a`'s node without its own fact (not memoised)
+            self._raw = False
+            outer, self._acc = self._acc, 0
+            node = self._n1(a, pos, neg)
+            self._acc = outer
+            return node
         u = self._uses_of(a)
         if not self._facts:  # (a fact may consult bits the term does not mention)
             pos, neg = pos & u, neg & u
@@ -495,6 +513,8 @@ class LaneNormal:
             return self._bit_value(self._b(app_arg(ref, a, 0), kb, pos, neg), 1)  # [S:lane-normal-bits]
         else:
             args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
+            if dk == z3.Z3_OP_BAND and n == 2 and (masked := self._mask(a, args)) is not None:
+                return masked  # [S:lane-normal-mask]
             if dk in (z3.Z3_OP_FPA_ADD, z3.Z3_OP_FPA_MUL) and n == 3:  # x + y is y + x  [S:lane-normal-fadd]
                 args = (args[0], *sorted(args[1:]))
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
@@ -503,6 +523,8 @@ class LaneNormal:
             eq = self._eq(args[0], args[1], sort_kind(ref, sort_of(ref, arg(ref, a, 0))))
             if eq is not None:
                 return eq
+        if dk != z3.Z3_OP_SELECT and (lifted := self._lift(a, args, pos, neg)) is not None:
+            return lifted  # [S:lane-normal-mask]
         ground = all(self._keys[x][0] == "c" or x in self._ground for x in args)
         if ground:  # an operation on constants: its value
             # (a ground argument that is no bit-vector or Boolean constant, the
@@ -703,6 +725,110 @@ class LaneNormal:
         node = self._node(("app", ast_id(ref, z3.Z3_func_decl_to_ast(ref, app_decl(ref, eq))), (e, one)))
         self._orig.setdefault(node, ast_id(ref, eq))
         return node
+
+    def _mask(self, a: Any, args: tuple[int, ...]) -> int | None:
+        """[S:lane-normal-mask] `x & c` (c a constant): `x` where no bit
+        outside c can be set in x (`_ones`), `x & (c & d)` where x is
+        `x & d` with d a constant; None otherwise (the caller goes on)."""
+        x, c = args
+        if self._keys[x][0] == "c":
+            x, c = c, x
+        kc = self._keys[c]
+        if kc[0] != "c" or self._keys[x][0] == "c" or len(kc) < 4:
+            return None
+        if self._ones(x) & ~kc[1] == 0:
+            return x
+        if self._kind(x) == z3.Z3_OP_BOR and len(self._keys[x][2]) == 2:  # an operand with no bit in c: gone
+            kept = [y for y in self._keys[x][2] if self._ones(y) & kc[1]]
+            if len(kept) == 1:
+                y = kept[0]
+                if self._ones(y) & ~kc[1] == 0:
+                    return y
+                node = self._node(("app", self._band_decl(a), (y, c)))
+                self._orig.setdefault(node, ast_id(self.ref, a))
+                self._keep(a)
+                return node
+        if self._kind(x) == z3.Z3_OP_BAND and len(self._keys[x][2]) == 2:
+            y, d = self._keys[x][2]
+            if self._keys[y][0] == "c":
+                y, d = d, y
+            kd = self._keys[d]
+            if kd[0] == "c" and self._keys[y][0] != "c":
+                cd = self._node(("c", kc[1] & kd[1], kc[2], kc[3]))
+                node = self._node(("app", self._keys[x][1], (y, cd)))
+                self._orig.setdefault(node, ast_id(self.ref, a))
+                self._keep(a)
+                return node
+        return None
+
+    def _lift(self, a: Any, args: tuple[int, ...], pos: int, neg: int) -> int | None:
+        """[S:lane-normal-mask] `f(.., ite(e, x, y), ..)`, e an EXEC bit (or
+        its negation) and every other operand a constant: `ite(e, f(.., x,
+        ..), f(.., y, ..))`, each side normalised with e decided (a lane read
+        of an inactive lane's old value tested by a NaN check, so a fact
+        about the active side is found by `given`); None otherwise."""
+        at = -1
+        for k, x in enumerate(args):
+            kx = self._keys[x]
+            if kx[0] == "c" or x in self._ground:
+                continue
+            if at >= 0 or kx[0] != "ite" or self._literal(kx[1]) is None:
+                return None
+            at = k
+        if at < 0:
+            return None
+        ref = self.ref
+        key = self._keys[args[at]]
+        bit, pol = self._literal(key[1])  # type: ignore[misc]
+        self._acc |= bit
+        sides = []
+        on, off = ((pos | bit, neg), (pos, neg | bit)) if pol else ((pos, neg | bit), (pos | bit, neg))
+        for branch, (p, q) in ((key[2], on), (key[3], off)):
+            if self._keys[branch][0] == "c" and len(self._keys[branch]) < 4:
+                return None  # (a Boolean constant: not this rewrite's)
+            terms = [self._z(x) for x in args]
+            terms[at] = self._z(branch)
+            arr, n = _arr(terms)
+            t = self._keep(z3.Z3_update_term(ref, a, n, arr))
+            sides.append(self._n(t, p, q))
+        x, y = sides
+        return x if x == y else self._node(("ite", key[1], x, y))
+
+    def _band_decl(self, a: Any) -> int:
+        """The ast id of `a`'s declaration (a bvand: the node key's)."""
+        return int(ast_id(self.ref, z3.Z3_func_decl_to_ast(self.ref, app_decl(self.ref, a))))
+
+    def _ones(self, node: int) -> int:
+        """The bits of a bit-vector node that may be set (a superset):
+        a constant's own, the union of a select's two values', the
+        intersection of an `&`'s operands', the union of an `|`'s; every bit
+        of its width otherwise."""
+        hit = self._ones_memo.get(node)
+        if hit is not None:
+            return hit
+        key = self._keys[node]
+        w = self._width(node)
+        full = (1 << w) - 1 if w else -1
+        if key[0] == "c":
+            out = key[1] if len(key) > 3 else full
+        elif key[0] == "ite":
+            out = self._ones(key[2]) | self._ones(key[3])
+        elif self._kind(node) == z3.Z3_OP_BAND:
+            out = full
+            for x in key[2]:
+                out &= self._ones(x)
+        elif self._kind(node) == z3.Z3_OP_BOR:
+            out = 0
+            for x in key[2]:
+                out |= self._ones(x)
+        elif self._kind(node) in (z3.Z3_OP_BSHL, z3.Z3_OP_BLSHR) and self._keys[key[2][1]][0] == "c" and w:
+            k = self._keys[key[2][1]][1]
+            out = full if k >= w else (self._ones(key[2][0]) << k if self._kind(node) == z3.Z3_OP_BSHL
+                                       else self._ones(key[2][0]) >> k) & full
+        else:
+            out = full
+        self._ones_memo[node] = out
+        return out
 
     def _kind(self, node: int) -> int | None:
         """The declaration kind of an "app" node (None for the others)."""
