@@ -60,7 +60,7 @@ class LaneNormal:
     `lits`: the EXEC bit conditions (exec[0..W-1]) that may be decided."""
 
     def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT,
-                 local: bool = False, lane_local: bool = False) -> None:
+                 local: bool = False, lane_local: bool = False, lift: bool = False) -> None:
         self.s = session
         # `local` [S:lane-normal-local] (chains): a select that decides EXEC
         # bits passes its branches those bits and the ones its condition
@@ -69,6 +69,10 @@ class LaneNormal:
         # afresh, knowing the asked lane's bit and its own alone
         self.local = local
         self.lane_local = lane_local
+        # `lift` [S:lane-normal-mask]: an operation on a select of an EXEC bit, its other
+        # operands constants, pushed into both branches (off by default: it moves the
+        # terms a witness is matched at, [S:lane-normal-witness])
+        self.lift = lift
         self._lane = 0  # the asked lane's EXEC bit (`lane_local`)
         self.ref = session.ref
         self.limit = limit
@@ -523,7 +527,7 @@ class LaneNormal:
             eq = self._eq(args[0], args[1], sort_kind(ref, sort_of(ref, arg(ref, a, 0))))
             if eq is not None:
                 return eq
-        if dk != z3.Z3_OP_SELECT and (lifted := self._lift(a, args, pos, neg)) is not None:
+        if self.lift and dk != z3.Z3_OP_SELECT and (lifted := self._lift(a, args, pos, neg)) is not None:
             return lifted  # [S:lane-normal-mask]
         ground = all(self._keys[x][0] == "c" or x in self._ground for x in args)
         if ground:  # an operation on constants: its value

@@ -996,8 +996,10 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
     (LaneNormal.given, lane None: one set of normal forms for every lane
     whose poison is one condition, a chain of lane reads), then without the
     poison, then as before: the whole context kept, and where lane i is not poison
-    (LaneNormal.given: a NaN test that nnan makes poison is false there).
-    Any of them meeting proves the lane.  [S:lane-normal-given]"""
+    (LaneNormal.given: a NaN test that nnan makes poison is false there),
+    last with operations on a select of an EXEC bit lifted into its branches
+    (LaneNormal(lift=True), [S:lane-normal-mask]).  Any of them meeting
+    proves the lane.  [S:lane-normal-given]"""
     local = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True)
     shared: dict[int, Any] = {}  # a poison condition's ast id -> its LaneNormal (None: nothing to assume)
     norm = None
@@ -1020,10 +1022,11 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
         if n is None or type(p) is bool:
             return False
         lane = smt.LaneNormal(B.session, exec_bits)
-        if not lane.given(p, i):
-            return False
-        n = lane.normal(g, i)
-        if n is None or n != lane.normal(w, i):
+        if lane.given(p, i) and _meet(lane, g, w, i):
+            continue
+        # last, an operation on a select of an EXEC bit pushed into its branches  [S:lane-normal-mask]
+        lane = smt.LaneNormal(B.session, exec_bits, lift=True)
+        if not lane.given(p, i) or not _meet(lane, g, w, i):
             return False
     return True
 
