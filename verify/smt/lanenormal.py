@@ -165,14 +165,22 @@ class LaneNormal:
             return False
         # each round walks the first form again (normalised again, a node found false would be
         # false and its parts unwalked); each node walked is normalised with the facts so far
-        for _ in range(rounds):
-            before = sum(len(v) for v in self._facts.values())
-            self._walked = set()
-            self._learn(c, False, 0 if lane is None else 1 << lane, 0)
-            self._memo = {}
-            self._bmemo = {}
-            if sum(len(v) for v in self._facts.values()) == before:
-                break
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 50000))
+        try:
+            for _ in range(rounds):
+                before = sum(len(v) for v in self._facts.values())
+                self._walked = set()
+                self._learn(c, False, 0 if lane is None else 1 << lane, 0)
+                self._memo = {}
+                self._bmemo = {}
+                if sum(len(v) for v in self._facts.values()) == before:
+                    break
+        except _TooBig:  # (the walk's forms past the limit: nothing assumed, as `normal` gives None)
+            self.over = True
+            return False
+        finally:
+            sys.setrecursionlimit(old)
         return True
 
     def match(self, pat: int, tgt: int, holes: set[int], bound: dict[int, int]) -> bool:
