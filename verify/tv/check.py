@@ -761,10 +761,12 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         assert ret is not None and rtt is not None
         got = ret_pieces(B, rtt, [m.v(r) for r in range(rtt.registers)])
         pieces = pieces_of(ret, rtt)
-        # every piece the same normal form where it is not poison: no lane needs a question  [S:lane-normal-pieces]
-        met = all(_lanes_meet(B, exec_bits, g, p.vals, p.poison) for g, p in zip(got, pieces))
-        # else lane by lane, the pieces' forms local to each lane read  [S:lane-normal-lane-local]
-        meet = [True] * W if met else aggregate.pieces_meet(B, exec_bits, got, [p.vals for p in pieces])
+        if rtt.members is not None:  # a struct: lane by lane, its pieces' forms local to each lane read
+            meet = aggregate.pieces_meet(B, exec_bits, got, [p.vals for p in pieces])  # [S:lane-normal-lane-local]
+        else:  # every piece the same normal form where it is not poison: no lane needs a question
+            met = all(_lanes_meet(B, exec_bits, g, p.vals, p.poison)  # [S:lane-normal-pieces]
+                      for g, p in zip(got, pieces))
+            meet = [met] * W
         for i in range(W):
             lane_bad.append(False if meet[i] else B.and_b(exec_bits[i], B.or_b(*(B.and_b(
                 B.not_b(p.poison[i]), halfsem.piece_differ(B, rtt, g[i], p.vals[i])) for g, p in zip(got, pieces)))))
