@@ -156,7 +156,7 @@ def test_lds_atomic_operation_mutant_is_refuted(tmp_path):
 
 
 @needs_llc
-@pytest.mark.slow  # (65 s of solver since the atomic-order search: #31 notes)
+@pytest.mark.slow  # (two compiles and two proofs: 3 s; 90 s before refutations kept their pinned lanes)
 def test_returned_atomic_value_is_proved_and_its_mutant_refuted(tmp_path):
     """`ret i32 (atomicrmw add ...)`: each lane's value before its update,
     under the GPU's serialisation (shared ranks); an atomic sub instead
