@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cex as C
+from .. import explain as E
 from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Lowering, SReg, VReg
@@ -276,6 +277,9 @@ def _flipped_branch(decisions: list[Decision], agrees: Callable[[int], bool]) ->
 
 
 _PLAIN_WRITE = re.compile(r": writes [^ =,]+$")  # a responsible that is its last computation (no operand shown wrong)
+# an operand read where another register holds the value wanted: a register that happens to hold it, where
+# the branch replayed the other way gives the value wanted (the code on the other path reads that register)
+_HELD = re.compile(r"^line \d+ \S+: \S+ reads its \S+ \S+ = [^;]*; \S+ holds [^,]*, with which it gives the value wanted")
 
 
 def _name_branch(rows: list[C.Row], head: str, line: str, wanted: int | None = None) -> None:
@@ -285,7 +289,7 @@ def _name_branch(rows: list[C.Row], head: str, line: str, wanted: int | None = N
     another line than its last computation's).  `wanted`: the value the
     other way gives (a kernel's memory word; else each row's IR value)."""
     for r in rows:
-        if " computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible) or \
+        if " computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible) or _HELD.search(r.responsible) or \
                 "(the GPU value differs)" in r.responsible or "the GPU's store differs" in r.responsible or not r.chain:
             r.responsible = (f"{head}, the path to the GPU value; the other way it gives the value wanted, "
                              f"{r.expected if wanted is None else wanted:#x}")
@@ -374,106 +378,43 @@ class SccTraced(Machine):
 
 def _condition_writer(m: Machine, t: Any) -> list[tuple[Step, str]]:
     """The trace steps that computed what conditional branch `t` reads, the
-    first computation first: SCC's last writer (an SccTraced machine), or
-    the last step that wrote a lane or all of VCC or EXEC; where that step
-    only masks an SGPR with EXEC (`s_and_b32 vcc_lo, exec_lo, s0`,
-    `s_and_saveexec_b32 s0, vcc_lo`: the active lanes' bits as they were),
-    the step that wrote that SGPR before it (the `v_cmp`), and so on; where
-    it ANDs or ORs two SGPRs (`s_or_b32 vcc_lo, s0, s1`, two compares), the
-    one input that alone stands between it and the value a correct program
-    holds (:func:`_wrong_input`), none where both or neither do.
-    Each step with what it wrote where it still holds it at the branch
-    ("s0 = 0x1"; "" for the last, whose value the branch's condition shows).
-    Empty where the value is the one at entry or unknown."""
+    first computation first (verify.explain.condition_path): SCC's last
+    writer (an SccTraced machine), and where that is an SALU logic op (SCC
+    = its result != 0), on to its inputs; or the last step that wrote a
+    lane or all of VCC or EXEC, and back through an AND with EXEC, an
+    `s_and`/`s_or` of two SGPRs (the one input that alone stands between
+    it and the value a correct program holds) and an `s_cselect` (the SCC
+    it read) to the compare.  Each step with what it wrote where the next
+    reads it ("s0 = 0x1"; "" for the last, whose value the branch's
+    condition shows).  Empty where the value is the one at entry or
+    unknown."""
     mn = t.mnemonic
     trace = m.trace or []
+    before: dict[int, Any] = getattr(m, "before", None) or {}
+
+    def sregs_at(k: int) -> dict[str, Any] | None:
+        snap = before.get(k)
+        return snap[1] if snap is not None else (dict(m.sregs) if k >= len(trace) else None)
+
     if "scc" in mn:
         w = getattr(m, "scc_by", None)
-        return [(w, "")] if w is not None else []
+        if w is None:
+            return []
+        j = next((k for k in range(len(trace) - 1, -1, -1) if trace[k] is w), None)
+        scc = m.scc
+        if j is None or not isinstance(scc, (bool, int)):
+            return [(w, "")]
+        return E.scc_path(trace, j, bool(scc), sregs_at)
     regs: tuple[str, ...] = ("exec_lo", "exec_hi") if "exec" in mn else ("vcc_lo", "vcc_hi")
     regs = regs[:1 if m.W == 32 else 2]
-    now = _sval(m.sregs, regs)
-    before: dict[int, Any] = getattr(m, "before", None) or {}
-    care = (1 << (32 * len(regs))) - 1  # the bits that decide the branch (narrowed by an AND with EXEC)
-    nonzero = now == 0  # a correct program's value: zero or not (the branch goes the other way)
-    path: list[tuple[Step, str]] = []
-    k, shown = len(trace), ""
-    while len(path) < 6:  # (positions in the trace: its steps are numbered when the replay ends)
-        j = next((j for j in range(k - 1, -1, -1) if any(e[0] in regs for e in trace[j].events)), None)
-        if j is None:
-            break
-        path.insert(0, (trace[j], shown))
-        ins = trace[j].instr
-        read = before.get(j, (None, None))[1]
-        src = _masked_source(ins)
-        if src is not None:
-            ex = _sval(read, ("exec_lo", "exec_hi")[:len(src)]) if read is not None else None
-            care &= ex if ex is not None else care
-        else:
-            pick = _wrong_input(ins, read, care, nonzero) if read is not None and now is not None else None
-            if pick is None:
-                break
-            src, care = pick
-        if read is not None:
-            v = _sval(read, src)
-            shown = f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = {v:#x}" if v is not None else ""
-        else:
-            kept = not any(e[0] in src for s in trace[j + 1:] for e in s.events)
-            vals = [m.s(r) for r in src] if kept else []
-            shown = (f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = "
-                     f"{sum(v << (32 * n) for n, v in enumerate(vals)):#x}"
-                     if vals and all(isinstance(v, int) for v in vals) else "")
-        regs, k = src, j
-    return path
+    now = E.sgpr_value(m.sregs, regs)
+    j = next((j for j in range(len(trace) - 1, -1, -1) if any(e[0] in regs for e in trace[j].events)), None)
+    if j is None or now is None:
+        return []
+    return E.condition_path(trace, j, (1 << (32 * len(regs))) - 1, now == 0, sregs_at)
 
 
-def _sval(sregs: dict[str, Any], regs: tuple[str, ...]) -> int | None:
-    """The value of a register or pair in `sregs` (None: not a known number)."""
-    out = 0
-    for n, r in enumerate(regs):
-        v = sregs.get(r)
-        if not isinstance(v, int) or isinstance(v, bool):
-            return None
-        out |= (v & M32) << (32 * n)
-    return out
-
-
-def _wrong_input(ins: Any, read: dict[str, Any], care: int, nonzero: bool) -> tuple[tuple[str, ...], int] | None:
-    """For `s_and`/`s_or` (b32, b64) of two SGPRs whose result, on the bits
-    `care`, is zero where a correct program's is not (`nonzero`) or the
-    other way: the one input (its registers, and the bits of it that
-    decide) that must differ for the result to be right, with the other
-    as it was; None where both must, or either could (no one input is
-    the one in error).  Explanation only: bitwise AND and OR, no
-    hardware fact."""
-    srcs = [o.names for o in ins.operands[1:3] if isinstance(o, SReg)]
-    if ins.base not in ("s_and_b32", "s_and_b64", "s_or_b32", "s_or_b64") or len(ins.operands) != 3 or len(srcs) != 2 \
-            or any(n[0].startswith("exec") for n in srcs):
-        return None
-    a, b = _sval(read, tuple(srcs[0])), _sval(read, tuple(srcs[1]))
-    if a is None or b is None:
-        return None
-    fixers = []
-    for x, other in ((0, b & care), (1, a & care)):
-        if ins.base.startswith("s_or"):  # a | b zero wanted: this one alone where the other is zero; nonzero: either
-            if nonzero or other == 0:
-                fixers.append((tuple(srcs[x]), care))
-        elif not nonzero or other != 0:  # a & b nonzero wanted: this one, on the other's bits; zero: either
-            fixers.append((tuple(srcs[x]), care & other if nonzero else care))
-    return fixers[0] if len(fixers) == 1 else None
-
-
-def _masked_source(ins: Any) -> tuple[str, ...] | None:
-    """The SGPR whose active lanes' bits `ins` passes on unchanged: `s_and`
-    of EXEC and it, `s_and_saveexec` of it; None for any other."""
-    srcs = [o.names for o in ins.operands[1:] if isinstance(o, SReg)]
-    if ins.base.startswith("s_and_saveexec") and len(srcs) == 1 and not srcs[0][0].startswith("exec"):
-        return tuple(srcs[0])
-    if ins.base in ("s_and_b32", "s_and_b64") and len(srcs) == 2:
-        rest = [n for n in srcs if not n[0].startswith("exec")]
-        if len(rest) == 1 and len(srcs) - len(rest) == 1:
-            return tuple(rest[0])
-    return None
+_sval = E.sgpr_value
 
 
 def _condition_wanted(t: Any, cond: str) -> str:
