@@ -33,6 +33,7 @@ from .spec import spec_monoid
 from .target import FeatureLog, Target
 
 M32 = 0xFFFFFFFF
+NO_STORE = "no store"  # a kernel's lane table: the side whose lane stores nothing at the address (its value unused)
 
 
 @dataclass
@@ -1235,8 +1236,10 @@ def render(cex: Counterexample, low: Lowering, heads: tuple[str, str] = ("expect
         if r is None:
             folds.setdefault(len(table) - 1, []).append(fold if not many else f"{shown_rows[-1].output}: {fold}")
             continue
-        e = f"{_hex(r.expected, r.bits)} {r.expected_src}" if r.expected_src else _hex(r.expected, r.bits)
-        a = f"{_hex(r.actual, r.bits)} {r.actual_src}" if r.actual_src else _hex(r.actual, r.bits)
+        e = (NO_STORE if r.expected_src == NO_STORE else f"{_hex(r.expected, r.bits)} {r.expected_src}"
+             if r.expected_src else _hex(r.expected, r.bits))
+        a = (NO_STORE if r.actual_src == NO_STORE else f"{_hex(r.actual, r.bits)} {r.actual_src}"
+             if r.actual_src else _hex(r.actual, r.bits))
         # (a shader's SGPR result, ret.s0: one value, checked in the lane shown)
         lane = str(r.lane) if not many and not r.output.startswith("ret.s") else f"{r.output}[{r.lane}]"
         table.append((lane, e, a, r.responsible))

@@ -737,31 +737,59 @@ def _group_of(groups: list[Any], n: int) -> tuple[int, int]:
     raise IndexError(n)
 
 
+def _lane_store(q: Any, mem: Any, lane: int, W: int, addr: tuple[int, int] | None = None,
+                group: int | None = None) -> tuple[int, tuple[int, int], int, bool] | None:
+    """Lane `lane`'s store in q's model: its last enabled one at `addr` (a
+    store instruction's group of W lanes, any of them), or the one of store
+    group `group`: (store index, address, value, poison); None where it
+    stores nothing so."""
+    start = 0
+    found = None
+    for g, lanes in enumerate(mem.groups):
+        n = start + lane
+        start += len(lanes)
+        if len(lanes) != W or (group is not None and g != group):
+            continue
+        lo, hi, v, p, en = mem.stores[n]
+        if not q.truth(en):
+            continue
+        at = (q.value(lo) & M32, q.value(hi) & M32)
+        if addr is None or at == addr:
+            found = (n, at, q.value(v) & M32, bool(q.truth(p)))
+    return found
+
+
+def _hex_at(a: tuple[int, int]) -> str:
+    return f"{a[1] << 32 | a[0]:#x}"
+
+
 def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any]) -> None:
     """A kernel's counterexample as a lane table (issue #34): the store
     instruction that wrote the differing memory word, and for each active
-    lane of it the value the IR stores and the value the GPU stores (or the
-    address, where the GPU's lane stores elsewhere), the differing lanes
+    lane of it the value the IR stores and the value the GPU stores, each
+    lane's stores paired by address (the IR's last store of the lane to
+    the address the GPU's lane stores at, whichever IR store instruction
+    made it): where the GPU's lane stores elsewhere than the IR's, its
+    address ("at A, not B"); where one side's lane stores and the other's
+    stores nothing there, "no store" in that column.  The differing lanes
     traced back through the registers they passed (verify.cex.trace_lane)
-    to their cause.  Fills kc.rows; leaves kc as it was where the stores
-    cannot be paired."""
+    to their cause.  Fills kc.rows; leaves kc as it was where the GPU has
+    no store instruction of whole lanes at the word."""
     W = rp.W
     addr = (q.value(at[0]) & M32, q.value(at[1]) & M32)
     ir, gpu = rp.ir_mem, rp.gpu_mem
     n = _store_at(q, gpu.stores, addr)
-    side = gpu
-    if n is None:
-        n, side = _store_at(q, ir.stores, addr), ir
     word = addr[1] << 32 | addr[0]
-    if n is None:
+    n_ir = _store_at(q, ir.stores, addr)
+    ig = _group_of(ir.groups, n_ir)[0] if n_ir is not None else None
+    if n is not None:
+        g = _group_of(gpu.groups, n)[0]
+    elif ig is not None and len(ir.groups) == len(gpu.groups):
+        g = ig  # (no GPU store at the word: the GPU's store instruction in the IR's one's place, its lanes' addresses)
+    else:
         return _branch_only(kc, q, rp, word)
-    g, _ = _group_of(side.groups, n)
-    paired = (len(ir.groups) == len(gpu.groups) and g < len(ir.groups) and len(ir.groups[g]) == len(gpu.groups[g]) == W
-              and g < len(rp.group_instr))
-    if not paired:
+    if len(gpu.groups[g]) != W or g >= len(rp.group_instr) or (ig is not None and len(ir.groups[ig]) != W):
         return _branch_only(kc, q, rp, word)
-    off_i = sum(len(x) for x in ir.groups[:g])
-    off_g = sum(len(x) for x in gpu.groups[:g])
     ins = rp.group_instr[g]
     dword = g - next(j for j, x in enumerate(rp.group_instr) if x is ins)
     ops = [p.strip().split()[0] for p in ins.text.split(";")[0].strip().split(None, 1)[-1].split(",") if p.strip()]
@@ -778,23 +806,39 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     for i in range(W):
         if not active[i]:
             continue
-        ilo, ihi, iv, ip, ien = ir.stores[off_i + i]
-        glo, ghi, gv, _, gen = gpu.stores[off_g + i]
-        ie, ge = q.truth(ien), q.truth(gen)
-        if (not ie and not ge) or (ie and q.truth(ip)):
+        gs = _lane_store(q, gpu, i, W, group=g)
+        if gs is not None:
+            ist = _lane_store(q, ir, i, W, addr=gs[1])
+            other = _lane_store(q, ir, i, W, group=ig) if ist is None and ig is not None else None
+            if other is not None and (other[3] or _lane_store(q, gpu, i, W, addr=other[1]) is not None):
+                other = None  # (the GPU's lane stores the IR's address too: not the address in error)
+        else:
+            ist = _lane_store(q, ir, i, W, group=ig) if ig is not None else None
+            if ist is None or ist[3]:
+                continue
+            again = _lane_store(q, gpu, i, W, addr=ist[1])
+            if again is None:  # the IR's lane stores, the GPU's stores nothing there
+                rows.append(C.Row("mem", i, ist[2], "", 0, E.NO_STORE,
+                                  f"{where}: the GPU's lane {i} stores nothing at {_hex_at(ist[1])}", [], bits=32))
+            elif again[2] != ist[2]:
+                rows.append(C.Row("mem", i, ist[2], "", again[2], f"at {_hex_at(ist[1])}",
+                                  f"the GPU's store of lane {i} at {_hex_at(ist[1])} differs", [], bits=32))
             continue
-        ia, ga = (q.value(ilo) & M32, q.value(ihi) & M32), (q.value(glo) & M32, q.value(ghi) & M32)
-        e, a = q.value(iv) & M32, q.value(gv) & M32
-        if ie == ge and ia == ga and e == a:
+        if ist is not None and (ist[3] or ist[2] == gs[2]):
+            continue  # (the IR stores poison there, or the same value)
+        a = gs[2]
+        if ist is None and other is None:  # the GPU's lane stores where the IR's stores nothing
+            rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}",
+                              f"{where}: lane {i} stores at {_hex_at(gs[1])}, where the IR's stores nothing", [],
+                              bits=32))
             continue
-        e_src = "" if ie else "(no store)"
-        a_src = "" if ge else "(no store)"
-        if ie and ge and ia != ga:
-            a_src = f"at {ga[1] << 32 | ga[0]:#x}, not {ia[1] << 32 | ia[0]:#x}"
-        reg = addr_reg if ie and ge and ia != ga else data
+        e = (ist or other or gs)[2]
+        moved = ist is None  # the GPU's lane stores at another address than the IR's
+        a_src = f"at {_hex_at(gs[1])}, not {_hex_at(other[1])}" if moved and other is not None else ""
+        reg = addr_reg if moved else data
         chain: list[str] = []
         resp = ""
-        if run is not None and reg is not None and data is not None and ge:
+        if run is not None and reg is not None and data is not None:
             m, snaps = run
             got = m.v(int(data[1:]))[i]  # (the replay is the model's: the store's value agrees)
             if isinstance(got, int) and got & M32 == a:
@@ -803,7 +847,7 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                 a_src = a_src or src
                 what = f"'s address is from {reg}[{i}]" if reg == addr_reg else f" stores {reg}[{i}] = {a:#x}"
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
-        rows.append(C.Row("mem", i, e, e_src, a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
+        rows.append(C.Row("mem", i, e, "", a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
     found = _kernel_branch(kc, q, rp, word, run, decisions) if run is not None and rows else None
     if found is not None:
