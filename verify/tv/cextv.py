@@ -759,6 +759,39 @@ def _lane_store(q: Any, mem: Any, lane: int, W: int, addr: tuple[int, int] | Non
     return found
 
 
+def _exec_cause(run: tuple[Machine, list[Any]] | None, ins: Any, lane: int, text: str) -> tuple[list[str], str]:
+    """A store instruction `ins` that ran in `lane` where the IR's lane
+    stores nothing: the EXEC bit of the lane traced back to the compare
+    that set it (verify.explain.condition_path: through `s_and_saveexec`
+    and an AND with EXEC to the `v_cmp`).  (chain, responsible); `text`
+    alone where no computation of EXEC is found."""
+    if run is None:
+        return [], text
+    m, snaps = run
+    trace = m.trace or []
+    k = next((n for n in range(len(trace) - 1, -1, -1) if trace[n].instr is ins), None)
+    half = ("exec_lo", "exec_hi")[:1 if m.W == 32 else 2]
+    j = next((n for n in range(k - 1, -1, -1) if any(e[0] in half for e in trace[n].events)), None) \
+        if k is not None else None
+    if j is None:
+        return [], text
+
+    def sregs_at(n: int) -> dict[str, Any] | None:
+        return snaps[min(n, len(snaps) - 1)][1]
+    path = E.condition_path(trace, j, 1 << lane, False, sregs_at)
+    if not path:
+        return [], text
+    last = path[-1][0]
+    via = "".join(f"line {s.instr.line} {s.instr.mnemonic}{': ' + v if v else ''} -> " for s, v in path[:-1])
+    resp = (f"{via}line {last.instr.line} {last.instr.mnemonic}: EXEC bit {lane} = 1, a correct program would hold 0 "
+            f"-> {text}")
+    chain = [f"line {s.instr.line} ({print_instr(s.instr)}){': ' + v if v else ''}" for s, v in reversed(path[:-1])]
+    chain.insert(0, f"line {last.instr.line} ({print_instr(last.instr)}): EXEC bit {lane} = 1 (a correct program "
+                    "would hold 0)")
+    chain.insert(0, text)
+    return chain, resp
+
+
 def _hex_at(a: tuple[int, int]) -> str:
     return f"{a[1] << 32 | a[0]:#x}"
 
@@ -828,9 +861,9 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
             continue  # (the IR stores poison there, or the same value)
         a = gs[2]
         if ist is None and other is None:  # the GPU's lane stores where the IR's stores nothing
-            rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}",
-                              f"{where}: lane {i} stores at {_hex_at(gs[1])}, where the IR's stores nothing", [],
-                              bits=32))
+            text = f"{where}: lane {i} stores at {_hex_at(gs[1])}, where the IR's stores nothing"
+            chain, resp = _exec_cause(run, ins, i, text)
+            rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}", resp, chain, bits=32))
             continue
         e = (ist or other or gs)[2]
         moved = ist is None  # the GPU's lane stores at another address than the IR's

@@ -1,0 +1,60 @@
+"""A kernel's lane table pairs each lane's stores by address (issue #34):
+where the GPU's lane stores and the IR's stores nothing there, the IR
+column says "no store" (never a value the IR does not store), and the
+lane's EXEC bit is traced back to the compare that let the lane in."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from helpers import cli
+
+pytestmark = pytest.mark.skipif(shutil.which("llc-22") is None, reason="llc-22 not installed")
+
+KERNEL = """\
+define amdgpu_kernel void @kns(ptr addrspace(1) %out, i32 %n, i32 %x) !reqd_work_group_size !0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  %c = icmp ult i32 %tid, %n
+  br i1 %c, label %s, label %e
+s:
+  store i32 %x, ptr addrspace(1) %p
+  ret void
+e:
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+!0 = !{i32 4, i32 1, i32 1}
+"""
+
+
+def test_a_lane_that_stores_where_the_ir_does_not_names_its_compare(tmp_path):
+    """`if (tid < n) out[tid] = x`: llc-22's `v_cmp_gt_u32_e32 vcc_lo, s0,
+    v0` made `v_cmp_ge`: the lane with tid = n stores where the IR's stores
+    nothing.  Its row says so ("no store" in the IR column), and the cause
+    is the compare, through `s_and_saveexec_b32` (EXEC's bit of the lane)."""
+    ll = tmp_path / "k.ll"
+    ll.write_text(KERNEL)
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=KERNEL, capture_output=True, text=True, check=True).stdout
+    lines = asm.splitlines()
+    at = lines.index("\tv_cmp_gt_u32_e32 vcc_lo, s0, v0") + 1
+    assert lines[at] == "\ts_and_saveexec_b32 s0, vcc_lo", asm
+    lines[at - 1] = "\tv_cmp_ge_u32_e32 vcc_lo, s0, v0"
+    store = next(n for n, t in enumerate(lines, 1) if t.startswith("\tglobal_store_b32"))
+    bad = tmp_path / "m.s"
+    bad.write_text("\n".join(lines) + "\n")
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    got = out.splitlines()
+    word = next(t for t in got if t.startswith("  counterexample: EXEC = ")).split("memory at ")[1].split()[0]
+    lane = int(next(t for t in got if t.startswith("    lane ") and "workitem" in t).split()[1].rstrip(":"))
+    assert (f"    cause: line {at} v_cmp_ge_u32_e32: vcc_lo = {1 << lane:#x} -> line {at + 1} s_and_saveexec_b32: EXEC "
+            f"bit {lane} = 1, a correct program would hold 0 -> line {store} global_store_b32: lane {lane} stores at "
+            f"{word}, where the IR's stores nothing") in got, out
+    head = got.index(f"    the lanes' stores at line {store} global_store_b32:")
+    assert got[head + 2].split()[:3] == [str(lane), "no", "store"], out
+    assert "(no store)" not in out
