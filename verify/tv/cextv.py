@@ -777,7 +777,8 @@ def _exec_cause(run: tuple[Machine, list[Any]] | None, ins: Any, lane: int, text
         return [], text
 
     def sregs_at(n: int) -> dict[str, Any] | None:
-        return snaps[min(n, len(snaps) - 1)][1]
+        got: dict[str, Any] = snaps[min(n, len(snaps) - 1)][1]
+        return got
     path = E.condition_path(trace, j, 1 << lane, False, sregs_at)
     if not path:
         return [], text
@@ -862,8 +863,8 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         a = gs[2]
         if ist is None and other is None:  # the GPU's lane stores where the IR's stores nothing
             text = f"{where}: lane {i} stores at {_hex_at(gs[1])}, where the IR's stores nothing"
-            chain, resp = _exec_cause(run, ins, i, text)
-            rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}", resp, chain, bits=32))
+            steps, why = _exec_cause(run, ins, i, text)
+            rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}", why, steps, bits=32))
             continue
         e = (ist or other or gs)[2]
         moved = ist is None  # the GPU's lane stores at another address than the IR's
