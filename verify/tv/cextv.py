@@ -15,6 +15,7 @@ an explanation of something else.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -361,6 +362,7 @@ class SccTraced(Machine):
 
     scc_by: Step | None = None
     before: dict[int, Any] | None = None  # trace step -> (VGPRs, SGPRs) before it (set by the replay)
+    recorded: Any = None  # a kernel replay: the kernel model whose memories hold the replay's stores
 
     @property
     def scc(self) -> Any:
@@ -630,6 +632,34 @@ class KernelReplay:
         self.repeated = False  # a memory instruction ran twice (a loop): no replay
         self._before: tuple[dict[int, list[Any]], dict[str, Any]] | None = None
         self._groups = 0
+        # the kernel model (verify/tv/kernel.py sets it): its store instructions run again in a replay, on the
+        # concrete backend, to record where the replay's path stores what (every kind of store it models)
+        self.kernel: Any = None
+        self.lds_instr: list[Any] = []  # per GPU LDS store group: the instruction that made it
+        self._lds = 0
+        self.space = "global"  # the memory this replay explains (view: "lds")
+
+    def view(self, ir_mem: Any, gpu_mem: Any) -> KernelReplay:
+        """This replay explaining the LDS (memory_verdict's second memory):
+        its stores, and the instructions that made its store groups."""
+        out = copy.copy(self)
+        out.ir_mem, out.gpu_mem, out.group_instr, out.space = ir_mem, gpu_mem, self.lds_instr, "lds"
+        return out
+
+    def _recorder(self, m: Machine) -> Any:
+        """A copy of the kernel model over the concrete machine `m`, its
+        memories empty: a store instruction run on it records the replay's
+        stores (addresses and values the replay's registers give)."""
+        k = self.kernel
+        if k is None:
+            return None
+        B = m.B
+        r = copy.copy(k)
+        r.m, r.pc, r.contract = m, True, []
+        r.mem = type(k.mem)(B, lambda lo, hi: B.const(0))
+        r.lds = type(k.lds)(B, lambda lo, hi: B.const(0)) if k.lds is not None else None
+        r.pending_v, r.pending_s, r.pending_ds, r.vm_order = set(), set(), set(), []
+        return r
 
     def wrap(self, step: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
         """`step` (the kernel model's), recording around each instruction."""
@@ -645,11 +675,16 @@ class KernelReplay:
     def before(self, ins: Any) -> None:
         m = self.m
         self._groups = len(self.gpu_mem.groups)
+        lds = getattr(self.kernel, "lds", None)
+        self._lds = len(lds.groups) if lds is not None else 0
         self._before = (({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
                         if isinstance(op_of(ins.base), Opaque) else None)
 
     def after(self, ins: Any) -> None:
         self.group_instr += [ins] * (len(self.gpu_mem.groups) - self._groups)
+        lds = getattr(self.kernel, "lds", None)
+        if lds is not None:
+            self.lds_instr += [ins] * (len(lds.groups) - self._lds)
         if self._before is None:
             return
         vb, sb = self._before
@@ -687,6 +722,9 @@ class KernelReplay:
         assert trace is not None
         snaps: dict[int, Any] = {}
         m.before = snaps
+        rec = self._recorder(m)
+        m.recorded = rec
+        makers = {id(i) for i in self.group_instr + self.lds_instr}
 
         def one(ins: Any) -> None:
             snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
@@ -694,6 +732,14 @@ class KernelReplay:
             if eff is None:
                 m.run([ins])
             else:  # a memory instruction: its register writes, the model's values
+                if m.recorded is not None and id(ins) in makers and not eff[0] and not eff[1]:
+                    # a store (no register written): where and what it stores on this path
+                    try:
+                        ok = rec.step(ins) is None
+                    except Exception:  # (an explanation is never worth a crash)
+                        ok = False
+                    if not ok:
+                        m.recorded = None
                 step = Step(len(trace), ins)
                 trace.append(step)
                 why = f"loaded by {ins.mnemonic}"
@@ -899,64 +945,40 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                                    for full in (False, True))
 
 
-_WIDTHS = {"b32": 1, "dword": 1, "b64": 2, "dwordx2": 2, "b96": 3, "dwordx3": 3, "b128": 4, "dwordx4": 4}
-_DWORDS = re.compile(r"_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4)$")  # a store of whole dwords
-
-
 def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) -> tuple[int, int] | None:
-    """The value a replay's last store to the memory word at byte address
-    `word` writes, and the lane that writes it: the store instructions the
-    symbolic run made store groups with, read from the registers before
-    each (a global or flat store of whole dwords: `v[0:1]` or `s[0:1]` +
-    `v0`, then `offset:`).  None where a store cannot be read so (another
-    kind, a partial dword, an unknown register), two lanes of one store
-    write the word different values, or no store writes it."""
-    m, snaps = run
-    makers = {id(i) for i in rp.group_instr}
+    """The value a replay's last store to the memory word (a byte, where
+    memory is byte-granular; the LDS: a 32-bit address) at `word` writes,
+    and the lane that writes it: the stores the replay recorded by running
+    the kernel model's own store instructions on its registers (global,
+    flat, buffer, LDS, sub-dword: every kind verify models).  None where
+    the replay recorded none (an instruction it could not run so), two
+    lanes of one store write the word different values, or no store
+    writes it."""
+    m = run[0]
+    rec = getattr(m, "recorded", None)
+    if rec is None:
+        return None
+    mem = rec.lds if rp.space == "lds" else rec.mem
+    if mem is None:
+        return None
     got: tuple[int, int] | None = None
-    for k, st in enumerate(m.trace or []):
-        ins = st.instr
-        if id(ins) not in makers:
-            continue
-        n = _DWORDS.search(ins.mnemonic)
-        if not ins.mnemonic.startswith(("global_store", "flat_store")) or n is None:
-            return None
-        width = _WIDTHS[n.group(1)]
-        body = ins.text.split(";")[0].strip().split(None, 1)[-1]
-        off = re.search(r"offset:(-?(?:0x[0-9a-fA-F]+|\d+))", body)
-        ops = [p.strip().split()[0] for p in body.split(",") if p.strip()]
-        vregs, sregs = snaps[min(k, len(snaps) - 1)]
-        ex = _sval(sregs, ("exec_lo", "exec_hi")[:1 if m.W == 32 else 2])
-        va = re.fullmatch(r"v\[(\d+):(\d+)\]|v(\d+)", ops[0]) if ops else None
-        d = _vreg(ops[1], 0) if len(ops) > 1 else None
-        sa = re.fullmatch(r"s\[(\d+):(\d+)\]", ops[2]) if len(ops) > 2 else None
-        if ex is None or va is None or d is None or (va.group(3) is not None and sa is None):
-            return None
-        seen: dict[int, tuple[int, int]] = {}
-        for i in range(m.W):
-            if not ex >> i & 1:
-                continue
-            try:
-                if va.group(3) is not None:  # saddr + a 32-bit offset
-                    assert sa is not None
-                    base = (sregs[f"s{sa.group(1)}"] | sregs[f"s{int(sa.group(1)) + 1}"] << 32) + vregs[int(va.group(3))][i]
-                else:
-                    base = vregs[int(va.group(1))][i] | vregs[int(va.group(1)) + 1][i] << 32
-                at = (base + (int(off.group(1), 0) if off else 0)) & 0xFFFFFFFFFFFFFFFF
-                vals = [vregs[int(d[1:]) + j][i] for j in range(width)]
-            except (KeyError, TypeError, IndexError):
-                return None
-            if not all(isinstance(v, int) for v in [at, *vals]):
-                return None
-            for j in range(width):
-                if at + 4 * j == word:
-                    if j in seen and seen[j][0] != vals[j] & M32:
-                        return None
-                    seen[j] = (vals[j] & M32, i)
-                elif abs(at + 4 * j - word) < 4:  # (a store that writes part of the word)
+    n = 0
+    for lanes in mem.groups:
+        seen: dict[int, int] = {}
+        for i in range(len(lanes)):
+            lo, hi, v, _, en = mem.stores[n + i]
+            if en is not True or not all(isinstance(x, int) for x in (lo, hi, v)):
+                if en is not False and en is not True:
                     return None
+                continue
+            at = lo & M32 if rp.space == "lds" else (hi & M32) << 32 | (lo & M32)
+            if at == (word & M32 if rp.space == "lds" else word):
+                seen[v & M32] = i
+        n += len(lanes)
+        if len(seen) > 1:
+            return None
         if seen:
-            got = next(iter(seen.values()))
+            got = next(iter(seen.items()))
     return got
 
 
