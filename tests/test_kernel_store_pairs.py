@@ -5,6 +5,7 @@ lane's EXEC bit is traced back to the compare that let the lane in."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -47,14 +48,19 @@ def test_a_lane_that_stores_where_the_ir_does_not_names_its_compare(tmp_path):
     store = next(n for n, t in enumerate(lines, 1) if t.startswith("\tglobal_store_b32"))
     bad = tmp_path / "m.s"
     bad.write_text("\n".join(lines) + "\n")
-    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
-    assert code == 1, out
-    got = out.splitlines()
-    word = next(t for t in got if t.startswith("  counterexample: EXEC = ")).split("memory at ")[1].split()[0]
-    lane = int(next(t for t in got if t.startswith("    lane ") and "workitem" in t).split()[1].rstrip(":"))
-    assert (f"    cause: line {at} v_cmp_ge_u32_e32: vcc_lo = {1 << lane:#x} -> line {at + 1} s_and_saveexec_b32: EXEC "
-            f"bit {lane} = 1, a correct program would hold 0 -> line {store} global_store_b32: lane {lane} stores at "
-            f"{word}, where the IR's stores nothing") in got, out
-    head = got.index(f"    the lanes' stores at line {store} global_store_b32:")
-    assert got[head + 2].split()[:3] == [str(lane), "no", "store"], out
-    assert "(no store)" not in out
+    code, js, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1, js
+    res = json.loads(js)["results"][0]
+    got = res["notes"]  # (the text's lines)
+    word = got[0].split("memory at ")[1].split()[0]
+    lane = int(next(t for t in got if t.startswith("  lane ") and "workitem" in t).split()[1].rstrip(":"))
+    want = (f"line {at} v_cmp_ge_u32_e32: vcc_lo = {1 << lane:#x} -> line {at + 1} s_and_saveexec_b32: EXEC bit "
+            f"{lane} = 1, a correct program would hold 0 -> line {store} global_store_b32: lane {lane} stores at "
+            f"{word}, where the IR's stores nothing")
+    assert f"  cause: {want}" in got and res["counterexample"]["cause"] == want, got
+    head = got.index(f"  the lanes' stores at line {store} global_store_b32:")
+    assert got[head + 2].split()[:3] == [str(lane), "no", "store"], got
+    assert not any("(no store)" in t for t in got)
+    row = next(r for r in res["counterexample"]["lanes"] if r["differs"])
+    assert (row["lane"], row["expected"], row["expected_from"]) == (lane, None, "no store"), row
+    assert isinstance(row["actual"], int) and row["actual_from"] == f"at {word}", row

@@ -594,7 +594,8 @@ class KernelCex:
                 "memory": {"address": f"{self.address:#x}", "ir": f"{self.ir:#x}", "gpu": f"{self.gpu:#x}",
                            "two_lanes_store_it": self.race},
                 "lanes": [{"lane": i, "inputs": {"workitem.id.x": f"{self.tids[i]:#x}"} if i in self.tids else {},
-                           **({"expected": rows[i].expected, "actual": rows[i].actual, "differs": True,
+                           **({"expected": None if rows[i].expected_src == E.NO_STORE else rows[i].expected,
+                               "actual": None if rows[i].actual_src == E.NO_STORE else rows[i].actual, "differs": True,
                                "expected_from": rows[i].expected_src, "actual_from": rows[i].actual_src,
                                "responsible": rows[i].responsible, "trace": rows[i].chain} if i in rows else
                               {"expected": None, "actual": None, "differs": False})}
