@@ -76,3 +76,27 @@ def test_an_lds_store_s_branch_is_named(tmp_path):
 def test_a_16_bit_store_s_branch_is_named(tmp_path):
     check(tmp_path, "ptr addrspace(1)", "i16", "0", ["-mcpu=gfx1100", "-mattr=+wavefrontsize32"], "32",
           "global_store_b16")
+
+
+def test_a_16_bit_store_s_wrong_value_names_its_computation(tmp_path):
+    """The 16-bit kernel with `%a + 5` computed as `s_add_i32 sN, sM, 6`:
+    the differing byte is traced from the stored register's low byte
+    (a byte memory's store group is one byte of it) back to the s_add
+    (it used to stop at the store: "the GPU's store differs")."""
+    ir = KERNEL.format(ptr="ptr addrspace(1)", ty="i16", index="0")
+    ll = tmp_path / "k.ll"
+    ll.write_text(ir)
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    lines = asm.splitlines()
+    at = next(n for n, t in enumerate(lines) if re.fullmatch(r"\ts_add_i32 s\d+, s\d+, 5", t))
+    lines[at] = lines[at][:-1] + "6"
+    dst = lines[at].split()[1].rstrip(",")
+    bad = tmp_path / "m.s"
+    bad.write_text("\n".join(lines) + "\n")
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    got = out.splitlines()
+    assert f"    cause: line {at + 1} s_add_i32: writes {dst}" in got, out
+    assert any(t.startswith("      line ") and "global_store_b16" in t and re.search(r"\(bits (0-7|8-15): 0x", t)
+               for t in got), out

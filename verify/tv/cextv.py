@@ -873,6 +873,10 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         return _branch_only(kc, q, rp, word)
     ins = rp.group_instr[g]
     dword = g - next(j for j, x in enumerate(rp.group_instr) if x is ins)
+    shift, part = 0, M32  # the stored value's bits in its register (a byte memory's store group: one byte)
+    if hasattr(gpu, "write_bytes"):  # (verify/tv/bytemem.py: one group per byte, lowest address first)
+        shift = 8 * (dword % 4) + (16 if "d16_hi" in ins.mnemonic else 0)  # [S:mem16-d16]
+        dword, part = dword // 4, 0xFF
     ops = [p.strip().split()[0] for p in ins.text.split(";")[0].strip().split(None, 1)[-1].split(",") if p.strip()]
     data_op = ops[0] if ins.mnemonic.startswith("buffer_") else ops[1] if len(ops) > 1 else ""
     data = _vreg(data_op, dword)
@@ -922,11 +926,13 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         if run is not None and reg is not None and data is not None:
             m, snaps = run
             got = m.v(int(data[1:]))[i]  # (the replay is the model's: the store's value agrees)
-            if isinstance(got, int) and got & M32 == a:
+            if isinstance(got, int) and (got >> shift) & part == a:
                 chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps), through=True,
-                                                expected=e if reg == data else None)
+                                                expected=e if reg == data and part == M32 else None)
                 a_src = a_src or src
-                what = f"'s address is from {reg}[{i}]" if reg == addr_reg else f" stores {reg}[{i}] = {a:#x}"
+                byte = f" (bits {shift}-{shift + 7}: {a:#x})" if part != M32 else ""
+                what = (f"'s address is from {reg}[{i}]" if reg == addr_reg else
+                        f" stores {reg}[{i}] = {got & M32:#x}{byte}")
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
         rows.append(C.Row("mem", i, e, "", a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
