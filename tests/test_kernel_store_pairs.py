@@ -64,3 +64,30 @@ def test_a_lane_that_stores_where_the_ir_does_not_names_its_compare(tmp_path):
     row = next(r for r in res["counterexample"]["lanes"] if r["differs"])
     assert (row["lane"], row["expected"], row["expected_from"]) == (lane, None, "no store"), row
     assert isinstance(row["actual"], int) and row["actual_from"] == f"at {word}", row
+
+
+def test_a_divergent_compare_that_sends_a_lane_down_the_other_path_is_named(tmp_path):
+    """A function taking a pointer stores %a + 5 if %c == 7, else %b + 2
+    (llc-22: `v_cmpx_ne_u32_e32 7, v2`, the two paths' stores under EXEC,
+    no branch a replay can flip for one lane); the compare made `6, v2`
+    sends the lane with c = 6 down the t path.  Replayed with the lane's
+    compare result the other way, the GPU stores the IR's word: the v_cmpx
+    is named (the trace used to stop at the t path's v_add)."""
+    ir = ("define void @pf(ptr addrspace(1) %p, i32 %c, i32 %a, i32 %b) {\nentry:\n  %cc = icmp eq i32 %c, 7\n"
+          "  br i1 %cc, label %t, label %f\nt:\n  %x = add i32 %a, 5\n  store i32 %x, ptr addrspace(1) %p\n"
+          "  ret void\nf:\n  %y = add i32 %b, 2\n  store i32 %y, ptr addrspace(1) %p\n  ret void\n}\n")
+    ll = tmp_path / "f.ll"
+    ll.write_text(ir)
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    lines = asm.splitlines()
+    at = lines.index("\tv_cmpx_ne_u32_e32 7, v2") + 1
+    lines[at - 1] = "\tv_cmpx_ne_u32_e32 6, v2"
+    bad = tmp_path / "m.s"
+    bad.write_text("\n".join(lines) + "\n")
+    code, js, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
+    assert code == 1, js
+    c = json.loads(js)["results"][0]["counterexample"]
+    ir_word = c["memory"]["ir"]
+    assert c["cause"] == (f"line {at} v_cmpx_ne_u32_e32: lane 0's result in error (EXEC): the other way the GPU "
+                          f"stores the value wanted, {ir_word}"), c

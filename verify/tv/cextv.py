@@ -607,6 +607,9 @@ class KernelCex:
 M32 = 0xFFFFFFFF
 
 
+_STORE = re.compile(r"^(global|flat|buffer|scratch|ds)_(store|write)")  # (an atomic writes a register or memory)
+
+
 class KernelReplay:
     """A kernel's GPU code, recorded while verify tv runs it symbolically
     (verify/tv/kernel.py), so that a refutation can be explained as a
@@ -699,8 +702,8 @@ class KernelReplay:
         self.repeated = self.repeated or id(ins) in self.effects
         self.effects[id(ins)] = (v, s)
 
-    def replay(self, q: Any, mask: int, flip: int | None = None,
-               decisions: list[Decision] | None = None) -> tuple[Machine, list[Any]] | None:
+    def replay(self, q: Any, mask: int, flip: int | None = None, decisions: list[Decision] | None = None,
+               flip_lane: tuple[int, int] | None = None) -> tuple[Machine, list[Any]] | None:
         """The code run concretely under q's model with EXEC = mask, traced;
         with the registers before each trace step (verify.cex.ValueAt).
         `decisions`, `flip`: the conditional branches met, one of them the
@@ -733,8 +736,8 @@ class KernelReplay:
             if eff is None:
                 m.run([ins])
             else:  # a memory instruction: its register writes, the model's values
-                if m.recorded is not None and id(ins) in makers and not eff[0] and not eff[1]:
-                    # a store (no register written): where and what it stores on this path
+                if m.recorded is not None and id(ins) in makers and _STORE.match(ins.mnemonic):
+                    # a store (it writes no register): where and what it stores on this path
                     try:
                         ok = rec.step(ins) is None
                     except Exception:  # (an explanation is never worth a crash)
@@ -754,6 +757,8 @@ class KernelReplay:
                     m.sregs[name] = q.value(t) & M32
                     step.events[(name, None)] = LaneEvent("written", why=why)
             m.ran(ins)
+            if flip_lane is not None and len(trace) - 1 == flip_lane[0]:
+                _flip_result(m, ins, flip_lane[1])
 
         try:
             walk(m, self.program, self.blocks, one, flip, decisions)
@@ -939,6 +944,14 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     found = _kernel_branch(kc, q, rp, word, run, decisions) if run is not None and rows else None
     if found is not None:
         _name_branch([r for r in rows if r.lane == found[2]], found[0], found[1], wanted=kc.ir)
+    elif run is not None and rows:
+        cmp = _kernel_compare(kc, q, rp, word, run)
+        if cmp is not None:
+            for r in rows:
+                if r.lane == cmp[1] and (" computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible)
+                                         or "the GPU's store differs" in r.responsible or not r.chain):
+                    r.responsible = cmp[0]
+                    r.chain.append(cmp[0])
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
         from .. import svg  # (the picture's module loads with a counterexample only: start-up, issue 35)
@@ -1006,6 +1019,63 @@ def _kernel_branch(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tupl
         return again is not None and again[0] == kc.ir
     found = _flipped_branch(decisions, agrees)
     return (*found, stored[1]) if found is not None else None
+
+
+_COMPARE = re.compile(r"^(v_cmpx?_|s_cmp_|s_bitcmp)")  # a compare: a lane's bit of a mask, or SCC
+
+
+def _flip_result(m: Machine, ins: Any, lane: int) -> None:
+    """What compare `ins` wrote, the other way for `lane`: SCC (s_cmp),
+    EXEC's bit of the lane (v_cmpx: it writes EXEC; its destination too
+    where it names one), or the bit of the lane mask it wrote (v_cmp:
+    its SGPR destination, VCC where it names none)."""
+    if ins.base.startswith(("s_cmp_", "s_bitcmp")):
+        m.scc = not bool(m.scc)
+        return
+    dst = ins.operands[0] if ins.operands and isinstance(ins.operands[0], SReg) else None
+    masks = [dst.names] if dst is not None else []
+    if ins.base.startswith("v_cmpx"):
+        masks.append(("exec_lo", "exec_hi"))
+    elif dst is None:
+        masks.append(("vcc_lo", "vcc_hi"))
+    for names in masks:
+        r = names[0] if lane < 32 else names[1] if len(names) > 1 else None
+        if r is None:
+            raise ValueError(ins.text)
+        m.set_s(r, (m.s(r) ^ (1 << (lane & 31))) & M32)
+
+
+COMPARE_TRIES = 8  # the latest compares of a replay's path replayed with a lane's result the other way
+
+
+def _kernel_compare(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[Machine, list[Any]]
+                    ) -> tuple[str, int] | None:
+    """A compare as a kernel's cause where no branch is (divergent code:
+    a `v_cmpx` or `v_cmp` + `s_and_saveexec` lets a lane run the other
+    path's stores): the replay's last store to the word gives the GPU's
+    value, and replayed with one compare's result for the lane that
+    stores it the other way (the latest first, COMPARE_TRIES of them), the
+    IR's.  (the cause's text, the lane)"""
+    stored = _word_stored(rp, run, word)
+    if stored is None or stored[0] != kc.gpu:
+        return None
+    m, _ = run
+    trace = m.trace or []
+    lane = stored[1]
+    cands = [n for n in range(len(trace) - 1, -1, -1) if _COMPARE.match(trace[n].instr.base)][:COMPARE_TRIES]
+    for n in cands:
+        try:
+            other = rp.replay(q, kc.exec_mask, flip_lane=(n, lane))
+            again = _word_stored(rp, other, word) if other is not None else None
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if again is not None and again[0] == kc.ir:
+            ins = trace[n].instr
+            what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else \
+                "EXEC" if ins.base.startswith("v_cmpx") else "its mask"
+            return (f"line {ins.line} {ins.mnemonic}: lane {lane}'s result in error ({what}): the other way the GPU "
+                    f"stores the value wanted, {kc.ir:#x}", lane)
+    return None
 
 
 def _branch_only(kc: KernelCex, q: Any, rp: KernelReplay, word: int) -> None:
