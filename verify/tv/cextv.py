@@ -862,7 +862,8 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     to their cause.  Fills kc.rows; leaves kc as it was where the GPU has
     no store instruction of whole lanes at the word."""
     W = rp.W
-    addr = (q.value(at[0]) & M32, q.value(at[1]) & M32)
+    # (the LDS: 32-bit addresses, its stores' high halves 0)
+    addr = (q.value(at[0]) & M32, 0 if rp.space == "lds" else q.value(at[1]) & M32)
     ir, gpu = rp.ir_mem, rp.gpu_mem
     n = _store_at(q, gpu.stores, addr)
     word = addr[1] << 32 | addr[0]
