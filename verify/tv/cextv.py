@@ -1089,6 +1089,10 @@ def _branch_only(kc: KernelCex, q: Any, rp: KernelReplay, word: int) -> None:
     if found is not None:
         kc.branch = f"{found[0]}, the path to the GPU value; the other way it gives the value wanted, {kc.ir:#x}"
         kc.branch_path = found[1]
+    elif run is not None:  # divergent code: a compare that let the storing lane in (or kept it out)
+        cmp = _kernel_compare(kc, q, rp, word, run)
+        if cmp is not None:
+            kc.branch = cmp[0]
 
 
 def _vreg(text: str, k: int) -> str | None:
