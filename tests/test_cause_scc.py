@@ -135,3 +135,30 @@ def test_a_value_picked_by_s_cselect_names_the_compare(tmp_path):
     assert [s.split(")")[0] for s in steps[:5]] == [f"      line {n} ({t}" for n, t in (
         (at, "s_cmp_lt_u32 s1, 4"), (at + 1, "s_cselect_b32 s1, -1, 0"), (at + 3, "s_and_b32 s0, s0, s1"),
         (at + 4, "s_and_b32 s0, s0, exec_lo"), (at + 5, "s_cselect_b32 s0, s2, s3"))], steps
+
+
+def test_the_one_mask_input_in_error():
+    """explain.mask_input: of an `s_and`/`s_or`/`s_andn2` of two SGPRs
+    whose result is zero where a correct program's is not (or the other
+    way), the one input that alone stands in the way, the bits of it that
+    decide and whether those are nonzero in a correct program; None where
+    either input could be the one."""
+    from types import SimpleNamespace
+
+    from verify.explain import mask_input
+    from verify.ir import SReg
+
+    def ins(base: str) -> SimpleNamespace:
+        return SimpleNamespace(base=base, operands=[SReg(("s2",)), SReg(("s0",)), SReg(("s1",))])
+    M = 0xFFFFFFFF
+    # a & b zero, nonzero wanted: s0 = 0 is alone (s1 is not 0), on s1's bits
+    assert mask_input(ins("s_and_b32"), {"s0": 0, "s1": 0x6}, M, True) == (("s0",), 0x6, True)
+    assert mask_input(ins("s_and_b32"), {"s0": 0x3, "s1": 0x1}, M, False) is None  # zero wanted: either
+    # a | b not zero, zero wanted: s1 alone where s0 is 0; nonzero wanted: either
+    assert mask_input(ins("s_or_b32"), {"s0": 0, "s1": 0x10}, M, False) == (("s1",), M, False)
+    assert mask_input(ins("s_or_b32"), {"s0": 0, "s1": 0}, M, True) is None
+    # a & ~b zero, nonzero wanted: where a is 0 and ~b is not, a alone; where b covers a, b alone (zero there)
+    assert mask_input(ins("s_andn2_b32"), {"s0": 0, "s1": 0xF0}, M, True) == (("s0",), 0xFFFFFF0F, True)
+    assert mask_input(ins("s_and_not1_b32"), {"s0": 0x3, "s1": M}, M, True) == (("s1",), 0x3, False)
+    assert mask_input(ins("s_andn2_b32"), {"s0": 0x1, "s1": 0x0}, M, False) is None
+    assert mask_input(ins("s_xor_b32"), {"s0": 0x1, "s1": 0x1}, M, True) is None

@@ -1370,28 +1370,41 @@ def masked_source(ins: Any) -> tuple[str, ...] | None:
     return None
 
 
-def mask_input(ins: Any, read: dict[str, Any] | None, care: int, nonzero: bool) -> tuple[tuple[str, ...], int] | None:
-    """For `s_and`/`s_or` (b32, b64) of two SGPRs whose result, on the bits
-    `care`, is zero where a correct program's is not (`nonzero`) or the
-    other way: the one input (its registers, and the bits of it that
-    decide) that must differ for the result to be right, with the other
-    as it was; None where both must, or either could (no one input is
-    the one in error).  Explanation only: bitwise AND and OR, no
-    hardware fact."""
+def mask_input(ins: Any, read: dict[str, Any] | None, care: int, nonzero: bool
+               ) -> tuple[tuple[str, ...], int, bool] | None:
+    """For `s_and`/`s_or`/`s_andn2` (`s_and_not1`) (b32, b64) of two SGPRs
+    whose result, on the bits `care`, is zero where a correct program's is
+    not (`nonzero`) or the other way: the one input that must differ for
+    the result to be right, with the other as it was (its registers, the
+    bits of it that decide, and whether a correct program's are nonzero
+    there); None where both must, or either could (no one input is the one
+    in error).  Explanation only: bitwise AND, OR and AND-NOT, no hardware
+    fact."""
     srcs = [o.names for o in ins.operands[1:3] if isinstance(o, SReg)]
-    if ins.base not in ("s_and_b32", "s_and_b64", "s_or_b32", "s_or_b64") or len(ins.operands) != 3 or len(srcs) != 2 \
+    op = re.sub(r"_b(32|64)$", "", ins.base)
+    if op not in ("s_and", "s_or", "s_andn2", "s_and_not1") or len(ins.operands) != 3 or len(srcs) != 2 \
             or any(n[0].startswith("exec") for n in srcs):
         return None
     a, b = sgpr_value(read, tuple(srcs[0])), sgpr_value(read, tuple(srcs[1]))
     if a is None or b is None:
         return None
-    fixers = []
-    for x, other in ((0, b & care), (1, a & care)):
-        if ins.base.startswith("s_or"):  # a | b zero wanted: this one alone where the other is zero; nonzero: either
+    full = (1 << 64) - 1 if ins.base.endswith("64") else M32
+    fixers: list[tuple[tuple[str, ...], int, bool]] = []
+    if op == "s_or":  # a | b zero wanted: this one alone where the other is zero; nonzero: either
+        for x, other in ((0, b & care), (1, a & care)):
             if nonzero or other == 0:
-                fixers.append((tuple(srcs[x]), care))
-        elif not nonzero or other != 0:  # a & b nonzero wanted: this one, on the other's bits; zero: either
-            fixers.append((tuple(srcs[x]), care & other if nonzero else care))
+                fixers.append((tuple(srcs[x]), care, nonzero))
+    elif op == "s_and":  # a & b nonzero wanted: this one, on the other's bits; zero: either
+        for x, other in ((0, b & care), (1, a & care)):
+            if not nonzero or other != 0:
+                fixers.append((tuple(srcs[x]), care & other if nonzero else care, nonzero))
+    elif nonzero:  # a & ~b nonzero wanted: a on ~b's bits (nonzero), or b on a's (zero there)
+        if ~b & full & care:
+            fixers.append((tuple(srcs[0]), care & ~b & full, True))
+        if a & care:
+            fixers.append((tuple(srcs[1]), care & a, False))
+    else:  # zero wanted: either (a zero, or b all ones)
+        return None
     return fixers[0] if len(fixers) == 1 else None
 
 
@@ -1481,7 +1494,7 @@ def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
             pick = mask_input(ins, read, care, nonzero)
             if pick is None:
                 break
-            src, care = pick
+            src, care, nonzero = pick
         v = sgpr_value(read, src)
         shown = f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = {v:#x}" if v is not None else ""
         cur = next((k for k in range(cur - 1, -1, -1) if any(e[0] in src for e in trace[k].events)), None)
