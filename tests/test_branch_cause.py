@@ -77,22 +77,28 @@ def test_a_kernels_wrong_compare_is_named_and_drawn(tmp_path):
 
 def test_a_kernels_branch_is_named_where_both_paths_share_the_store(tmp_path):
     """The kernel with %a + 5 on the taken path: llc-22 computes either
-    value in s0 and both paths share one `global_store_b32`, so the IR's
-    stores (one per path) cannot be paired into a lane table; the branch is
-    named all the same, from the replayed stores of the memory word."""
+    value in s0 and both paths share one `global_store_b32`; the IR's
+    stores (one per path) are paired with it by address (they used to be
+    paired by index, which left no lane table), so the lane's row holds
+    the IR's value and the GPU's, and the branch is named, from the
+    replayed stores of the memory word."""
     ir = KERNEL.replace("%x = add i32 %a, %tid", "%x = add i32 %a, 5")
     ll, bad, lines = compile_mutant(tmp_path, ir, "amdgcn-amd-amdhsa", "s_cmp_lg_u32 s0, 0", "s_cmp_eq_u32 s0, 0")
     at = lines.index("\ts_cmp_eq_u32 s0, 0") + 1
     assert lines[at] == "\ts_cbranch_scc0 .LBB0_2" and sum(t.startswith("\tglobal_store") for t in lines) == 1
     code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
     assert code == 1, out
-    word = re.search(r"memory at 0x[0-9a-f]+ after the kernel: IR (0x[0-9a-f]+), GPU", out)
+    word = re.search(r"memory at 0x[0-9a-f]+ after the kernel: IR (0x[0-9a-f]+), GPU (0x[0-9a-f]+)", out)
     assert word is not None, out
     got = out.splitlines()
     assert (f"    cause: line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {at + 1} "
             "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
             f"{word.group(1)}") in got, out
-    assert (f"    the branch: line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line "
+    store = next(n for n, t in enumerate(lines, 1) if t.startswith("\tglobal_store_b32"))
+    head = got.index(f"    the lanes' stores at line {store} global_store_b32:")
+    row = got[head + 2].split()
+    assert row[:3] == ["0", word.group(1), word.group(2)] and "(no store)" not in out, out
+    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line "
             f"{at + 1} (s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in got, out
 
 

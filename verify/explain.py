@@ -33,6 +33,7 @@ from .spec import spec_monoid
 from .target import FeatureLog, Target
 
 M32 = 0xFFFFFFFF
+NO_STORE = "no store"  # a kernel's lane table: the side whose lane stores nothing at the address (its value unused)
 
 
 @dataclass
@@ -707,6 +708,11 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
                 f"written at {_line(w)}",
                 f"{_at(w)}: {reg}[{lane}] = {b.value}, the {b.role} of {at} for {out}; "
                 f"with {b.wanted}{swap} it gives the value wanted, {exp}")
+    if re.fullmatch(r"s\d+", b.text) and isinstance(value, Reader):
+        sel = _cselect_cause(trace, step, b, value)
+        if sel is not None:
+            lines, w, resp = sel
+            return lines, f"written at {_line(w)}", f"{resp} -> {at} for {out}, the value wanted, {exp}"
     if b.held or not re.fullmatch(r"v\d+|s\d+|vcc_lo|vcc_hi|m0|ttmp\d+", b.text):
         # another register holds the value, or a constant: this instruction read the wrong one
         if not b.held:  # a constant
@@ -725,6 +731,34 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
         return [], f"{b.text}@entry", f"{at}: {out} reads its {b.role} {b.text} = {b.value:#x} from entry, where {need}"
     return ([f"{_line(w)} ({print_instr(w.instr)}): writes {b.text} = {_value_text(b.value, names)}"],
             f"written at {_line(w)}", f"{_at(w)}: writes {b.text} = {_value_text(b.value, names)}, where {need}")
+
+
+def _cselect_cause(trace: list[Step], step: Step, b: Blame, value: Reader) -> tuple[list[str], Step, str] | None:
+    """A blamed SGPR written by an `s_cselect` whose other source is the
+    value wanted: the SCC it read is in error, traced back to the compare
+    (or through an SALU logic op's SCC to the compares) that set it
+    (:func:`scc_path`).  (chain lines, the s_cselect's step, responsible)."""
+    w = next((x for x in reversed(trace[:step.index]) if (b.text, None) in x.events), None)
+    if w is None or not _CSELECT.match(w.instr.base):
+        return None
+
+    def sregs_at(k: int) -> dict[str, Any] | None:
+        return value.state(k)[1]
+    sel = cselect_scc(w.instr, sregs_at(w.index), sregs_at(w.index + 1))
+    if sel is None or sel[1] & M32 != b.wanted or w.instr.base.endswith("64"):
+        return None
+    scc, other = sel
+    k = scc_writer(trace, w.index)
+    if k is None:
+        return None
+    path = scc_path(trace, k, bool(scc), sregs_at)
+    path[-1] = (path[-1][0], f"SCC = {scc}")
+    held = f" (in {b.held})" if b.held else ""
+    lines = [f"{_line(s)} ({print_instr(s.instr)}){': ' + v if v else ''}" for s, v in reversed(path)]
+    lines.insert(0, f"{_line(w)} ({print_instr(w.instr)}): {b.text} = {b.value:#x} (SCC = {scc}); with SCC = {1 - scc} "
+                 f"it holds {other:#x}{held}")
+    via = "".join(f"{_at(s)}{': ' + v if v else ''} -> " for s, v in path)
+    return lines, w, (f"{via}{_at(w)}: {b.text} = {b.value:#x}, a correct program would hold {other:#x}{held}")
 
 
 def _whole_wave(w: Step, value: Reader) -> bool:
@@ -1202,8 +1236,10 @@ def render(cex: Counterexample, low: Lowering, heads: tuple[str, str] = ("expect
         if r is None:
             folds.setdefault(len(table) - 1, []).append(fold if not many else f"{shown_rows[-1].output}: {fold}")
             continue
-        e = f"{_hex(r.expected, r.bits)} {r.expected_src}" if r.expected_src else _hex(r.expected, r.bits)
-        a = f"{_hex(r.actual, r.bits)} {r.actual_src}" if r.actual_src else _hex(r.actual, r.bits)
+        e = (NO_STORE if r.expected_src == NO_STORE else f"{_hex(r.expected, r.bits)} {r.expected_src}"
+             if r.expected_src else _hex(r.expected, r.bits))
+        a = (NO_STORE if r.actual_src == NO_STORE else f"{_hex(r.actual, r.bits)} {r.actual_src}"
+             if r.actual_src else _hex(r.actual, r.bits))
         # (a shader's SGPR result, ret.s0: one value, checked in the lane shown)
         lane = str(r.lane) if not many and not r.output.startswith("ret.s") else f"{r.output}[{r.lane}]"
         table.append((lane, e, a, r.responsible))
@@ -1297,3 +1333,182 @@ def folded_rows(rows: list[Row], tagged: bool) -> list[tuple[Row | None, str]]:
             elif by_lane[f.lanes[0]] is not first:
                 out.append((by_lane[f.lanes[0]], ""))
     return out
+
+
+# ---------------------------------------------------------------------------
+# conditions: SCC, VCC and EXEC traced back to the compare that set them
+
+
+_LOADS = re.compile(r"^(s_load|s_buffer_load|global_load|buffer_load|flat_load|scratch_load|ds_read|ds_load)")
+_LOGIC = re.compile(r"^s_(and|or|xor|andn2|and_not1)_b(32|64)$")  # SCC = D != 0  [S:cause-scc-logic]
+_CSELECT = re.compile(r"^s_cselect_b(32|64)$")  # D = SCC ? S0 : S1  [S:salu-cmp]
+
+
+def sgpr_value(sregs: dict[str, Any] | None, regs: Sequence[str]) -> int | None:
+    """The value of an SGPR or pair in `sregs` (None: not a known number)."""
+    if sregs is None:
+        return None
+    out = 0
+    for n, r in enumerate(regs):
+        v = sregs.get(r)
+        if not isinstance(v, int) or isinstance(v, bool):
+            return None
+        out |= (v & M32) << (32 * n)
+    return out
+
+
+def masked_source(ins: Any) -> tuple[str, ...] | None:
+    """The SGPR whose active lanes' bits `ins` passes on unchanged: `s_and`
+    of EXEC and it, `s_and_saveexec` of it; None for any other."""
+    srcs = [o.names for o in ins.operands[1:] if isinstance(o, SReg)]
+    if ins.base.startswith("s_and_saveexec") and len(srcs) == 1 and not srcs[0][0].startswith("exec"):
+        return tuple(srcs[0])
+    if ins.base in ("s_and_b32", "s_and_b64") and len(srcs) == 2:
+        rest = [n for n in srcs if not n[0].startswith("exec")]
+        if len(rest) == 1 and len(srcs) - len(rest) == 1:
+            return tuple(rest[0])
+    return None
+
+
+def mask_input(ins: Any, read: dict[str, Any] | None, care: int, nonzero: bool
+               ) -> tuple[tuple[str, ...], int, bool] | None:
+    """For `s_and`/`s_or`/`s_andn2` (`s_and_not1`) (b32, b64) of two SGPRs
+    whose result, on the bits `care`, is zero where a correct program's is
+    not (`nonzero`) or the other way: the one input that must differ for
+    the result to be right, with the other as it was (its registers, the
+    bits of it that decide, and whether a correct program's are nonzero
+    there); None where both must, or either could (no one input is the one
+    in error).  Explanation only: bitwise AND, OR and AND-NOT, no hardware
+    fact."""
+    srcs = [o.names for o in ins.operands[1:3] if isinstance(o, SReg)]
+    op = re.sub(r"_b(32|64)$", "", ins.base)
+    if op not in ("s_and", "s_or", "s_andn2", "s_and_not1") or len(ins.operands) != 3 or len(srcs) != 2 \
+            or any(n[0].startswith("exec") for n in srcs):
+        return None
+    a, b = sgpr_value(read, tuple(srcs[0])), sgpr_value(read, tuple(srcs[1]))
+    if a is None or b is None:
+        return None
+    full = (1 << 64) - 1 if ins.base.endswith("64") else M32
+    fixers: list[tuple[tuple[str, ...], int, bool]] = []
+    if op == "s_or":  # a | b zero wanted: this one alone where the other is zero; nonzero: either
+        for x, other in ((0, b & care), (1, a & care)):
+            if nonzero or other == 0:
+                fixers.append((tuple(srcs[x]), care, nonzero))
+    elif op == "s_and":  # a & b nonzero wanted: this one, on the other's bits; zero: either
+        for x, other in ((0, b & care), (1, a & care)):
+            if not nonzero or other != 0:
+                fixers.append((tuple(srcs[x]), care & other if nonzero else care, nonzero))
+    elif nonzero:  # a & ~b nonzero wanted: a on ~b's bits (nonzero), or b on a's (zero there)
+        if ~b & full & care:
+            fixers.append((tuple(srcs[0]), care & ~b & full, True))
+        if a & care:
+            fixers.append((tuple(srcs[1]), care & a, False))
+    else:  # zero wanted: either (a zero, or b all ones)
+        return None
+    return fixers[0] if len(fixers) == 1 else None
+
+
+def scc_writer(trace: Sequence[Step], j: int) -> int | None:
+    """The position of the last trace step before `j` that wrote SCC (its
+    op's definitions name it); None where SCC holds its entry value."""
+    for k in range(j - 1, -1, -1):
+        ins = trace[k].instr
+        try:
+            if "scc" in op_of(ins.base).defs(ins):
+                return k
+        except Exception:  # (an op verify runs opaquely: a memory instruction writes no SCC)
+            continue
+    return None
+
+
+def _operand_value(o: Any, sregs: dict[str, Any] | None) -> int | None:
+    if isinstance(o, Imm):
+        return o.value & ((1 << 64) - 1)
+    if isinstance(o, SReg):
+        return sgpr_value(sregs, o.names)
+    return None
+
+
+def cselect_scc(ins: Any, before: dict[str, Any] | None, after: dict[str, Any] | None) -> tuple[int, int] | None:
+    """What SCC an `s_cselect` read, from what it wrote (D = SCC ? S0 :
+    S1  [S:salu-cmp]), and the value the other SCC would have given: (SCC,
+    the other value); None where S0 and S1 are equal or unknown."""
+    if not _CSELECT.match(ins.base) or len(ins.operands) != 3 or not isinstance(ins.operands[0], SReg):
+        return None
+    bits = 64 if ins.base.endswith("64") else 32
+    x, y = (_operand_value(o, before) for o in ins.operands[1:3])
+    d = sgpr_value(after, ins.operands[0].names)
+    if x is None or y is None or d is None:
+        return None
+    x, y = x & ((1 << bits) - 1), y & ((1 << bits) - 1)
+    if x == y or d not in (x, y):
+        return None
+    return (1, y) if d == x else (0, x)
+
+
+def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
+                   sregs_at: Callable[[int], dict[str, Any] | None], limit: int = 6) -> list[tuple[Step, str]]:
+    """The trace steps that computed what trace step `j` wrote (a lane mask
+    or SCC), the first computation first, where its result on the bits
+    `care` is zero where a correct program's is not (`nonzero`) or the
+    other way.  Back from j: an `s_and` with EXEC (or `s_and_saveexec`)
+    passes its SGPR's active bits on; an `s_and`/`s_or` of two SGPRs, the
+    one input that alone stands in the way (:func:`mask_input`); an
+    `s_cselect` of two values of which the other is what a correct program
+    holds, the SCC it read; a step that wrote SCC as an SALU logic op's
+    result != 0 (`s_and_b32 s0, s0, s1` before `s_cbranch_scc0`), its
+    result  [S:cause-scc-logic].  Each step with what it wrote where the
+    next reads it ("s0 = 0x1", "SCC = 1"; "" for step j).  A load's result
+    ends the path (an input, not a computation).  `sregs_at(k)`: the SGPRs
+    before trace step k."""
+    path: list[tuple[Step, str]] = []
+    shown = ""
+    cur: int | None = j
+    while cur is not None and len(path) < limit:
+        st = trace[cur]
+        ins = st.instr
+        if _LOADS.match(ins.base):
+            break
+        path.insert(0, (st, shown))
+        read = sregs_at(cur)
+        src = masked_source(ins)
+        if src is not None:
+            ex = sgpr_value(read, ("exec_lo", "exec_hi")[:len(src)])
+            care &= ex if ex is not None else care
+        else:
+            sel = cselect_scc(ins, read, sregs_at(cur + 1))
+            if sel is not None:
+                scc, other = sel
+                if ((other & care) != 0) != nonzero:
+                    break
+                nxt = scc_writer(trace, cur)
+                if nxt is None:
+                    break
+                wins = trace[nxt].instr
+                shown = f"SCC = {scc}"
+                # the SCC a correct program holds is the other; an SALU logic op's SCC is its result != 0
+                care = ((1 << 64) - 1) if wins.base.endswith("64") else M32
+                nonzero = scc == 0
+                cur = nxt
+                continue
+            pick = mask_input(ins, read, care, nonzero)
+            if pick is None:
+                break
+            src, care, nonzero = pick
+        v = sgpr_value(read, src)
+        shown = f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = {v:#x}" if v is not None else ""
+        cur = next((k for k in range(cur - 1, -1, -1) if any(e[0] in src for e in trace[k].events)), None)
+    return path
+
+
+def scc_path(trace: Sequence[Step], j: int, scc: bool,
+             sregs_at: Callable[[int], dict[str, Any] | None]) -> list[tuple[Step, str]]:
+    """:func:`condition_path` from trace step `j`, which set SCC to `scc`
+    where a correct program holds the other: a compare ends it there; an
+    SALU logic op (SCC = its result != 0) goes on to its inputs
+    [S:cause-scc-logic]."""
+    ins = trace[j].instr
+    if not _LOGIC.match(ins.base):
+        return [(trace[j], "")]
+    care = ((1 << 64) - 1) if ins.base.endswith("64") else M32
+    return condition_path(trace, j, care, not scc, sregs_at)

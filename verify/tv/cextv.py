@@ -15,12 +15,14 @@ an explanation of something else.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cex as C
+from .. import explain as E
 from ..asmcheck import Opaque
 from ..backend import Concrete
 from ..ir import Binding, Lowering, SReg, VReg
@@ -276,6 +278,9 @@ def _flipped_branch(decisions: list[Decision], agrees: Callable[[int], bool]) ->
 
 
 _PLAIN_WRITE = re.compile(r": writes [^ =,]+$")  # a responsible that is its last computation (no operand shown wrong)
+# an operand read where another register holds the value wanted: a register that happens to hold it, where
+# the branch replayed the other way gives the value wanted (the code on the other path reads that register)
+_HELD = re.compile(r"^line \d+ \S+: \S+ reads its \S+ \S+ = [^;]*; \S+ holds [^,]*, with which it gives the value wanted")
 
 
 def _name_branch(rows: list[C.Row], head: str, line: str, wanted: int | None = None) -> None:
@@ -285,7 +290,7 @@ def _name_branch(rows: list[C.Row], head: str, line: str, wanted: int | None = N
     another line than its last computation's).  `wanted`: the value the
     other way gives (a kernel's memory word; else each row's IR value)."""
     for r in rows:
-        if " computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible) or \
+        if " computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible) or _HELD.search(r.responsible) or \
                 "(the GPU value differs)" in r.responsible or "the GPU's store differs" in r.responsible or not r.chain:
             r.responsible = (f"{head}, the path to the GPU value; the other way it gives the value wanted, "
                              f"{r.expected if wanted is None else wanted:#x}")
@@ -357,6 +362,7 @@ class SccTraced(Machine):
 
     scc_by: Step | None = None
     before: dict[int, Any] | None = None  # trace step -> (VGPRs, SGPRs) before it (set by the replay)
+    recorded: Any = None  # a kernel replay: the kernel model whose memories hold the replay's stores
 
     @property
     def scc(self) -> Any:
@@ -374,106 +380,43 @@ class SccTraced(Machine):
 
 def _condition_writer(m: Machine, t: Any) -> list[tuple[Step, str]]:
     """The trace steps that computed what conditional branch `t` reads, the
-    first computation first: SCC's last writer (an SccTraced machine), or
-    the last step that wrote a lane or all of VCC or EXEC; where that step
-    only masks an SGPR with EXEC (`s_and_b32 vcc_lo, exec_lo, s0`,
-    `s_and_saveexec_b32 s0, vcc_lo`: the active lanes' bits as they were),
-    the step that wrote that SGPR before it (the `v_cmp`), and so on; where
-    it ANDs or ORs two SGPRs (`s_or_b32 vcc_lo, s0, s1`, two compares), the
-    one input that alone stands between it and the value a correct program
-    holds (:func:`_wrong_input`), none where both or neither do.
-    Each step with what it wrote where it still holds it at the branch
-    ("s0 = 0x1"; "" for the last, whose value the branch's condition shows).
-    Empty where the value is the one at entry or unknown."""
+    first computation first (verify.explain.condition_path): SCC's last
+    writer (an SccTraced machine), and where that is an SALU logic op (SCC
+    = its result != 0), on to its inputs; or the last step that wrote a
+    lane or all of VCC or EXEC, and back through an AND with EXEC, an
+    `s_and`/`s_or` of two SGPRs (the one input that alone stands between
+    it and the value a correct program holds) and an `s_cselect` (the SCC
+    it read) to the compare.  Each step with what it wrote where the next
+    reads it ("s0 = 0x1"; "" for the last, whose value the branch's
+    condition shows).  Empty where the value is the one at entry or
+    unknown."""
     mn = t.mnemonic
     trace = m.trace or []
+    before: dict[int, Any] = getattr(m, "before", None) or {}
+
+    def sregs_at(k: int) -> dict[str, Any] | None:
+        snap = before.get(k)
+        return snap[1] if snap is not None else (dict(m.sregs) if k >= len(trace) else None)
+
     if "scc" in mn:
         w = getattr(m, "scc_by", None)
-        return [(w, "")] if w is not None else []
+        if w is None:
+            return []
+        j = next((k for k in range(len(trace) - 1, -1, -1) if trace[k] is w), None)
+        scc = m.scc
+        if j is None or not isinstance(scc, (bool, int)):
+            return [(w, "")]
+        return E.scc_path(trace, j, bool(scc), sregs_at)
     regs: tuple[str, ...] = ("exec_lo", "exec_hi") if "exec" in mn else ("vcc_lo", "vcc_hi")
     regs = regs[:1 if m.W == 32 else 2]
-    now = _sval(m.sregs, regs)
-    before: dict[int, Any] = getattr(m, "before", None) or {}
-    care = (1 << (32 * len(regs))) - 1  # the bits that decide the branch (narrowed by an AND with EXEC)
-    nonzero = now == 0  # a correct program's value: zero or not (the branch goes the other way)
-    path: list[tuple[Step, str]] = []
-    k, shown = len(trace), ""
-    while len(path) < 6:  # (positions in the trace: its steps are numbered when the replay ends)
-        j = next((j for j in range(k - 1, -1, -1) if any(e[0] in regs for e in trace[j].events)), None)
-        if j is None:
-            break
-        path.insert(0, (trace[j], shown))
-        ins = trace[j].instr
-        read = before.get(j, (None, None))[1]
-        src = _masked_source(ins)
-        if src is not None:
-            ex = _sval(read, ("exec_lo", "exec_hi")[:len(src)]) if read is not None else None
-            care &= ex if ex is not None else care
-        else:
-            pick = _wrong_input(ins, read, care, nonzero) if read is not None and now is not None else None
-            if pick is None:
-                break
-            src, care = pick
-        if read is not None:
-            v = _sval(read, src)
-            shown = f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = {v:#x}" if v is not None else ""
-        else:
-            kept = not any(e[0] in src for s in trace[j + 1:] for e in s.events)
-            vals = [m.s(r) for r in src] if kept else []
-            shown = (f"{src[0] if len(src) == 1 else src[0] + ':' + src[-1]} = "
-                     f"{sum(v << (32 * n) for n, v in enumerate(vals)):#x}"
-                     if vals and all(isinstance(v, int) for v in vals) else "")
-        regs, k = src, j
-    return path
+    now = E.sgpr_value(m.sregs, regs)
+    j = next((j for j in range(len(trace) - 1, -1, -1) if any(e[0] in regs for e in trace[j].events)), None)
+    if j is None or now is None:
+        return []
+    return E.condition_path(trace, j, (1 << (32 * len(regs))) - 1, now == 0, sregs_at)
 
 
-def _sval(sregs: dict[str, Any], regs: tuple[str, ...]) -> int | None:
-    """The value of a register or pair in `sregs` (None: not a known number)."""
-    out = 0
-    for n, r in enumerate(regs):
-        v = sregs.get(r)
-        if not isinstance(v, int) or isinstance(v, bool):
-            return None
-        out |= (v & M32) << (32 * n)
-    return out
-
-
-def _wrong_input(ins: Any, read: dict[str, Any], care: int, nonzero: bool) -> tuple[tuple[str, ...], int] | None:
-    """For `s_and`/`s_or` (b32, b64) of two SGPRs whose result, on the bits
-    `care`, is zero where a correct program's is not (`nonzero`) or the
-    other way: the one input (its registers, and the bits of it that
-    decide) that must differ for the result to be right, with the other
-    as it was; None where both must, or either could (no one input is
-    the one in error).  Explanation only: bitwise AND and OR, no
-    hardware fact."""
-    srcs = [o.names for o in ins.operands[1:3] if isinstance(o, SReg)]
-    if ins.base not in ("s_and_b32", "s_and_b64", "s_or_b32", "s_or_b64") or len(ins.operands) != 3 or len(srcs) != 2 \
-            or any(n[0].startswith("exec") for n in srcs):
-        return None
-    a, b = _sval(read, tuple(srcs[0])), _sval(read, tuple(srcs[1]))
-    if a is None or b is None:
-        return None
-    fixers = []
-    for x, other in ((0, b & care), (1, a & care)):
-        if ins.base.startswith("s_or"):  # a | b zero wanted: this one alone where the other is zero; nonzero: either
-            if nonzero or other == 0:
-                fixers.append((tuple(srcs[x]), care))
-        elif not nonzero or other != 0:  # a & b nonzero wanted: this one, on the other's bits; zero: either
-            fixers.append((tuple(srcs[x]), care & other if nonzero else care))
-    return fixers[0] if len(fixers) == 1 else None
-
-
-def _masked_source(ins: Any) -> tuple[str, ...] | None:
-    """The SGPR whose active lanes' bits `ins` passes on unchanged: `s_and`
-    of EXEC and it, `s_and_saveexec` of it; None for any other."""
-    srcs = [o.names for o in ins.operands[1:] if isinstance(o, SReg)]
-    if ins.base.startswith("s_and_saveexec") and len(srcs) == 1 and not srcs[0][0].startswith("exec"):
-        return tuple(srcs[0])
-    if ins.base in ("s_and_b32", "s_and_b64") and len(srcs) == 2:
-        rest = [n for n in srcs if not n[0].startswith("exec")]
-        if len(rest) == 1 and len(srcs) - len(rest) == 1:
-            return tuple(rest[0])
-    return None
+_sval = E.sgpr_value
 
 
 def _condition_wanted(t: Any, cond: str) -> str:
@@ -651,7 +594,8 @@ class KernelCex:
                 "memory": {"address": f"{self.address:#x}", "ir": f"{self.ir:#x}", "gpu": f"{self.gpu:#x}",
                            "two_lanes_store_it": self.race},
                 "lanes": [{"lane": i, "inputs": {"workitem.id.x": f"{self.tids[i]:#x}"} if i in self.tids else {},
-                           **({"expected": rows[i].expected, "actual": rows[i].actual, "differs": True,
+                           **({"expected": None if rows[i].expected_src == E.NO_STORE else rows[i].expected,
+                               "actual": None if rows[i].actual_src == E.NO_STORE else rows[i].actual, "differs": True,
                                "expected_from": rows[i].expected_src, "actual_from": rows[i].actual_src,
                                "responsible": rows[i].responsible, "trace": rows[i].chain} if i in rows else
                               {"expected": None, "actual": None, "differs": False})}
@@ -661,6 +605,9 @@ class KernelCex:
 
 
 M32 = 0xFFFFFFFF
+
+
+_STORE = re.compile(r"^(global|flat|buffer|scratch|ds)_(store|write)")  # (an atomic writes a register or memory)
 
 
 class KernelReplay:
@@ -689,6 +636,34 @@ class KernelReplay:
         self.repeated = False  # a memory instruction ran twice (a loop): no replay
         self._before: tuple[dict[int, list[Any]], dict[str, Any]] | None = None
         self._groups = 0
+        # the kernel model (verify/tv/kernel.py sets it): its store instructions run again in a replay, on the
+        # concrete backend, to record where the replay's path stores what (every kind of store it models)
+        self.kernel: Any = None
+        self.lds_instr: list[Any] = []  # per GPU LDS store group: the instruction that made it
+        self._lds = 0
+        self.space = "global"  # the memory this replay explains (view: "lds")
+
+    def view(self, ir_mem: Any, gpu_mem: Any) -> KernelReplay:
+        """This replay explaining the LDS (memory_verdict's second memory):
+        its stores, and the instructions that made its store groups."""
+        out = copy.copy(self)
+        out.ir_mem, out.gpu_mem, out.group_instr, out.space = ir_mem, gpu_mem, self.lds_instr, "lds"
+        return out
+
+    def _recorder(self, m: Machine) -> Any:
+        """A copy of the kernel model over the concrete machine `m`, its
+        memories empty: a store instruction run on it records the replay's
+        stores (addresses and values the replay's registers give)."""
+        k = self.kernel
+        if k is None:
+            return None
+        B = m.B
+        r = copy.copy(k)
+        r.m, r.pc, r.contract = m, True, []
+        r.mem = type(k.mem)(B, lambda lo, hi: B.const(0))
+        r.lds = type(k.lds)(B, lambda lo, hi: B.const(0)) if k.lds is not None else None
+        r.pending_v, r.pending_s, r.pending_ds, r.vm_order = set(), set(), set(), []
+        return r
 
     def wrap(self, step: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
         """`step` (the kernel model's), recording around each instruction."""
@@ -704,11 +679,16 @@ class KernelReplay:
     def before(self, ins: Any) -> None:
         m = self.m
         self._groups = len(self.gpu_mem.groups)
+        lds = getattr(self.kernel, "lds", None)
+        self._lds = len(lds.groups) if lds is not None else 0
         self._before = (({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
                         if isinstance(op_of(ins.base), Opaque) else None)
 
     def after(self, ins: Any) -> None:
         self.group_instr += [ins] * (len(self.gpu_mem.groups) - self._groups)
+        lds = getattr(self.kernel, "lds", None)
+        if lds is not None:
+            self.lds_instr += [ins] * (len(lds.groups) - self._lds)
         if self._before is None:
             return
         vb, sb = self._before
@@ -722,8 +702,8 @@ class KernelReplay:
         self.repeated = self.repeated or id(ins) in self.effects
         self.effects[id(ins)] = (v, s)
 
-    def replay(self, q: Any, mask: int, flip: int | None = None,
-               decisions: list[Decision] | None = None) -> tuple[Machine, list[Any]] | None:
+    def replay(self, q: Any, mask: int, flip: int | None = None, decisions: list[Decision] | None = None,
+               flip_lane: tuple[int, int] | None = None) -> tuple[Machine, list[Any]] | None:
         """The code run concretely under q's model with EXEC = mask, traced;
         with the registers before each trace step (verify.cex.ValueAt).
         `decisions`, `flip`: the conditional branches met, one of them the
@@ -746,6 +726,9 @@ class KernelReplay:
         assert trace is not None
         snaps: dict[int, Any] = {}
         m.before = snaps
+        rec = self._recorder(m)
+        m.recorded = rec
+        makers = {id(i) for i in self.group_instr + self.lds_instr}
 
         def one(ins: Any) -> None:
             snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
@@ -753,6 +736,14 @@ class KernelReplay:
             if eff is None:
                 m.run([ins])
             else:  # a memory instruction: its register writes, the model's values
+                if m.recorded is not None and id(ins) in makers and _STORE.match(ins.mnemonic):
+                    # a store (it writes no register): where and what it stores on this path
+                    try:
+                        ok = rec.step(ins) is None
+                    except Exception:  # (an explanation is never worth a crash)
+                        ok = False
+                    if not ok:
+                        m.recorded = None
                 step = Step(len(trace), ins)
                 trace.append(step)
                 why = f"loaded by {ins.mnemonic}"
@@ -766,6 +757,8 @@ class KernelReplay:
                     m.sregs[name] = q.value(t) & M32
                     step.events[(name, None)] = LaneEvent("written", why=why)
             m.ran(ins)
+            if flip_lane is not None and len(trace) - 1 == flip_lane[0]:
+                _flip_result(m, ins, flip_lane[1])
 
         try:
             walk(m, self.program, self.blocks, one, flip, decisions)
@@ -796,33 +789,100 @@ def _group_of(groups: list[Any], n: int) -> tuple[int, int]:
     raise IndexError(n)
 
 
+def _lane_store(q: Any, mem: Any, lane: int, W: int, addr: tuple[int, int] | None = None,
+                group: int | None = None) -> tuple[int, tuple[int, int], int, bool] | None:
+    """Lane `lane`'s store in q's model: its last enabled one at `addr` (a
+    store instruction's group of W lanes, any of them), or the one of store
+    group `group`: (store index, address, value, poison); None where it
+    stores nothing so."""
+    start = 0
+    found = None
+    for g, lanes in enumerate(mem.groups):
+        n = start + lane
+        start += len(lanes)
+        if len(lanes) != W or (group is not None and g != group):
+            continue
+        lo, hi, v, p, en = mem.stores[n]
+        if not q.truth(en):
+            continue
+        at = (q.value(lo) & M32, q.value(hi) & M32)
+        if addr is None or at == addr:
+            found = (n, at, q.value(v) & M32, bool(q.truth(p)))
+    return found
+
+
+def _exec_cause(run: tuple[Machine, list[Any]] | None, ins: Any, lane: int, text: str) -> tuple[list[str], str]:
+    """A store instruction `ins` that ran in `lane` where the IR's lane
+    stores nothing: the EXEC bit of the lane traced back to the compare
+    that set it (verify.explain.condition_path: through `s_and_saveexec`
+    and an AND with EXEC to the `v_cmp`).  (chain, responsible); `text`
+    alone where no computation of EXEC is found."""
+    if run is None:
+        return [], text
+    m, snaps = run
+    trace = m.trace or []
+    k = next((n for n in range(len(trace) - 1, -1, -1) if trace[n].instr is ins), None)
+    half = ("exec_lo", "exec_hi")[:1 if m.W == 32 else 2]
+    j = next((n for n in range(k - 1, -1, -1) if any(e[0] in half for e in trace[n].events)), None) \
+        if k is not None else None
+    if j is None:
+        return [], text
+
+    def sregs_at(n: int) -> dict[str, Any] | None:
+        got: dict[str, Any] = snaps[min(n, len(snaps) - 1)][1]
+        return got
+    path = E.condition_path(trace, j, 1 << lane, False, sregs_at)
+    if not path:
+        return [], text
+    last = path[-1][0]
+    via = "".join(f"line {s.instr.line} {s.instr.mnemonic}{': ' + v if v else ''} -> " for s, v in path[:-1])
+    resp = (f"{via}line {last.instr.line} {last.instr.mnemonic}: EXEC bit {lane} = 1, a correct program would hold 0 "
+            f"-> {text}")
+    chain = [f"line {s.instr.line} ({print_instr(s.instr)}){': ' + v if v else ''}" for s, v in reversed(path[:-1])]
+    chain.insert(0, f"line {last.instr.line} ({print_instr(last.instr)}): EXEC bit {lane} = 1 (a correct program "
+                    "would hold 0)")
+    chain.insert(0, text)
+    return chain, resp
+
+
+def _hex_at(a: tuple[int, int]) -> str:
+    return f"{a[1] << 32 | a[0]:#x}"
+
+
 def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any]) -> None:
     """A kernel's counterexample as a lane table (issue #34): the store
     instruction that wrote the differing memory word, and for each active
-    lane of it the value the IR stores and the value the GPU stores (or the
-    address, where the GPU's lane stores elsewhere), the differing lanes
+    lane of it the value the IR stores and the value the GPU stores, each
+    lane's stores paired by address (the IR's last store of the lane to
+    the address the GPU's lane stores at, whichever IR store instruction
+    made it): where the GPU's lane stores elsewhere than the IR's, its
+    address ("at A, not B"); where one side's lane stores and the other's
+    stores nothing there, "no store" in that column.  The differing lanes
     traced back through the registers they passed (verify.cex.trace_lane)
-    to their cause.  Fills kc.rows; leaves kc as it was where the stores
-    cannot be paired."""
+    to their cause.  Fills kc.rows; leaves kc as it was where the GPU has
+    no store instruction of whole lanes at the word."""
     W = rp.W
-    addr = (q.value(at[0]) & M32, q.value(at[1]) & M32)
+    # (the LDS: 32-bit addresses, its stores' high halves 0)
+    addr = (q.value(at[0]) & M32, 0 if rp.space == "lds" else q.value(at[1]) & M32)
     ir, gpu = rp.ir_mem, rp.gpu_mem
     n = _store_at(q, gpu.stores, addr)
-    side = gpu
-    if n is None:
-        n, side = _store_at(q, ir.stores, addr), ir
     word = addr[1] << 32 | addr[0]
-    if n is None:
+    n_ir = _store_at(q, ir.stores, addr)
+    ig = _group_of(ir.groups, n_ir)[0] if n_ir is not None else None
+    if n is not None:
+        g = _group_of(gpu.groups, n)[0]
+    elif ig is not None and len(ir.groups) == len(gpu.groups):
+        g = ig  # (no GPU store at the word: the GPU's store instruction in the IR's one's place, its lanes' addresses)
+    else:
         return _branch_only(kc, q, rp, word)
-    g, _ = _group_of(side.groups, n)
-    paired = (len(ir.groups) == len(gpu.groups) and g < len(ir.groups) and len(ir.groups[g]) == len(gpu.groups[g]) == W
-              and g < len(rp.group_instr))
-    if not paired:
+    if len(gpu.groups[g]) != W or g >= len(rp.group_instr) or (ig is not None and len(ir.groups[ig]) != W):
         return _branch_only(kc, q, rp, word)
-    off_i = sum(len(x) for x in ir.groups[:g])
-    off_g = sum(len(x) for x in gpu.groups[:g])
     ins = rp.group_instr[g]
     dword = g - next(j for j, x in enumerate(rp.group_instr) if x is ins)
+    shift, part = 0, M32  # the stored value's bits in its register (a byte memory's store group: one byte)
+    if hasattr(gpu, "write_bytes"):  # (verify/tv/bytemem.py: one group per byte, lowest address first)
+        shift = 8 * (dword % 4) + (16 if "d16_hi" in ins.mnemonic else 0)  # [S:mem16-d16]
+        dword, part = dword // 4, 0xFF
     ops = [p.strip().split()[0] for p in ins.text.split(";")[0].strip().split(None, 1)[-1].split(",") if p.strip()]
     data_op = ops[0] if ins.mnemonic.startswith("buffer_") else ops[1] if len(ops) > 1 else ""
     data = _vreg(data_op, dword)
@@ -837,36 +897,62 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     for i in range(W):
         if not active[i]:
             continue
-        ilo, ihi, iv, ip, ien = ir.stores[off_i + i]
-        glo, ghi, gv, _, gen = gpu.stores[off_g + i]
-        ie, ge = q.truth(ien), q.truth(gen)
-        if (not ie and not ge) or (ie and q.truth(ip)):
+        gs = _lane_store(q, gpu, i, W, group=g)
+        if gs is not None:
+            ist = _lane_store(q, ir, i, W, addr=gs[1])
+            other = _lane_store(q, ir, i, W, group=ig) if ist is None and ig is not None else None
+            if other is not None and (other[3] or _lane_store(q, gpu, i, W, addr=other[1]) is not None):
+                other = None  # (the GPU's lane stores the IR's address too: not the address in error)
+        else:
+            ist = _lane_store(q, ir, i, W, group=ig) if ig is not None else None
+            if ist is None or ist[3]:
+                continue
+            again = _lane_store(q, gpu, i, W, addr=ist[1])
+            if again is None:  # the IR's lane stores, the GPU's stores nothing there
+                rows.append(C.Row("mem", i, ist[2], "", 0, E.NO_STORE,
+                                  f"{where}: the GPU's lane {i} stores nothing at {_hex_at(ist[1])}", [], bits=32))
+            elif again[2] != ist[2]:
+                rows.append(C.Row("mem", i, ist[2], "", again[2], f"at {_hex_at(ist[1])}",
+                                  f"the GPU's store of lane {i} at {_hex_at(ist[1])} differs", [], bits=32))
             continue
-        ia, ga = (q.value(ilo) & M32, q.value(ihi) & M32), (q.value(glo) & M32, q.value(ghi) & M32)
-        e, a = q.value(iv) & M32, q.value(gv) & M32
-        if ie == ge and ia == ga and e == a:
+        if ist is not None and (ist[3] or ist[2] == gs[2]):
+            continue  # (the IR stores poison there, or the same value)
+        a = gs[2]
+        if ist is None and other is None:  # the GPU's lane stores where the IR's stores nothing
+            text = f"{where}: lane {i} stores at {_hex_at(gs[1])}, where the IR's stores nothing"
+            steps, why = _exec_cause(run, ins, i, text)
+            rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}", why, steps, bits=32))
             continue
-        e_src = "" if ie else "(no store)"
-        a_src = "" if ge else "(no store)"
-        if ie and ge and ia != ga:
-            a_src = f"at {ga[1] << 32 | ga[0]:#x}, not {ia[1] << 32 | ia[0]:#x}"
-        reg = addr_reg if ie and ge and ia != ga else data
+        e = (ist or other or gs)[2]
+        moved = ist is None  # the GPU's lane stores at another address than the IR's
+        a_src = f"at {_hex_at(gs[1])}, not {_hex_at(other[1])}" if moved and other is not None else ""
+        reg = addr_reg if moved else data
         chain: list[str] = []
         resp = ""
-        if run is not None and reg is not None and data is not None and ge:
+        if run is not None and reg is not None and data is not None:
             m, snaps = run
             got = m.v(int(data[1:]))[i]  # (the replay is the model's: the store's value agrees)
-            if isinstance(got, int) and got & M32 == a:
+            if isinstance(got, int) and (got >> shift) & part == a:
                 chain, src, resp = C.trace_lane(low, m.trace or [], reg, i, active, _reader(m, snaps), through=True,
-                                                expected=e if reg == data else None)
+                                                expected=e if reg == data and part == M32 else None)
                 a_src = a_src or src
-                what = f"'s address is from {reg}[{i}]" if reg == addr_reg else f" stores {reg}[{i}] = {a:#x}"
+                byte = f" (bits {shift}-{shift + 7}: {a:#x})" if part != M32 else ""
+                what = (f"'s address is from {reg}[{i}]" if reg == addr_reg else
+                        f" stores {reg}[{i}] = {got & M32:#x}{byte}")
                 chain.insert(0, f"line {ins.line} ({ins.text.split(';')[0].strip()}): lane {i}{what}")
-        rows.append(C.Row("mem", i, e, e_src, a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
+        rows.append(C.Row("mem", i, e, "", a, a_src, resp or f"{where}: the GPU's store differs", chain, bits=32))
     kc.rows, kc.store_at, kc.wave = rows, where, W
     found = _kernel_branch(kc, q, rp, word, run, decisions) if run is not None and rows else None
     if found is not None:
         _name_branch([r for r in rows if r.lane == found[2]], found[0], found[1], wanted=kc.ir)
+    elif run is not None and rows:
+        cmp = _kernel_compare(kc, q, rp, word, run)
+        if cmp is not None:
+            for r in rows:
+                if r.lane == cmp[1] and (" computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible)
+                                         or "the GPU's store differs" in r.responsible or not r.chain):
+                    r.responsible = cmp[0]
+                    r.chain.append(cmp[0])
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
         from .. import svg  # (the picture's module loads with a counterexample only: start-up, issue 35)
@@ -880,64 +966,40 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                                    for full in (False, True))
 
 
-_WIDTHS = {"b32": 1, "dword": 1, "b64": 2, "dwordx2": 2, "b96": 3, "dwordx3": 3, "b128": 4, "dwordx4": 4}
-_DWORDS = re.compile(r"_(b32|dword|b64|dwordx2|b96|dwordx3|b128|dwordx4)$")  # a store of whole dwords
-
-
 def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) -> tuple[int, int] | None:
-    """The value a replay's last store to the memory word at byte address
-    `word` writes, and the lane that writes it: the store instructions the
-    symbolic run made store groups with, read from the registers before
-    each (a global or flat store of whole dwords: `v[0:1]` or `s[0:1]` +
-    `v0`, then `offset:`).  None where a store cannot be read so (another
-    kind, a partial dword, an unknown register), two lanes of one store
-    write the word different values, or no store writes it."""
-    m, snaps = run
-    makers = {id(i) for i in rp.group_instr}
+    """The value a replay's last store to the memory word (a byte, where
+    memory is byte-granular; the LDS: a 32-bit address) at `word` writes,
+    and the lane that writes it: the stores the replay recorded by running
+    the kernel model's own store instructions on its registers (global,
+    flat, buffer, LDS, sub-dword: every kind verify models).  None where
+    the replay recorded none (an instruction it could not run so), two
+    lanes of one store write the word different values, or no store
+    writes it."""
+    m = run[0]
+    rec = getattr(m, "recorded", None)
+    if rec is None:
+        return None
+    mem = rec.lds if rp.space == "lds" else rec.mem
+    if mem is None:
+        return None
     got: tuple[int, int] | None = None
-    for k, st in enumerate(m.trace or []):
-        ins = st.instr
-        if id(ins) not in makers:
-            continue
-        n = _DWORDS.search(ins.mnemonic)
-        if not ins.mnemonic.startswith(("global_store", "flat_store")) or n is None:
-            return None
-        width = _WIDTHS[n.group(1)]
-        body = ins.text.split(";")[0].strip().split(None, 1)[-1]
-        off = re.search(r"offset:(-?(?:0x[0-9a-fA-F]+|\d+))", body)
-        ops = [p.strip().split()[0] for p in body.split(",") if p.strip()]
-        vregs, sregs = snaps[min(k, len(snaps) - 1)]
-        ex = _sval(sregs, ("exec_lo", "exec_hi")[:1 if m.W == 32 else 2])
-        va = re.fullmatch(r"v\[(\d+):(\d+)\]|v(\d+)", ops[0]) if ops else None
-        d = _vreg(ops[1], 0) if len(ops) > 1 else None
-        sa = re.fullmatch(r"s\[(\d+):(\d+)\]", ops[2]) if len(ops) > 2 else None
-        if ex is None or va is None or d is None or (va.group(3) is not None and sa is None):
-            return None
-        seen: dict[int, tuple[int, int]] = {}
-        for i in range(m.W):
-            if not ex >> i & 1:
-                continue
-            try:
-                if va.group(3) is not None:  # saddr + a 32-bit offset
-                    assert sa is not None
-                    base = (sregs[f"s{sa.group(1)}"] | sregs[f"s{int(sa.group(1)) + 1}"] << 32) + vregs[int(va.group(3))][i]
-                else:
-                    base = vregs[int(va.group(1))][i] | vregs[int(va.group(1)) + 1][i] << 32
-                at = (base + (int(off.group(1), 0) if off else 0)) & 0xFFFFFFFFFFFFFFFF
-                vals = [vregs[int(d[1:]) + j][i] for j in range(width)]
-            except (KeyError, TypeError, IndexError):
-                return None
-            if not all(isinstance(v, int) for v in [at, *vals]):
-                return None
-            for j in range(width):
-                if at + 4 * j == word:
-                    if j in seen and seen[j][0] != vals[j] & M32:
-                        return None
-                    seen[j] = (vals[j] & M32, i)
-                elif abs(at + 4 * j - word) < 4:  # (a store that writes part of the word)
+    n = 0
+    for lanes in mem.groups:
+        seen: dict[int, int] = {}
+        for i in range(len(lanes)):
+            lo, hi, v, _, en = mem.stores[n + i]
+            if en is not True or not all(isinstance(x, int) for x in (lo, hi, v)):
+                if en is not False and en is not True:
                     return None
+                continue
+            at = lo & M32 if rp.space == "lds" else (hi & M32) << 32 | (lo & M32)
+            if at == (word & M32 if rp.space == "lds" else word):
+                seen[v & M32] = i
+        n += len(lanes)
+        if len(seen) > 1:
+            return None
         if seen:
-            got = next(iter(seen.values()))
+            got = next(iter(seen.items()))
     return got
 
 
@@ -960,6 +1022,63 @@ def _kernel_branch(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tupl
     return (*found, stored[1]) if found is not None else None
 
 
+_COMPARE = re.compile(r"^(v_cmpx?_|s_cmp_|s_bitcmp)")  # a compare: a lane's bit of a mask, or SCC
+
+
+def _flip_result(m: Machine, ins: Any, lane: int) -> None:
+    """What compare `ins` wrote, the other way for `lane`: SCC (s_cmp),
+    EXEC's bit of the lane (v_cmpx: it writes EXEC; its destination too
+    where it names one), or the bit of the lane mask it wrote (v_cmp:
+    its SGPR destination, VCC where it names none)."""
+    if ins.base.startswith(("s_cmp_", "s_bitcmp")):
+        m.scc = not bool(m.scc)
+        return
+    dst = ins.operands[0] if ins.operands and isinstance(ins.operands[0], SReg) else None
+    masks = [dst.names] if dst is not None else []
+    if ins.base.startswith("v_cmpx"):
+        masks.append(("exec_lo", "exec_hi"))
+    elif dst is None:
+        masks.append(("vcc_lo", "vcc_hi"))
+    for names in masks:
+        r = names[0] if lane < 32 else names[1] if len(names) > 1 else None
+        if r is None:
+            raise ValueError(ins.text)
+        m.set_s(r, (m.s(r) ^ (1 << (lane & 31))) & M32)
+
+
+COMPARE_TRIES = 8  # the latest compares of a replay's path replayed with a lane's result the other way
+
+
+def _kernel_compare(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[Machine, list[Any]]
+                    ) -> tuple[str, int] | None:
+    """A compare as a kernel's cause where no branch is (divergent code:
+    a `v_cmpx` or `v_cmp` + `s_and_saveexec` lets a lane run the other
+    path's stores): the replay's last store to the word gives the GPU's
+    value, and replayed with one compare's result for the lane that
+    stores it the other way (the latest first, COMPARE_TRIES of them), the
+    IR's.  (the cause's text, the lane)"""
+    stored = _word_stored(rp, run, word)
+    if stored is None or stored[0] != kc.gpu:
+        return None
+    m, _ = run
+    trace = m.trace or []
+    lane = stored[1]
+    cands = [n for n in range(len(trace) - 1, -1, -1) if _COMPARE.match(trace[n].instr.base)][:COMPARE_TRIES]
+    for n in cands:
+        try:
+            other = rp.replay(q, kc.exec_mask, flip_lane=(n, lane))
+            again = _word_stored(rp, other, word) if other is not None else None
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if again is not None and again[0] == kc.ir:
+            ins = trace[n].instr
+            what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else \
+                "EXEC" if ins.base.startswith("v_cmpx") else "its mask"
+            return (f"line {ins.line} {ins.mnemonic}: lane {lane}'s result in error ({what}): the other way the GPU "
+                    f"stores the value wanted, {kc.ir:#x}", lane)
+    return None
+
+
 def _branch_only(kc: KernelCex, q: Any, rp: KernelReplay, word: int) -> None:
     """Where the stores cannot be paired into a lane table (a store both
     paths share, the IR's on each path): a branch as the cause all the
@@ -970,6 +1089,10 @@ def _branch_only(kc: KernelCex, q: Any, rp: KernelReplay, word: int) -> None:
     if found is not None:
         kc.branch = f"{found[0]}, the path to the GPU value; the other way it gives the value wanted, {kc.ir:#x}"
         kc.branch_path = found[1]
+    elif run is not None:  # divergent code: a compare that let the storing lane in (or kept it out)
+        cmp = _kernel_compare(kc, q, rp, word, run)
+        if cmp is not None:
+            kc.branch = cmp[0]
 
 
 def _vreg(text: str, k: int) -> str | None:

@@ -921,6 +921,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel"  # the code starts at the kernel's entry (the GFX12 SGPR hazards track nothing there)
     replay = cextv.KernelReplay(m, prog, code.blocks, ir_mem, gpu_mem, initial, target, W, assume)  # (a refutation's explanation)
+    replay.kernel = k  # (its store instructions run again on a replay's registers)
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, replay.wrap(k.step), k, timeout)
         if why is not None:
@@ -971,7 +972,8 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         q.pop()
         if first.verdict != "proved":
             return first
-        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run, witness=False)
+        out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run, witness=False,
+                             replay=replay.view(lds[0], lds[1]) if replay is not None else None)
         if out.verdict == "refuted":
             out.notes = [n.replace("memory at", "LDS at", 1) for n in out.notes]
         return out

@@ -284,6 +284,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     both = _Both(k, spills(m))
     # what the memory instructions wrote: a refutation's explanation (verify/tv/cextv.py)
     replay = cextv.KernelReplay(m, code.program, code.blocks, ir_mem, gpu_mem, initial, target, W, assume)
+    replay.kernel = k  # (its store instructions run again on a replay's registers)
     if code.blocks is not None:
         why = run_blocks(m, code.blocks, replay.wrap(both.step), both, timeout)
         if why is not None:

@@ -1,0 +1,164 @@
+"""Causes through SCC (issue #34): an SCC an SALU logic op wrote
+(`s_and_b32 s0, s0, s1` then `s_cbranch_scc0`), a mask made by
+`s_cselect_b32 s1, -1, 0` from a compare's SCC, and a value `s_cselect_b32
+s0, s2, s3` picked on an `s_and` with EXEC, each traced back to the line
+that went wrong  [S:cause-scc-logic]."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import cli
+
+pytestmark = pytest.mark.skipif(shutil.which("llc-22") is None, reason="llc-22 not installed")
+
+HEAD = """\
+define amdgpu_kernel void @{name}(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %x, i32 %y) {{
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+{body}
+}}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+BRANCH = """\
+  br i1 %cc, label %t1, label %f
+t1:
+  %v = add i32 %x, %tid
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+f:
+  %w = add i32 %y, %tid
+  store i32 %w, ptr addrspace(1) %p
+  ret void"""
+
+
+def mutant(tmp_path: Path, name: str, body: str, old: str, new: str) -> tuple[Path, Path, int]:
+    """The kernel compiled by llc-22 for gfx1100 wave32, its one line `old`
+    made `new`: (the .ll, the mutant .s, the changed line's number)."""
+    ir = HEAD.format(name=name, body=body)
+    ll = tmp_path / "k.ll"
+    ll.write_text(ir)
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    lines = asm.splitlines()
+    assert lines.count(f"\t{old}") == 1, asm
+    at = lines.index(f"\t{old}")
+    lines[at] = f"\t{new}"
+    bad = tmp_path / "m.s"
+    bad.write_text("\n".join(lines) + "\n")
+    return ll, bad, at + 1
+
+
+def run(ll: Path, bad: Path) -> list[str]:
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad))
+    assert code == 1, out
+    return out.splitlines()
+
+
+def cause(out: list[str]) -> str:
+    return next(x for x in out if x.startswith("    cause: "))[len("    cause: "):]
+
+
+def test_a_branch_on_an_and_s_scc_names_the_logic_op(tmp_path):
+    """`icmp eq (and %a, %b), 0` in a compute shader: llc-22 branches on
+    the SCC of `s_and_b32 s0, s0, s1` (no compare); made `s_or_b32`, the SCC
+    is wrong where a | b is not zero and a & b is: the s_or is named with
+    the SCC a correct program holds, then the branch."""
+    ir = ("define amdgpu_cs float @sand(i32 inreg %a, i32 inreg %b, float inreg %x, float inreg %y) {\nentry:\n"
+          "  %t = and i32 %a, %b\n  %cc = icmp eq i32 %t, 0\n  br i1 %cc, label %t1, label %f\nt1:\n"
+          "  %v = fadd float %x, 1.0\n  ret float %v\nf:\n  %w = fadd float %y, 2.0\n  ret float %w\n}\n")
+    ll = tmp_path / "s.ll"
+    ll.write_text(ir)
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", "-mattr=+wavefrontsize32"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    lines = asm.splitlines()
+    at = lines.index("\ts_and_b32 s0, s0, s1") + 1
+    assert lines[at] == "\ts_cbranch_scc0 .LBB0_2", asm
+    lines[at - 1] = "\ts_or_b32 s0, s0, s1"
+    bad = tmp_path / "m.s"
+    bad.write_text("\n".join(lines) + "\n")
+    out = run(ll, bad)
+    c = cause(out)
+    assert c.startswith(f"line {at} s_or_b32: SCC = 1, a correct program would hold 0 -> line {at + 1} "
+                        "s_cbranch_scc0 not taken, the path to the GPU value"), c
+    assert (f"      line {at} (s_or_b32 s0, s0, s1): SCC = 1 (a correct program would hold 0) -> line {at + 1} "
+            "(s_cbranch_scc0 .LBB0_2): not taken; the other way the code gives the value wanted") in out, out
+
+
+def test_a_vcc_from_s_cselect_masks_names_the_compare(tmp_path):
+    """`or i1 (icmp eq %a, 7), (icmp ult %b, 5)`: llc-22 computes the
+    inverse, `s_cmp_lg_u32 s0, 7` / `s_cmp_gt_u32 s1, 4` each made a mask
+    by `s_cselect_b32 sN, -1, 0`, `s_and_b32 s0, s0, s1`, `s_and_b32 vcc_lo,
+    exec_lo, s0`, `s_cbranch_vccnz`.  The second compare made `s_cmp_gt_u32
+    s1, 5` is wrong at b = 5: traced from VCC through the s_and (s1 alone
+    stands in the way: s0 is not 0) and the s_cselect (the SCC it read) to
+    the compare, named first (the trace used to stop at the s_and)."""
+    body = "  %c1 = icmp eq i32 %a, 7\n  %c2 = icmp ult i32 %b, 5\n  %cc = or i1 %c1, %c2\n" + BRANCH
+    ll, bad, at = mutant(tmp_path, "kcmp", body, "s_cmp_gt_u32 s1, 4", "s_cmp_gt_u32 s1, 5")
+    lines = bad.read_text().splitlines()
+    assert lines[at] == "\ts_cselect_b32 s1, -1, 0" and lines[at + 2] == "\ts_and_b32 s0, s0, s1", lines[at - 3:at + 6]
+    vcc = lines.index("\ts_and_b32 vcc_lo, exec_lo, s0") + 1
+    c = cause(run(ll, bad))
+    assert c.startswith(f"line {at} s_cmp_gt_u32: SCC = 0 -> line {at + 1} s_cselect_b32: s1 = 0x0 -> "
+                        f"line {at + 3} s_and_b32: s0 = 0x0 -> line {vcc} s_and_b32: vcc_lo = 0x0, a correct "
+                        f"program would hold VCC != 0 -> line {vcc + 1} s_cbranch_vccnz not taken, the path to the "
+                        "GPU value"), c
+
+
+def test_a_value_picked_by_s_cselect_names_the_compare(tmp_path):
+    """`select (and i1 (icmp eq %a, 7), (icmp ult %b, 5)), %x + tid, %y +
+    tid`: llc-22 picks `s_cselect_b32 s0, s2, s3` on the SCC of `s_and_b32
+    s0, s0, exec_lo`; the second compare made `s_cmp_lt_u32 s1, 4` is wrong
+    at b = 4.  The stored value's wrong s0 is traced to the s_cselect (its
+    other source is the value wanted), its SCC through both s_ands and the
+    mask's s_cselect to the compare, named first (the trace used to stop
+    at the v_add that read s0)."""
+    body = ("  %c1 = icmp eq i32 %a, 7\n  %c2 = icmp ult i32 %b, 5\n  %cc = and i1 %c1, %c2\n"
+            "  %v = add i32 %x, %tid\n  %w = add i32 %y, %tid\n  %s = select i1 %cc, i32 %v, i32 %w\n"
+            "  store i32 %s, ptr addrspace(1) %p\n  ret void")
+    ll, bad, at = mutant(tmp_path, "ksel", body, "s_cmp_lt_u32 s1, 5", "s_cmp_lt_u32 s1, 4")
+    lines = bad.read_text().splitlines()
+    assert lines[at:at + 5] == ["\ts_cselect_b32 s1, -1, 0", "\ts_delay_alu instid0(SALU_CYCLE_1) | instskip(NEXT) | "
+                                "instid1(SALU_CYCLE_1)", "\ts_and_b32 s0, s0, s1", "\ts_and_b32 s0, s0, exec_lo",
+                                "\ts_cselect_b32 s0, s2, s3"], lines[at:at + 5]
+    out = run(ll, bad)
+    c = cause(out)
+    assert c.startswith(f"line {at} s_cmp_lt_u32: SCC = 0 -> line {at + 1} s_cselect_b32: s1 = 0x0 -> line {at + 3} "
+                        f"s_and_b32: s0 = 0x0 -> line {at + 4} s_and_b32: SCC = 0 -> line {at + 5} s_cselect_b32: s0 = "
+                        ), c
+    assert "a correct program would hold" in c and "(in s2)" in c, c
+    steps = out[out.index("    lane 0, step by step:") + 1:]
+    assert [s.split(")")[0] for s in steps[:5]] == [f"      line {n} ({t}" for n, t in (
+        (at, "s_cmp_lt_u32 s1, 4"), (at + 1, "s_cselect_b32 s1, -1, 0"), (at + 3, "s_and_b32 s0, s0, s1"),
+        (at + 4, "s_and_b32 s0, s0, exec_lo"), (at + 5, "s_cselect_b32 s0, s2, s3"))], steps
+
+
+def test_the_one_mask_input_in_error():
+    """explain.mask_input: of an `s_and`/`s_or`/`s_andn2` of two SGPRs
+    whose result is zero where a correct program's is not (or the other
+    way), the one input that alone stands in the way, the bits of it that
+    decide and whether those are nonzero in a correct program; None where
+    either input could be the one."""
+    from types import SimpleNamespace
+
+    from verify.explain import mask_input
+    from verify.ir import SReg
+
+    def ins(base: str) -> SimpleNamespace:
+        return SimpleNamespace(base=base, operands=[SReg(("s2",)), SReg(("s0",)), SReg(("s1",))])
+    M = 0xFFFFFFFF
+    # a & b zero, nonzero wanted: s0 = 0 is alone (s1 is not 0), on s1's bits
+    assert mask_input(ins("s_and_b32"), {"s0": 0, "s1": 0x6}, M, True) == (("s0",), 0x6, True)
+    assert mask_input(ins("s_and_b32"), {"s0": 0x3, "s1": 0x1}, M, False) is None  # zero wanted: either
+    # a | b not zero, zero wanted: s1 alone where s0 is 0; nonzero wanted: either
+    assert mask_input(ins("s_or_b32"), {"s0": 0, "s1": 0x10}, M, False) == (("s1",), M, False)
+    assert mask_input(ins("s_or_b32"), {"s0": 0, "s1": 0}, M, True) is None
+    # a & ~b zero, nonzero wanted: where a is 0 and ~b is not, a alone; where b covers a, b alone (zero there)
+    assert mask_input(ins("s_andn2_b32"), {"s0": 0, "s1": 0xF0}, M, True) == (("s0",), 0xFFFFFF0F, True)
+    assert mask_input(ins("s_and_not1_b32"), {"s0": 0x3, "s1": M}, M, True) == (("s1",), 0x3, False)
+    assert mask_input(ins("s_andn2_b32"), {"s0": 0x1, "s1": 0x0}, M, False) is None
+    assert mask_input(ins("s_xor_b32"), {"s0": 0x1, "s1": 0x1}, M, True) is None
