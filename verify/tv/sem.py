@@ -39,6 +39,7 @@ from ..diag import InputError, Span
 from ..identities import OPERATIONS
 from ..ir import Instr
 from ..machine import Machine
+from ..ops.addr import mul_hi_u32
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
@@ -1809,7 +1810,7 @@ class IRRun:
     def _wave_reduce64(self, ins: Inst, x: Lanes) -> Lanes:
         """wave.reduce.OP.i64: the fold of OP over the active lanes on 64-bit
         values, as for i32 (`wave_reduce`); a uniform value in closed form
-        (n*v for add and sub, computed exactly from 16-bit halves, n <= 64;
+        (n*v for add and sub, its high word as s_mul_hi_u32 computes it;
         v times n's parity for xor; v for the others)."""
         B, W = self.B, self.wave
         m = re.match(r"llvm\.amdgcn\.wave\.reduce\.(\w+)\.i64$", ins.callee)
@@ -1824,11 +1825,9 @@ class IRRun:
             v = (x.vals[0], x.hi[0])
             n = self._count_active()
             if kind in ("add", "sub"):
-                a0, a1 = B.and_(v[0], B.const(0xFFFF)), B.lshr(v[0], B.const(16))
-                p0, p1 = B.mul(a0, n), B.mul(a1, n)  # each < 2^23
-                t = B.add(B.and_(p1, B.const(0xFFFF)), B.lshr(p0, B.const(16)))
-                hi = B.add(B.add(B.lshr(p1, B.const(16)), B.lshr(t, B.const(16))), B.mul(v[1], n))
-                acc = (B.mul(v[0], n), hi)
+                # the high word as the GPU's s_mul_hi_u32 spells it (ops.addr.mul_hi_u32,
+                # exact for any n): LLVM's split multiply then meets it term for term
+                acc = (B.mul(v[0], n), B.add(mul_hi_u32(B, v[0], n), B.mul(v[1], n)))
             elif kind == "xor":
                 par = B.and_(n, B.const(1))
                 acc = (B.mul(v[0], par), B.mul(v[1], par))
