@@ -294,6 +294,7 @@ class Z3:
         self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
         self._n_arrays = 0
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
+        self._lane_arrs: tuple[int, dict[int, Any]] = (0, {})  # (len(_lane_of), its arrays): _lane_arrays
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
     @property
@@ -318,11 +319,18 @@ class Z3:
         self._fresh_lanes[(name, n, cond)] = tuple(lanes)
         return lanes
 
+    def _lane_arrays(self) -> dict[int, Any]:
+        """Every register array of _lane_of by ast id (remade only when
+        _lane_of has grown: it only grows, and lane_local asks W times)."""
+        if self._lane_arrs[0] != len(self._lane_of):
+            self._lane_arrs = (len(self._lane_of), {t[1].get_id(): t[1] for t in self._lane_of.values()})
+        return self._lane_arrs[1]
+
     def _swap_pairs(self, i: int, r: int) -> list[tuple[Any, Any]]:
         """The substitution that swaps lanes i and r of every register array."""
         ref = self.s.ref
         pairs = []
-        for arr in {t[1].get_id(): t[1] for t in self._lane_of.values()}.values():
+        for arr in self._lane_arrays().values():
             a = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(i).as_ast()), self.s.ctx)
             b = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(r).as_ast()), self.s.ctx)
             pairs += [(a, b), (b, a)]
@@ -342,25 +350,43 @@ class Z3:
         substitution."""
         if self.s.defs or len(conds) < 2 or any(type(c) is bool for c in conds) or not self._lane_of:
             return False
-        if not z3.substitute(conds[1], *self._swap_pairs(1, 0)).eq(conds[0]):
+        ref = self.s.ref
+        swaps: dict[int, tuple[Any, Any, int]] = {}
+
+        def swapped(t: Any, i: int) -> Any:  # t with lanes i and 0 swapped (the C API: a hot path)
+            if i not in swaps:
+                pairs = self._swap_pairs(i, 0)
+                frm, n = _arr([p[0] for p in pairs])
+                to, _ = _arr([p[1] for p in pairs])
+                swaps[i] = (frm, to, n)
+            frm, to, n = swaps[i]
+            return self.s.W(z3.Z3_substitute(ref, t.as_ast(), n, frm, to))  # (kept alive while compared)
+
+        first = conds[0].as_ast()
+        if not z3.Z3_is_eq_ast(ref, swapped(conds[1], 1).as_ast(), first):
             return False
         live = [a for a in fixed if type(a) is not bool]
-        if not _plain_reads(self.s.ref, [*conds, *live], {t[1].get_id() for t in self._lane_of.values()}):
+        if not _plain_reads(ref, [*conds, *live], set(self._lane_arrays())):
             return False
-        ref = self.s.ref
-        kids = [sorted(z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, a.as_ast(), k)) for k in range(a.num_args()))
-                if z3.is_and(a) or z3.is_or(a) else None for a in live]
+        andor = (z3.Z3_OP_AND, z3.Z3_OP_OR)
+
+        def kids_of(a: Any) -> list[int]:
+            return sorted(ast_id(ref, app_arg(ref, a, k)) for k in range(app_num_args(ref, a)))
+
+        kinds = [decl_kind(ref, app_decl(ref, a.as_ast())) if ast_kind(ref, a.as_ast()) == z3.Z3_APP_AST else None
+                 for a in live]
+        kids = [kids_of(a.as_ast()) if k in andor else None for a, k in zip(live, kinds)]
         for i in range(2, len(conds)):
-            if not z3.substitute(conds[i], *self._swap_pairs(i, 0)).eq(conds[0]):
+            if not z3.Z3_is_eq_ast(ref, swapped(conds[i], i).as_ast(), first):
                 return False
         for i in range(1, len(conds)):
-            pairs = self._swap_pairs(i, 0)
-            for a, ka in zip(live, kids):
-                b = z3.substitute(a, *pairs)
-                if b.eq(a):
+            for a, ka, kd in zip(live, kids, kinds):
+                bw = swapped(a, i)
+                b = bw.as_ast()
+                if z3.Z3_is_eq_ast(ref, b, a.as_ast()):
                     continue
-                if ka is None or b.decl().kind() != a.decl().kind() or ka != sorted(
-                        z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, b.as_ast(), k)) for k in range(b.num_args())):
+                if ka is None or ast_kind(ref, b) != z3.Z3_APP_AST or decl_kind(ref, app_decl(ref, b)) != kd \
+                        or ka != kids_of(b):
                     return False
         return True
 
@@ -380,7 +406,7 @@ class Z3:
         out: list[int | None] = [None] * len(conds)
         if self.s.defs or len(conds) < 2:
             return out
-        arrays = {t[1].get_id(): t[1] for t in self._lane_of.values()}
+        arrays = self._lane_arrays()
         if not arrays:
             return out
         ref = self.s.ref
