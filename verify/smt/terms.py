@@ -214,18 +214,24 @@ def _bv_numeral(ref: Any, a: Any) -> int | None:
     return int(z3.Z3_get_numeral_string(ref, a))
 
 
-def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
+def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int],
+                 known: tuple[set[int], list[Any]] | None = None) -> bool:
     """Every read of an array of `arrays` (ast ids) in `terms` is at a
     numeral index, no such array is used otherwise (a store, an equality),
     and no quantifier or bound variable occurs: lane_twins' `plain`, on the
-    C API (a walk over every node of a lane question is a hot path)."""
+    C API (a walk over every node of a lane question is a hot path).
+    `known`: ast ids whose terms are known plain for these `arrays` (not
+    walked again) and the terms that keep them alive (an id is reused once
+    its term is freed); where the answer is yes, every node walked joins
+    them."""
     seen: set[int] = set()
     stack = [t.as_ast() for t in terms]
     app, sel = z3.Z3_APP_AST, z3.Z3_OP_SELECT
+    done = known[0] if known is not None else set()
     while stack:
         a = stack.pop()
         k = ast_id(ref, a)
-        if k in seen:
+        if k in seen or k in done:
             continue
         seen.add(k)
         kind = ast_kind(ref, a)
@@ -246,6 +252,9 @@ def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
             if ast_id(ref, c) in arrays:
                 return False
         stack.extend(kids)
+    if known is not None:
+        known[0].update(seen)
+        known[1].extend(terms)  # (every node walked is a subterm of one)
     return True
 
 
@@ -295,6 +304,7 @@ class Z3:
         self._n_arrays = 0
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
         self._lane_arrs: tuple[int, dict[int, Any]] = (0, {})  # (len(_lane_of), its arrays): _lane_arrays
+        self._plain: tuple[frozenset[int], set[int], list[Any]] = (frozenset(), set(), [])  # _plain_known
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
     @property
@@ -325,6 +335,15 @@ class Z3:
         if self._lane_arrs[0] != len(self._lane_of):
             self._lane_arrs = (len(self._lane_of), {t[1].get_id(): t[1] for t in self._lane_of.values()})
         return self._lane_arrs[1]
+
+    def _plain_known(self) -> tuple[set[int], list[Any]]:
+        """The ast ids _plain_reads found plain for the lane arrays as they
+        are now, and the terms keeping them alive (lane_twins and lane_local
+        walk the same lane questions)."""
+        key = frozenset(self._lane_arrays())
+        if self._plain[0] != key:
+            self._plain = (key, set(), [])
+        return self._plain[1], self._plain[2]
 
     def _swap_pairs(self, i: int, r: int) -> list[tuple[Any, Any]]:
         """The substitution that swaps lanes i and r of every register array."""
@@ -366,7 +385,7 @@ class Z3:
         if not z3.Z3_is_eq_ast(ref, swapped(conds[1], 1).as_ast(), first):
             return False
         live = [a for a in fixed if type(a) is not bool]
-        if not _plain_reads(ref, [*conds, *live], set(self._lane_arrays())):
+        if not _plain_reads(ref, [*conds, *live], set(self._lane_arrays()), self._plain_known()):
             return False
         andor = (z3.Z3_OP_AND, z3.Z3_OP_OR)
 
@@ -412,7 +431,7 @@ class Z3:
         ref = self.s.ref
         live = [i for i, c in enumerate(conds) if type(c) is not bool]
         # every lane array read at a numeral lane (on the C API: a walk over every node)
-        if not _plain_reads(ref, [conds[i] for i in live], set(arrays)):
+        if not _plain_reads(ref, [conds[i] for i in live], set(arrays), self._plain_known()):
             return out
         reps: list[int] = []  # the lanes asked
         for i in live:
