@@ -299,6 +299,8 @@ class Z3:
         self._bits: dict[int, tuple[Any, ...]] = {}
         self._masks: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}  # from_bits by its conditions' ids
         self._arrays: dict[int, tuple[Any, ...]] = {}
+        # id(list) -> (list, all lanes one term, _lanes_of, len(_lane_of) then): select
+        self._reads: dict[int, tuple[Any, bool, Any, int]] = {}
         self._decided: dict[int, tuple[Any, Any]] = {}  # ast id -> (the term, kept alive; decide's answer)
         self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
         self._n_arrays = 0
@@ -971,9 +973,15 @@ class Z3:
         if self.lane_arrays:
             return self._select_planned(vals, idx)
         first = vals[0]
-        if all(self.s.same(v, first) for v in vals):
+        # (a list is read at W symbolic lanes in a row, a shuffle's: what it
+        # is decided once, kept with the list so that its id stays its own)
+        seen = self._reads.get(id(vals))
+        if seen is None or seen[0] is not vals or seen[3] != len(self._lane_of):
+            same = all(self.s.same(v, first) for v in vals)
+            seen = self._reads[id(vals)] = (vals, same, None if same else self._lanes_of(vals), len(self._lane_of))
+        if seen[1]:
             return first
-        read = self._as_read(vals, idx)
+        read = self._as_read(vals, idx, seen[2])
         if read is not None:
             return read
         hit = self._arrays.get(id(vals))
@@ -1068,11 +1076,10 @@ class Z3:
             at = self.ite(self.eq(idx, k), lanes[k], at)
         return at
 
-    def _as_read(self, vals: Sequence[Any], idx: Any) -> Any:
-        """If every vals[k] is entry lane c_k of one register, vals[idx] is
-        that register's array read at c(idx): lane data never has to be
-        compared bit by bit, only lane indices."""
-        got = self._lanes_of(vals)
+    def _as_read(self, vals: Sequence[Any], idx: Any, got: tuple[Any, list[int]] | None) -> Any:
+        """If every vals[k] is entry lane c_k of one register (`got`:
+        _lanes_of(vals)), vals[idx] is that register's array read at c(idx):
+        lane data never has to be compared bit by bit, only lane indices."""
         if got is None:
             return None
         src, lanes = got
