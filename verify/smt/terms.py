@@ -301,6 +301,7 @@ class Z3:
         self._arrays: dict[int, tuple[Any, ...]] = {}
         # id(list) -> (list, all lanes one term, _lanes_of, len(_lane_of) then): select
         self._reads: dict[int, tuple[Any, bool, Any, int]] = {}
+        self._index_kind: dict[int, tuple[list[int], str]] = {}  # id(lane map) -> (it, its shape): _lane_index
         self._decided: dict[int, tuple[Any, Any]] = {}  # ast id -> (the term, kept alive; decide's answer)
         self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
         self._n_arrays = 0
@@ -686,7 +687,9 @@ class Z3:
 
     def _lane_bits(self, v: Any) -> tuple[Any, ...] | None:
         """The 32 conditions `v` was built from by :meth:`from_bits`, if it was."""
-        hit = self._bits.get(v.get_id())
+        if not self._bits:  # (no lane mask made yet: every select asks)
+            return None
+        hit = self._bits.get(ast_id(self.s.ref, v.as_ast()))
         return hit[1] if hit is not None and self.s.same(hit[0], v) else None
 
     # ---- lane masks ---------------------------------------------------------
@@ -1066,10 +1069,16 @@ class Z3:
         return src, lanes
 
     def _lane_index(self, lanes: list[int], idx: Any) -> Any:
-        """c(idx) for the lane map k -> c_k."""
-        if all(c == k for k, c in enumerate(lanes)):
+        """c(idx) for the lane map k -> c_k (its shape found once per list:
+        a shuffle asks W times)."""
+        hit = self._index_kind.get(id(lanes))
+        if hit is None or hit[0] is not lanes:
+            kind = "id" if all(c == k for k, c in enumerate(lanes)) else \
+                "xor" if all(c == k ^ lanes[0] for k, c in enumerate(lanes)) else "chain"
+            hit = self._index_kind[id(lanes)] = (lanes, kind)
+        if hit[1] == "id":
             return idx
-        if all(c == k ^ lanes[0] for k, c in enumerate(lanes)):
+        if hit[1] == "xor":
             return self.xor(idx, lanes[0])
         at = lanes[-1]
         for k in range(len(lanes) - 2, -1, -1):
