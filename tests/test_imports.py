@@ -55,6 +55,12 @@ LOCAL_IMPORTS: dict[tuple[str, str, str], str] = {
     ("verify.about", "versions", "llvmlite.binding"): "llvmlite's LLVM library only for --version",
     ("verify.tv.check", "check_files", "verify.workers"): "multiprocessing (about 6 ms of CPU) only for verify tv -j",
     ("verify.tv.cextv", "explain", "verify.svg"): "the picture's module (about 4 ms) only with a counterexample",
+    ("verify.refine", "*", "verify.cex"): "the counterexample modules (cex, explain: about 6 ms) only with one "
+                                          "(or the f32 search): the cold `verify lowering` start-up, issue #35",
+    ("verify.presearch", "counterexample", "verify.cex"): "the counterexample modules only with one (start-up, "
+                                                         "issue #35)",
+    ("verify.refine", "_prove_sort", "verify.sortnet"): "the sorting-network proof only for sorting specs (start-up)",
+    ("verify.commands.lowering", "cmd_lowering", "verify.svg"): _CMD + " (the picture's modules with --svg only)",
     ("verify.tv.cextv", "explain_kernel", "verify.svg"): "the picture's module (about 4 ms) only with a counterexample",
 }
 

@@ -85,7 +85,20 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+class _Unbuilt:
+    """A command's parser left unbuilt: the command line runs another
+    command (its arguments alone are parsed; start-up, issue #35)."""
+
+    def add_argument(self, *args: Any, **kw: Any) -> None:
+        pass
+
+
+_ONLY: list[str | None] = [None]  # the one command build_parser builds (None: every command)
+
+
 def _command(sub: Any, name: str, help: str, *shared: str) -> argparse.ArgumentParser:
+    if _ONLY[0] is not None and name != _ONLY[0]:
+        return _Unbuilt()  # type: ignore[return-value]  # (add_argument only)
     p: argparse.ArgumentParser = sub.add_parser(name, help=help, epilog=EXIT_HELP,
                                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     for key in shared:
@@ -95,12 +108,28 @@ def _command(sub: Any, name: str, help: str, *shared: str) -> argparse.ArgumentP
 
 
 @cache
-def parser() -> argparse.ArgumentParser:
-    """The parser, built once (parse_args changes nothing in it)."""
-    return build_parser()
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser, built once (parse_args changes nothing in it); `only`:
+    with that command's arguments alone (the others' parsers cost start-up)."""
+    return build_parser(only)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _only(argv: list[str]) -> str | None:
+    """The command a command line runs when its first word names one (then
+    only that command's parser is needed), else None (every command's: the
+    top-level --help and errors list them all)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    _ONLY[0] = only
+    try:
+        return _build_parser()
+    finally:
+        _ONLY[0] = None
+
+
+def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="verify", description="Prove AMD GPU cross-lane lowerings against shuffle and reduction specs.",
                 epilog=EXIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="store_true", help="print the versions of verify, z3 and llvmlite/LLVM")
@@ -262,7 +291,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = parser().parse_args(argv)
+        args = parser(_only(sys.argv[1:] if argv is None else argv)).parse_args(argv)
         if args.version:
             from .about import versions
 

@@ -53,14 +53,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .backend import Concrete, f32_bits, f32_is_nan
-from .cex import Counterexample, _monoid_witness, _rows, _tags, lane_pattern, shown_registers, value_reader
 from .encode import Encoding, binding_labels, encode, mismatches, replay
 from .identities import F32_NEG_INF, F32_NEG_ZERO, F32_POS_INF, FOLDS
 from .ir import Lowering, reg_key
 from .target import Target
+
+if TYPE_CHECKING:
+    from .cex import Counterexample
 
 M32 = 0xFFFFFFFF
 SEED = 0
@@ -311,6 +313,9 @@ def counterexample(search: Search, f: Found, solver_free: bool = False) -> Count
     `solver_free`: only if tags or the witness fail (None otherwise): where
     EXEC is the solver's too (the lowest lane alone, or a fixed contract),
     the counterexample is then the one the solver path prints."""
+    # (the counterexample modules load with one: start-up, issue #35)
+    from .cex import Counterexample, _monoid_witness, _rows, _tags, lane_pattern, shown_registers, value_reader
+
     low, mask, feq = search.low, f.mask, search.mode.f32
 
     def fails(v: dict[str, Any]) -> bool:

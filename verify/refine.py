@@ -22,12 +22,11 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import catalog, waits
 from .assume import variant_space
 from .backend import Concrete, Cond, Symbolic, Value
-from .cex import Counterexample, concrete_counterexample, f32_search, find_counterexample, render
 from .diag import InputError, Warning_
 from .encode import Encoding, encode, fixed_exec, symbolic_exec, symbolic_initial, vacuity_witness
 from .hazards import check as hazards
@@ -37,10 +36,12 @@ from .machine import Machine
 from .ops.base import op_of, reg_names
 from .presearch import RANDOM_MASKS, Bounded, Found, Mode, Search, first_cases, more_cases
 from .presearch import counterexample as presearch_counterexample
-from .sortnet import prove_sort
 from .spec import SpecDef, spec_monoid
 from .target import FeatureLog, Target, resolve, resolve_all
 from .wide import HALFWISE, WIDE_TYPES
+
+if TYPE_CHECKING:
+    from .cex import Counterexample
 
 DEFAULT_TIMEOUT = 30.0
 # z3 resource units (rlimit) for the all-lanes query before going lane by lane:
@@ -131,6 +132,8 @@ class Result:
                        f"(whole-wave mode): correct only where the caller keeps nothing live in those lanes")
         out += [f"    {o.name}: {o.verdict}: {o.detail}" for o in self.obligations if o.verdict != "proved"]
         if cex and self.cex is not None:
+            from .cex import render  # (counterexamples' modules load with one: start-up, issue #35)
+
             out += render(self.cex, low)
         return out
 
@@ -478,6 +481,8 @@ class _Proof:
                     monoid=self.enc_name != "bit-vector")
         self.search = None if folded else Search(low, self.target, self.wave, self.assume, enc, mode)
         hit = self.search.run(first_cases(low.exec_contract, self.wave)) if self.search is not None else None
+        if self.f32:
+            from .cex import f32_search
         found = (f32_search(low, self.target, self.wave, self.assume, enc)
                  if self.f32 and self.enc_name == "bit-vector" and not folded and hit is None else None)
         if hit is not None:
@@ -485,6 +490,8 @@ class _Proof:
         elif found is not None:
             self.res.obligations.append(Obligation(f"value({found[0]})", "refuted",
                                                    "an active lane differs from the spec (found by concrete search)"))
+            from .cex import concrete_counterexample
+
             self.res.cex = concrete_counterexample(low, self.target, self.wave, self.assume, found[1], found[2])
             self.res.method += ", concrete search"
         self.refuted_early = hit is not None or found is not None
@@ -525,6 +532,8 @@ class _Proof:
             cond = B.and_b(cond, B.at_most(enc.exec_bits, bin(h.mask).count("1")))
         bq = Bounded(q, CEX_RLIMIT_MUL if multiplies else CEX_RLIMIT)
         depth, size = len(q.marks), len(q.assertions)
+        from .cex import find_counterexample
+
         try:
             cex = find_counterexample(low, self.target, self.wave, enc, B, bq, [(f"value({h.output})", cond)],  # type: ignore[arg-type]
                                       self.assume)
@@ -543,6 +552,8 @@ class _Proof:
         if res.verdict == "proved" and low.exec_contract != "full" and low.clobbers is not None:
             res.writes_inactive = _writes_inactive(low, self.enc, self.fresh, self.B, self.q)
         if res.verdict == "refuted" and self.want_cex and res.cex is None:
+            from .cex import find_counterexample
+
             res.cex = find_counterexample(low, self.target, self.wave, self.enc, self.B, self.q, self.bad_conds,
                                           self.assume)
 
@@ -576,6 +587,8 @@ def _prove_sort(low: Lowering, target: Target, wave: int, timeout: float, assume
                 spec_def: SpecDef, t0: float) -> tuple[Result, FeatureLog]:
     """A lowering of a sorting spec, by the network argument: its verdict's
     claim says it relies on the 0-1 principle."""
+    from .sortnet import prove_sort  # (sorting specs only: start-up, issue #35)
+
     flog = FeatureLog(target)
     p = prove_sort(low, target, wave, timeout, assume, spec_def, flog)
     res = Result(low.name, low.path, target.name, wave, low.exec_contract, p.verdict,
@@ -704,6 +717,8 @@ def prove_exec(low: Lowering, target: Target, wave: int, mode: str, timeout: flo
         want_mask = sum(1 << i for i, a in enumerate(want) if q.truth(a))
         res.obligations.append(Obligation(name, "refuted", f"EXEC at the end is {mask1:#x}, expected {want_mask:#x}"))
         res.verdict = "refuted"
+        from .cex import Counterexample
+
         res.cex = Counterexample(name, wave, mask0, {}, {}, False, [], mask1)
     res.seconds = time.perf_counter() - t0
     return res

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from .. import svg
 from ..assume import parse_assume
 from ..refine import Result, check_lowering, instantiations, lowering_json, lowering_lines, worst_verdict
 from ..summary import counts
@@ -51,6 +50,8 @@ def cmd_lowering(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         write_files(args.smt2, smt2_files(low.name, {f"{r.target}.w{r.wave}": (r.shared_with, r.smt2) for r in results}))
     n = counts(r.verdict for r in results)
     if args.svg:
+        from .. import svg  # (the picture's modules load with --svg: start-up, issue #35)
+
         write(args.svg, svg.result_svg(low, results, assume, args.svg_full))
     checked: list[str] = []
     if solver2:

@@ -214,18 +214,24 @@ def _bv_numeral(ref: Any, a: Any) -> int | None:
     return int(z3.Z3_get_numeral_string(ref, a))
 
 
-def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
+def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int],
+                 known: tuple[set[int], list[Any]] | None = None) -> bool:
     """Every read of an array of `arrays` (ast ids) in `terms` is at a
     numeral index, no such array is used otherwise (a store, an equality),
     and no quantifier or bound variable occurs: lane_twins' `plain`, on the
-    C API (a walk over every node of a lane question is a hot path)."""
+    C API (a walk over every node of a lane question is a hot path).
+    `known`: ast ids whose terms are known plain for these `arrays` (not
+    walked again) and the terms that keep them alive (an id is reused once
+    its term is freed); where the answer is yes, every node walked joins
+    them."""
     seen: set[int] = set()
     stack = [t.as_ast() for t in terms]
     app, sel = z3.Z3_APP_AST, z3.Z3_OP_SELECT
+    done = known[0] if known is not None else set()
     while stack:
         a = stack.pop()
         k = ast_id(ref, a)
-        if k in seen:
+        if k in seen or k in done:
             continue
         seen.add(k)
         kind = ast_kind(ref, a)
@@ -246,6 +252,9 @@ def _plain_reads(ref: Any, terms: Sequence[Any], arrays: set[int]) -> bool:
             if ast_id(ref, c) in arrays:
                 return False
         stack.extend(kids)
+    if known is not None:
+        known[0].update(seen)
+        known[1].extend(terms)  # (every node walked is a subterm of one)
     return True
 
 
@@ -290,10 +299,15 @@ class Z3:
         self._bits: dict[int, tuple[Any, ...]] = {}
         self._masks: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}  # from_bits by its conditions' ids
         self._arrays: dict[int, tuple[Any, ...]] = {}
+        # id(list) -> (list, all lanes one term, _lanes_of, len(_lane_of) then): select
+        self._reads: dict[int, tuple[Any, bool, Any, int]] = {}
+        self._index_kind: dict[int, tuple[list[int], str]] = {}  # id(lane map) -> (it, its shape): _lane_index
         self._decided: dict[int, tuple[Any, Any]] = {}  # ast id -> (the term, kept alive; decide's answer)
         self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
         self._n_arrays = 0
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
+        self._lane_arrs: tuple[int, dict[int, Any]] = (0, {})  # (len(_lane_of), its arrays): _lane_arrays
+        self._plain: tuple[frozenset[int], set[int], list[Any]] = (frozenset(), set(), [])  # _plain_known
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
     @property
@@ -318,11 +332,27 @@ class Z3:
         self._fresh_lanes[(name, n, cond)] = tuple(lanes)
         return lanes
 
+    def _lane_arrays(self) -> dict[int, Any]:
+        """Every register array of _lane_of by ast id (remade only when
+        _lane_of has grown: it only grows, and lane_local asks W times)."""
+        if self._lane_arrs[0] != len(self._lane_of):
+            self._lane_arrs = (len(self._lane_of), {t[1].get_id(): t[1] for t in self._lane_of.values()})
+        return self._lane_arrs[1]
+
+    def _plain_known(self) -> tuple[set[int], list[Any]]:
+        """The ast ids _plain_reads found plain for the lane arrays as they
+        are now, and the terms keeping them alive (lane_twins and lane_local
+        walk the same lane questions)."""
+        key = frozenset(self._lane_arrays())
+        if self._plain[0] != key:
+            self._plain = (key, set(), [])
+        return self._plain[1], self._plain[2]
+
     def _swap_pairs(self, i: int, r: int) -> list[tuple[Any, Any]]:
         """The substitution that swaps lanes i and r of every register array."""
         ref = self.s.ref
         pairs = []
-        for arr in {t[1].get_id(): t[1] for t in self._lane_of.values()}.values():
+        for arr in self._lane_arrays().values():
             a = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(i).as_ast()), self.s.ctx)
             b = z3.ExprRef(z3.Z3_mk_select(ref, arr.as_ast(), self.s.bv(r).as_ast()), self.s.ctx)
             pairs += [(a, b), (b, a)]
@@ -342,25 +372,43 @@ class Z3:
         substitution."""
         if self.s.defs or len(conds) < 2 or any(type(c) is bool for c in conds) or not self._lane_of:
             return False
-        if not z3.substitute(conds[1], *self._swap_pairs(1, 0)).eq(conds[0]):
+        ref = self.s.ref
+        swaps: dict[int, tuple[Any, Any, int]] = {}
+
+        def swapped(t: Any, i: int) -> Any:  # t with lanes i and 0 swapped (the C API: a hot path)
+            if i not in swaps:
+                pairs = self._swap_pairs(i, 0)
+                frm, n = _arr([p[0] for p in pairs])
+                to, _ = _arr([p[1] for p in pairs])
+                swaps[i] = (frm, to, n)
+            frm, to, n = swaps[i]
+            return self.s.W(z3.Z3_substitute(ref, t.as_ast(), n, frm, to))  # (kept alive while compared)
+
+        first = conds[0].as_ast()
+        if not z3.Z3_is_eq_ast(ref, swapped(conds[1], 1).as_ast(), first):
             return False
         live = [a for a in fixed if type(a) is not bool]
-        if not _plain_reads(self.s.ref, [*conds, *live], {t[1].get_id() for t in self._lane_of.values()}):
+        if not _plain_reads(ref, [*conds, *live], set(self._lane_arrays()), self._plain_known()):
             return False
-        ref = self.s.ref
-        kids = [sorted(z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, a.as_ast(), k)) for k in range(a.num_args()))
-                if z3.is_and(a) or z3.is_or(a) else None for a in live]
+        andor = (z3.Z3_OP_AND, z3.Z3_OP_OR)
+
+        def kids_of(a: Any) -> list[int]:
+            return sorted(ast_id(ref, app_arg(ref, a, k)) for k in range(app_num_args(ref, a)))
+
+        kinds = [decl_kind(ref, app_decl(ref, a.as_ast())) if ast_kind(ref, a.as_ast()) == z3.Z3_APP_AST else None
+                 for a in live]
+        kids = [kids_of(a.as_ast()) if k in andor else None for a, k in zip(live, kinds)]
         for i in range(2, len(conds)):
-            if not z3.substitute(conds[i], *self._swap_pairs(i, 0)).eq(conds[0]):
+            if not z3.Z3_is_eq_ast(ref, swapped(conds[i], i).as_ast(), first):
                 return False
         for i in range(1, len(conds)):
-            pairs = self._swap_pairs(i, 0)
-            for a, ka in zip(live, kids):
-                b = z3.substitute(a, *pairs)
-                if b.eq(a):
+            for a, ka, kd in zip(live, kids, kinds):
+                bw = swapped(a, i)
+                b = bw.as_ast()
+                if z3.Z3_is_eq_ast(ref, b, a.as_ast()):
                     continue
-                if ka is None or b.decl().kind() != a.decl().kind() or ka != sorted(
-                        z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, b.as_ast(), k)) for k in range(b.num_args())):
+                if ka is None or ast_kind(ref, b) != z3.Z3_APP_AST or decl_kind(ref, app_decl(ref, b)) != kd \
+                        or ka != kids_of(b):
                     return False
         return True
 
@@ -380,13 +428,13 @@ class Z3:
         out: list[int | None] = [None] * len(conds)
         if self.s.defs or len(conds) < 2:
             return out
-        arrays = {t[1].get_id(): t[1] for t in self._lane_of.values()}
+        arrays = self._lane_arrays()
         if not arrays:
             return out
         ref = self.s.ref
         live = [i for i, c in enumerate(conds) if type(c) is not bool]
         # every lane array read at a numeral lane (on the C API: a walk over every node)
-        if not _plain_reads(ref, [conds[i] for i in live], set(arrays)):
+        if not _plain_reads(ref, [conds[i] for i in live], set(arrays), self._plain_known()):
             return out
         reps: list[int] = []  # the lanes asked
         for i in live:
@@ -639,7 +687,9 @@ class Z3:
 
     def _lane_bits(self, v: Any) -> tuple[Any, ...] | None:
         """The 32 conditions `v` was built from by :meth:`from_bits`, if it was."""
-        hit = self._bits.get(v.get_id())
+        if not self._bits:  # (no lane mask made yet: every select asks)
+            return None
+        hit = self._bits.get(ast_id(self.s.ref, v.as_ast()))
         return hit[1] if hit is not None and self.s.same(hit[0], v) else None
 
     # ---- lane masks ---------------------------------------------------------
@@ -926,9 +976,15 @@ class Z3:
         if self.lane_arrays:
             return self._select_planned(vals, idx)
         first = vals[0]
-        if all(self.s.same(v, first) for v in vals):
+        # (a list is read at W symbolic lanes in a row, a shuffle's: what it
+        # is decided once, kept with the list so that its id stays its own)
+        seen = self._reads.get(id(vals))
+        if seen is None or seen[0] is not vals or seen[3] != len(self._lane_of):
+            same = all(self.s.same(v, first) for v in vals)
+            seen = self._reads[id(vals)] = (vals, same, None if same else self._lanes_of(vals), len(self._lane_of))
+        if seen[1]:
             return first
-        read = self._as_read(vals, idx)
+        read = self._as_read(vals, idx, seen[2])
         if read is not None:
             return read
         hit = self._arrays.get(id(vals))
@@ -1013,21 +1069,26 @@ class Z3:
         return src, lanes
 
     def _lane_index(self, lanes: list[int], idx: Any) -> Any:
-        """c(idx) for the lane map k -> c_k."""
-        if all(c == k for k, c in enumerate(lanes)):
+        """c(idx) for the lane map k -> c_k (its shape found once per list:
+        a shuffle asks W times)."""
+        hit = self._index_kind.get(id(lanes))
+        if hit is None or hit[0] is not lanes:
+            kind = "id" if all(c == k for k, c in enumerate(lanes)) else \
+                "xor" if all(c == k ^ lanes[0] for k, c in enumerate(lanes)) else "chain"
+            hit = self._index_kind[id(lanes)] = (lanes, kind)
+        if hit[1] == "id":
             return idx
-        if all(c == k ^ lanes[0] for k, c in enumerate(lanes)):
+        if hit[1] == "xor":
             return self.xor(idx, lanes[0])
         at = lanes[-1]
         for k in range(len(lanes) - 2, -1, -1):
             at = self.ite(self.eq(idx, k), lanes[k], at)
         return at
 
-    def _as_read(self, vals: Sequence[Any], idx: Any) -> Any:
-        """If every vals[k] is entry lane c_k of one register, vals[idx] is
-        that register's array read at c(idx): lane data never has to be
-        compared bit by bit, only lane indices."""
-        got = self._lanes_of(vals)
+    def _as_read(self, vals: Sequence[Any], idx: Any, got: tuple[Any, list[int]] | None) -> Any:
+        """If every vals[k] is entry lane c_k of one register (`got`:
+        _lanes_of(vals)), vals[idx] is that register's array read at c(idx):
+        lane data never has to be compared bit by bit, only lane indices."""
         if got is None:
             return None
         src, lanes = got
