@@ -294,6 +294,10 @@ class Z3:
         self._plans: dict[int, tuple[Any, ...]] = {}  # id(list) -> (list, kind, data): see _select_planned
         self._n_arrays = 0
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
+        # id(list) -> (the list, its length, len(_lane_of) then, _lanes_of's answer): a list read at
+        # a symbolic lane in every lane (a ds_bpermute's EXEC bits) is matched once, not once a lane
+        self._lanes_memo: dict[int, tuple[Any, int, int, Any]] = {}
+        self._maps: dict[int, tuple[list[int], str]] = {}  # id(lane map) -> (the map, "id", "xor" or "")
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
     @property
@@ -995,7 +999,17 @@ class Z3:
         return "array", (arr, is_b)
 
     def _lanes_of(self, vals: Sequence[Any]) -> tuple[Any, list[int]] | None:
-        """(array, c_k) when every vals[k] is lane c_k of one array."""
+        """(array, c_k) when every vals[k] is lane c_k of one array (asked
+        again of the same list, the answer given before unless a lane was
+        registered since)."""
+        hit = self._lanes_memo.get(id(vals))
+        if hit is not None and hit[0] is vals and hit[1] == len(vals) and hit[2] == len(self._lane_of):
+            return hit[3]
+        got = self._lanes_of1(vals)
+        self._lanes_memo[id(vals)] = (vals, len(vals), len(self._lane_of), got)
+        return got
+
+    def _lanes_of1(self, vals: Sequence[Any]) -> tuple[Any, list[int]] | None:
         src: Any = None
         lanes = []
         ref = self.s.ref
@@ -1014,9 +1028,14 @@ class Z3:
 
     def _lane_index(self, lanes: list[int], idx: Any) -> Any:
         """c(idx) for the lane map k -> c_k."""
-        if all(c == k for k, c in enumerate(lanes)):
+        hit = self._maps.get(id(lanes))  # (the map's shape found once per list)
+        if hit is None or hit[0] is not lanes:
+            shape = ("id" if all(c == k for k, c in enumerate(lanes)) else
+                     "xor" if all(c == k ^ lanes[0] for k, c in enumerate(lanes)) else "")
+            hit = self._maps[id(lanes)] = (lanes, shape)
+        if hit[1] == "id":
             return idx
-        if all(c == k ^ lanes[0] for k, c in enumerate(lanes)):
+        if hit[1] == "xor":
             return self.xor(idx, lanes[0])
         at = lanes[-1]
         for k in range(len(lanes) - 2, -1, -1):
