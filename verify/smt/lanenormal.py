@@ -60,7 +60,8 @@ class LaneNormal:
     `lits`: the EXEC bit conditions (exec[0..W-1]) that may be decided."""
 
     def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT,
-                 local: bool = False, lane_local: bool = False, lift: bool = False) -> None:
+                 local: bool = False, lane_local: bool = False, lift: bool = False,
+                 share: LaneNormal | None = None) -> None:
         self.s = session
         # `local` [S:lane-normal-local] (chains): a select that decides EXEC
         # bits passes its branches those bits and the ones its condition
@@ -109,6 +110,11 @@ class LaneNormal:
         self._raw = False  # the next `_n` gives its node without the node's own fact (`_learn`)
         self._walked: set[tuple[int, int, int, bool]] = set()  # what `given`'s round has walked
         self._ones_memo: dict[int, int] = {}  # node -> the bits it may have set (_ones)
+        if (share is not None and share.s is session and share.index == self.index
+                and share._exec_arrays == self._exec_arrays and share._lanes == self._lanes):
+            # `share`'s caches of what depends on the ASTs alone (the EXEC bits each
+            # mentions, the ASTs kept, the store chains' lanes): the same for both
+            self._uses, self._asts, self._store_maps = share._uses, share._asts, share._store_maps
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
