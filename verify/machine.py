@@ -118,8 +118,15 @@ class Machine:
         # (a kernel's entry), "fragment", or the tracked state at that block's
         # start (hazards.sgpr_block_states); None: hazard_entry for every path
         self.context_entry: list[Any] | None = None
-        # _window's findings per (the path's instruction ids, its entry)
-        self._windows: dict[tuple[Any, ...], tuple[Any, list[Instr], dict[str, hz.Finding]]] = {}
+        # _window's findings per (the path's instructions as a node of _trie, its entry)
+        self._windows: dict[tuple[Any, ...], tuple[Any, dict[str, hz.Finding]]] = {}
+        # (a node, id(instruction)) -> (the node of that sequence one instruction longer, the
+        # instruction, kept alive so that its id stays its own); node 0 is the empty sequence:
+        # two sequences of the very same instructions are one node, made one instruction at a time
+        self._trie: dict[tuple[int, int], tuple[int, Instr]] = {}
+        # id(context path) -> (the path, its length then, the sequence the last window saw after
+        # it, their nodes): the path grows by what ran (`ran`), so the next window's sequence is that one grown
+        self._paths: dict[int, tuple[list[Instr], int, list[Instr], list[int]]] = {}
         # the ops executed (registry names), as FeatureLog records the
         # features consulted: a proof record depends on these
         self.ops_run: set[str] = set()
@@ -444,17 +451,49 @@ class Machine:
         out: dict[str, hz.Finding] = {}
         entries = self.context_entry or [self.hazard_entry] * len(self.context)
         for pre, entry in zip(self.context, entries):
-            seq = pre + program[:k + 1]
+            seq, node = self._sequence(pre, program[:k + 1])
             # the same instructions after the same entry (a loop's next iteration, each path
             # again): the same findings on this machine's target and assumptions, asked once
-            key = (tuple(map(id, seq)), entry if isinstance(entry, str) else id(entry))
+            key = (node, entry if isinstance(entry, str) else id(entry))
             hit = self._windows.get(key)
-            if hit is None or hit[0] is not entry:  # (the entry and `seq` kept: the ids stay theirs)
-                hit = self._windows[key] = (entry, seq, hz.window(seq, len(seq) - 1, self.target, entry,
-                                                                  self.assume, self.W))
-            for r, h in hit[2].items():
+            if hit is None or hit[0] is not entry:  # (the entry kept: its id stays its own)
+                hit = self._windows[key] = (entry, hz.window(seq, len(seq) - 1, self.target, entry,
+                                                             self.assume, self.W))
+            for r, h in hit[1].items():
                 out.setdefault(r, h)
         return out
+
+    def _sequence(self, pre: list[Instr], tail: list[Instr]) -> tuple[list[Instr], int]:
+        """`pre + tail` and its node in `_trie`, in time linear in what is new
+        since the last window of path `pre`: `pre` only grows (`ran`), so when
+        the last window's sequence, pre as it was then and that window's tail,
+        is the start of this one, it is grown in place (hazards' caches key on
+        a list's id and length: a list is only ever appended to); else a new list."""
+        got = self._paths.get(id(pre))
+        n = len(pre)
+        if got is not None and got[0] is pre:
+            _, m, seq, nodes = got
+            if m <= n and (m == 0 or pre[m - 1] is seq[m - 1]) and len(seq) <= n + len(tail) and all(
+                    seq[j] is (pre[j] if j < n else tail[j - n]) for j in range(m, len(seq))):
+                for j in range(len(seq), n + len(tail)):
+                    ins = pre[j] if j < n else tail[j - n]
+                    seq.append(ins)
+                    nodes.append(self._grow(nodes[-1] if nodes else 0, ins))
+                self._paths[id(pre)] = (pre, n, seq, nodes)
+                return seq, nodes[-1] if nodes else 0
+        seq = pre + tail
+        nodes = []
+        for ins in seq:
+            nodes.append(self._grow(nodes[-1] if nodes else 0, ins))
+        self._paths[id(pre)] = (pre, n, seq, nodes)
+        return seq, nodes[-1] if nodes else 0
+
+    def _grow(self, node: int, ins: Instr) -> int:
+        """The node of the sequence of `node` followed by `ins`."""
+        hit = self._trie.get((node, id(ins)))
+        if hit is None:
+            hit = self._trie[(node, id(ins))] = (len(self._trie) + 1, ins)
+        return hit[0]
 
     def ran(self, ins: Instr) -> None:
         """`ins` has run, whether through `run` or beside the machine (a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .terms import (
@@ -60,7 +60,8 @@ class LaneNormal:
     `lits`: the EXEC bit conditions (exec[0..W-1]) that may be decided."""
 
     def __init__(self, session: Session, lits: Sequence[Any], limit: int = LANE_NORMAL_LIMIT,
-                 local: bool = False, lane_local: bool = False, lift: bool = False) -> None:
+                 local: bool = False, lane_local: bool = False, lift: bool = False,
+                 share: LaneNormal | None = None) -> None:
         self.s = session
         # `local` [S:lane-normal-local] (chains): a select that decides EXEC
         # bits passes its branches those bits and the ones its condition
@@ -109,6 +110,11 @@ class LaneNormal:
         self._raw = False  # the next `_n` gives its node without the node's own fact (`_learn`)
         self._walked: set[tuple[int, int, int, bool]] = set()  # what `given`'s round has walked
         self._ones_memo: dict[int, int] = {}  # node -> the bits it may have set (_ones)
+        if (share is not None and share.s is session and share.index == self.index
+                and share._exec_arrays == self._exec_arrays and share._lanes == self._lanes):
+            # `share`'s caches of what depends on the ASTs alone (the EXEC bits each
+            # mentions, the ASTs kept, the store chains' lanes): the same for both
+            self._uses, self._asts, self._store_maps = share._uses, share._asts, share._store_maps
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
@@ -338,8 +344,11 @@ class LaneNormal:
         if i in self.index:
             u = 1 << self.index[i]
         elif ast_kind(ref, a) == z3.Z3_APP_AST:
+            uses = self._uses
             for k in range(app_num_args(ref, a)):
-                u |= self._uses_of(app_arg(ref, a, k))
+                x = app_arg(ref, a, k)
+                hit = uses.get(ast_id(ref, x))
+                u |= hit if hit is not None else self._uses_of(x)
             if (decl_kind(ref, app_decl(ref, a)) == z3.Z3_OP_SELECT
                     and ast_id(ref, app_arg(ref, a, 0)) in self._exec_arrays
                     and not is_numeral(ref, app_arg(ref, a, 1))):
@@ -379,13 +388,24 @@ class LaneNormal:
             node = self._n1(a, pos, neg)
             self._acc = outer
             return node
-        u = self._uses_of(a)
+        i = ast_id(self.ref, a)
+        return self._memoised(self._memo, i, i, a, pos, neg, lambda p, q: self._n1(a, p, q))
+
+    def _memoised(self, memo: dict[Any, list[tuple[int, int, int, int]]], key: Any, i: int, a: Any,
+                  pos: int, neg: int, build: Callable[[int, int], int]) -> int:
+        """The node `build(pos, neg)` makes of the AST `a` (ast id `i`), looked
+        up in `memo` under `key` first: the context is cut to the EXEC bits
+        `a` mentions (no facts), an entry agrees with it on the bits that
+        entry's node consulted; a new entry past `limit` raises _TooBig.  The
+        bits consulted join the caller's (`_acc`)."""
+        u = self._uses.get(i)
+        if u is None:
+            u = self._uses_of(a)
         if not self._facts:  # (a fact may consult bits the term does not mention)
             pos, neg = pos & u, neg & u
-        i = ast_id(self.ref, a)
-        entries = self._memo.get(i)
+        entries = memo.get(key)
         if entries is None:
-            entries = self._memo[i] = []
+            entries = memo[key] = []
         for m, p, q, node in entries:
             if pos & m == p and neg & m == q:
                 self._acc |= m
@@ -393,7 +413,7 @@ class LaneNormal:
         if self._entries >= self.limit:
             raise _TooBig
         outer, self._acc = self._acc, 0
-        node = self._n1(a, pos, neg)
+        node = build(pos, neg)
         if self._facts:
             node = self._fact(node, pos, neg)
         m = self._acc
@@ -611,28 +631,8 @@ class LaneNormal:
 
     def _b(self, a: Any, k: int, pos: int, neg: int) -> int:
         """The Boolean node of bit k of the bit-vector AST `a` (memoised as `_n`)."""
-        u = self._uses_of(a)
-        if not self._facts:
-            pos, neg = pos & u, neg & u
-        key = (ast_id(self.ref, a), k)
-        entries = self._bmemo.get(key)
-        if entries is None:
-            entries = self._bmemo[key] = []
-        for m, p, q, node in entries:
-            if pos & m == p and neg & m == q:
-                self._acc |= m
-                return node
-        if self._entries >= self.limit:
-            raise _TooBig
-        outer, self._acc = self._acc, 0
-        node = self._b1(a, k, pos, neg)
-        if self._facts:
-            node = self._fact(node, pos, neg)
-        m = self._acc
-        entries.append((m, pos & m, neg & m, node))
-        self._entries += 1
-        self._acc = outer | m
-        return node
+        i = ast_id(self.ref, a)
+        return self._memoised(self._bmemo, (i, k), i, a, pos, neg, lambda p, q: self._b1(a, k, p, q))
 
     def _b1(self, a: Any, k: int, pos: int, neg: int) -> int:
         """Bit k through the operations that move bits without mixing them

@@ -308,6 +308,9 @@ class Z3:
         self._lane_of: dict[int, tuple[Any, ...]] = {}  # ast id -> (term, register array, lane)
         self._lane_arrs: tuple[int, dict[int, Any]] = (0, {})  # (len(_lane_of), its arrays): _lane_arrays
         self._plain: tuple[frozenset[int], set[int], list[Any]] = (frozenset(), set(), [])  # _plain_known
+        # id(list) -> (the list, its length, len(_lane_of) then, _lanes_of's answer): a list read at
+        # a symbolic lane in every lane (a ds_bpermute's EXEC bits) is matched once, not once a lane
+        self._lanes_memo: dict[int, tuple[Any, int, int, Any]] = {}
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
 
     @property
@@ -1051,7 +1054,17 @@ class Z3:
         return "array", (arr, is_b)
 
     def _lanes_of(self, vals: Sequence[Any]) -> tuple[Any, list[int]] | None:
-        """(array, c_k) when every vals[k] is lane c_k of one array."""
+        """(array, c_k) when every vals[k] is lane c_k of one array (asked
+        again of the same list, the answer given before unless a lane was
+        registered since)."""
+        hit = self._lanes_memo.get(id(vals))
+        if hit is not None and hit[0] is vals and hit[1] == len(vals) and hit[2] == len(self._lane_of):
+            return hit[3]
+        got = self._lanes_of1(vals)
+        self._lanes_memo[id(vals)] = (vals, len(vals), len(self._lane_of), got)
+        return got
+
+    def _lanes_of1(self, vals: Sequence[Any]) -> tuple[Any, list[int]] | None:
         src: Any = None
         lanes = []
         ref = self.s.ref

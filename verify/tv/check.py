@@ -1009,7 +1009,7 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
         p = poison[i] if poison is not None else False
         if type(p) is not bool:  # (where the lane is not poison first: its facts only add to the local forms')
             if p.get_id() not in shared:
-                pn = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True)
+                pn = smt.LaneNormal(B.session, exec_bits, limit=LOCAL_NORMAL_LIMIT, local=True, share=local)
                 shared[p.get_id()] = pn if pn.given(p, None) else None
             pn = shared[p.get_id()]
             if pn is not None and _meet(pn, g, w, i):
@@ -1017,17 +1017,17 @@ def _lanes_meet(B: Any, exec_bits: list[Any], got: list[Any], want: list[Any],
         if _meet(local, g, w, i):
             continue
         if norm is None:
-            norm = smt.LaneNormal(B.session, exec_bits)
+            norm = smt.LaneNormal(B.session, exec_bits, share=local)
         n = norm.normal(g, i)
         if n is not None and n == norm.normal(w, i):
             continue
         if n is None or type(p) is bool:
             return False
-        lane = smt.LaneNormal(B.session, exec_bits)
+        lane = smt.LaneNormal(B.session, exec_bits, share=local)
         if lane.given(p, i) and _meet(lane, g, w, i):
             continue
         # last, an operation on a select of an EXEC bit pushed into its branches  [S:lane-normal-mask]
-        lane = smt.LaneNormal(B.session, exec_bits, lift=True)
+        lane = smt.LaneNormal(B.session, exec_bits, lift=True, share=local)
         if not lane.given(p, i) or not _meet(lane, g, w, i):
             return False
     return True
