@@ -79,8 +79,13 @@ def bad(rec: dict) -> list[str]:
 def summary(out: Path) -> None:
     total = {p: len(instantiations(load_lowering(p))) for p in paths()}
     print(f"corpus: {len(total)} lowerings, {sum(total.values())} instantiations per compiler")
-    for log in sorted(out.glob("*.jsonl")):
-        recs = [json.loads(x) for x in log.read_text().splitlines()]
+    logs: dict[str, dict[tuple[str, str, int], dict]] = {}  # (the chunks' files under OUT, merged per compiler)
+    for log in sorted(out.glob("**/*.jsonl")):
+        for x in log.read_text().splitlines():
+            r = json.loads(x)
+            logs.setdefault(log.stem, {})[(r["lowering"], r["target"], r["wave"])] = r
+    for compiler, by in sorted(logs.items()):
+        recs = list(by.values())
         verdicts: dict[str, int] = {}
         for rec in recs:
             for r in rec["results"]:
@@ -89,7 +94,7 @@ def summary(out: Path) -> None:
                 verdicts["emit refused"] = verdicts.get("emit refused", 0) + 1
         cpu = sum(r["cpu"] for r in recs)
         low = {r["lowering"] for r in recs}
-        print(f"{log.stem}: {len(low)} lowerings, {len(recs)} instantiations, {cpu:.0f} s CPU "
+        print(f"{compiler}: {len(low)} lowerings, {len(recs)} instantiations, {cpu:.0f} s CPU "
               f"({cpu / max(len(recs), 1):.2f} s each): {verdicts}")
         for rec in recs:
             for b in bad(rec):
