@@ -83,9 +83,14 @@ def winners() -> list[str]:
 # bitonic_t4_w64_gfx12 and bitonic_t32_w32_u32 (each lane's bit of the
 # compare-exchange masks [S:lane-normal-bits], forms local to a lane read
 # [S:lane-normal-local]: 1.3 s and 3.2 s).)
-# Each below (none now): unknown within tv's default budget (--timeout 30),
+# Each below: unknown within tv's default budget (--timeout 30),
 # measured on its first instantiation through llvmlite (CPU seconds), and why.
-TV_GAPS: dict[str, tuple[str, str]] = {}
+TV_GAPS: dict[str, tuple[str, str]] = {
+    # 66 s (gfx1100 wave64; before s_nor_b32 [S:salu-nor]: unsupported): a 64-key network in wave64 on GFX11,
+    # whose lanes' forms do not meet; the probe (verify/tv/probe.py) finds no differing lane and no lane
+    # question settles within the budget (why the forms differ: not settled)
+    "bitonic_t64_w64_gfx11": ("unknown", "the solver gave up"),
+}
 
 
 def representatives(path: str) -> set[tuple[str, int]]:
