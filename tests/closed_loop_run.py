@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -41,7 +42,8 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str = "all") -> None:
+def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str = "all",
+        match: str = "") -> None:
     out.mkdir(parents=True, exist_ok=True)
     log = out / f"{compiler}.jsonl"
     done = set()
@@ -56,6 +58,8 @@ def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str
     llc = None if compiler == "llvmlite" else compiler
     for p in paths()[k::n]:
         name = load_lowering(p).name
+        if match and not re.search(match, name):
+            continue
         insts = instantiations(load_lowering(p))
         if pick == "wave":  # the first declared target of each wave
             insts = [i for k, i in enumerate(insts) if i[1] not in {w for _, w in insts[:k]}]
@@ -122,6 +126,7 @@ def main() -> None:
     ap.add_argument("--pick", choices=["all", "reps", "wave"], default="all",
                     help="every declared instantiation (the corpus test's), one target of each feature set per "
                          "wave (the slow tier's), or the first declared target of each wave")
+    ap.add_argument("--match", default="", help="only the lowerings whose name this regular expression finds")
     ap.add_argument("--summary", action="store_true")
     a = ap.parse_args()
     if a.summary:
@@ -129,7 +134,7 @@ def main() -> None:
         return
     k, n = map(int, a.slice.split("/"))
     t0 = time.process_time()
-    run(a.compiler, k, n, Path(a.out), a.cpu_limit, a.pick)
+    run(a.compiler, k, n, Path(a.out), a.cpu_limit, a.pick, a.match)
     print(f"done slice {a.slice} ({a.compiler}) in {time.process_time() - t0:.0f} s CPU", file=sys.stderr)
 
 
