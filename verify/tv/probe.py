@@ -1,8 +1,9 @@
-"""Concrete probes for `verify tv` (issue #37): before a function's
-questions go to the solver lane by lane, the joint question (some running
-lane differs) is asked with every input fixed to one deterministic value:
-lane 0 alone running, then every lane, each input register a value drawn
-from its name.  With the inputs fixed, the solver's simplifier folds the
+"""Concrete probes for `verify tv` (issue #37): before a wide result's
+questions (a struct's members, several registers) go to the solver lane by
+lane, the joint question (some running lane differs) is asked with every
+input fixed to one deterministic value: lane 0 alone running, lanes 0-1,
+lanes 0-3, then every lane, each input register a value drawn from its
+name.  With the inputs fixed, the solver's simplifier folds the
 question to a constant, however large the code (a 64-lane sorting network
 whose terms no lane question settles in tv's budget); a sat answer is a
 model of the question as asked, so a counterexample, shown and replayed as
@@ -34,9 +35,10 @@ def refute(q: smt.Query, B: Any, exec_bits: list[Any], inputs: list[Any], flags:
     """Ask q's question (its last assertion the joint one) with EXEC and
     every 32-bit input in `inputs` (each a fresh constant) fixed, and each
     Boolean input in `flags` false: lane 0 alone running, then every lane.
-    True: q holds a model (and the fixing equalities stay pushed on q, so
-    the narrowing that follows keeps to the probe's lanes); False: q is as
-    it was."""
+    True: q holds a model (the fixing equalities popped again: the
+    narrowing to fewer lanes that follows asks without them, on its own
+    resource limit, the probe's model kept where it finds none); False: q
+    holds no model."""
     W = len(exec_bits)
     for seed, active in ((1, 1), (2, 2), (3, 4), (4, W)):
         q.push()
@@ -46,7 +48,8 @@ def refute(q: smt.Query, B: Any, exec_bits: list[Any], inputs: list[Any], flags:
             q.add(B.eq(x, B.const(_value(seed, str(x)))))
         for f in flags:
             q.add(B.not_b(f))
-        if q.check(rlimit=PROBE_RLIMIT, plain=True) == "sat":
-            return True
+        found = q.check(rlimit=PROBE_RLIMIT, plain=True) == "sat"
         q.pop()
+        if found:
+            return True
     return False
