@@ -86,9 +86,9 @@ def winners() -> list[str]:
 # Each below: unknown within tv's default budget (--timeout 30),
 # measured on its first instantiation through llvmlite (CPU seconds), and why.
 TV_GAPS: dict[str, tuple[str, str]] = {
-    # 66 s (gfx1100 wave64; before s_nor_b32 [S:salu-nor]: unsupported): a 64-key network in wave64 on GFX11,
-    # whose lanes' forms do not meet; the probe (verify/tv/probe.py) finds no differing lane and no lane
-    # question settles within the budget (why the forms differ: not settled)
+    # 66 s (gfx1100 wave64; before s_nor_b32 [S:salu-nor]: unsupported): a 64-key network in wave64 on GFX11:
+    # lane 0's struct forms differ (smt.LaneNormal, lane-local), lanes 1-63's IR forms reach the normal forms'
+    # limit; the probe (verify/tv/probe.py) finds no differing lane and no lane question settles in the budget
     "bitonic_t64_w64_gfx11": ("unknown", "the solver gave up"),
 }
 
