@@ -21,6 +21,7 @@ every winner on every declared instantiation, both compilers."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -82,9 +83,14 @@ def winners() -> list[str]:
 # bitonic_t4_w64_gfx12 and bitonic_t32_w32_u32 (each lane's bit of the
 # compare-exchange masks [S:lane-normal-bits], forms local to a lane read
 # [S:lane-normal-local]: 1.3 s and 3.2 s).)
-# Each below (none now): unknown within tv's default budget (--timeout 30),
+# Each below: unknown within tv's default budget (--timeout 30),
 # measured on its first instantiation through llvmlite (CPU seconds), and why.
-TV_GAPS: dict[str, tuple[str, str]] = {}
+TV_GAPS: dict[str, tuple[str, str]] = {
+    # 66 s (gfx1100 wave64; before s_nor_b32 [S:salu-nor]: unsupported): a 64-key network in wave64 on GFX11:
+    # lane 0's struct forms differ (smt.LaneNormal, lane-local), lanes 1-63's IR forms reach the normal forms'
+    # limit; the probe (verify/tv/probe.py) finds no differing lane and no lane question settles in the budget
+    "bitonic_t64_w64_gfx11": ("unknown", "the solver gave up"),
+}
 
 
 def representatives(path: str) -> set[tuple[str, int]]:
@@ -138,5 +144,9 @@ def test_synth_winners_emitted_are_proved_by_tv_sample():
 @pytest.mark.parametrize("compiler", ["llvmlite", pytest.param("llc-22", marks=pytest.mark.skipif(
     LLC is None, reason="llc-22 not installed"))])
 def test_every_emitted_lowering_and_winner_is_proved_by_tv(compiler):
+    """VERIFY_CLOSED_LOOP_SLICE=K/N: every N-th lowering from the K-th (a
+    small machine's chunks; tests/closed_loop_run.py runs the same in
+    resumable chunks, a JSON line per instantiation)."""
     paths = sorted(set(catalogue()) | set(winners()))
-    check(paths, None if compiler == "llvmlite" else compiler)
+    k, n = map(int, os.environ.get("VERIFY_CLOSED_LOOP_SLICE", "0/1").split("/"))
+    check(paths[k::n], None if compiler == "llvmlite" else compiler)

@@ -75,11 +75,11 @@ def test_emitted_bitonic_struct_result_proved(tmp_path):
     assert r.verdict == "proved", r.notes
 
 
-def test_emitted_bitonic_with_its_members_swapped_not_proved(tmp_path):
-    # {value, key} returned for {key, value}: no lane's forms meet, so every
-    # lane goes to the solver, which (on a budget of 1 s here; 30 s by
-    # default, the same) finds no counterexample in the network's cone
-    # either: unknown, never proved
+def test_emitted_bitonic_with_its_members_swapped_refuted(tmp_path):
+    # {value, key} returned for {key, value}: no lane's forms meet, and no
+    # lane question settles the network's cone in the budget (1 s here);
+    # the probe with every input fixed (verify/tv/probe.py: lane 0 alone,
+    # lanes 0-1, then lanes 0-3) finds the lanes whose key and value differ
     ir = _emitted()
     bad = ir.replace("i32 %v0_23, 0", "i32 %v1_23, 0").replace("%out, i32 %v1_23, 1", "%out, i32 %v0_23, 1")
     assert bad.count("%v1_23, 0") == 1 and bad.count("%v0_23, 1") == 1
@@ -87,4 +87,10 @@ def test_emitted_bitonic_with_its_members_swapped_not_proved(tmp_path):
     p.write_text(bad)
     (r,) = check_file(str(p), bad, ["gfx1200"], 64, [], timeout=1,
                       asm=("llvmlite", by_llvmlite(ir, T.get("gfx1200"), 64)))
-    assert r.verdict == "unknown" and "the solver gave up" in r.notes[0], r.notes
+    assert r.verdict == "refuted", r.notes
+    assert r.cex is not None and r.cex.exec_mask == 0xF
+    # each running lane: the IR's first member is the GPU's second, and the reverse
+    rows = {(x.lane, x.wrong) for x in r.cex.rows}
+    assert rows == {(0, True), (1, True), (2, True), (3, True)}
+    for x in r.cex.rows:
+        assert x.ir is not None and (x.ir & 0xFFFFFFFF, x.ir >> 32) == (x.gpu >> 32, x.gpu & 0xFFFFFFFF)

@@ -696,12 +696,22 @@ _S2: list[tuple[Any, ...]] = [
      ("s_and_not1_b32", "salu_gfx11_names")),
     ("s_lshl_b32", lambda B, x, y: B.shl(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
     ("s_lshr_b32", lambda B, x, y: B.lshr(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
+    # the negated logic ops: D = ~(S0 op S1), S0 | ~S1; SCC = D != 0  [S:salu-nor]
+    ("s_nor_b32", lambda B, x, y: B.not_(B.or_(x, y)), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_nand_b32", lambda B, x, y: B.not_(B.and_(x, y)), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_xnor_b32", lambda B, x, y: B.not_(B.xor(x, y)), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_orn2_b32", lambda B, x, y: B.or_(x, B.not_(y)), lambda B, x, y, r: B.ne(r, B.const(0)),
+     ("s_or_not1_b32", "salu_gfx11_names")),
 ]
 _S64: list[tuple[Any, ...]] = [
     ("s_and_b64", lambda B, x, y: B.and_(x, y)),
     ("s_or_b64", lambda B, x, y: B.or_(x, y)),
     ("s_xor_b64", lambda B, x, y: B.xor(x, y)),
     ("s_andn2_b64", lambda B, x, y: B.and_(x, B.not_(y)), ("s_and_not1_b64", "salu_gfx11_names")),
+    ("s_nor_b64", lambda B, x, y: B.not_(B.or_(x, y))),  # [S:salu-nor]
+    ("s_nand_b64", lambda B, x, y: B.not_(B.and_(x, y))),
+    ("s_xnor_b64", lambda B, x, y: B.not_(B.xor(x, y))),
+    ("s_orn2_b64", lambda B, x, y: B.or_(x, B.not_(y)), ("s_or_not1_b64", "salu_gfx11_names")),
 ]
 for _row in _S2:
     register(Salu2(*_row))

@@ -36,7 +36,7 @@ from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
-from . import aggregate, atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet
+from . import aggregate, atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet, probe
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, hazard_instrs, run_blocks, split_blocks
@@ -843,6 +843,11 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
     free_regs = [v for k, v in fresh_v.items() if k not in by_reg] + [[x] * W for x in fresh_s.values()]
     settled = nondet.settle(q, B, run.choices, rec, outs, split=(q.assertions[:-1], [exec_bad, *lane_bad]),
                             target_free=free_regs, exec_bits=exec_bits) if r == "sat" and run.choices else None
+    probed = False  # a wide result's question with every input fixed first: verify/tv/probe.py
+    if r == "unknown" and wide_ret and twins is None and not run.choices:
+        inputs = [v for (k, _, _), v in made.items() if k != "scc"] + [x for a in arg_lanes.values() for g in a for x in g]
+        if probe.refute(q, B, exec_bits, inputs, [v for (k, _, _), v in made.items() if k == "scc"]):
+            r, probed = "sat", True
     if r == "unknown":
         q.pop()
         r = "unsat"
@@ -878,7 +883,10 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         res.notes = [settled.note if settled is not None else f"the solver gave up ({q.reason})"]
         return res
     found = q.model
-    _fewest_lanes(q, B, exec_bits)
+    if probed:  # (fewer lanes where a question on its own limit finds them, else the probe's)
+        fewest_lanes(q, B, exec_bits, again=False)
+    else:
+        _fewest_lanes(q, B, exec_bits)
     if run.choices and nondet.depends(q, run.choices) is not None and not nondet.genuine(q, rec):
         q.model = found  # (fewer lanes only where a source choice cannot save them)
     explained = None
