@@ -74,3 +74,51 @@ def test_gfx8_lost_carry_into_the_high_half_is_refuted(tmp_path):
                            "--json")
         (r,) = json.loads(out)["results"]
         assert (code, r["verdict"]) == want, r["notes"]
+
+
+KB = SHAPE / "breadth5_knownbits.ll"
+
+
+def _fn(name: str):
+    pytest.importorskip("llvmlite")
+    from verify.tv.llir import read_module
+
+    mod = read_module(str(KB), KB.read_text())
+    fn = next(f for f in mod.functions if f.name == name)
+    return {i.key: i for i in fn.insts}, next(i for i in fn.insts if i.opcode == "and")
+
+
+@pytest.mark.parametrize("name, bound, drops", [
+    ("mbcnt_lo_mask127", 47, True),  # 15 + 32
+    ("mbcnt_hi_mask63", 47, True),
+    ("mbcnt_lo_hi_mask127", 64, True),  # (0 + 32) + 32
+    ("mbcnt_lo_96_mask127", 128, False),  # 96 + 32 does not fit in 127
+])
+def test_mbcnt_bounds_and_the_masks_they_drop(name, bound, drops):
+    from verify.tv import knownbits
+
+    defs, and_ = _fn(name)
+    other = next(o for o in and_.operands if o.kind == "ref")
+    assert knownbits.upper_bound(defs, other) == bound
+    assert (knownbits.mask_is_identity(defs, and_) is not None) == drops
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_a_mask_that_can_clear_a_bit_is_kept(tmp_path):
+    """LLVM keeps `v_and_b32 v0, 0x7f, v0` after mbcnt(%x, 96): proved; the
+    mask dropped is refuted (lane 32 and above count up to 32: 128 & 127 = 0)."""
+    assert LLC is not None
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx900", "-O2", str(KB), "-o", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    start = asm.index("\nmbcnt_lo_96_mask127:")
+    end = asm.index("s_setpc_b64", start)
+    old = "v_and_b32_e32 v0, 0x7f, v0\n"
+    assert asm[start:end].count(old) == 1
+    for text, want in ((asm, (0, "proved")), (asm[:start] + asm[start:end].replace(old, "") + asm[end:],
+                                              (1, "refuted"))):
+        p = tmp_path / "f.s"
+        p.write_text(text)
+        code, out, _ = cli("tv", str(KB), "--target", "gfx900", "--asm", str(p), "--function", "mbcnt_lo_96_mask127",
+                           "--json")
+        (r,) = json.loads(out)["results"]
+        assert (code, r["verdict"]) == want, r["notes"]
