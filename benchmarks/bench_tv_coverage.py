@@ -1,6 +1,7 @@
 """What `verify tv` decides over a directory of LLVM tests (issue 31, item 9).
 
     python benchmarks/bench_tv_coverage.py [DIR_OR_FILE ...] [--llc CMD] [--jobs N] [--json]
+    python benchmarks/bench_tv_coverage.py --results R.json ... [--before B.json ...] [--write]
 
 Runs `verify tv` with `--llc llc-22` (default) over every .ll file under the
 paths (default tests/tv/llvm-shape/), each RUN line an instance source as
@@ -10,6 +11,12 @@ the cause text normalised (`normalise`: a mnemonic, an intrinsic, a calling
 convention, a target, a loop...) so that alike causes count together; and the
 per-instance median and max CPU seconds proving (this process's CPU time, or
 each worker's with --jobs; the llc child's time is not counted).
+
+`--results`: count `verify tv FILE --json` outputs already made (one file
+each, measured one at a time, as docs/tv-coverage.md's files are) instead of
+running verify; `--before`: the same outputs of an earlier verify, printed
+as a column beside each file's; `--write`: what was printed becomes the
+measured block of docs/tv-coverage.md (benchmarks/docblock.py).
 
 Everything printed is deterministic except the seconds (the files sorted, the
 causes ranked by count, then by text).  Measuring LLVM's own tests:
@@ -25,9 +32,13 @@ import statistics
 import sys
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import docblock
 
 from verify.tv.check import TVResult
 from verify.tv.tree import check_tree, tree_files
@@ -61,6 +72,15 @@ _RULES: list[tuple[str, str]] = [
 ]
 
 
+def read_results(path: str) -> tuple[str, list[Any]]:
+    """The LLVM test file a `verify tv --json` output is of, and its results
+    (each with the verdict, notes and CPU seconds that `tally` reads)."""
+    d = json.loads(Path(path).read_text())
+    rs = [SimpleNamespace(verdict=r["verdict"], notes=r["notes"], cpu_seconds=r["cpu_seconds"]) for r in d["results"]]
+    files = {Path(r["file"]).name for r in d["results"]}
+    return (files.pop() if len(files) == 1 else Path(path).stem), rs
+
+
 def raw_cause(r: TVResult) -> str:
     """The text of an unsupported (or error) result's reason, as verify printed it."""
     for n in r.notes:
@@ -84,7 +104,7 @@ def normalise(text: str) -> str:
 _NOISE = re.compile(r"(%[\w.]+|@[\w.]+|\bv\d+\b|\bs\d+\b|0x[0-9a-fA-F]+|\b\d+\b)")
 
 
-def tally(results: list[TVResult]) -> dict[str, object]:
+def tally(results: list[Any]) -> dict[str, object]:
     v = Counter(r.verdict for r in results if r.verdict != "not codegen")
     causes = Counter(normalise(raw_cause(r)) for r in results if r.verdict in ("unsupported", "error", "compiler error"))
     cpu = sorted(r.cpu_seconds for r in results if r.verdict in ("proved", "refuted", "unknown"))
@@ -92,7 +112,7 @@ def tally(results: list[TVResult]) -> dict[str, object]:
     return {
         "instances": n,
         **{k: v[k] for k in KINDS},
-        "decided": v["proved"] + v["refuted"],
+        "decided": v["proved"] + v["refuted"] + v["compiler error"],  # as `verify tv --coverage` counts (tree.coverage)
         "causes": sorted(causes.items(), key=lambda x: (-x[1], x[0])),
         "cpu_median": statistics.median(cpu) if cpu else 0.0,
         "cpu_max": cpu[-1] if cpu else 0.0,
@@ -118,28 +138,46 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=30.0, help="verify tv --timeout (solver budget)")
     ap.add_argument("--causes", type=int, default=15, help="causes listed per file (total: all)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--results", nargs="+", default=[], help="verify tv --json outputs to count (verify is not run)")
+    ap.add_argument("--before", nargs="+", default=[], help="the same outputs of an earlier verify: a column beside")
     args = ap.parse_args()
     llc = args.llc or ["llc-22"]
-    files = tree_files(args.paths)
     per: list[tuple[str, dict[str, object]]] = []
-    every: list[TVResult] = []
-    for f in files:
-        res = check_tree([f], [], None, llc, None, args.timeout, {}, False, args.jobs)
-        every += res
-        per.append((f, tally(res)))
-        if not args.json:
-            print(f"# {Path(f).name}: done", file=sys.stderr, flush=True)
+    every: list[Any] = []
+    if args.results:
+        files = []
+        for p in args.results:
+            name, res = read_results(p)
+            files.append(name)
+            every += res
+            per.append((name, tally(res)))
+        llc = ["(verify tv --json outputs)"]
+    else:
+        files = tree_files(args.paths)
+        for f in files:
+            got = check_tree([f], [], None, llc, None, args.timeout, {}, False, args.jobs)
+            every += got
+            per.append((f, tally(got)))
+            if not args.json:
+                print(f"# {Path(f).name}: done", file=sys.stderr, flush=True)
     total = tally(every)
+    before: dict[str, dict[str, object]] = {}
+    for p in args.before:
+        name, res = read_results(p)
+        before[name] = tally(res)
     if args.json:
         print(json.dumps({"files": [{"file": Path(f).name, **t} for f, t in per], "total": total}, indent=1))
         return 0
     head = (f"{'file':<44} {'inst':>5} {'dec':>5} {'dec%':>6}  {'prov':>5} {'ref':>5} {'unk':>5} "
             f"{'cerr':>5} {'err':>5} {'unsup':>5}   {'cpu med':>6} {'max':>6}")
     print(f"verify tv over {len(files)} files, llc: {' | '.join(llc)}")
-    print(head)
+    print(head + ("   before: dec/inst" if before else ""))
     for f, t in per:
-        print(line(Path(f).name, t))
-    print(line("TOTAL", total))
+        b = before.get(Path(f).name)
+        print(line(Path(f).name, t) + (f"   {b['decided']:>5}/{b['instances']}" if b else "   -" if before else ""))
+    bt = [b for f, _ in per if (b := before.get(Path(f).name))]
+    print(line("TOTAL", total) + (f"   {sum(int(str(b['decided'])) for b in bt):>5}/"
+                                  f"{sum(int(str(b['instances'])) for b in bt)}" if before else ""))
     for f, t in per:
         causes = t["causes"]
         assert isinstance(causes, list)
@@ -158,4 +196,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(docblock.run(main, "bench_tv_coverage"))

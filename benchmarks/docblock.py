@@ -31,6 +31,7 @@ DOCS = {
     "bench_solvers": "docs/ci.md",
     "bench_html": "docs/pictures.md",
     "bench_synth_bound": "docs/synthesis.md",
+    "bench_tv_coverage": "docs/tv-coverage.md",
 }
 STAMP = re.compile(r"Measured (\d{4}-\d\d-\d\d) on a (\d+)-core machine by `python benchmarks/(\w+)\.py( [^`]*)?`:")
 

@@ -27,7 +27,7 @@ LLC = shutil.which("llc-22")
 # test_tv_shape_atomics.py, test_tv_atomics2.py and test_tv_atomics4.py): no
 # whole-file sample of theirs there (cf_wave_reduce_loop alone took 216 s at
 # load 12, atomics_unmodelled 82 s in CI)
-SAMPLED_ELSEWHERE = {"cf", "nondet", "half", "atomics", "atomics4"}
+SAMPLED_ELSEWHERE = {"cf", "nondet", "half", "atomics", "atomics4", "breadth5"}  # (breadth5: tests/test_tv_breadth5.py)
 
 
 def _tiers(paths: list[Path]) -> list[object]:

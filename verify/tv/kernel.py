@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, nondet, spaces
+from . import addrmeet, atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, nondet, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -814,9 +814,10 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         key = (term_key(alo), term_key(ahi))
         hit = mem_cache.get(key)
         if hit is None:
-            hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
+            hit = mem_cache[key] = (alo, ahi, B.uf("mem", *meet.meet(alo, ahi)))  # [S:tv-address-meet]
         return hit[2]
 
+    meet = terms.setdefault("meet", addrmeet.AddressMeet(B))
     ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
     lds_cache: dict[Any, Any] = terms.setdefault("lds", {})
 

@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import atomics, bytemem, cextv, conventions, inlineasm, nondet, spaces
+from . import addrmeet, atomics, bytemem, cextv, conventions, inlineasm, nondet, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -197,8 +197,10 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         key = (term_key(alo), term_key(ahi))
         hit = mem_cache.get(key)
         if hit is None:
-            hit = mem_cache[key] = (alo, ahi, B.uf("mem", B.canonical(alo), B.canonical(ahi)))
+            hit = mem_cache[key] = (alo, ahi, B.uf("mem", *meet.meet(alo, ahi)))  # [S:tv-address-meet]
         return hit[2]
+
+    meet = addrmeet.AddressMeet(B)
 
     eqs: dict[Any, Any] = {}
     ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (eqs, term_key))

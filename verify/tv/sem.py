@@ -43,7 +43,7 @@ from ..ops.addr import mul_hi_u32
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, atomic64, barrier, floatsem, gep, halfsem, irloop, lanemask, wideir
+from . import aggregate, atomic64, barrier, floatsem, gep, halfsem, irloop, knownbits, lanemask, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -1151,6 +1151,13 @@ class IRRun:
 
     def binop(self, ins: Inst) -> Lanes:
         B, W = self.B, self.wave
+        if ins.opcode == "and" and ins.type == "i32" and not self._flags(ins):  # a mask that clears nothing  [S:tv-known-bits]
+            if self._defs is None:
+                self._defs = {i.key: i for i in self._fn_insts}
+            k = knownbits.mask_is_identity(self._defs, ins)
+            if k is not None:
+                a = self.operand(ins.operands[k])
+                return Lanes(list(a.vals), list(a.poison), 32, False)
         a, b = (self.operand(o) for o in ins.operands[:2])
         w = a.width
         flags = self._flags(ins)
