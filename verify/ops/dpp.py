@@ -291,7 +291,8 @@ def check(ins: Instr, target: Target, wave: int) -> list[Warning_]:
                     if legacy else
                     "'bound_ctrl:0' leaves the zero-fill bit clear on GFX11+ but sets it on GFX8-GFX10")
             warns.append(Warning_(ins.mod_span("bound_ctrl"), f"{text}: write 'bound_ctrl:1' or omit it"))
-    if d.get("fi") and not target.has("dpp_fi"):
+    # (fi:0 too: GFX8/9 DPP has no FI field, and llvm-mc-22 refuses the modifier in any value)  [S:legality-dpp-fi]
+    if (d.get("fi") or any(k == "fi" for k, _ in ins.mod_spans)) and not target.has("dpp_fi"):
         raise InputError(ins.mod_span("fi"), f"fi is not available on {target.name}: {needs_text('dpp_fi')}")
     return warns
 
