@@ -168,6 +168,44 @@ def fns(offset: int, gcn: bool) -> tuple[str, str]:
     return head, text if gcn else text.replace("; @waves    32\n", "; @waves    32, 64\n")
 
 
+def fns_varying(gcn: bool, wave: int) -> tuple[str, str]:
+    """__fns(mask, base, offset) with a per-lane offset (no lane crosses),
+    said in the spec's own terms: upward, the bits of mask at or above base
+    (mask & (-1 << base)); for every k from 31 down to 0, bit k set and the set
+    bits at or below k (v_bcnt_u32_b32 under the constant (2 << k) - 1) equal
+    to the offset writes k, so the lowest such k is left.  Downward, the bits
+    at or below base (mask & ~(-2 << base)), k from 0 up (the highest left),
+    the set bits at or above k (under -1 << k) against 0 - offset.  Offset 0:
+    base where that bit is set, else 0xffffffff; then the sign of the offset
+    picks.  [S:cuda-fns] [S:cuda-fns-varying]"""
+    s, t = ("s[6:7]", "s[8:9]") if wave == 64 else ("s6", "s8")
+    sub = "v_sub_u32_e32" if gcn else "v_sub_nc_u32_e32"
+    body = ["v_lshlrev_b32_e64 v4, v1, -1", "v_and_b32_e32 v4, v0, v4",
+            "v_lshlrev_b32_e64 v5, v1, -2", "v_not_b32_e32 v5, v5", "v_and_b32_e32 v5, v0, v5",
+            f"{sub} v9, 0, v2"]
+    for down in (False, True):
+        src, cnt, out = ("v5", "v9", "v10") if down else ("v4", "v2", "v3")
+        body.append(f"v_mov_b32_e32 {out}, 32")
+        for j in reversed(range(32)):  # as the spec's lowest(): j = 0 last
+            k = 31 - j if down else j
+            m = (M32 << k) & M32 if down else (2 << k) - 1
+            lit = "-1" if m == M32 else hex(m)
+            body += [f"v_and_b32_e32 v8, {lit}, {src}", "v_bcnt_u32_b32 v11, v8, 0",
+                     f"v_cmp_eq_u32_e64 {s}, v11, {cnt}", f"v_bfe_u32 v11, {src}, {k}, 1",
+                     f"v_cmp_ne_u32_e64 {t}, 0, v11", f"s_and_b{wave} {s}, {t}, {s}",
+                     f"v_cndmask_b32_e64 {out}, {out}, {j}, {s}"]
+    body += [f"v_cmp_gt_i32_e64 {s}, 32, v3", f"v_cndmask_b32_e64 v3, -1, v3, {s}", f"{sub} v10, 31, v10",
+             f"v_cmp_lt_i32_e64 {s}, 0, v2", f"v_cndmask_b32_e64 v3, v10, v3, {s}",
+             "v_lshrrev_b32_e32 v5, v1, v0", "v_and_b32_e32 v5, 1, v5", f"v_cmp_ne_u32_e64 {s}, 0, v5",
+             f"v_cndmask_b32_e64 v5, -1, v1, {s}", f"v_cmp_eq_u32_e64 {s}, 0, v2", f"v_cndmask_b32_e64 v3, v3, v5, {s}"]
+    name = f"fns_varying_{'gcn' if gcn else 'rdna'}_w{wave}"
+    return _file(name, ["CUDA's __fns(mask, base, offset) (PTX fns.b32) with a per-lane offset: the set bit k whose",
+                        "count from base (v_bcnt_u32_b32 of mask under k's low or high bits) is the offset,",
+                        "upward for a positive offset, downward for a negative one; 0xffffffff when none."],
+                 "cuda.fns", "gfx9" if gcn else RDNA32, "any", "x = v0, base = v1, offset = v2", "out = v3",
+                 f"v3, v4, v5, v8, v9, v10, v11, {s}, {t}", body, wave=wave)
+
+
 def binary_scan(exclusive: bool) -> tuple[str, str]:
     """cg::inclusive_scan / exclusive_scan over binary_partition(
     coalesced_threads(), pred): binary_reduce's 0/1 labels, then
@@ -223,6 +261,49 @@ def coalesced_shfl_dir(down: bool, delta: int) -> tuple[str, str]:
                   "where there is none."],
                  f"cg.coalesced_shfl_{kind} delta={delta} warp=32", RDNA32, "any", "x = v0", "out = v1",
                  "v1, v5, v6, v7, v8, s4, s[6:11]", body)
+
+
+def coalesced_shfl_dir_w64(down: bool, delta: int) -> tuple[str, str]:
+    """coalesced_shfl_dir on a GFX9 wave64 holding two 32-lane warps (CUDA's
+    warp per half): each half's ranks (v_mbcnt_lo of EXEC's low word in the
+    low half, v_mbcnt_hi of its high word in the high half, a constant mask
+    choosing) and size (s_bcnt1 of each word), then the search by rank over
+    all 64 lanes with lane j's compare kept in j's own half only (s_and_b64
+    with the half's constant mask), and the whole-warp shift inside the half
+    by ds_bpermute.  No VOP3 reads two SGPRs (GFX9's constant bus: a
+    v_readlane result goes through a VGPR); gfx94x/gfx950's wait states after
+    each VALU write of an SGPR that a VALU reads.  [S:cuda-coalesced-shfl-dir] [S:hazards]"""
+    kind = "down" if down else "up"
+    body = ["s_mov_b64 s[4:5], exec", "s_bcnt1_i32_b32 s9, exec_lo", "s_bcnt1_i32_b32 s18, exec_hi",
+            "s_mov_b64 exec, -1", "s_mov_b32 s20, -1", "s_mov_b32 s21, 0", "s_mov_b32 s22, 0", "s_mov_b32 s23, -1",
+            "v_mbcnt_lo_u32_b32 v6, s4, 0", "v_mbcnt_hi_u32_b32 v9, s5, 0", "v_cndmask_b32_e64 v6, v9, v6, s[20:21]",
+            "v_mov_b32_e32 v10, s18", "v_mov_b32_e32 v11, s9", "v_cndmask_b32_e64 v10, v10, v11, s[20:21]"]
+    if down:  # t = rank + delta; none where t >= the half's size
+        body += [f"v_add_u32_e32 v5, {delta}, v6", "v_cmp_le_u32_e64 s[10:11], v10, v5"]
+    else:  # t = rank - delta; none where rank < delta
+        body += [f"v_subrev_u32_e32 v5, {delta}, v6", f"v_cmp_gt_u32_e64 s[10:11], {delta}, v6"]
+    body += ["s_nop 1", "v_cndmask_b32_e64 v6, -1, v6, s[4:5]", "v_mov_b32_e32 v1, v0"]
+    for j in reversed(range(64)):
+        body += [f"v_readlane_b32 s6, v6, {j}", f"v_readlane_b32 s7, v0, {j}", "s_nop 1",
+                 "v_cmp_eq_u32_e64 s[12:13], s6, v5", f"s_and_b64 s[12:13], s[12:13], {'s[20:21]' if j < 32 else 's[22:23]'}",
+                 "v_mov_b32_e32 v9, s7", "v_cndmask_b32_e64 v1, v1, v9, s[12:13]"]
+    # the whole half calls (its size 32): __shfl_down_sync / __shfl_up_sync inside the half
+    body += ["v_cndmask_b32_e64 v1, v1, v0, s[10:11]", "v_mbcnt_lo_u32_b32 v8, -1, 0", "v_mbcnt_hi_u32_b32 v8, -1, v8",
+             "v_and_b32_e32 v12, 31, v8"]
+    if down:
+        body += [f"v_add_u32_e32 v7, {delta}, v8", f"v_add_u32_e32 v13, {delta}, v12"]
+    else:
+        body += [f"v_subrev_u32_e32 v7, {delta}, v8"]
+    body += ["v_lshlrev_b32_e32 v7, 2, v7", "ds_bpermute_b32 v7, v7, v0", "s_waitcnt lgkmcnt(0)",
+             "v_cmp_gt_u32_e64 s[14:15], 32, v13" if down else f"v_cmp_le_u32_e64 s[14:15], {delta}, v12", "s_nop 1",
+             "v_cndmask_b32_e64 v7, v0, v7, s[14:15]", "v_cmp_eq_u32_e64 s[14:15], 32, v10", "s_nop 1",
+             "v_cndmask_b32_e64 v1, v1, v7, s[14:15]", "s_mov_b64 exec, s[4:5]"]
+    return _file(f"coalesced_shfl_{kind}{delta}_w64",
+                 [f"coalesced_threads().shfl_{kind}(v, {delta}) on a GFX9 wave64 holding two 32-lane warps: per half,",
+                  f"the member {delta} rank{'s' if delta != 1 else ''} {'above' if down else 'below'} "
+                  "(v_mbcnt of the half's EXEC word), found lane by lane in the half; the lane's own value where none."],
+                 f"cg.coalesced_shfl_{kind} delta={delta} warp=32", "gfx9", "any", "x = v0", "out = v1",
+                 "v1, v5, v6, v7, v8, v9, v10, v11, v12, v13, s[4:23]", body, wave=64)
 
 
 def files() -> dict[str, str]:
