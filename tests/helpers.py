@@ -75,8 +75,12 @@ def tier_split(items: list, every: int, ids: list[str] | None = None, cover: lis
 # the next file instead (the corpus tier runs them; a feature only they have
 # would still bring one in).  The f32 cg::less/greater tile<16> reductions:
 # `verify lowering cg_reduce_less_f32_t16_rdna_w32` 79 s CPU, the emit
-# self-check of cg_reduce_greater_f32_t16_rdna 253 s CPU.
-COSTLY = re.compile(r"cg_reduce_(less|greater)_f32_t16_")
+# self-check of cg_reduce_greater_f32_t16_rdna 253 s CPU.  Measured
+# 2026-11-30 (emit self-check CPU s, benchmarks-style, load 8): the w64
+# labeled reduce 60 s, fns_prev_gcn 30 s and fns_prev_rdna 47 s, the f32 cg
+# less/greater scans on gfx9 19 s each, the wave64 u64 pair max 17 s; with
+# them the emit sample cost 250 s of CPU and the catalogue sample 52 s more.
+COSTLY = re.compile(r"cg_\w+_(less|greater)_f32_t16_|labeled_reduce_add_w64$|fns_prev_|pair_umax_u64_rdna_w64$")
 
 
 def costly(path: object) -> bool:
