@@ -1131,11 +1131,7 @@ def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any], again: bool = True)
     model (False: there was none).  Each narrowing question has a
     resource limit, so the lanes shown do not depend on the machine's load."""
     first = q.model  # the model of the sat check
-    active = sum(q.truth(b) for b in exec_bits) if first is not None else len(exec_bits) + 1
     for k in (1, 2, 4):
-        if active <= k:  # the sat check's own model has no more lanes: asking again finds no fewer
-            q.model = first
-            return True
         q.push()
         q.add(B.at_most(exec_bits, k))
         if q.check(rlimit=STEP_RLIMIT) == "sat":
