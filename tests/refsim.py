@@ -729,11 +729,13 @@ class Wave:
             self.write64(ops[0], self.read64(ops[1]) if self.scc else self.read64(ops[2]))
             return
         name, _, width = base.rpartition("_")
-        if width == "b64" and name in ("s_and", "s_or", "s_xor", "s_andn2", "s_mov", "s_not"):
+        if width == "b64" and name in ("s_and", "s_or", "s_xor", "s_andn2", "s_mov", "s_not", "s_nand", "s_nor",
+                                       "s_xnor", "s_orn2"):
             a = self.read64(ops[1])
             b = self.read64(ops[2]) if len(ops) > 2 else 0
             r = {"s_and": a & b, "s_or": a | b, "s_xor": a ^ b, "s_andn2": a & ~b,
-                 "s_mov": a, "s_not": ~a}[name] & M64
+                 "s_mov": a, "s_not": ~a, "s_nand": ~(a & b), "s_nor": ~(a | b), "s_xnor": ~(a ^ b),
+                 "s_orn2": a | ~b}[name] & M64
             self.write64(ops[0], r)
             if name != "s_mov":
                 self.scc = r != 0
@@ -808,7 +810,10 @@ class Wave:
             first = key(a) < key(b) if "min" in base else key(a) > key(b)
             r, scc = (a if first else b), first
         else:
+            # (ISA SOP2 S_NAND/S_NOR/S_XNOR/S_ORN2_B32: D = ~(S0 & S1), ~(S0 | S1), ~(S0 ^ S1), S0 | ~S1; SCC = D != 0)
             r = {"s_and_b32": a & b, "s_or_b32": a | b, "s_xor_b32": a ^ b, "s_andn2_b32": a & ~b & M32,
+                 "s_nand_b32": ~(a & b) & M32, "s_nor_b32": ~(a | b) & M32, "s_xnor_b32": ~(a ^ b) & M32,
+                 "s_orn2_b32": (a | ~b) & M32,
                  "s_lshl_b32": (a << (b & 31)) & M32, "s_lshr_b32": a >> (b & 31)}[base]
             scc = r != 0
         self.s[ops[0].names[0]] = r
@@ -839,7 +844,7 @@ def covers(base: str) -> bool:
 
 
 SALU_BASES = {
-    f"s_{op}_{w}" for op in ("and", "or", "xor", "andn2") for w in ("b32", "b64")
+    f"s_{op}_{w}" for op in ("and", "or", "xor", "andn2", "nand", "nor", "xnor", "orn2") for w in ("b32", "b64")
 } | {f"s_{op}_saveexec_{w}" for op in ("and", "or", "xor", "andn2", "orn2") for w in ("b32", "b64")} | {
     "s_mov_b32", "s_mov_b64", "s_not_b32", "s_not_b64", "s_add_u32", "s_sub_u32", "s_add_i32", "s_sub_i32",
     "s_mul_i32", "s_min_u32", "s_max_u32", "s_min_i32", "s_max_i32", "s_lshl_b32", "s_lshr_b32",
