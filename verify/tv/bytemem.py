@@ -57,7 +57,7 @@ def needs_bytes(fn: Function) -> bool:
     (verify/tv/subword.py)."""
     if any(i.opcode in ("atomicrmw", "cmpxchg") and not subword.is_subword(i) for i in fn.insts):
         return False  # (the dword atomics' per-lane store indices are dword-granular)
-    return any(_access_type(i) is not None for i in fn.insts)
+    return any(_access_type(i) is not None or subword.is_subword(i) for i in fn.insts)
 
 
 def byte_address(B: Any, lo: Any, hi: Any, k: int) -> tuple[Any, Any]:
