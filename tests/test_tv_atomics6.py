@@ -75,3 +75,40 @@ def test_uniform_or_i8_with_xor_in_the_cmpswap_loop_is_refuted(tmp_path: Path) -
                         "--json")
     (r,) = json.loads(text)["results"]
     assert (code, r["verdict"]) == (1, "refuted"), r
+
+
+def test_s_mul_u64_is_the_low_64_bits_of_the_product() -> None:
+    from verify.ops.smul64 import mul_u64
+    C = Concrete()
+    rng = random.Random(64)
+    for _ in range(40):
+        a, b = rng.getrandbits(64), rng.getrandbits(64)
+        lo, hi = mul_u64(C, a & 0xFFFFFFFF, a >> 32, b & 0xFFFFFFFF, b >> 32)
+        assert (hi << 32 | lo) == (a * b) & ((1 << 64) - 1)
+
+
+I64 = """define amdgpu_kernel void @add_i64_uniform(ptr addrspace(1) %out, ptr addrspace(1) %inout, i64 %additive) {
+entry:
+  %old = atomicrmw add ptr addrspace(1) %inout, i64 %additive syncscope("agent") acq_rel
+  store i64 %old, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_gfx1200_add_i64_uniform_with_the_value_squared_in_s_mul_u64_is_refuted(tmp_path: Path) -> None:
+    assert LLC is not None
+    src = tmp_path / "k.ll"
+    src.write_text(I64)
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-mattr=+wavefrontsize32",
+                          "-mattr=-flat-for-global", "-amdgpu-atomic-optimizer-strategy=Iterative", str(src), "-o",
+                          "-"], capture_output=True, text=True, check=True).stdout
+    old = "s_mul_u64 s[6:7], s[4:5], s[6:7]"
+    assert asm.count(old) == 1, asm
+    out = tmp_path / "k.s"
+    out.write_text(asm.replace(old, "s_mul_u64 s[6:7], s[4:5], s[4:5]"))
+    code, text, _ = cli("tv", str(src), "--target", "gfx1200", "--wave", "32", "--asm", str(out), "--timeout", "10",
+                        "--json")
+    (r,) = json.loads(text)["results"]
+    assert (code, r["verdict"]) == (1, "refuted"), r
