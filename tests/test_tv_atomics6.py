@@ -112,3 +112,32 @@ def test_gfx1200_add_i64_uniform_with_the_value_squared_in_s_mul_u64_is_refuted(
                         "--json")
     (r,) = json.loads(text)["results"]
     assert (code, r["verdict"]) == (1, "refuted"), r
+
+
+ADD8 = """define amdgpu_kernel void @uniform_add_i8(ptr addrspace(1) %result, ptr addrspace(1) %uniform.ptr, i8 %val) {
+  %rmw = atomicrmw add ptr addrspace(1) %uniform.ptr, i8 %val monotonic, align 1
+  store i8 %rmw, ptr addrspace(1) %result
+  ret void
+}
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+def test_uniform_add_i8_with_v_mad_u16_adding_the_wrong_base_is_refuted(tmp_path: Path) -> None:
+    """Each lane's old + val * mbcnt (v_mad_u16 on true16 halves  [S:mad-u16])
+    with the first lane's old value replaced by the value."""
+    assert LLC is not None
+    src = tmp_path / "k.ll"
+    src.write_text(ADD8)
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32",
+                          "-amdgpu-atomic-optimizer-strategy=Iterative", str(src), "-o", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    (line,) = [ln for ln in asm.splitlines() if "v_mad_u16" in ln]
+    ops = line.split(None, 1)[1].split(", ")
+    assert len(ops) == 4 and ops[0].endswith(".l"), line
+    out = tmp_path / "k.s"
+    out.write_text(asm.replace(line, line.replace(f", {ops[3]}", f", {ops[1]}")))
+    code, text, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--asm", str(out), "--timeout", "10",
+                        "--json")
+    (r,) = json.loads(text)["results"]
+    assert (code, r["verdict"]) == (1, "refuted"), r
