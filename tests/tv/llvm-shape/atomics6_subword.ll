@@ -7,7 +7,7 @@
 ; compare-and-swap loop that every lane enters).
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -mattr=-flat-for-global -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 -mattr=-flat-for-global -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1164
-; EXPECT: 8 instances
+; EXPECT: 10 instances
 ; EXPECT: unsupported @uniform_and_i16 "s_or_not1_b32"
 ; EXPECT: unsupported @uniform_umax_i8 "v_max_u16"
 ; EXPECT: unsupported @uniform_xchg_i8 "atomicrmw 'atomicrmw xchg ptr' of i8"
@@ -33,5 +33,10 @@ define amdgpu_kernel void @uniform_umax_i8(ptr addrspace(1) %result, ptr addrspa
 define amdgpu_kernel void @uniform_xchg_i8(ptr addrspace(1) %result, ptr addrspace(1) %uniform.ptr, i8 %val) {
   %rmw = atomicrmw xchg ptr addrspace(1) %uniform.ptr, i8 %val monotonic, align 1
   store i8 %rmw, ptr addrspace(1) %result
+  ret void
+}
+
+define amdgpu_kernel void @uniform_xor_i8_noret(ptr addrspace(1) %uniform.ptr, i8 %val) {
+  %rmw = atomicrmw xor ptr addrspace(1) %uniform.ptr, i8 %val monotonic, align 1
   ret void
 }
