@@ -25,6 +25,8 @@ from . import bitscan  # noqa: F401  # isort: skip
 from . import vhalf  # noqa: F401  # isort: skip
 from . import ssext  # noqa: F401  # isort: skip
 from . import vhalf2  # noqa: F401  # isort: skip
+from . import mad16  # noqa: F401  # isort: skip
+from . import smul64  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

@@ -217,6 +217,8 @@ def resolve(k: Any, ins: Instr, ops: list[str], mods: dict[str, str], nbytes: in
     w0, w1 = words[0], words[1]
     act = m.actives()
     plain = B.eq(B.lshr(w1, B.const(16)), B.const(0))  # no stride, no swizzle: the base is words 0-1
+    if plain is not True and base48 == "canonical" and any(B.same(w1, h) for h in getattr(k, "pointer_his", [])):
+        plain = True  # word 1 a pointer argument's high half: below 2^16 by the contract just added
     off = (soff + inst_off) & 0xFFFFFFFF
     lo = B.add(w0, B.const(off))  # the 64-bit sum: base + SGPR offset + instruction offset (unsigned)
     hi = B.add(w1, B.bool_value(B.ult(lo, B.const(off)))) if off else w1

@@ -31,7 +31,7 @@ from typing import Any
 
 from .. import smt
 from ..ops import mem16
-from . import buffer
+from . import buffer, subword
 from .llir import Function
 from .sem import Memory
 from .types import Lanes, assemble, ttype
@@ -53,10 +53,11 @@ def _access_type(ins: Any) -> str | None:
 
 def needs_bytes(fn: Function) -> bool:
     """The function's memory is byte-granular: it loads or stores an 8- or
-    16-bit value and has no atomics."""
-    if any(i.opcode in ("atomicrmw", "cmpxchg") for i in fn.insts):
-        return False
-    return any(_access_type(i) is not None for i in fn.insts)
+    16-bit value and has no atomics but 8- and 16-bit atomicrmw
+    (verify/tv/subword.py)."""
+    if any(i.opcode in ("atomicrmw", "cmpxchg") and not subword.is_subword(i) for i in fn.insts):
+        return False  # (the dword atomics' per-lane store indices are dword-granular)
+    return any(_access_type(i) is not None or subword.is_subword(i) for i in fn.insts)
 
 
 def byte_address(B: Any, lo: Any, hi: Any, k: int) -> tuple[Any, Any]:

@@ -43,7 +43,7 @@ from ..ops.addr import mul_hi_u32
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
-from . import aggregate, atomic64, barrier, floatsem, gep, halfsem, irloop, knownbits, lanemask, wideir
+from . import aggregate, atomic64, barrier, floatsem, gep, halfsem, irloop, knownbits, lanemask, subword, wideir
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -1114,6 +1114,8 @@ class IRRun:
         the IR's under neither choice can be a false alarm, never a false
         pass (docs/tv.md).  Returns the value each lane saw before its
         update."""
+        if subword.is_subword(ins):  # i8/i16: verify/tv/subword.py  [S:atomic-subword]
+            return subword.ir_atomicrmw(self, ins)
         B, W = self.B, self.wave
         assert self.memory is not None
         m = re.match(r"(?:%\S+\s*=\s*)?atomicrmw\s+(volatile\s+)?(\w+)\s+ptr(?: addrspace\([0134]\))?[ ,]", ins.text)
