@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .diag import Warning_
-from .ir import Instr, SReg, VReg
+from .ir import Instr, SReg, VHalf, VReg
 from .ops.base import HAZARD_ROLES, OpDef, op_of
 from .target import Target, needs_text
 from .waits import waits_of
@@ -73,6 +73,15 @@ def _vcmp_exec_written(ins: Instr) -> set[str]:
 
 def _vgprs_read(ins: Instr) -> set[str]:
     return {r for r in _op(ins).uses(ins) if _is_vgpr(r)}
+
+
+def _kept_half(ins: Instr) -> set[str]:
+    """The VGPR of a true16 destination half (`v0.l`), which the instruction
+    keeps the other half of, where no source operand names it."""
+    d = ins.operands[0] if ins.operands else None
+    if not isinstance(d, VHalf) or any(isinstance(o, VReg) and f"v{d.index}" in o.names() for o in ins.operands[1:]):
+        return set()
+    return {f"v{d.index}"}
 
 
 def _lane_select(ins: Instr) -> set[str]:
@@ -653,8 +662,10 @@ def _partial(program: list[Instr], k: int) -> tuple[int, set[str]] | None:
     together, at most 4 between the second write and program[k] (the nearest
     write of each register counts).  A vector memory, LDS or export
     instruction, or a wait for va_vdst, ends the search.  (the first write's
-    index, the two registers), or None.  [S:trust-hazards]"""
-    srcs = _vgprs_read(program[k])
+    index, the two registers), or None.  The registers read are the source
+    operands' (LLVM's explicit uses): the half a true16 destination keeps is
+    no operand there.  [S:trust-hazards] [S:mad-u16]"""
+    srcs = _vgprs_read(program[k]) - _kept_half(program[k])
     if len(srcs) <= 1:
         return None
     defpos: dict[str, tuple[int, int]] = {}  # register -> (VALU instructions between it and program[k], index)
