@@ -21,7 +21,8 @@ STRICT = {"vdst": "v0", "vgpr": "v1", "src": "v1", "sdst": "s0", "sdst64": "s[0:
 # way round, which would be a false pass).
 # llvm-mc-22 accepts `clamp` on these, verify refuses it (what it does there is not modelled: never a false
 # pass); the f32 compares' clamp is left for a later change
-CLAMP_NOT_MODELLED = {"v_cvt_f16_i16", "v_cvt_f16_u16", "v_cvt_i16_f16", "v_cvt_u16_f16", "v_maximum_f16",
+CLAMP_NOT_MODELLED = {"v_mad_u16", "v_mad_legacy_u16",  # (clamp refused: its unsigned saturation is not modelled)
+                      "v_cvt_f16_i16", "v_cvt_f16_u16", "v_cvt_i16_f16", "v_cvt_u16_f16", "v_maximum_f16",
                       "v_minimum_f16", "v_pk_fma_f16",  # (verify/ops/vhalf2.py)
                       "v_add_co_u32", "v_addc_co_u32", "v_add_co_ci_u32", "v_mad_u64_u32",
                       *(f"v_cmp_{c}_f32" for c in ("eq", "lg", "neq", "nlg", "o", "u")),

@@ -105,6 +105,7 @@ FEATURES: dict[str, Feature] = {
         Feature("mov_b64", "v_mov_b64 (a 64-bit VGPR move, VOP1/VOP3, gfx940+)", "S:mov-b64"),
         Feature("carry_gfx8", "GFX8's carry spellings v_add_u32 vD, vcc, ... / v_addc_u32 / v_subb_u32", "S:carry-gfx8"),
         Feature("alu16_gfx8", "16-bit VOP2 ops v_add_u16/v_sub_u16 (GFX8, GFX9)", "S:packed16"),
+        Feature("mad_legacy_u16", "v_mad_legacy_u16 (GFX9's name of GFX8's v_mad_u16 encoding)", "S:mad-u16"),
         Feature("sdwa", "SDWA forms v_*_sdwa of 32-bit VOP1/VOP2 ops (GFX8, GFX9, GFX10)", "S:sdwa"),
         Feature("sdwa_sgpr", "an SGPR source in an SDWA form (GFX9, GFX10)", "S:sdwa"),
         Feature("sdwa_add_u32", "v_add_u32_sdwa / v_sub_u32_sdwa without a carry (GFX9)", "S:sdwa"),
@@ -175,7 +176,7 @@ _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gf
                         "ds_m0_limit", "sdwa", "mad_f32"}
 _GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9", "sdwa_sgpr", "sdwa_add_u32",
-                  "mem_global", "mem_d16", "d16_preserves"}
+                  "mem_global", "mem_d16", "d16_preserves", "mad_legacy_u16"}
 # SRAM ECC (on, or "any": LLVM's default) makes a D16 load zero the other half  [S:mem16-d16]
 _SRAMECC = {"d16_preserves"}
 _GFX90A = (_GFX9 - _SRAMECC) | {"dpp_row_newbcast", "packed_tid", "pk_mov_b32", "fmac_f32"}

@@ -70,8 +70,8 @@ class Mad16(Alu16):
         return "e64"
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
-        if self.gfx9_only and target.gen != 9:
-            raise InputError(ins.span, f"{ins.mnemonic} is GFX9's (not on {target.name})")
+        if self.gfx9_only:
+            self.require(target, "mad_legacy_u16", ins.mnemonic, ins.span)
         if isinstance(ins.operands[0], VHalf):
             self.require(target, "mov_b16", f"{ins.mnemonic} on 16-bit halves", ins.span)
         return []
