@@ -87,6 +87,7 @@ FEATURES: dict[str, Feature] = {
         Feature("d16_preserves", "a D16 load keeps the other half of its register (no SRAM ECC)", "S:mem16-d16"),
         Feature("valu_gfx11_names", "the GFX11 VALU spellings v_ctz_i32_b32 / v_clz_i32_u32 of v_ffbl_b32 / v_ffbh_u32", "S:ffb"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
+        Feature("s_mul_u64", "the 64-bit scalar multiply s_mul_u64 (GFX12)", "S:s-mul-u64"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
         Feature("cmp_f32_f_tru", "v_cmp_f_f32 / v_cmp_tru_f32 (before GFX12; llvm-mc-22 rejects them on gfx1200)", "S:f32-order"),
         Feature("salu_float", "SALU binary32 arithmetic s_add_f32 / s_sub_f32 (GFX11.5, GFX12)", "S:salu-f32"),
@@ -202,7 +203,7 @@ _GFX115 = _GFX11 | {"vop3_dpp_sgpr_src1", "salu_float"}
 _GFX12 = (_GFX11 - {"bpermute_half_wave64", "waitcnt_split", "hazard_valu_mask_write", "hazard_partial_forwarding", "mov_b16", "cmp_f32_f_tru"}) | {
     "ds_bpermute_fi", "permlane16_var", "bpermute_full_wave64_rdna4", "vop3_dpp_sgpr_src1", "wait_gfx12",
     "hazard_gfx12_sgpr", "salu_gfx12_names", "lshlrev_b64_vop2",
-    "min_num_f32", "salu_float", "mad_co_u64"}
+    "min_num_f32", "salu_float", "mad_co_u64", "s_mul_u64"}
 
 
 def _mk(

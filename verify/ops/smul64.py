@@ -34,8 +34,8 @@ class SMulU64(OpDef):
     unit = "salu"
     sig = ("sdst64", "ssrc64", "ssrc64")
     arg_names = ("sdst", "ssrc0", "ssrc1")
-    # GFX12's SALU (the feature of its new SALU spellings)  [S:s-mul-u64]
-    feature = "salu_gfx12_names"
+    # a feature of its own: llvm-mc-22 accepts it on gfx1200 and gfx1250, not gfx1100/gfx950  [S:s-mul-u64]
+    feature = "s_mul_u64"
 
     def execute(self, ins: Instr, m: Machine) -> None:
         dst, a, b = ins.operands
