@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 from verify.backend import Concrete
 from verify.cli import main
@@ -40,6 +43,37 @@ def cli(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+LLC = shutil.which("llc-22")
+# the atomic optimizer's Iterative strategy on a wave32 target, with global (not flat) stores
+ITERATIVE_W32 = ("-mattr=+wavefrontsize32", "-mattr=-flat-for-global", "-amdgpu-atomic-optimizer-strategy=Iterative")
+
+
+def llc_asm(src: Path, cpu: str, *flags: str) -> str:
+    """llc-22's code for SRC on the HSA triple (the caller skips where LLC is None)."""
+    assert LLC is not None
+    return subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", *flags, str(src), "-o", "-"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def mutate(asm: str, old: str, new: str, function: str | None = None) -> str:
+    """ASM with its one OLD (in FUNCTION's body where given) made NEW."""
+    start, end = 0, len(asm)
+    if function is not None:
+        start = asm.index(f"\n{function}:")
+        end = asm.index("s_setpc_b64", start)
+    assert asm[start:end].count(old) == 1, (old, asm[start:end])
+    return asm[:start] + asm[start:end].replace(old, new) + asm[end:]
+
+
+def tv_on_asm(tmp_path: Path, src: Path, asm: str, target: str, *args: str) -> tuple[int, dict]:
+    """`verify tv SRC --asm` (ASM written to a file) with one result: its exit code and JSON result."""
+    p = tmp_path / "mutant.s"
+    p.write_text(asm)
+    code, out, _ = cli("tv", str(src), "--target", target, "--asm", str(p), *args, "--json")
+    (r,) = json.loads(out)["results"]
+    return code, r
 
 
 def cli_json(*argv: str):

@@ -7,21 +7,16 @@ one refuted (EXEC = lane 0, the product's multiplier terms in the query)."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli
+from helpers import ITERATIVE_W32, LLC, llc_asm, mutate, tv_on_asm
 
 from verify import smt
 from verify.ops.addr import mul_hi_u32
 from verify.tv import atomic64
 from verify.tv.sem import Memory
-
-LLC = shutil.which("llc-22")
 
 
 def _valid(B: Any, cond: Any) -> bool:
@@ -76,18 +71,9 @@ entry:
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 def test_add_i64_uniform_with_the_old_value_s_high_half_from_its_low_one_is_refuted(tmp_path: Path) -> None:
-    assert LLC is not None
     src = tmp_path / "k.ll"
     src.write_text(KERNEL)
-    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32",
-                          "-mattr=-flat-for-global", "-amdgpu-atomic-optimizer-strategy=Iterative", str(src), "-o",
-                          "-"], capture_output=True, text=True, check=True).stdout
-    old = "v_readfirstlane_b32 s3, v1"
-    assert asm.count(old) == 1, asm
-    out = tmp_path / "k.s"
-    out.write_text(asm.replace(old, "v_readfirstlane_b32 s3, v0"))
-    code, text, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--asm", str(out), "--timeout", "10",
-                        "--json")
-    (r,) = json.loads(text)["results"]
+    asm = mutate(llc_asm(src, "gfx1100", *ITERATIVE_W32), "v_readfirstlane_b32 s3, v1", "v_readfirstlane_b32 s3, v0")
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", "--timeout", "10")
     assert (code, r["verdict"]) == (1, "refuted"), r
     assert any(n.startswith("counterexample: EXEC = 0x1;") for n in r["notes"]), r["notes"]

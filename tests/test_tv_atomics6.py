@@ -6,21 +6,16 @@ made an `xor` is refuted."""
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli
+from helpers import ITERATIVE_W32, LLC, llc_asm, mutate, tv_on_asm
 
 from verify import smt
 from verify.backend import Concrete
 from verify.tv import subword
-
-LLC = shutil.which("llc-22")
 
 
 def _ref(op: str, a: int, b: int, bits: int) -> int:
@@ -62,18 +57,12 @@ KERNEL = """define amdgpu_kernel void @uniform_or_i8(ptr addrspace(1) %result, p
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 def test_uniform_or_i8_with_xor_in_the_cmpswap_loop_is_refuted(tmp_path: Path) -> None:
-    assert LLC is not None
     src = tmp_path / "k.ll"
     src.write_text(KERNEL)
-    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32",
-                          "-mattr=-flat-for-global", "-amdgpu-atomic-optimizer-strategy=Iterative", str(src), "-o",
-                          "-"], capture_output=True, text=True, check=True).stdout
-    assert asm.count("v_or_b32_e32") == 1 and asm.count("_atomic_cmpswap_b32") == 1, asm
-    out = tmp_path / "k.s"
-    out.write_text(asm.replace("v_or_b32_e32", "v_xor_b32_e32"))
-    code, text, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--asm", str(out), "--timeout", "10",
-                        "--json")
-    (r,) = json.loads(text)["results"]
+    asm = llc_asm(src, "gfx1100", *ITERATIVE_W32)
+    assert asm.count("_atomic_cmpswap_b32") == 1, asm
+    asm = mutate(asm, "v_or_b32_e32", "v_xor_b32_e32")
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", "--timeout", "10")
     assert (code, r["verdict"]) == (1, "refuted"), r
 
 
@@ -98,19 +87,11 @@ entry:
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 def test_gfx1200_add_i64_uniform_with_the_value_squared_in_s_mul_u64_is_refuted(tmp_path: Path) -> None:
-    assert LLC is not None
     src = tmp_path / "k.ll"
     src.write_text(I64)
-    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-mattr=+wavefrontsize32",
-                          "-mattr=-flat-for-global", "-amdgpu-atomic-optimizer-strategy=Iterative", str(src), "-o",
-                          "-"], capture_output=True, text=True, check=True).stdout
-    old = "s_mul_u64 s[6:7], s[4:5], s[6:7]"
-    assert asm.count(old) == 1, asm
-    out = tmp_path / "k.s"
-    out.write_text(asm.replace(old, "s_mul_u64 s[6:7], s[4:5], s[4:5]"))
-    code, text, _ = cli("tv", str(src), "--target", "gfx1200", "--wave", "32", "--asm", str(out), "--timeout", "10",
-                        "--json")
-    (r,) = json.loads(text)["results"]
+    asm = mutate(llc_asm(src, "gfx1200", *ITERATIVE_W32), "s_mul_u64 s[6:7], s[4:5], s[6:7]",
+                 "s_mul_u64 s[6:7], s[4:5], s[4:5]")
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1200", "--wave", "32", "--timeout", "10")
     assert (code, r["verdict"]) == (1, "refuted"), r
 
 
@@ -126,18 +107,12 @@ ADD8 = """define amdgpu_kernel void @uniform_add_i8(ptr addrspace(1) %result, pt
 def test_uniform_add_i8_with_v_mad_u16_adding_the_wrong_base_is_refuted(tmp_path: Path) -> None:
     """Each lane's old + val * mbcnt (v_mad_u16 on true16 halves  [S:mad-u16])
     with the first lane's old value replaced by the value."""
-    assert LLC is not None
     src = tmp_path / "k.ll"
     src.write_text(ADD8)
-    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-mattr=+wavefrontsize32",
-                          "-amdgpu-atomic-optimizer-strategy=Iterative", str(src), "-o", "-"],
-                         capture_output=True, text=True, check=True).stdout
+    asm = llc_asm(src, "gfx1100", "-mattr=+wavefrontsize32", "-amdgpu-atomic-optimizer-strategy=Iterative")
     (line,) = [ln for ln in asm.splitlines() if "v_mad_u16" in ln]
     ops = line.split(None, 1)[1].split(", ")
     assert len(ops) == 4 and ops[0].endswith(".l"), line
-    out = tmp_path / "k.s"
-    out.write_text(asm.replace(line, line.replace(f", {ops[3]}", f", {ops[1]}")))
-    code, text, _ = cli("tv", str(src), "--target", "gfx1100", "--wave", "32", "--asm", str(out), "--timeout", "10",
-                        "--json")
-    (r,) = json.loads(text)["results"]
+    asm = mutate(asm, line, line.replace(f", {ops[3]}", f", {ops[1]}"))
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", "--timeout", "10")
     assert (code, r["verdict"]) == (1, "refuted"), r

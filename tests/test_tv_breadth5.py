@@ -6,19 +6,15 @@ arithmetic is refuted."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import LLC, llc_asm, mutate, tv_on_asm
 
 from verify import smt
 from verify.tv.addrmeet import AddressMeet
 
 SHAPE = Path(__file__).parent / "tv" / "llvm-shape"
-LLC = shutil.which("llc-22")
 
 
 def _carry_spellings(B):
@@ -57,22 +53,11 @@ def test_gfx8_lost_carry_into_the_high_half_is_refuted(tmp_path):
     """LLVM's gfx803 code for `load <2 x i32>` at `%in + sext(%i) * 8` with
     v_addc_u32 made a v_add_u32 (the low half's carry lost) is refuted."""
     src = SHAPE / "breadth5_addrmeet.ll"
-    assert LLC is not None
-    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=fiji", "-O2", str(src), "-o", "-"],
-                         capture_output=True, text=True, check=True).stdout
-    start = asm.index("\nload_pair_index:")
-    end = asm.index("s_setpc_b64", start)
-    old = "v_addc_u32_e32 v3, vcc, v3, v5, vcc"
-    assert asm[start:end].count(old) == 1
     # (LLVM's own code proved: the corpus tier, breadth5_addrmeet.ll's EXPECT lines)
-    for text, want in ((asm[:start] + asm[start:end].replace(old, "v_add_u32_e32 v3, vcc, v3, v5") + asm[end:],
-                        (1, "refuted")),):
-        p = tmp_path / "f.s"
-        p.write_text(text)
-        code, out, _ = cli("tv", str(src), "--target", "gfx803", "--asm", str(p), "--function", "load_pair_index",
-                           "--json")
-        (r,) = json.loads(out)["results"]
-        assert (code, r["verdict"]) == want, r["notes"]
+    asm = mutate(llc_asm(src, "fiji", "-O2"), "v_addc_u32_e32 v3, vcc, v3, v5, vcc", "v_add_u32_e32 v3, vcc, v3, v5",
+                 function="load_pair_index")
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx803", "--function", "load_pair_index")
+    assert (code, r["verdict"]) == (1, "refuted"), r["notes"]
 
 
 KB = SHAPE / "breadth5_knownbits.ll"
@@ -108,18 +93,8 @@ def test_the_masked_count_against_another_base_is_refuted(tmp_path):
     15)), 127` (the mask left out) with the base 16 is refuted.  (A dropped mask that can clear a bit, base 96, is kept:
     test_mbcnt_bounds_and_the_masks_they_drop; its GPU mutant asks the
     popcount's bound of the solver and is not decided within the budget.)"""
-    assert LLC is not None
-    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx900", "-O2", str(KB), "-o", "-"],
-                         capture_output=True, text=True, check=True).stdout
-    start = asm.index("\nmbcnt_lo_mask127:")
-    end = asm.index("s_setpc_b64", start)
-    old = "v_mbcnt_lo_u32_b32 v0, v0, 15"
-    assert asm[start:end].count(old) == 1
     # (LLVM's own code proved: the corpus tier, breadth5_knownbits.ll's EXPECT lines)
-    for text, want in ((asm[:start] + asm[start:end].replace(old, old[:-2] + "16") + asm[end:], (1, "refuted")),):
-        p = tmp_path / "f.s"
-        p.write_text(text)
-        code, out, _ = cli("tv", str(KB), "--target", "gfx900", "--asm", str(p), "--function", "mbcnt_lo_mask127",
-                           "--json")
-        (r,) = json.loads(out)["results"]
-        assert (code, r["verdict"]) == want, r["notes"]
+    old = "v_mbcnt_lo_u32_b32 v0, v0, 15"
+    asm = mutate(llc_asm(KB, "gfx900", "-O2"), old, old[:-2] + "16", function="mbcnt_lo_mask127")
+    code, r = tv_on_asm(tmp_path, KB, asm, "gfx900", "--function", "mbcnt_lo_mask127")
+    assert (code, r["verdict"]) == (1, "refuted"), r["notes"]
