@@ -21,7 +21,7 @@ def test_a_misspelt_role_fails_at_registration():
 
 
 def test_every_rule_names_a_known_role():
-    assert {r.role for r in RULES} <= HAZARD_ROLES | {"valu", "sgpr_read", "vmem"}  # (hazards._RULE_ROLES)
+    assert {r.role for r in RULES} <= HAZARD_ROLES | {"valu", "sgpr_read", "vmem", "smrd"}  # (hazards._RULE_ROLES)
 
 
 def test_every_declared_role_is_consumed_by_a_rule_and_played_by_an_op():

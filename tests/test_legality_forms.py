@@ -112,7 +112,7 @@ REFUSED = {"v_cndmask_b32_dpp v1, v0, v2, vcc row_shr:1", "v_cndmask_b32_dpp v1,
            "v_cmpx_eq_u32_e64_dpp v0, v1 row_shr:1", "v_cmpx_eq_u32_dpp v0, v1 row_shr:1"}
 
 
-@pytest.mark.parametrize("tname", ["gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"])
+@pytest.mark.parametrize("tname", ["gfx600", "gfx701", "gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"])
 def test_modifier_forms_agree_with_llvm_mc(tname):
     t = TARGETS[tname]
     for wave in t.waves:

@@ -70,7 +70,7 @@ def test_64bit_text_matches_llvm_mc(cpu, text, value):
 
 CONSTS = ["1.0", "-4.0", "0.5", "-0.5", "2.0", "0.15915494", "2.5", "-0.0", "0.0", "100.0", "0x3f800000",
           "0x3e22f983", "0xffffffffffffffff", "0x1.8p1", "1e40", "64", "65"]
-CONST_TARGETS = ["gfx803", "gfx900", "gfx950", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
+CONST_TARGETS = ["gfx600", "gfx701", "gfx803", "gfx900", "gfx950", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
 
 
 STRICT = {"vdst": "v0", "vgpr": "v1", "src": "v2", "sdst": "s0", "sdst64": "s[0:1]", "ssrc": "s2",
@@ -140,6 +140,7 @@ def constant_gap(line: str) -> bool:
 def test_constant_slots_match_llvm_mc(tname):
     if MC is None:
         pytest.skip("needs llvm-mc-22")
+    from mc_sweep import sici_gap
     from test_llvm_mc import assemble
 
     from verify.lowering_file import parse_instr
@@ -160,7 +161,7 @@ def test_constant_slots_match_llvm_mc(tname):
             except InputError:
                 ours = True
             if ours != (k in rejected):
-                if ours and constant_gap(line):
+                if ours and (constant_gap(line) or sici_gap(line, t)):
                     continue  # verify refuses, llvm-mc-22 takes: docs/semantics.md [S:legality]
                 disagree.append(("we reject" if ours else "llvm-mc rejects", line))
         assert not disagree, (tname, wave, len(disagree), disagree[:12])

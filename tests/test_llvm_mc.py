@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 from hypothesis import strategies as st
+from mc_sweep import sici_gap
 from test_semantics_agree import instr_text
 
 from verify import catalog
@@ -19,7 +20,7 @@ from verify.target import TARGETS, resolve_all
 
 MC = shutil.which("llvm-mc-22")
 pytestmark = [pytest.mark.llvm_mc, pytest.mark.skipif(MC is None, reason="needs llvm-mc-22 (apt-get install llvm-22)")]
-CHECK_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
+CHECK_TARGETS = ["gfx600", "gfx701", "gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
 
 
 def assemble(text: str, cpu: str, wave: int, gen: int) -> set[int]:
@@ -66,7 +67,7 @@ def test_legality_matches_llvm_mc(tname):
                 ours = False
             except InputError:
                 ours = True
-            if ours != (k in rejected):
+            if ours != (k in rejected) and not (ours and sici_gap(line, t)):
                 disagree.append(("we reject" if ours else "llvm-mc rejects", line))
         assert not disagree, (tname, wave, disagree[:10])
 

@@ -45,7 +45,7 @@ CLAMP_NOT_MODELLED = {"v_mad_u16", "v_mad_legacy_u16",  # (clamp refused: its un
                       "v_mad_co_u64_u32", "v_pk_mul_lo_u16",
                       # the f16 and fused f32 ops (verify/ops/vhalf.py) and the bit scans (verify/ops/bitscan.py)
                       *(b for b, op in OPS.items() if type(op).__module__ == "verify.ops.vhalf"), "v_ffbh_u32", "v_ffbl_b32"}
-MOD_TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
+MOD_TARGETS = ["gfx600", "gfx701", "gfx803", "gfx900", "gfx90a", "gfx1030", "gfx1100", "gfx1151", "gfx1200"]
 
 
 def clamp_lines() -> list[str]:

@@ -48,6 +48,8 @@ NOT_COVERED = sorted(
      "v_pk_add_i16", "v_pk_add_u16", "v_pk_ashrrev_i16", "v_pk_lshlrev_b16", "v_pk_lshrrev_b16", "v_pk_max_i16",
      "v_pk_max_u16", "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32", "v_pk_sub_i16", "v_pk_sub_u16", "v_sub_nc_u16",
      "v_sub_u16", "v_sub_u32@gfx8", "v_subb_u32", "v_subbrev_u32", "v_subrev_u32@gfx8",
+     # SI/CI spellings of the carry ops ([S:sici]): the same AddCarry/SubCarry objects as the _co_ ops
+     "v_add_i32", "v_sub_i32", "v_subrev_i32",
      # GFX11.5+ SALU float ([S:salu-f32]) and the true16 select ([S:cndmask16])
      "s_add_f32", "s_sub_f32", "v_cndmask_b16",
      # SDWA forms and GFX8's other 16-bit ops (verify/ops/sdwa.py): checked against CLRX's SDWA

@@ -25,7 +25,7 @@ from verify.target import FeatureLog, get
 
 settings_one = settings(max_examples=1)
 
-TARGETS = ["gfx803", "gfx900", "gfx90a", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
+TARGETS = ["gfx600", "gfx701", "gfx803", "gfx900", "gfx90a", "gfx950", "gfx1030", "gfx1100", "gfx1200"]
 V = st.sampled_from(["v0", "v1", "v2", "v3"])
 S = st.sampled_from(["s0", "s1", "s2", "s3"])
 PAIR = st.sampled_from(["s[0:1]", "s[2:3]", "vcc"])

@@ -76,11 +76,10 @@ def test_every_triple_and_cpu_spelling(cmd, target, triple):
 
 
 @pytest.mark.parametrize("cmd, why", [
-    ("llc -mtriple=amdgcn -mcpu=kaveri < %s", "-mcpu=kaveri (gfx700) is not modelled by verify"),
-    ("llc -mtriple=amdgcn -mcpu=gfx600 < %s", "-mcpu=gfx600 is not modelled by verify"),
+    ("llc -mtriple=amdgcn -mcpu=tongapro < %s", "-mcpu=tongapro (gfx805) is not modelled by verify"),
+    ("llc -mtriple=amdgcn -mcpu=gfx1250 < %s", "-mcpu=gfx1250 is not modelled by verify"),
     ("llc -mtriple=amdgcn -mcpu=nosuch < %s", "-mcpu=nosuch is not an AMDGPU processor LLVM 22 knows"),
-    ("llc -mtriple=amdgcn < %s", "no -mcpu: LLVM's default processor 'generic' (gfx600) is not modelled"),
-    ("llc -mtriple=amdgpu6.00 < %s", "-mcpu=gfx600 is not modelled by verify"),
+    ("llc -mtriple=amdgpu12.50 < %s", "-mcpu=gfx1250 is not modelled by verify"),
     ("llc -mtriple=r600 -mcpu=cypress < %s", "R600 (pre-GCN) targets are not modelled"),
     ("llc -mtriple=amdgcn -mcpu=gfx900 -mattr=+wavefrontsize32 < %s", "gfx900 runs wave64 only, not wave32"),
     ("llc -mtriple=amdgcn -mcpu=gfx1100 -stop-after=amdgpu-isel < %s", "llc -stop-after=amdgpu-isel stops before the final code"),
@@ -89,6 +88,20 @@ def test_a_run_line_verify_cannot_use_says_why(cmd, why):
     got = run(cmd)
     assert isinstance(got, Skipped) and got.counts and got.run == "x.ll:7"
     assert got.why.startswith(why), got.why
+
+
+@pytest.mark.parametrize("cmd, target", [
+    ("llc -mtriple=amdgcn < %s", "gfx600"),  # LLVM's default processor 'generic'  [S:sici]
+    ("llc -mtriple=amdgcn-amd-amdhsa < %s", "gfx700"),  # 'generic-hsa'
+    ("llc -mtriple=amdgcn -mcpu=tahiti < %s", "gfx600"),
+    ("llc -mtriple=amdgcn -mcpu=hawaii < %s", "gfx701"),
+    ("llc -mtriple=amdgcn -mcpu=bonaire < %s", "gfx704"),
+    ("llc -mtriple=amdgpu6.01 < %s", "gfx601"),
+])
+def test_si_ci_run_lines_are_instances(cmd, target):
+    got = run(cmd)
+    assert not isinstance(got, Skipped) and got is not None
+    assert (got.target.name, got.wave) == (target, 64)
 
 
 def test_run_lines_that_are_not_codegen_are_not_instances():
@@ -130,13 +143,13 @@ def test_globalisel_run_line_is_refuted_and_the_selectiondag_one_proved():
 
 
 def test_unusable_run_lines_are_named_and_fail_unless_accepted(tmp_path):
-    p = write(tmp_path, "mixed.ll", "; RUN: llc -mtriple=amdgcn -mcpu=kaveri < %s\n"
+    p = write(tmp_path, "mixed.ll", "; RUN: llc -mtriple=amdgcn -mcpu=tongapro < %s\n"
                                     "; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s\n" + ADD)
     code, out, _ = cli("tv", p)
     lines = out.splitlines()
     assert code == 4
     assert lines[:2] == [f"RUN line {p}:1 (llvmlite): unsupported",
-                         f"  {p}:1: unsupported: RUN line not used: -mcpu=kaveri (gfx700) is not modelled by verify "
+                         f"  {p}:1: unsupported: RUN line not used: -mcpu=tongapro (gfx805) is not modelled by verify "
                          "(`verify targets` lists those that are)"]
     assert lines[-1] == "Summary: 1 correct, 0 incorrect, 0 failed-to-prove, 1 unsupported"
     assert cli("tv", p, "--accept", "run-line")[0] == 0
@@ -145,9 +158,9 @@ def test_unusable_run_lines_are_named_and_fail_unless_accepted(tmp_path):
 
 
 def test_only_unusable_run_lines_is_unsupported_not_an_error(tmp_path):
-    p = write(tmp_path, "tonga.ll", "; RUN: llc -mtriple=amdgcn -mcpu=kaveri < %s\n" + ADD)
+    p = write(tmp_path, "tonga.ll", "; RUN: llc -mtriple=amdgcn -mcpu=tongapro < %s\n" + ADD)
     code, out, err = cli("tv", p)
-    assert (code, err) == (4, "") and "-mcpu=kaveri (gfx700) is not modelled" in out
+    assert (code, err) == (4, "") and "-mcpu=tongapro (gfx805) is not modelled" in out
 
 
 def test_an_llvm_option_llvmlite_cannot_take_offers_llc(tmp_path):
@@ -229,7 +242,7 @@ def test_ci_script_fails_on_every_exit_but_0(tmp_path):
     assert ci(str(good)).returncode == 0
     r = ci(str(good), "--llc", "/no/such/llc")
     assert r.returncode == 2 and "cannot run '/no/such/llc'" in r.stderr
-    write(good, "b.ll", "; RUN: llc -mtriple=amdgcn -mcpu=kaveri < %s\n" + ADD)
+    write(good, "b.ll", "; RUN: llc -mtriple=amdgcn -mcpu=tongapro < %s\n" + ADD)
     assert ci(str(good)).returncode == 4
     assert ci(str(good), "--accept", "run-line").returncode == 0
 
@@ -252,7 +265,7 @@ def test_directory_run_and_coverage(tmp_path):
     d = tmp_path / "t"
     d.mkdir()
     write(d, "a.ll", "; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s\n" + ADD)
-    write(d, "b.ll", "; RUN: llc -mtriple=amdgcn -mcpu=kaveri < %s\n; RUN: llc -mtriple=amdgcn -mcpu=hawaii < %s\n"
+    write(d, "b.ll", "; RUN: llc -mtriple=amdgcn -mcpu=tongapro < %s\n; RUN: llc -mtriple=amdgcn -mcpu=stoney < %s\n"
           + ADD)
     write(d, "c.ll", "this is not IR\n")
     write(d, "d.ll", "; RUN: opt -S < %s | FileCheck %s\n" + ADD)
@@ -269,9 +282,9 @@ def test_directory_run_and_coverage(tmp_path):
         "files": 4, "not_codegen_files": 1, "instances": 4, "decided": 1, "proved": 1, "refuted": 0, "unknown": 0, "compiler_errors": 0,
         "errors": 1, "unsupported": 2}
     assert cov["unsupported_causes"] == [
-        {"cause": "RUN line: -mcpu=hawaii (gfx701) is not modelled by verify (`verify targets` lists those that are)",
+        {"cause": "RUN line: -mcpu=stoney (gfx810) is not modelled by verify (`verify targets` lists those that are)",
          "count": 1},
-        {"cause": "RUN line: -mcpu=kaveri (gfx700) is not modelled by verify (`verify targets` lists those that are)",
+        {"cause": "RUN line: -mcpu=tongapro (gfx805) is not modelled by verify (`verify targets` lists those that are)",
          "count": 1}]
     code, out, _ = cli("tv", str(d), "--coverage")
     assert out.splitlines()[:3] == ["Coverage: 4 files (1 with no llc RUN line for AMDGPU), 4 instances", "  decided               1   25.0%",
@@ -301,7 +314,7 @@ def small_tree(tmp: Path) -> Path:
         write(d, f"t{k}.ll", f"; RUN: llc -mtriple=amdgcn -mcpu={cpu}{attr} < %s\n" + ADD)
     shutil.copy(CORPUS / "ballot_popc.ll", d / "ballot_popc.ll")
     write(d, "opt_only.ll", "; RUN: opt -S < %s | FileCheck %s\n" + ADD)
-    write(d, "tonga.ll", "; RUN: llc -mtriple=amdgcn -mcpu=kaveri < %s\n" + ADD)
+    write(d, "tonga.ll", "; RUN: llc -mtriple=amdgcn -mcpu=tongapro < %s\n" + ADD)
     return d
 
 
@@ -391,7 +404,7 @@ def test_a_tree_with_jobs_prints_the_same_bytes(tmp_path):
     d = tmp_path / "t"
     d.mkdir()
     write(d, "a.ll", "; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -global-isel=1 < %s\n"
-                     "; RUN: llc -mtriple=amdgcn -mcpu=kaveri < %s\n" + ADD)
+                     "; RUN: llc -mtriple=amdgcn -mcpu=tongapro < %s\n" + ADD)
     write(d, "b.ll", "bad\n")
     write(d, "c.ll", "; RUN: opt -S < %s\n" + ADD)
     shutil.copy(CORPUS / "dpp_row_shr1_add.ll", d / "d.ll")

@@ -45,7 +45,8 @@ def test_tonga_and_carrizo_are_gfx8_with_gfx803s_features() -> None:
     assert _target_of(PROCESSORS["tonga"]) is TARGETS["gfx802"]
     assert _target_of(PROCESSORS["carrizo"]) is TARGETS["gfx801"]
     assert TARGETS["gfx802"].features == TARGETS["gfx803"].features == TARGETS["gfx801"].features
-    assert _target_of(PROCESSORS["tahiti"]) is None and _target_of(PROCESSORS["kaveri"]) is None  # SI/CI: not modelled
+    assert _target_of(PROCESSORS["tahiti"]) is TARGETS["gfx600"] and _target_of(PROCESSORS["kaveri"]) is TARGETS["gfx700"]  # [S:sici]
+    assert _target_of(PROCESSORS["stoney"]) is None  # gfx810: not modelled
 
 
 def test_gfx10_flat_scratch_setreg_is_setup_and_other_setregs_are_not() -> None:

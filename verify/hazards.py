@@ -149,6 +149,16 @@ def _is_vmem(ins: Instr) -> bool:
     return _op(ins).unit == "memory"
 
 
+def _is_smrd(ins: Instr) -> bool:
+    """A scalar memory read (SMRD on SI: s_load_*, s_buffer_load_*)."""
+    return ins.base.startswith(("s_load_", "s_buffer_load_"))
+
+
+def _smrd_sgprs_read(ins: Instr) -> set[str]:
+    """The SGPRs an SMRD instruction reads (its base, an SGPR offset)."""
+    return {r for r in _op(ins).uses(ins) if not _is_vgpr(r)} - {"scc", "exec_lo", "exec_hi"}
+
+
 def _vmem_scalars_read(ins: Instr) -> set[str]:
     """The SGPRs a vector memory instruction reads (its saddr, resource,
     soffset) and EXEC, which every one reads (LLVM counts its implicit use).
@@ -192,6 +202,7 @@ class Rule:
         """Registers `ins` reads that matter, if it can suffer this hazard
         (role "valu": every VALU instruction)."""
         plays = _is_valu(ins) if self.role == "valu" else _is_vmem(ins) if self.role == "vmem" else \
+            _is_smrd(ins) if self.role == "smrd" else \
             self.role in _op(ins).roles(ins)
         return self.reads(ins) if plays else set()
 
@@ -216,6 +227,9 @@ RULES = [
     # GFX8/9: GCNHazardRecognizer::checkVMEMHazards (llc-22 -run-pass=post-RA-hazard-rec)  [S:trust-hazards]
     Rule("valu-sgpr-vmem", "hazard_vmem_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "vmem",
          _vmem_scalars_read, 5, "a vector memory read of an SGPR or EXEC a VALU instruction wrote"),
+    # SI: GCNHazardRecognizer::checkSMRDHazards (hasSMRDReadVALUDefHazard)  [S:sici]
+    Rule("valu-sgpr-smrd", "hazard_smrd_sgpr", "valu", lambda p: _sgprs_written(p) - {"scc"}, "smrd",
+         _smrd_sgprs_read, 4, "a scalar memory read (SMRD) of an SGPR a VALU instruction wrote"),
     # gfx94x, gfx950: GCNHazardRecognizer::checkVALUHazards (hasDstSelForwardingHazard)  [S:trust-hazards]
     Rule("sdwa-dst-sel", "hazard_dst_sel", "valu", _dst_sel_written, "valu", _vgprs_read, 1,
          "a VALU read of a VGPR an SDWA instruction wrote part of (dst_sel not DWORD), or a VOP3P "
@@ -254,7 +268,7 @@ RULES = [
 # a rule's consumer role: one an op declares (ops.base.HAZARD_ROLES), or
 # "valu" (every VALU instruction), "vmem" (every vector memory instruction) and "sgpr_read" (the GFX12 forward scan's
 # reads, found by _scan, not by a role)
-_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read", "vmem"}
+_RULE_ROLES = HAZARD_ROLES | {"valu", "sgpr_read", "vmem", "smrd"}
 for _r in RULES:
     if _r.role not in _RULE_ROLES:
         raise ValueError(f"hazard rule {_r.name}: unknown consumer role {_r.role!r}")
@@ -720,7 +734,7 @@ def _findings(program: list[Instr], k: int, rules: list[Rule],
         if rule.field:
             continue  # a scan rule (GFX12 SGPR, GFX11 mask write): _scan
         if not (valu if rule.role == "valu" else op.unit == "memory" if rule.role == "vmem" else
-                rule.role in roles):  # (Rule.consumer, its op looked up once)
+                _is_smrd(cons) if rule.role == "smrd" else rule.role in roles):  # (Rule.consumer, its op looked up once)
             continue
         if rule.sep == "partial":
             got = _partial(program, k) if wave != 32 else None  # (None: the wave is not known, it may apply)

@@ -125,6 +125,17 @@ FEATURES: dict[str, Feature] = {
         Feature("scratch_no_rsrc_args", "callable functions get no scratch resource descriptor in s0-s3: `inreg` arguments start at s0", "S:shader-cc"),
         Feature("sub_co_ci", "v_sub_co_ci_u32 / v_subrev_co_ci_u32 (borrow in and out, GFX10+)", "S:sub-carry"),
         Feature("alu_b16", "16-bit bitwise VOP3 ops v_and_b16 / v_or_b16 / v_xor_b16 (GFX11+)", "S:half2-b16"),
+        Feature("gfx8_insts", "the VALU/SALU ops GFX8 added (LLVM's FeatureGFX8Insts: v_perm_b32, v_lshlrev_b64, s_cmp_eq_u64, ...)", "S:sici"),
+        Feature("ci_insts", "the ops Sea Islands added (LLVM's FeatureCIInsts: v_mad_u64_u32, ...)", "S:sici"),
+        Feature("carry_vop2", "v_addc_u32 / v_subb_u32 / v_subbrev_u32 with a carry-in (GFX6-GFX8 spelling)", "S:carry-gfx8"),
+        Feature("carry_gfx6", "SI/CI's carry spellings v_add_i32 / v_sub_i32 / v_subrev_i32 vD, vcc, ...", "S:sici"),
+        Feature("inv2pi_inline", "the inline constant 1/(2pi) (0.15915494)", "S:sici"),
+        Feature("inline_const16", "16-bit operands read 16-bit inline constants", "S:sici"),
+        Feature("clamp_sub_carry", "clamp on the subtracts with a borrow-out (v_sub*_co_u32, GFX8's v_sub_u32 ...)", "S:sici"),
+        Feature("smrd_dword_offset", "s_load_* (SMRD) counts its immediate offset in dwords, not bytes", "S:sici"),
+        Feature("mbcnt_vop2", "v_mbcnt_lo/hi_u32_b32 also as VOP2 (_e32)", "S:sici"),
+        Feature("vccz_bug", "VCCZ can be stale after a VCC write while a scalar load is in flight (s_cbranch_vcc* not modelled)", "S:sici"),
+        Feature("hazard_smrd_sgpr", "an SMRD read of an SGPR a VALU wrote needs 4 wait states (SI)", "S:hazards"),
     ]
 }
 
@@ -132,7 +143,7 @@ FEATURES: dict[str, Feature] = {
 @dataclass(frozen=True)
 class Target:
     name: str
-    gen: int  # major GFX generation: 8, 9, 10, 11, 12
+    gen: int  # major GFX generation: 6, 7, 8, 9, 10, 11, 12
     family: str  # family label used in messages ("GFX9", "gfx94x", ...)
     arch: str  # marketing architecture ("GCN5", "CDNA3", "RDNA3", ...)
     waves: tuple[int, ...]
@@ -171,11 +182,19 @@ class Target:
         return self if feats == self.features else replace(self, features=frozenset(feats))
 
 
+# Southern Islands (GFX6) and Sea Islands (GFX7): wave64, no DPP, SDWA,
+# ds_(b)permute or 16-bit VALU; ds_swizzle_b32's quad-perm and bitmask modes;
+# the v_add_i32 carry spelling  [S:sici]
+_GFX6 = {"ds_swizzle", "salu_gfx9_names", "carry_gfx6", "carry_vop2", "cmp_f32_f_tru", "ds_m0_limit", "mad_f32",
+         "cmpx_sdst", "hazard_lane_select", "hazard_smrd_sgpr", "smrd_dword_offset", "mbcnt_vop2",
+         "vccz_bug"}
+_GFX7 = (_GFX6 - {"hazard_smrd_sgpr"}) | {"ci_insts", "hazard_store_data"}
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select", "hazard_vmem_sgpr", "hazard_store_data",
                 "dpp_rev_shift_src1", "cmpx_sdst"}
 _GFX8 = _ALL_DPP_GCN | {"ds_swizzle", "ds_permute", "salu_gfx9_names", "carry_gfx8", "alu16_gfx8", "cmp_f32_f_tru",
-                        "ds_m0_limit", "sdwa", "mad_f32"}
-_GFX9 = (_GFX8 - {"carry_gfx8", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
+                        "ds_m0_limit", "sdwa", "mad_f32", "gfx8_insts", "ci_insts", "carry_vop2",
+                        "inv2pi_inline", "inline_const16", "clamp_sub_carry"}
+_GFX9 = (_GFX8 - {"carry_gfx8", "carry_vop2", "ds_m0_limit"}) | {"packed16", "swizzle_fft_rotate", "add_u32_nocarry", "valu_3src", "add_co_u32", "add_co_vop2_gfx9", "s_mul_hi",
                   "sub_co_u32", "sub_co_vop2_gfx9", "sdwa_sgpr", "sdwa_add_u32",
                   "mem_global", "mem_d16", "d16_preserves", "mad_legacy_u16"}
 # SRAM ECC (on, or "any": LLVM's default) makes a D16 load zero the other half  [S:mem16-d16]
@@ -191,7 +210,8 @@ _GFX10 = {
     "permlane16", "add_nc_u32", "wave32", "waitcnt_split", "salu_gfx9_names", "valu_3src", "waitcnt_depctr",
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
-    "sdwa", "sdwa_sgpr", "fmac_f32", "mem_global", "mem_d16", "d16_preserves",
+    "sdwa", "sdwa_sgpr", "fmac_f32", "mem_global", "mem_d16", "d16_preserves", "gfx8_insts", "ci_insts",
+    "inv2pi_inline", "inline_const16", "clamp_sub_carry",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32", "hazard_gfx101_war"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
@@ -225,8 +245,11 @@ def _mk(
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
+        # GFX6 (Southern Islands) and GFX7 (Sea Islands)  [S:sici]
+        _mk(["gfx600", "gfx601", "gfx602"], 6, "GFX6", "GCN1", (64,), _GFX6)
+        + _mk(["gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705"], 7, "GFX7", "GCN2", (64,), _GFX7)
         # gfx801 (carrizo) and gfx802 (iceland, tonga): the GFX8 ISA of gfx803  [S:gfx8-variants]
-        _mk(["gfx801", "gfx802"], 8, "GFX8", "GCN3", (64,), _GFX8, None, "the GFX8 ISA of gfx803 [S:gfx8-variants]")
+        + _mk(["gfx801", "gfx802"], 8, "GFX8", "GCN3", (64,), _GFX8, None, "the GFX8 ISA of gfx803 [S:gfx8-variants]")
         + _mk(["gfx803"], 8, "GFX8", "GCN3", (64,), _GFX8)
         + _mk(["gfx900"], 9, "GFX9", "GCN5", (64,), _GFX9)
         + _mk(["gfx906"], 9, "GFX9", "GCN5", (64,), (_GFX9 - _SRAMECC) | {"fmac_f32"})
@@ -250,6 +273,12 @@ ORDER = list(TARGETS)
 # concrete targets; a proof is made per concrete target (targets whose
 # relevant features agree share one solver run; see refine.py).
 ALIASES: dict[str, list[str]] = {
+    "gfx6": ["gfx600", "gfx601", "gfx602"],
+    "si": ["gfx600", "gfx601", "gfx602"],
+    "gcn1": ["gfx600", "gfx601", "gfx602"],
+    "gfx7": [n for n, t in TARGETS.items() if t.gen == 7],
+    "ci": [n for n, t in TARGETS.items() if t.gen == 7],
+    "gcn2": [n for n, t in TARGETS.items() if t.gen == 7],
     "gfx8": ["gfx803"],
     "gcn3": ["gfx803"],
     "gfx9": [n for n, t in TARGETS.items() if t.gen == 9],
@@ -276,7 +305,11 @@ ALIASES: dict[str, list[str]] = {
 
 # Named target groups used to phrase "needs ..." in messages.
 _GROUP_LABELS: list[tuple[str, Callable[[Target], bool]]] = [
-    ("GFX8/9 family", lambda t: t.gen <= 9),
+    ("GFX8/9 family", lambda t: 8 <= t.gen <= 9),
+    ("GFX6-GFX9", lambda t: t.gen <= 9),
+    ("GFX6-GFX8", lambda t: t.gen <= 8),
+    ("GFX6/GFX7", lambda t: t.gen <= 7),
+    ("GFX6", lambda t: t.gen == 6),
     ("GFX9 family and GFX11+", lambda t: t.gen == 9 or t.gen >= 11),
     ("GFX9 family", lambda t: t.gen == 9),
     ("GFX9+", lambda t: t.gen >= 9),
@@ -288,7 +321,9 @@ _GROUP_LABELS: list[tuple[str, Callable[[Target], bool]]] = [
     ("gfx90a, gfx94x and gfx950", lambda t: t.family in ("gfx90a", "gfx94x", "gfx950")),
     ("gfx950", lambda t: t.family == "gfx950"),
     ("gfx94x and gfx950", lambda t: t.family in ("gfx94x", "gfx950")),
-    ("GFX8+", lambda t: True),
+    ("GFX8+", lambda t: t.gen >= 8),
+    ("GFX7+", lambda t: t.gen >= 7),
+    ("GFX6+", lambda t: True),
 ]
 
 

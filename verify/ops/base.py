@@ -245,6 +245,7 @@ class OpDef:
     arg_names: tuple[str, ...] = ()
     encs: dict[str, str] = {"": ""}  # mnemonic suffix -> encoding name
     feature: str | None = None  # target feature the op needs
+    requires: tuple[str, ...] = ()  # further features it needs (ops.NEW_IN: what SI/CI lack)
     schedule_only = False  # changes no value (s_nop, s_waitcnt, ...)
     mods: Modifiers = NO_MODS  # the modifiers it accepts
     enc_mods: ClassVar[dict[str, Modifiers]] = {}  # per encoding, where they differ from `mods`
@@ -371,8 +372,9 @@ class OpDef:
         af = self.alias_features.get(ins.mnemonic)
         if af and not target.has(af):
             raise InputError(ins.span, f"the spelling {ins.mnemonic} is not available on {target.name}: {needs_text(af)}")
-        if self.feature and not target.has(self.feature):
-            raise InputError(ins.span, f"{ins.mnemonic} is not available on {target.name}: {needs_text(self.feature)}")
+        for f in (self.feature, *self.requires) if self.feature else self.requires:
+            if not target.has(f):
+                raise InputError(ins.span, f"{ins.mnemonic} is not available on {target.name}: {needs_text(f)}")
         for kind, op, k in zip(self.sig_for(ins.enc), ins.operands, range(99)):
             if (isinstance(op, Imm) and (kind in ("ssrc64", "src64") or (kind == "mask" and wave == 64))
                     and float64_inline(op) == -1):
@@ -399,8 +401,14 @@ class OpDef:
                 why = imm16_problem(op, ins.enc, typ) if typ in ("f16", "i16", "v2f16") else None
                 if why:
                     raise InputError(ins.operand_span(k), f"a 16-bit operand of {ins.mnemonic}: {why}")
+                if typ and not target.has("inline_const16"):
+                    raise InputError(ins.operand_span(k), f"a constant in a 16-bit operand of {ins.mnemonic} is not "
+                                                          f"modelled on {target.name} (16-bit inline constants: "
+                                                          f"{needs_text('inline_const16')})")
                 inline = (inline16(op, typ) if typ else is_inline_constant64(op) if kind in ("src64", "ssrc64")
                           else is_inline_constant(op.value))
+                if inline and not target.has("inv2pi_inline") and is_inv2pi(op, kind in ("src64", "ssrc64")):
+                    inline = False  # 1/(2pi) is a literal before GFX8  [S:sici]
                 if not inline:
                     lits.append((k, op.value))
             elif isinstance(op, SReg):
@@ -491,6 +499,12 @@ def is_inline_constant(v: int) -> bool:
     """
     s = v - (1 << 32) if v & 0x80000000 else v
     return -16 <= s <= 64 or v in _F32_INLINE
+
+
+def is_inv2pi(imm: Imm, wide: bool) -> bool:
+    """The inline constant 1/(2pi), which GFX8 added, as its f32 pattern in a
+    32-bit operand (a 64-bit operand takes no 1/(2pi) text: check_common).  [S:sici]"""
+    return not wide and imm.value == INV_2PI_F32
 
 
 # the binary16 inline constants (0.5, 1.0, 2.0, 4.0, their negations, 1/(2pi)) as 16-bit patterns

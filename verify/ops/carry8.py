@@ -3,7 +3,8 @@ carry-out, GFX9's v_add_co_u32), ``v_sub_u32``/``v_subrev_u32`` with a
 borrow-out, ``v_addc_u32``, ``v_subb_u32``, ``v_subbrev_u32`` with a carry-
 or borrow-in.  GFX9 renamed them (``_co_``) and gave ``v_add_u32 vD, s0,
 s1`` (three operands, no carry) the old name: the two are told apart by
-their operand count.  The semantics are the GFX9 ops' (verify/ops/addr.py
+their operand count.  SI/CI spell the first three ``v_add_i32``,
+``v_sub_i32``, ``v_subrev_i32``.  The semantics are the GFX9 ops' (verify/ops/addr.py
 AddCarry, verify/ops/valu.py SubCarry).  [S:carry-gfx8] [S:addr] [S:sub-carry]
 """
 
@@ -57,9 +58,21 @@ for _name, _op in (
         MNEMONICS[_mn] = (Spelled(_plain, _named), _enc)
 
 for _op in (
-    AddCarry("v_addc_u32", True, "carry_gfx8", "carry_gfx8", ENCS),
-    SubCarry("v_subb_u32", False, True, "carry_gfx8", ENCS),
-    SubCarry("v_subbrev_u32", True, True, "carry_gfx8", ENCS),
+    AddCarry("v_addc_u32", True, "carry_vop2", "carry_vop2", ENCS),
+    SubCarry("v_subb_u32", False, True, "carry_vop2", ENCS),
+    SubCarry("v_subbrev_u32", True, True, "carry_vop2", ENCS),
 ):
-    _op.feature = "carry_gfx8"
+    _op.feature = "carry_vop2"
+    register(_op)
+
+# SI/CI spell the carry-out add and subtracts v_add_i32 / v_sub_i32 /
+# v_subrev_i32 (the same VOP2/VOP3b ops GFX8 calls v_add_u32 ...); their
+# carry-in forms keep GFX8's names  [S:sici]
+ENCS6 = ("", "_e32", "_e64")
+for _op in (
+    AddCarry("v_add_i32", False, "carry_gfx6", "carry_gfx6", ENCS6),
+    SubCarry("v_sub_i32", False, False, "carry_gfx6", ENCS6),
+    SubCarry("v_subrev_i32", True, False, "carry_gfx6", ENCS6),
+):
+    _op.feature = "carry_gfx6"
     register(_op)

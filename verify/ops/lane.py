@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..backend import Value
 from ..diag import InputError, Warning_
-from ..ir import Imm, Instr, SReg
+from ..ir import Imm, Instr, SReg, VReg
 from ..lanes import Read
 from ..syntax import Line
 from ..target import Target
 from . import dpp
-from .base import AnyEmitter, Modifiers, OpDef, is_inline_constant, register
+from .base import AnyEmitter, Modifiers, OpDef, is_inline_constant, is_inv2pi, register
 
 if TYPE_CHECKING:  # annotations only: the machine runs the ops, the ops never import it
     from ..machine import Machine
@@ -36,7 +36,7 @@ class Readlane(OpDef):
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         sel = ins.operands[2]
-        if isinstance(sel, Imm) and not is_inline_constant(sel.value):
+        if isinstance(sel, Imm) and (not is_inline_constant(sel.value) or (is_inv2pi(sel, False) and not target.has("inv2pi_inline"))):
             raise InputError(ins.operand_span(2), "the lane select of v_readlane_b32 must be an SGPR, M0 or an inline constant")
         return []
 
@@ -98,7 +98,7 @@ class Writelane(OpDef):
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         sel = ins.operands[2]
-        if isinstance(sel, Imm) and not is_inline_constant(sel.value):
+        if isinstance(sel, Imm) and (not is_inline_constant(sel.value) or (is_inv2pi(sel, False) and not target.has("inv2pi_inline"))):
             raise InputError(ins.operand_span(2), "the lane select of v_writelane_b32 must be an SGPR, M0 or an inline constant")
         return []
 
@@ -137,7 +137,8 @@ class Mbcnt(OpDef):
     arg_names = ("vdst", "mask", "base")
     unit = "valu"
     # _e64_dpp: GFX11+, DPP on the mask operand (src0)  [S:vop3-dpp-more]
-    encs = {"": "e64", "_e64": "e64", "_e64_dpp": "e64_dpp"}
+    # _e32: VOP2 on SI/CI only (GFX8 made it VOP3-only)  [S:sici]
+    encs = {"": "e64", "_e32": "e32", "_e64": "e64", "_e64_dpp": "e64_dpp"}
     enc_mods: ClassVar[dict[str, Modifiers]] = {"e64_dpp": dpp.MODIFIERS}
     valu_constants = True
     moves_lanes = True  # computes from the lane index
@@ -149,12 +150,16 @@ class Mbcnt(OpDef):
         return super().uses(ins) + ([ins.operands[0].text] if ins.enc == "e64_dpp" else [])
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
+        if ins.enc == "e32":
+            self.require(target, "mbcnt_vop2", f"{ins.mnemonic} (VOP2)", ins.span)
         return dpp.check_vop3(self, ins, target, wave, 2) if ins.enc == "e64_dpp" else []
 
     def parse(self, line: Line, enc: str) -> Instr:
         ins = super().parse(line, enc)
         if enc == "e64_dpp":
             dpp.require_vgpr_src0(ins, 1)
+        if enc == "e32" and not isinstance(ins.operands[2], VReg):
+            raise InputError(ins.operand_span(2), f"src1 of {ins.mnemonic} must be a VGPR (use _e64 for an SGPR or constant)")
         return ins
 
     def __init__(self, half: str):

@@ -772,6 +772,8 @@ class SubCarry(OpDef):
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         if ins.enc in ("e32", "dpp"):
             self.require(target, self.vop2_feature, f"{ins.mnemonic} (a VOP2 form)", ins.span)
+        if ins.mod("clamp"):
+            self.require(target, "clamp_sub_carry", f"clamp on {ins.mnemonic}", ins.span)
         if ins.enc == "e64_dpp":
             return dpp.check_vop3(self, ins, target, wave, 3)
         return dpp.check(ins, target, wave) if ins.enc in DPP_ENCS else []

@@ -241,6 +241,13 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
     order, loop = topological(blocks)
     if loop is not None:
         return loop
+    vccz = next((b.term for b in blocks if b.term is not None and b.term.mnemonic in ("s_cbranch_vccz", "s_cbranch_vccnz")),
+                None)
+    if vccz is not None and m.target is not None and m.target.has("vccz_bug"):
+        # SI/CI: VCCZ can be stale after a VCC write while a scalar load is in
+        # flight (LLVM's hasReadVCCZBug; SIInsertWaitcnts rewrites VCC)  [S:sici]
+        return (f"line {vccz.line}: {vccz.mnemonic} on a target with the VCCZ bug (a VCC write while a scalar "
+                "load is in flight can leave VCCZ stale) is not modelled")
     preds: dict[int, list[int]] = {k: [] for k in range(len(blocks))}
     for p, pb in enumerate(blocks):
         for succ in (pb.taken, pb.fall):

@@ -383,7 +383,7 @@ def gpu_code(asm: str, fname: str, label: str, kernel: bool, end: str | None = N
         if CONTROL.match(ins.mnemonic):
             problems.append(f"control flow in the GPU code: line {ins.line}: {text}")
         elif isinstance(op, Opaque):
-            if SPILL.match(ins.mnemonic):
+            if SPILL.match(ins.mnemonic) and _spill_key(ins) is not None:
                 spills.append(ins)
             elif barrier.GPU.match(ins.mnemonic):
                 pass  # one wave: no effect on registers or memory  [S:one-wave-barrier]
@@ -409,6 +409,8 @@ def _spill_key(ins: Instr) -> tuple[str, list[int], tuple[str, ...]] | None:
     ops = [o.strip() for o in body.split(None, 1)[1].split(",")] if m and " " in body else []
     if m is None or len(ops) < 3:
         return None
+    if m.group(1) == "buffer" and any(w == "addr64" for o in ops for w in o.split()):
+        return None  # ADDR64 (SI/CI): a 64-bit VGPR address into global memory, never a spill  [S:sici]
     if m.group(1) == "scratch":
         data, addr = (ops[1], [ops[0], *ops[2:]]) if m.group(2) == "store" else (ops[0], ops[1:])
     else:

@@ -275,6 +275,11 @@ class Kernel:
             off = int(mods.get("offset", "0"), 0)
             if SLOAD.match(mn) and len(ops) == 3:
                 off = int(ops[2], 0)
+                # SI/CI's SMRD counts its immediate offset in dwords, GFX8+'s SMEM in bytes  [S:sici]
+                if m.target is None or m.target.has("smrd_dword_offset"):
+                    if m.target is None:
+                        return f"line {ins.line}: {mn} on a target verify was not told"
+                    off *= 4
         except ValueError:
             return f"line {ins.line}: {mn} {', '.join(ops)}"
         if SLOAD.match(mn):

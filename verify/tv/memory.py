@@ -52,7 +52,7 @@ class _Both:
         self.k, self.spills = k, spills
 
     def step(self, ins: Any) -> str | None:
-        if SPILL.match(ins.mnemonic):
+        if SPILL.match(ins.mnemonic) and "addr64" not in ins.text.split(";")[0].split():  # (ADDR64: global, SI/CI)
             why: str | None = self.spills.step(ins)
             return why
         why = self.k.step(ins)

@@ -229,7 +229,9 @@ def parse_run(path: str, line: int, cmd: str, module_triple: str) -> Instance | 
     norm, implied = got
     cpu = cpu or implied
     if not cpu:
-        return Skipped(where, "no -mcpu: LLVM's default processor 'generic' (gfx600) is not modelled")
+        # LLVM's default processor: 'generic-hsa' (gfx700) for the amdhsa OS, else
+        # 'generic' (gfx600)  [S:sici]
+        cpu = "generic-hsa" if "amdhsa" in mt.lower() else "generic"
     proc = PROCESSORS.get(cpu)
     if proc is None:
         return Skipped(where, f"-mcpu={cpu} is not an AMDGPU processor LLVM 22 knows")
