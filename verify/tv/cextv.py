@@ -162,6 +162,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                              bits=32))
     if run is not None and decisions and ex.rows:
         _branch_cause(ex.rows, decisions, replay, concrete_initial, mask, out_reg, off, m32)
+    if run is not None and ex.rows:
+        _result_compare(ex.rows, run, replay, concrete_initial, mask, out_reg, off, m32)
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     if run is not None and ex.rows:
@@ -235,6 +237,57 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
     found = _flipped_branch(decisions, agrees)
     if found is not None:
         _name_branch(rows, *found)
+
+
+def _plain(r: C.Row) -> bool:
+    """A row whose responsible is no evident cause: its last computation
+    (no operand shown wrong), a differing value the replay could not trace,
+    a lane with no path."""
+    return (" computed by " in r.responsible or bool(_PLAIN_WRITE.search(r.responsible))
+            or "(the GPU value differs)" in r.responsible or "the GPU's store differs" in r.responsible or not r.chain)
+
+
+def _result_compare(rows: list[C.Row], run: tuple[Machine, list[Any]], replay: Any, initial: Any, mask: int,
+                    out_reg: str, off: int, m32: int) -> None:
+    """A compare as a returned value's cause in divergent code (no branch
+    :func:`_branch_cause` can flip for one lane: a `v_cmp` + `s_and_saveexec`
+    or a `v_cmpx` sends a lane down the other path): where the code,
+    replayed with one compare's result for the deciding row's lane the
+    other way (the latest first, COMPARE_TRIES of them), returns the IR's
+    value in that lane, the compare is named for each row with no evident
+    cause (:func:`_plain`) whose lane, replayed with that compare flipped
+    for it, returns the IR's value too.  The memory form:
+    :func:`_kernel_compare`."""
+    todo = [r for r in C.deciding_first(rows) if _plain(r)]
+    if not todo:
+        return
+    trace = run[0].trace or []
+    cands = [n for n in range(len(trace) - 1, -1, -1) if _COMPARE.match(trace[n].instr.base)][:COMPARE_TRIES]
+
+    def agrees(n: int, r: C.Row) -> bool:
+        try:
+            other = replay(initial, mask, flip_lane=(n, r.lane))
+        except Exception:  # (an explanation is never worth a crash)
+            return False
+        if other is None:
+            return False
+        m2 = other[0]
+        x = m2.v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else m2.s(out_reg)
+        return isinstance(x, int) and (x >> off) & m32 == r.expected
+    n = next((n for n in cands if agrees(n, todo[0])), None)
+    if n is None:
+        return
+    ins = trace[n].instr
+    what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if ins.base.startswith("v_cmpx") else \
+        "its mask"
+    for k, r in enumerate(todo):
+        if k and not agrees(n, r):
+            continue
+        text = (f"line {ins.line} {ins.mnemonic}: lane {r.lane}'s result in error ({what}): the other way the GPU "
+                f"returns the value wanted, {r.expected:#x}")
+        r.responsible = text
+        r.chain.append(f"line {ins.line} ({print_instr(ins)}): lane {r.lane}'s result in error ({what}); the other "
+                       "way the code gives the value wanted")
 
 
 def _branch_columns(decisions: list[Decision]) -> list[tuple[int, int, str]]:
@@ -453,7 +506,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
     along the path its branches take (:func:`walk`), the registers kept
     before each traced step; trace steps numbered in order."""
     def replay(initial: Callable[[str, str, int | None], Any], mask: int, flip: int | None = None,
-               decisions: list[Decision] | None = None) -> tuple[Machine, list[Any]] | None:
+               decisions: list[Decision] | None = None, flip_lane: tuple[int, int] | None = None
+               ) -> tuple[Machine, list[Any]] | None:
         m = SccTraced(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
         m.set_s("exec_lo", mask & 0xFFFFFFFF)
@@ -468,9 +522,12 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
         assert trace is not None
 
         def one(ins: Any) -> None:
-            snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
+            n = len(trace)
+            snaps[n] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
             g.step(ins)
             m.ran(ins)
+            if flip_lane is not None and n == flip_lane[0] and len(trace) == n + 1:
+                _flip_result(m, ins, flip_lane[1])
 
         try:
             walk(m, code.program, code.blocks, one, flip, decisions)
