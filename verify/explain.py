@@ -1522,8 +1522,84 @@ def cselect_scc(ins: Any, before: dict[str, Any] | None, after: dict[str, Any] |
     return (1, y) if d == x else (0, x)
 
 
+# what a register held just after a trace step in another run of the code, the one that gives the
+# value wanted (the same instruction's same occurrence there): (trace step, registers) -> value, None unknown
+Reference = Callable[[int, tuple[str, ...]], "int | None"]
+
+
+def _two_inputs(ins: Any) -> list[tuple[str, ...]] | None:
+    """The two lane-mask inputs of an `s_xor` (b32, b64) of two SGPRs, EXEC
+    among them allowed (`s_xor_b32 s0, exec_lo, s0`: a divergent else's
+    mask), or of an `s_andn2_saveexec` (`s_and_not1_saveexec`: EXEC = S0 &
+    ~EXEC): the inputs whose one in error no bitwise rule singles out."""
+    srcs = [tuple(o.names) for o in ins.operands[1:] if isinstance(o, SReg)]
+    if re.fullmatch(r"s_xor_b(32|64)", ins.base) and len(ins.operands) == 3 and len(srcs) == 2 and srcs[0] != srcs[1]:
+        return srcs
+    if re.fullmatch(r"s_andn2_saveexec_b(32|64)", ins.base) and len(srcs) == 1:
+        return [srcs[0], ("exec_lo",) if ins.base.endswith("32") else ("exec_lo", "exec_hi")]
+    return None
+
+
+def _writer(trace: Sequence[Step], at: int, regs: Sequence[str]) -> int | None:
+    """The last trace step before `at` that wrote any of `regs`."""
+    return next((k for k in range(at - 1, -1, -1) if any(e[0] in regs for e in trace[k].events)), None)
+
+
+def _decide_input(trace: Sequence[Step], cur: int, pair: list[tuple[str, ...]], care: int,
+                  read: dict[str, Any] | None, ref: Reference | None
+                  ) -> tuple[tuple[tuple[str, ...], int, bool] | None, str]:
+    """Of two inputs (:func:`_two_inputs`) of trace step `cur`, the one that
+    carries the wrong bits: each input's value on the bits `care` set
+    against what the same instruction that wrote it left there in the
+    reference run (`ref`: the run that gives the value wanted), and the one
+    that differs followed; where both differ and one's writer read the
+    other's (`s0` = `s_xor exec_lo, s0`, EXEC from the `v_cmpx`), the one
+    both come from.  (its registers, the bits that differ, whether the
+    reference's are nonzero there), or the one line that says why neither
+    is followed.  (the pick or None, the line that says which and why)"""
+    ins = trace[cur].instr
+    at = f"line {ins.line} {ins.mnemonic}"
+    name = [r[0] if len(r) == 1 else f"{r[0]}:{r[-1]}" for r in pair]
+    vals = [sgpr_value(read, r) for r in pair]
+    shown = ", ".join(f"{n} = {v:#x}" if v is not None else n for n, v in zip(name, vals))
+    if ref is None:
+        return None, f"{at}: either input ({shown}) may carry the wrong bits; no run gives the value wanted to tell which"
+    writers = [_writer(trace, cur, r) for r in pair]
+    diff: list[int | None] = []
+    for r, v, w in zip(pair, vals, writers):
+        other = v if w is None else ref(w, r)  # (a value from entry: the same in both runs)
+        diff.append(None if v is None or other is None else (v ^ other) & care)
+    if None in diff:
+        return None, f"{at}: of its inputs ({shown}) the run that gives the value wanted holds no known value to compare"
+    bad = [k for k, d in enumerate(diff) if d]
+    why = ""
+    if len(bad) == 2:  # both differ: the one the other's writer computed from
+        for a, b in ((0, 1), (1, 0)):
+            wa, wb = writers[a], writers[b]
+            if wa is not None and wb is not None and wa < wb:
+                used = op_of(trace[wb].instr.base).uses(trace[wb].instr)
+                if _writer(trace, wb, [u for u in used if u in pair[a]]) == wa:
+                    why = (f"both differ from the run that gives the value wanted, and {name[b]} is computed from "
+                           f"{name[a]} (line {trace[wb].instr.line} {trace[wb].instr.mnemonic}): {name[a]} followed")
+                    bad = [a]
+                    break
+        else:
+            return None, (f"{at}: both inputs ({shown}) differ from the run that gives the value wanted, from "
+                          "separate computations; neither is followed")
+    if not bad:
+        return None, (f"{at}: neither input ({shown}) differs from the run that gives the value wanted on the bits "
+                      "in error; neither is followed")
+    k = bad[0]
+    d = diff[k] or 0
+    w = writers[k]
+    other = ref(w, pair[k]) if w is not None else vals[k]
+    why = why or f"{name[k]} differs from the run that gives the value wanted, {name[1 - k]} does not: {name[k]} followed"
+    return (pair[k], d, bool((other or 0) & d)), f"{at}: of its inputs ({shown}), {why}"
+
+
 def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
-                   sregs_at: Callable[[int], dict[str, Any] | None], limit: int = 6) -> list[tuple[Step, str]]:
+                   sregs_at: Callable[[int], dict[str, Any] | None], limit: int = 6,
+                   ref: Reference | None = None, notes: list[str] | None = None) -> list[tuple[Step, str]]:
     """The trace steps that computed what trace step `j` wrote (a lane mask
     or SCC), the first computation first, where its result on the bits
     `care` is zero where a correct program's is not (`nonzero`) or the
@@ -1533,7 +1609,10 @@ def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
     `s_cselect` of two values of which the other is what a correct program
     holds, the SCC it read; a step that wrote SCC as an SALU logic op's
     result != 0 (`s_and_b32 s0, s0, s1` before `s_cbranch_scc0`), its
-    result  [S:cause-scc-logic].  Each step with what it wrote where the
+    result  [S:cause-scc-logic]; an `s_xor` or `s_andn2_saveexec`, the
+    input that differs from the run `ref` (the one that gives the value
+    wanted: :func:`_decide_input`), or, where none or both do, the path
+    ends there; either way one line in `notes` says which and why.  Each step with what it wrote where the
     next reads it ("s0 = 0x1", "SCC = 1"; "" for step j).  A load's result
     ends the path (an input, not a computation).  `sregs_at(k)`: the SGPRs
     before trace step k."""
@@ -1568,6 +1647,11 @@ def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
                 cur = nxt
                 continue
             pick = mask_input(ins, read, care, nonzero)
+            pair = _two_inputs(ins) if pick is None else None
+            if pair is not None:
+                pick, note = _decide_input(trace, cur, pair, care, read, ref)
+                if notes is not None:
+                    notes.append(note)
             if pick is None:
                 break
             src, care, nonzero = pick
