@@ -217,3 +217,20 @@ def test_a_value_s_cselect_picks_wrongly_names_the_s_cselect(tmp_path):
     assert ", where s3 holds " in c and ", the value a correct program holds in s0 -> line " in c, c
     assert any(x.startswith(f"      line {at} (s_cselect_b32 s0, s2, s2): picks s2 = ") and x.endswith("(s3 does)")
                for x in out), out
+
+
+def test_what_scc_an_s_cselect_b64_read():
+    """explain.cselect_scc on the 64-bit forms: the inline -1 is all 64
+    bits (`s_cselect_b64 vcc, -1, 0` writing all ones read SCC = 1; with
+    SCC = 0 it writes 0), a pair's two halves are one value."""
+    from verify.asmcheck import parse_line
+    from verify.diag import Span
+    from verify.explain import cselect_scc
+    M = 0xFFFFFFFF
+    ins = parse_line("s_cselect_b64 vcc, -1, 0", Span("t.s", 1, 1))
+    assert cselect_scc(ins, {}, {"vcc_lo": M, "vcc_hi": M}) == (1, 0)
+    assert cselect_scc(ins, {}, {"vcc_lo": 0, "vcc_hi": 0}) == (0, (1 << 64) - 1)
+    assert cselect_scc(ins, {}, {"vcc_lo": M, "vcc_hi": 0}) is None  # (neither source: not an s_cselect's result)
+    ins = parse_line("s_cselect_b64 s[4:5], s[0:1], s[2:3]", Span("t.s", 1, 1))
+    before = {"s0": 1, "s1": 2, "s2": 3, "s3": 4}
+    assert cselect_scc(ins, before, {"s4": 3, "s5": 4}) == (0, (2 << 32) | 1)
