@@ -256,7 +256,8 @@ def _result_compare(rows: list[C.Row], run: tuple[Machine, list[Any]], replay: A
     other way (the latest first, COMPARE_TRIES of them), returns the IR's
     value in that lane, the compare is named for each row with no evident
     cause (:func:`_plain`) whose lane, replayed with that compare flipped
-    for it, returns the IR's value too.  The memory form:
+    in all of them (one replay), returns the IR's value too (SCC, one bit
+    for the wave: the deciding lane only).  The memory form:
     :func:`_kernel_compare`."""
     todo = [r for r in C.deciding_first(rows) if _plain(r)]
     if not todo:
@@ -264,25 +265,29 @@ def _result_compare(rows: list[C.Row], run: tuple[Machine, list[Any]], replay: A
     trace = run[0].trace or []
     cands = [n for n in range(len(trace) - 1, -1, -1) if _COMPARE.match(trace[n].instr.base)][:COMPARE_TRIES]
 
-    def agrees(n: int, r: C.Row) -> bool:
+    def agrees(n: int, rs: list[C.Row]) -> list[C.Row]:
+        """The rows of `rs` whose lane returns the IR's value replayed with
+        compare n's result the other way in each of their lanes."""
         try:
-            other = replay(initial, mask, flip_lane=(n, r.lane))
+            other = replay(initial, mask, flip_lane=(n, [r.lane for r in rs]))
         except Exception:  # (an explanation is never worth a crash)
-            return False
+            return []
         if other is None:
-            return False
+            return []
         m2 = other[0]
-        x = m2.v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else m2.s(out_reg)
-        return isinstance(x, int) and (x >> off) & m32 == r.expected
-    n = next((n for n in cands if agrees(n, todo[0])), None)
+
+        def got(r: C.Row) -> Any:
+            x = m2.v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else m2.s(out_reg)
+            return (x >> off) & m32 if isinstance(x, int) else None
+        return [r for r in rs if got(r) == r.expected]
+    n = next((n for n in cands if agrees(n, todo[:1])), None)
     if n is None:
         return
     ins = trace[n].instr
     what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if ins.base.startswith("v_cmpx") else \
         "its mask"
-    for k, r in enumerate(todo):
-        if k and not agrees(n, r):
-            continue
+    # (the other lanes: one replay with the compare the other way in all of them, as a correct compare would be)
+    for r in todo[:1] + (agrees(n, todo[1:]) if len(todo) > 1 and what != "SCC" else []):
         text = (f"line {ins.line} {ins.mnemonic}: lane {r.lane}'s result in error ({what}): the other way the GPU "
                 f"returns the value wanted, {r.expected:#x}")
         r.responsible = text
@@ -506,7 +511,7 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
     along the path its branches take (:func:`walk`), the registers kept
     before each traced step; trace steps numbered in order."""
     def replay(initial: Callable[[str, str, int | None], Any], mask: int, flip: int | None = None,
-               decisions: list[Decision] | None = None, flip_lane: tuple[int, int] | None = None
+               decisions: list[Decision] | None = None, flip_lane: tuple[int, int | list[int]] | None = None
                ) -> tuple[Machine, list[Any]] | None:
         m = SccTraced(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
@@ -527,7 +532,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
             g.step(ins)
             m.ran(ins)
             if flip_lane is not None and n == flip_lane[0] and len(trace) == n + 1:
-                _flip_result(m, ins, flip_lane[1])
+                for lane in flip_lane[1] if isinstance(flip_lane[1], list) else [flip_lane[1]]:
+                    _flip_result(m, ins, lane)
 
         try:
             walk(m, code.program, code.blocks, one, flip, decisions)
