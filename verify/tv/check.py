@@ -37,6 +37,7 @@ from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from . import aggregate, atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet, probe
+from . import private as private
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, hazard_instrs, run_blocks, split_blocks
@@ -693,6 +694,8 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                     ("s_endpgm" if fn.ret == "void" else "") if shader else None)
     if shader:  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
         code.kernel = True
+    if not code.problems and (sp := private.scratch_problem(fn, code)) is not None:
+        code.problems.append(sp)  # (verify/tv/private.py)
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res

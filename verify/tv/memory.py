@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import addrmeet, atomics, bytemem, cextv, conventions, inlineasm, nondet, spaces
+from . import addrmeet, atomics, bytemem, cextv, conventions, inlineasm, nondet, private, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -95,7 +95,7 @@ def flat_and_lds(fn: Function) -> bool:
 def uses_memory(fn: Function) -> bool:
     """The function reads or writes memory (or computes an address): its
     proof compares memory, not only the returned value."""
-    return any(i.opcode in MEMORY_OPCODES for i in fn.insts)
+    return any(i.opcode in MEMORY_OPCODES and not private.private_only(i) for i in fn.insts)
 
 
 def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
@@ -243,6 +243,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         return res
     _, code = got
     label = code.label
+    if not code.problems and (sp := private.scratch_problem(fn, code)) is not None:
+        code.problems.append(sp)  # (verify/tv/private.py)
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
         return res
