@@ -3,7 +3,8 @@
 `ptr addrspace(5)`; LLVM's AMDGPUPromoteAlloca turns a small one into a
 `v_cndmask` chain, which is proved, and a mutant of it refuted with the
 mutated line named.  A private array LLVM keeps in scratch is
-unsupported (verify runs scratch accesses as spills only)."""
+run on a per-lane scratch memory by address in a function without
+other memory; elsewhere it is unsupported."""
 
 from __future__ import annotations
 
@@ -126,21 +127,69 @@ def test_a_load_no_store_wrote_is_an_ir_choice(tmp_path):
     assert code == 0 and res["verdict"] == "proved", res
 
 
-def test_a_private_array_in_scratch_is_unsupported(tmp_path):
-    """A 64-element array LLVM keeps in scratch (`scratch_store_b32 v0, v2,
-    off` at a computed address): verify runs scratch accesses as spills at
-    the same address operands only, so it is unsupported, at the GPU line."""
-    ir = ("define i32 @pb(i32 %i, i32 %j, i32 %a) {\nentry:\n  %buf = alloca [64 x i32], align 4, addrspace(5)\n"
-          "  %pi = getelementptr [64 x i32], ptr addrspace(5) %buf, i32 0, i32 %i\n"
-          "  store i32 %a, ptr addrspace(5) %pi, align 4\n"
-          "  %pj = getelementptr [64 x i32], ptr addrspace(5) %buf, i32 0, i32 %j\n"
-          "  %r = load i32, ptr addrspace(5) %pj, align 4\n  ret i32 %r\n}\n")
+SCRATCH_IR = ("define i32 @pb(i32 %i, i32 %j, i32 %a) {\nentry:\n  %buf = alloca [64 x i32], align 4, addrspace(5)\n"
+              "  %pi = getelementptr [64 x i32], ptr addrspace(5) %buf, i32 0, i32 %i\n"
+              "  store i32 %a, ptr addrspace(5) %pi, align 4\n"
+              "  %pj = getelementptr [64 x i32], ptr addrspace(5) %buf, i32 0, i32 %j\n"
+              "  %r = load i32, ptr addrspace(5) %pj, align 4\n  ret i32 %r\n}\n")
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_a_private_array_in_scratch_is_proved(tmp_path, wave):
+    """A 64-element array LLVM keeps in scratch: `v_lshl_add_u32 v0, v0,
+    2, s32`, `scratch_store_b32 v0, v2, off`, `scratch_load_b32 v0, v1,
+    off`, `s_waitcnt vmcnt(0)`: each lane's scratch by address, proved
+    (where j != i the IR reads what no store wrote: its choice)."""
+    ll, s, lines, _ = _compile(tmp_path, SCRATCH_IR, wave)
+    assert "\tscratch_store_b32 v0, v2, off" in lines and "\tscratch_load_b32 v0, v1, off" in lines, lines
+    code, res = _tv(ll, s, wave)
+    assert code == 0 and res["verdict"] == "proved", res
+
+
+def test_a_scratch_load_read_before_its_wait_is_named(tmp_path):
+    """The `s_waitcnt vmcnt(0)` after the load removed: the returned v0 is
+    read before the load has returned it, refuted at the load."""
+    ll, s, lines, _ = _compile(tmp_path, SCRATCH_IR, 32)
+    at = lines.index("\tscratch_load_b32 v0, v1, off") + 1
+    assert lines[at] == "\ts_waitcnt vmcnt(0)", lines[at - 2:at + 2]
+    s.write_text("\n".join(lines[:at] + lines[at + 1:]) + "\n")
+    code, res = _tv(ll, s, 32)
+    assert code == 1, res
+    c = res["counterexample"]
+    lane = next(r for r in c["lanes"] if r["differs"])["lane"]
+    assert c["cause"] == (f"line {at} scratch_load_b32: v0[{lane}] unknown: read before a wait returns it (no "
+                          "s_waitcnt vmcnt covers it)"), c["cause"]
+
+
+def test_a_scratch_load_at_a_wrong_address_is_refuted_at_the_load(tmp_path):
+    """The load's address scaled by 8 (`v_lshl_add_u32 v1, v1, 3, s32`):
+    where i == j the IR reads %a, the GPU scratch no store wrote; the load
+    is named with its address, and the path shows the address computation."""
+    ll, s, lines, at = _compile(tmp_path, SCRATCH_IR, 32, "v_lshl_add_u32 v1, v1, 2, s32", "v_lshl_add_u32 v1, v1, 3, s32")
+    ld = lines.index("\tscratch_load_b32 v0, v1, off") + 1
+    code, res = _tv(ll, s, 32)
+    assert code == 1, res
+    c = res["counterexample"]
+    row = next(r for r in c["lanes"] if r["differs"])
+    assert c["cause"].startswith(f"line {ld} scratch_load_b32: v0[{row['lane']}] loaded by scratch_load_b32 from "
+                                 "scratch at ") and c["cause"].endswith(", where no store of the code wrote"), c
+    assert any(t.startswith(f"line {at} (v_lshl_add_u32 v1, v1, 3, s32): ") for t in row["trace"]), row
+
+
+def test_a_private_array_in_scratch_beside_other_memory_is_unsupported(tmp_path):
+    """The same array in a function that also stores to global memory:
+    its scratch would run as spills at the same address operands (two
+    address operands that name one address would be two places), so it is
+    unsupported, at the GPU line."""
+    ir = SCRATCH_IR.replace("define i32 @pb(i32 %i, i32 %j, i32 %a)", "define void @pb(ptr addrspace(1) %o, i32 %i, "
+                            "i32 %j, i32 %a)").replace("ret i32 %r", "store i32 %r, ptr addrspace(1) %o\n  ret void")
     ll, s, lines, _ = _compile(tmp_path, ir, 32)
-    at = lines.index("\tscratch_store_b32 v0, v2, off") + 1
+    at = next(k for k, x in enumerate(lines) if x.startswith("\tscratch_store_b32")) + 1
     code, res = _tv(ll, s, 32)
     assert res["verdict"] == "unsupported", res
-    assert any(n.endswith(f"unsupported: line {at}: scratch_store_b32 v0, v2, off: the IR's private memory (alloca) "
-                          "in scratch (modelled: allocas LLVM promotes to registers)") for n in res["notes"]), res
+    assert any(f"unsupported: line {at}: scratch_store_b32 " in n and n.endswith(
+        ": the IR's private memory (alloca) in scratch (modelled: allocas LLVM promotes to registers, and dword "
+        "scratch_load/store in straight-line code of a function without other memory)") for n in res["notes"]), res
 
 
 def test_lifetime_markers_run_and_an_escaping_address_is_unsupported(tmp_path):

@@ -271,6 +271,7 @@ class GpuCode:
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
     warned: dict[tuple[Target, tuple[tuple[str, str], ...], int | None], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
+    gpu_run: Any = None  # the class that runs it (None: GpuRun; verify/tv/private.py's scratch memory)
 
     def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None,
                         wave: int | None = None) -> tuple[list[str], dict[str, str]]:
@@ -496,7 +497,7 @@ def run_gpu(m: Machine, code: GpuCode, timeout: float = 30.0) -> list[Instr]:
     """Run the GPU code (straight-line, or its blocks: verify/tv/cfg.py);
     returns the reloads of untracked private memory.  InputError when it
     cannot be run."""
-    g = GpuRun(m)
+    g = (code.gpu_run or GpuRun)(m)
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel" if code.kernel else "fragment"
     if code.blocks is None:
@@ -694,7 +695,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                     ("s_endpgm" if fn.ret == "void" else "") if shader else None)
     if shader:  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
         code.kernel = True
-    if not code.problems and (sp := private.scratch_problem(fn, code)) is not None:
+    if not code.problems and (sp := private.scratch_problem(fn, code, GpuRun)) is not None:
         code.problems.append(sp)  # (verify/tv/private.py)
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
@@ -898,7 +899,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
-                                  v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
+                                  v0, ret.width, cextv.replay_straight(code, code.gpu_run or GpuRun, target, W, assume, entry_waits),
                                   made, lane_bad, retag=not run.choices)
     elif ret is not None and wide_ret and not shader:  # each whole register of the result: verify/tv/cextv.py
         assert rtt is not None
@@ -907,7 +908,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
                                          rtt.slots(), lambda g, w: halfsem.piece_differ(B, rtt, g, w),
-                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         cextv.replay_straight(code, code.gpu_run or GpuRun, target, W, assume, entry_waits), made,
                                          retag=not run.choices)
     elif ret is not None and shader:  # a shader's pieces, VGPRs and SGPRs: verify/tv/cextv.py
         arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
@@ -917,7 +918,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
                                          [(r, 0, 32) for _, r, _ in locs],
                                          lambda g, w: B.not_b(B.feq(g, w)) if ret.is_float else B.ne(g, w),
-                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         cextv.replay_straight(code, code.gpu_run or GpuRun, target, W, assume, entry_waits), made,
                                          retag=not run.choices, kinds=[k for k, _, _ in locs], lane_bad=lane_bad)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []

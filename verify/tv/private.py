@@ -172,16 +172,151 @@ def _gep(run: Any, ins: Any) -> Lanes:
     return Lanes(lo, pois, 32, False)
 
 
-def scratch_problem(fn: Any, code: Any) -> str | None:
+SCRATCH = re.compile(r"^scratch_(store|load)_(b32|dword)$")
+
+
+def scratch_problem(fn: Any, code: Any, run_cls: Any = None) -> str | None:
     """Why a function whose IR allocates private memory cannot be checked
-    against its GPU code: the GPU keeps some of it in scratch
-    (`scratch_*`/`buffer_*` accesses, which verify runs as spills at the
-    same address operands: two address operands that name one address would
-    be two places there, so a private array in scratch is not modelled).
-    None where the GPU code has no scratch access (LLVM promoted the
-    allocas to registers) or the IR allocates nothing."""
+    against its GPU code, where the GPU keeps some of it in scratch: None
+    where the GPU code has no scratch access (LLVM promoted the allocas to
+    registers) or the IR allocates nothing, or (`run_cls`: a function
+    without other memory, verify/tv/check.py's route and its GpuRun) where every scratch
+    access is a dword `scratch_load/store` in straight-line code: those
+    run on a per-lane scratch memory by address (:func:`scratch_run`, set
+    on `code.gpu_run`).  Otherwise (`buffer_*` scratch, control flow, a
+    kernel or a function with other memory, whose scratch verify runs as
+    spills at the same address operands: two address operands that name
+    one address would be two places there) the first scratch access is
+    named."""
     if not code.spills or not any(i.opcode == "alloca" for i in fn.insts):
+        return None
+    if run_cls is not None and code.blocks is None and all(SCRATCH.match(i.mnemonic) for i in code.spills):
+        code.gpu_run = scratch_run(run_cls)
         return None
     ins = code.spills[0]
     return (f"line {ins.line}: {ins.text.split(';')[0].strip()}: the IR's private memory (alloca) in scratch "
-            "(modelled: allocas LLVM promotes to registers)")
+            "(modelled: allocas LLVM promotes to registers, and dword scratch_load/store in straight-line code "
+            "of a function without other memory)")
+
+
+def _scratch_address(m: Any, ins: Any) -> tuple[str, int, list[Any]] | None:
+    """A `scratch_load/store_b32`'s kind, data VGPR and per-lane address:
+    VADDR (a VGPR, or `off`) + SADDR (an SGPR, or `off`) + the signed
+    instruction offset, 32 bits  [S:scratch-address]."""
+    m_ = SCRATCH.match(ins.mnemonic)
+    body = ins.text.split(";")[0].strip()
+    ops = [o.strip() for o in body.split(None, 1)[1].split(",")] if m_ and " " in body else []
+    if m_ is None or len(ops) != 3:
+        return None
+    kind = m_.group(1)
+    data, vaddr = (ops[1], ops[0]) if kind == "store" else (ops[0], ops[1])
+    words = ops[2].split()
+    saddr, off = words[0], 0
+    for w in words[1:]:
+        if w.startswith("offset:"):
+            off = int(w[7:], 0)
+        elif w not in ("glc", "slc", "dlc", "nt"):
+            return None
+    if not re.fullmatch(r"v\d+", data) or not (vaddr == "off" or re.fullmatch(r"v\d+", vaddr)) \
+            or not (saddr == "off" or re.fullmatch(r"s\d+", saddr)):
+        return None
+    B, W = m.B, m.W
+    base = [B.const(off & M32)] * W
+    if vaddr != "off":
+        base = [B.add(b, v) for b, v in zip(base, m.v(int(vaddr[1:])))]
+    if saddr != "off":
+        sv = m.s(saddr)
+        base = [B.add(b, sv) for b in base]
+    return kind, int(data[1:]), base
+
+
+def scratch_run(base: Any) -> Any:
+    """`base` (verify/tv/check.py's GpuRun) with its dword `scratch_load/
+    store` run on a per-lane memory by address (the lane's number its high
+    half: each lane's scratch is its own  [S:private-per-lane]), unknown
+    where no store of the code wrote; each lane's store where it is active,
+    its load's result written where it is active.  Straight-line code only
+    (:func:`scratch_problem`)."""
+    from ..machine import LaneEvent, Step
+    from .sem import Memory  # (sem imports this module)
+
+    class ScratchRun(base):  # type: ignore[misc]
+        def __init__(self, m: Any) -> None:
+            super().__init__(m)
+            self.scratch = Memory(m.B, lambda lo, hi: m.B.const(0))
+            # loads not yet waited for, oldest first: (VGPR, the values it returns, the lanes it writes, the
+            # load, its addresses)
+            self.pending: list[tuple[int, list[Any], list[Any], Any, list[Any]]] = []
+
+        def _traced(self, ins: Any, r: int, act: list[Any], why: str, addr: list[Any] | None = None) -> None:
+            """A replay's trace (verify/tv/cextv.py) notes what the load
+            wrote, as a kernel replay notes its memory instructions; with
+            `addr` (a concrete replay), each lane's scratch address and
+            whether a store of the code wrote it."""
+            trace = self.m.trace
+            if trace is None:
+                return
+            st = Step(len(trace), ins)
+            trace.append(st)
+            for i, a in enumerate(act):
+                if a is False:
+                    continue
+                at = addr[i] if addr is not None else None
+                more = ""
+                if isinstance(at, int):
+                    hit = any(en is True and lo == at and hi == i for lo, hi, _, _, en in self.scratch.stores)
+                    more = f" at {at:#x}" + ("" if hit else ", where no store of the code wrote")
+                st.events[(f"v{r}", i)] = LaneEvent("written", why=why + more)
+
+        def step(self, ins: Any) -> str | None:
+            got = _scratch_address(self.m, ins) if SCRATCH.match(ins.mnemonic) else None
+            m, B = self.m, self.m.B
+            if got is None:
+                left = _loads_left(ins)
+                if left is not None and left < len(self.pending):  # a wait: the oldest loads return
+                    done, self.pending = self.pending[:len(self.pending) - left], self.pending[len(self.pending) - left:]
+                    for r, vals, act, load, at in done:
+                        m.write_v(r, vals, act)
+                        self._traced(load, r, act, f"loaded by {load.mnemonic} from scratch", at)
+                why: str | None = super().step(ins)
+                return why
+            kind, r, addr = got
+            act = m.actives()
+            if kind == "store":
+                vals = m.v(r)
+                self.scratch.write([(addr[i], B.const(i), vals[i], False, act[i]) for i in range(m.W)])
+            else:  # (until a wait returns it, the register holds an unknown value  [S:scratch-address])
+                # what no store of the code wrote: an unknown per load and lane (an input the counterexample
+                # shows, so that a replay holds the model's value), not one per address: the proof holds for
+                # any values, those two loads of one address read too  [S:scratch-address]
+                fresh = m.unknown_lanes(f"scratch@{ins.line}")
+                loaded: list[Any] = []
+                for i in range(m.W):
+                    self.scratch.initial = _constant(fresh[i])
+                    loaded.append(self.scratch.read(addr[i], B.const(i))[0])
+                self.pending.append((r, loaded, act, ins, addr))
+                m.write_v(r, m.unknown_lanes(f"v{r}@{ins.line}(scratch load in flight)"), act)
+                self._traced(ins, r, act, "unknown: read before a wait returns it (no s_waitcnt vmcnt covers it)")
+            return None
+
+    return ScratchRun
+
+
+def _loads_left(ins: Any) -> int | None:
+    """The loads a wait leaves in flight (`s_waitcnt vmcnt(N)`, `s_waitcnt
+    0`, GFX12's `s_wait_loadcnt N`); None for any other instruction."""
+    text = ins.text.split(";")[0].strip()
+    if ins.mnemonic == "s_waitcnt":
+        m = re.search(r"vmcnt\((\d+)\)", text)
+        if m:
+            return int(m.group(1))
+        return 0 if re.fullmatch(r"s_waitcnt\s+0(x0)?", text) else None
+    if ins.mnemonic == "s_wait_loadcnt":
+        m = re.fullmatch(r"s_wait_loadcnt\s+(0x[0-9a-fA-F]+|\d+)", text)
+        return int(m.group(1), 0) if m else None
+    return None
+
+
+def _constant(x: Any) -> Any:
+    """A memory's initial-value function that is `x` at every address."""
+    return lambda lo, hi: x
