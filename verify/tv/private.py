@@ -21,9 +21,12 @@ access); it is modelled as an access to the private memory all the same
 
 The GPU's code for such a function holds the array in registers where
 LLVM's AMDGPUPromoteAlloca promotes it (a constant-size array indexed by a
-`v_cndmask` chain or `v_movrel`), or in scratch: its spills and reloads are
-verify/tv/check.py's (`scratch_store/load_b32` at the same address
-operands), other scratch accesses are unsupported.
+`v_cndmask` chain or `v_movrel`), or in scratch: in straight-line code of
+a function without other memory its dword `scratch_load/store` run on a
+per-lane scratch memory by address (:func:`scratch_run`); elsewhere
+verify runs scratch accesses as spills at the same address operands
+(verify/tv/check.py), which a private array's computed addresses are not,
+so that is unsupported (:func:`scratch_problem`).
 """
 
 from __future__ import annotations
@@ -190,7 +193,7 @@ def scratch_problem(fn: Any, code: Any, run_cls: Any = None) -> str | None:
     named."""
     if not code.spills or not any(i.opcode == "alloca" for i in fn.insts):
         return None
-    if run_cls is not None and code.blocks is None and all(SCRATCH.match(i.mnemonic) for i in code.spills):
+    if run_cls is not None and code.blocks is None and all(_scratch_form(i) is not None for i in code.spills):
         code.gpu_run = scratch_run(run_cls)
         return None
     ins = code.spills[0]
@@ -199,10 +202,10 @@ def scratch_problem(fn: Any, code: Any, run_cls: Any = None) -> str | None:
             "of a function without other memory)")
 
 
-def _scratch_address(m: Any, ins: Any) -> tuple[str, int, list[Any]] | None:
-    """A `scratch_load/store_b32`'s kind, data VGPR and per-lane address:
-    VADDR (a VGPR, or `off`) + SADDR (an SGPR, or `off`) + the signed
-    instruction offset, 32 bits  [S:scratch-address]."""
+def _scratch_form(ins: Any) -> tuple[str, int, str, str, int] | None:
+    """A `scratch_load/store_b32`'s kind, data VGPR, VADDR (a VGPR or
+    `off`), SADDR (an SGPR or `off`) and signed instruction offset; None
+    for another form."""
     m_ = SCRATCH.match(ins.mnemonic)
     body = ins.text.split(";")[0].strip()
     ops = [o.strip() for o in body.split(None, 1)[1].split(",")] if m_ and " " in body else []
@@ -220,6 +223,17 @@ def _scratch_address(m: Any, ins: Any) -> tuple[str, int, list[Any]] | None:
     if not re.fullmatch(r"v\d+", data) or not (vaddr == "off" or re.fullmatch(r"v\d+", vaddr)) \
             or not (saddr == "off" or re.fullmatch(r"s\d+", saddr)):
         return None
+    return kind, int(data[1:]), vaddr, saddr, off
+
+
+def _scratch_address(m: Any, ins: Any) -> tuple[str, int, list[Any]] | None:
+    """A `scratch_load/store_b32`'s kind, data VGPR and per-lane address:
+    VADDR (a VGPR, or `off`) + SADDR (an SGPR, or `off`) + the signed
+    instruction offset, 32 bits  [S:scratch-address]."""
+    form = _scratch_form(ins)
+    if form is None:
+        return None
+    kind, data, vaddr, saddr, off = form
     B, W = m.B, m.W
     base = [B.const(off & M32)] * W
     if vaddr != "off":
@@ -227,7 +241,7 @@ def _scratch_address(m: Any, ins: Any) -> tuple[str, int, list[Any]] | None:
     if saddr != "off":
         sv = m.s(saddr)
         base = [B.add(b, sv) for b in base]
-    return kind, int(data[1:]), base
+    return kind, data, base
 
 
 def scratch_run(base: Any) -> Any:
@@ -245,8 +259,8 @@ def scratch_run(base: Any) -> Any:
             super().__init__(m)
             self.scratch = Memory(m.B, lambda lo, hi: m.B.const(0))
             # loads not yet waited for, oldest first: (VGPR, the values it returns, the lanes it writes, the
-            # load, its addresses)
-            self.pending: list[tuple[int, list[Any], list[Any], Any, list[Any]]] = []
+            # load, its addresses, what the VGPR held after it: a write since is a race with the load)
+            self.pending: list[tuple[int, list[Any], list[Any], Any, list[Any], list[Any]]] = []
 
         def _traced(self, ins: Any, r: int, act: list[Any], why: str, addr: list[Any] | None = None) -> None:
             """A replay's trace (verify/tv/cextv.py) notes what the load
@@ -275,7 +289,9 @@ def scratch_run(base: Any) -> Any:
                 left = _loads_left(ins)
                 if left is not None and left < len(self.pending):  # a wait: the oldest loads return
                     done, self.pending = self.pending[:len(self.pending) - left], self.pending[len(self.pending) - left:]
-                    for r, vals, act, load, at in done:
+                    for r, vals, act, load, at, held in done:
+                        if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write
+                            vals = m.unknown_lanes(f"v{r}@{load.line}(scratch load and a write race)")  # lands last?
                         m.write_v(r, vals, act)
                         self._traced(load, r, act, f"loaded by {load.mnemonic} from scratch", at)
                 why: str | None = super().step(ins)
@@ -294,8 +310,8 @@ def scratch_run(base: Any) -> Any:
                 for i in range(m.W):
                     self.scratch.initial = _constant(fresh[i])
                     loaded.append(self.scratch.read(addr[i], B.const(i))[0])
-                self.pending.append((r, loaded, act, ins, addr))
                 m.write_v(r, m.unknown_lanes(f"v{r}@{ins.line}(scratch load in flight)"), act)
+                self.pending.append((r, loaded, act, ins, addr, list(m.v(r))))
                 self._traced(ins, r, act, "unknown: read before a wait returns it (no s_waitcnt vmcnt covers it)")
             return None
 
