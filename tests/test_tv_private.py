@@ -217,3 +217,18 @@ def test_lifetime_markers_run_and_an_escaping_address_is_unsupported(tmp_path):
     assert res["verdict"] == "unsupported", res
     assert any(n.endswith(":5:3: unsupported: ptrtoint of a private pointer (its address escapes; verify places the "
                           "allocas itself)") for n in res["notes"]), res
+
+
+def test_a_write_racing_a_scratch_load_is_named(tmp_path):
+    """`v_mov_b32 v0, v2` put between the load into v0 and its wait: which
+    write lands last is not known, so v0 is unknown there, refuted at the
+    load with the race named."""
+    ll, s, lines, _ = _compile(tmp_path, SCRATCH_IR, 32)
+    at = lines.index("\tscratch_load_b32 v0, v1, off") + 1
+    s.write_text("\n".join(lines[:at] + ["\tv_mov_b32 v0, v2"] + lines[at:]) + "\n")
+    code, res = _tv(ll, s, 32)
+    assert code == 1, res
+    c = res["counterexample"]
+    lane = next(r for r in c["lanes"] if r["differs"])["lane"]
+    assert c["cause"] == (f"line {at} scratch_load_b32: v0[{lane}] unknown: v0 written while scratch_load_b32 was in "
+                          "flight (which lands last?)"), c["cause"]

@@ -290,10 +290,14 @@ def scratch_run(base: Any) -> Any:
                 if left is not None and left < len(self.pending):  # a wait: the oldest loads return
                     done, self.pending = self.pending[:len(self.pending) - left], self.pending[len(self.pending) - left:]
                     for r, vals, act, load, at, held in done:
-                        if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write
-                            vals = m.unknown_lanes(f"v{r}@{load.line}(scratch load and a write race)")  # lands last?
+                        note = f"loaded by {load.mnemonic} from scratch"
+                        where: list[Any] | None = at
+                        if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write lands last?
+                            vals = m.unknown_lanes(f"v{r}@{load.line}(scratch load and a write race)")
+                            note = f"unknown: v{r} written while {load.mnemonic} was in flight (which lands last?)"
+                            where = None
                         m.write_v(r, vals, act)
-                        self._traced(load, r, act, f"loaded by {load.mnemonic} from scratch", at)
+                        self._traced(load, r, act, note, where)
                 why: str | None = super().step(ins)
                 return why
             kind, r, addr = got
