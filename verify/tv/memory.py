@@ -95,7 +95,8 @@ def flat_and_lds(fn: Function) -> bool:
 def uses_memory(fn: Function) -> bool:
     """The function reads or writes memory (or computes an address): its
     proof compares memory, not only the returned value."""
-    return any(i.opcode in MEMORY_OPCODES and not private.private_only(i) for i in fn.insts)
+    own = private.private_insts(fn)  # (an alloca's memory is the function's own: verify/tv/private.py)
+    return any(i.opcode in MEMORY_OPCODES and id(i) not in own for i in fn.insts)
 
 
 def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,

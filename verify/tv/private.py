@@ -45,27 +45,40 @@ _GEP = re.compile(r"getelementptr\s+(?:inbounds\s+|nuw\s+|nusw\s+)*(.+?),\s*ptr 
 _ARRAY = re.compile(r"^\[\s*(\d+)\s+x\s+(.+)\]$")
 
 
-def handles(ins: Any) -> bool:
-    """`ins` is an alloca in addrspace(5), a load, store or getelementptr
-    through a private pointer, a lifetime marker of one, or another
-    instruction that reads a private pointer as a value (its address
-    escapes: unsupported)."""
-    op = ins.opcode
-    if op == "alloca" or (op == "call" and str(getattr(ins, "callee", "")).startswith("llvm.lifetime.")):
-        return True
-    if op in ("ptrtoint", "icmp", "addrspacecast", "call") and any(o.type == PRIVATE for o in ins.operands):
-        return True
-    if op in ("load", "getelementptr"):
-        return bool(ins.operands) and ins.operands[0].type == PRIVATE
-    if op == "store":
-        return len(ins.operands) > 1 and ins.operands[1].type == PRIVATE
-    return False
+def _lifetime(ins: Any) -> bool:
+    return ins.opcode == "call" and str(getattr(ins, "callee", "")).startswith("llvm.lifetime.")
 
 
-def private_only(ins: Any) -> bool:
-    """An instruction :func:`handles` that touches no other memory (the
-    value a store writes is no private pointer)."""
-    return handles(ins) and not (ins.opcode == "store" and ins.operands[0].type == PRIVATE)
+def handles(run: Any, ins: Any) -> bool:
+    """`ins` is an alloca in addrspace(5), or reads a pointer an alloca
+    made (its result, or a getelementptr of one: `run.private_keys`): a
+    load, store or getelementptr through it, a lifetime marker of it, or
+    another instruction that reads it as a value (its address escapes:
+    unsupported).  A private pointer from elsewhere (an argument: the
+    caller's private memory, which the caller sees) is not this module's."""
+    if ins.opcode == "alloca":
+        return True
+    derived: set[str] | None = getattr(run, "private_keys", None)
+    if not derived:
+        return False
+    return any(o.kind == "ref" and o.key in derived for o in ins.operands)
+
+
+def private_insts(fn: Any) -> set[int]:
+    """The instructions of `fn` (their ids) that touch only the memory its
+    allocas make: allocas, getelementptrs of their pointers, lifetime
+    markers, loads through them and stores of other values through them."""
+    derived: set[str] = set()
+    out: set[int] = set()
+    for ins in fn.insts:
+        refs = [o for o in ins.operands if o.kind == "ref" and o.key in derived]
+        if ins.opcode == "alloca" or (ins.opcode == "getelementptr" and refs and ins.operands[0] in refs):
+            derived.add(ins.key)
+            out.add(id(ins))
+        elif (_lifetime(ins) and refs) or (ins.opcode == "load" and refs and ins.operands[0] in refs) or (
+                ins.opcode == "store" and refs == ins.operands[1:2]):
+            out.add(id(ins))
+    return out
 
 
 def _memory(run: Any) -> tuple[Any, Any]:
@@ -84,7 +97,10 @@ def step(run: Any, ins: Any) -> Lanes:
     """The IR instruction `ins` (:func:`handles`) run on `run` (an IRRun)."""
     B, W = run.B, run.wave
     op = ins.opcode
+    derived: set[str] = run.__dict__.setdefault("private_keys", set())
+    refs = [o for o in ins.operands if o.kind == "ref" and o.key in derived]
     if op == "alloca":
+        derived.add(ins.key)
         m = _ALLOCA.search(ins.text)
         size = alloc_size(m.group(1)) if m is not None else None
         if m is None or size is None or "," in m.group(1).replace(" x ", " "):
@@ -95,15 +111,15 @@ def step(run: Any, ins: Any) -> Lanes:
         at = (at + align - 1) // align * align
         run.private_next = at + max(size, 1)
         return Lanes([B.const(at)] * W, [False] * W, 32, False)
-    if op == "getelementptr":
+    if op == "getelementptr" and ins.operands[0] in refs:
+        derived.add(ins.key)
         return _gep(run, ins)
-    if op == "call" and str(getattr(ins, "callee", "")).startswith("llvm.lifetime."):
+    if _lifetime(ins):
         # (no effect: after lifetime.end the IR's memory is undefined, the value kept is one it may hold)
         return Lanes([B.const(0)] * W, [False] * W)
-    if op != "load" and op != "store":
-        raise run._unsupported(f"{op} of a private pointer (its address escapes; verify places the allocas itself)")
-    if op == "store" and ins.operands[0].type == PRIVATE:
-        raise run._unsupported("a private pointer stored to memory (its address escapes)")
+    if not ((op == "load" and ins.operands[0] in refs) or (op == "store" and refs == ins.operands[1:2])):
+        raise run._unsupported(f"{op} of an alloca's pointer (its address escapes; verify places the allocas "
+                               "itself)")
     a = re.search(r",\s*align\s+(\d+)", ins.text)
     ty = ins.type if op == "load" else ins.operands[0].type
     if ty not in ("i32", "float") or a is None or int(a.group(1)) < 4 or re.search(r"\b(volatile|atomic)\b", ins.text):

@@ -807,7 +807,7 @@ class IRRun:
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
-        if private.handles(ins):  # alloca and private memory, per lane (verify/tv/private.py)
+        if private.handles(self, ins):  # an alloca's memory, per lane (verify/tv/private.py)
             return private.step(self, ins)
         hit = halfsem.step(self, ins, Choice)  # half/bfloat arithmetic, fmul, fma, fmuladd, fpext/fptrunc
         if hit is None:
