@@ -116,6 +116,7 @@ def test_a_kernel_s_private_array_is_per_lane(tmp_path):
     assert code == 1 and res["counterexample"]["cause"].startswith(f"line {at} v_cndmask_b32_e32: "), res
 
 
+@pytest.mark.slow  # (about 4-5 s CPU: the IR's choices settled for 64 lanes)
 def test_a_load_no_store_wrote_is_an_ir_choice(tmp_path):
     """Only element 0 is stored; a lane reading elements 1-3 reads what no
     store wrote (LangRef: undef): LLVM returns whatever its registers
