@@ -247,3 +247,26 @@ def test_a_store_through_a_private_pointer_argument_stays_unsupported(tmp_path):
     code, res = _tv(ll, s, 32)
     assert res["verdict"] == "unsupported", res
     assert any(n.endswith(":3:3: unsupported: pointer operand 'ptr addrspace(5) %p'") for n in res["notes"]), res
+
+
+def test_a_spill_reload_returned_before_its_wait_is_refuted(tmp_path):
+    """A spill and reload of set_inactive_f64's result on gfx942 (as
+    tests/test_tv_shape_wide.py's 64-bit spill test) with the function's
+    last `s_waitcnt vmcnt(0)` removed: the reload into v[0:1] is still in
+    flight at the return, which LLVM's callers do not wait for.  verify
+    used to prove it (a reload wrote its value at once); now refuted at
+    the reload."""
+    from test_tv_shape_wide import SHAPE, function_text, llc, mutate, verdict
+    src = SHAPE / "wide_set_inactive.ll"
+    text = llc(src, "gfx942", 64)
+    through = "scratch_store_dwordx2 off, v[2:3], s32 offset:16\n\tscratch_load_dwordx2 v[0:1], off, s32 offset:16"
+    p = Path(mutate(tmp_path, text, "set_inactive_f64", "v_mov_b64_e32 v[0:1], v[2:3]", through))
+    t = p.read_text()
+    a, b = function_text(t, "set_inactive_f64")
+    body = t[a:b]
+    k = body.rindex("\ts_waitcnt vmcnt(0)\n")
+    assert body[k:].split("\n")[1].startswith("\ts_setpc_b64"), body[k:]
+    p.write_text(t[:a] + body[:k] + body[k + len("\ts_waitcnt vmcnt(0)\n"):] + t[b:])
+    assert verdict(src, "gfx942", 64, str(p), "set_inactive_f64") == "refuted"
+    ok = mutate(tmp_path, text, "set_inactive_f64", "v_mov_b64_e32 v[0:1], v[2:3]", through)  # (the wait kept)
+    assert verdict(src, "gfx942", 64, ok, "set_inactive_f64") == "proved"

@@ -450,10 +450,30 @@ class GpuRun:
         self.m = m
         self.stored: dict[tuple[tuple[str, ...], int], tuple[list[Any], list[Any]]] = {}
         self.untracked: list[Instr] = []
+        # reloads not yet waited for, oldest first: (VGPR, its value, the lanes it writes, what the VGPR held
+        # after the reload): until a wait returns it, the VGPR holds an unknown value  [S:scratch-address]
+        self.in_flight: list[tuple[int, list[Any], list[Any], list[Any], Instr]] = []
+
+    def retire(self, ins: Instr) -> None:
+        """`ins`, a wait (`s_waitcnt vmcnt(N)`, `s_wait_loadcnt N`): the
+        oldest reloads in flight return their values (in order)."""
+        m = self.m
+        left = private.loads_left(ins)
+        if left is None or left >= len(self.in_flight):
+            return
+        done, self.in_flight = self.in_flight[:len(self.in_flight) - left], self.in_flight[len(self.in_flight) - left:]
+        for r, vals, act, held, load in done:
+            why = f"reloaded by {load.mnemonic}"
+            if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write lands last?
+                vals = m.unknown_lanes(f"v{r}@{ins.line}(reload and a write race)")
+                why = f"unknown: v{r} written while {load.mnemonic} was in flight (which lands last?)"
+            m.write_v(r, vals, act)
+            private.trace_load(m, load, r, act, why)
 
     def step(self, ins: Instr) -> str | None:
         m, B = self.m, self.m.B
         stored = self.stored
+        self.retire(ins)
         key = _spill_key(ins)
         # private memory as dwords keyed by (the address operands but the
         # offset, the byte offset): dword k of an access is at offset + 4k
@@ -472,7 +492,10 @@ class GpuRun:
                     self.untracked.append(ins)
                 fresh = m.unknown_lanes(f"v{r}@{ins.line}")
                 vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
-                m.write_v(r, vals, m.actives())
+                act = m.actives()
+                m.write_v(r, m.unknown_lanes(f"v{r}@{ins.line}(reload in flight)"), act)
+                self.in_flight.append((r, vals, act, list(m.v(r)), ins))
+                private.trace_load(m, ins, r, act, "unknown: read before a wait returns it (no s_waitcnt vmcnt covers it)")
             return None
         m.run([ins])
         written = set(op_of(ins.base).defs(ins))
@@ -481,13 +504,15 @@ class GpuRun:
         return None
 
     def save(self) -> Any:
-        return dict(self.stored)
+        return dict(self.stored), list(self.in_flight)
 
     def load(self, s: Any) -> None:
-        self.stored = dict(s)
+        self.stored, self.in_flight = dict(s[0]), list(s[1])
 
     def merge(self, c: Any, a: Any, b: Any) -> Any:
-        return {k: v for k, v in a.items() if b.get(k) is v}
+        # (a reload in flight on one path only stays unknown after the join: never returned)
+        return ({k: v for k, v in a[0].items() if b[0].get(k) is v},
+                [x for x in a[1] if any(x is y for y in b[1])])
 
     def set_pc(self, pc: Any) -> None:
         pass

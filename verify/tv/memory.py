@@ -55,6 +55,7 @@ class _Both:
         if SPILL.match(ins.mnemonic):
             why: str | None = self.spills.step(ins)
             return why
+        self.spills.retire(ins)  # (a wait: the reloads in flight return)
         why = self.k.step(ins)
         # a spill slot whose address registers this instruction writes is
         # forgotten (as GpuRun does for the instructions it runs)

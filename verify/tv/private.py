@@ -302,7 +302,7 @@ def scratch_run(base: Any) -> Any:
             got = _scratch_address(self.m, ins) if SCRATCH.match(ins.mnemonic) else None
             m, B = self.m, self.m.B
             if got is None:
-                left = _loads_left(ins)
+                left = loads_left(ins)
                 if left is not None and left < len(self.pending):  # a wait: the oldest loads return
                     done, self.pending = self.pending[:len(self.pending) - left], self.pending[len(self.pending) - left:]
                     for r, vals, act, load, at, held in done:
@@ -338,7 +338,7 @@ def scratch_run(base: Any) -> Any:
     return ScratchRun
 
 
-def _loads_left(ins: Any) -> int | None:
+def loads_left(ins: Any) -> int | None:
     """The loads a wait leaves in flight (`s_waitcnt vmcnt(N)`, `s_waitcnt
     0`, GFX12's `s_wait_loadcnt N`); None for any other instruction."""
     text = ins.text.split(";")[0].strip()
@@ -356,3 +356,19 @@ def _loads_left(ins: Any) -> int | None:
 def _constant(x: Any) -> Any:
     """A memory's initial-value function that is `x` at every address."""
     return lambda lo, hi: x
+
+
+def trace_load(m: Any, ins: Any, r: int, act: list[Any], why: str) -> None:
+    """A replay's trace (verify/tv/cextv.py, `m.trace`) notes what a load
+    verify runs beside the machine wrote to VGPR `r` (a reload's unknown
+    value in flight, or its value once a wait returned it), as a kernel
+    replay notes its memory instructions."""
+    from ..machine import LaneEvent, Step
+    trace = m.trace
+    if trace is None:
+        return
+    st = Step(len(trace), ins)
+    trace.append(st)
+    for i, a in enumerate(act):
+        if a is not False:
+            st.events[(f"v{r}", i)] = LaneEvent("written", why=why)
