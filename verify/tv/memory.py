@@ -42,6 +42,7 @@ MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fen
 
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+VM_LOAD = re.compile(r"^(global|flat|buffer)_(load|atomic)")  # a vector-memory op that returns data (vmcnt)
 
 
 class _Both:
@@ -56,6 +57,8 @@ class _Both:
             why: str | None = self.spills.step(ins)
             return why
         self.spills.retire(ins)  # (a wait: the reloads in flight return)
+        if VM_LOAD.match(ins.mnemonic):  # (counted by vmcnt after the reloads before it: their order)
+            self.spills.in_flight.append((-1, [], [], [], ins))
         why = self.k.step(ins)
         # a spill slot whose address registers this instruction writes is
         # forgotten (as GpuRun does for the instructions it runs)
