@@ -162,3 +162,75 @@ def test_the_one_mask_input_in_error():
     assert mask_input(ins("s_and_not1_b32"), {"s0": 0x3, "s1": M}, M, True) == (("s1",), 0x3, False)
     assert mask_input(ins("s_andn2_b32"), {"s0": 0x1, "s1": 0x0}, M, False) is None
     assert mask_input(ins("s_xor_b32"), {"s0": 0x1, "s1": 0x1}, M, True) is None
+
+
+def shader(tmp_path: Path, ir: str, wave: int, old: str, new: str) -> tuple[Path, Path, int]:
+    """A compute shader compiled by llc-22 for gfx1100 (`wave`), its one
+    line `old` made `new`: (the .ll, the mutant .s, the changed line's number)."""
+    ll = tmp_path / "s.ll"
+    ll.write_text(ir)
+    asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1100", f"-mattr=+wavefrontsize{wave}"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    lines = asm.splitlines()
+    assert lines.count(f"\t{old}") == 1, asm
+    at = lines.index(f"\t{old}")
+    lines[at] = f"\t{new}"
+    bad = tmp_path / "m.s"
+    bad.write_text("\n".join(lines) + "\n")
+    return ll, bad, at + 1
+
+
+def test_a_wave64_lane_mask_from_s_cselect_b64_names_the_u64_compare(tmp_path):
+    """`select (icmp eq i64 %a, 7), %x, %y` in a wave64 compute shader:
+    llc-22 makes the lane mask `s_cselect_b64 vcc, -1, 0` from the SCC of
+    `s_cmp_eq_u64 s[0:1], 7` for `v_cndmask_b32 v0, v1, v0, vcc`.  The
+    compare made `s_cmp_eq_u64 s[0:1], 8` is wrong at a = 8: the mask's
+    bit is traced through the s_cselect_b64 (its other source, 0, has the
+    bit wanted; the inline -1 is all 64 bits) to the compare, named first
+    (the trace used to stop at the s_cselect_b64)."""
+    ir = ("define amdgpu_cs float @sel64(i64 inreg %a, float %x, float %y) {\nentry:\n"
+          "  %c = icmp eq i64 %a, 7\n  %r = select i1 %c, float %x, float %y\n  ret float %r\n}\n")
+    ll, bad, at = shader(tmp_path, ir, 64, "s_cmp_eq_u64 s[0:1], 7", "s_cmp_eq_u64 s[0:1], 8")
+    lines = bad.read_text().splitlines()
+    assert lines[at:at + 2] == ["\ts_cselect_b64 vcc, -1, 0", "\tv_cndmask_b32_e32 v0, v1, v0, vcc"], lines[at:at + 2]
+    code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "64", "--asm", str(bad))
+    assert code == 1, out
+    c = cause(out.splitlines())
+    assert c.startswith(f"line {at} s_cmp_eq_u64: SCC = 1 -> line {at + 1} s_cselect_b64: vcc[0] = 1, a correct "
+                        f"program would hold 0 -> line {at + 2} v_cndmask_b32_e32 for v0[0], the value wanted, "), c
+    assert f"      line {at + 1} (s_cselect_b64 vcc, -1, 0): vcc[0] = 1 (SCC = 1); with SCC = 0 it holds 0" in out, out
+
+
+def test_a_value_s_cselect_picks_wrongly_names_the_s_cselect(tmp_path):
+    """The select of test_a_value_picked_by_s_cselect_names_the_compare
+    with the compares right and the s_cselect made `s_cselect_b32 s0, s2,
+    s2`: where SCC is 0 it picks %x + tid's s2 where s3 holds the value
+    wanted.  Neither SCC gives the value wanted, so the compares are not
+    named: the s_cselect is, with the register that holds the value."""
+    body = ("  %c1 = icmp eq i32 %a, 7\n  %c2 = icmp ult i32 %b, 5\n  %cc = and i1 %c1, %c2\n"
+            "  %v = add i32 %x, %tid\n  %w = add i32 %y, %tid\n  %s = select i1 %cc, i32 %v, i32 %w\n"
+            "  store i32 %s, ptr addrspace(1) %p\n  ret void")
+    ll, bad, at = mutant(tmp_path, "ksel", body, "s_cselect_b32 s0, s2, s3", "s_cselect_b32 s0, s2, s2")
+    out = run(ll, bad)
+    c = cause(out)
+    assert c.startswith(f"line {at} s_cselect_b32: picks s2 = "), c
+    assert ", where s3 holds " in c and ", the value a correct program holds in s0 -> line " in c, c
+    assert any(x.startswith(f"      line {at} (s_cselect_b32 s0, s2, s2): picks s2 = ") and x.endswith("(s3 does)")
+               for x in out), out
+
+
+def test_what_scc_an_s_cselect_b64_read():
+    """explain.cselect_scc on the 64-bit forms: the inline -1 is all 64
+    bits (`s_cselect_b64 vcc, -1, 0` writing all ones read SCC = 1; with
+    SCC = 0 it writes 0), a pair's two halves are one value."""
+    from verify.asmcheck import parse_line
+    from verify.diag import Span
+    from verify.explain import cselect_scc
+    M = 0xFFFFFFFF
+    ins = parse_line("s_cselect_b64 vcc, -1, 0", Span("t.s", 1, 1))
+    assert cselect_scc(ins, {}, {"vcc_lo": M, "vcc_hi": M}) == (1, 0)
+    assert cselect_scc(ins, {}, {"vcc_lo": 0, "vcc_hi": 0}) == (0, (1 << 64) - 1)
+    assert cselect_scc(ins, {}, {"vcc_lo": M, "vcc_hi": 0}) is None  # (neither source: not an s_cselect's result)
+    ins = parse_line("s_cselect_b64 s[4:5], s[0:1], s[2:3]", Span("t.s", 1, 1))
+    before = {"s0": 1, "s1": 2, "s2": 3, "s3": 4}
+    assert cselect_scc(ins, before, {"s4": 3, "s5": 4}) == (0, (2 << 32) | 1)

@@ -28,7 +28,7 @@ from .ir import Imm, Instr, Lowering, SReg, VReg, reg_key
 from .lanes import fmt_mask, lane_formula, lanes_text, mask_lanes
 from .lowering_file import print_instr
 from .machine import Machine, Step
-from .ops.base import op_of
+from .ops.base import expand_b64, op_of
 from .spec import spec_monoid
 from .target import FeatureLog, Target
 
@@ -702,6 +702,9 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
         if w is None:
             return [], f"{half}@entry", (f"{at}: {out} reads its {b.role} {reg}[{lane}] = {b.value} from entry; "
                                         f"with {b.wanted} it gives the value wanted, {exp}")
+        msel = _cselect_mask_cause(trace, w, half, lane or 0, b, value)
+        if msel is not None:  # a lane mask made by an s_cselect (-1 or 0) from an SCC: back to the compare
+            return msel[0], f"written at {_line(w)}", f"{msel[1]} -> {at} for {out}, the value wanted, {exp}"
         # (a select gives the same with its two sources swapped: an inverted compare reads as this too)
         swap = " (or with its sources swapped)" if step.instr.base == "v_cndmask_b32" else ""
         return ([f"{_line(w)} ({print_instr(w.instr)}): writes {half}, bit {(lane or 0) & 31} = {b.value}"],
@@ -745,9 +748,12 @@ def _cselect_cause(trace: list[Step], step: Step, b: Blame, value: Reader) -> tu
     def sregs_at(k: int) -> dict[str, Any] | None:
         return value.state(k)[1]
     sel = cselect_scc(w.instr, sregs_at(w.index), sregs_at(w.index + 1))
-    if sel is None or sel[1] & M32 != b.wanted or w.instr.base.endswith("64"):
-        return None
-    scc, other = sel
+    dst = w.instr.operands[0]
+    part = dst.names.index(b.text) if isinstance(dst, SReg) and b.text in dst.names else 0  # (b64: the half read)
+    if sel is None or (sel[1] >> (32 * part)) & M32 != b.wanted:
+        return _cselect_picked(w, b, value)
+    scc, whole = sel
+    other = (whole >> (32 * part)) & M32
     k = scc_writer(trace, w.index)
     if k is None:
         return None
@@ -759,6 +765,75 @@ def _cselect_cause(trace: list[Step], step: Step, b: Blame, value: Reader) -> tu
                  f"it holds {other:#x}{held}")
     via = "".join(f"{_at(s)}{': ' + v if v else ''} -> " for s, v in path)
     return lines, w, (f"{via}{_at(w)}: {b.text} = {b.value:#x}, a correct program would hold {other:#x}{held}")
+
+
+def _cselect_picked(w: Step, b: Blame, value: Reader) -> tuple[list[str], Step, str] | None:
+    """An `s_cselect` whose sources both differ from the value wanted
+    (`b.wanted`) while another SGPR holds it as the s_cselect runs: with
+    either SCC it gives a wrong value, so the SCC is not in error but the
+    source it picked is (it reads the wrong register).  (chain lines, the
+    s_cselect's step, responsible); None where no other SGPR holds the
+    value wanted (the sources may have been computed wrong before it)."""
+    ins = w.instr
+    dst = ins.operands[0]
+    if not isinstance(dst, SReg) or len(ins.operands) != 3 or b.wanted in _SMALL:
+        return None
+    part = dst.names.index(b.text) if b.text in dst.names else 0
+    read = value.state(w.index)[1]
+    srcs: list[str] = []
+    for o in ins.operands[1:3]:
+        if isinstance(o, SReg):
+            srcs.append(o.names[part] if part < len(o.names) else o.names[0])
+        elif isinstance(o, Imm):
+            v = (o.value >> (32 * part)) & M32 if ins.base.endswith("64") and part else o.value & M32
+            if v == b.wanted:
+                return None
+    vals = [sgpr_value(read, (r,)) for r in srcs]
+    if b.wanted in vals:
+        return None
+    regs = value.registers(w.index, 0)
+    holders = [r for r, v in regs.items() if v == b.wanted and r.startswith("s") and r not in srcs
+               and r not in dst.names]
+    if not holders:
+        return None
+    picked = next((r for r, v in zip(srcs, vals) if v == b.value), None)
+    what = f"picks {picked} = {_value_text(b.value, value.names)}" if picked else f"writes {b.text} = {b.value:#x}"
+    text = (f"{_at(w)}: {what}, where {holders[0]} holds {_value_text(b.wanted, value.names)}, the value a correct "
+            f"program holds in {b.text}")
+    return [f"{_line(w)} ({print_instr(ins)}): {what}; neither source holds {b.wanted:#x} ({holders[0]} does)"], w, text
+
+
+def _cselect_mask_cause(trace: list[Step], w: Step, half: str, lane: int, b: Blame, value: Reader
+                        ) -> tuple[list[str], str] | None:
+    """A lane-mask operand's bit (`b`: v_cndmask's mask) written by an
+    `s_cselect` (b32 or b64: ``s_cselect_b64 vcc, -1, 0``) whose other
+    source has the bit wanted: the SCC it read is in error, traced back to
+    the compare (or through an SALU logic op's SCC to the compares) that
+    set it (:func:`scc_path`).  (chain lines, responsible up to the
+    s_cselect); None otherwise."""
+    if not _CSELECT.match(w.instr.base):
+        return None
+
+    def sregs_at(k: int) -> dict[str, Any] | None:
+        return value.state(k)[1]
+    sel = cselect_scc(w.instr, sregs_at(w.index), sregs_at(w.index + 1))
+    if sel is None:
+        return None
+    scc, other = sel
+    dst = w.instr.operands[0]
+    part = dst.names.index(half) if isinstance(dst, SReg) and half in dst.names else 0
+    if (other >> (32 * part + (lane & 31))) & 1 != b.wanted:
+        return None
+    k = scc_writer(trace, w.index)
+    if k is None:
+        return None
+    path = scc_path(trace, k, bool(scc), sregs_at)
+    path[-1] = (path[-1][0], f"SCC = {scc}")
+    lines = [f"{_line(s)} ({print_instr(s.instr)}){': ' + v if v else ''}" for s, v in reversed(path)]
+    lines.insert(0, f"{_line(w)} ({print_instr(w.instr)}): {b.text}[{lane}] = {b.value} (SCC = {scc}); with SCC = "
+                 f"{1 - scc} it holds {b.wanted}")
+    via = "".join(f"{_at(s)}{': ' + v if v else ''} -> " for s, v in path)
+    return lines, f"{via}{_at(w)}: {b.text}[{lane}] = {b.value}, a correct program would hold {b.wanted}"
 
 
 def _whole_wave(w: Step, value: Reader) -> bool:
@@ -1436,7 +1511,8 @@ def cselect_scc(ins: Any, before: dict[str, Any] | None, after: dict[str, Any] |
     if not _CSELECT.match(ins.base) or len(ins.operands) != 3 or not isinstance(ins.operands[0], SReg):
         return None
     bits = 64 if ins.base.endswith("64") else 32
-    x, y = (_operand_value(o, before) for o in ins.operands[1:3])
+    x, y = (expand_b64(o) if bits == 64 and isinstance(o, Imm) else _operand_value(o, before)
+            for o in ins.operands[1:3])  # (b64: -1 is all ones  [S:literal64])
     d = sgpr_value(after, ins.operands[0].names)
     if x is None or y is None or d is None:
         return None
@@ -1446,8 +1522,84 @@ def cselect_scc(ins: Any, before: dict[str, Any] | None, after: dict[str, Any] |
     return (1, y) if d == x else (0, x)
 
 
+# what a register held just after a trace step in another run of the code, the one that gives the
+# value wanted (the same instruction's same occurrence there): (trace step, registers) -> value, None unknown
+Reference = Callable[[int, tuple[str, ...]], "int | None"]
+
+
+def _two_inputs(ins: Any) -> list[tuple[str, ...]] | None:
+    """The two lane-mask inputs of an `s_xor` (b32, b64) of two SGPRs, EXEC
+    among them allowed (`s_xor_b32 s0, exec_lo, s0`: a divergent else's
+    mask), or of an `s_andn2_saveexec` (`s_and_not1_saveexec`: EXEC = S0 &
+    ~EXEC): the inputs whose one in error no bitwise rule singles out."""
+    srcs = [tuple(o.names) for o in ins.operands[1:] if isinstance(o, SReg)]
+    if re.fullmatch(r"s_xor_b(32|64)", ins.base) and len(ins.operands) == 3 and len(srcs) == 2 and srcs[0] != srcs[1]:
+        return srcs
+    if re.fullmatch(r"s_andn2_saveexec_b(32|64)", ins.base) and len(srcs) == 1:
+        return [srcs[0], ("exec_lo",) if ins.base.endswith("32") else ("exec_lo", "exec_hi")]
+    return None
+
+
+def _writer(trace: Sequence[Step], at: int, regs: Sequence[str]) -> int | None:
+    """The last trace step before `at` that wrote any of `regs`."""
+    return next((k for k in range(at - 1, -1, -1) if any(e[0] in regs for e in trace[k].events)), None)
+
+
+def _decide_input(trace: Sequence[Step], cur: int, pair: list[tuple[str, ...]], care: int,
+                  read: dict[str, Any] | None, ref: Reference | None
+                  ) -> tuple[tuple[tuple[str, ...], int, bool] | None, str]:
+    """Of two inputs (:func:`_two_inputs`) of trace step `cur`, the one that
+    carries the wrong bits: each input's value on the bits `care` set
+    against what the same instruction that wrote it left there in the
+    reference run (`ref`: the run that gives the value wanted), and the one
+    that differs followed; where both differ and one's writer read the
+    other's (`s0` = `s_xor exec_lo, s0`, EXEC from the `v_cmpx`), the one
+    both come from.  (its registers, the bits that differ, whether the
+    reference's are nonzero there), or the one line that says why neither
+    is followed.  (the pick or None, the line that says which and why)"""
+    ins = trace[cur].instr
+    at = f"line {ins.line} {ins.mnemonic}"
+    name = [r[0] if len(r) == 1 else f"{r[0]}:{r[-1]}" for r in pair]
+    vals = [sgpr_value(read, r) for r in pair]
+    shown = ", ".join(f"{n} = {v:#x}" if v is not None else n for n, v in zip(name, vals))
+    if ref is None:
+        return None, f"{at}: either input ({shown}) may carry the wrong bits; no run gives the value wanted to tell which"
+    writers = [_writer(trace, cur, r) for r in pair]
+    diff: list[int | None] = []
+    for r, v, w in zip(pair, vals, writers):
+        other = v if w is None else ref(w, r)  # (a value from entry: the same in both runs)
+        diff.append(None if v is None or other is None else (v ^ other) & care)
+    if None in diff:
+        return None, f"{at}: of its inputs ({shown}) the run that gives the value wanted holds no known value to compare"
+    bad = [k for k, d in enumerate(diff) if d]
+    why = ""
+    if len(bad) == 2:  # both differ: the one the other's writer computed from
+        for a, b in ((0, 1), (1, 0)):
+            wa, wb = writers[a], writers[b]
+            if wa is not None and wb is not None and wa < wb:
+                used = op_of(trace[wb].instr.base).uses(trace[wb].instr)
+                if _writer(trace, wb, [u for u in used if u in pair[a]]) == wa:
+                    why = (f"both differ from the run that gives the value wanted, and {name[b]} is computed from "
+                           f"{name[a]} (line {trace[wb].instr.line} {trace[wb].instr.mnemonic}): {name[a]} followed")
+                    bad = [a]
+                    break
+        else:
+            return None, (f"{at}: both inputs ({shown}) differ from the run that gives the value wanted, from "
+                          "separate computations; neither is followed")
+    if not bad:
+        return None, (f"{at}: neither input ({shown}) differs from the run that gives the value wanted on the bits "
+                      "in error; neither is followed")
+    k = bad[0]
+    d = diff[k] or 0
+    w = writers[k]
+    other = ref(w, pair[k]) if w is not None else vals[k]
+    why = why or f"{name[k]} differs from the run that gives the value wanted, {name[1 - k]} does not: {name[k]} followed"
+    return (pair[k], d, bool((other or 0) & d)), f"{at}: of its inputs ({shown}), {why}"
+
+
 def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
-                   sregs_at: Callable[[int], dict[str, Any] | None], limit: int = 6) -> list[tuple[Step, str]]:
+                   sregs_at: Callable[[int], dict[str, Any] | None], limit: int = 6,
+                   ref: Reference | None = None, notes: list[str] | None = None) -> list[tuple[Step, str]]:
     """The trace steps that computed what trace step `j` wrote (a lane mask
     or SCC), the first computation first, where its result on the bits
     `care` is zero where a correct program's is not (`nonzero`) or the
@@ -1457,7 +1609,10 @@ def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
     `s_cselect` of two values of which the other is what a correct program
     holds, the SCC it read; a step that wrote SCC as an SALU logic op's
     result != 0 (`s_and_b32 s0, s0, s1` before `s_cbranch_scc0`), its
-    result  [S:cause-scc-logic].  Each step with what it wrote where the
+    result  [S:cause-scc-logic]; an `s_xor` or `s_andn2_saveexec`, the
+    input that differs from the run `ref` (the one that gives the value
+    wanted: :func:`_decide_input`), or, where none or both do, the path
+    ends there; either way one line in `notes` says which and why.  Each step with what it wrote where the
     next reads it ("s0 = 0x1", "SCC = 1"; "" for step j).  A load's result
     ends the path (an input, not a computation).  `sregs_at(k)`: the SGPRs
     before trace step k."""
@@ -1492,6 +1647,11 @@ def condition_path(trace: Sequence[Step], j: int, care: int, nonzero: bool,
                 cur = nxt
                 continue
             pick = mask_input(ins, read, care, nonzero)
+            pair = _two_inputs(ins) if pick is None else None
+            if pair is not None:
+                pick, note = _decide_input(trace, cur, pair, care, read, ref)
+                if notes is not None:
+                    notes.append(note)
             if pick is None:
                 break
             src, care, nonzero = pick

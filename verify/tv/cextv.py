@@ -162,6 +162,8 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                              bits=32))
     if run is not None and decisions and ex.rows:
         _branch_cause(ex.rows, decisions, replay, concrete_initial, mask, out_reg, off, m32)
+    if run is not None and ex.rows:
+        _result_compare(ex.rows, run, replay, concrete_initial, mask, out_reg, off, m32)
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     if run is not None and ex.rows:
@@ -235,6 +237,62 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
     found = _flipped_branch(decisions, agrees)
     if found is not None:
         _name_branch(rows, *found)
+
+
+def _plain(r: C.Row) -> bool:
+    """A row whose responsible is no evident cause: its last computation
+    (no operand shown wrong), a differing value the replay could not trace,
+    a lane with no path."""
+    return (" computed by " in r.responsible or bool(_PLAIN_WRITE.search(r.responsible))
+            or "(the GPU value differs)" in r.responsible or "the GPU's store differs" in r.responsible or not r.chain)
+
+
+def _result_compare(rows: list[C.Row], run: tuple[Machine, list[Any]], replay: Any, initial: Any, mask: int,
+                    out_reg: str, off: int, m32: int) -> None:
+    """A compare as a returned value's cause in divergent code (no branch
+    :func:`_branch_cause` can flip for one lane: a `v_cmp` + `s_and_saveexec`
+    or a `v_cmpx` sends a lane down the other path): where the code,
+    replayed with one compare's result for the deciding row's lane the
+    other way (the latest first, COMPARE_TRIES of them), returns the IR's
+    value in that lane, the compare is named for each row with no evident
+    cause (:func:`_plain`) whose lane, replayed with that compare flipped
+    in all of them (one replay), returns the IR's value too (SCC, one bit
+    for the wave: the deciding lane only).  The memory form:
+    :func:`_kernel_compare`."""
+    todo = [r for r in C.deciding_first(rows) if _plain(r)]
+    if not todo:
+        return
+    trace = run[0].trace or []
+    cands = [n for n in range(len(trace) - 1, -1, -1) if _COMPARE.match(trace[n].instr.base)][:COMPARE_TRIES]
+
+    def agrees(n: int, rs: list[C.Row]) -> list[C.Row]:
+        """The rows of `rs` whose lane returns the IR's value replayed with
+        compare n's result the other way in each of their lanes."""
+        try:
+            other = replay(initial, mask, flip_lane=(n, [r.lane for r in rs]))
+        except Exception:  # (an explanation is never worth a crash)
+            return []
+        if other is None:
+            return []
+        m2 = other[0]
+
+        def got(r: C.Row) -> Any:
+            x = m2.v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else m2.s(out_reg)
+            return (x >> off) & m32 if isinstance(x, int) else None
+        return [r for r in rs if got(r) == r.expected]
+    n = next((n for n in cands if agrees(n, todo[:1])), None)
+    if n is None:
+        return
+    ins = trace[n].instr
+    what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if ins.base.startswith("v_cmpx") else \
+        "its mask"
+    # (the other lanes: one replay with the compare the other way in all of them, as a correct compare would be)
+    for r in todo[:1] + (agrees(n, todo[1:]) if len(todo) > 1 and what != "SCC" else []):
+        text = (f"line {ins.line} {ins.mnemonic}: lane {r.lane}'s result in error ({what}): the other way the GPU "
+                f"returns the value wanted, {r.expected:#x}")
+        r.responsible = text
+        r.chain.append(f"line {ins.line} ({print_instr(ins)}): lane {r.lane}'s result in error ({what}); the other "
+                       "way the code gives the value wanted")
 
 
 def _branch_columns(decisions: list[Decision]) -> list[tuple[int, int, str]]:
@@ -453,7 +511,8 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
     along the path its branches take (:func:`walk`), the registers kept
     before each traced step; trace steps numbered in order."""
     def replay(initial: Callable[[str, str, int | None], Any], mask: int, flip: int | None = None,
-               decisions: list[Decision] | None = None) -> tuple[Machine, list[Any]] | None:
+               decisions: list[Decision] | None = None, flip_lane: tuple[int, int | list[int]] | None = None
+               ) -> tuple[Machine, list[Any]] | None:
         m = SccTraced(Concrete(), W, initial, FeatureLog(target), dict(assume), trace=True, waits=True)
         setup(m)
         m.set_s("exec_lo", mask & 0xFFFFFFFF)
@@ -468,9 +527,13 @@ def replay_straight(code: Any, gpu_run: Any, target: Target, W: int, assume: dic
         assert trace is not None
 
         def one(ins: Any) -> None:
-            snaps[len(trace)] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
+            n = len(trace)
+            snaps[n] = ({k: list(v) for k, v in m.vregs.items()}, dict(m.sregs))
             g.step(ins)
             m.ran(ins)
+            if flip_lane is not None and n == flip_lane[0] and len(trace) == n + 1:
+                for lane in flip_lane[1] if isinstance(flip_lane[1], list) else [flip_lane[1]]:
+                    _flip_result(m, ins, lane)
 
         try:
             walk(m, code.program, code.blocks, one, flip, decisions)
@@ -811,12 +874,16 @@ def _lane_store(q: Any, mem: Any, lane: int, W: int, addr: tuple[int, int] | Non
     return found
 
 
-def _exec_cause(run: tuple[Machine, list[Any]] | None, ins: Any, lane: int, text: str) -> tuple[list[str], str]:
+def _exec_cause(run: tuple[Machine, list[Any]] | None, ins: Any, lane: int, text: str, want: int = 0,
+                ref: E.Reference | None = None) -> tuple[list[str], str]:
     """A store instruction `ins` that ran in `lane` where the IR's lane
-    stores nothing: the EXEC bit of the lane traced back to the compare
+    stores nothing (`want` 0), or ran with the lane off where the IR's lane
+    stores (`want` 1): the EXEC bit of the lane traced back to the compare
     that set it (verify.explain.condition_path: through `s_and_saveexec`
-    and an AND with EXEC to the `v_cmp`).  (chain, responsible); `text`
-    alone where no computation of EXEC is found."""
+    and an AND with EXEC to the `v_cmp`; through an `s_xor` or
+    `s_andn2_saveexec` to the input that differs from `ref`, the run that
+    gives the value wanted).  (chain, responsible); `text` alone where no
+    computation of EXEC is found or the lane's bit is not the other."""
     if run is None:
         return [], text
     m, snaps = run
@@ -825,24 +892,45 @@ def _exec_cause(run: tuple[Machine, list[Any]] | None, ins: Any, lane: int, text
     half = ("exec_lo", "exec_hi")[:1 if m.W == 32 else 2]
     j = next((n for n in range(k - 1, -1, -1) if any(e[0] in half for e in trace[n].events)), None) \
         if k is not None else None
-    if j is None:
+    if j is None or k is None:
         return [], text
 
     def sregs_at(n: int) -> dict[str, Any] | None:
         got: dict[str, Any] = snaps[min(n, len(snaps) - 1)][1]
         return got
-    path = E.condition_path(trace, j, 1 << lane, False, sregs_at)
+    ex = E.sgpr_value(sregs_at(k), half)
+    if ex is None or (ex >> lane) & 1 == want:
+        return [], text
+    notes: list[str] = []
+    path = E.condition_path(trace, j, 1 << lane, bool(want), sregs_at, ref=ref, notes=notes)
     if not path:
         return [], text
     last = path[-1][0]
     via = "".join(f"line {s.instr.line} {s.instr.mnemonic}{': ' + v if v else ''} -> " for s, v in path[:-1])
-    resp = (f"{via}line {last.instr.line} {last.instr.mnemonic}: EXEC bit {lane} = 1, a correct program would hold 0 "
-            f"-> {text}")
+    resp = (f"{via}line {last.instr.line} {last.instr.mnemonic}: EXEC bit {lane} = {1 - want}, a correct program "
+            f"would hold {want} -> {text}")
     chain = [f"line {s.instr.line} ({print_instr(s.instr)}){': ' + v if v else ''}" for s, v in reversed(path[:-1])]
-    chain.insert(0, f"line {last.instr.line} ({print_instr(last.instr)}): EXEC bit {lane} = 1 (a correct program "
-                    "would hold 0)")
-    chain.insert(0, text)
+    chain.insert(0, f"line {last.instr.line} ({print_instr(last.instr)}): EXEC bit {lane} = {1 - want} (a correct "
+                    f"program would hold {want})")
+    chain[0:0] = [text, *notes]  # (latest first: the notes on the path's two-input steps print after it)
     return chain, resp
+
+
+def _reference(run: tuple[Machine, list[Any]], other: tuple[Machine, list[Any]]) -> E.Reference:
+    """verify.explain.Reference over two replays: what a register held just
+    after a step of `run` in `other` (the run that gives the value wanted),
+    after the same instruction's same occurrence there; None where that
+    did not run there."""
+    trace, t2, snaps2 = run[0].trace or [], other[0].trace or [], other[1]
+
+    def ref(j: int, regs: tuple[str, ...]) -> int | None:
+        ins = trace[j].instr
+        occ = sum(1 for st in trace[:j] if st.instr is ins)
+        hits = [n for n, st in enumerate(t2) if st.instr is ins]
+        if occ >= len(hits) or hits[occ] + 1 >= len(snaps2):
+            return None
+        return E.sgpr_value(snaps2[hits[occ] + 1][1], regs)
+    return ref
 
 
 def _hex_at(a: tuple[int, int]) -> str:
@@ -890,6 +978,22 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     decisions: list[Decision] = []
     run = rp.replay(q, kc.exec_mask, decisions=decisions)
     active = [bool(kc.exec_mask >> i & 1) for i in range(W)]
+    refs: dict[str, Any] = {}
+
+    def ref_for(lane: int) -> E.Reference | None:
+        """The run that gives the IR's word, for the lane that stores it:
+        the replay with that lane's compare result the other way
+        (:func:`_kernel_compare`), where one does."""
+        if "found" not in refs:
+            refs["found"] = _kernel_compare(kc, q, rp, word, run) if run is not None else None
+        found = refs["found"]
+        if found is None or found[1] != lane or run is None:
+            return None
+        if "ref" not in refs:
+            other = rp.replay(q, kc.exec_mask, flip_lane=(found[2], lane))
+            refs["ref"] = _reference(run, other) if other is not None else None
+        got: E.Reference | None = refs["ref"]
+        return got
     low = Lowering("tv", "", "", {}, [], [W], "any", [Binding("workitem.id", VReg(0), None)],  # type: ignore[arg-type]
                    [Binding("mem", VReg(0), None)], None, [])  # type: ignore[arg-type]
     where = f"line {ins.line} {ins.mnemonic}"
@@ -909,8 +1013,9 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                 continue
             again = _lane_store(q, gpu, i, W, addr=ist[1])
             if again is None:  # the IR's lane stores, the GPU's stores nothing there
-                rows.append(C.Row("mem", i, ist[2], "", 0, E.NO_STORE,
-                                  f"{where}: the GPU's lane {i} stores nothing at {_hex_at(ist[1])}", [], bits=32))
+                text = f"{where}: the GPU's lane {i} stores nothing at {_hex_at(ist[1])}"
+                steps, why = _exec_cause(run, ins, i, text, want=1, ref=ref_for(i))
+                rows.append(C.Row("mem", i, ist[2], "", 0, E.NO_STORE, why, steps, bits=32))
             elif again[2] != ist[2]:
                 rows.append(C.Row("mem", i, ist[2], "", again[2], f"at {_hex_at(ist[1])}",
                                   f"the GPU's store of lane {i} at {_hex_at(ist[1])} differs", [], bits=32))
@@ -920,7 +1025,7 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
         a = gs[2]
         if ist is None and other is None:  # the GPU's lane stores where the IR's stores nothing
             text = f"{where}: lane {i} stores at {_hex_at(gs[1])}, where the IR's stores nothing"
-            steps, why = _exec_cause(run, ins, i, text)
+            steps, why = _exec_cause(run, ins, i, text, ref=ref_for(i))
             rows.append(C.Row("mem", i, 0, E.NO_STORE, a, f"at {_hex_at(gs[1])}", why, steps, bits=32))
             continue
         e = (ist or other or gs)[2]
@@ -946,7 +1051,7 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
     if found is not None:
         _name_branch([r for r in rows if r.lane == found[2]], found[0], found[1], wanted=kc.ir)
     elif run is not None and rows:
-        cmp = _kernel_compare(kc, q, rp, word, run)
+        cmp = refs["found"] if "found" in refs else _kernel_compare(kc, q, rp, word, run)
         if cmp is not None:
             for r in rows:
                 if r.lane == cmp[1] and (" computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible)
@@ -966,15 +1071,16 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                                    for full in (False, True))
 
 
-def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) -> tuple[int, int] | None:
+def _word_result(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int
+                 ) -> tuple[int | None, int | None] | None:
     """The value a replay's last store to the memory word (a byte, where
     memory is byte-granular; the LDS: a 32-bit address) at `word` writes,
     and the lane that writes it: the stores the replay recorded by running
     the kernel model's own store instructions on its registers (global,
     flat, buffer, LDS, sub-dword: every kind verify models).  None where
     the replay recorded none (an instruction it could not run so), two
-    lanes of one store write the word different values, or no store
-    writes it."""
+    lanes of one store write the word different values; (None, None) where
+    no store writes it."""
     m = run[0]
     rec = getattr(m, "recorded", None)
     if rec is None:
@@ -982,7 +1088,7 @@ def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) ->
     mem = rec.lds if rp.space == "lds" else rec.mem
     if mem is None:
         return None
-    got: tuple[int, int] | None = None
+    got: tuple[int | None, int | None] = (None, None)
     n = 0
     for lanes in mem.groups:
         seen: dict[int, int] = {}
@@ -1001,6 +1107,12 @@ def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) ->
         if seen:
             got = next(iter(seen.items()))
     return got
+
+
+def _word_stored(rp: KernelReplay, run: tuple[Machine, list[Any]], word: int) -> tuple[int, int] | None:
+    """:func:`_word_result` where a store writes the word: (value, lane)."""
+    got = _word_result(rp, run, word)
+    return None if got is None or got[0] is None or got[1] is None else (got[0], got[1])
 
 
 def _kernel_branch(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[Machine, list[Any]],
@@ -1050,32 +1162,42 @@ COMPARE_TRIES = 8  # the latest compares of a replay's path replayed with a lane
 
 
 def _kernel_compare(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[Machine, list[Any]]
-                    ) -> tuple[str, int] | None:
+                    ) -> tuple[str, int, int] | None:
     """A compare as a kernel's cause where no branch is (divergent code:
     a `v_cmpx` or `v_cmp` + `s_and_saveexec` lets a lane run the other
     path's stores): the replay's last store to the word gives the GPU's
     value, and replayed with one compare's result for the lane that
     stores it the other way (the latest first, COMPARE_TRIES of them), the
-    IR's.  (the cause's text, the lane)"""
-    stored = _word_stored(rp, run, word)
-    if stored is None or stored[0] != kc.gpu:
+    IR's.  (the cause's text, the lane, the compare's trace step)"""
+    stored = _word_result(rp, run, word)
+    addr = (word & M32, 0 if rp.space == "lds" else word >> 32 & M32)
+    gpu_n = _store_at(q, rp.gpu_mem.stores, addr)
+    ir_n = _store_at(q, rp.ir_mem.stores, addr)
+    if stored is None or (stored[0] != kc.gpu if gpu_n is not None else stored[0] is not None):
         return None
     m, _ = run
     trace = m.trace or []
-    lane = stored[1]
+    # the lane that stores the word: the GPU's, or where the GPU stores nothing there, the IR's
+    lane = stored[1] if stored[1] is not None else _group_of(rp.ir_mem.groups, ir_n)[1] if ir_n is not None else None
+    if lane is None:
+        return None
+
+    def agrees(got: tuple[int | None, int | None] | None) -> bool:
+        return got is not None and (got[0] == kc.ir if ir_n is not None else got[0] is None)
     cands = [n for n in range(len(trace) - 1, -1, -1) if _COMPARE.match(trace[n].instr.base)][:COMPARE_TRIES]
     for n in cands:
         try:
             other = rp.replay(q, kc.exec_mask, flip_lane=(n, lane))
-            again = _word_stored(rp, other, word) if other is not None else None
+            again = _word_result(rp, other, word) if other is not None else None
         except Exception:  # (an explanation is never worth a crash)
             return None
-        if again is not None and again[0] == kc.ir:
+        if agrees(again):
             ins = trace[n].instr
             what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else \
                 "EXEC" if ins.base.startswith("v_cmpx") else "its mask"
+            wanted = f"stores the value wanted, {kc.ir:#x}" if ir_n is not None else "stores nothing there, as the IR"
             return (f"line {ins.line} {ins.mnemonic}: lane {lane}'s result in error ({what}): the other way the GPU "
-                    f"stores the value wanted, {kc.ir:#x}", lane)
+                    f"{wanted}", lane, n)
     return None
 
 

@@ -37,6 +37,7 @@ from ..refine import JOINT_RLIMIT, variant_runs
 from ..summary import counts, line
 from ..target import FeatureLog, Target, get
 from . import aggregate, atomic64, barrier, casloop, cextv, conventions, halfsem, inlineasm, legality, nondet, probe
+from . import private as private
 from .buffer import known as buffer_instruction
 from .bytemem import known as sub_dword
 from .cfg import Block, hazard_instrs, run_blocks, split_blocks
@@ -270,6 +271,7 @@ class GpuCode:
     # hazard_warnings per target and assumptions (a looping kernel asks once per entry EXEC)
     warned: dict[tuple[Target, tuple[tuple[str, str], ...], int | None], tuple[list[str], dict[str, str]]] = field(
         default_factory=dict, repr=False)
+    gpu_run: Any = None  # the class that runs it (None: GpuRun; verify/tv/private.py's scratch memory)
 
     def hazard_warnings(self, target: Target, assume: dict[str, str] | None = None,
                         wave: int | None = None) -> tuple[list[str], dict[str, str]]:
@@ -450,10 +452,32 @@ class GpuRun:
         self.m = m
         self.stored: dict[tuple[tuple[str, ...], int], tuple[list[Any], list[Any]]] = {}
         self.untracked: list[Instr] = []
+        # reloads not yet waited for, oldest first: (VGPR, its value, the lanes it writes, what the VGPR held
+        # after the reload): until a wait returns it, the VGPR holds an unknown value  [S:scratch-address]
+        self.in_flight: list[tuple[int, list[Any], list[Any], list[Any], Instr]] = []
+
+    def retire(self, ins: Instr) -> None:
+        """`ins`, a wait (`s_waitcnt vmcnt(N)`, `s_wait_loadcnt N`): the
+        oldest reloads in flight return their values (in order)."""
+        m = self.m
+        left = private.loads_left(ins)
+        if left is None or left >= len(self.in_flight):
+            return
+        done, self.in_flight = self.in_flight[:len(self.in_flight) - left], self.in_flight[len(self.in_flight) - left:]
+        for r, vals, act, held, load in done:
+            if r < 0:  # (another memory instruction's load, counted in order: verify/tv/memory.py)
+                continue
+            why = f"reloaded by {load.mnemonic}"
+            if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write lands last?
+                vals = m.unknown_lanes(f"v{r}@{ins.line}(reload and a write race)")
+                why = f"unknown: v{r} written while {load.mnemonic} was in flight (which lands last?)"
+            m.write_v(r, vals, act)
+            private.trace_load(m, load, r, act, why)
 
     def step(self, ins: Instr) -> str | None:
         m, B = self.m, self.m.B
         stored = self.stored
+        self.retire(ins)
         key = _spill_key(ins)
         # private memory as dwords keyed by (the address operands but the
         # offset, the byte offset): dword k of an access is at offset + 4k
@@ -472,7 +496,10 @@ class GpuRun:
                     self.untracked.append(ins)
                 fresh = m.unknown_lanes(f"v{r}@{ins.line}")
                 vals = fresh if hit is None else [B.ite(hit[1][i], hit[0][i], fresh[i]) for i in range(m.W)]
-                m.write_v(r, vals, m.actives())
+                act = m.actives()
+                m.write_v(r, m.unknown_lanes(f"v{r}@{ins.line}(reload in flight)"), act)
+                self.in_flight.append((r, vals, act, list(m.v(r)), ins))
+                private.trace_load(m, ins, r, act, "unknown: read before a wait returns it (no s_waitcnt vmcnt covers it)")
             return None
         m.run([ins])
         written = set(op_of(ins.base).defs(ins))
@@ -481,13 +508,15 @@ class GpuRun:
         return None
 
     def save(self) -> Any:
-        return dict(self.stored)
+        return dict(self.stored), list(self.in_flight)
 
     def load(self, s: Any) -> None:
-        self.stored = dict(s)
+        self.stored, self.in_flight = dict(s[0]), list(s[1])
 
     def merge(self, c: Any, a: Any, b: Any) -> Any:
-        return {k: v for k, v in a.items() if b.get(k) is v}
+        # (a reload in flight on one path only stays unknown after the join: never returned)
+        return ({k: v for k, v in a[0].items() if b[0].get(k) is v},
+                [x for x in a[1] if any(x is y for y in b[1])])
 
     def set_pc(self, pc: Any) -> None:
         pass
@@ -497,7 +526,7 @@ def run_gpu(m: Machine, code: GpuCode, timeout: float = 30.0) -> list[Instr]:
     """Run the GPU code (straight-line, or its blocks: verify/tv/cfg.py);
     returns the reloads of untracked private memory.  InputError when it
     cannot be run."""
-    g = GpuRun(m)
+    g = (code.gpu_run or GpuRun)(m)
     m.context = [[]]  # one instruction at a time: the hazard windows see those before  [S:hazards]
     m.hazard_entry = "kernel" if code.kernel else "fragment"
     if code.blocks is None:
@@ -695,6 +724,8 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                     ("s_endpgm" if fn.ret == "void" else "") if shader else None)
     if shader:  # an entry function, as a kernel: LLVM's GFX12 SGPR hazards track nothing at its start  [S:shader-cc]
         code.kernel = True
+    if not code.problems and (sp := private.scratch_problem(fn, code, GpuRun)) is not None:
+        code.problems.append(sp)  # (verify/tv/private.py)
     if code.problems:
         res.notes = [f"{code.label}: unsupported: {p}" for p in code.problems]
         return res
@@ -897,7 +928,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         labels = {f"{kind}{idx + r}": a.name + (f".{r}" if n > 1 else "")
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain(q, B, W, target, assume, arg_regs, labels, exec_bits, ret.vals, ret.poison,
-                                  v0, ret.width, cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits),
+                                  v0, ret.width, cextv.replay_straight(code, code.gpu_run or GpuRun, target, W, assume, entry_waits),
                                   made, lane_bad, retag=not run.choices)
     elif ret is not None and wide_ret and not shader:  # each whole register of the result: verify/tv/cextv.py
         assert rtt is not None
@@ -906,7 +937,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                   for a, (key, kind, idx, n) in zip(fn.args, regs) for r in range(n) if idx >= 0}
         explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
                                          rtt.slots(), lambda g, w: halfsem.piece_differ(B, rtt, g, w),
-                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         cextv.replay_straight(code, code.gpu_run or GpuRun, target, W, assume, entry_waits), made,
                                          retag=not run.choices)
     elif ret is not None and shader:  # a shader's pieces, VGPRs and SGPRs: verify/tv/cextv.py
         arg_regs = {f"{kind}{idx + r}": arg_lanes[key][r] for key, kind, idx, n in regs for r in range(n) if idx >= 0}
@@ -916,7 +947,7 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
         explained = cextv.explain_pieces(q, B, W, target, assume, arg_regs, labels, exec_bits, pieces, got,
                                          [(r, 0, 32) for _, r, _ in locs],
                                          lambda g, w: B.not_b(B.feq(g, w)) if ret.is_float else B.ne(g, w),
-                                         cextv.replay_straight(code, GpuRun, target, W, assume, entry_waits), made,
+                                         cextv.replay_straight(code, code.gpu_run or GpuRun, target, W, assume, entry_waits), made,
                                          retag=not run.choices, kinds=[k for k, _, _ in locs], lane_bad=lane_bad)
     mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
     rows: list[LaneRow] = []

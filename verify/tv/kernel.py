@@ -47,7 +47,7 @@ from ..machine import Machine
 from ..ops.base import op_of
 from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource limit
 from ..target import FeatureLog, Target
-from . import addrmeet, atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, nondet, spaces
+from . import addrmeet, atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, nondet, private, spaces
 from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
@@ -865,6 +865,8 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return res
     asm, code = got
     label, prog = code.label, code.program
+    if not code.problems and (sp := private.scratch_problem(fn, code)) is not None:
+        code.problems.append(sp)  # (verify/tv/private.py)
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
         return res

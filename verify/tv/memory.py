@@ -31,7 +31,7 @@ from .. import smt
 from ..machine import Machine
 from ..ops.base import op_of
 from ..target import FeatureLog, Target
-from . import addrmeet, atomics, bytemem, cextv, conventions, inlineasm, nondet, spaces
+from . import addrmeet, atomics, bytemem, cextv, conventions, inlineasm, nondet, private, spaces
 from .cfg import run_blocks
 from .kernel import STEP_RLIMIT, Kernel, choice_used, fewest_lanes, memory_verdict, used_atomics
 from .llir import TYPES, Function, Module
@@ -42,6 +42,7 @@ MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fen
 
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
+VM_LOAD = re.compile(r"^(global|flat|buffer)_(load|atomic)")  # a vector-memory op that returns data (vmcnt)
 
 
 class _Both:
@@ -55,6 +56,9 @@ class _Both:
         if SPILL.match(ins.mnemonic) and "addr64" not in ins.text.split(";")[0].split():  # (ADDR64: global, SI/CI)
             why: str | None = self.spills.step(ins)
             return why
+        self.spills.retire(ins)  # (a wait: the reloads in flight return)
+        if VM_LOAD.match(ins.mnemonic):  # (counted by vmcnt after the reloads before it: their order)
+            self.spills.in_flight.append((-1, [], [], [], ins))
         why = self.k.step(ins)
         # a spill slot whose address registers this instruction writes is
         # forgotten (as GpuRun does for the instructions it runs)
@@ -95,7 +99,8 @@ def flat_and_lds(fn: Function) -> bool:
 def uses_memory(fn: Function) -> bool:
     """The function reads or writes memory (or computes an address): its
     proof compares memory, not only the returned value."""
-    return any(i.opcode in MEMORY_OPCODES for i in fn.insts)
+    own = private.private_insts(fn)  # (an alloca's memory is the function's own: verify/tv/private.py)
+    return any(i.opcode in MEMORY_OPCODES and id(i) not in own for i in fn.insts)
 
 
 def prove_function_memory(mod: Module, fn: Function, code_of: Any, target: Target, wave: int, timeout: float,
@@ -243,6 +248,8 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         return res
     _, code = got
     label = code.label
+    if not code.problems and (sp := private.scratch_problem(fn, code)) is not None:
+        code.problems.append(sp)  # (verify/tv/private.py)
     if code.problems:
         res.notes = [f"{label}: unsupported: {p}" for p in code.problems]
         return res

@@ -44,6 +44,7 @@ from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
 from . import aggregate, atomic64, barrier, floatsem, gep, halfsem, irloop, knownbits, lanemask, subword, wideir
+from . import private as private
 from .intminmax import minmax_call
 from .llir import TYPES, Function, Inst, Operand, _vector_elems
 from .types import Lanes as Lanes
@@ -806,6 +807,8 @@ class IRRun:
 
     def step(self, ins: Inst) -> Lanes:
         op = ins.opcode
+        if private.handles(self, ins):  # an alloca's memory, per lane (verify/tv/private.py)
+            return private.step(self, ins)
         hit = halfsem.step(self, ins, Choice)  # half/bfloat arithmetic, fmul, fma, fmuladd, fpext/fptrunc
         if hit is None:
             hit = floatsem.step(self, ins, Choice)  # fcmp, float intrinsics and casts, inline asm, read_register
