@@ -50,10 +50,10 @@ LLC = shutil.which("llc-22")
 ITERATIVE_W32 = ("-mattr=+wavefrontsize32", "-mattr=-flat-for-global", "-amdgpu-atomic-optimizer-strategy=Iterative")
 
 
-def llc_asm(src: Path, cpu: str, *flags: str) -> str:
-    """llc-22's code for SRC on the HSA triple (the caller skips where LLC is None)."""
+def llc_asm(src: Path, cpu: str, *flags: str, triple: str = "amdgcn-amd-amdhsa") -> str:
+    """llc-22's code for SRC (the caller skips where LLC is None)."""
     assert LLC is not None
-    return subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", *flags, str(src), "-o", "-"],
+    return subprocess.run([LLC, f"-mtriple={triple}", f"-mcpu={cpu}", *flags, str(src), "-o", "-"],
                           capture_output=True, text=True, check=True).stdout
 
 

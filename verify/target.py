@@ -87,6 +87,7 @@ FEATURES: dict[str, Feature] = {
         Feature("d16_preserves", "a D16 load keeps the other half of its register (no SRAM ECC)", "S:mem16-d16"),
         Feature("valu_gfx11_names", "the GFX11 VALU spellings v_ctz_i32_b32 / v_clz_i32_u32 of v_ffbl_b32 / v_ffbh_u32", "S:ffb"),
         Feature("salu_gfx12_names", "the GFX12 SALU spellings s_add_co_i32, s_sub_co_i32", "S:salu"),
+        Feature("vccz_partial_writes", "a write of vcc_lo or vcc_hi alone updates VCCZ (GFX10+)", "S:vccz-partial"),
         Feature("s_mul_u64", "the 64-bit scalar multiply s_mul_u64 (GFX12)", "S:s-mul-u64"),
         Feature("salu_gfx9_names", "the SALU spellings s_ff1_*, s_andn2_*, s_orn2_* (GFX11+ keeps them as aliases)", "S:salu"),
         Feature("cmp_f32_f_tru", "v_cmp_f_f32 / v_cmp_tru_f32 (before GFX12; llvm-mc-22 rejects them on gfx1200)", "S:f32-order"),
@@ -211,7 +212,7 @@ _GFX10 = {
     "clause", "add_co_u32", "add_co_ci", "s_mul_hi",
     "dpp_rev_shift_src1", "sub_co_u32", "sub_co_ci", "cmpx_exec_only", "packed16", "cmp_f32_f_tru",
     "sdwa", "sdwa_sgpr", "fmac_f32", "mem_global", "mem_d16", "d16_preserves", "gfx8_insts", "ci_insts",
-    "inv2pi_inline", "inline_const16", "clamp_sub_carry",
+    "inv2pi_inline", "inline_const16", "clamp_sub_carry", "vccz_partial_writes",
 }
 _GFX10_1 = _GFX10 | {"hazard_vcmpx_permlane", "mad_f32", "hazard_gfx101_war"}
 _GFX11 = (_GFX10 - {"bound_ctrl_legacy", "dpp_row_share_gfx10", "dpp_rev_shift_src1", "sdwa", "sdwa_sgpr"}) | {"vop3_dpp", "permlane64", "bpermute_rdna_pseudocode", "delay_alu",
