@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -78,11 +79,19 @@ class LaneNormal:
         self.ref = session.ref
         self.limit = limit
         self.over = False
-        self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+        # (the same EXEC bits as `share`'s, the very objects, kept by it: its index and arrays)
+        self._lits = list(lits)
+        self.index: dict[int, int]
+        self._exec_arrays: set[int]
+        if share is not None and share.s is session and len(share._lits) == len(lits) and all(
+                map(operator.is_, share._lits, lits)):
+            self.index, self._exec_arrays = share.index, share._exec_arrays
+        else:
+            self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+            # the arrays the EXEC bits are lanes of: a read of one at a lane that is
+            # not a numeral may be any EXEC bit once its index is normal
+            self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
         self._lanes = len(lits)
-        # the arrays the EXEC bits are lanes of: a read of one at a lane that is
-        # not a numeral may be any EXEC bit once its index is normal
-        self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
         self._all = (1 << len(lits)) - 1
         self._uses: dict[int, int] = {}  # ast id -> the EXEC bits it mentions (bit k: exec[k])
         # ast id -> [(the EXEC bits its normal form consulted, their decided true, decided false, the node)]:
@@ -488,10 +497,7 @@ class LaneNormal:
         i = ast_id(ref, a)
         if i in self.index:
             return self._exec_bit(a, self.index[i], pos, neg)
-        if i in self._shapes:
-            sh = self._shapes[i]
-        else:
-            sh = self._shape(a, i)
+        sh = self._shapes[i] if i in self._shapes else self._shape(a, i)
         if sh is None:
             return self._leaf(a)
         n, dk, kids = sh
