@@ -483,12 +483,16 @@ class LaneNormal:
         application with arguments (ast id `i`), else None; cached per AST
         (shared like `_uses`: the AST is kept, so are its arguments)."""
         ref = self.ref
-        if ast_kind(ref, a) != z3.Z3_APP_AST or app_num_args(ref, a) == 0:
+        n = app_num_args(ref, a) if ast_kind(ref, a) == z3.Z3_APP_AST else 0
+        if n == 0:
             sh = None
         else:
-            n = app_num_args(ref, a)
-            sh = (n, decl_kind(ref, app_decl(ref, a)), tuple(app_arg(ref, a, k) for k in range(n)))
-        self._keep(a)
+            kids = ((app_arg(ref, a, 0),) if n == 1 else (app_arg(ref, a, 0), app_arg(ref, a, 1)) if n == 2
+                    else tuple([app_arg(ref, a, k) for k in range(n)]))
+            sh = (n, decl_kind(ref, app_decl(ref, a)), kids)
+        if i not in self._asts:  # (`_keep`: the AST is kept, so are its arguments)
+            inc_ref(ref, a)
+            self._asts[i] = a
         self._shapes[i] = sh
         return sh
 
