@@ -353,8 +353,19 @@ Info = tuple[OpDef, list[str], list[str], "int | None"]  # an instruction's op, 
 
 
 def _info(ins: Instr) -> Info:
+    """(cached per instruction: an Instr is immutable; the lists are only read)"""
+    hit = _INFOS.get(id(ins))
+    if hit is not None and hit[0] is ins:
+        return hit[1]
     op = _op(ins)
-    return op, op.uses(ins), op.defs(ins), op.depctr(ins)
+    info = op, op.uses(ins), op.defs(ins), op.depctr(ins)
+    if len(_INFOS) >= 65536:
+        _INFOS.clear()
+    _INFOS[id(ins)] = (ins, info)
+    return info
+
+
+_INFOS: dict[int, tuple[Instr, Info]] = {}  # id -> (the instruction, kept so the id stays its own; its _info)
 
 
 def _sgpr_step(st: SgprState, ins: Instr, strict: bool, commit: bool = False, info: Info | None = None) -> list[SgprHit]:
@@ -633,7 +644,25 @@ def pending_at_return(program: list[Instr], target: HasFeature, entry: str | Sgp
 
 def sgpr_block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: str) -> list[SgprState]:
     """The state at each basic block's start (LLVM's fixed point over the
-    control flow: a block with several predecessors takes their union)."""
+    control flow: a block with several predecessors takes their union).
+    The same blocks and entry give the same state objects (cached: the scans
+    key on an entry state's id, so a kernel's proof per EXEC meets the scans
+    of the proofs before it; the states are only copied, never changed)."""
+    key = (tuple(tuple(map(id, b)) for b in blocks), tuple(map(tuple, succs)), entry)
+    hit = _BLOCK_STATES.get(key)
+    if hit is None:
+        if len(_BLOCK_STATES) >= 256:
+            _BLOCK_STATES.pop(next(iter(_BLOCK_STATES)))
+        hit = _BLOCK_STATES[key] = ([list(b) for b in blocks], _block_states(blocks, succs, entry))
+    return hit[1]
+
+
+# (the blocks' instruction ids, the successors, the entry) -> (the instructions, kept
+# so the ids stay theirs; the states): sgpr_block_states
+_BLOCK_STATES: dict[tuple[Any, ...], tuple[list[list[Instr]], list[SgprState]]] = {}
+
+
+def _block_states(blocks: list[list[Instr]], succs: list[list[int]], entry: str) -> list[SgprState]:
     ins: list[SgprState | None] = [None] * len(blocks)
     ins[0] = SgprState.entry(entry)
     work = [0]

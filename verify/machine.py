@@ -22,6 +22,8 @@ read out of thin air.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -474,7 +476,7 @@ class Machine:
         if got is not None and got[0] is pre:
             _, m, seq, nodes = got
             if m <= n and (m == 0 or pre[m - 1] is seq[m - 1]) and len(seq) <= n + len(tail) and all(
-                    seq[j] is (pre[j] if j < n else tail[j - n]) for j in range(m, len(seq))):
+                    map(operator.is_, seq[m:], itertools.chain(pre[m:n], tail))):  # (seq[j] is (pre + tail)[j], j >= m)
                 for j in range(len(seq), n + len(tail)):
                     ins = pre[j] if j < n else tail[j - n]
                     seq.append(ins)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -78,11 +79,19 @@ class LaneNormal:
         self.ref = session.ref
         self.limit = limit
         self.over = False
-        self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+        # (the same EXEC bits as `share`'s, the very objects, kept by it: its index and arrays)
+        self._lits = list(lits)
+        self.index: dict[int, int]
+        self._exec_arrays: set[int]
+        if share is not None and share.s is session and len(share._lits) == len(lits) and all(
+                map(operator.is_, share._lits, lits)):
+            self.index, self._exec_arrays = share.index, share._exec_arrays
+        else:
+            self.index = {t.get_id(): k for k, t in enumerate(lits) if type(t) is not bool}
+            # the arrays the EXEC bits are lanes of: a read of one at a lane that is
+            # not a numeral may be any EXEC bit once its index is normal
+            self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
         self._lanes = len(lits)
-        # the arrays the EXEC bits are lanes of: a read of one at a lane that is
-        # not a numeral may be any EXEC bit once its index is normal
-        self._exec_arrays = {t.arg(0).get_id() for t in lits if type(t) is not bool and z3.is_select(t)}
         self._all = (1 << len(lits)) - 1
         self._uses: dict[int, int] = {}  # ast id -> the EXEC bits it mentions (bit k: exec[k])
         # ast id -> [(the EXEC bits its normal form consulted, their decided true, decided false, the node)]:
@@ -107,6 +116,11 @@ class LaneNormal:
         self._given_lane: int | None = -1
         self._ground: set[int] = set()  # "app" nodes of constants that did not fold to one (fpToFP(k))
         self._store_maps: dict[int, tuple[dict[int, Any], Any]] = {}  # array ast id -> _store_map
+        self._shapes: dict[int, tuple[int, int, tuple[Any, ...]] | None] = {}  # ast id -> _shape
+        self._leaves: dict[int, tuple[Any, ...] | bool] = {}  # ast id -> its leaf's key (or its truth) (_leaf)
+        # (declaration ast id, argument ast ids) -> the AST z3's simplifier folds
+        # that ground application to where it is a constant, else None (_n1)
+        self._folds: dict[tuple[int, tuple[int, ...]], Any] = {}
         self._raw = False  # the next `_n` gives its node without the node's own fact (`_learn`)
         self._walked: set[tuple[int, int, int, bool]] = set()  # what `given`'s round has walked
         self._ones_memo: dict[int, int] = {}  # node -> the bits it may have set (_ones)
@@ -115,6 +129,7 @@ class LaneNormal:
             # `share`'s caches of what depends on the ASTs alone (the EXEC bits each
             # mentions, the ASTs kept, the store chains' lanes): the same for both
             self._uses, self._asts, self._store_maps = share._uses, share._asts, share._store_maps
+            self._shapes, self._leaves, self._folds = share._shapes, share._leaves, share._folds
         self.TRUE = self._node(("c", True))
         self.FALSE = self._node(("c", False))
 
@@ -306,15 +321,22 @@ class LaneNormal:
         return n
 
     def _leaf(self, a: Any) -> int:
-        self._keep(a)
         ref = self.ref
-        if is_numeral(ref, a) and sort_kind(ref, sort_of(ref, a)) == z3.Z3_BV_SORT:
-            return self._node(("c", int(z3.Z3_get_numeral_string(ref, a)), z3.Z3_BV_SORT,
-                               bv_size(ref, sort_of(ref, a))))
-        tf = self._bool_const(a)
-        if tf is not None:
-            return self.TRUE if tf else self.FALSE
-        return self._node(("t", ast_id(ref, a)))
+        i = ast_id(ref, a)
+        key = self._leaves.get(i)
+        if key is None:
+            self._keep(a)
+            if is_numeral(ref, a) and sort_kind(ref, sort_of(ref, a)) == z3.Z3_BV_SORT:
+                key = ("c", int(z3.Z3_get_numeral_string(ref, a)), z3.Z3_BV_SORT, bv_size(ref, sort_of(ref, a)))
+            else:
+                tf = self._bool_const(a)
+                key = tf if tf is not None else ("t", i)
+            self._leaves[i] = key
+        if key is True:
+            return self.TRUE
+        if key is False:
+            return self.FALSE
+        return self._node(key)
 
     def _bool_const(self, a: Any) -> bool | None:
         """True or False for the AST of z3's true or false, else None
@@ -388,8 +410,34 @@ class LaneNormal:
             node = self._n1(a, pos, neg)
             self._acc = outer
             return node
+        # (`_memoised` on `_memo`, inline: the hot path)
         i = ast_id(self.ref, a)
-        return self._memoised(self._memo, i, i, a, pos, neg, lambda p, q: self._n1(a, p, q))
+        u = self._uses.get(i)
+        if u is None:
+            u = self._uses_of(a)
+        facts = self._facts
+        if not facts:
+            pos, neg = pos & u, neg & u
+        memo = self._memo
+        entries = memo.get(i)
+        if entries is None:
+            entries = memo[i] = []
+        else:
+            for m, p, q, node in entries:
+                if pos & m == p and neg & m == q:
+                    self._acc |= m
+                    return node
+        if self._entries >= self.limit:
+            raise _TooBig
+        outer, self._acc = self._acc, 0
+        node = self._n1(a, pos, neg)
+        if facts:
+            node = self._fact(node, pos, neg)
+        m = self._acc
+        entries.append((m, pos & m, neg & m, node))
+        self._entries += 1
+        self._acc = outer | m
+        return node
 
     def _memoised(self, memo: dict[Any, list[tuple[int, int, int, int]]], key: Any, i: int, a: Any,
                   pos: int, neg: int, build: Callable[[int, int], int]) -> int:
@@ -430,24 +478,41 @@ class LaneNormal:
         finally:
             self._acc = outer
 
+    def _shape(self, a: Any, i: int) -> tuple[int, int, tuple[Any, ...]] | None:
+        """(its argument count, its declaration kind, its arguments) of an
+        application with arguments (ast id `i`), else None; cached per AST
+        (shared like `_uses`: the AST is kept, so are its arguments)."""
+        ref = self.ref
+        n = app_num_args(ref, a) if ast_kind(ref, a) == z3.Z3_APP_AST else 0
+        if n == 0:
+            sh = None
+        else:
+            kids = ((app_arg(ref, a, 0),) if n == 1 else (app_arg(ref, a, 0), app_arg(ref, a, 1)) if n == 2
+                    else tuple([app_arg(ref, a, k) for k in range(n)]))
+            sh = (n, decl_kind(ref, app_decl(ref, a)), kids)
+        if i not in self._asts:  # (`_keep`: the AST is kept, so are its arguments)
+            inc_ref(ref, a)
+            self._asts[i] = a
+        self._shapes[i] = sh
+        return sh
+
     def _n1(self, a: Any, pos: int, neg: int) -> int:
         ref = self.ref
         i = ast_id(ref, a)
         if i in self.index:
             return self._exec_bit(a, self.index[i], pos, neg)
-        if ast_kind(ref, a) != z3.Z3_APP_AST or app_num_args(ref, a) == 0:
+        sh = self._shapes[i] if i in self._shapes else self._shape(a, i)
+        if sh is None:
             return self._leaf(a)
-        n = app_num_args(ref, a)
-        dk = decl_kind(ref, app_decl(ref, a))
-        arg = app_arg
+        n, dk, kids = sh
         if dk == z3.Z3_OP_ITE:
             outer, self._acc = self._acc, 0
-            c = self._n(arg(ref, a, 0), pos, neg)
+            c = self._n(kids[0], pos, neg)
             asked, self._acc = self._acc, outer | self._acc  # (the bits the condition consulted)
             if c == self.TRUE:
-                return self._n(arg(ref, a, 1), pos, neg)
+                return self._n(kids[1], pos, neg)
             if c == self.FALSE:
-                return self._n(arg(ref, a, 2), pos, neg)
+                return self._n(kids[2], pos, neg)
             t1, f1, t0, f0 = self._decided(c)
             if self.local and t1 | f1 | t0 | f0:
                 # [S:lane-normal-local] each branch knows the bits this select
@@ -457,15 +522,15 @@ class LaneNormal:
                 own = t1 | f1 | t0 | f0
                 keep = own | asked
                 outer, self._acc = self._acc, 0
-                x = self._n(arg(ref, a, 1), (pos & keep) | t1, (neg & keep) | f1)
-                y = self._n(arg(ref, a, 2), (pos & keep) | t0, (neg & keep) | f0)
+                x = self._n(kids[1], (pos & keep) | t1, (neg & keep) | f1)
+                y = self._n(kids[2], (pos & keep) | t0, (neg & keep) | f0)
                 self._acc = outer | (self._acc & keep & ~own)
                 return x if x == y else self._node(("ite", c, x, y))
             keep = self._keep_mask(c)
             outer, self._acc = self._acc, 0
-            x = self._n(arg(ref, a, 1), (pos & keep) | t1, (neg & keep) | f1)
+            x = self._n(kids[1], (pos & keep) | t1, (neg & keep) | f1)
             cx, self._acc = self._acc, 0
-            y = self._n(arg(ref, a, 2), (pos & keep) | t0, (neg & keep) | f0)
+            y = self._n(kids[2], (pos & keep) | t0, (neg & keep) | f0)
             # (the bits this select decides are its own, whatever the context)
             self._acc = outer | (cx & ~(t1 | f1) & keep) | (self._acc & ~(t0 | f0) & keep)
             return x if x == y else self._node(("ite", c, x, y))
@@ -473,7 +538,7 @@ class LaneNormal:
             unit, zero = (self.TRUE, self.FALSE) if dk == z3.Z3_OP_AND else (self.FALSE, self.TRUE)
             kept: set[int] = set()
             for k in range(n):
-                x = self._n(arg(ref, a, k), pos, neg)
+                x = self._n(kids[k], pos, neg)
                 if x == zero:
                     return zero
                 if x != unit:
@@ -484,7 +549,7 @@ class LaneNormal:
                 return kept.pop()
             return self._node(("and" if dk == z3.Z3_OP_AND else "or", tuple(sorted(kept))))
         if dk == z3.Z3_OP_NOT:
-            x = self._n(arg(ref, a, 0), pos, neg)
+            x = self._n(kids[0], pos, neg)
             if x == self.TRUE:
                 return self.FALSE
             if x == self.FALSE:
@@ -496,7 +561,7 @@ class LaneNormal:
             const = 0
             terms: dict[int, int] = {}
             for k in range(n):
-                x = self._n(arg(ref, a, k), pos, neg)
+                x = self._n(kids[k], pos, neg)
                 kx = self._keys[x]
                 if kx[0] == "c":
                     const += kx[1]
@@ -517,9 +582,9 @@ class LaneNormal:
             # a lane read: at a constant lane, what the lane holds; else the
             # array is normalised with nothing decided (once, however many
             # contexts read it)
-            at = self._n(arg(ref, a, 1), pos, neg)
+            at = self._n(kids[1], pos, neg)
             if self._keys[at][0] == "c":
-                hit = self._stored(self._keep(arg(ref, a, 0)), self._keys[at][1])
+                hit = self._stored(self._keep(kids[0]), self._keys[at][1])
                 if hit is not None:
                     if not self.local:
                         return self._n(hit, pos, neg)
@@ -530,7 +595,7 @@ class LaneNormal:
                     node = self._n(hit, pos & kb, neg & kb)
                     self._acc = outer | (self._acc & kb)
                     return node
-                src = self._n0(arg(ref, a, 0))
+                src = self._n0(kids[0])
                 if self._keys[src][0] == "t":  # a register's lane at entry, or an EXEC bit
                     one = self._keep(z3.Z3_mk_select(ref, self._asts[self._keys[src][1]],
                                                      self._const_term(at).as_ast()))
@@ -538,13 +603,13 @@ class LaneNormal:
                     if lit is not None:
                         return self._exec_bit(one, lit, pos, neg)
                     return self._leaf(one)
-            args: tuple[int, ...] = (self._n0(arg(ref, a, 0)), at)
+            args: tuple[int, ...] = (self._n0(kids[0]), at)
         elif dk == z3.Z3_OP_BAND and n == 2 and (low := self._and_one(a, pos, neg)) is not None:
             return low  # (a bit tested: (m >> k) & 1, one lane's bit of a ballot)  [S:lane-normal-bits]
         elif dk == z3.Z3_OP_EXTRACT and (kb := self._one_bit(a)) is not None:
-            return self._bit_value(self._b(app_arg(ref, a, 0), kb, pos, neg), 1)  # [S:lane-normal-bits]
+            return self._bit_value(self._b(kids[0], kb, pos, neg), 1)  # [S:lane-normal-bits]
         else:
-            args = tuple(self._n(arg(ref, a, k), pos, neg) for k in range(n))
+            args = tuple(self._n(kids[k], pos, neg) for k in range(n))
             if dk == z3.Z3_OP_BAND and n == 2 and (masked := self._mask(a, args)) is not None:
                 return masked  # [S:lane-normal-mask]
             if dk in (z3.Z3_OP_FPA_ADD, z3.Z3_OP_FPA_MUL) and n == 3:  # x + y is y + x  [S:lane-normal-fadd]
@@ -552,7 +617,7 @@ class LaneNormal:
         if dk == z3.Z3_OP_EQ and args[0] == args[1]:
             return self.TRUE
         if dk == z3.Z3_OP_EQ:
-            eq = self._eq(args[0], args[1], sort_kind(ref, sort_of(ref, arg(ref, a, 0))))
+            eq = self._eq(args[0], args[1], sort_kind(ref, sort_of(ref, kids[0])))
             if eq is not None:
                 return eq
         if self.lift and dk != z3.Z3_OP_SELECT and (lifted := self._lift(a, args, pos, neg)) is not None:
@@ -563,9 +628,16 @@ class LaneNormal:
             # float fpToFP(0x7f800000) a float predicate reads, folds with it:
             # z3's simplifier evaluates a term without variables exactly)
             consts = [self._z(x) for x in args]  # (alive until z3 has used them)
-            arr, m = _arr(consts)
-            r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr))))
-            if _bv_numeral(ref, r) is not None or self._bool_const(r) is not None:
+            fkey = (ast_id(ref, z3.Z3_func_decl_to_ast(ref, app_decl(ref, a))),
+                    tuple(ast_id(ref, self._keep(t.as_ast())) for t in consts))  # (kept: the ids stay theirs)
+            r = self._folds.get(fkey, False)
+            if r is False:  # (the same declaration on the same ASTs: the same fold)
+                arr, m = _arr(consts)
+                r = self._keep(z3.Z3_simplify(ref, self._keep(z3.Z3_update_term(ref, a, m, arr))))
+                if _bv_numeral(ref, r) is None and self._bool_const(r) is None:
+                    r = None
+                self._folds[fkey] = r
+            if r is not None:
                 return self._leaf(r)
         # (keyed by the declaration and the arguments' nodes alone: two applications
         # of one declaration to equal normal forms are equal; the first seen rebuilds it)

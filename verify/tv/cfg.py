@@ -47,10 +47,21 @@ class Block:
 def hazard_instrs(b: Block) -> list[Instr]:
     """A block's instructions as the hazard rules see them from a successor:
     its branch is one wait state (LLVM counts it), which an `s_nop 0` in its
-    place gives without reading or writing anything.  [S:trust-hazards]"""
+    place gives without reading or writing anything.  [S:trust-hazards]
+    (One `s_nop` per branch: the hazard caches key on instructions' ids, so
+    every proof of the block, one per EXEC, meets the scans made before.)"""
     if b.term is None or b.term.mnemonic not in BRANCHES or b.term.span is None:
         return b.instrs
-    return b.instrs + [parse_instr("s_nop 0", b.term.span)]
+    hit = _NOPS.get(id(b.term))
+    if hit is None or hit[0] is not b.term:
+        if len(_NOPS) >= 4096:
+            _NOPS.clear()
+        hit = _NOPS[id(b.term)] = (b.term, parse_instr("s_nop 0", b.term.span))
+    return b.instrs + [hit[1]]
+
+
+# id of a branch -> (the branch, kept so the id stays its own; its s_nop)  (hazard_instrs)
+_NOPS: dict[int, tuple[Instr, Instr]] = {}
 
 
 def branch_label(ins: Instr) -> str | None:
