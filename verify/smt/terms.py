@@ -266,46 +266,59 @@ def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
     return arr, n
 
 
-def upper_bound(t: Any, depth: int = 0) -> int | None:
+def upper_bound(t: Any, budget: int = 400) -> int | None:
     """A number the bit-vector term `t` never exceeds (unsigned), read off
-    its shape, or None: a numeral is itself; `zero_extend` and `extract` keep
-    the bound of what they take (within their width); `bvadd`/`bvmul` add or
-    multiply the bounds where that does not wrap; `ite` the larger of its
-    two; `bvand` the smaller.  So a lane count (popcount: a sum of
-    `ite(c, 1, 0)`, counted in 8 bits) plus a constant, the value of
-    `v_mbcnt_lo_u32_b32 vD, x, 15`, is known to be at most 32 + 15, as
-    LLVM's known-bits analysis knows it (llvm.amdgcn.mbcnt.ll
-    `mbcnt_lo_known_bits_4`)  [S:tv-known-bits] [S:mbcnt]"""
+    its shape, or None: a numeral is itself; `zero_extend` keeps the bound
+    of what it takes; `bvadd`/`bvmul` add or multiply the bounds where that
+    does not wrap; `ite` the larger of its two; `bvand` the smaller.  So a
+    lane count (popcount: a sum of `ite(c, 1, 0)`, counted in 8 bits) plus a
+    constant, the value of `v_mbcnt_lo_u32_b32 vD, x, 15`, is known to be at
+    most 32 + 15, as LLVM's known-bits analysis knows it
+    (llvm.amdgcn.mbcnt.ll `mbcnt_lo_known_bits_4`).  Each node is read once
+    (a DAG's shared parts too), at most `budget` of them: past that, None.
+    [S:tv-known-bits] [S:mbcnt]"""
     if type(t) is int:
         return t
-    if depth > 80 or not z3.is_bv(t):
-        return None
-    if z3.is_bv_value(t):
-        return int(t.as_long())
-    top = (1 << t.size()) - 1
-    if not z3.is_app(t):
-        return None
-    k = t.decl().kind()
-    kids = t.children()
-    if k == z3.Z3_OP_ZERO_EXT:
-        return upper_bound(kids[0], depth + 1)
-    if k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL):
-        acc = 0 if k == z3.Z3_OP_BADD else 1
-        for c in kids:
-            u = upper_bound(c, depth + 1)
-            if u is None:
-                return None
-            acc = acc + u if k == z3.Z3_OP_BADD else acc * u
-            if acc > top:
-                return None
-        return acc
-    if k == z3.Z3_OP_ITE:
-        us = [upper_bound(c, depth + 1) for c in kids[1:]]
-        return None if None in us else max(u for u in us if u is not None)
-    if k == z3.Z3_OP_BAND:
-        known = [u for u in (upper_bound(c, depth + 1) for c in kids) if u is not None]
-        return min(known) if known else None
-    return None
+    memo: dict[int, int | None] = {}
+    left = [budget]
+
+    def ub(x: Any) -> int | None:
+        if z3.is_bv_value(x):
+            return int(x.as_long())
+        key = x.get_id()
+        if key in memo:
+            return memo[key]
+        left[0] -= 1
+        if left[0] < 0 or not z3.is_app(x):
+            return None
+        k = x.decl().kind()
+        kids = x.children()
+        out: int | None = None
+        if k == z3.Z3_OP_ZERO_EXT:
+            out = ub(kids[0])
+        elif k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL):
+            acc: int | None = 0 if k == z3.Z3_OP_BADD else 1
+            top = (1 << x.size()) - 1
+            for c in kids:
+                u = ub(c)
+                if u is None or acc is None:
+                    acc = None
+                    break
+                acc = acc + u if k == z3.Z3_OP_BADD else acc * u
+                if acc > top:
+                    acc = None
+                    break
+            out = acc
+        elif k == z3.Z3_OP_ITE:
+            a, b = ub(kids[1]), ub(kids[2])
+            out = None if a is None or b is None else max(a, b)
+        elif k == z3.Z3_OP_BAND:
+            known = [u for u in (ub(c) for c in kids) if u is not None]
+            out = min(known) if known else None
+        memo[key] = out
+        return out
+
+    return ub(t) if z3.is_bv(t) else None
 
 
 class Z3:
