@@ -37,7 +37,7 @@ CLAMP_NOT_MODELLED = {"v_mad_u16", "v_mad_legacy_u16",  # (clamp refused: its un
                       # multiplies LLVM's atomic optimizer uses (a VALU_OPS row each)
                       *(f"v_cmp_{c}_f32" for c in ("f", "lt", "le", "gt", "ge", "nge", "ngt", "nle", "nlt", "tru")),
                       "v_ceil_f32", "v_floor_f32", "v_trunc_f32", "v_rndne_f32", "v_cvt_f32_i32", "v_cvt_f32_u32",
-                      "v_cvt_i32_f32", "v_cvt_u32_f32", "v_mad_u32_u24", "v_mul_u32_u24",
+                      "v_cvt_i32_f32", "v_cvt_u32_f32", "v_mad_u32_u24", "v_mul_u32_u24", "v_cvt_f64_f32",
                       # the SDWA forms and GFX8's other 16-bit ops (verify/ops/sdwa.py): clamp not modelled
                       *(b for b in OPS if b.endswith("_sdwa")), "v_subrev_u16", "v_lshlrev_b16", "v_lshrrev_b16",
                       "v_ashrrev_i16", "v_max_u16", "v_min_u16", "v_max_i16", "v_min_i16",

@@ -27,6 +27,7 @@ from . import ssext  # noqa: F401  # isort: skip
 from . import vhalf2  # noqa: F401  # isort: skip
 from . import mad16  # noqa: F401  # isort: skip
 from . import smul64  # noqa: F401  # isort: skip
+from . import cvt64  # noqa: F401  # isort: skip
 
 __all__ = ["OPS", "MNEMONICS", "OpDef", "register", "lookup"]
 

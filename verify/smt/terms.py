@@ -266,6 +266,61 @@ def _arr(terms: Sequence[Any]) -> tuple[Any, int]:
     return arr, n
 
 
+def upper_bound(t: Any, budget: int = 400) -> int | None:
+    """A number the bit-vector term `t` never exceeds (unsigned), read off
+    its shape, or None: a numeral is itself; `zero_extend` keeps the bound
+    of what it takes; `bvadd`/`bvmul` add or multiply the bounds where that
+    does not wrap; `ite` the larger of its two; `bvand` the smaller.  So a
+    lane count (popcount: a sum of `ite(c, 1, 0)`, counted in 8 bits) plus a
+    constant, the value of `v_mbcnt_lo_u32_b32 vD, x, 15`, is known to be at
+    most 32 + 15, as LLVM's known-bits analysis knows it
+    (llvm.amdgcn.mbcnt.ll `mbcnt_lo_known_bits_4`).  Each node is read once
+    (a DAG's shared parts too), at most `budget` of them: past that, None.
+    [S:tv-known-bits] [S:mbcnt]"""
+    if type(t) is int:
+        return t
+    memo: dict[int, int | None] = {}
+    left = [budget]
+
+    def ub(x: Any) -> int | None:
+        if z3.is_bv_value(x):
+            return int(x.as_long())
+        key = x.get_id()
+        if key in memo:
+            return memo[key]
+        left[0] -= 1
+        if left[0] < 0 or not z3.is_app(x):
+            return None
+        k = x.decl().kind()
+        kids = x.children()
+        out: int | None = None
+        if k == z3.Z3_OP_ZERO_EXT:
+            out = ub(kids[0])
+        elif k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL):
+            acc: int | None = 0 if k == z3.Z3_OP_BADD else 1
+            top = (1 << x.size()) - 1
+            for c in kids:
+                u = ub(c)
+                if u is None or acc is None:
+                    acc = None
+                    break
+                acc = acc + u if k == z3.Z3_OP_BADD else acc * u
+                if acc > top:
+                    acc = None
+                    break
+            out = acc
+        elif k == z3.Z3_OP_ITE:
+            a, b = ub(kids[1]), ub(kids[2])
+            out = None if a is None or b is None else max(a, b)
+        elif k == z3.Z3_OP_BAND:
+            known = [u for u in (ub(c) for c in kids) if u is not None]
+            out = min(known) if known else None
+        memo[key] = out
+        return out
+
+    return ub(t) if z3.is_bv(t) else None
+
+
 class Z3:
     """The backend protocol (verify/backend.py, :class:`~verify.backend.Symbolic`)
     on z3 terms; constant operands fold to Python ints.  Its terms live in
@@ -519,8 +574,29 @@ class Z3:
                 return 0
             if b == 0xFFFFFFFF:
                 return a
+        if type(b) is int and not b & (b + 1):
+            kept = self._low_mask(a, b, 0)
+            if kept is not None:
+                return kept
         m = self._mask_op(a, b, lambda x, y: self.and_b(x, y))
         return m if m is not None else self.s.bin(z3.Z3_mk_bvand, a, b)
+
+    def _low_mask(self, a: Any, b: int, depth: int) -> Any:
+        """`a & b` (b = 2^k - 1) where the mask clears nothing in `a`, or in
+        a branch of `a`'s ite (a register's lane: the new value where the
+        lane is active, the old one elsewhere): that branch as it is, the
+        other masked; None where no branch gains.  [S:tv-known-bits]"""
+        u = upper_bound(a)
+        if u is not None and u <= b:
+            return a
+        if depth > 2 or not z3.is_app(a) or a.decl().kind() != z3.Z3_OP_ITE:
+            return None
+        c, x, y = a.children()
+        kx, ky = self._low_mask(x, b, depth + 1), self._low_mask(y, b, depth + 1)
+        if kx is None and ky is None:
+            return None
+        return self.ite(c, kx if kx is not None else self.s.bin(z3.Z3_mk_bvand, x, b),
+                        ky if ky is not None else self.s.bin(z3.Z3_mk_bvand, y, b))
 
     def or_(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:

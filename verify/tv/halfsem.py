@@ -32,6 +32,7 @@ import re
 from typing import Any
 
 from ..backend import FP_QNAN
+from ..ops import cvt64
 from ..ops import vhalf as H
 from ..ops import vhalf2 as H2
 from ..ops.valu import _ftz
@@ -200,6 +201,8 @@ def convert(run: Any, ins: Any) -> Lanes | None:
     (nearest even).  Other types: None (not this module's).  [S:half-cvt]"""
     B, W = run.B, run.wave
     src_ty, dst_ty = ins.operands[0].type, ins.type
+    if (ins.opcode, src_ty, dst_ty) == ("fpext", "float", "double"):
+        return fpext_double(run, ins)
     pairs = {("fpext", "half", "float"), ("fpext", "bfloat", "float"),
              ("fptrunc", "float", "half"), ("fptrunc", "float", "bfloat")}
     if (ins.opcode, src_ty, dst_ty) not in pairs:
@@ -219,6 +222,27 @@ def convert(run: Any, ins: Any) -> Lanes | None:
         vals.append(r)
         pois.append(run._or(a.poison[i], *_bad(B, flags, [a.vals[i]], src), *_bad(B, flags, [r], dst)))
     return _lanes(run, vals, pois, dst)
+
+
+def fpext_double(run: Any, ins: Any) -> Lanes:
+    """fpext float -> double: exact (LangRef), the binary64 value of the
+    binary32 one, its subnormals as the function's f32 mode (`flushes`); a
+    NaN gives binary64's quiet NaN, one of the NaNs LangRef lets it give
+    (the preferred NaN); `nnan`/`ninf`: poison on a NaN/infinite operand.
+    The semantics is verify/ops/cvt64.py's, which `v_cvt_f64_f32` runs too.
+    [S:cvt-f64-f32]"""
+    B = run.B
+    flags = _flags(run, ins)
+    fs = flushes(run, "f32")
+    a = run.operand(ins.operands[0])
+    los, his, pois = [], [], []
+    for i in range(run.wave):
+        x = a.vals[i]
+        lo, hi = cvt64.f32_to_f64(B, _ftz(B, x) if fs else x)
+        los.append(lo)
+        his.append(hi)
+        pois.append(run._or(a.poison[i], *_bad(B, flags, [x], "f32")))
+    return Lanes(los, pois, 64, False, his)
 
 
 def intcast(run: Any, ins: Any) -> Lanes:
