@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import queue
 import re
 import sys
 import time
@@ -42,42 +44,131 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str = "all",
-        match: str = "") -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    log = out / f"{compiler}.jsonl"
-    done = set()
+def tasks(k: int, n: int, pick: str = "all", match: str = "") -> list[tuple[str, str, str, int]]:
+    """(path, lowering, target, wave) of the slice, in the corpus test's order."""
+    out = []
+    for p in paths()[k::n]:
+        low = load_lowering(p)
+        if match and not re.search(match, low.name):
+            continue
+        insts = instantiations(low)
+        if pick == "wave":  # the first declared target of each wave
+            insts = [i for j, i in enumerate(insts) if i[1] not in {w for _, w in insts[:j]}]
+        elif pick == "reps":  # one declared target of each feature set per wave
+            insts = [i for i in insts if i in representatives(p)]
+        out += [(p, low.name, t, w) for t, w in insts]
+    return out
+
+
+def one(task: tuple[str, str, str, int], compiler: str) -> dict[str, Any]:
+    """The record of one instantiation (CPU: this process's and its children's,
+    the compiling included); an exception of verify's is a verdict 'error'."""
+    p, name, t, w = task
+    c0 = _cpu()
+    try:
+        results, gaps = closed_loop(p, None if compiler == "llvmlite" else compiler, {(t, w)})
+        res = [{"function": r.function, "verdict": r.verdict, "notes": r.notes, "queries": r.queries}
+               for r in results]
+    except Exception as e:  # (reported, not swallowed: --summary lists it as rejected)
+        res, gaps = [{"function": "", "verdict": "error", "notes": [f"{type(e).__name__}: {e}"[:500]],
+                      "queries": 0}], []
+    return {"lowering": name, "target": t, "wave": w, "cpu": round(_cpu() - c0, 3), "results": res, "gaps": gaps}
+
+
+def _worker(compiler: str, todo: Any, done: Any) -> None:
+    while True:
+        k = todo.get()
+        if k is None:
+            return
+        task = _TASKS[k]
+        done.put(("start", k, time.time()))
+        done.put(("done", k, one(task, compiler)))
+
+
+_TASKS: list[tuple[str, str, str, int]] = []
+
+
+def read_log(log: Path) -> dict[tuple[str, str, int], dict[str, Any]]:
+    recs: dict[tuple[str, str, int], dict[str, Any]] = {}
     if log.exists():
         for line in log.read_text().splitlines():
             try:
                 r = json.loads(line)
             except ValueError:  # (a line a stopped chunk left half-written: asked again)
                 continue
-            done.add((r["lowering"], r["target"], r["wave"]))
-    start = _cpu()
-    llc = None if compiler == "llvmlite" else compiler
-    for p in paths()[k::n]:
-        name = load_lowering(p).name
-        if match and not re.search(match, name):
-            continue
-        insts = instantiations(load_lowering(p))
-        if pick == "wave":  # the first declared target of each wave
-            insts = [i for k, i in enumerate(insts) if i[1] not in {w for _, w in insts[:k]}]
-        elif pick == "reps":  # one declared target of each feature set per wave
-            insts = [i for i in insts if i in representatives(p)]
-        for t, w in insts:
-            if (name, t, w) in done:
-                continue
-            c0 = _cpu()
-            results, gaps = closed_loop(p, llc, {(t, w)})
-            rec = {"lowering": name, "target": t, "wave": w, "cpu": round(_cpu() - c0, 3),
-                   "results": [{"function": r.function, "verdict": r.verdict, "notes": r.notes,
-                                "queries": r.queries} for r in results],
-                   "gaps": gaps}
+            recs[(r["lowering"], r["target"], r["wave"])] = r
+    return recs
+
+
+def sort_log(log: Path) -> None:
+    """The log rewritten in (lowering, target, wave) order, one record each."""
+    recs = read_log(log)
+    tmp = log.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(recs[k]) + "\n" for k in sorted(recs)))
+    tmp.replace(log)
+
+
+def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str = "all",
+        match: str = "", jobs: int = 1, wall: float | None = None) -> None:
+    """The slice's instantiations not yet in OUT/COMPILER.jsonl, in `jobs`
+    processes (the largest lowering files first, so that the slow ones do not
+    come last), each record appended as it comes; stopped after `limit` CPU
+    seconds (one process) or `wall` seconds (several: the instantiations then
+    running are printed, and asked again by the next run); the log sorted at
+    the end."""
+    global _TASKS
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / f"{compiler}.jsonl"
+    done = set(read_log(log))
+    todo = [x for x in tasks(k, n, pick, match) if x[1:] not in done]
+    start, t0 = _cpu(), time.time()
+    if jobs <= 1:
+        for x in todo:
+            rec = one(x, compiler)
             with log.open("a") as f:
                 f.write(json.dumps(rec) + "\n")
-            if limit is not None and _cpu() - start > limit:
-                return
+            if (limit is not None and _cpu() - start > limit) or (wall is not None and time.time() - t0 > wall):
+                break
+        sort_log(log)
+        return
+    todo.sort(key=lambda x: -os.path.getsize(x[0]))
+    _TASKS = todo
+    ctx = multiprocessing.get_context("fork")
+    q, res = ctx.Queue(), ctx.Queue()
+    for i in range(len(todo)):
+        q.put(i)
+    for _ in range(jobs):
+        q.put(None)
+    procs = [ctx.Process(target=_worker, args=(compiler, q, res), daemon=True) for _ in range(jobs)]
+    for pr in procs:
+        pr.start()
+    running: dict[int, float] = {}
+    left = len(todo)
+    try:
+        with log.open("a") as f:
+            while left:
+                timeout = None if wall is None else max(0.0, wall - (time.time() - t0))
+                try:
+                    kind, i, v = res.get(timeout=timeout)
+                except queue.Empty:
+                    break
+                if kind == "start":
+                    running[i] = v
+                    continue
+                running.pop(i, None)
+                f.write(json.dumps(v) + "\n")
+                f.flush()
+                left -= 1
+    finally:
+        for pr in procs:
+            if pr.is_alive():
+                pr.kill()
+            pr.join()
+        now = time.time()
+        for i, s in sorted(running.items(), key=lambda x: x[1]):
+            print(f"still running at the stop: {' '.join(map(str, todo[i][1:]))} ({now - s:.0f} s)", file=sys.stderr)
+        print(f"{len(todo) - left} of {len(todo)} instantiations done", file=sys.stderr)
+        sort_log(log)
 
 
 def bad(rec: dict[str, Any]) -> list[str]:
@@ -127,15 +218,17 @@ def main() -> None:
                     help="every declared instantiation (the corpus test's), one target of each feature set per "
                          "wave (the slow tier's), or the first declared target of each wave")
     ap.add_argument("--match", default="", help="only the lowerings whose name this regular expression finds")
+    ap.add_argument("--jobs", type=int, default=1, help="processes (fork); --wall stops them")
+    ap.add_argument("--wall", type=float, default=None, help="stop after this many seconds of wall time")
     ap.add_argument("--summary", action="store_true")
     a = ap.parse_args()
     if a.summary:
         summary(Path(a.out))
         return
     k, n = map(int, a.slice.split("/"))
-    t0 = time.process_time()
-    run(a.compiler, k, n, Path(a.out), a.cpu_limit, a.pick, a.match)
-    print(f"done slice {a.slice} ({a.compiler}) in {time.process_time() - t0:.0f} s CPU", file=sys.stderr)
+    t0, w0 = _cpu(), time.time()
+    run(a.compiler, k, n, Path(a.out), a.cpu_limit, a.pick, a.match, a.jobs, a.wall)
+    print(f"done slice {a.slice} ({a.compiler}) in {_cpu() - t0:.0f} s CPU, {time.time() - w0:.0f} s wall", file=sys.stderr)
 
 
 if __name__ == "__main__":
