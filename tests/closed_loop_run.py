@@ -109,7 +109,7 @@ def sort_log(log: Path) -> None:
 
 
 def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str = "all",
-        match: str = "", jobs: int = 1, wall: float | None = None) -> None:
+        match: str = "", jobs: int = 1, wall: float | None = None, t0: float | None = None) -> None:
     """The slice's instantiations not yet in OUT/COMPILER.jsonl, in `jobs`
     processes (the largest lowering files first, so that the slow ones do not
     come last), each record appended as it comes; stopped after `limit` CPU
@@ -121,7 +121,7 @@ def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str
     log = out / f"{compiler}.jsonl"
     done = set(read_log(log))
     todo = [x for x in tasks(k, n, pick, match) if x[1:] not in done]
-    start, t0 = _cpu(), time.time()
+    start, t0 = _cpu(), time.time() if t0 is None else t0
     if jobs <= 1:
         for x in todo:
             rec = one(x, compiler)
@@ -160,6 +160,8 @@ def run(compiler: str, k: int, n: int, out: Path, limit: float | None, pick: str
                 f.flush()
                 left -= 1
     finally:
+        q.cancel_join_thread()  # (the tasks not taken stay in the pipe: exit without flushing them)
+        res.cancel_join_thread()
         for pr in procs:
             if pr.is_alive():
                 pr.kill()
@@ -227,7 +229,7 @@ def main() -> None:
         return
     k, n = map(int, a.slice.split("/"))
     t0, w0 = _cpu(), time.time()
-    run(a.compiler, k, n, Path(a.out), a.cpu_limit, a.pick, a.match, a.jobs, a.wall)
+    run(a.compiler, k, n, Path(a.out), a.cpu_limit, a.pick, a.match, a.jobs, a.wall, w0)
     print(f"done slice {a.slice} ({a.compiler}) in {_cpu() - t0:.0f} s CPU, {time.time() - w0:.0f} s wall", file=sys.stderr)
 
 
