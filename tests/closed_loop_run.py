@@ -14,6 +14,7 @@ would reject (the gaps of TV_GAPS and EMIT_GAPS applied as the test does)."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -210,6 +211,38 @@ def summary(out: Path) -> None:
                 print("  BAD", b)
 
 
+def file_hash(path: str) -> str:
+    """What a recorded verdict was measured on: the lowering file's text."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def record(out: Path, dest: Path, meta: dict[str, Any]) -> None:
+    """The logs under OUT (one compiler each) as the compact data file the
+    slow tier checks (tests/test_closed_loop.py): per compiler and lowering,
+    the lowering file's hash, its instantiations' CPU seconds in all, those
+    proved ("TARGET/WAVE") and every other verdict or emit refusal with its
+    first note."""
+    files = {load_lowering(p).name: p for p in paths()}
+    data: dict[str, Any] = {"meta": meta, "compilers": {}}
+    for log in sorted(out.glob("**/*.jsonl")):
+        by: dict[str, dict[str, Any]] = {}
+        for (name, t, w), rec in sorted(read_log(log).items()):
+            e = by.setdefault(name, {"hash": file_hash(files[name]), "cpu": 0.0, "proved": [], "other": {}})
+            e["cpu"] = round(e["cpu"] + rec["cpu"], 2)
+            key = f"{t}/{w}"
+            if rec["gaps"]:
+                e["other"][key] = "emit refused: " + rec["gaps"][0].split(": ", 1)[-1][:200]
+            elif all(r["verdict"] == "proved" for r in rec["results"]):
+                e["proved"].append(key)
+            else:
+                r = next(r for r in rec["results"] if r["verdict"] != "proved")
+                e["other"][key] = f"{r['verdict']}: {'; '.join(r['notes'])[:200]}"
+        data["compilers"][log.stem] = by
+    comp = [f"{json.dumps(c)}: {{\n" + ",\n".join(f"{json.dumps(n)}: {json.dumps(e)}" for n, e in sorted(by.items()))
+            + "}" for c, by in data["compilers"].items()]
+    dest.write_text(f'{{"meta": {json.dumps(meta)},\n"compilers": {{' + ",\n".join(comp) + "}}\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--compiler", default="llvmlite")
@@ -223,9 +256,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="processes (fork); --wall stops them")
     ap.add_argument("--wall", type=float, default=None, help="stop after this many seconds of wall time")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--record", default="", help="write OUT's logs as this data file (tests/data/closed_loop.json)")
+    ap.add_argument("--meta", default="{}", help="--record: a JSON object of what was measured where")
     a = ap.parse_args()
     if a.summary:
         summary(Path(a.out))
+        return
+    if a.record:
+        record(Path(a.out), Path(a.record), json.loads(a.meta))
         return
     k, n = map(int, a.slice.split("/"))
     t0, w0 = _cpu(), time.time()
