@@ -9,7 +9,10 @@ in one go (run it under `nice -n 19`):
     PYTHONPATH=. python tests/closed_loop_run.py --summary --out /tmp/closedloop
 
 --summary counts the verdicts per compiler and lists every result the test
-would reject (the gaps of TV_GAPS and EMIT_GAPS applied as the test does)."""
+would reject (the gaps of TV_GAPS and EMIT_GAPS applied as the test does).
+On a many-core machine, `--jobs N --wall S` runs N processes and stops after
+S seconds of wall time, and `--record tests/data/closed_loop.json --meta JSON`
+writes the logs as the data file the slow tier checks (docs/ci.md)."""
 
 from __future__ import annotations
 
