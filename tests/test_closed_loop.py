@@ -105,6 +105,10 @@ TV_GAPS: dict[str, tuple[str, str]] = {
     # zero fill, row_shr 4/8 under bank masks, row_bcast:15 / row_bcast:31 under row masks 0xa / 0xc,
     # EXEC any: the DPP partial sums' lane forms are not matched within the budget
     "scan_add_gcn3": ("unknown", "the solver gave up"),
+    # 24-34 s (the 15 of its 28 instantiations run, gfx900 to gfx1033 wave64, the 2-core machine): all_equal on
+    # f32, an fcmp oeq of each lane's value against readfirstlane's, ballot-compared with EXEC (test_emit.py's
+    # EMIT_GAPS: 'the compiled code is unknown' for the same lowering)
+    "all_equal_f32_w64": ("unknown", "the solver gave up"),
 }
 
 
@@ -202,6 +206,6 @@ def test_recorded_closed_loop_run_is_proved():
             bad += [f"{name} {k} ({compiler}): not declared" for k in sorted(got - declared)]
             bad += [f"{name} {k} ({compiler}): {v}" for k, v in sorted(e["other"].items()) if not _accepted(name, v)]
     assert bad == []
-    assert n >= 9000  # (9,190 of the 12,872 llvmlite instantiations recorded: a floor against a lost file)
+    assert n >= 11000  # (11,042 of the 12,872 llvmlite instantiations recorded: a floor against a lost file)
     if changed:
         check(sorted(set(changed)), every=False)
