@@ -176,8 +176,6 @@ def test_ops_without_a_spelling_are_input_errors(tmp_path):
 # spelled inside it), but the solver gives up on LLVM's unrolled code: unknown, never proved.
 # all_equal_f32_w64: emitted (fcmp une), LLVM's code proved on gfx900, gfx942, gfx1010, gfx1100
 # (and gfx1200 for the GFX12 copy), but the solver gives up on gfx90a's: unknown.
-# cuda_match_all_w64 (and its GFX12 copy): each warp's first lane is read with the other half of
-# EXEC cleared (s_mov_b32 exec_hi/exec_lo), which LLVM IR has no words for.
 # coalesced_shfl_{down,up}1_w32: the rank sought (v_mbcnt of the EXEC saved before whole-wave
 # mode) is read in whole-wave mode other than through set.inactive; LLVM IR has no words for the
 # caller's EXEC there (what reaches llvm.amdgcn.strict.wwm is computed in whole-wave mode, the
@@ -206,8 +204,6 @@ EMIT_GAPS: dict[str, str | tuple[str, ...]] = {
     'bitonic_t8_w64': 'the compiled code is unknown',
     'bitonic_t8_w64_gfx11': 'the compiled code is unknown',
     'bitonic_t8_w64_gfx12': 'the compiled code is unknown',
-    'cuda_match_all_w64': 's_mov_b32 as LLVM IR: EXEC is written other than by the whole-wave-mode pattern',
-    'cuda_match_all_w64_gfx12': 's_mov_b32 as LLVM IR: EXEC is written other than by the whole-wave-mode pattern',
 }
 
 
@@ -265,6 +261,9 @@ def test_catalogue_emits_compiles_and_reverifies_for_every_target(share, part):
     ("cuda_activemask_w32", "gfx1030", 32, ["@llvm.amdgcn.ballot.i32(i1 true)"]),
     # s_cmp writes SCC, s_cselect reads it; the -1/0 value read as a mask is this lane's bit
     ("cuda_all_w32", "gfx1100", 32, ["icmp eq i32 %", "select i1 %", "@llvm.amdgcn.mbcnt.lo"]),
+    # a warp's first active lane read with the other half of EXEC cleared: readlane at cttz of its word
+    ("cuda_match_all_w64", "gfx942", 64, ["%first = call i32 @llvm.cttz.i32(i32 %exec_1, i1 false)",
+                                          "@llvm.amdgcn.readlane.i32(i32 %x, i32 %first)", "add i32 %first_1, 32"]),
 ])
 def test_lane_masks_and_scc_are_spelled(name, target, wave, needles):
     """[S:emit-masks]: the spelling before LLVM compiles it (the slow tier
@@ -300,3 +299,23 @@ def test_hip_refuses_several_outputs():
     low = load_lowering(next(p for p in catalog.lowering_files() if p.stem == "lanemask_lt_rdna_w64"))
     with pytest.raises(emit.Unsupported, match="only lowerings with one output can be emitted as HIP"):
         emit.emit(low, T.TARGETS["gfx1100"], 64, "hip", [])
+
+
+@pytest.mark.parametrize("body, why", [
+    ("s_mov_b32 s10, exec_hi\ns_mov_b32 exec_hi, 0\nv_mov_b32_e32 v1, v0\ns_mov_b32 exec_hi, s10\n",
+     "v_mov_b32_e32 as LLVM IR: only v_readfirstlane_b32 is emitted while exec_hi is 0"),
+    ("s_mov_b32 s10, exec_lo\ns_mov_b32 exec_hi, 0\nv_readfirstlane_b32 s4, v0\ns_mov_b32 exec_hi, s10\n"
+     "v_mov_b32_e32 v1, s4\n", "s_mov_b32 as LLVM IR: EXEC is written other than by the whole-wave-mode pattern"),
+    ("s_mov_b32 s10, exec_hi\ns_mov_b32 exec_hi, 0\nv_readfirstlane_b32 s4, v0\nv_mov_b32_e32 v1, s4\n",
+     "v_mov_b32_e32 as LLVM IR: only v_readfirstlane_b32 is emitted while exec_hi is 0"),
+])
+def test_half_exec_is_refused_beyond_its_pattern(tmp_path, body, why):
+    """[S:emit-half-exec]: with half of a wave64's EXEC cleared only
+    v_readfirstlane_b32 is spelled, and EXEC's half is restored only from
+    the copy of that half."""
+    f = tmp_path / "half.s"
+    f.write_text("; @spec vote.readfirstlane\n; @targets gfx9\n; @waves 64\n; @input x = v0\n"
+                 "; @output out = v1\n; @clobbers v1, s4, s10\n" + body)
+    with pytest.raises(emit.Unsupported) as e:
+        emit.emit(load_lowering(f), T.get("gfx900"), 64, "llvm", [])
+    assert str(e.value).endswith(why), str(e.value)

@@ -99,6 +99,8 @@ class Emitter:
         self.saved_values: dict[str, Any] = {}  # the saved EXEC's ballot, where it was copied as a value
         self.left: dict[str, tuple[Val, Val]] = {}  # register -> (strict.wwm of it, its value made in the region)
         self.lane: Val | None = None
+        self.cleared: str | None = None  # exec_lo or exec_hi while that half of a wave64's EXEC is 0 (half_exec)
+        self.half_reads: dict[str, set[str]] = {}  # exec_lo / exec_hi -> the values read from it
         self.names: dict[str, int] = {}
         self.ins: Instr | None = None
         self.uses: set[str] = set()
@@ -145,8 +147,12 @@ class Emitter:
         if key in ("exec_lo", "exec_hi"):
             if self.region:
                 self.unsupported("EXEC is read as a value in whole-wave mode")
+            if self.cleared is not None:
+                self.unsupported(f"EXEC is read as a value while {self.cleared} is 0")
             # the active lanes: ballot of true  [S:emit-masks]
-            return self.mask_value(True, key == "exec_hi", "exec")
+            ballot = self.mask_value(True, key == "exec_hi", "exec")
+            self.half_reads.setdefault(key, set()).add(ballot.text)  # a copy that may restore it (half_exec)
+            return ballot
         v = self.regs.get(key)
         if isinstance(v, tuple) and v[0] == "mask-hi":  # the high half of a wave64 lane mask
             return self.mask_value(v[1], True, key)
@@ -328,6 +334,44 @@ class Emitter:
         self.region = 0
         self.saved = ()
 
+    def half_exec(self, ins: Instr) -> bool:
+        """A wave64's EXEC with one half cleared around v_readfirstlane (the
+        32-lane warps of a wave64, cuda_match_all_w64): `s_mov_b32 sX,
+        exec_hi; s_mov_b32 exec_hi, 0; v_readfirstlane_b32 sY, vZ; s_mov_b32
+        exec_hi, sX` reads the first active lane of the low half, which is
+        readlane(vZ, cttz(the low word of EXEC's ballot)) (lane 32 where that
+        half has none: any lane is fine there, no lane of that half reads it);
+        exec_lo cleared, the high half's, cttz of the high word plus 32, its low
+        6 bits.  Nothing else may run while a half is cleared.  Handled here, so
+        the ops' own emit is unchanged.  True where `ins` was handled.  [S:emit-half-exec]"""
+        if self.wave != 64 or self.region:
+            return False
+        ops = ins.operands
+        if ins.base == "s_mov_b32" and isinstance(ops[0], SReg) and ops[0].names[0] in ("exec_lo", "exec_hi"):
+            half = ops[0].names[0]
+            if self.cleared is None and isinstance(ops[1], Imm) and ops[1].value & M32 == 0:
+                self.cleared = half
+                return True
+            src = self.regs.get(ops[1].names[0]) if isinstance(ops[1], SReg) else None
+            if self.cleared == half and isinstance(src, Val) and src.text in self.half_reads.get(half, ()):
+                self.cleared = None
+                return True
+            self.unsupported("EXEC is written other than by the whole-wave-mode pattern")
+        if self.cleared is None:
+            return False
+        if ins.base == "v_readfirstlane_b32":
+            dst, src = ops
+            high = self.cleared == "exec_lo"  # the half left active
+            first = self.call("llvm.cttz.i32", None, [self.mask_value(True, high, "exec"), False], imm=(1,),
+                              uniform=True, hint="first")
+            lane = self.and_(self.add(first, 32), 63) if high else first
+            self.set(dst, self.call("llvm.amdgcn.readlane.i32", "__builtin_amdgcn_readlane", [self.get(src), lane],
+                                    uniform=True))
+            return True
+        if OPS[ins.base].schedule_only:  # a wait state changes no value
+            return False
+        self.unsupported(f"only v_readfirstlane_b32 is emitted while {self.cleared} is 0")
+
     def lane_bit(self, mask: int) -> Cond:
         """An i1: bit `lane` of the constant `mask`, from the lane index
         (LLVMEmitter uses llvm.amdgcn.inverse.ballot instead)."""
@@ -353,12 +397,15 @@ class Emitter:
         for ins in self.low.program:
             self.ins = ins
             self.scc_written = False
-            OPS[ins.base].emit(ins, self)
+            if not self.half_exec(ins):
+                OPS[ins.base].emit(ins, self)
             if "scc" in OPS[ins.base].defs(ins) and not self.scc_written:
                 self.regs.pop("scc", None)  # written by an instruction that does not spell it: unreadable
         self.ins = None
         if self.region:
             self.unsupported("whole-wave mode is never left (EXEC is not restored)")
+        if self.cleared is not None:
+            self.unsupported(f"{self.cleared} is never restored")
         if len(self.low.outputs) != 1:
             self.results = [self.get(b.reg) for b in self.ordered_outputs()]
             self.result = self.results[0]
