@@ -70,3 +70,40 @@ def test_a_select_keeping_the_wrong_operand_is_refuted(tmp_path: Path) -> None:
     row = cex["lanes"][0]  # lane 0 keeps lane 1's larger value where cg::less takes its own smaller one
     assert cex["exec"] == "0xffffffff" and row["lane"] == 0
     assert _f(row["expected"]) < _f(row["actual"]), row
+
+
+T32 = [(op, kind, rdna) for op in ("less", "greater") for kind in ("reduce", "inclusive_scan", "exclusive_scan")
+       for rdna in (False, True)]
+
+
+@pytest.mark.parametrize("op,kind,rdna", T32)
+def test_tile32_lowerings_run_as_the_spec(op: str, kind: str, rdna: bool) -> None:
+    """The thread_block_tile<32> forms (lowerings/_gen/prims.py
+    cg_reduce_f32_cmp_t32, cg_scan_f32_cmp_t32) run concretely on values of
+    the edge pool (NaNs, both zeros, infinities), lane for lane as
+    cg.reduce_f32 / cg.*_scan_f32 with width=32 in each tile of the wave."""
+    import random
+
+    from helpers import simulate
+
+    from lowerings._gen.prims import cg_reduce_f32_cmp_t32, cg_scan_f32_cmp_t32
+    _, text = (cg_reduce_f32_cmp_t32(op, rdna) if kind == "reduce"
+               else cg_scan_f32_cmp_t32(op, rdna, kind == "exclusive_scan"))
+    prog = [ln for ln in text.splitlines() if ln and not ln.startswith(";")]
+    out = int(next(ln for ln in text.splitlines() if ln.startswith("; @output")).split("= v")[1])
+    target, wave = ("gfx1100", 32) if rdna else ("gfx942", 64)
+    rnd = random.Random(5)
+    ramp = [struct.unpack("<I", struct.pack("<f", float(k)))[0] for k in range(-wave // 2, wave // 2)]
+    for trial in range(6):
+        if trial < 4:
+            pool = POOL if trial < 2 else [0, 0x80000000, 0x7FC00000, 0x3F800000]
+            xs = [rnd.choice(pool) for _ in range(wave)]
+        else:  # every prefix min (max) a new value: a lane reading the wrong partner shows
+            xs = ramp if trial == 4 else ramp[::-1]
+        got = simulate(prog, target, wave, (1 << wave) - 1, {"v0": xs}).v(out)
+        for h in range(0, wave, 32):
+            vals, dfn = LIB.evaluate(f"cg.{kind}_f32", {"op": op, "width": 32}, Concrete(), 32, {"x": xs[h:h + 32]},
+                                     [True] * 32)["out"]
+            for i in range(32):
+                if dfn[i]:
+                    assert got[h + i] == vals[i], (trial, h + i, hex(got[h + i]), hex(vals[i]))

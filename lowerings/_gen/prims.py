@@ -250,6 +250,71 @@ def cg_scan_f32_t32(rdna: bool, exclusive: bool) -> tuple[str, str]:
                  "x = v0", f"out = {out}", "v1, v2, v3, v4, v6, v7, vcc" + (", v5" if exclusive else ""), body)
 
 
+def cg_reduce_f32_cmp_t32(op: str, rdna: bool) -> tuple[str, str]:
+    """cg::reduce on float with cg::less or cg::greater on a
+    thread_block_tile<32>, in NVIDIA's order (the xor butterfly from stride
+    16 down, `partner op own`): the partner 16 lanes away (lane ^ 16, as
+    cg_reduce_f32_t32) compared with own and selected, then the 16-lane
+    butterfly of cg_reduce_f32_cmp on that value.  Not in files() (the
+    catalogue) until `verify prove` proves it on every target it declares:
+    tests/test_cg_f32_cmp.py runs it concretely.  [S:cuda-cg] [S:vopc-f32]"""
+    wave = 32 if rdna else 64
+    cmp = {"less": "v_cmp_lt_f32_e32", "greater": "v_cmp_gt_f32_e32"}[op]
+    vcc = "vcc_lo" if rdna else "vcc"
+    nop = [] if rdna else ["s_nop 1"]
+    _, row = cg_reduce_f32_cmp(op, rdna, wave)
+    row_body = [ln for ln in row.splitlines() if not ln.startswith(";")]
+    body = (_X16_RDNA if rdna else []) + _x16("v3", "v0", rdna) + [f"{cmp} {vcc}, v3, v0", *nop,
+                                                                    f"v_cndmask_b32_e32 v4, v0, v3, {vcc}", *nop]
+    body += [ln.replace("v2, v0 row_ror", "v2, v4 row_ror").replace("v2, v0", "v2, v4").replace("v1, v0, v2", "v1, v4, v2")
+             for ln in row_body]
+    fam = "rdna" if rdna else "gfx9"
+    sym = "<" if op == "less" else ">"
+    return _file("cg", f"cg_reduce_{op}_f32_t32_{fam}",
+                 [f"cg::reduce(tile, x, cg::{op}<float>()) on a thread_block_tile<32>, in NVIDIA's order",
+                  f"(the xor butterfly, strides 16, 8, 4, 2, 1, partner {sym} own ? partner : own): lane ^ 16 by "
+                  + ("v_permlanex16_b32," if rdna else "ds_swizzle SWAP,16,"),
+                  "then the 16-lane butterfly; every lane of the tile gets it."],
+                 f"cg.reduce_f32 op={op} width=32", RDNA if rdna else GFX9, str(wave), "full",
+                 "x = v0", "out = v1", f"v1, v2, v3, v4, {vcc}" + (", s[0:1]" if rdna else ""), body)
+
+
+def cg_scan_f32_cmp_t32(op: str, rdna: bool, exclusive: bool) -> tuple[str, str]:
+    """cg::inclusive_scan / exclusive_scan on float with cg::less or
+    cg::greater on a thread_block_tile<32>, in NVIDIA's order (the warp's
+    Hillis-Steele shfl_up scan, `below op own`): each step d moves the value
+    d lanes down with ds_bpermute (as cg_scan_f32_t32), takes the lane's own
+    value instead where its index in the tile is below d (`own op own` is
+    own), then the ordered compare and the select; exclusive: the result
+    one lane up, the tile's first lane left undefined.  Not in files() yet,
+    as cg_reduce_f32_cmp_t32.  [S:cuda-cg] [S:vopc-f32]"""
+    cmp = {"less": "v_cmp_lt_f32_e32", "greater": "v_cmp_gt_f32_e32"}[op]
+    sub = "v_subrev_nc_u32_e32" if rdna else "v_subrev_u32_e32"
+    vcc = "vcc_lo" if rdna else "vcc"
+    nop = [] if rdna else ["s_nop 1"]  # gfx94x/gfx950: VCC a VALU wrote, read 2 wait states later
+    body = _lane_id(32 if rdna else 64) + ["v_and_b32_e32 v6, 31, v2", "v_mov_b32_e32 v1, v0"]
+    for d in (1, 2, 4, 8, 16):
+        body += [f"{sub} v7, {d}, v2", "v_lshlrev_b32_e32 v7, 2, v7", "ds_bpermute_b32 v3, v7, v1",
+                 f"v_cmp_le_u32_e32 {vcc}, {d}, v6", "s_waitcnt lgkmcnt(0)", *nop,
+                 f"v_cndmask_b32_e32 v3, v1, v3, {vcc}", f"{cmp} {vcc}, v3, v1", *nop,
+                 f"v_cndmask_b32_e32 v1, v1, v3, {vcc}"]
+    out = "v1"
+    if exclusive:
+        body += [f"{sub} v7, 1, v2", "v_lshlrev_b32_e32 v7, 2, v7", "ds_bpermute_b32 v5, v7, v1",
+                 "s_waitcnt lgkmcnt(0)"]
+        out = "v5"
+    kind = "exclusive" if exclusive else "inclusive"
+    fam = "rdna" if rdna else "gfx9"
+    sym = "<" if op == "less" else ">"
+    return _file("cg", f"cg_{kind}_scan_{op}_f32_t32_{fam}",
+                 [f"cg::{kind}_scan(tile, x, cg::{op}<float>()) on a thread_block_tile<32>, in NVIDIA's order",
+                  f"(the warp's Hillis-Steele shfl_up scan, below {sym} own ? below : own): each step a ds_bpermute",
+                  "d lanes down (the lane's own value where the tile has none), an ordered compare and a select"
+                  + ("; then the result one lane up." if exclusive else ".")],
+                 f"cg.{kind}_scan_f32 op={op} width=32", RDNA if rdna else GFX9, "32" if rdna else "64", "full",
+                 "x = v0", f"out = {out}", f"v1, v2, v3, v6, v7, {vcc}" + (", v5" if exclusive else ""), body)
+
+
 # ---- Quadrants: shuffle_xor / shuffle_up through ds_bpermute
 
 def _lane_id(wave: int) -> list[str]:
