@@ -42,7 +42,23 @@ MEMORY_OPCODES = ("load", "store", "atomicrmw", "getelementptr", "cmpxchg", "fen
 
 
 SPILL = re.compile(r"^(scratch|buffer)_(store|load)_(b32|dword)$")
-VM_LOAD = re.compile(r"^(global|flat|buffer)_(load|atomic)")  # a vector-memory op that returns data (vmcnt)
+VM_LOAD = re.compile(r"^(global|flat|buffer)_(load|atomic)")  # a vector-memory load or atomic
+
+
+def counted_by_vmcnt(ins: Any, target: Any) -> bool:
+    """Whether `s_waitcnt vmcnt` (GFX12: `s_wait_loadcnt`) counts the vector
+    memory load or atomic `ins`: a load always; an atomic before GFX10 always
+    (one counter for every access, in order), from GFX10 on only when it
+    returns data (glc, sc0 or th:TH_ATOMIC_RETURN): one that does not is a
+    write, counted by vscnt/storecnt (LLVM's SIInsertWaitcnts
+    getVmemWaitEventType: VMEM_ACCESS without vscnt, else VMEM_WRITE_ACCESS
+    for `isAtomicNoRet`).  [S:scratch-address]"""
+    if "_atomic" not in ins.mnemonic:
+        return True
+    if target is None or not (target.has("waitcnt_split") or target.has("wait_gfx12")):
+        return True
+    words = ins.text.split(";")[0].replace(",", " ").split()
+    return "glc" in words or "sc0" in words or "th:TH_ATOMIC_RETURN" in words
 
 
 class _Both:
@@ -57,7 +73,8 @@ class _Both:
             why: str | None = self.spills.step(ins)
             return why
         self.spills.retire(ins)  # (a wait: the reloads in flight return)
-        if VM_LOAD.match(ins.mnemonic):  # (counted by vmcnt after the reloads before it: their order)
+        if VM_LOAD.match(ins.mnemonic) and counted_by_vmcnt(ins, self.spills.m.target):
+            # (counted by vmcnt after the reloads before it: their order)
             self.spills.in_flight.append((-1, [], [], [], ins))
         why = self.k.step(ins)
         # a spill slot whose address registers this instruction writes is

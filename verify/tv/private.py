@@ -110,9 +110,11 @@ def step(run: Any, ins: Any) -> Lanes:
         at = getattr(run, "private_next", PRIVATE_BASE)
         at = (at + align - 1) // align * align
         run.private_next = at + max(size, 1)
+        bounds(run)[ins.key] = (at, size)
         return Lanes([B.const(at)] * W, [False] * W, 32, False)
     if op == "getelementptr" and ins.operands[0] in refs:
         derived.add(ins.key)
+        bounds(run)[ins.key] = bounds(run)[ins.operands[0].key]
         return _gep(run, ins)
     if _lifetime(ins):
         # (no effect: after lifetime.end the IR's memory is undefined, the value kept is one it may hold)
@@ -127,9 +129,13 @@ def step(run: Any, ins: Any) -> Lanes:
     ptr = run.operand(ins.operands[0 if op == "load" else 1])
     act = run.lanes_on()
     mem, written = _memory(run)
-    for i in range(W):  # UB: a poison or misaligned address
+    # UB: a poison or misaligned address, or one outside the alloca the pointer comes from (LangRef, load/store:
+    # memory that is not dereferenceable; the 4 bytes must lie in the object)
+    at, size = bounds(run)[ins.operands[0 if op == "load" else 1].key]
+    for i in range(W):
         if act[i] is not False:
-            run.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0))))
+            out = B.ult(B.const(size - 4), B.sub(ptr.vals[i], B.const(at))) if size >= 4 else True
+            run.ub.append(B.and_b(act[i], B.or_b(ptr.poison[i], B.ne(B.and_(ptr.vals[i], B.const(3)), 0), out)))
     if op == "load":
         # what no store wrote: one unknown per load and lane, a choice of the IR's (LangRef: undef; one
         # value, where each use of undef may differ, is stricter and never looser)
@@ -154,6 +160,12 @@ def step(run: Any, ins: Any) -> Lanes:
     mem.write([(ptr.vals[i], B.const(i), val.vals[i], val.poison[i], act[i]) for i in range(W)])
     written.write([(ptr.vals[i], B.const(i), B.const(1), False, act[i]) for i in range(W)])
     return Lanes([B.const(0)] * W, [False] * W)
+
+
+def bounds(run: Any) -> dict[str, tuple[int, int]]:
+    """Each private pointer's alloca: its address and size in bytes."""
+    got: dict[str, tuple[int, int]] = run.__dict__.setdefault("private_bounds", {})
+    return got
 
 
 def _gep(run: Any, ins: Any) -> Lanes:
@@ -188,6 +200,11 @@ def _gep(run: Any, ins: Any) -> Lanes:
         sh = scale.bit_length() - 1
         lo = [B.add(x, B.shl(v, B.const(sh)) if sh else v) for x, v in zip(lo, idx.vals)]
         pois = [B.or_b(p, q) for p, q in zip(pois, idx.poison)]
+        if sh and re.search(r"\b(inbounds|nusw)\b", ins.text.split("getelementptr", 1)[1].split("[", 1)[0]):
+            # (inbounds/nusw: the index times the element size must not wrap in a signed sense, else poison;
+            # LangRef, getelementptr) its top sh+1 bits all equal
+            top = [B.lshr(B.add(v, B.const(1 << (31 - sh))), B.const(32 - sh)) for v in idx.vals]
+            pois = [B.or_b(p, B.ne(t, 0)) for p, t in zip(pois, top)]
     return Lanes(lo, pois, 32, False)
 
 
@@ -298,6 +315,25 @@ def scratch_run(base: Any) -> Any:
                     more = f" at {at:#x}" + ("" if hit else ", where no store of the code wrote")
                 st.events[(f"v{r}", i)] = LaneEvent("written", why=why + more)
 
+        def _read(self, a: Any, lane: int, fresh: Any, tag: str) -> Any:
+            """Lane `lane`'s dword at byte address `a`: the newest store of the
+            code at `a` where the lane stored, else `fresh`; a store at an
+            address 1 to 3 bytes away overlaps that dword in part, after which
+            the dword is unknown (not a store that another one hides)."""
+            B = self.m.B
+            v, junk = fresh, None
+            W = self.m.W
+            for n, (lo, _, sv, _, en) in enumerate(self.scratch.stores):
+                if en is False or n % W != lane:  # (each store instruction writes W entries, lane by lane)
+                    continue
+                d = B.sub(a, lo)
+                near = B.and_b(en, B.and_b(B.ult(B.add(d, B.const(3)), B.const(7)), B.not_b(B.eq(d, B.const(0)))))
+                if near is not False:
+                    junk = junk if junk is not None else self.m.unknown_lanes(tag)[lane]
+                    v = B.ite(near, junk, v)
+                v = B.ite(B.and_b(en, B.eq(d, B.const(0))), sv, v)
+            return v
+
         def step(self, ins: Any) -> str | None:
             got = _scratch_address(self.m, ins) if SCRATCH.match(ins.mnemonic) else None
             m, B = self.m, self.m.B
@@ -328,8 +364,7 @@ def scratch_run(base: Any) -> Any:
                 fresh = m.unknown_lanes(f"scratch@{ins.line}")
                 loaded: list[Any] = []
                 for i in range(m.W):
-                    self.scratch.initial = _constant(fresh[i])
-                    loaded.append(self.scratch.read(addr[i], B.const(i))[0])
+                    loaded.append(self._read(addr[i], i, fresh[i], f"scratch@{ins.line}(overlap)"))
                 m.write_v(r, m.unknown_lanes(f"v{r}@{ins.line}(scratch load in flight)"), act)
                 self.pending.append((r, loaded, act, ins, addr, list(m.v(r))))
                 self._traced(ins, r, act, "unknown: read before a wait returns it (no s_waitcnt vmcnt covers it)")
@@ -351,11 +386,6 @@ def loads_left(ins: Any) -> int | None:
         m = re.fullmatch(r"s_wait_loadcnt\s+(0x[0-9a-fA-F]+|\d+)", text)
         return int(m.group(1), 0) if m else None
     return None
-
-
-def _constant(x: Any) -> Any:
-    """A memory's initial-value function that is `x` at every address."""
-    return lambda lo, hi: x
 
 
 def trace_load(m: Any, ins: Any, r: int, act: list[Any], why: str) -> None:
