@@ -1,4 +1,4 @@
-"""Three soundness findings of this round's review, each held by the code
+"""Four soundness findings of this round's review, each held by the code
 that exposed it (hand-written GPU code in LLVM's shape, gfx1100 wave32):
 
 * a GFX10+ atomic that returns no data is counted by vscnt, not vmcnt, so
@@ -8,7 +8,9 @@ that exposed it (hand-written GPU code in LLVM's shape, gfx1100 wave32):
   part is unknown, never the older store's value [S:scratch-address];
 * an access outside the alloca its pointer comes from is UB, and an
   inbounds getelementptr whose index times the element size wraps in a
-  signed sense is poison (LangRef) [S:private-per-lane]."""
+  signed sense is poison (LangRef) [S:private-per-lane];
+* a write to a VGPR whose reload is in flight races the load even where it
+  puts back the very value the VGPR held."""
 
 from __future__ import annotations
 
@@ -114,4 +116,31 @@ def test_an_index_past_the_alloca_is_ub_not_a_wrapped_address(tmp_path: Path) ->
     code, r = _tv(tmp_path, BOUNDS_IR, BOUNDS_ASM)
     assert (code, r["verdict"]) == (0, "proved"), r
     code, r = _tv(tmp_path, BOUNDS_IR, BOUNDS_ASM.replace("v_cndmask_b32_e32 v0, 5, v1", "v_cndmask_b32_e32 v0, 6, v1"))
+    assert (code, r["verdict"]) == (1, "refuted"), r
+
+
+RACE_IR = """define void @f(ptr addrspace(1) %p, i32 %x, ptr addrspace(1) %q) {
+  store i32 %x, ptr addrspace(1) %q, align 4
+  ret void
+}
+"""
+RACE_ASM = """\t.text
+f:
+\ts_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+\tscratch_store_b32 off, v2, s32
+\tscratch_load_b32 v2, off, s32
+MOVES\ts_waitcnt vmcnt(0)
+\tglobal_store_b32 v[3:4], v2, off
+\ts_setpc_b64 s[30:31]
+"""
+
+
+def test_a_write_that_puts_back_the_vgpr_s_value_still_races_the_load(tmp_path: Path) -> None:
+    """v2 copied out and back while its reload is in flight: the write
+    races the load's return however the value looks (refuted), where no
+    write is proved."""
+    code, r = _tv(tmp_path, RACE_IR, RACE_ASM.replace("MOVES", ""))
+    assert (code, r["verdict"]) == (0, "proved"), r
+    moves = "\tv_mov_b32_e32 v7, v2\n\tv_mov_b32_e32 v2, v7\n"
+    code, r = _tv(tmp_path, RACE_IR, RACE_ASM.replace("MOVES", moves))
     assert (code, r["verdict"]) == (1, "refuted"), r

@@ -454,7 +454,8 @@ class GpuRun:
         self.untracked: list[Instr] = []
         # reloads not yet waited for, oldest first: (VGPR, its value, the lanes it writes, what the VGPR held
         # after the reload): until a wait returns it, the VGPR holds an unknown value  [S:scratch-address]
-        self.in_flight: list[tuple[int, list[Any], list[Any], list[Any], Instr]] = []
+        # (None for what the VGPR held: an instruction has written it since)
+        self.in_flight: list[tuple[int, list[Any], list[Any], list[Any] | None, Instr]] = []
 
     def retire(self, ins: Instr) -> None:
         """`ins`, a wait (`s_waitcnt vmcnt(N)`, `s_wait_loadcnt N`): the
@@ -468,7 +469,7 @@ class GpuRun:
             if r < 0:  # (another memory instruction's load, counted in order: verify/tv/memory.py)
                 continue
             why = f"reloaded by {load.mnemonic}"
-            if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write lands last?
+            if held is None or any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which lands last?
                 vals = m.unknown_lanes(f"v{r}@{ins.line}(reload and a write race)")
                 why = f"unknown: v{r} written while {load.mnemonic} was in flight (which lands last?)"
             m.write_v(r, vals, act)
@@ -505,7 +506,14 @@ class GpuRun:
         written = set(op_of(ins.base).defs(ins))
         for k in [k for k in stored if any(r in written for a in k[0] for r in _names(a))]:
             del stored[k]
+        self.written(written)
         return None
+
+    def written(self, names: set[str]) -> None:
+        """An instruction wrote the registers `names`: a reload in flight to
+        one of them races that write (even where the write puts back the
+        very value the VGPR held)."""
+        self.in_flight = [(r, v, a, None if f"v{r}" in names else h, ld) for r, v, a, h, ld in self.in_flight]
 
     def save(self) -> Any:
         return dict(self.stored), list(self.in_flight)

@@ -80,6 +80,7 @@ class _Both:
         # a spill slot whose address registers this instruction writes is
         # forgotten (as GpuRun does for the instructions it runs)
         written = set(op_of(ins.base).defs(ins))
+        self.spills.written(written)
         stored = self.spills.stored
         for key in [key for key in stored if any(r in written for a in key[0] for r in _reg_names(a))]:
             del stored[key]

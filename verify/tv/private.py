@@ -285,6 +285,7 @@ def scratch_run(base: Any) -> Any:
     its load's result written where it is active.  Straight-line code only
     (:func:`scratch_problem`)."""
     from ..machine import LaneEvent, Step
+    from ..ops.base import op_of
     from .sem import Memory  # (sem imports this module)
 
     class ScratchRun(base):  # type: ignore[misc]
@@ -293,7 +294,7 @@ def scratch_run(base: Any) -> Any:
             self.scratch = Memory(m.B, lambda lo, hi: m.B.const(0))
             # loads not yet waited for, oldest first: (VGPR, the values it returns, the lanes it writes, the
             # load, its addresses, what the VGPR held after it: a write since is a race with the load)
-            self.pending: list[tuple[int, list[Any], list[Any], Any, list[Any], list[Any]]] = []
+            self.pending: list[tuple[int, list[Any], list[Any], Any, list[Any], list[Any] | None]] = []
 
         def _traced(self, ins: Any, r: int, act: list[Any], why: str, addr: list[Any] | None = None) -> None:
             """A replay's trace (verify/tv/cextv.py) notes what the load
@@ -344,13 +345,16 @@ def scratch_run(base: Any) -> Any:
                     for r, vals, act, load, at, held in done:
                         note = f"loaded by {load.mnemonic} from scratch"
                         where: list[Any] | None = at
-                        if any(x is not y for x, y in zip(m.v(r), held)):  # written meanwhile: which write lands last?
+                        if held is None or any(x is not y for x, y in zip(m.v(r), held)):  # written since: a race
                             vals = m.unknown_lanes(f"v{r}@{load.line}(scratch load and a write race)")
                             note = f"unknown: v{r} written while {load.mnemonic} was in flight (which lands last?)"
                             where = None
                         m.write_v(r, vals, act)
                         self._traced(load, r, act, note, where)
                 why: str | None = super().step(ins)
+                names = set(op_of(ins.base).defs(ins))
+                self.pending = [(r, v, a, ld, at, None if f"v{r}" in names else h)
+                                for r, v, a, ld, at, h in self.pending]
                 return why
             kind, r, addr = got
             act = m.actives()
