@@ -28,6 +28,7 @@ from ..hazards import sgpr_block_states
 from ..ir import Instr
 from ..lowering_file import parse_instr
 from ..machine import Machine
+from ..ops import OPS
 from ..ops.base import op_of
 from . import casloop
 
@@ -251,7 +252,6 @@ def _stale_vccz(blocks: list[Block], target: Any) -> str | None:
     [S:vccz-partial]"""
     if target is None or target.has("vccz_partial_writes"):
         return None
-    from ..ops import OPS
     for b in blocks:
         if b.term is None or b.term.mnemonic not in ("s_cbranch_vccz", "s_cbranch_vccnz"):
             continue

@@ -34,7 +34,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..machine import LaneEvent, Step
+from ..ops.base import op_of
 from .gep import alloc_size
+from .memmodel import Choice, Memory
 from .types import Lanes
 
 PRIVATE = "ptr addrspace(5)"
@@ -86,7 +89,6 @@ def _memory(run: Any) -> tuple[Any, Any]:
     store wrote (0 elsewhere): where a load reads what no store wrote."""
     mems = getattr(run, "private_memory", None)
     if mems is None:
-        from .sem import Memory  # (sem imports this module)
         B = run.B
         mems = (Memory(B, lambda lo, hi: B.const(0)), Memory(B, lambda lo, hi: B.const(0)))
         run.private_memory = mems
@@ -139,7 +141,6 @@ def step(run: Any, ins: Any) -> Lanes:
     if op == "load":
         # what no store wrote: one unknown per load and lane, a choice of the IR's (LangRef: undef; one
         # value, where each use of undef may differ, is stricter and never looser)
-        from .sem import Choice  # (sem imports this module)
         fresh = run._new_choice("a load of private memory no store wrote")
         vals, pois, used = [], [], []
         for i in range(W):
@@ -284,9 +285,6 @@ def scratch_run(base: Any) -> Any:
     where no store of the code wrote; each lane's store where it is active,
     its load's result written where it is active.  Straight-line code only
     (:func:`scratch_problem`)."""
-    from ..machine import LaneEvent, Step
-    from ..ops.base import op_of
-    from .sem import Memory  # (sem imports this module)
 
     class ScratchRun(base):  # type: ignore[misc]
         def __init__(self, m: Any) -> None:
@@ -397,7 +395,6 @@ def trace_load(m: Any, ins: Any, r: int, act: list[Any], why: str) -> None:
     verify runs beside the machine wrote to VGPR `r` (a reload's unknown
     value in flight, or its value once a wait returned it), as a kernel
     replay notes its memory instructions."""
-    from ..machine import LaneEvent, Step
     trace = m.trace
     if trace is None:
         return
