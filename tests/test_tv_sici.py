@@ -114,6 +114,7 @@ def test_carry_spelling_and_mbcnt_mutants_are_refuted(tmp_path):
     assert verdict(tmp_path, text.replace(lo, "v_mbcnt_lo_u32_b32_e64 v0, -1, 1"), "mbcnt_lane") == "refuted"
 
 
+@pytest.mark.slow  # (about 30 s: each mutant spends the solver budget)
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 def test_ci_swizzle_mutants_are_not_proved(tmp_path):
     """hawaii's code for swizzle_quad is proved; its ds_swizzle_b32 QUAD_PERM
