@@ -343,9 +343,6 @@ class Z3:
         # a canonical min/max nest by ast id: (term, kind, leaves, constant, leaf
         # ids in chain order, the chain over the first k+1 leaves at k)
         self._mm: dict[int, tuple[Any, str, dict[int, Any], int | None, list[int], list[Any]]] = {}
-        # upper_bound per term asked (the term kept alive with its answer): `and_`
-        # with a low mask asks the same terms again and again (f32 code's masks)
-        self._ub: dict[int, tuple[Any, int | None]] = {}
         # _aci's answers by (kind, operand ids), the operands kept so their ids stay theirs
         self._aci_memo: dict[tuple[str, Any, Any], tuple[Any, Any, Any]] = {}
         # abstract_fadd "as-is" / "canonical" (operands in canonical order):
@@ -589,10 +586,7 @@ class Z3:
         a branch of `a`'s ite (a register's lane: the new value where the
         lane is active, the old one elsewhere): that branch as it is, the
         other masked; None where no branch gains.  [S:tv-known-bits]"""
-        hit = self._ub.get(a.get_id()) if z3.is_ast(a) else None
-        if hit is None:
-            hit = self._ub[a.get_id()] = (a, upper_bound(a))
-        u = hit[1]
+        u = upper_bound(a)
         if u is not None and u <= b:
             return a
         if depth > 2 or not z3.is_app(a) or a.decl().kind() != z3.Z3_OP_ITE:
