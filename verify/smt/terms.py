@@ -279,46 +279,56 @@ def upper_bound(t: Any, budget: int = 400) -> int | None:
     [S:tv-known-bits] [S:mbcnt]"""
     if type(t) is int:
         return t
+    if not z3.is_bv(t):
+        return None
+    ref = t.ctx.ref()
+    # (on the C API: a walk through Python's wrappers cost 170 us a node, and
+    # `and_` asks this of every masked term; the nodes live as long as `t`)
     memo: dict[int, int | None] = {}
     left = [budget]
+    app = z3.Z3_APP_AST
+    zext, badd, bmul, ite, band = (z3.Z3_OP_ZERO_EXT, z3.Z3_OP_BADD, z3.Z3_OP_BMUL,
+                                   z3.Z3_OP_ITE, z3.Z3_OP_BAND)
 
     def ub(x: Any) -> int | None:
-        if z3.is_bv_value(x):
-            return int(x.as_long())
-        key = x.get_id()
+        n = _bv_numeral(ref, x)
+        if n is not None:
+            return n
+        key = ast_id(ref, x)
         if key in memo:
             return memo[key]
         left[0] -= 1
-        if left[0] < 0 or not z3.is_app(x):
+        if left[0] < 0 or ast_kind(ref, x) != app:
             return None
-        k = x.decl().kind()
-        kids = x.children()
+        k = decl_kind(ref, app_decl(ref, x))
         out: int | None = None
-        if k == z3.Z3_OP_ZERO_EXT:
-            out = ub(kids[0])
-        elif k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL):
-            acc: int | None = 0 if k == z3.Z3_OP_BADD else 1
-            top = (1 << x.size()) - 1
-            for c in kids:
-                u = ub(c)
+        if k == zext:
+            out = ub(app_arg(ref, x, 0))
+        elif k in (badd, bmul):
+            acc: int | None = 0 if k == badd else 1
+            top = (1 << bv_size(ref, sort_of(ref, x))) - 1
+            for j in range(app_num_args(ref, x)):
+                u = ub(app_arg(ref, x, j))
                 if u is None or acc is None:
                     acc = None
                     break
-                acc = acc + u if k == z3.Z3_OP_BADD else acc * u
+                acc = acc + u if k == badd else acc * u
                 if acc > top:
                     acc = None
                     break
             out = acc
-        elif k == z3.Z3_OP_ITE:
-            a, b = ub(kids[1]), ub(kids[2])
+        elif k == ite:
+            a = ub(app_arg(ref, x, 1))
+            b = ub(app_arg(ref, x, 2)) if a is not None else None
             out = None if a is None or b is None else max(a, b)
-        elif k == z3.Z3_OP_BAND:
-            known = [u for u in (ub(c) for c in kids) if u is not None]
+        elif k == band:
+            known = [u for u in (ub(app_arg(ref, x, j)) for j in range(app_num_args(ref, x)))
+                     if u is not None]
             out = min(known) if known else None
         memo[key] = out
         return out
 
-    return ub(t) if z3.is_bv(t) else None
+    return ub(t.as_ast())
 
 
 class Z3:
@@ -585,7 +595,14 @@ class Z3:
         """`a & b` (b = 2^k - 1) where the mask clears nothing in `a`, or in
         a branch of `a`'s ite (a register's lane: the new value where the
         lane is active, the old one elsewhere): that branch as it is, the
-        other masked; None where no branch gains.  [S:tv-known-bits]"""
+        other masked; None where no branch gains.  A constant branch gains
+        nothing (`and` folds it anyway), and rewriting around one only moved
+        the mask: `ite(exec[i], 0, v & 0x7fffffff)` for a DPP lane with
+        bound_ctrl, an f32 |x| that the IR's freeze choices no longer met
+        (cg_exclusive_scan_greater_f32_t16_gfx9 went from proved to unknown).
+        [S:tv-known-bits]"""
+        if depth and z3.is_bv_value(a):
+            return None
         u = upper_bound(a)
         if u is not None and u <= b:
             return a
