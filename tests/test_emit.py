@@ -185,6 +185,9 @@ EMIT_GAPS: dict[str, str | tuple[str, ...]] = {
     'coalesced_shfl_up1_w32': 'the compiled code is refuted',
     'coalesced_shfl_w32': 'the compiled code is unknown',
     'all_equal_f32_w64': 'the compiled code is unknown',
+    # (tv proves the emitted IR against LLVM's code, tests/data/closed_loop.json;
+    # the compiled code against the spec spends its budget, 10+ min of CPU)
+    'cuda_match_all_w64_gfx12': 'the compiled code is unknown',
     'bitonic_t16_w32': 'the compiled code is unknown',
     'bitonic_t16_w64': 'the compiled code is unknown',
     'bitonic_t16_w64_gfx11': 'the compiled code is unknown',

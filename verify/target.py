@@ -135,6 +135,7 @@ FEATURES: dict[str, Feature] = {
         Feature("clamp_sub_carry", "clamp on the subtracts with a borrow-out (v_sub*_co_u32, GFX8's v_sub_u32 ...)", "S:sici"),
         Feature("smrd_dword_offset", "s_load_* (SMRD) counts its immediate offset in dwords, not bytes", "S:sici"),
         Feature("mbcnt_vop2", "v_mbcnt_lo/hi_u32_b32 also as VOP2 (_e32)", "S:sici"),
+        Feature("writelane_vop2", "v_writelane_b32 is a VOP2 op (its value may be a literal)", "S:sici"),
         Feature("vccz_bug", "VCCZ can be stale after a VCC write while a scalar load is in flight (s_cbranch_vcc* not modelled)", "S:sici"),
         Feature("hazard_smrd_sgpr", "an SMRD read of an SGPR a VALU wrote needs 4 wait states (SI)", "S:hazards"),
     ]
@@ -188,7 +189,7 @@ class Target:
 # the v_add_i32 carry spelling  [S:sici]
 _GFX6 = {"ds_swizzle", "salu_gfx9_names", "carry_gfx6", "carry_vop2", "cmp_f32_f_tru", "ds_m0_limit", "mad_f32",
          "cmpx_sdst", "hazard_lane_select", "hazard_smrd_sgpr", "smrd_dword_offset", "mbcnt_vop2",
-         "vccz_bug"}
+         "writelane_vop2", "vccz_bug"}
 _GFX7 = (_GFX6 - {"hazard_smrd_sgpr"}) | {"ci_insts", "hazard_store_data"}
 _ALL_DPP_GCN = {"dpp16", "dpp_wave_shift", "dpp_row_bcast", "bound_ctrl_legacy", "hazard_dpp", "hazard_lane_select", "hazard_vmem_sgpr", "hazard_store_data",
                 "dpp_rev_shift_src1", "cmpx_sdst"}

@@ -106,10 +106,14 @@ class Writelane(OpDef):
         """The VALU constant-bus rule, except that an M0 lane select does not
         count where the limit is one scalar value (GFX8/GFX9, CDNA):
         `v_writelane_b32 v1, s2, m0` is legal there, `v_writelane_b32 v1, s2,
-        s3` is not.  [S:lane-scalar]"""
+        s3` is not.  On SI/CI v_writelane_b32 is a VOP2 op, so its value may
+        be a literal (`v_writelane_b32 v1, 0x1234, m0`, as llvm-mc-22 takes on
+        gfx600/gfx701).  [S:lane-scalar] [S:sici]"""
         sel = ins.operands[2]
         if isinstance(sel, SReg) and sel.names == ("m0",) and not target.has("constant_bus_2"):
             ins = replace(ins, operands=ins.operands[:2] + (Imm(0, "0"),))
+        if target.has("writelane_vop2"):  # SI/CI: VOP2, a literal value is legal  [S:sici]
+            ins = replace(ins, enc="e32")
         super().check_constants(ins, target, reads_vcc)
 
     def execute(self, ins: Instr, m: Machine) -> None:
