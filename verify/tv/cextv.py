@@ -365,65 +365,61 @@ def _mask_cause(rows: list[C.Row], run: tuple[Machine, list[Any]], decisions: li
     trace = m.trace or []
     r0 = todo[0]
 
-    def bit_after(n: int, ins: Any) -> tuple[str, int] | None:
-        if _COMPARE.match(ins.base):
-            return None
-        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], ins, r0.lane)  # (the registers just after step n)
-
-    cands = [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
-             or (_MASK_OP.match(st.instr.base) and bit_after(n, st.instr) is not None)][:MASK_TRIES]
-
-    def other_run(n: int, lanes: list[int]) -> tuple[tuple[Machine, list[Any]], list[Decision]] | None:
-        decs: list[Decision] = []
-        try:
-            other = replay(initial, mask, flip_lane=(n, lanes), decisions=decs)
-        except Exception:  # (an explanation is never worth a crash)
-            return None
-        return (other, decs) if other is not None else None
-
-    def got(mo: Machine, r: C.Row) -> Any:
-        x = mo.v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else mo.s(out_reg)
-        return (x >> off) & m32 if isinstance(x, int) else None
-
-    for n in cands:
-        found = other_run(n, [r0.lane])
-        if found is None or got(found[0][0], r0) != r0.expected:
-            continue
-        decs = found[1]
+    def bit_after(n: int, lane: int) -> tuple[str, int] | None:
         ins = trace[n].instr
         if _COMPARE.match(ins.base):
+            return None
+        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], ins, lane)  # (the registers just after step n)
+
+    cands = [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
+             or (_MASK_OP.match(st.instr.base) and bit_after(n, r0.lane) is not None)][:MASK_TRIES]
+
+    def other_run(n: int, r: C.Row) -> list[Decision] | None:
+        """The decisions of the replay with step n's bit of r's lane
+        flipped, where it returns the IR's value in that lane."""
+        decs: list[Decision] = []
+        try:
+            other = replay(initial, mask, flip_lane=(n, [r.lane]), decisions=decs)
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if other is None:
+            return None
+        x = other[0].v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else other[0].s(out_reg)
+        return decs if isinstance(x, int) and (x >> off) & m32 == r.expected else None
+
+    def name(n: int, r: C.Row, decs: list[Decision], first: bool) -> None:
+        ins = trace[n].instr
+        b = bit_after(n, r.lane)
+        if b is None:
             what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if \
                 ins.base.startswith("v_cmpx") else "its mask"
-            head = f"line {ins.line} {ins.mnemonic}: lane {r0.lane}'s result in error ({what})"
+            what = f"lane {r.lane}'s result in error ({what})"
         else:
-            b = bit_after(n, ins)
-            assert b is not None
-            head = (f"line {ins.line} {ins.mnemonic}: {b[0]} bit {r0.lane & 31} = {b[1]}, a correct program would "
-                    f"hold {1 - b[1]}")
-        step = f"line {ins.line} ({print_instr(ins)}): {head.split(': ', 1)[1]}"
+            what = f"{b[0]} bit {r.lane & 31} = {b[1]}, a correct program would hold {1 - b[1]}"
+        tail = ""
         # the first branch the two runs took apart: the condition each read
-        d = next((k for k, (a, b2) in enumerate(zip(decisions, decs)) if a[0] is b2[0] and a[1] != b2[1]), None)
+        d = next((k for k, (x, y) in enumerate(zip(decisions, decs)) if x[0] is y[0] and x[1] != y[1]), None)
         if d is not None:
             t, taken, cond, _, _ = decisions[d]
             way = "taken" if taken else "not taken"
-            ref = decs[d][2]
-            tail = (f" -> line {t.line} {t.mnemonic} {way} ({cond}; in the run with the bit flipped, {ref}, "
+            tail = (f" -> line {t.line} {t.mnemonic} {way} ({cond}; in the run with the bit flipped, {decs[d][2]}, "
                     f"{'not taken' if taken else 'taken'}), the path to the GPU value")
-            path = (f"line {t.line} ({t.text.split(';')[0].strip()}): {way} ({cond}); in the run with line "
-                    f"{ins.line}'s bit flipped it reads {ref} and goes the other way")
-        else:
-            tail = ""
-            path = ""
-        rs = [r0] + ([r for r in todo[1:] if (o := other_run(n, [r.lane])) is not None and got(o[0][0], r) ==
-                      r.expected] if len(todo) > 1 else [])
-        for r in rs:
-            h = head if r is r0 else head.replace(f"bit {r0.lane & 31}", f"bit {r.lane & 31}").replace(
-                f"lane {r0.lane}'s", f"lane {r.lane}'s")
-            r.responsible = f"{h}{tail}; flipped, the GPU returns the value wanted, {r.expected:#x}"
-            if path:  # (a path prints latest first)
-                r.chain.append(path)
-            r.chain.append(f"{step if r is r0 else h}; flipped, the code gives the value wanted (the mask "
-                           "computations and compares before it, flipped, do not)")
+            r.chain.append(f"line {t.line} ({t.text.split(';')[0].strip()}): {way} ({cond}); in the run with line "
+                           f"{ins.line}'s bit flipped it reads {decs[d][2]} and goes the other way")
+        r.responsible = f"line {ins.line} {ins.mnemonic}: {what}{tail}; flipped, the GPU returns the value wanted, " \
+                        f"{r.expected:#x}"
+        r.chain.append(f"line {ins.line} ({print_instr(ins)}): {what}; flipped, the code gives the value wanted"
+                       + (" (the mask computations and compares before it, flipped, do not)" if first else ""))
+
+    for n in cands:
+        decs = other_run(n, r0)
+        if decs is None:
+            continue
+        name(n, r0, decs, True)
+        for r in todo[1:]:  # (the other rows: each confirmed by its own replay)
+            if (bit_after(n, r.lane) is not None or _COMPARE.match(trace[n].instr.base)) and \
+                    (more := other_run(n, r)) is not None:
+                name(n, r, more, False)
         return
 
 
