@@ -154,3 +154,47 @@ def test_a_kernels_s_xor_made_s_and_is_named(tmp_path):
     assert c["cause"] == (f"line {at} s_and_b32: s0 bit {i} = 0, a correct program would hold 1 -> line {br} "
                           f"s_cbranch_execnz not taken (exec_lo = 0x0; in the run with the bit flipped, exec_lo = "
                           f"{1 << i:#x}, taken); flipped, the GPU stores the value wanted, {c['memory']['ir']}"), c
+
+
+PF = """\
+define void @pf(ptr addrspace(1) %p, ptr addrspace(1) %q, i32 %c, i32 %a, i32 %b) {
+entry:
+  %cc = icmp eq i32 %c, 7
+  br i1 %cc, label %t, label %f
+t:
+  %x = add i32 %a, 5
+  store i32 %x, ptr addrspace(1) %p
+  br label %j
+f:
+  %y = add i32 %b, 2
+  store i32 %y, ptr addrspace(1) %q
+  br label %j
+j:
+  ret void
+}
+"""
+
+
+def test_exec_left_off_at_a_pointer_functions_return_names_the_mask_op(tmp_path):
+    """The if/else with a store on each path, as a function taking
+    pointers (llc-22: `s_mov_b32 s0, exec_lo`, `v_cmpx_ne_u32`, `s_xor_b32
+    s0, exec_lo, s0`, `s_cbranch_execnz`), the s_xor made `s_and`: the
+    refutation is EXEC at the return (0 where the lane was on), which had
+    no cause at all.  Replayed with the s_and's bit of the lane flipped,
+    EXEC comes back and every word the IR stores holds the IR's value
+    (flipping the v_cmpx restores EXEC too, but stores at the other
+    pointer): the s_and is named, then the branch."""
+    src = tmp_path / "pf.ll"
+    src.write_text(PF)
+    asm = mutate(llc_asm(src, "gfx1100", "-mattr=+wavefrontsize32"), "\ts_xor_b32 s0, exec_lo, s0\n",
+                 "\ts_and_b32 s0, exec_lo, s0\n")
+    lines = asm.splitlines()
+    at = _line(lines, "s_and_b32 s0, exec_lo, s0")
+    br = _line(lines, "s_cbranch_execnz .LBB0_4")
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32")
+    assert code == 1 and r["verdict"] == "refuted", r
+    assert r["notes"][0] == "counterexample: EXEC = 0x1 at entry, 0x0 at the return", r["notes"]
+    assert r["notes"][1] == (f"  cause: line {at} s_and_b32: s0 bit 0 = 0, a correct program would hold 1 -> line {br} "
+                             "s_cbranch_execnz not taken (exec_lo = 0x0; in the run with the bit flipped, exec_lo = "
+                             "0x1, taken); flipped, EXEC at the return is EXEC at entry and the IR's stores are the "
+                             "GPU's"), r["notes"]

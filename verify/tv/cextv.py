@@ -1401,6 +1401,76 @@ def _kernel_mask(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[
     return None
 
 
+def exec_return_cause(q: Any, rp: KernelReplay, mask: int, after: int) -> str | None:
+    """A function that returns with EXEC (`after`) other than at entry
+    (`mask`): :func:`_kernel_mask`'s search for the lowest lane whose bit
+    differs, the replay agreeing where EXEC at its end is EXEC at entry
+    and the last store at each word the IR stores is the IR's.
+    The cause's text (the mask computation, the first branch its replay
+    took the other way), or None where no flip of the path's first
+    MASK_TRIES mask results restores EXEC."""
+    diff = (mask ^ after) & -(mask ^ after)
+    if not diff:
+        return None
+    lane = diff.bit_length() - 1
+    decisions: list[Decision] = []
+    try:
+        run = rp.replay(q, mask, decisions=decisions)
+    except Exception:  # (an explanation is never worth a crash)
+        return None
+    if run is None:
+        return None
+    m, snaps = run
+    trace = m.trace or []
+
+    def exec_of(mo: Machine) -> int | None:
+        return E.sgpr_value(mo.sregs, ("exec_lo", "exec_hi")[:1 if rp.W == 32 else 2])
+
+    if exec_of(m) != after:  # (the replay is not the model's)
+        return None
+    words: dict[int, int | None] = {}  # the IR's last store at each word (None: poison)
+    for lo, hi, v, p, en in rp.ir_mem.stores:
+        if q.truth(en):
+            w = q.value(lo) & M32 | (0 if rp.space == "lds" else (q.value(hi) & M32) << 32)
+            words[w] = None if q.truth(p) else q.value(v) & M32
+
+    if not words:  # (EXEC alone: a compare sending the lane down the other path restores it too)
+        return None
+
+    def stores_agree(run2: tuple[Machine, list[Any]]) -> bool:
+        for w, v in words.items():
+            got = _word_result(rp, run2, w)
+            if got is None or (v is not None and got[0] != v):
+                return False
+        return True
+
+    def bit_after(n: int) -> tuple[str, int] | None:
+        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], trace[n].instr, lane)
+    cands = [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
+             or (_MASK_OP.match(st.instr.base) and bit_after(n) is not None)][:MASK_TRIES]
+    for n in cands:
+        decs: list[Decision] = []
+        try:
+            other = rp.replay(q, mask, flip_lane=(n, lane), decisions=decs)
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if other is None or exec_of(other[0]) != mask or not stores_agree(other):
+            continue
+        ins = trace[n].instr
+        b = None if _COMPARE.match(ins.base) else bit_after(n)
+        what = (f"lane {lane}'s result in error" if b is None else
+                f"{b[0]} bit {lane & 31} = {b[1]}, a correct program would hold {1 - b[1]}")
+        d = next((k for k, (x, y) in enumerate(zip(decisions, decs)) if x[0] is y[0] and x[1] != y[1]), None)
+        tail = ""
+        if d is not None:
+            t, taken, cond, _, _ = decisions[d]
+            tail = (f" -> line {t.line} {t.mnemonic} {'taken' if taken else 'not taken'} ({cond}; in the run with "
+                    f"the bit flipped, {decs[d][2]}, {'not taken' if taken else 'taken'})")
+        return (f"line {ins.line} {ins.mnemonic}: {what}{tail}; flipped, EXEC at the return is EXEC at entry and "
+                "the IR's stores are the GPU's")
+    return None
+
+
 def _branch_only(kc: KernelCex, q: Any, rp: KernelReplay, word: int) -> None:
     """Where the stores cannot be paired into a lane table (a store both
     paths share, the IR's on each path): a branch as the cause all the
