@@ -11,6 +11,7 @@ each run (the reference run)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -36,13 +37,13 @@ j:
 """
 
 
-def _run(tmp_path: Path, old: str, new: str) -> tuple[list[str], dict]:
+def _run(tmp_path: Path, old: str, new: str, *args: str) -> tuple[list[str], dict]:
     """The function by llc-22 for gfx1100 wave32, its `old` made `new`:
     (the mutant's lines, the refutation's counterexample)."""
     src = tmp_path / "dv.ll"
     src.write_text(IR)
     asm = mutate(llc_asm(src, "gfx1100", "-mattr=+wavefrontsize32"), f"\t{old}\n", f"\t{new}\n")
-    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32")
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", *args)
     assert code == 1 and r["verdict"] == "refuted", r
     return asm.splitlines(), r["counterexample"]
 
@@ -63,7 +64,8 @@ def test_an_s_xor_made_s_and_is_named_before_the_branch_it_misleads(tmp_path):
     s_and_saveexec's bit of the lane gives no value wanted, the s_and's
     does: it is named, then the branch, with EXEC in each run (it used to
     name the closing `s_or_b32 exec_lo` that left the lane off)."""
-    lines, c = _run(tmp_path, "s_xor_b32 s0, exec_lo, s0", "s_and_b32 s0, exec_lo, s0")
+    pic = tmp_path / "p.svg"
+    lines, c = _run(tmp_path, "s_xor_b32 s0, exec_lo, s0", "s_and_b32 s0, exec_lo, s0", "--svg", str(pic))
     at = _line(lines, "s_and_b32 s0, exec_lo, s0")
     br = _line(lines, "s_cbranch_execnz .LBB0_4")
     row = _row(c)
@@ -75,6 +77,10 @@ def test_an_s_xor_made_s_and_is_named_before_the_branch_it_misleads(tmp_path):
                           f"wanted, {row['ir']}"), c["cause"]
     assert (f"line {br} (s_cbranch_execnz .LBB0_4): not taken (exec_lo = 0x0); in the run with line {at}'s bit "
             f"flipped it reads exec_lo = {1 << i:#x} and goes the other way") in row["trace"], row["trace"]
+    # the picture frames the same line as the cause
+    cols = re.findall(r'<g class="column( responsible)?( branch)?" data-column="\d+" data-line="(\d+)">',
+                      pic.read_text())
+    assert [int(line) for resp, _, line in cols if resp] == [at], cols
 
 
 def test_an_s_and_saveexec_made_s_or_saveexec_is_named(tmp_path):
