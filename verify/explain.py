@@ -397,7 +397,7 @@ def _lane_cause(trace: list[Step], k: int, reg: str, lane: int | None, read: int
     """Where the lane number `read` (or its byte address, 4 * read) that
     chose a lane at instruction k was first computed: among the
     instructions that computed (reg, lane)'s value, following their register
-    sources, the earliest whose result is that number while none of the
+    sources (not past one that made it), the earliest whose result is that number while none of the
     registers it read holds it (a constant operand may: `v_xor_b32 v2, 2, v1`
     is where lane i ^ 2 comes from).  (step, register, lane, value), or None."""
     want = {read & M32, (read * 4) & M32}
@@ -424,6 +424,8 @@ def _lane_cause(trace: list[Step], k: int, reg: str, lane: int | None, read: int
         ins = [value(w.index, _reg_of(a), b) for a, b in srcs]
         if out in want and not any(v in want for v in ins):
             found.append((w, r, ln, out))
+            continue  # (the number was made here: an equal one behind it was computed away; lane 34 of
+            # `v_mbcnt_lo` = 32, `v_mbcnt_hi` 34, `v_xor_b32 v2, 2, v2` 32 again: the xor made it, not the mbcnt)
         frontier += [(w.index, a, b) for a, b in srcs]
     return min(found, key=lambda f: f[0].index) if found else None
 
