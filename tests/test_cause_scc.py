@@ -234,3 +234,76 @@ def test_what_scc_an_s_cselect_b64_read():
     ins = parse_line("s_cselect_b64 s[4:5], s[0:1], s[2:3]", Span("t.s", 1, 1))
     before = {"s0": 1, "s1": 2, "s2": 3, "s3": 4}
     assert cselect_scc(ins, before, {"s4": 3, "s5": 4}) == (0, (2 << 32) | 1)
+
+
+SEL64 = """\
+define amdgpu_kernel void @sel64(ptr addrspace(1) %out, i32 %a, i64 %x, i64 %y) {
+entry:
+  %cc = icmp eq i32 %a, 7
+  %s = select i1 %cc, i64 %x, i64 %y
+  store i64 %s, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_an_i64_value_picked_by_s_cselect_b64_names_the_compare(tmp_path):
+    """An i64 `select` of two kernel arguments: llc-22 -global-isel picks
+    it whole with `s_cselect_b64 s[0:1], s[0:1], s[2:3]` on the SCC of
+    `s_cmp_eq_u32 s6, 7` (SelectionDAG splits it into two s_cselect_b32),
+    then `v_dual_mov_b32 v0, s0 :: ...` and `global_store_b64`.  The compare made `s6,
+    8`: the stored low word's s0 is traced through the s_cselect_b64 (with
+    the other SCC it holds the value wanted) to the compare, named first
+    (the trace used to stop at the s_cselect_b64: "writes s0"; the
+    compare was named only by the replay with SCC the other way, without
+    the path through the s_cselect)."""
+    from helpers import llc_asm, mutate, tv_on_asm
+    src = tmp_path / "sel64.ll"
+    src.write_text(SEL64)
+    asm = mutate(llc_asm(src, "gfx1100", "-mattr=+wavefrontsize32", "-global-isel"), "\ts_cmp_eq_u32 s6, 7\n",
+                 "\ts_cmp_eq_u32 s6, 8\n")
+    lines = asm.splitlines()
+    at = lines.index("\ts_cmp_eq_u32 s6, 8") + 1
+    assert lines[at] == "\ts_cselect_b64 s[0:1], s[0:1], s[2:3]", lines[at - 1:at + 4]
+    mov = next(n for n, t in enumerate(lines, 1) if t.startswith("\tv_dual_mov_b32 v0, s0 ::"))  # (a VOPD pair)
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32")
+    assert code == 1 and r["verdict"] == "refuted", r
+    c = r["counterexample"]
+    row = next(x for x in c["lanes"] if x.get("differs"))
+    want, got = row["expected"], row["actual"]  # (a kernel's row: the stored words)
+    assert c["cause"] == (f"line {at} s_cmp_eq_u32: SCC = 1 -> line {at + 1} s_cselect_b64: s0 = {got:#x}, a correct "
+                          f"program would hold {want:#x} -> line {mov} v_mov_b32_e32 for v0[{row['lane']}], the value "
+                          f"wanted, {want:#x}"), c["cause"]
+    assert (f"line {at + 1} (s_cselect_b64 s[0:1], s[0:1], s[2:3]): s0 = {got:#x} (SCC = 1); with SCC = 0 it holds "
+            f"{want:#x}") in row["trace"], row["trace"]
+
+
+def test_a_wave64_mask_made_by_s_cselect_b64_through_an_s_and_b64_names_the_s_cselect(tmp_path):
+    """`select (select i1 (icmp eq %a, 7), i1 (fcmp olt %u, 1.0), i1
+    false), %x, %y` in a wave64 compute shader: llc-22 makes the uniform
+    half `s_cselect_b64 s[0:1], -1, 0`, ANDs it with the compare's VCC
+    (`s_and_b64 vcc, s[0:1], vcc`) for `v_cndmask_b32`.  The s_cselect made
+    `s_cselect_b64 s[0:1], 0, 0` clears the mask where a = 7 and u < 1:
+    VCC's bit is 0 where 1 is wanted, and of the s_and's inputs only
+    s[0:1] is 0 there, so the path goes through the s_and_b64 to the
+    s_cselect_b64, named first (the trace used to stop at the s_and_b64)."""
+    from helpers import llc_asm, mutate, tv_on_asm
+    src = tmp_path / "selm.ll"
+    src.write_text("define amdgpu_cs float @selm(i32 inreg %a, float %x, float %y, float %u) {\nentry:\n"
+                   "  %ucc = icmp eq i32 %a, 7\n  %d1 = fcmp olt float %u, 1.0\n"
+                   "  %m = select i1 %ucc, i1 %d1, i1 false\n  %r = select i1 %m, float %x, float %y\n"
+                   "  ret float %r\n}\n")
+    asm = mutate(llc_asm(src, "gfx1100", "-mattr=+wavefrontsize64", triple="amdgcn"),
+                 "\ts_cselect_b64 s[0:1], -1, 0\n", "\ts_cselect_b64 s[0:1], 0, 0\n")
+    lines = asm.splitlines()
+    at = lines.index("\ts_cselect_b64 s[0:1], 0, 0") + 1
+    sand = lines.index("\ts_and_b64 vcc, s[0:1], vcc") + 1
+    assert lines[sand] == "\tv_cndmask_b32_e32 v0, v1, v0, vcc", lines[sand - 1:sand + 1]
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "64")
+    assert code == 1 and r["verdict"] == "refuted", r
+    c = r["counterexample"]
+    row = next(x for x in c["lanes"] if x.get("differs"))
+    i = row["lane"]
+    assert c["cause"] == (f"line {at} s_cselect_b64: s0:s1 = 0x0 -> line {sand} s_and_b64: vcc[{i}] = 0, a correct "
+                          f"program would hold 1 -> line {sand + 1} v_cndmask_b32_e32 for v0[{i}], the value wanted, "
+                          f"{row['ir']}"), c["cause"]

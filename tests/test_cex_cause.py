@@ -100,3 +100,23 @@ def test_a_whole_wave_enable_is_no_branch_mask_to_blame():
     assert c["exec"] == "0x0000000100010000"
     assert c["cause"] == "line 25 v_add_u32_dpp: v1[32] = v_add_u32 of v1[31] and v1[32]"
     assert not any("s_or_saveexec" in t for r in c["lanes"] for t in r["trace"])
+
+
+def test_a_lane_number_computed_away_and_back_names_the_last_maker(tmp_path):
+    """shfl_xor mask 1 as `v_mbcnt_lo`, `v_mbcnt_hi`, `v_xor_b32 v2, 2,
+    v2`, `ds_bpermute` on wave64 (the xor constant wrong): lane 34's
+    v_mbcnt_lo gives 32, its v_mbcnt_hi 34, the xor 32 again, the lane it
+    reads.  The xor made that number; the mbcnt_lo's 32 was computed away
+    (the search used to go on past the xor and name the mbcnt_lo, the
+    earliest equal result, for lane 34 alone)."""
+    p = tmp_path / "x.s"
+    p.write_text("; @spec cuda.shfl_xor mask=1 width=32\n; @targets gfx1100\n; @waves 64\n; @exec full\n"
+                 "; @input x = v0\n; @output out = v1\n; @clobbers v2\n"
+                 "v_mbcnt_lo_u32_b32 v2, -1, 0\nv_mbcnt_hi_u32_b32 v2, -1, v2\nv_xor_b32_e32 v2, 2, v2\n"
+                 "v_lshlrev_b32_e32 v2, 2, v2\nds_bpermute_b32 v1, v2, v0\ns_waitcnt lgkmcnt(0)\n")
+    code, out, _ = cli("lowering", str(p), "--json")
+    assert code == 1
+    (res,) = [r for r in json.loads(out)["results"] if r["verdict"] == "refuted"]
+    rows = {r["lane"]: r for r in res["counterexample"]["lanes"]}
+    assert rows[34]["responsible"] == "line 10 v_xor_b32_e32: v2[34] chooses lane 32 for line 12 ds_bpermute_b32"
+    assert all(r["responsible"].startswith("line 10 v_xor_b32_e32: ") for r in rows.values() if r.get("differs"))

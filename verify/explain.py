@@ -397,7 +397,7 @@ def _lane_cause(trace: list[Step], k: int, reg: str, lane: int | None, read: int
     """Where the lane number `read` (or its byte address, 4 * read) that
     chose a lane at instruction k was first computed: among the
     instructions that computed (reg, lane)'s value, following their register
-    sources, the earliest whose result is that number while none of the
+    sources (not past one that made it), the earliest whose result is that number while none of the
     registers it read holds it (a constant operand may: `v_xor_b32 v2, 2, v1`
     is where lane i ^ 2 comes from).  (step, register, lane, value), or None."""
     want = {read & M32, (read * 4) & M32}
@@ -424,6 +424,8 @@ def _lane_cause(trace: list[Step], k: int, reg: str, lane: int | None, read: int
         ins = [value(w.index, _reg_of(a), b) for a, b in srcs]
         if out in want and not any(v in want for v in ins):
             found.append((w, r, ln, out))
+            continue  # (the number was made here: an equal one behind it was computed away; lane 34 of
+            # `v_mbcnt_lo` = 32, `v_mbcnt_hi` 34, `v_xor_b32 v2, 2, v2` 32 again: the xor made it, not the mbcnt)
         frontier += [(w.index, a, b) for a, b in srcs]
     return min(found, key=lambda f: f[0].index) if found else None
 
@@ -705,6 +707,9 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
         msel = _cselect_mask_cause(trace, w, half, lane or 0, b, value)
         if msel is not None:  # a lane mask made by an s_cselect (-1 or 0) from an SCC: back to the compare
             return msel[0], f"written at {_line(w)}", f"{msel[1]} -> {at} for {out}, the value wanted, {exp}"
+        mand = _logic_mask_cause(trace, w, half, lane or 0, b, value)
+        if mand is not None:  # an s_and/s_or of two masks: the one input in the way, to what computed it
+            return mand[0], f"written at {_line(w)}", f"{mand[1]} -> {at} for {out}, the value wanted, {exp}"
         # (a select gives the same with its two sources swapped: an inverted compare reads as this too)
         swap = " (or with its sources swapped)" if step.instr.base == "v_cndmask_b32" else ""
         return ([f"{_line(w)} ({print_instr(w.instr)}): writes {half}, bit {(lane or 0) & 31} = {b.value}"],
@@ -734,6 +739,23 @@ def _blamed_cause(trace: list[Step], step: Step, lane: int | None, b: Blame, exp
         return [], f"{b.text}@entry", f"{at}: {out} reads its {b.role} {b.text} = {b.value:#x} from entry, where {need}"
     return ([f"{_line(w)} ({print_instr(w.instr)}): writes {b.text} = {_value_text(b.value, names)}"],
             f"written at {_line(w)}", f"{_at(w)}: writes {b.text} = {_value_text(b.value, names)}, where {need}")
+
+
+def _copied_cselect(trace: list[Step], step: Step, value: ValueAt | None, expected: int | None
+                    ) -> tuple[list[str], Step, str] | None:
+    """A `v_mov_b32 vN, sM` whose lane should hold `expected` (so sM
+    should), sM written by an `s_cselect` (``s_cselect_b64 s[0:1], s[0:1],
+    s[2:3]``, GlobalISel's i64 select): :func:`_cselect_cause` on sM."""
+    if step.instr.base != "v_mov_b32" or expected is None or not isinstance(value, Reader):
+        return None
+    src = step.instr.operands[1]
+    if not isinstance(src, SReg) or src.count != 1:
+        return None
+    got = value(step.index, src, None)
+    if not isinstance(got, int) or got == expected & M32:
+        return None
+    b = Blame(1, "src0", src.names[0], got, expected & M32, "")
+    return _cselect_cause(trace, step, b, value)
 
 
 def _cselect_cause(trace: list[Step], step: Step, b: Blame, value: Reader) -> tuple[list[str], Step, str] | None:
@@ -833,6 +855,36 @@ def _cselect_mask_cause(trace: list[Step], w: Step, half: str, lane: int, b: Bla
     lines.insert(0, f"{_line(w)} ({print_instr(w.instr)}): {b.text}[{lane}] = {b.value} (SCC = {scc}); with SCC = "
                  f"{1 - scc} it holds {b.wanted}")
     via = "".join(f"{_at(s)}{': ' + v if v else ''} -> " for s, v in path)
+    return lines, f"{via}{_at(w)}: {b.text}[{lane}] = {b.value}, a correct program would hold {b.wanted}"
+
+
+def _logic_mask_cause(trace: list[Step], w: Step, half: str, lane: int, b: Blame, value: Reader
+                      ) -> tuple[list[str], str] | None:
+    """A lane-mask operand's bit (`b`: v_cndmask's mask) written by an
+    `s_and`/`s_or` of two SGPR masks (``s_and_b64 vcc, s[0:1], vcc``): the
+    one input that alone stands between the bit and the one wanted
+    (:func:`mask_input`), followed back by :func:`condition_path` (through
+    an `s_cselect_b64 s[0:1], -1, 0` to the compare whose SCC it read).
+    (chain lines, responsible up to the s_and); None where either input
+    could be the one or the path is w alone."""
+    if mask_input(w.instr, value.state(w.index)[1], 1 << lane, bool(b.wanted)) is None:
+        return None
+    dst = w.instr.operands[0]
+    if not isinstance(dst, SReg) or half not in dst.names:
+        return None
+    # (the bit of the lane in the value w wrote: a pair's high half holds lanes 32-63)
+    care = 1 << (lane & 31) << (32 * dst.names.index(half))
+
+    def sregs_at(k: int) -> dict[str, Any] | None:
+        return value.state(k)[1]
+    path = condition_path(list(trace), w.index, care, bool(b.wanted), sregs_at)
+    if len(path) < 2:
+        return None
+    path[-1] = (path[-1][0], "")
+    lines = [f"{_line(s)} ({print_instr(s.instr)}){': ' + v if v else ''}" for s, v in reversed(path[:-1])]
+    lines.insert(0, f"{_line(w)} ({print_instr(w.instr)}): {b.text}[{lane}] = {b.value}; a correct program would "
+                 f"hold {b.wanted}, and of its inputs only the one traced stands in the way")
+    via = "".join(f"{_at(s)}{': ' + v if v else ''} -> " for s, v in path[:-1])
     return lines, f"{via}{_at(w)}: {b.text}[{lane}] = {b.value}, a correct program would hold {b.wanted}"
 
 
@@ -983,6 +1035,12 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                 chain += hop[0]
                 return chain, f"written at {_line(step)}", f"{_at(step)}: {hop[0][0].split(': ', 1)[1]}"
             if hop is not None:
+                sel = (_copied_cselect(trace, step, value, expected)
+                       if hop[1] is None and through and not responsible else None)
+                if sel is not None:  # an s_cselect's scalar (b32, b64): the SCC it read, back to the compare
+                    lines, cw, resp = sel
+                    return (chain + hop[0][:1] + lines, f"written at {_line(cw)}",
+                            f"{resp} -> {_at(step)} for {reg}[{lane}], the value wanted, {(expected or 0) & M32:#x}")
                 chain += hop[0]
                 if hop[1] is None:  # the scalar was computed: that instruction is the cause
                     source, responsible = hop[2], responsible or hop[3]

@@ -160,10 +160,20 @@ def explain(q: Any, B: Any, W: int, target: Target, assume: dict[str, str], arg_
                 src = (src or s) if out_reg.startswith("s") else (s or src)
         ex.rows.append(C.Row(name, i, e, names.get(e, ""), a, src, resp or "(the GPU value differs)", chain,
                              bits=32))
+    branch = None
     if run is not None and decisions and ex.rows:
-        _branch_cause(ex.rows, decisions, replay, concrete_initial, mask, out_reg, off, m32)
+        branch = _branch_cause(ex.rows, decisions, replay, concrete_initial, mask, out_reg, off, m32)
     if run is not None and ex.rows:
         _result_compare(ex.rows, run, replay, concrete_initial, mask, out_reg, off, m32)
+        _mask_cause(ex.rows, run, decisions, replay, concrete_initial, mask, out_reg, off, m32)
+    if branch is not None:  # a lane left unwritten that no mask explains: the branch, where the other way fixes it
+        t, taken, cond = branch[:3]
+        for r in ex.rows:
+            if _exec_off_row(r):
+                r.responsible = (f"line {t.line} {t.mnemonic}: {'taken' if taken else 'not taken'}"
+                                 f"{f' ({cond})' if cond else ''}, the path to the GPU value; the other way it gives "
+                                 f"the value wanted, {r.expected:#x}; its condition's computations, each flipped for "
+                                 f"lane {r.lane}, do not")
     if tagged:
         ex.pattern = _pattern(q, B, W, arg_regs, tag, exec_bits, ir_vals, ir_poison, gpu_vals, width, names, bad)
     if run is not None and ex.rows:
@@ -218,15 +228,19 @@ BRANCH_TRIES = 8  # the latest conditional branches of a path replayed the other
 
 
 def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, initial: Any, mask: int,
-                  out_reg: str, off: int, m32: int) -> None:
+                  out_reg: str, off: int, m32: int) -> Decision | None:
     """A branch as the cause: where the code, replayed with one of the
     conditional branches its path met going the other way (the latest
     first, BRANCH_TRIES of them), gives every differing row's lane the IR's value, that branch
-    is the operand in error; each row then names it (:func:`_name_branch`)."""
+    is the operand in error; each row then names it (:func:`_name_branch`).
+    Returns that branch's decision."""
+    hit: list[int] = []
+
     def agrees(d: int) -> bool:
         other = replay(initial, mask, flip=d)
         if other is None:
             return False
+        hit[:] = [d]
         m2 = other[0]
 
         def got(i: int) -> Any:
@@ -237,6 +251,8 @@ def _branch_cause(rows: list[C.Row], decisions: list[Decision], replay: Any, ini
     found = _flipped_branch(decisions, agrees)
     if found is not None:
         _name_branch(rows, *found)
+        return decisions[hit[0]]
+    return None
 
 
 def _plain(r: C.Row) -> bool:
@@ -293,6 +309,118 @@ def _result_compare(rows: list[C.Row], run: tuple[Machine, list[Any]], replay: A
         r.responsible = text
         r.chain.append(f"line {ins.line} ({print_instr(ins)}): lane {r.lane}'s result in error ({what}); the other "
                        "way the code gives the value wanted")
+
+
+_EXEC_OFF = re.compile(r": EXEC lane \d+ = 0 \([^)]*\), and no instruction writes ")
+
+
+def _exec_off_row(r: C.Row) -> bool:
+    """A row whose responsible is the last write of EXEC that left its lane
+    off (no instruction wrote the lane): EXEC's evidence, not its cause."""
+    return bool(_EXEC_OFF.search(r.responsible))
+
+
+# an SALU op computing a lane mask (EXEC, VCC, an SGPR pair): its result's lane bit is a branch's or a
+# select's condition; a copy of a mask (`s_mov_b32 s0, exec_lo`) too
+_MASK_OP = re.compile(r"^s_(and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor|not|mov)(_saveexec)?_b(32|64)$")
+MASK_TRIES = 16  # the earliest mask computations and compares of a replay's path replayed with a lane's bit flipped
+
+
+def _mask_bit(sregs: dict[str, Any], ins: Any, lane: int) -> tuple[str, int] | None:
+    """The register holding `lane`'s bit of the mask SALU op `ins` wrote
+    (EXEC for an `s_*_saveexec`, whose SGPR result is EXEC's old value;
+    its destination else) and the bit as it is now; None where it wrote no
+    mask (an SGPR copy of a non-mask, a constant's destination that is not
+    a register)."""
+    if ins.base.startswith("s_mov") and not (len(ins.operands) > 1 and isinstance(ins.operands[1], SReg)):
+        return None
+    names = ("exec_lo", "exec_hi") if "saveexec" in ins.base else \
+        ins.operands[0].names if ins.operands and isinstance(ins.operands[0], SReg) else None
+    if names is None or names[0] == "scc" or (lane >= 32 and len(names) < 2):
+        return None
+    r = names[0] if lane < 32 else names[1]
+    v = sregs.get(r)
+    return (r, (v >> (lane & 31)) & 1) if isinstance(v, int) else None
+
+
+def _mask_cause(rows: list[C.Row], run: tuple[Machine, list[Any]], decisions: list[Decision], replay: Any,
+                initial: Any, mask: int, out_reg: str, off: int, m32: int) -> None:
+    """A lane-mask computation as a returned value's cause (issue #34: a
+    mutated `s_xor`/`s_and_saveexec` before a branch): for each row with
+    no evident cause (:func:`_plain`) or with its lane left unwritten
+    (EXEC's last write named), the code is replayed with one lane-mask
+    result's bit of the row's lane flipped, the earliest first (compares:
+    their lane's result; SALU mask ops: EXEC for an `s_*_saveexec`, else
+    the SGPR written; MASK_TRIES of them).  The first whose replay returns
+    the IR's value is the first instruction whose result differs from what
+    a correct program holds there (those before it, flipped, give no value
+    wanted): it is named, then the first branch that replay took the other
+    way, with the condition it read in each run (the reference run: what a
+    correct mask makes the condition), or the value wanted where no branch
+    differs."""
+    todo = [r for r in C.deciding_first(rows) if _plain(r) or _exec_off_row(r)]
+    if not todo:
+        return
+    m, snaps = run
+    trace = m.trace or []
+    r0 = todo[0]
+
+    def bit_after(n: int, lane: int) -> tuple[str, int] | None:
+        ins = trace[n].instr
+        if _COMPARE.match(ins.base):
+            return None
+        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], ins, lane)  # (the registers just after step n)
+
+    cands = [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
+             or (_MASK_OP.match(st.instr.base) and bit_after(n, r0.lane) is not None)][:MASK_TRIES]
+
+    def other_run(n: int, r: C.Row) -> list[Decision] | None:
+        """The decisions of the replay with step n's bit of r's lane
+        flipped, where it returns the IR's value in that lane."""
+        decs: list[Decision] = []
+        try:
+            other = replay(initial, mask, flip_lane=(n, [r.lane]), decisions=decs)
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if other is None:
+            return None
+        x = other[0].v(int(out_reg[1:]))[r.lane] if out_reg.startswith("v") else other[0].s(out_reg)
+        return decs if isinstance(x, int) and (x >> off) & m32 == r.expected else None
+
+    def name(n: int, r: C.Row, decs: list[Decision], first: bool) -> None:
+        ins = trace[n].instr
+        b = bit_after(n, r.lane)
+        if b is None:
+            what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if \
+                ins.base.startswith("v_cmpx") else "its mask"
+            what = f"lane {r.lane}'s result in error ({what})"
+        else:
+            what = f"{b[0]} bit {r.lane & 31} = {b[1]}, a correct program would hold {1 - b[1]}"
+        tail = ""
+        # the first branch the two runs took apart: the condition each read
+        d = next((k for k, (x, y) in enumerate(zip(decisions, decs)) if x[0] is y[0] and x[1] != y[1]), None)
+        if d is not None:
+            t, taken, cond, _, _ = decisions[d]
+            way = "taken" if taken else "not taken"
+            tail = (f" -> line {t.line} {t.mnemonic} {way} ({cond}; in the run with the bit flipped, {decs[d][2]}, "
+                    f"{'not taken' if taken else 'taken'}), the path to the GPU value")
+            r.chain.append(f"line {t.line} ({t.text.split(';')[0].strip()}): {way} ({cond}); in the run with line "
+                           f"{ins.line}'s bit flipped it reads {decs[d][2]} and goes the other way")
+        r.responsible = f"line {ins.line} {ins.mnemonic}: {what}{tail}; flipped, the GPU returns the value wanted, " \
+                        f"{r.expected:#x}"
+        r.chain.append(f"line {ins.line} ({print_instr(ins)}): {what}; flipped, the code gives the value wanted"
+                       + (" (the mask computations and compares before it, flipped, do not)" if first else ""))
+
+    for n in cands:
+        decs = other_run(n, r0)
+        if decs is None:
+            continue
+        name(n, r0, decs, True)
+        for r in todo[1:]:  # (the other rows: each confirmed by its own replay)
+            if (bit_after(n, r.lane) is not None or _COMPARE.match(trace[n].instr.base)) and \
+                    (more := other_run(n, r)) is not None:
+                name(n, r, more, False)
+        return
 
 
 def _branch_columns(decisions: list[Decision]) -> list[tuple[int, int, str]]:
@@ -1058,6 +1186,14 @@ def explain_kernel(kc: KernelCex, q: Any, rp: KernelReplay, at: tuple[Any, Any])
                                          or "the GPU's store differs" in r.responsible or not r.chain):
                     r.responsible = cmp[0]
                     r.chain.append(cmp[0])
+        else:  # a lane-mask computation (an s_xor, an s_and_saveexec) that sent the lane the wrong way
+            mk = _kernel_mask(kc, q, rp, word, run, decisions)
+            for r in rows:
+                if mk is not None and r.lane == mk[1] and (
+                        " computed by " in r.responsible or _PLAIN_WRITE.search(r.responsible)
+                        or "the GPU's store differs" in r.responsible or not r.chain):
+                    r.responsible = mk[0]
+                    r.chain += mk[2]
     traced = C.deciding_first([r for r in rows if r.chain])
     if run is not None and traced:  # the picture of the deciding lane's store (verify tv --svg)
         from .. import svg  # (the picture's module loads with a counterexample only: start-up, issue 35)
@@ -1145,6 +1281,12 @@ def _flip_result(m: Machine, ins: Any, lane: int) -> None:
     if ins.base.startswith(("s_cmp_", "s_bitcmp")):
         m.scc = not bool(m.scc)
         return
+    if _MASK_OP.match(ins.base):  # (an SALU mask computation: the lane's bit of the mask it wrote)
+        b = _mask_bit(m.sregs, ins, lane)
+        if b is None:
+            raise ValueError(ins.text)
+        m.set_s(b[0], (m.sregs[b[0]] ^ (1 << (lane & 31))) & M32)
+        return
     dst = ins.operands[0] if ins.operands and isinstance(ins.operands[0], SReg) else None
     masks = [dst.names] if dst is not None else []
     if ins.base.startswith("v_cmpx"):
@@ -1198,6 +1340,134 @@ def _kernel_compare(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tup
             wanted = f"stores the value wanted, {kc.ir:#x}" if ir_n is not None else "stores nothing there, as the IR"
             return (f"line {ins.line} {ins.mnemonic}: lane {lane}'s result in error ({what}): the other way the GPU "
                     f"{wanted}", lane, n)
+    return None
+
+
+def _kernel_mask(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[Machine, list[Any]],
+                 decisions: list[Decision]) -> tuple[str, int, list[str]] | None:
+    """:func:`_mask_cause` for a kernel's (or pointer function's) memory
+    word: the lane that stores it (the GPU's, or the IR's where the GPU's
+    stores nothing there), and the earliest lane-mask result of the path
+    (a compare's, an SALU mask op's: MASK_TRIES of them) whose bit of that
+    lane, flipped, makes the GPU store the IR's word (or nothing where the
+    IR stores nothing).  (the cause's text, the lane, the path's lines,
+    latest first)."""
+    stored = _word_result(rp, run, word)
+    addr = (word & M32, 0 if rp.space == "lds" else word >> 32 & M32)
+    ir_n = _store_at(q, rp.ir_mem.stores, addr)
+    if stored is None:
+        return None
+    lane = stored[1] if stored[1] is not None else _group_of(rp.ir_mem.groups, ir_n)[1] if ir_n is not None else None
+    if lane is None:
+        return None
+    m, snaps = run
+    trace = m.trace or []
+
+    def bit_after(n: int) -> tuple[str, int] | None:
+        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], trace[n].instr, lane)
+    cands = [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
+             or (_MASK_OP.match(st.instr.base) and bit_after(n) is not None)][:MASK_TRIES]
+    for n in cands:
+        decs: list[Decision] = []
+        try:
+            other = rp.replay(q, kc.exec_mask, flip_lane=(n, lane), decisions=decs)
+            again = _word_result(rp, other, word) if other is not None else None
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if again is None or (again[0] != kc.ir if ir_n is not None else again[0] is not None):
+            continue
+        ins = trace[n].instr
+        b = None if _COMPARE.match(ins.base) else bit_after(n)
+        if b is None:
+            what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if \
+                ins.base.startswith("v_cmpx") else "its mask"
+            head = f"line {ins.line} {ins.mnemonic}: lane {lane}'s result in error ({what})"
+        else:
+            head = (f"line {ins.line} {ins.mnemonic}: {b[0]} bit {lane & 31} = {b[1]}, a correct program would "
+                    f"hold {1 - b[1]}")
+        wanted = f"stores the value wanted, {kc.ir:#x}" if ir_n is not None else "stores nothing there, as the IR"
+        lines = [f"line {ins.line} ({print_instr(ins)}): {head.split(': ', 1)[1]}; flipped, the GPU {wanted} "
+                 "(the mask computations and compares before it, flipped, do not)"]
+        d = next((k for k, (x, y) in enumerate(zip(decisions, decs)) if x[0] is y[0] and x[1] != y[1]), None)
+        tail = ""
+        if d is not None:
+            t, taken, cond, _, _ = decisions[d]
+            way = "taken" if taken else "not taken"
+            tail = (f" -> line {t.line} {t.mnemonic} {way} ({cond}; in the run with the bit flipped, {decs[d][2]}, "
+                    f"{'not taken' if taken else 'taken'})")
+            lines.insert(0, f"line {t.line} ({t.text.split(';')[0].strip()}): {way} ({cond}); in the run with line "
+                            f"{ins.line}'s bit flipped it reads {decs[d][2]} and goes the other way")
+        return f"{head}{tail}; flipped, the GPU {wanted}", lane, lines
+    return None
+
+
+def exec_return_cause(q: Any, rp: KernelReplay, mask: int, after: int) -> str | None:
+    """A function that returns with EXEC (`after`) other than at entry
+    (`mask`): :func:`_kernel_mask`'s search for the lowest lane whose bit
+    differs, the replay agreeing where EXEC at its end is EXEC at entry
+    and the last store at each word the IR stores is the IR's.
+    The cause's text (the mask computation, the first branch its replay
+    took the other way), or None where no flip of the path's first
+    MASK_TRIES mask results restores EXEC."""
+    diff = (mask ^ after) & -(mask ^ after)
+    if not diff:
+        return None
+    lane = diff.bit_length() - 1
+    decisions: list[Decision] = []
+    try:
+        run = rp.replay(q, mask, decisions=decisions)
+    except Exception:  # (an explanation is never worth a crash)
+        return None
+    if run is None:
+        return None
+    m, snaps = run
+    trace = m.trace or []
+
+    def exec_of(mo: Machine) -> int | None:
+        return E.sgpr_value(mo.sregs, ("exec_lo", "exec_hi")[:1 if rp.W == 32 else 2])
+
+    if exec_of(m) != after:  # (the replay is not the model's)
+        return None
+    words: dict[int, int | None] = {}  # the IR's last store at each word (None: poison)
+    for lo, hi, v, p, en in rp.ir_mem.stores:
+        if q.truth(en):
+            w = q.value(lo) & M32 | (0 if rp.space == "lds" else (q.value(hi) & M32) << 32)
+            words[w] = None if q.truth(p) else q.value(v) & M32
+
+    if not words:  # (EXEC alone: a compare sending the lane down the other path restores it too)
+        return None
+
+    def stores_agree(run2: tuple[Machine, list[Any]]) -> bool:
+        for w, v in words.items():
+            got = _word_result(rp, run2, w)
+            if got is None or (v is not None and got[0] != v):
+                return False
+        return True
+
+    def bit_after(n: int) -> tuple[str, int] | None:
+        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], trace[n].instr, lane)
+    cands = [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
+             or (_MASK_OP.match(st.instr.base) and bit_after(n) is not None)][:MASK_TRIES]
+    for n in cands:
+        decs: list[Decision] = []
+        try:
+            other = rp.replay(q, mask, flip_lane=(n, lane), decisions=decs)
+        except Exception:  # (an explanation is never worth a crash)
+            return None
+        if other is None or exec_of(other[0]) != mask or not stores_agree(other):
+            continue
+        ins = trace[n].instr
+        b = None if _COMPARE.match(ins.base) else bit_after(n)
+        what = (f"lane {lane}'s result in error" if b is None else
+                f"{b[0]} bit {lane & 31} = {b[1]}, a correct program would hold {1 - b[1]}")
+        d = next((k for k, (x, y) in enumerate(zip(decisions, decs)) if x[0] is y[0] and x[1] != y[1]), None)
+        tail = ""
+        if d is not None:
+            t, taken, cond, _, _ = decisions[d]
+            tail = (f" -> line {t.line} {t.mnemonic} {'taken' if taken else 'not taken'} ({cond}; in the run with "
+                    f"the bit flipped, {decs[d][2]}, {'not taken' if taken else 'taken'})")
+        return (f"line {ins.line} {ins.mnemonic}: {what}{tail}; flipped, EXEC at the return is EXEC at entry and "
+                "the IR's stores are the GPU's")
     return None
 
 

@@ -380,8 +380,11 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
         mask = sum(1 << i for i in range(W) if q.truth(exec_bits[i]))
         res.seconds = time.monotonic() - t0
         if q.truth(exec_bad):
-            res.notes.append(f"counterexample: EXEC = {mask:#x} at entry, {q.value(elo) | q.value(ehi) << 32:#x} "
-                             "at the return")
+            after = q.value(elo) | q.value(ehi) << 32
+            res.notes.append(f"counterexample: EXEC = {mask:#x} at entry, {after:#x} at the return")
+            why = cextv.exec_return_cause(q, replay, mask, after)  # (the mask computation that left it so)
+            if why is not None:
+                res.notes.append(f"  cause: {why}")
         else:
             wrong = [i for i in range(W) if q.truth(lane_bad[i])]
             res.notes.append(f"counterexample: EXEC = {mask:#x}; returned value in lane {wrong[0]}: IR "
