@@ -365,7 +365,7 @@ def gpu_atomic(k: Any, ins: Any, op: str, ret: bool, addrs: list[tuple[Any, Any]
     faults = getattr(k.mem, "faults", None)
     if faults is not None and one is not False:
         faults.append((B.and_b(one, misaligned(B, addrs[first][0])), ins.line))
-    if len(live) > 1:
+    if live:  # (one lane, known or proved: its effect compared whole, atomics.group_pairs)
         k.mem.one_lane.add(len(k.mem.stores))
     noop = (B.const(0), B.const(0), (B.const(0), B.const(0)), False, False)
     lanes = [(addrs[first][0], addrs[first][1], data[first], False, one)] + [noop] * (W - 1)
