@@ -67,6 +67,20 @@ def test_the_exclusive_scan_starts_shifted_and_stops_below_its_lane() -> None:
     assert P.done(P.goal) and not P.done(st1)  # type: ignore[arg-type]
 
 
+def test_gfx950_swaps_are_moves_of_the_reduction_search() -> None:
+    """gfx950's v_permlane16_swap / v_permlane32_swap of a copy are moves of
+    the reduction and scan search (run on lane tags: each lane of v2 holds
+    the same lane of the other row / the other half); gfx942 has neither."""
+    P = _Problem("red.scan_incl", "add", [get("gfx950")], 64)
+    m16 = _move(P, "permlane16_swap the other row")
+    m32 = _move(P, "permlane32_swap the other half")
+    assert m16.pre == ("v_mov_b32_e32 v2, v1", "v_permlane16_swap_b32_e32 v2, v2")  # type: ignore[attr-defined]
+    assert m16.gather == tuple(i ^ 16 for i in range(64))  # type: ignore[attr-defined]
+    assert m32.gather == tuple(i ^ 32 for i in range(64))  # type: ignore[attr-defined]
+    Q = _Problem("red.reduce_all", "add", [get("gfx942")], 64)
+    assert not [m for m in Q.moves if "swap" in m.label]
+
+
 @pytest.mark.slow  # a search and three proofs, about 6 s
 def test_synth_exclusive_scan_add_gfx900_w64() -> None:
     """The exclusive add scan: wave_shr:1, then LLVM's six-step inclusive scan
