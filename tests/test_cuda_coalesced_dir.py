@@ -10,7 +10,7 @@ from pathlib import Path
 
 from helpers import simulate
 
-from lowerings._gen.cuda_prims import coalesced_shfl_dir_w64
+from lowerings._gen.cuda_prims import coalesced_shfl_dir_w64, coalesced_shfl_w64
 from verify import catalog
 from verify.backend import Concrete
 from verify.spec import SpecLib
@@ -95,3 +95,21 @@ def test_the_gfx9_wave64_form_runs_as_the_spec_per_half():
             for h in (0, 32):
                 want = _out(LIB, f"cg.coalesced_shfl_{'down' if down else 'up'}", 1, (exec_mask >> h) & M32, x[h:h + 32])
                 assert [v if w is not None else None for v, w in zip(m.v(1)[h:h + 32], want)] == want, (down, h)
+
+
+def test_the_gfx9_wave64_shfl_by_rank_runs_per_half():
+    """lowerings/_gen/cuda_prims.py coalesced_shfl_w64 (not in the catalogue,
+    [S:cuda-coalesced-shfl-w64]) run concretely: in each half, an active
+    lane asking for rank r gets the value of that half's active lane whose
+    rank (its active lanes below, in the half) is r."""
+    rnd = random.Random(65)
+    x = [rnd.getrandbits(32) for _ in range(64)]
+    _, text = coalesced_shfl_w64()
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith(";")]
+    for exec_mask in ((1 << 64) - 1, 0x0F0F00F1FFFFFFFF, 0x0000000100000000, 0xFFFF0000000000FF):
+        members = [[h + j for j in range(32) if exec_mask >> (h + j) & 1] for h in (0, 32)]
+        rank = [rnd.randrange(max(1, len(members[i // 32]))) for i in range(64)]
+        m = simulate(lines, "gfx942", 64, exec_mask, {"v0": x, "v5": rank})
+        for i in range(64):
+            if exec_mask >> i & 1:
+                assert m.v(1)[i] == x[members[i // 32][rank[i]]], (hex(exec_mask), i)

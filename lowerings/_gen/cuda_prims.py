@@ -40,6 +40,32 @@ def coalesced_shfl() -> tuple[str, str]:
                  "v1, v6, s4, s[6:8]", body)
 
 
+def coalesced_shfl_w64() -> tuple[str, str]:
+    """coalesced_shfl on a GFX9 wave64 holding two 32-lane warps (CUDA's
+    warp per half), as coalesced_shfl_dir_w64 searches: each half's ranks
+    (v_mbcnt_lo of EXEC's low word in the low half, v_mbcnt_hi of its high
+    word in the high half, a constant mask choosing), 0xffffffff outside the
+    group, then for j = 63 down to 0 lane j's rank and value (v_readlane)
+    selected where it is the lane's `rank`, the compare kept in j's own half
+    only (s_and_b64 with the half's constant mask); a v_readlane result goes
+    through a VGPR (GFX9's constant bus).  Not in files() (the catalogue):
+    proved on gfx900 by `verify lowering` in 9 s of CPU, its proof on every
+    GFX9 target not measured to the end.  [S:cuda-coalesced-shfl-w64] [S:hazards]"""
+    body = ["s_mov_b64 s[4:5], exec", "s_mov_b64 exec, -1", "s_mov_b32 s20, -1", "s_mov_b32 s21, 0",
+            "s_mov_b32 s22, 0", "s_mov_b32 s23, -1", "v_mbcnt_lo_u32_b32 v6, s4, 0", "v_mbcnt_hi_u32_b32 v9, s5, 0",
+            "v_cndmask_b32_e64 v6, v9, v6, s[20:21]", "v_cndmask_b32_e64 v6, -1, v6, s[4:5]", "v_mov_b32_e32 v1, v0"]
+    for j in reversed(range(64)):
+        body += [f"v_readlane_b32 s6, v6, {j}", f"v_readlane_b32 s7, v0, {j}", "s_nop 1",
+                 "v_cmp_eq_u32_e64 s[12:13], s6, v5", f"s_and_b64 s[12:13], s[12:13], {'s[20:21]' if j < 32 else 's[22:23]'}",
+                 "v_mov_b32_e32 v9, s7", "v_cndmask_b32_e64 v1, v1, v9, s[12:13]"]
+    body += ["s_mov_b64 exec, s[4:5]"]
+    return _file("coalesced_shfl_w64",
+                 ["coalesced_threads().shfl(v, rank) on a GFX9 wave64 holding two 32-lane warps: per half, the",
+                  "member whose thread_rank (v_mbcnt of the half's EXEC word) is the lane's `rank`, found lane by lane."],
+                 "cg.coalesced_shfl rank=@rank warp=32", "gfx9", "any", "x = v0, rank = v5", "out = v1",
+                 "v1, v6, v9, s[4:7], s[12:13], s[20:23]", body, wave=64)
+
+
 def labeled_reduce() -> tuple[str, str]:
     """cg::reduce(labeled_partition(coalesced_threads(), label), v, plus):
     the values zeroed outside EXEC (a v_cndmask under a full EXEC, then EXEC

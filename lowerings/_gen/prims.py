@@ -256,8 +256,8 @@ def cg_reduce_f32_cmp_t32(op: str, rdna: bool) -> tuple[str, str]:
     16 down, `partner op own`): the partner 16 lanes away (lane ^ 16, as
     cg_reduce_f32_t32) compared with own and selected, then the 16-lane
     butterfly of cg_reduce_f32_cmp on that value.  Not in files() (the
-    catalogue) until `verify prove` proves it on every target it declares:
-    tests/test_cg_f32_cmp.py runs it concretely.  [S:cuda-cg] [S:vopc-f32]"""
+    catalogue): its proof costs more than the catalogue's 60 s of CPU
+    ([S:cuda-cg-cmp]); tests/test_cg_f32_cmp.py runs it concretely.  [S:cuda-cg] [S:vopc-f32]"""
     wave = 32 if rdna else 64
     cmp = {"less": "v_cmp_lt_f32_e32", "greater": "v_cmp_gt_f32_e32"}[op]
     vcc = "vcc_lo" if rdna else "vcc"
