@@ -135,8 +135,13 @@ def constant_gap(line: str) -> bool:
     return mn.endswith("_e64_dpp") and any(float_text(c.text) is None and c.value <= 0xFFFF for c in consts)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("tname", CONST_TARGETS)
+# (about 20 s of CPU a target: one target of each encoding family in the slow
+# tier, SI, GFX9, GFX11 and GFX12; the others in the corpus tier)
+CONST_SLOW = ("gfx600", "gfx900", "gfx1100", "gfx1200")
+
+
+@pytest.mark.parametrize("tname", [pytest.param(t, marks=pytest.mark.slow if t in CONST_SLOW else pytest.mark.corpus)
+                                   for t in CONST_TARGETS])
 def test_constant_slots_match_llvm_mc(tname):
     if MC is None:
         pytest.skip("needs llvm-mc-22")
