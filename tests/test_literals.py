@@ -101,14 +101,15 @@ def constant_lines() -> list[str]:
             for k, kind in enumerate(sig):
                 if kind not in ("src", "ssrc", "ssrc64", "mask", "src64", "src16"):
                     continue
+                # the form with registers in every slot must parse (once per slot, not per
+                # constant: a constant's text may also be part of the mnemonic, "64" in "_b64")
+                try:
+                    parse_instr(f"{mn} {', '.join(STRICT[kd] for kd in sig)}{mtext}", Span("t", 1))
+                except InputError:
+                    continue
                 for c in CONSTS:
                     ops = [c if j == k else STRICT[kd] for j, kd in enumerate(sig)]
-                    line = f"{mn} {', '.join(ops)}{mtext}"
-                    try:
-                        parse_instr(line.replace(c, STRICT[kind]), Span("t", 1))
-                    except InputError:
-                        continue
-                    out.append(line)
+                    out.append(f"{mn} {', '.join(ops)}{mtext}")
     return out
 
 
