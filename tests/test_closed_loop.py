@@ -144,8 +144,9 @@ def check(paths: list[str], llc: str | None = None, pick: bool = False, every: b
 
 @pytest.mark.slow
 def test_emitted_ir_is_proved_by_tv_llvmlite_sample():
-    """Every third lowering of the slow tier's sample (the whole catalogue: the corpus tier)."""
-    assert check(sample()[::3], every=False) >= 80  # (88 results with 905 lowerings: a floor against a collapse)
+    """Every sixth lowering of the slow tier's sample (the whole catalogue: the corpus tier; every
+    third cost 73 s of CPU in CI, 2026-11-30)."""
+    assert check(sample()[::6], every=False) >= 40  # (a floor against a collapse)
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import cli, cover_sample
+from helpers import cli, costly, cover_sample
 
 from verify import catalog, emit, proofs
 from verify import target as T
@@ -242,7 +242,10 @@ def test_catalogue_emits_compiles_and_reverifies_for_every_target(share, part):
     files = _emit_share(share)[part::EMIT_SHARDS]
     assert files
     for path in files:
-        n, problems = emit.selfcheck(path)
+        # a lowering measured costly (helpers.COSTLY) is in CI's share for a mnemonic no other
+        # file has: there it is compiled for every target but proved for its first program only
+        # (fns_prev_gcn and the f32 cg scans: 92 s of CPU with every program, 48 s with one)
+        n, problems = emit.selfcheck(path, programs=1 if share == "ci" and costly(path) else None)
         assert n == len(proofs.instantiations(load_lowering(path)))
         name = load_lowering(path).name
         if name not in EMIT_GAPS:

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import cli, tier_split
 
 pytest.importorskip("llvmlite")
 
@@ -346,9 +346,10 @@ MUTANT_UNDECIDED = {n: "the warp sum's mutant is unknown within tv's budget (iss
                     for n in ("clang22_warp_reduce_gfx1030", "clang22_warp_reduce_gfx1100", "clang22_warp_reduce_gfx90a")}
 
 
-@pytest.mark.slow
+# every other file's mutant in the slow tier, the rest in the corpus tier
+# (all of them cost 66 s of CPU in CI, 2026-11-30)
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", tier_split(FILES, 2, ids=[p.stem for p in FILES]))
 def test_corpus_ir_mutant_refuted(tmp_path, path):
     """The mutant is refuted on the last wave32 instance of the RUN lines
     (quicker to refute) or, where it is equivalent in wave32 (e.g. a
