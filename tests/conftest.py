@@ -68,21 +68,58 @@ def _named(item: pytest.Item, config: pytest.Config) -> bool:
     return False
 
 
+# The slow tier's longest tests (over about 10 s of CPU each in CI's log,
+# 2026-11-30), longest first.  They run first: pytest-xdist hands the first
+# quarter of the tests out round robin and the rest to whichever worker is
+# free, so a long test at the end of the order would leave the other worker
+# idle for its whole length.  Only the order changes, never what runs.
+HEAVY_FIRST = (
+    "tests/test_emit.py::test_catalogue_emits_compiles_and_reverifies_for_every_target[ci-2]",
+    "tests/test_emit.py::test_catalogue_emits_compiles_and_reverifies_for_every_target[ci-6]",
+    "tests/test_closed_loop.py::test_emitted_ir_is_proved_by_tv_llvmlite_sample",
+    "tests/test_tv_shape_agg.py::test_closed_loop_nondeterminism",
+    "tests/test_tv_cf.py::test_a_named_hazard_assumption_is_honoured_and_named",
+    "tests/gpu/test_cuda_h100_prims.py::test_groups_partitions_and_matches_agree_with_the_specs",
+    "tests/test_emit.py::test_catalogue_emits_compiles_and_reverifies_for_every_target[ci-7]",
+    "tests/test_emit.py::test_catalogue_emits_compiles_and_reverifies_for_every_target[ci-1]",
+    "tests/test_tv_sici.py::test_ci_swizzle_mutants_are_not_proved",
+    "tests/test_tv_shape_half.py::test_fma_to_mad_is_refuted_where_denormals_are_kept",
+    "tests/test_tv_shape_wide.py::test_gfx8_carry_mutant_subtracting_the_high_half_is_refuted",
+    "tests/test_tv_shape_atomics.py::test_a_mutant_wrong_only_with_lane_31_active_is_unknown_after_an_order_free_recheck",
+    "tests/test_emit.py::test_catalogue_emits_compiles_and_reverifies_for_every_target",
+    "tests/test_semantics_agree.py::test_concrete_and_symbolic_agree",
+    "tests/test_same_answer.py::test_golden_lowerings_answer_the_same_in_either_order",
+    "tests/test_synth_bound.py::test_synth_max_ops_4_claims_the_bound_over_every_control_and_mask",
+    "tests/test_lanemask.py::test_the_lane_masks_prove_on_a_target_of_each_family",
+    "tests/test_html_report.py::test_a_thousand_lowerings",
+    "tests/test_cause_masks.py::test_a_kernels_s_xor_made_s_and_is_named",
+    "tests/test_synth_robust.py::test_table_entries_record_what_they_rely_on",
+    "tests/test_closed_loop.py::test_synth_winners_emitted_are_proved_by_tv_sample",
+)
+
+
+def _heavy_rank(item: pytest.Item) -> int:
+    for k, prefix in enumerate(HEAVY_FIRST):
+        if item.nodeid == prefix or item.nodeid.startswith(prefix + "["):
+            return k
+    return len(HEAVY_FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not (config.getoption("--corpus") or "corpus" in (config.option.markexpr or "")):
-        corpus = [i for i in items if i.get_closest_marker("corpus") and not _named(i, config)]
+        corpus = {id(i) for i in items if i.get_closest_marker("corpus") and not _named(i, config)}
         if corpus:
-            config.hook.pytest_deselected(items=corpus)
-            items[:] = [i for i in items if i not in corpus]
-    if config.getoption("--slow") or config.option.markexpr:
-        return
-    keep: list[pytest.Item] = []
-    slow: list[pytest.Item] = []
-    for item in items:
-        (slow if item.get_closest_marker("slow") and not _named(item, config) else keep).append(item)
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = keep
+            config.hook.pytest_deselected(items=[i for i in items if id(i) in corpus])
+            items[:] = [i for i in items if id(i) not in corpus]
+    if not (config.getoption("--slow") or config.option.markexpr):
+        keep: list[pytest.Item] = []
+        slow: list[pytest.Item] = []
+        for item in items:
+            (slow if item.get_closest_marker("slow") and not _named(item, config) else keep).append(item)
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = keep
+    items.sort(key=_heavy_rank)  # stable: every other test keeps its place
 
 
 @pytest.fixture
