@@ -1141,12 +1141,12 @@ def default_output(low: Lowering, target: Target, wave: int, fmt: str) -> str:
     return str(Path(f"{low.name}.{target.name}.w{wave}{ext}"))
 
 
-def selfcheck(path: str, timeout: float = 30.0, programs: int | None = None) -> tuple[int, list[str]]:
+def selfcheck(path: str, timeout: float = 30.0, prove: set[tuple[str, int]] | None = None) -> tuple[int, list[str]]:
     """Emit one lowering as LLVM IR for every (target, wave) it declares,
     compile each, and prove the compiled code; targets whose compiled
-    programs are the same share a proof (with `programs`, only the first that
-    many distinct compiled programs are proved: every instantiation is still
-    emitted and compiled).  Returns (instantiations, problems).
+    programs are the same share a proof (with `prove`, only the programs of
+    those (target, wave) instantiations are proved: every instantiation is
+    still emitted and compiled).  Returns (instantiations, problems).
     No proof record is consulted: this checks emission itself (the tests and
     benchmarks/bench_check.py run it over the catalogue)."""
     low = load_lowering(path)
@@ -1162,7 +1162,9 @@ def selfcheck(path: str, timeout: float = 30.0, programs: int | None = None) -> 
             problems.append(f"{low.name} {t} wave{w}: {e}")
             continue
         groups.setdefault((w, tuple(i.text.strip() for i in clow.program)), []).append((tgt, clow))
-    for (w, _), items in list(groups.items())[:programs]:
+    for (w, _), items in groups.items():
+        if prove is not None and not any((t.name, w) in prove for t, _ in items):
+            continue
         for r in check_lowering(items[0][1], [t for t, _ in items], [w], timeout):
             if r.verdict != "proved":
                 problems.append(f"{low.name} {r.target} wave{w}: the compiled code is {r.verdict}")
