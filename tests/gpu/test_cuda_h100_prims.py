@@ -27,10 +27,19 @@ M32 = 0xFFFFFFFF
 FAR_DELTA = 0x7FFFFFFE  # the largest delta cg.coalesced_shfl_down/_up take (2^31 - 2)
 
 
+_EVALUATED: dict[str, Any] = {}
+
+
 def spec_out(name: str, params: dict[str, Any], active_mask: int, inputs: dict[str, list[int]],
              output: str = "out") -> list[int | None]:
+    """The spec's `output` on the active lanes (None: inactive or undefined).
+    A spec is run once per (parameters, lanes, inputs): the recordings ask
+    for the same run again (a match's two outputs; 1,795 runs, 863 distinct)."""
     act = [bool(active_mask >> i & 1) for i in range(32)]
-    r = LIB.evaluate(name, params, Concrete(), 32, inputs, act)[output]
+    key = json.dumps([name, params, active_mask, inputs], sort_keys=True)
+    if key not in _EVALUATED:
+        _EVALUATED[key] = LIB.evaluate(name, params, Concrete(), 32, inputs, act)
+    r = _EVALUATED[key][output]
     return [v if d and act[i] else None for i, (v, d) in enumerate(zip(*r))]
 
 
