@@ -480,7 +480,7 @@ def offset_address(B: Any, lo: Any, hi: Any, off: int) -> tuple[Any, Any]:
     return lo2, (B.add(hi2, B.const(0xFFFFFFFF)) if off < 0 else hi2)
 
 
-def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]], few: bool = False) -> bool:
+def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> bool:
     """Are the store sequences equal, asked in parts: per lane, the enables
     and addresses; then once per distinct (IR value, GPU value, IR poison)
     terms, the values in any lane that stores them.  A uniform value (a
@@ -494,19 +494,10 @@ def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, An
         return ("c", t) if type(t) in (int, bool) else t.get_id()
 
     groups: dict[tuple[Any, Any, Any], tuple[Any, Any, Any, list[Any]]] = {}
-    wheres = [B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
-                     B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi))))
-              for (ilo, ihi, _, _, ien), (glo, ghi, _, _, gen) in pairs]
-    # the enables and addresses of every lane at once first (a lane's address
-    # is usually the same few operations on its lane number on both sides),
-    # then, where that is not unsat, lane by lane as before
-    if few and len({(key(i[2]), key(g[2]), key(i[3])) for i, g in pairs}) > 4:
-        return False  # (few=True: only where at most 4 distinct values are stored, and every lane's address at once)
-    together = _check(q, B.and_b(no_ub, B.or_b(*wheres)), JOINT_RLIMIT) == "unsat"
-    if few and not together:
-        return False
-    for where, ((_, _, ival, ipois, ien), (_, _, gval, _, _)) in zip(wheres, pairs):
-        if not together and _check(q, B.and_b(no_ub, where), JOINT_RLIMIT) != "unsat":
+    for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
+        where = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
+                       B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi))))
+        if _check(q, B.and_b(no_ub, where), JOINT_RLIMIT) != "unsat":
             return False
         groups.setdefault((key(ival), key(gval), key(ipois)), (ival, gval, ipois, []))[3].append(ien)
     if len(groups) == len(pairs):  # nothing shared: the lane-by-lane questions as they are
@@ -1037,10 +1028,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
             per_lane.append(B.and_b(no_ub, differ))
         # all lanes at once (bounded), then lane by lane for the first that differs
-        # the parts first where they are few (a value many lanes store, a
-        # readlane's or a reduction's: a question each), then all lanes at once
-        # (bounded); either unsat proves the stores equal
-        joint = "unsat" if _split_by_values(q, B, no_ub, pairs, few=True) else _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
+        joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
         if joint != "unsat" and witness and run.choices and isinstance(run.fresh, nondet.Choices) \
