@@ -2,7 +2,7 @@
 makes of it (docs/tv.md).  The fast tier checks a few corpus functions on
 one target, the verdicts for unsupported input and for mutants; the slow
 tier runs the whole corpus (tests/tv/) on every target and wave its RUN lines
-name, and one IR mutant of each file."""
+name, and one IR mutant of every other file (the corpus tier the rest)."""
 
 from __future__ import annotations
 

@@ -326,14 +326,17 @@ _MASK_OP = re.compile(r"^s_(and|or|xor|andn2|orn2|and_not1|or_not1|nand|nor|xnor
 MASK_TRIES = 16  # the earliest mask computations and compares of a replay's path replayed with a lane's bit flipped
 
 
+def _bit_after(trace: Any, snaps: Any, n: int, lane: int) -> tuple[str, int] | None:
+    """_mask_bit of trace step `n`, read in the registers just after it."""
+    return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], trace[n].instr, lane)
+
+
 def _mask_candidates(trace: Any, snaps: Any, lane: int) -> list[int]:
     """The trace steps whose result bit for `lane` a flip may try: each
     compare and each SALU mask op that holds the lane's bit, earliest
     first, at most MASK_TRIES."""
-    def bit_after(n: int) -> tuple[str, int] | None:
-        return _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], trace[n].instr, lane)
     return [n for n, st in enumerate(trace) if _COMPARE.match(st.instr.base)
-            or (_MASK_OP.match(st.instr.base) and bit_after(n) is not None)][:MASK_TRIES]
+            or (_MASK_OP.match(st.instr.base) and _bit_after(trace, snaps, n, lane) is not None)][:MASK_TRIES]
 
 
 def _mask_bit(sregs: dict[str, Any], ins: Any, lane: int) -> tuple[str, int] | None:
@@ -1384,7 +1387,7 @@ def _kernel_mask(kc: KernelCex, q: Any, rp: KernelReplay, word: int, run: tuple[
         if again is None or (again[0] != kc.ir if ir_n is not None else again[0] is not None):
             continue
         ins = trace[n].instr
-        b = None if _COMPARE.match(ins.base) else _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], ins, lane)
+        b = None if _COMPARE.match(ins.base) else _bit_after(trace, snaps, n, lane)
         if b is None:
             what = "SCC" if ins.base.startswith(("s_cmp_", "s_bitcmp")) else "EXEC" if \
                 ins.base.startswith("v_cmpx") else "its mask"
@@ -1461,7 +1464,7 @@ def exec_return_cause(q: Any, rp: KernelReplay, mask: int, after: int) -> str | 
         if other is None or exec_of(other[0]) != mask or not stores_agree(other):
             continue
         ins = trace[n].instr
-        b = None if _COMPARE.match(ins.base) else _mask_bit(snaps[min(n + 1, len(snaps) - 1)][1], ins, lane)
+        b = None if _COMPARE.match(ins.base) else _bit_after(trace, snaps, n, lane)
         what = (f"lane {lane}'s result in error" if b is None else
                 f"{b[0]} bit {lane & 31} = {b[1]}, a correct program would hold {1 - b[1]}")
         d = next((k for k, (x, y) in enumerate(zip(decisions, decs)) if x[0] is y[0] and x[1] != y[1]), None)
