@@ -2,14 +2,14 @@
 resource limit drawn from the proof's :func:`budget`), the Boolean
 skeleton check, plain checks, and SMT-LIB export and import."""
 
-from __future__ import annotations
+from __future__ import annotations  # noqa: I001 (the .terms import on one line: the core revision hashes lines)
 
 import contextlib
 import contextvars
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .terms import Session, _canon2, z3
+from .terms import Session, _canon2, app_arg, app_decl, app_num_args, ast_id, ast_kind, decl_kind, sort_kind, sort_of, z3
 
 QUERIES = [0]  # solver checks asked in this process (Query.check, check_forall): `verify tv --json`
 
@@ -198,6 +198,16 @@ class Query:
         return s.to_smt2()
 
 
+_APP_KINDS = (z3.Z3_NUMERAL_AST, z3.Z3_APP_AST)  # what z3.is_app accepts
+
+
+_expr = z3.z3._to_expr_ref  # an AST's wrapper of its sort's class (as ExprRef.children makes)
+
+
+def _is_bool_ast(ref: Any, a: Any) -> bool:
+    return bool(sort_kind(ref, sort_of(ref, a)) == z3.Z3_BOOL_SORT)
+
+
 _CONNECTIVE = {z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not", z3.Z3_OP_IMPLIES: "implies",
                z3.Z3_OP_XOR: "xor"}
 
@@ -258,10 +268,18 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
     memo: dict[int, Any] = {}
     parts: dict[Any, Any] = {}  # _bit_parts' memo
     eqs: dict[tuple[int, int, int], Any] = {}  # eq's: a mask is compared again under each select split
+    # Every term whose id keys a table above is held here until the end: an
+    # id is its term's only while the term lives, and a term made on the way
+    # (a select split's simplified branch, an equality to abstract) that
+    # z3 freed could hand its id to another, which would then find the first
+    # one's atom: two distinct atoms made one variable, a skeleton stronger
+    # than the formula, and an "unsat" that is not sound.
+    kept: list[Any] = []
 
     def atom(e: Any) -> Any:
         k = e.get_id()
         if k not in atoms:
+            kept.append(e)
             atoms[k] = z3.Bool(f"atom!{len(atoms)}", ctx)
         return atoms[k]
 
@@ -269,6 +287,7 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
         key = (a.get_id(), b.get_id(), depth)
         hit = eqs.get(key)
         if hit is None:
+            kept.append((a, b))
             eqs[key] = hit = _eq(a, b, depth)
         return hit
 
@@ -292,27 +311,38 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
         a, b = _canon2(a, b)
         return atom(a == b)
 
-    def sk(e: Any) -> Any:
-        k = e.get_id()
+    ref = ctx.ref()
+
+    def sk(e: Any) -> Any:  # (a term's skeleton: `_sk` on its AST)
+        return _sk(e.as_ast())
+
+    def _sk(a: Any) -> Any:
+        # a walk over ASTs with the unchecked accessors (verify.smt.terms):
+        # a wrapper is made only for what is kept or compared (issue #35: the
+        # walk through z3's Python objects was a third of a vote's proof)
+        k = ast_id(ref, a)
         hit = memo.get(k)
         if hit is not None:
             return hit
-        kind = e.decl().kind() if z3.is_app(e) else None
-        kids = e.children() if z3.is_app(e) else []
-        if z3.is_true(e) or z3.is_false(e):
-            r = e
+        kind = decl_kind(ref, app_decl(ref, a)) if ast_kind(ref, a) in _APP_KINDS else None
+        if kind == z3.Z3_OP_TRUE or kind == z3.Z3_OP_FALSE:
+            r = z3.BoolRef(a, ctx)
         elif kind in _CONNECTIVE:
-            parts = [sk(c) for c in kids]
+            parts = [_sk(app_arg(ref, a, j)) for j in range(app_num_args(ref, a))]
             r = {"and": lambda: z3.And(*parts), "or": lambda: z3.Or(*parts), "not": lambda: z3.Not(parts[0]),
                  "implies": lambda: z3.Implies(*parts), "xor": lambda: z3.Xor(*parts)}[_CONNECTIVE[kind]]()
-        elif kind == z3.Z3_OP_ITE and z3.is_bool(e):
-            r = z3.If(sk(kids[0]), sk(kids[1]), sk(kids[2]))
-        elif kind == z3.Z3_OP_EQ and len(kids) == 2:
-            r = (sk(kids[0]) == sk(kids[1])) if z3.is_bool(kids[0]) else eq(kids[0], kids[1], 4)
-        elif kind == z3.Z3_OP_DISTINCT and len(kids) == 2 and not z3.is_bool(kids[0]):
-            r = z3.Not(eq(kids[0], kids[1], 4))
+        elif kind == z3.Z3_OP_ITE and _is_bool_ast(ref, a):
+            r = z3.If(_sk(app_arg(ref, a, 0)), _sk(app_arg(ref, a, 1)), _sk(app_arg(ref, a, 2)))
+        elif kind == z3.Z3_OP_EQ and app_num_args(ref, a) == 2:
+            x, y = app_arg(ref, a, 0), app_arg(ref, a, 1)
+            r = (_sk(x) == _sk(y)) if _is_bool_ast(ref, x) else \
+                eq(_expr(x, ctx), _expr(y, ctx), 4)
+        elif kind == z3.Z3_OP_DISTINCT and app_num_args(ref, a) == 2 and not _is_bool_ast(ref, app_arg(ref, a, 0)):
+            r = z3.Not(eq(_expr(app_arg(ref, a, 0), ctx), _expr(app_arg(ref, a, 1), ctx), 4))
         else:
-            r = atom(e)
+            if k not in atoms:
+                atoms[k] = z3.Bool(f"atom!{len(atoms)}", ctx)
+            r = atoms[k]
         memo[k] = r
         return r
 
