@@ -114,8 +114,12 @@ def tier_split(items: list, every: int, ids: list[str] | None = None, cover: lis
 # labeled reduce 60 s, fns_prev_gcn 30 s and fns_prev_rdna 47 s, the f32 cg
 # less/greater scans on gfx9 19 s each, the wave64 u64 pair max 17 s; with
 # them the emit sample cost 250 s of CPU and the catalogue sample 52 s more.
-# The wave64 bitonic_t64 on gfx9: its hazard mutant 24-32 s in CI's log.
-COSTLY = re.compile(r"cg_\w+_(less|greater)_f32_t16_|labeled_reduce_add_w64$|fns_prev_|pair_umax_u64_rdna_w64$|bitonic_t64_w64_gfx9$")
+# The wave64 bitonic_t64 on gfx9: its hazard mutant 24-32 s in CI's log;
+# all_equal_f32_w64 and bitonic_t32_w64 (and their gfx11/gfx12 copies, the
+# next picks): theirs 13.4 s and 10.7-12.5 s of the slow tier's 68 s of hazard
+# mutants (2026-11-30).
+COSTLY = re.compile(r"cg_\w+_(less|greater)_f32_t16_|labeled_reduce_add_w64$|fns_prev_|pair_umax_u64_rdna_w64$|"
+                    r"bitonic_t64_w64_gfx9$|all_equal_f32_w64|bitonic_t32_w64")
 
 
 def costly(path: object) -> bool:
@@ -216,3 +220,12 @@ def tiered(paths):
     smallest = min(paths, key=lambda p: (p.stat().st_size, p.name)) if paths else None
     return [pytest.param(p, marks=[pytest.mark.slow] if p == smallest else [pytest.mark.slow, pytest.mark.corpus])
             for p in paths]
+
+
+def catalogue_slow_sample() -> set[str]:
+    """The lowerings tests/test_catalog.py proves in the slow tier (CI), each
+    on every target and wave it declares: another slow test need not prove
+    one of them again."""
+    from test_catalog import test_catalogue_lowering_is_proved as cat
+
+    return {p.values[0] for p in cat.pytestmark[0].args[1] if any(m.name == "slow" for m in p.marks)}

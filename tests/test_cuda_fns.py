@@ -62,9 +62,8 @@ def test_fns_lowering_is_proved(name, target, wave):
 
 
 def test_the_catalogue_slow_sample_proves_the_gcn_fns_lowerings():
-    from test_catalog import test_catalogue_lowering_is_proved as cat
-    slow = {p.values[0] for p in cat.pytestmark[0].args[1] if any(m.name == "slow" for m in p.marks)}
-    assert {"fns_next_gcn", "fns_prev_gcn"} <= slow
+    from helpers import catalogue_slow_sample
+    assert {"fns_next_gcn", "fns_prev_gcn"} <= catalogue_slow_sample()
 
 
 @pytest.mark.slow

@@ -8,10 +8,11 @@ at fault), no traceback, nothing on stdout and no file written (`verify tv`
 may instead print a Summary with nothing proved, or say unknown: exit 3).
 
 Each test runs VERIFY_FUZZ examples (default 40: the fast tier); `.ci/run`
-runs the tier with VERIFY_FUZZ=2100: 6 tests of 2100 cases, the proofs.lock,
-output-path and tv-input tests 700 each, the bad-`--llc` test 21 (each runs
-the IR side, and waits out a hanging llc for VERIFY_LLC_TIMEOUT=1 s): 14,721
-cases, and the 10,000-instruction function.  Derandomised: the same cases on
+runs the tier with VERIFY_FUZZ=1050: 6 tests of 1050 cases, the proofs.lock,
+output-path and tv-input tests 350 each, the bad-`--llc` test 10 (each runs
+the IR side, and waits out a hanging llc for VERIFY_LLC_TIMEOUT=1 s): 7,360
+cases, and the 10,000-instruction function.  (2100 until 2026-11-30: 14,721
+cases, 64 s of the CI run's 20 minutes.)  Derandomised: the same cases on
 every run.
 """
 

@@ -42,10 +42,20 @@ def test_wrong_lane_masks_are_refuted(tmp_path, name, old, new, target, out, lan
     assert [o["verdict"] for o in r["obligations"] if o["name"] == f"value({out})"] == ["refuted"]
 
 
+# lanemask_eq_gfx9 (gfx942), lanemask_le_gfx94 (gfx950) and
+# lanemask_ge_rdna_w64 (gfx1200) are in the catalogue's slow sample, which
+# proves each on every target and wave it declares (the next test holds it)
+IN_CATALOGUE_SAMPLE = ["lanemask_eq_gfx9", "lanemask_le_gfx94", "lanemask_ge_rdna_w64"]
+
+
+def test_the_catalogue_slow_sample_proves_these_lowerings():
+    from helpers import catalogue_slow_sample
+    assert set(IN_CATALOGUE_SAMPLE) <= catalogue_slow_sample()
+
+
 @pytest.mark.slow
 def test_the_lane_masks_prove_on_a_target_of_each_family():
-    for name, target in [("lanemask_lt_gfx9", "gfx900"), ("lanemask_eq_gfx9", "gfx942"), ("lanemask_le_gfx94", "gfx950"),
-                         ("lanemask_ge_rdna_w64", "gfx1200"), ("lanemask_gt_rdna", "gfx1100")]:
+    for name, target in [("lanemask_lt_gfx9", "gfx900"), ("lanemask_gt_rdna", "gfx1100")]:
         code, out, err = cli("lowering", str(VOTE / f"{name}.s"), "--target", target)
         assert code == 0 and f"  proved for {target} wave" in out, out + err
 
