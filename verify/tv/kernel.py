@@ -60,6 +60,7 @@ from .types import dword_address, from_registers, kernarg_layout, ttype
 # A 32-lane masked-store refutation's narrowing questions take about 63
 # million (2 s) each; 8 million left its counterexample at 4 lanes.
 STEP_RLIMIT = 250_000_000
+FEW_VALUES = 4  # memory_verdict: the parts first where the lanes store at most this many values
 
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
               ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1))
@@ -480,19 +481,29 @@ def offset_address(B: Any, lo: Any, hi: Any, off: int) -> tuple[Any, Any]:
     return lo2, (B.add(hi2, B.const(0xFFFFFFFF)) if off < 0 else hi2)
 
 
-def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> bool:
+def _value_key(t: Any) -> Any:
+    return ("c", t) if type(t) in (int, bool) else t.get_id()
+
+
+def few_values(pairs: list[tuple[Any, Any]], most: int = FEW_VALUES) -> bool:
+    """Do the lanes store at most `most` distinct (IR value, GPU value, IR
+    poison) terms (a readlane's, a reduction's: one value many lanes store)?
+    (The terms are held by `pairs`, so their ids are theirs.)"""
+    return len({(_value_key(i[2]), _value_key(g[2]), _value_key(i[3])) for i, g in pairs}) <= most
+
+
+def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]],
+                     value_rlimit: int = STEP_RLIMIT) -> bool:
     """Are the store sequences equal, asked in parts: per lane, the enables
     and addresses; then once per distinct (IR value, GPU value, IR poison)
-    terms, the values in any lane that stores them.  A uniform value (a
-    readlane, a reduction) is one question instead of one per lane, each of
-    which reasons through the same cross-lane select.  The parts cover the
-    lane-by-lane question (a lane differs in its enable or address, or
-    stores another value), so "unsat" for all of them is that question's
-    "unsat"; anything else (each on a fixed resource limit) returns False
-    and the lane-by-lane questions are asked as before."""
-    def key(t: Any) -> Any:
-        return ("c", t) if type(t) in (int, bool) else t.get_id()
-
+    terms, the values in any lane that stores them (each on `value_rlimit`).
+    A uniform value (a readlane, a reduction) is one question instead of one
+    per lane, each of which reasons through the same cross-lane select.  The
+    parts cover the lane-by-lane question (a lane differs in its enable or
+    address, or stores another value), so "unsat" for all of them is that
+    question's "unsat"; anything else (each on a fixed resource limit)
+    returns False and the lane-by-lane questions are asked as before."""
+    key = _value_key
     groups: dict[tuple[Any, Any, Any], tuple[Any, Any, Any, list[Any]]] = {}
     for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
         where = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
@@ -503,7 +514,7 @@ def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, An
     if len(groups) == len(pairs):  # nothing shared: the lane-by-lane questions as they are
         return False
     for ival, gval, ipois, ens in groups.values():
-        if _check(q, B.and_b(no_ub, B.or_b(*ens), B.not_b(ipois), B.ne(ival, gval)), STEP_RLIMIT) != "unsat":
+        if _check(q, B.and_b(no_ub, B.or_b(*ens), B.not_b(ipois), B.ne(ival, gval)), value_rlimit) != "unsat":
             return False
     return True
 
@@ -1027,8 +1038,16 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
                             B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
                                                 B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
             per_lane.append(B.and_b(no_ub, differ))
-        # all lanes at once (bounded), then lane by lane for the first that differs
-        joint = _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
+        # all lanes at once (bounded), then lane by lane for the first that
+        # differs; with EXEC symbolic and few values stored (a readlane's, a
+        # reduction's), the parts first, each value on the joint question's
+        # limit: the all-lanes question reasons through every lane's
+        # cross-lane select and often spends its limit where the parts are
+        # settled at once (kernel_readlane_inreg: 5 of 9 joint questions
+        # unknown after 0.9 s each).  Either "unsat" proves the stores equal;
+        # a part not unsat leaves the questions below as they were.
+        joint = "unsat" if lanes is None and few_values(pairs) and _split_by_values(
+            q, B, no_ub, pairs, 4 * JOINT_RLIMIT) else _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
         if joint != "unsat" and witness and run.choices and isinstance(run.fresh, nondet.Choices) \
