@@ -110,6 +110,22 @@ def extract_question(seed: int):
     return z3.And(*[cond(3) for _ in range(4)])
 
 
+def claimed_are_unsat(seeds: int) -> int:
+    """How many of extract_question(0..seeds-1) the skeleton check calls
+    unsatisfiable, each asserted unsatisfiable by the solver."""
+    import z3
+
+    claimed = 0
+    for seed in range(seeds):
+        c = extract_question(seed)
+        if skeleton_unsat(c, 1_000_000):
+            claimed += 1
+            s = z3.Solver(ctx=c.ctx)
+            s.add(c)
+            assert s.check() == z3.unsat, seed
+    return claimed
+
+
 def test_terms_made_while_splitting_never_share_an_atom():
     """The split's terms are freed by z3 when nothing holds them, and their
     ids given to new terms: the skeleton check keyed its atoms and
@@ -120,14 +136,7 @@ def test_terms_made_while_splitting_never_share_an_atom():
     or the solver agrees."""
     import z3
 
-    claimed = 0
-    for seed in range(16):
-        c = extract_question(seed)
-        if skeleton_unsat(c, 1_000_000):
-            claimed += 1
-            s = z3.Solver(ctx=c.ctx)
-            s.add(c)
-            assert s.check() == z3.unsat, seed
+    claimed = claimed_are_unsat(16)
     assert claimed >= 1  # the property is exercised
     c = extract_question(1)
     s = z3.Solver(ctx=c.ctx)
@@ -140,14 +149,5 @@ def test_skeleton_unsat_is_never_wrong_on_random_slice_questions():
     """Soundness over 300 questions of the kind above: 30 are claimed, each
     unsatisfiable by the solver (the keyed-by-id check claimed 34 that are
     satisfiable among them, seeds 1, 8, 11, 14, ...)."""
-    import z3
-
-    claimed = 0
-    for seed in range(300):
-        c = extract_question(seed)
-        if skeleton_unsat(c, 1_000_000):
-            claimed += 1
-            s = z3.Solver(ctx=c.ctx)
-            s.add(c)
-            assert s.check() == z3.unsat, seed
+    claimed = claimed_are_unsat(300)
     assert claimed >= 20  # the property is exercised
