@@ -1,7 +1,8 @@
 """Test tiers and golden files.
 
 Tiers (markers registered in pyproject.toml):
-  python -m pytest -n auto          the fast tier: every test not marked `slow`
+  python -m pytest -n auto          the fast tier: every test not marked `slow` (a catalogue
+                                    sweep, or a test over about 0.6 s of CPU: docs/ci.md)
   python -m pytest -n auto --slow   everything (what .ci/run runs, in two steps)
   python -m pytest -n auto -m slow  the slow tier alone
   python -m pytest -n auto -m corpus  the tv corpus matrix (tests/test_tv_corpus.py: every

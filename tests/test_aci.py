@@ -36,6 +36,7 @@ def leaf_terms(B: Z3) -> list[object]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.slow
 def test_canonical_nests_equal_the_plain_ones(kind):
     """Random nests (unknowns, the identity, the absorbing element, other
     constants, one operand twice): the canonical term is proved equal to

@@ -50,6 +50,7 @@ def check_kernel(tmp_path, cpu, wave, mask, width):
 
 
 @pytest.mark.parametrize("cpu, wave, mask, width", FAST, ids=[f"{c}-w{w}-m{m}-x{x}" for c, w, m, x in FAST])
+@pytest.mark.slow
 def test_hip_shfl_xor_kernel(tmp_path, cpu, wave, mask, width):
     check_kernel(tmp_path, cpu, wave, mask, width)
 
@@ -204,6 +205,7 @@ WIDE = [("gfx90a", 64), ("gfx942", 64), ("gfx1030", 32), ("gfx1100", 64), ("gfx1
 
 
 @pytest.mark.parametrize("cpu, wave", WIDE, ids=[f"{c}-w{w}" for c, w in WIDE])
+@pytest.mark.slow
 def test_64_bit_address_arithmetic_is_modelled(tmp_path, cpu, wave):
     """Indexed by a 64-bit id, LLVM adds and shifts addresses with carry
     chains and 64-bit shifts: all modelled, so the only unmodelled lines

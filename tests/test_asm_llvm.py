@@ -62,6 +62,7 @@ MUTANTS = {
 # gfx942 wave64's row_bcast mutant (3 s) runs in the slow tier; the wave32 ones stay fast
 @pytest.mark.parametrize("kind", [pytest.param(k, marks=[pytest.mark.slow] if k == "row_bcast_mask" else [])
                                   for k in sorted(MUTANTS)])
+@pytest.mark.slow
 def test_one_token_mutations_are_refuted(tmp_path, kind):
     cpu, wave, fn = MUTANTS[kind]
     text = atomic_kernel(cpu, wave)

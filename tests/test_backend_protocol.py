@@ -186,6 +186,7 @@ def _module_graph() -> dict[str, set[str]]:
     return graph
 
 
+@pytest.mark.slow
 def test_no_op_module_reaches_the_solver() -> None:
     """Nothing under verify/ops imports verify.smt, directly or through
     other modules, at import time or inside a function."""

@@ -50,6 +50,7 @@ def compile_mutant(tmp_path: Path, ir: str, triple: str, old: str, new: str) -> 
     return ll, bad, bad.read_text().splitlines()
 
 
+@pytest.mark.slow
 def test_a_kernels_wrong_compare_is_named_and_drawn(tmp_path):
     """A kernel that stores %a + tid or %b + 2 on a uniform branch (llc-22:
     `s_cmp_lg_u32 s0, 0`, `s_cbranch_scc0`), its compare made `s_cmp_eq`:
@@ -75,6 +76,7 @@ def test_a_kernels_wrong_compare_is_named_and_drawn(tmp_path):
     assert ">SCC = 0</text>" in svg and ">branch taken</text>" in svg
 
 
+@pytest.mark.slow
 def test_a_kernels_branch_is_named_where_both_paths_share_the_store(tmp_path):
     """The kernel with %a + 5 on the taken path: llc-22 computes either
     value in s0 and both paths share one `global_store_b32`; the IR's
@@ -102,6 +104,7 @@ def test_a_kernels_branch_is_named_where_both_paths_share_the_store(tmp_path):
             f"{at + 1} (s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in got, out
 
 
+@pytest.mark.slow
 def test_a_vcc_from_an_and_of_two_compares_names_the_wrong_one(tmp_path):
     """A compute shader that picks on `fcmp olt %c, 1.0 or fcmp ogt %d, 2.0`
     (llc-22: `v_cmp_nlt_f32_e64 s0`, `v_cmp_ngt_f32_e64 s1`, `s_and_b32 s0,

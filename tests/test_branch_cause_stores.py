@@ -73,11 +73,13 @@ def test_an_lds_store_s_branch_is_named(tmp_path):
           "ds_store_b32")
 
 
+@pytest.mark.slow
 def test_a_16_bit_store_s_branch_is_named(tmp_path):
     check(tmp_path, "ptr addrspace(1)", "i16", "0", ["-mcpu=gfx1100", "-mattr=+wavefrontsize32"], "32",
           "global_store_b16")
 
 
+@pytest.mark.slow
 def test_a_16_bit_store_s_wrong_value_names_its_computation(tmp_path):
     """The 16-bit kernel with `%a + 5` computed as `s_add_i32 sN, sM, 6`:
     the differing byte is traced from the stored register's low byte

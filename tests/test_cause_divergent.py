@@ -27,6 +27,7 @@ def _ir() -> str:
 
 
 @pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.slow
 def test_a_divergent_compare_that_sends_a_lane_down_the_other_path_of_a_result_is_named(tmp_path, wave):
     """`%c == 7 ? six mul/xor of %a, %b : %b + 3`, returned: llc-22
     computes `v_cmp_ne_u32_e32 vcc, 7, v0` and runs each arm under EXEC.

@@ -83,6 +83,7 @@ def test_an_s_xor_made_s_and_is_named_before_the_branch_it_misleads(tmp_path):
     assert [int(line) for resp, _, line in cols if resp] == [at], cols
 
 
+@pytest.mark.slow
 def test_an_s_and_saveexec_made_s_or_saveexec_is_named(tmp_path):
     """`s_and_saveexec_b32 s0, vcc_lo` made `s_or_saveexec`: a lane whose
     compare is 0 (it takes %t) stays in EXEC, `s_cbranch_execnz` goes to
@@ -99,6 +100,7 @@ def test_an_s_and_saveexec_made_s_or_saveexec_is_named(tmp_path):
     assert c["cause"].endswith(f"the path to the GPU value; flipped, the GPU returns the value wanted, {row['ir']}")
 
 
+@pytest.mark.slow
 def test_a_branch_whose_condition_is_right_is_named_itself(tmp_path):
     """`s_cbranch_execnz .LBB0_3` made `s_cbranch_execz`: the lane that
     takes %f goes to the flow block, whose s_and_not1_saveexec leaves it

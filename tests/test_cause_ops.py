@@ -245,6 +245,7 @@ def branch_mutant(tmp_path: Path, new: str) -> tuple[str, Path, int]:
     return str(ll), bad, next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if t == f"\t{new}")
 
 
+@pytest.mark.slow
 def test_a_branch_mask_that_lets_a_lane_in_names_the_compare(tmp_path):
     """`v_cmpx_eq` made `v_cmpx_ne`: lane 13 runs the then-block and is
     written, where left inactive it would keep %x[13], the IR's value:
@@ -340,6 +341,7 @@ def test_the_picture_draws_the_branch_the_path_took(tmp_path):
     assert ">SCC = 0</text>" in svg and ">s_cbranch_scc0</text>" in svg
 
 
+@pytest.mark.slow
 def test_a_vcc_branch_names_the_compare_through_the_exec_mask(tmp_path):
     """A compute shader that picks on a float compare of an inreg argument
     (llc-22 gfx1100 wave32: `v_cmp_nlt_f32_e64 s0, s0, 1.0`, `s_and_b32

@@ -63,6 +63,7 @@ def cause(out: list[str]) -> str:
     return next(x for x in out if x.startswith("    cause: "))[len("    cause: "):]
 
 
+@pytest.mark.slow
 def test_a_branch_on_an_and_s_scc_names_the_logic_op(tmp_path):
     """`icmp eq (and %a, %b), 0` in a compute shader: llc-22 branches on
     the SCC of `s_and_b32 s0, s0, s1` (no compare); made `s_or_b32`, the SCC

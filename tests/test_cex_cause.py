@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +21,7 @@ def first_row(path: str, *args: str) -> dict:
     return res["counterexample"]["lanes"][0]
 
 
+@pytest.mark.slow
 def test_bpermute_address_traced_to_the_and_that_dropped_the_half(tmp_path):
     """shfl_idx by a lane number: the half-select mask 32 mutated to 16, so
     lane 32's address loses bit 5.  The trace shows every instruction that
@@ -88,6 +90,7 @@ def test_the_first_lane_choice_on_the_path_is_responsible(tmp_path):
     assert row["responsible"] == "line 9 v_readlane_b32: reads lane 4, chosen by the constant 4"
 
 
+@pytest.mark.slow
 def test_a_whole_wave_enable_is_no_branch_mask_to_blame():
     """scan_add_gfx9_rowmask (row_mask:0xc where the scan needs 0xa): EXEC
     is set to every lane by `s_or_saveexec_b64 s[0:1], -1` before the DPP

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from helpers import cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -66,6 +67,7 @@ LOW = load_lowering(ROOT / "lowerings/xor5.s")
        st.lists(st.integers(0, 2), min_size=64, max_size=64), st.lists(st.booleans(), min_size=4, max_size=4),
        st.sets(st.integers(0, 63), max_size=3), st.booleans())
 @example({0, 1, 2, 3}, [0] * 16, [0] * 64, [True] * 4, set(), True)
+@pytest.mark.slow
 def test_render_never_hides_a_failing_lane(blocks: set[int], pattern: list[int], own: list[int], repeat: list[bool],
                                            dropped: set[int], tagged: bool) -> None:
     # rows of 16 lanes that repeat one pattern (folded as "same as lanes

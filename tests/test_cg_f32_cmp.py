@@ -77,6 +77,7 @@ T32 = [(op, kind, rdna) for op in ("less", "greater") for kind in ("reduce", "in
 
 
 @pytest.mark.parametrize("op,kind,rdna", T32)
+@pytest.mark.slow
 def test_tile32_lowerings_run_as_the_spec(op: str, kind: str, rdna: bool) -> None:
     """The thread_block_tile<32> forms (lowerings/_gen/prims.py
     cg_reduce_f32_cmp_t32, cg_scan_f32_cmp_t32) run concretely on values of

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from helpers import cli, cli_json
 
 
@@ -39,6 +40,7 @@ def test_timeout_is_unknown_never_proved():
     assert any(o["verdict"] == "unknown" and ": solver: canceled" in o["detail"] for o in js["results"][0]["obligations"])
 
 
+@pytest.mark.slow
 def test_list():
     code, js, _ = cli_json("list")
     assert code == 0

@@ -78,6 +78,7 @@ def test_asm_with_several_functions_ends_with_summary(tmp_path: Path) -> None:
     assert js["counts"]["correct"] == 1 and js["counts"]["incorrect"] == 1
 
 
+@pytest.mark.slow
 def test_check_ends_with_summary_and_json_carries_counts() -> None:
     code, out, err = cli("check", "lowerings/xor5.s")
     last = out.splitlines()[-1]
@@ -111,6 +112,7 @@ def _read_all(fd: int) -> bytes:
     return data
 
 
+@pytest.mark.slow
 def test_the_bar_draws_on_a_terminal_once_its_delay_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFY_PROGRESS_DELAY", "0")
     master, slave = _openpty()
@@ -133,6 +135,7 @@ def test_the_bar_draws_on_a_terminal_once_its_delay_has_passed(monkeypatch: pyte
         os.close(slave)
 
 
+@pytest.mark.slow
 def test_a_run_that_reports_no_steps_still_shows_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFY_PROGRESS_DELAY", "0")
     master, slave = _openpty()

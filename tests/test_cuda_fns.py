@@ -34,6 +34,7 @@ def _fns(params: dict[str, int], m: list[int], b: list[int], o: list[int] | None
     return [v if d else None for v, d in zip(vals, dfn)]
 
 
+@pytest.mark.slow
 def test_constant_offsets_are_the_per_lane_spec():
     rnd = random.Random(33)
     for _ in range(3):  # (each evaluation runs the spec over 32 lanes: 0.15 s)
@@ -87,6 +88,7 @@ def test_fns_prev_without_the_none_case_is_refuted(tmp_path):
     assert cex["inputs"]["v0"][lane] & ((2 << base) - 1) == 0
 
 
+@pytest.mark.slow
 def test_constant_offsets_agree_with_the_h100_recording():
     """Every recorded lane whose offset was 1 or -1 (tests/data/cuda_h100_prims.json,
     `fns`: __fns on NVIDIA hardware), against cuda.fns with that offset fixed."""
@@ -125,6 +127,7 @@ spec first.fns(base="@base", offset="@offset"):
 '''
 
 
+@pytest.mark.slow
 def test_fns_is_the_spec_as_first_written_term_for_term():
     """The library's cuda.fns (counts over the bits up to k only, one
     direction per constant offset) builds the same solver terms as the

@@ -30,6 +30,7 @@ def proved(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_refuted_unproven_stale_and_undeclared_are_refused(proved):
     code, out, err = cli("emit", "lowerings/xor5_plain.s", "--target", "gfx900", "--wave", "64")
     assert (code, out) == (1, "")
@@ -80,6 +81,7 @@ def test_emit_llvm_ir_compiles_and_reverifies(proved):
     assert "v_mov_b32_dpp" in text and "row_half_mirror" in text
 
 
+@pytest.mark.slow
 def test_llvm_changing_the_meaning_is_refused(proved, monkeypatch):
     real = emit.llvm_ir
 
@@ -264,6 +266,7 @@ def _ci_proofs() -> dict[str, set[tuple[str, int]] | None]:
     return plan
 
 
+@pytest.mark.slow
 def test_ci_proves_every_target_and_wave_of_its_share():
     """The plan above leaves no (target, wave) of the share unproved, and
     proves some code of every file but the costly ones."""

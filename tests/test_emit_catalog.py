@@ -37,6 +37,7 @@ def test_spelled(name, target, wave, needles):
 
 @pytest.mark.parametrize("name, target, wave", [("coalesced_size_w64", "gfx900", 64),
                                                 ("all_equal_f32_w32", "gfx1030", 32)])
+@pytest.mark.slow
 def test_llvms_code_proves(name, target, wave):
     low, ir = ir_of(name, target, wave)
     r = emit.reverify(ir, low, T.TARGETS[target], wave)

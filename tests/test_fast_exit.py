@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each handler the fast exit skips, and why nothing is lost:
@@ -60,6 +62,7 @@ def _run(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess[str], 
     return r, out
 
 
+@pytest.mark.slow
 def test_fast_exit_loses_no_output_and_skips_only_harmless_handlers(tmp_path):
     svg = tmp_path / "x.svg"
     r, out = _run(tmp_path, "show", "lowerings/shuffle/xor32_bpermute.s", "--svg", str(svg))

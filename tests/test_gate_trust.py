@@ -194,6 +194,7 @@ def repo(tmp_path, monkeypatch):
     return root
 
 
+@pytest.mark.slow
 def test_since_catches_a_record_hand_edited_to_proved(repo):
     """The change breaks xor5 and forges its record to say proved (details
     dropped, so the record is consistent and its hashes current): a plain
@@ -369,6 +370,7 @@ def test_an_output_that_cannot_be_written_is_refused_first(tmp_path, monkeypatch
         assert sorted(p.name for p in out_dir.iterdir()) == before, path  # nothing written, no probe left
 
 
+@pytest.mark.slow
 def test_html_report_refuses_a_directory_it_cannot_fill_and_is_deterministic(tmp_path, monkeypatch):
     root = tree(tmp_path, monkeypatch, ("xor5.s", LOW / "xor5.s"))
     low = root / "lowerings/xor5.s"

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.skipif(shutil.which("llc-22") is None or shutil.which("
                                 reason="needs llc-22 and llvm-mc-22")
 
 
+@pytest.mark.slow
 def test_a_deleted_dpp_wait_is_one_llvm_inserts_and_verify_flags(tmp_path, monkeypatch, capsys):
     import bench_hazard_llvm_mir as bench
 

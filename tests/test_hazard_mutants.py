@@ -166,6 +166,7 @@ FAST = ["lowerings/xor/xor9.s", "lowerings/shuffle/shfl_idx_var.s", "lowerings/b
         "lowerings/permlane/xor32_permlane32_swap.s"]
 
 
+@pytest.mark.slow
 def test_mutants_fast_subset():
     res = check([ROOT / f for f in FAST])
     assert len(res["refuted"]) >= 3

@@ -271,6 +271,7 @@ def test_vcc_is_an_sgpr_not_a_vgpr():
     assert len(w) == 1 and "writes vcc_lo and v_readlane_b32 reads it" in w[0]
 
 
+@pytest.mark.slow
 def test_gfx12_scan_without_its_waits_is_refuted_with_the_wait_to_insert(tmp_path):
     src = (ROOT / "lowerings/scan/scan_excl_add_gfx12_w32.s").read_text().splitlines(keepends=True)
     p = tmp_path / "s.s"
@@ -564,6 +565,7 @@ def test_gfx950_permlane_swap_after_v_cmpx_needs_four_wait_states():
     assert window(prog(lines, asm=True), 1, get("gfx942")) == {}
 
 
+@pytest.mark.slow
 def test_the_catalogue_has_the_waits_llvm_would_insert():
     """Every catalogue lowering has the s_wait_alu (GFX12) and s_waitcnt_depctr
     (GFX11 wave64 mask writes) LLVM's passes would insert, as a fragment whose

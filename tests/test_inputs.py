@@ -207,6 +207,7 @@ def test_megabyte_hex_literal_is_refused_at_once(tmp_path):
      "error: 'sh -c 'test \"$0\" = --version || yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'' "
      f"printed more than 16 MiB on {TV} for gfx1100 wave32; stopped it"),
 ])
+@pytest.mark.slow
 def test_unusable_llc_is_an_error(monkeypatch, llc, want):
     monkeypatch.setenv("VERIFY_LLC_TIMEOUT", "1")
     t0 = time.monotonic()

@@ -32,6 +32,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 """
 
 
+@pytest.mark.slow
 def test_a_lane_that_stores_where_the_ir_does_not_names_its_compare(tmp_path):
     """`if (tid < n) out[tid] = x`: llc-22's `v_cmp_gt_u32_e32 vcc_lo, s0,
     v0` made `v_cmp_ge`: the lane with tid = n stores where the IR's stores

@@ -32,6 +32,7 @@ def mutant(tmp_path: Path, name: str, old: str, new: str) -> Path:
     # wave32 gt with the high half left as the 64-bit negation's: lane 0 sees hi = 0 expected
     ("lanemask_gt_rdna", "v_mov_b32_e32 v3, 0", "v_mov_b32_e32 v3, -1", "gfx1030", "hi", 0, 0x0, 0xFFFFFFFF),
 ])
+@pytest.mark.slow
 def test_wrong_lane_masks_are_refuted(tmp_path, name, old, new, target, out, lane, expected, actual):
     code, js, err = cli_json("lowering", str(mutant(tmp_path, name, old, new)), "--target", target)
     assert code == 1, err

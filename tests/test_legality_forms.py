@@ -113,6 +113,7 @@ REFUSED = {"v_cndmask_b32_dpp v1, v0, v2, vcc row_shr:1", "v_cndmask_b32_dpp v1,
 
 
 @pytest.mark.parametrize("tname", ["gfx600", "gfx701", "gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200"])
+@pytest.mark.slow
 def test_modifier_forms_agree_with_llvm_mc(tname):
     t = TARGETS[tname]
     for wave in t.waves:

@@ -247,6 +247,7 @@ def _sample(wave: int, per: int, seed: int):
 
 @pytest.mark.llvm_mc
 @pytest.mark.parametrize("tname,wave", [("gfx900", 64), ("gfx1150", 64), ("gfx1200", 32)])
+@pytest.mark.slow
 def test_sampled_constant_forms_match_llvm_mc(tname, wave):
     """Two (slot, operand form) lines of every mnemonic of the registry
     (vhalf's and the SDWA forms included): verify never takes what

@@ -45,6 +45,7 @@ _F = "\nv_add_f32_dpp v1, v1, v1 "  # the next step of an f32 row butterfly
      + _F + "quad_perm:[1,0,3,2]", "quad_perm:[1,0,3,2] " + DPP + _F + "row_xmask:4 " + DPP + _F
      + "quad_perm:[2,3,0,1] " + DPP + _F + "row_ror:8", "gfx1100", "0xffffffff", 0, None, None),
 ])
+@pytest.mark.slow
 def test_broken_primitives_are_refuted(tmp_path, rel, old, new, target, exec_, lane, expected, actual):
     code, js, err = cli_json("lowering", str(mutant(tmp_path, rel, old, new)), "--target", target)
     assert code == 1, err

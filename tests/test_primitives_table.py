@@ -7,6 +7,7 @@ from verify import primitives
 from verify.primitives import DOC, markdown, rows
 
 
+@pytest.mark.slow
 def test_docs_table_is_current():
     # after new specs, lowerings or proofs: python -m verify.primitives --write
     assert markdown(rows()) == DOC.read_text()
@@ -16,6 +17,7 @@ def _row(table, name):
     return next(r for r in table if r.primitive.name == name)
 
 
+@pytest.mark.slow
 def test_a_proved_record_fills_targets(monkeypatch):
     def proved(low, revs, locks):
         return {("gfx942", 64)} if low.name == "bitonic_t64_w64_gfx9" else set()

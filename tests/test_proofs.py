@@ -220,6 +220,7 @@ def test_missing_refuted_and_orphan_records_fail(small):
     assert cli("check")[0] == 0
 
 
+@pytest.mark.slow
 def test_unknown_fails_with_3_unless_allowed(tmp_path, monkeypatch):
     tree(tmp_path, monkeypatch, ("pair_add_u64_gfx9.s", LOW / "wide64" / "pair_add_u64_gfx9.s"))
     f = tmp_path / "lowerings/pair_add_u64_gfx9.s"
@@ -301,6 +302,7 @@ def test_a_record_that_contradicts_itself_is_rejected(small):
                    "(re-prove it: verify prove --force)\n")
 
 
+@pytest.mark.slow
 def test_a_refutation_edited_into_a_proof_is_caught_and_never_emitted(small):
     low = small / "lowerings/xor5.s"
     low.write_text(low.read_text().replace("row_mask:0xf", "row_mask:0xe", 1))

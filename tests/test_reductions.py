@@ -72,6 +72,7 @@ SLOW_MUTANTS = {"scan_add_gfx9_rowmask", "scan_umax_rdna_w64_noident"}
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW_MUTANTS else [])
                                   for n in sorted(MUTANTS)])
+@pytest.mark.slow
 def test_mutants_are_refuted_with_counterexamples(name):
     code, js, err = cli_json("lowering", str(GOLDEN / "reductions" / f"{name}.s"))
     assert code == 1, err

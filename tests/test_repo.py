@@ -44,6 +44,7 @@ def test_only_smt_imports_z3():
     assert importers == ["verify/smt/terms.py"]
 
 
+@pytest.mark.slow
 def test_generated_lowerings_are_current():
     r = subprocess.run([sys.executable, "-m", "lowerings._gen", "--check"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -2,6 +2,8 @@
 (synth.search._MapCache) agree with maps run through the machine for
 every register pair."""
 
+import pytest
+
 from verify import target as T
 from verify.synth.components import OUT, TMP, X, build
 from verify.synth.concrete import NotMovement, Space, component_map, default_masks
@@ -22,6 +24,7 @@ def _cached(cache, c, first):
         return None
 
 
+@pytest.mark.slow
 def test_renamed_maps_equal_machine_runs():
     t = T.get("gfx1100")
     comps = build([t], 32, ["copy", "dpp16", "dpp8", "swizzle", "permlane16", "readlane"])

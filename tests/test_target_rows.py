@@ -51,6 +51,7 @@ def offences(path: Path, source: str | None = None) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_no_module_tests_a_generation_or_a_cpu_name() -> None:
     found = [o for p in sorted((ROOT / "verify").rglob("*.py")) if p.name != "target.py" for o in offences(p)]
     assert found == []

@@ -258,6 +258,7 @@ def test_kernel_ir_mutant_refuted(tmp_path):
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_uncovered_hazard_is_refuted(tmp_path):
     """The DPP add reads the loaded v1 inside the hazard window: unknown there
     (the machine's hazard semantics, as for verify asm), so the kernel's store

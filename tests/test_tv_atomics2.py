@@ -56,6 +56,7 @@ def _verdict(src: str, asm: str) -> tuple[int, dict]:
 
 
 @needs_llc
+@pytest.mark.slow
 def test_a_lane_descending_scan_of_the_atomic_optimizer_is_proved(tmp_path: Path) -> None:
     code, r = _verdict(*_asm(tmp_path, -1))
     assert (code, r["verdict"]) == (0, "proved"), r
@@ -144,6 +145,7 @@ def _wave64(tmp_path: Path, old: str = "", new: str = "") -> tuple[int, dict]:
 
 
 @needs_llc
+@pytest.mark.slow
 def test_the_dpp_atomic_optimizer_in_a_wave64_function_is_proved_for_any_exec(tmp_path: Path) -> None:
     code, r = _wave64(tmp_path)
     assert (code, r["verdict"]) == (0, "proved"), r

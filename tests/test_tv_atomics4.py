@@ -109,6 +109,7 @@ def _mutant(tmp_path: Path, ir: str, flags: list[str], old: str, new: str) -> tu
 
 
 @needs_llc
+@pytest.mark.slow
 def test_the_i64_atomic_optimizer_with_its_result_s_high_half_from_the_low_one_is_refuted(tmp_path: Path) -> None:
     code, r = _mutant(tmp_path, KERNEL_I64, [], "v_readfirstlane_b32 s3, v1", "v_readfirstlane_b32 s3, v0")
     assert (code, r["verdict"]) == (1, "refuted"), r

@@ -86,6 +86,7 @@ entry:
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_gfx1200_add_i64_uniform_with_the_value_squared_in_s_mul_u64_is_refuted(tmp_path: Path) -> None:
     src = tmp_path / "k.ll"
     src.write_text(I64)
@@ -104,6 +105,7 @@ ADD8 = """define amdgpu_kernel void @uniform_add_i8(ptr addrspace(1) %result, pt
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_uniform_add_i8_with_v_mad_u16_adding_the_wrong_base_is_refuted(tmp_path: Path) -> None:
     """Each lane's old + val * mbcnt (v_mad_u16 on true16 halves  [S:mad-u16])
     with the first lane's old value replaced by the value."""

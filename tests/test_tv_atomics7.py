@@ -54,6 +54,7 @@ def _run(tmp_path: Path, op: str, strategy: str, old: str, new: str, ir_op: str 
 @pytest.mark.parametrize("strategy, old, new", [
     ("Iterative", "v_readfirstlane_b32 s3, v3", "v_readfirstlane_b32 s3, v2"),
     ("DPP", "v_readfirstlane_b32 s3, v9", "v_readfirstlane_b32 s3, v8")])
+@pytest.mark.slow
 def test_the_result_s_high_half_read_from_the_low_one_is_refuted_at_exec_lane_0(tmp_path: Path, strategy: str,
                                                                                old: str, new: str) -> None:
     code, r = _run(tmp_path, "add", strategy, old, new)

@@ -20,6 +20,7 @@ SHAPE = Path(__file__).parent / "tv" / "llvm-shape"
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_mov_dpp64_func_witness_and_a_half_swapping_mutant(tmp_path):
     src = SHAPE / "breadth_movdpp64.ll"
     assert LLC is not None
@@ -97,6 +98,7 @@ def test_f16_e64_dpp_concrete_and_symbolic_agree(op, seed):
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_f16_e64_dpp_mutant_is_refuted(tmp_path):
     src = SHAPE / "breadth_f16_e64_dpp.ll"
     assert LLC is not None

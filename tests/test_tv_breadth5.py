@@ -49,6 +49,7 @@ def test_addresses_that_can_differ_are_kept_apart():
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_gfx8_lost_carry_into_the_high_half_is_refuted(tmp_path):
     """LLVM's gfx803 code for `load <2 x i32>` at `%in + sext(%i) * 8` with
     v_addc_u32 made a v_add_u32 (the low half's carry lost) is refuted."""

@@ -99,6 +99,7 @@ def test_f32_to_f64_is_pythons_widening():
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
 @pytest.mark.parametrize("target", ["gfx900", "gfx1100"])
+@pytest.mark.slow
 def test_fpext_of_another_value_is_refuted(tmp_path, target):
     """LLVM's code for `fpext float %x` against an IR that widens 2 * x
     instead (a change of exponent only: the high dword differs)."""

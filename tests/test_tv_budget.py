@@ -35,6 +35,7 @@ def ask(seconds: float | None) -> tuple[str, str, int]:
     return r, q.reason, b.used
 
 
+@pytest.mark.slow
 def test_a_spent_budget_gives_up_with_its_reason():
     assert ask(None)[0] == "sat"
     r, reason, used = ask(1e-6)  # 10 units
@@ -42,18 +43,21 @@ def test_a_spent_budget_gives_up_with_its_reason():
     assert reason == f"the --timeout 1e-06 s budget of 10 z3 resource units is spent ({smt.RLIMIT_PER_SECOND} per second)"
 
 
+@pytest.mark.slow
 def test_the_budget_counts_resource_units_the_same_every_time():
     first = ask(30.0)
     assert first[0] == "sat" and first[2] > 0
     assert ask(30.0) == first  # no clock: the same units, the same answer
 
 
+@pytest.mark.slow
 def test_no_budget_outside_a_proof():
     with smt.budget(1e-6):
         pass
     assert ask(None)[0] == "sat"
 
 
+@pytest.mark.slow
 def test_tv_timeout_bounds_an_instance():
     """shfl_up_int with v0's upper bits arbitrary (kernel.packed_tid=any): its
     question ran 393 s of solver time under --timeout 30 (one 30 s check per

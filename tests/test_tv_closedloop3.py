@@ -57,6 +57,7 @@ def _emitted(name: str) -> tuple[str, str]:
     return ir, by_llvmlite(ir, T.get("gfx900"), 64)
 
 
+@pytest.mark.slow
 def test_emitted_reduce_proved_with_the_old_values_matched(tmp_path):
     ir, asm = _emitted("cg_reduce_fadd_t16_gfx9")
     p = tmp_path / "r.ll"
@@ -67,6 +68,7 @@ def test_emitted_reduce_proved_with_the_old_values_matched(tmp_path):
                        "(the target's terms where they stand, lane normal forms)"]
 
 
+@pytest.mark.slow
 def test_emitted_exclusive_scan_proved_and_its_mutant_refuted(tmp_path):
     ir, asm = _emitted("cg_exclusive_scan_fadd_t16_gfx9")
     p = tmp_path / "s.ll"

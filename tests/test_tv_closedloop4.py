@@ -67,6 +67,7 @@ def _emitted() -> str:
     return emit.llvm_ir(low, T.get("gfx1200"), 64, [])
 
 
+@pytest.mark.slow
 def test_emitted_bitonic_struct_result_proved(tmp_path):
     ir = _emitted()
     p = tmp_path / "b.ll"
@@ -75,6 +76,7 @@ def test_emitted_bitonic_struct_result_proved(tmp_path):
     assert r.verdict == "proved", r.notes
 
 
+@pytest.mark.slow
 def test_emitted_bitonic_with_its_members_swapped_refuted(tmp_path):
     # {value, key} returned for {key, value}: no lane's forms meet, and no
     # lane question settles the network's cone in the budget (1 s here);

@@ -188,6 +188,7 @@ CHAINS = Path(__file__).resolve().parent / "tv" / "llvm-shape" / "fminmax_dpp_ch
     ("v_dual_mov_b32 v1, 0x7f800000 :: v_dual_mov_b32 v2, 0x7f800000",
      "v_dual_mov_b32 v1, 0x7f800000 :: v_dual_mov_b32 v2, 0x7fa00000"),
 ])
+@pytest.mark.slow
 def test_broken_min_chain_refuted(tmp_path, old, new):
     text = CHAINS.read_text()
     out = subprocess.run([str(LLC), "-mtriple=amdgcn", "-mcpu=gfx1200", "-mattr=+wavefrontsize32", str(CHAINS),

@@ -92,6 +92,7 @@ def mutant(tmp_path: Path, fn: str, cpu: str, good: str, bad: str) -> dict:
     ("minimum_f16", "gfx1200", "v_minimum_f16", "v_maximum_f16", 0),             # GFX12 minimum (lane 0: twins)
     ("fneg_f16", "gfx1100", "v_xor_b16 v0.l, 0x8000", "v_or_b16 v0.l, 0x8000", 0),  # 16-bit bitwise
 ])
+@pytest.mark.slow
 def test_a_mutant_of_each_new_op_is_refuted_at_a_named_lane(tmp_path, fn, cpu, good, bad, lane):
     r = mutant(tmp_path, fn, cpu, good, bad)
     assert r["verdict"] == "refuted", r

@@ -134,6 +134,7 @@ def test_a_wrong_sum_in_a_lane_that_runs_is_refuted(tmp_path):
     assert code == 1 and "refuted" in out.splitlines()[0], out
 
 
+@pytest.mark.slow
 def test_permlane_var_fi_reads_lanes_llvm_never_wrote(tmp_path):
     """LLVM's permlane16.var/permlanex16.var fi tests on gfx1200 wave32: the
     uniform %src0 is read from lanes outside EXEC, which LLVM's v_mov_b32

@@ -32,6 +32,7 @@ def verdicts(path: Path, target: str, wave: int, fn: str) -> list[tuple[str, str
 
 @needs_llc
 @pytest.mark.parametrize("fn", ["warp_sum", "warp_scan"])
+@pytest.mark.slow
 def test_hip_warp_reduce_wave32_proved(fn):
     assert verdicts(CORPUS / "clang22_warp_reduce_gfx1030.ll", "gfx1030", 32, fn) == [(fn, "gfx1030", 32, "proved")]
 
@@ -45,6 +46,7 @@ def test_hip_warp_reduce_wave64_proved(fn, target):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_chain_of_64_dpp_steps_proved(tmp_path):
     p = tmp_path / "chain.ll"
     p.write_text(chain_ir("dpp", 64, 32))
@@ -279,6 +281,7 @@ def test_a_lane_read_is_one_node_however_it_is_reached():
 
 @needs_llc
 @pytest.mark.parametrize("op, n, target, wave", [("bpermute", 16, "gfx1030", 32), ("readlane", 32, "gfx1030", 32)])
+@pytest.mark.slow
 def test_chains_that_revisit_lanes_proved(tmp_path, op, n, target, wave):
     """A ds_bpermute xor butterfly whose masks come round again (16 steps:
     never finished before [S:lane-normal-local]) and a readlane chain

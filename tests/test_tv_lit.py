@@ -370,6 +370,7 @@ SHFL = CORPUS / "hip_shfl_xor_5_w16.ll"
 
 
 @pytest.mark.parametrize("mask, verdict, code", [(5, "proved", 0), (6, "refuted", 1)])
+@pytest.mark.slow
 def test_ir_function_against_a_spec(mask, verdict, code):
     got = cli("tv", str(SHFL), "--function", "hip_shfl_xor_5_w16", "--spec", f"cuda.shfl_xor mask={mask} width=16",
               "--target", "gfx1100", "--wave", "32")

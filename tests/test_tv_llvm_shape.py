@@ -53,6 +53,7 @@ def test_files_have_the_llvm_test_shape():
         assert text.count("define ") >= 2, p
 
 
+@pytest.mark.slow
 def test_update_dpp_overloads_are_proved_on_one_target():
     """Every overload of update.dpp (i64, double, <2 x i32>, <2 x float>,
     ptr, ptr addrspace(3), <2 x i16>, <2 x half>, half, i16, bfloat,
@@ -141,6 +142,7 @@ def test_vector_poison_element_stays_in_its_element(tmp_path):
     assert code == 1, out
 
 
+@pytest.mark.slow
 def test_kernels_with_wide_arguments_are_proved_with_llvmlite():
     """Kernel arguments of i64, double, <2 x half>, flat and LDS pointers
     (kernarg offsets from the ABI rule, checked against the metadata), and
@@ -154,6 +156,7 @@ def test_kernels_with_wide_arguments_are_proved_with_llvmlite():
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_kernel_i64_dpp_mutant_on_the_high_half_is_refuted(tmp_path):
     src = SHAPE / "kernels_wide_args.ll"
     text = llc(str(src), "gfx942", 64)

@@ -84,6 +84,7 @@ def _tv(ll: Path, s: Path, wave: int) -> tuple[int, dict]:  # type: ignore[type-
 
 
 @pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.slow
 def test_a_private_array_llvm_promotes_is_proved(tmp_path, wave):
     ll, s, lines, _ = _compile(tmp_path, PICK, wave)
     assert not any("scratch_" in x for x in lines) and sum("v_cndmask_b32" in x for x in lines) == 3, lines
@@ -107,6 +108,7 @@ def test_a_mutant_of_the_promoted_array_names_the_mutated_compare(tmp_path):
     assert bit is not None and bit.group(1) != bit.group(2), c["cause"]
 
 
+@pytest.mark.slow
 def test_a_kernel_s_private_array_is_per_lane(tmp_path):
     """Each lane stores its own work-item ID in element 1 and reads the
     element its ID picks: proved in wave64 (one lane's private memory is
@@ -139,6 +141,7 @@ SCRATCH_IR = ("define i32 @pb(i32 %i, i32 %j, i32 %a) {\nentry:\n  %buf = alloca
 
 
 @pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.slow
 def test_a_private_array_in_scratch_is_proved(tmp_path, wave):
     """A 64-element array LLVM keeps in scratch: `v_lshl_add_u32 v0, v0,
     2, s32`, `scratch_store_b32 v0, v2, off`, `scratch_load_b32 v0, v1,
@@ -165,6 +168,7 @@ def test_a_scratch_load_read_before_its_wait_is_named(tmp_path):
                           "s_waitcnt vmcnt covers it)"), c["cause"]
 
 
+@pytest.mark.slow
 def test_a_scratch_load_at_a_wrong_address_is_refuted_at_the_load(tmp_path):
     """The load's address scaled by 8 (`v_lshl_add_u32 v1, v1, 3, s32`):
     where i == j the IR reads %a, the GPU scratch no store wrote; the load
@@ -252,6 +256,7 @@ def test_a_store_through_a_private_pointer_argument_stays_unsupported(tmp_path):
     assert any(n.endswith(":3:3: unsupported: pointer operand 'ptr addrspace(5) %p'") for n in res["notes"]), res
 
 
+@pytest.mark.slow
 def test_a_spill_reload_returned_before_its_wait_is_refuted(tmp_path):
     """A spill and reload of set_inactive_f64's result on gfx942 (as
     tests/test_tv_shape_wide.py's 64-bit spill test) with the function's

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import cli_json
 
 ATOMIC_IR = """define void @f(ptr addrspace(1) %p, i32 %x, ptr addrspace(1) %q) {
@@ -91,6 +92,7 @@ def _tv(tmp_path: Path, ir: str, asm: str) -> tuple[int, dict]:
     return code, r
 
 
+@pytest.mark.slow
 def test_a_no_return_atomic_is_not_counted_by_vmcnt(tmp_path: Path) -> None:
     noret = "global_atomic_add_u32 v[0:1], v5, off"
     code, r = _tv(tmp_path, ATOMIC_IR, ATOMIC_ASM.replace("ATOMIC", noret).replace("WAIT", "1"))
@@ -102,6 +104,7 @@ def test_a_no_return_atomic_is_not_counted_by_vmcnt(tmp_path: Path) -> None:
     assert (code, r["verdict"]) == (0, "proved"), r
 
 
+@pytest.mark.slow
 def test_a_scratch_store_two_bytes_on_overlaps_the_dword_before(tmp_path: Path) -> None:
     code, r = _tv(tmp_path, OVERLAP_IR, OVERLAP_ASM.replace("OFF", "4"))
     assert (code, r["verdict"]) == (0, "proved"), r

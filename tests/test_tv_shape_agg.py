@@ -70,6 +70,7 @@ def test_aggregates_are_proved():
     ("short_member", "v_add_nc_u16 v0, v0, 3", "v_add_nc_u16 v0, v0, 4"),
     ("one_member_written", "v_xor_b32_e32 v1, 5, v0", "v_xor_b32_e32 v0, 5, v0"),  # into the poison member
 ])
+@pytest.mark.slow
 def test_aggregate_mutants_are_refuted(tmp_path, fn, good, bad):
     code, out = mutant(tmp_path, "agg_aggregate", fn, "gfx1030", 32, good, bad)
     assert code == 1, out
@@ -97,6 +98,7 @@ def test_inverse_ballot_mutants_are_refuted(tmp_path, fn, good, bad):
     assert "refuted" in out.splitlines()[0]
 
 
+@pytest.mark.slow
 def test_inverse_ballot_of_a_lane_varying_mask_is_not_trusted(tmp_path):
     # a mask that differs between lanes: LLVM takes the first active lane's
     # (v_readfirstlane); the IR's result is poison there, so any code refines
@@ -149,6 +151,7 @@ def test_dpp_chain_freeze_mutant_is_refuted(tmp_path):
     ("mul_u32_wide", "v_mad_co_u64_u32 v[0:1], null, v0, v1, 0", "v_mad_co_u64_u32 v[0:1], null, v0, v1, 1"),
     ("xad", "v_xad_u32 v0, v0, v1, v2", "v_add3_u32 v0, v0, v1, v2"),
 ])
+@pytest.mark.slow
 def test_arith64_mutants_are_refuted(tmp_path, fn, good, bad):
     code, out = mutant(tmp_path, "agg_arith64", fn, "gfx1200", 32, good, bad)
     assert code == 1, out

@@ -60,6 +60,7 @@ def original(tmp_path: Path, asm: str) -> str:
 @needs_llc
 @pytest.mark.parametrize("strategy", ["DPP", "Iterative"])
 @pytest.mark.parametrize("fn", ["add_i32_varying", "add_i32_varying_ret"])
+@pytest.mark.slow
 def test_optimized_atomic_in_a_function_is_proved_for_any_exec(tmp_path, strategy, fn):
     asm = llc("gfx1100", 32, strategy)
     code, r = verdict("gfx1100", 32, fn, original(tmp_path, asm))
@@ -71,6 +72,7 @@ def test_optimized_atomic_in_a_function_is_proved_for_any_exec(tmp_path, strateg
     ("row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1", "row_shr:2 row_mask:0xf bank_mask:0xf bound_ctrl:1"),
     pytest.param("v_cmp_eq_u32_e32 vcc_lo, 0, v6", "v_cmp_eq_u32_e32 vcc_lo, 1, v6", marks=pytest.mark.slow),
 ])
+@pytest.mark.slow
 def test_dpp_strategy_mutants_are_refuted(tmp_path, old, new):
     asm = llc("gfx1100", 32, "DPP")
     code, r = verdict("gfx1100", 32, "add_i32_varying_ret", mutate(tmp_path, asm, "add_i32_varying_ret", old, new))
@@ -100,6 +102,7 @@ def test_a_mutant_wrong_only_with_lane_31_active_is_unknown_after_an_order_free_
     ("v_writelane_b32 v3, s2, s4", "v_writelane_b32 v3, s5, s4"),  # the inclusive sum, not the exclusive
     ("s_add_i32 s2, s2, s5", "s_sub_i32 s2, s2, s5"),
 ])
+@pytest.mark.slow
 def test_iterative_strategy_mutants_are_refuted(tmp_path, old, new):
     asm = llc("gfx1100", 32, "Iterative")
     code, r = verdict("gfx1100", 32, "add_i32_varying_ret", mutate(tmp_path, asm, "add_i32_varying_ret", old, new))

@@ -28,6 +28,7 @@ def verdicts(*args: str) -> tuple[int, dict[tuple[str, str], dict]]:
     return code, {(r["function"], r["target"]): r for r in json.loads(out)["results"]}
 
 
+@pytest.mark.slow
 def test_the_triton_form_is_a_compiler_error_on_gfx1100():
     code, got = verdicts("--function", "xmask8_sext16", "--target", "gfx1100,gfx1151")
     assert code == 1

@@ -171,6 +171,7 @@ def test_cs_ballot_mutant_with_the_other_compare_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_divergent_sgpr_result_depends_on_the_assumption(tmp_path):
     """A divergent i32 returned by a pixel shader: LLVM reads the first
     active lane.  A mutant that reads the last lane instead (v_readlane 31)

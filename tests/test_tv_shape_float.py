@@ -112,6 +112,7 @@ def test_fcmp_every_predicate_is_proved_on_gfx1200():
 
 
 @needs_llc
+@pytest.mark.slow
 def test_dpp_combined_ceil_and_amdgcn_icmp_are_proved():
     _, rs = results(str(SHAPE / "float_dpp_combine.ll"), "--llc", "llc-22", "--target", "gfx1100",
                     "--function", "dpp_ceil")
@@ -132,6 +133,7 @@ def test_icmp_ne_of_an_i64_mask_reads_its_high_half():
 # ---- one-token mutants of LLVM's output, refuted -----------------------------------
 
 @needs_llc
+@pytest.mark.slow
 def test_minnum_mutant_with_max_is_refuted(tmp_path):
     ro, rm = verdict_pair(tmp_path, SHAPE / "float_dpp_combine.ll", "dpp_minnum", "gfx942", 64,
                           "v_min_f32_e32 v0, v0, v1", "v_max_f32_e32 v0, v0, v1")
@@ -164,6 +166,7 @@ def test_rint_mutant_with_floor_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_sitofp_mutant_with_the_unsigned_convert_is_refuted(tmp_path):
     ro, rm = verdict_pair(tmp_path, SHAPE / "float_round_cvt.ll", "sitofp", "gfx1100", 32,
                           "v_cvt_f32_i32_e32", "v_cvt_f32_u32_e32")
@@ -171,6 +174,7 @@ def test_sitofp_mutant_with_the_unsigned_convert_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_amdgcn_icmp_sgt_mutant_unsigned_is_refuted(tmp_path):
     ro, rm = verdict_pair(tmp_path, SHAPE / "float_amdgcn_cmp.ll", "icmp_sgt_3", "gfx900", 64,
                           "v_cmp_lt_i32_e32", "v_cmp_lt_u32_e32")
@@ -209,6 +213,7 @@ define i32 @select_one(float %a, float %b) {
 
 
 @needs_llc
+@pytest.mark.slow
 def test_llvm_lowers_fcmp_one_as_a_lane_mask_to_v_cmp_neq_refuted_on_nan(tmp_path):
     """LLVM 22 selects `fcmp one` (ordered, not equal: false on a NaN) to
     V_CMP_NEQ_F32 (unordered or not equal: true on a NaN) where the compare

@@ -146,6 +146,7 @@ def test_pixel_shader_store_and_its_mutant(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_gfx12_shader_starts_with_no_sgpr_hazard(tmp_path):
     """gfx1200: v_readfirstlane_b32 s0 then v_mov_b32 v0, s0 with no
     s_wait_alu at a compute shader's start (LLVM's AMDGPUWaitSGPRHazards
@@ -157,6 +158,7 @@ def test_gfx12_shader_starts_with_no_sgpr_hazard(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_i16_shader_argument_upper_half_mutant_is_refuted(tmp_path):
     """An i16 argument is bits 15:0 of v0 (the rest unknown): reading v0.h
     instead of v0.l is refuted."""
@@ -193,6 +195,7 @@ def test_s_movk_sign_extends(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_icmp_i1_simulated_ballot_and_its_mutant(tmp_path):
     """llvm.amdgcn.icmp(i1 %c, 0, ICMP_NE) is the ballot of %c: LLVM's
     branch on it proved; its vccnz made vccz, refuted."""

@@ -147,6 +147,7 @@ def test_gfx8_lds_without_m0_init_is_unsupported(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_lds_atomic_operation_mutant_is_refuted(tmp_path):
     src = SHAPE / "mem_atomics.ll"
     asm = llc(src, "gfx900")
@@ -235,6 +236,7 @@ def test_gfx803_kernel_with_flat_scratch_setup_is_proved(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_kernel_i16_argument_mutant_reading_its_neighbour_is_refuted(tmp_path):
     """i16, half and i8 kernel arguments share a dword of the kernarg
     segment; reading the half's bits as the i16 is refuted."""

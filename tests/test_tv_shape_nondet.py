@@ -34,6 +34,7 @@ def llc(path: Path, cpu: str, wave: int) -> str:
     return r.stdout
 
 
+@pytest.mark.slow
 def test_dpp_old_operands_are_proved():
     code, rs = results(str(SHAPE / "nondet_dpp_old.ll"), "--target", "gfx1100", "--wave", "32")
     assert code == 0
@@ -53,6 +54,7 @@ def test_middle_end_shapes_are_proved():
     assert {r["verdict"] for r in rs} == {"proved"} and len(rs) == 9
 
 
+@pytest.mark.slow
 def test_old_operands_of_lane_intrinsics_are_proved():
     code, rs = results(str(SHAPE / "nondet_lanes.ll"), "--target", "gfx1030", "--wave", "32")
     assert code == 0
@@ -77,6 +79,7 @@ def test_dpp_freeze_mutant_reading_another_lane_is_refuted_for_every_choice(tmp_
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_writelane_mutant_writing_the_old_value_is_refuted(tmp_path):
     # the written lane must carry the value (s16): the IR's choice covers only the others
     src = SHAPE / "nondet_lanes.ll"

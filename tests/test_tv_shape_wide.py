@@ -145,6 +145,7 @@ def test_packed_shift_mutant_reading_the_low_half_for_the_high_result_is_refuted
 
 
 @needs_llc
+@pytest.mark.slow
 def test_packed_sub_mutant_adding_is_refuted(tmp_path):
     check_mutant(tmp_path, SHAPE / "wide_packed.ll", "gfx1200", 64, "readlane_v2i16_sub",
                  "v_pk_sub_i16", "v_pk_add_u16")
@@ -223,6 +224,7 @@ def test_i64_dpp_mutant_changing_the_high_halfs_control_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_u64_compare_mutant_comparing_signed_is_refuted(tmp_path):
     check_mutant(tmp_path, SHAPE / "wide_lane_i64.ll", "gfx1100", 32, "readlane_i64_umin",
                  "v_cmp_gt_u64_e32", "v_cmp_gt_i64_e32")

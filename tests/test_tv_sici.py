@@ -92,6 +92,7 @@ def verdict(tmp_path: Path, asm: str, function: str, target: str = "gfx600") -> 
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_smrd_offset_counts_dwords(tmp_path):
     """llc-22 reads the argument at byte 8 as `s_load_dword s4, s[8:9], 0x2`
     on SI: proved; 0x8 (GFX8's byte offset) reads byte 32: refuted."""
@@ -103,6 +104,7 @@ def test_smrd_offset_counts_dwords(tmp_path):
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_carry_spelling_and_mbcnt_mutants_are_refuted(tmp_path):
     """SI's v_add_i32 turned into v_subrev_i32, and the v_mbcnt_lo base 0 into
     1: each changes what lane 0 stores."""

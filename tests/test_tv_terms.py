@@ -4,6 +4,8 @@ address taken where its lane runs, a memory read's address comparisons."""
 
 from __future__ import annotations
 
+import pytest
+
 from verify import smt
 from verify.backend import Concrete
 from verify.diag import Span
@@ -274,6 +276,7 @@ def _lane_lists(B, W):
     return xs, cs, ys
 
 
+@pytest.mark.slow
 def test_lane_arrays_read_the_list_at_every_lane():
     """Under lane_arrays a list read at a symbolic lane is an unknown array
     defined lane by lane (Session.defs, in every question): each lane reads
