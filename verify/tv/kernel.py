@@ -52,6 +52,7 @@ from .cfg import run_blocks, self_loop
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
+from .storeorder import reorder, unit_order
 from .types import dword_address, from_registers, kernarg_layout, ttype
 
 # z3 resource units for a question whose answer steers what is asked next
@@ -325,8 +326,7 @@ class Kernel:
             if len(a) != 2:
                 return f"line {ins.line}: {mn} address {addr_op}"
             lo_l, hi_l = m.v(a[0]), m.v(a[1])
-            addrs = [offset_address(B, smt.under_all(lo_l[i], act[i]), smt.under_all(hi_l[i], act[i]), off)
-                     for i in range(m.W)]
+            addrs = [(smt.under_all(lo_l[i], act[i]), smt.under_all(hi_l[i], act[i])) for i in range(m.W)]
         else:
             s = _regs(saddr)
             v = _regs(addr_op)
@@ -341,16 +341,24 @@ class Kernel:
                     continue
                 o = smt.under_all(vo[i], act[i])  # a 32-bit unsigned offset added to the 64-bit base
                 lo = B.add(slo, o)
-                addrs.append(offset_address(B, lo, B.add(shi, B.bool_value(B.ult(lo, o))), off))
+                addrs.append((lo, B.add(shi, B.bool_value(B.ult(lo, o)))))
         nd = _DWORDS[g.group(2)]  # dword k at the address plus 4k  [S:global-mem]
+
+        def at(i: int, k: int) -> tuple[Any, Any]:
+            # lane i's dword k: base + offset + 4k; a non-negative offset of
+            # whole dwords as one sum, the IR's own form of a wide access's
+            # dwords (dword_address)  [S:tv-store-order]
+            lo, hi = addrs[i]
+            if off >= 0 and off % 4 == 0:
+                return dword_address(B, lo, hi, off // 4 + k)
+            return dword_address(B, *offset_address(B, lo, hi, off), k)
         if g.group(1) == "load":
             ds = _regs(ops[0])
             if len(ds) != nd:
                 return f"line {ins.line}: {mn} {', '.join(ops)}"
             for k, d in enumerate(ds):
                 # an inactive lane reads nothing (its register keeps its value)
-                vals = [self.mem.read(*dword_address(B, lo, hi, k))[0] if act[i] is not False else B.const(0)
-                        for i, (lo, hi) in enumerate(addrs)]
+                vals = [self.mem.read(*at(i, k))[0] if act[i] is not False else B.const(0) for i in range(m.W)]
                 m.write_v(d, vals, act)
                 self.pending_v.add(d)
                 if self.vm_order is not None:
@@ -361,8 +369,8 @@ class Kernel:
             return f"line {ins.line}: {mn} {', '.join(ops)}"
         for k, r in enumerate(rs):
             data = m.v(r)
-            self.mem.write([(*dword_address(B, addrs[i][0], addrs[i][1], k), smt.under(data[i], act[i]), False,
-                             B.and_b(self.pc, act[i])) for i in range(m.W)])
+            self.mem.write([(*at(i, k), smt.under(data[i], act[i]), False, B.and_b(self.pc, act[i]))
+                            for i in range(m.W)])
         return None
 
 
@@ -517,6 +525,18 @@ def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, An
         if _check(q, B.and_b(no_ub, B.or_b(*ens), B.not_b(ipois), B.ne(ival, gval)), value_rlimit) != "unsat":
             return False
     return True
+
+
+def _stores_differ(B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """Per store pair (IR, GPU): defined, and they differ in enable or
+    address, or in value where the IR's is not poison."""
+    out: list[Any] = []
+    for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
+        differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
+                        B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
+                                            B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
+        out.append(B.and_b(no_ub, differ))
+    return out
 
 
 def _check(q: smt.Query, cond: Any, rlimit: int | None = None) -> str:
@@ -1032,12 +1052,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
             # memory at a free address
             pairs = None
     if pairs is not None:
-        per_lane: list[Any] = []
-        for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
-            differ = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
-                            B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi),
-                                                B.and_b(B.not_b(ipois), B.ne(ival, gval)))))
-            per_lane.append(B.and_b(no_ub, differ))
+        per_lane = _stores_differ(B, no_ub, pairs)
         # all lanes at once (bounded), then lane by lane for the first that
         # differs; with EXEC symbolic and few values stored (a readlane's, a
         # reduction's), the parts first, each value on the joint question's
@@ -1050,6 +1065,13 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
             q, B, no_ub, pairs, 4 * JOINT_RLIMIT) else _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
+        if joint != "unsat":
+            # a wide IR store whose dwords the GPU writes in another order
+            # (two store instructions, the higher one first)  [S:tv-store-order]
+            perm = unit_order(q, ir_mem, gpu_mem, STEP_RLIMIT)
+            if perm is not None and _check(q, B.or_b(*_stores_differ(
+                    B, no_ub, list(zip(ir_mem.stores, reorder(gpu_mem, perm))))), 4 * JOINT_RLIMIT) == "unsat":
+                joint = "unsat"
         if joint != "unsat" and witness and run.choices and isinstance(run.fresh, nondet.Choices) \
                 and not ir_mem.atomics:
             # the IR's non-deterministic values chosen from the GPU's stores  [S:tv-nondet-stores]
