@@ -53,6 +53,18 @@ def test_a_wrong_dword_is_refuted(tmp_path: Path, old: str, new: str) -> None:
     assert any(n.startswith("counterexample: EXEC = 0x1") for n in r["notes"]), r["notes"]
 
 
+@pytest.mark.parametrize("fn, old, new", [
+    ("store_v3i64", "v[6:7], off offset:16", "v[6:7], off offset:8"),  # <3 x i64>: dwords 2-3 twice, 4-5 never
+    ("copy_v3f64", "global_load_b128 v[2:5], v[2:3], off\n", "global_load_b128 v[2:5], v[2:3], off offset:8\n"),
+])
+def test_a_wrong_part_of_a_three_element_vector_is_refuted(tmp_path: Path, fn: str, old: str, new: str) -> None:
+    asm = _asm()
+    code, r = tv_on_asm(tmp_path, SRC, asm, "gfx1100", "--wave", "32", "--function", fn)
+    assert (code, r["verdict"]) == (0, "proved"), r
+    code, r = tv_on_asm(tmp_path, SRC, mutate(asm, old, new, fn), "gfx1100", "--wave", "32", "--function", fn)
+    assert (code, r["verdict"]) == (1, "refuted"), r
+
+
 def _memory(B, groups: list[list[tuple[int, int]]], joined: bool) -> Memory:
     """One lane's stores, a group each: (address, value) per group."""
     mem = Memory(B, lambda lo, hi: B.const(0))

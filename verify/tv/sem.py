@@ -716,7 +716,7 @@ class IRRun:
 
     def _dwords_of(self, ty: str) -> TType:
         tt = ttype(ty)
-        if tt is None or sum(tt.pieces()) % 32 or (tt.n == 3 and tt.bits != 32) or (tt.n is not None and tt.kind == "ptr") or (
+        if tt is None or sum(tt.pieces()) % 32 or (tt.n == 3 and tt.bits not in (32, 64)) or (tt.n is not None and tt.kind == "ptr") or (
                 tt.kind == "ptr" and tt.bits not in (32, 64)):
             raise self._unsupported(f"a memory access of {ty} (modelled: whole dwords, 64-bit pointers)")
         return tt

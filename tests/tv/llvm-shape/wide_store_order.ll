@@ -7,7 +7,7 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 < %s | FileCheck %s
-; EXPECT: 12 instances
+; EXPECT: 18 instances
 
 define void @store_v7i32(ptr addrspace(1) %out, <7 x i32> %src0) {
   store <7 x i32> %src0, ptr addrspace(1) %out
@@ -21,6 +21,17 @@ define void @store_v8f64(ptr addrspace(1) %out, <8 x double> %src0) {
 
 define void @store_v4f64(ptr addrspace(1) %out, <4 x double> %src0) {
   store <4 x double> %src0, ptr addrspace(1) %out
+  ret void
+}
+
+define void @store_v3i64(ptr addrspace(1) %out, <3 x i64> %src0) {
+  store <3 x i64> %src0, ptr addrspace(1) %out
+  ret void
+}
+
+define void @copy_v3f64(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %v = load <3 x double>, ptr addrspace(1) %in
+  store <3 x double> %v, ptr addrspace(1) %out
   ret void
 }
 
