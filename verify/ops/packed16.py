@@ -149,6 +149,7 @@ class Alu16(OpDef):
     unit = "valu"
     valu_constants = True
     enc_mods: ClassVar[dict[str, Modifiers]] = {enc: dpp.MODIFIERS for enc in DPP_ENCS}
+    halves_in_vop3 = False  # true16 halves in the VOP3 form of an op that also has a VOP2 one (sdwa.Alu16Vop3)
 
     def __init__(self, base: str, fn: LaneFn, feature: str | None, vop3_only: bool):
         self.base, self.fn, self.feature, self.vop3_only = base, fn, feature, vop3_only
@@ -168,7 +169,8 @@ class Alu16(OpDef):
         plain, hs = _strip_halves(line)
         ins = super().parse(plain, enc)
         if any(h is not None for h in hs):
-            if not self.vop3_only or any(h is None and isinstance(o, VReg) for h, o in zip(hs, ins.operands)):
+            if (not (self.vop3_only or (self.halves_in_vop3 and enc in ("", "e64")))
+                    or any(h is None and isinstance(o, VReg) for h, o in zip(hs, ins.operands))):
                 raise InputError(line.span, f"{line.mnemonic} with 16-bit halves names every VGPR operand's half")
             ops = tuple(VHalf(o.index, 1, bool(h)) if h is not None else o for h, o in zip(hs, ins.operands))
             ins = dataclasses.replace(ins, operands=ops)
@@ -181,7 +183,7 @@ class Alu16(OpDef):
     def effective_enc(self, ins: Instr) -> str:
         if ins.enc:
             return ins.enc
-        if self.vop3_only:
+        if self.vop3_only or any(isinstance(o, VHalf) for o in ins.operands):
             return "e64"
         return "e32" if isinstance(ins.operands[2], VReg) else "e64"
 

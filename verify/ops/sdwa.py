@@ -228,8 +228,12 @@ for _op, _fn in SDWA16.items():
 class Alu16Vop3(Alu16):
     """A GFX8/GFX9 16-bit VOP2 op that GFX10+ keeps as VOP3 only: llvm-mc-22
     takes ``v_lshlrev_b16 v0, v1, v2`` and its ``_e64`` there and refuses its
-    ``_e32``; bits 31:16 of D are unknown there (packed16.high16), 32-bit
-    registers only (no true16 halves).  [S:packed16] [S:legality]"""
+    ``_e32``; bits 31:16 of D are unknown there (packed16.high16).  On GFX11+
+    its VOP3 form takes true16 halves (``v_max_u16 v0.l, v0.l, s12``: D.l =
+    max(S0.l, S1[15:0]), D.h kept), every VGPR operand's half named, as the
+    VOP3-only 16-bit ops do.  [S:packed16] [S:legality] [S:true16-vop3-halves]"""
+
+    halves_in_vop3 = True
 
     def check_op(self, ins: Instr, target: Target, wave: int) -> list[Warning_]:
         if not target.has("alu16_gfx8"):

@@ -2,13 +2,12 @@
 ; (uniform_or_i8 ...): the atomic optimizer's one lane runs a compare-and-swap
 ; loop on the aligned dword holding the bytes; each lane gets the old value
 ; combined with the lanes before it.  [S:atomic-subword]
-; Left unsupported here: v_max_u16 on true16 halves with an SGPR source
-; (umax), and the IR's xchg (LLVM runs it in a compare-and-swap loop that
-; every lane enters).  (uniform_and_i16, with the GFX11 s_or_not1_b32, is proved.)
+; Left unsupported here: the IR's xchg (LLVM runs it in a compare-and-swap
+; loop that every lane enters).  (uniform_umax_i8: v_max_u16 on true16
+; halves with an SGPR source [S:true16-vop3-halves], proved.)  (uniform_and_i16, with the GFX11 s_or_not1_b32, is proved.)
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -mattr=-flat-for-global -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize64 -mattr=-flat-for-global -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1164
 ; EXPECT: 10 instances
-; EXPECT: unsupported @uniform_umax_i8 "v_max_u16"
 ; EXPECT: unsupported @uniform_xchg_i8 "atomicrmw 'atomicrmw xchg ptr' of i8"
 
 define amdgpu_kernel void @uniform_or_i8(ptr addrspace(1) %result, ptr addrspace(1) %uniform.ptr, i8 %val) {
