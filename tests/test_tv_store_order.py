@@ -85,3 +85,27 @@ def test_the_order_is_found_only_inside_one_ir_store() -> None:
     assert storeorder.unit_order(q, _memory(B, [[(0, 1)], [(4, 2)], [(8, 3)]], joined=False), gpu, 10**8) is None
     # the same addresses in the same order: nothing to reorder
     assert storeorder.unit_order(q, ir, _memory(B, [[(0, 1)], [(4, 2)], [(8, 3)]], joined=False), 10**8) is None
+
+
+BIG = """define void @big(ptr addrspace(1) %p, i32 %a, i32 %b) {
+  %q = getelementptr i8, ptr addrspace(1) %p, i64 4294967292
+  store i32 %a, ptr addrspace(1) %q
+  store i32 %b, ptr addrspace(1) %p
+  ret void
+}
+"""
+
+
+def test_an_offset_past_32_bits_keeps_its_carry(tmp_path: Path) -> None:
+    """A wide access's dword k is one sum base + (offset + 4k) only while that
+    stays below 2^32 (an offset no target encodes: llvm-mc-22 refuses it, but
+    --asm text is read without checking its range).  Here dword 1 of the b64
+    store lands at p + 2^32, not at p: the IR's store of %b to p is missing."""
+    src = tmp_path / "big.ll"
+    src.write_text(BIG)
+    asm = by_llvmlite(BIG, T.get("gfx1100"), 32)
+    start = asm.index("\tv_add_co_u32", asm.index("\nbig:"))  # LLVM's two stores, and the sum before them
+    body = asm[start:asm.index("\ts_setpc_b64", start)]
+    asm = asm.replace(body, "\tglobal_store_b64 v[0:1], v[2:3], off offset:0xfffffffc\n", 1)
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", "--function", "big")
+    assert (code, r["verdict"]) == (1, "refuted"), r

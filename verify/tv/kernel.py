@@ -349,7 +349,7 @@ class Kernel:
             # whole dwords as one sum, the IR's own form of a wide access's
             # dwords (dword_address)  [S:tv-store-order]
             lo, hi = addrs[i]
-            if off >= 0 and off % 4 == 0:
+            if off >= 0 and off % 4 == 0 and off + 4 * nd < 1 << 32:  # (dword_address's 32-bit constant)
                 return dword_address(B, lo, hi, off // 4 + k)
             return dword_address(B, *offset_address(B, lo, hi, off), k)
         if g.group(1) == "load":
@@ -1068,7 +1068,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         if joint != "unsat":
             # a wide IR store whose dwords the GPU writes in another order
             # (two store instructions, the higher one first)  [S:tv-store-order]
-            perm = unit_order(q, ir_mem, gpu_mem, STEP_RLIMIT)
+            perm = unit_order(q, ir_mem, gpu_mem, STEP_RLIMIT, no_ub)
             if perm is not None and _check(q, B.or_b(*_stores_differ(
                     B, no_ub, list(zip(ir_mem.stores, reorder(gpu_mem, perm))))), 4 * JOINT_RLIMIT) == "unsat":
                 joint = "unsat"

@@ -29,9 +29,11 @@ same wherever the IR does not leave it free:
   which are compared as they are.
 
 The permutation is only a guess (addresses in one model of the entry
-contract); the element-wise question decides.  Not used with atomics on
-either side (their groups are one lane each, and their order is the
-atomics module's question)."""
+contract where the IR is defined); the element-wise question decides.  Not
+used with the atomics that Memory.atomic records on either side (their order
+is the atomics module's question); an IR sub-word atomicrmw
+(verify/tv/subword.py) writes joined one-lane byte groups, which may be
+reordered like any store's (one lane, distinct bytes)."""
 
 from __future__ import annotations
 
@@ -40,32 +42,38 @@ from typing import Any
 from .. import smt
 
 
-def _units(joins: list[bool]) -> list[tuple[int, int]]:
-    """The runs [s, e) of two or more groups joined into one store."""
+def _units(mem: Any) -> list[tuple[int, int]]:
+    """The runs [s, e) of two or more groups joined into one store: one race
+    group each, as Memory.race_at merges them (a joined group of another
+    lane count starts a run of its own there too)."""
+    joins, groups = mem.joins, mem.groups
     out: list[tuple[int, int]] = []
     s = 0
     for g in range(1, len(joins) + 1):
-        if g == len(joins) or not joins[g]:
+        if g == len(joins) or not joins[g] or len(groups[g]) != len(groups[s]):
             if g - s >= 2:
                 out.append((s, g))
             s = g
     return out
 
 
-def unit_order(q: smt.Query, ir_mem: Any, gpu_mem: Any, rlimit: int) -> list[int] | None:
+def unit_order(q: smt.Query, ir_mem: Any, gpu_mem: Any, rlimit: int, defined: Any = True) -> list[int] | None:
     """perm[g]: the GPU's store group that writes the IR's group g's dwords
     (a permutation inside each wide IR store's window), or None when there
-    is none other than the identity to try."""
+    is none other than the identity to try.  The guess is read from a model
+    where `defined` holds (the IR has no undefined behaviour there)."""
     n = len(ir_mem.groups)
     if n != len(gpu_mem.groups) or ir_mem.atomics or gpu_mem.atomics:
         return None
     if any(len(a) != len(b) for a, b in zip(ir_mem.groups, gpu_mem.groups)):
         return None
-    units = _units(ir_mem.joins)
+    units = _units(ir_mem)
     if not units:
         return None
     q.push()
     try:
+        if defined is not True:
+            q.add(defined)
         if q.check(rlimit=rlimit) != "sat":
             return None
         perm = list(range(n))
