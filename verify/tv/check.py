@@ -681,6 +681,12 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
                                  ("s_endpgm" if fn.ret == "void" else "") if conventions.is_shader(fn) else None,
                                  memory=True)
 
+        first = code_of()  # an instruction the target cannot encode: a compiler error, as below
+        bad = [] if isinstance(first, str) else legality.illegal(first[1].program, target, wave)
+        if bad:
+            assert not isinstance(first, str)
+            res.verdict, res.notes = "compiler error", [f"{first[1].label}: {b}" for b in bad]
+            return res
         if not fn.kernel:  # a function that takes pointers: verify/tv/memory.py
             mres: TVResult = prove_function_memory(mod, fn, code_of, target, wave, timeout, res, assume,
                                                    _arg_regs(fn, target), GpuRun)

@@ -3,12 +3,16 @@
 ; the IR's value is what the lines compute with verify's own semantics, and
 ; the GPU code runs the same lines (verify/tv/asmexec.py, docs/semantics.md
 ; [S:ir-asm-exec]).  Written for verify's tests in the shape of readlane.ll.
+; asm_lane_mask's `v_cmp_eq_u32_e64 $0` into an i64 on gfx1100 (wave32) is
+; `s[2:3]`, which no wave32 code may name (llvm-mc-22 refuses it): a
+; compiler error there [S:tv-legality-everywhere].
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=fiji -verify-machineinstrs < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn--amdhsa -mcpu=gfx1100 -verify-machineinstrs < %s | FileCheck %s
 
 ; EXPECT: 20 instances
 ; EXPECT: unsupported @asm_reads_scc "reads scc, which no operand sets"
 ; EXPECT: unsupported @asm_moves_lanes "moves data across lanes"
+; EXPECT: compiler error @asm_lane_mask gfx1100 "a lane mask in wave32 is one SGPR"
 ; EXPECT: unsupported @asm_lane_mask "writes a scalar from the lanes"
 ; EXPECT: unsupported @asm_undeclared_write "writes s0, which is neither its output nor a clobber"
 
