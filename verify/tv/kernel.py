@@ -1068,7 +1068,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         if joint != "unsat":
             # a wide IR store whose dwords the GPU writes in another order
             # (two store instructions, the higher one first)  [S:tv-store-order]
-            perm = unit_order(q, ir_mem, gpu_mem, STEP_RLIMIT, no_ub)
+            perm = unit_order(q, ir_mem, gpu_mem, JOINT_RLIMIT, no_ub)  # (a model of the contract: quick)
             if perm is not None and _check(q, B.or_b(*_stores_differ(
                     B, no_ub, list(zip(ir_mem.stores, reorder(gpu_mem, perm))))), 4 * JOINT_RLIMIT) == "unsat":
                 joint = "unsat"
