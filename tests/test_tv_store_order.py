@@ -98,9 +98,11 @@ BIG = """define void @big(ptr addrspace(1) %p, i32 %a, i32 %b) {
 
 def test_an_offset_past_32_bits_keeps_its_carry(tmp_path: Path) -> None:
     """A wide access's dword k is one sum base + (offset + 4k) only while that
-    stays below 2^32 (an offset no target encodes: llvm-mc-22 refuses it, but
-    --asm text is read without checking its range).  Here dword 1 of the b64
-    store lands at p + 2^32, not at p: the IR's store of %b to p is missing."""
+    stays below 2^32.  No target encodes such an offset (llvm-mc-22 refuses
+    it), and --asm text has its offsets checked against the target's range
+    [S:mem-offset], so the instance is a compiler error naming the range; the
+    model's own guard (the carry of dword 1 into p + 2^32) stays behind it:
+    with the check off, this was refuted, the IR's store of %b to p missing."""
     src = tmp_path / "big.ll"
     src.write_text(BIG)
     asm = by_llvmlite(BIG, T.get("gfx1100"), 32)
@@ -108,4 +110,6 @@ def test_an_offset_past_32_bits_keeps_its_carry(tmp_path: Path) -> None:
     body = asm[start:asm.index("\ts_setpc_b64", start)]
     asm = asm.replace(body, "\tglobal_store_b64 v[0:1], v[2:3], off offset:0xfffffffc\n", 1)
     code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", "--function", "big")
-    assert (code, r["verdict"]) == (1, "refuted"), r
+    assert (code, r["verdict"]) == (1, "compiler error"), r
+    assert r["notes"][0].endswith("offset 4294967292 is outside -4096..4095, the range global_store_b64 encodes on "
+                                  "gfx1100 (GFX11)"), r["notes"]
