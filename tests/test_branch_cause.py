@@ -93,15 +93,19 @@ def test_a_kernels_branch_is_named_where_both_paths_share_the_store(tmp_path):
     word = re.search(r"memory at 0x[0-9a-f]+ after the kernel: IR (0x[0-9a-f]+), GPU (0x[0-9a-f]+)", out)
     assert word is not None, out
     got = out.splitlines()
-    assert (f"    cause: line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {at + 1} "
-            "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
+    # either way round: the mutant inverts SCC for every %c (the model picks which path the GPU took)
+    scc = re.search(rf"    cause: line {at} s_cmp_eq_u32: SCC = ([01]), a correct program", out)
+    assert scc is not None, out
+    s, way = int(scc.group(1)), "taken" if scc.group(1) == "0" else "not taken"
+    assert (f"    cause: line {at} s_cmp_eq_u32: SCC = {s}, a correct program would hold {1 - s} -> line {at + 1} "
+            f"s_cbranch_scc0 {way}, the path to the GPU value; the other way it gives the value wanted, "
             f"{word.group(1)}") in got, out
     store = next(n for n, t in enumerate(lines, 1) if t.startswith("\tglobal_store_b32"))
     head = got.index(f"    the lanes' stores at line {store} global_store_b32:")
     row = got[head + 2].split()
     assert row[:3] == ["0", word.group(1), word.group(2)] and "(no store)" not in out, out
-    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line "
-            f"{at + 1} (s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in got, out
+    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = {s} (a correct program would hold {1 - s}) -> line "
+            f"{at + 1} (s_cbranch_scc0 .LBB0_2): {way}; the other way the code gives the value wanted") in got, out
 
 
 @pytest.mark.slow

@@ -66,6 +66,21 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:ir-inactive",
         ),
         Assumption(
+            "ir.store_race",
+            "what memory holds after two lanes of one IR store instruction write the same address: LangRef's "
+            "memory model makes a read that may see two writes no happens-before orders undef, whatever they "
+            "wrote; LLVM's own tests and GPU code store one value from every lane of a wave to one address and "
+            "read that value back",
+            {
+                "same_value": "lanes that all write the same value there leave it (what the hardware does: the "
+                              "dword holds those bits whichever lane's write lands last); lanes writing different "
+                              "values, or poison, leave any value",
+                "undef": "any value, even where every lane writes the same one (LangRef's letter)",
+            },
+            "same_value",
+            "S:ir-store-race",
+        ),
+        Assumption(
             "kernel.packed_tid",
             "on a target with packed work-item IDs, what v0 holds at a kernel's entry in the y and z fields (and "
             "bits 30-31) of the IDs its descriptor does not enable (.amdhsa_system_vgpr_workitem_id): LLVM "

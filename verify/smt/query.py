@@ -186,6 +186,29 @@ class Query:
             return term
         return self.model.eval(term, model_completion=True).as_long()
 
+    def prefer_small(self, rlimit: int, bound: int = 0xFF) -> bool:
+        """After a sat check: look (bit-blasted, within `rlimit`) for a
+        model whose free bit-vector constants are each at most `bound`, and
+        keep it where there is one (True); else the model stays.  A
+        bit-blasted model tends to all-ones values, where two computations
+        can agree by chance and a counterexample reads as something else."""
+        found = self.model
+        if found is None:
+            return False
+        small = [z3.ULE(d(), bound) for d in found.decls()
+                 if d.arity() == 0 and z3.is_bv_sort(d.range()) and d.range().size() > 8]
+        if not small:
+            return False
+        self.push()
+        for c in small:
+            self.add(c)
+        r = self.check(rlimit=rlimit, plain=True)
+        self.pop()
+        if r != "sat":
+            self.model = found
+            return False
+        return True
+
     def truth(self, cond) -> bool:
         if type(cond) is bool:
             return cond

@@ -186,26 +186,61 @@ class Memory:
             out.append((combine(pre[i][0], acc), B.or_b(*pois)))
         return out
 
-    def race_at(self, lo: Any, hi: Any) -> Any:
+    def race_at(self, lo: Any, hi: Any, same_value: bool = False) -> Any:
         """Two enabled lanes of one store instruction write address (lo, hi)
         (a wide store's dwords, joined groups, are one instruction: a lane
-        hits when any of its dwords does)."""
+        hits when any of its dwords does).  `same_value`: only where they
+        write different values (or poison): lanes that all write the same
+        bits leave those bits whichever lands last  [S:ir-store-race]."""
         B = self.B
         out: list[Any] = []
         at = self._at(lo, hi)
-        merged: list[list[list[tuple[Any, Any, Any]]]] = []  # per store instruction, per lane: its dwords
+        # per store instruction, per lane: its dwords (lo, hi, enable, value, poison)
+        merged: list[list[list[tuple[Any, Any, Any, Any, Any]]]] = []
+        n = 0
         for g, join in zip(self.groups, self.joins):
-            if join and merged and len(merged[-1]) == len(g):
-                for lane, e in zip(merged[-1], g):
-                    lane.append(e)
+            ds = [(slo, shi, en, self.stores[n + i][2], self.stores[n + i][3]) for i, (slo, shi, en) in enumerate(g)]
+            n += len(g)
+            if join and merged and len(merged[-1]) == len(ds):
+                for lane, d in zip(merged[-1], ds):
+                    lane.append(d)
             else:
-                merged.append([[e] for e in g])
+                merged.append([[d] for d in ds])
         for lanes in merged:
-            hits = [h for h in (B.or_b(*[B.and_b(en, at(slo, shi)) for slo, shi, en in es if en is not False])
-                                for es in lanes) if h is not False]
-            if len(hits) > 1:  # (one lane's store is never a race)
-                out.append(B.not_b(self._at_most_one(hits)))
+            hit_vals = []  # per lane that may hit: (hit, value, poison) at (lo, hi)
+            for es in lanes:
+                dh = [(B.and_b(en, at(slo, shi)), v, p) for slo, shi, en, v, p in es if en is not False]
+                dh = [d for d in dh if d[0] is not False]
+                if not dh:
+                    continue
+                h, v, p = dh[-1]
+                for h2, v2, p2 in reversed(dh[:-1]):  # (a lane's dwords are at distinct addresses: one hits)
+                    h, v, p = B.or_b(h2, h), B.ite(h2, v2, v), B.or_b(B.and_b(h2, p2), B.and_b(B.not_b(h2), p))
+                hit_vals.append((h, v, p))
+            if len(hit_vals) <= 1:  # (one lane's store is never a race)
+                continue
+            if not same_value:
+                out.append(B.not_b(self._at_most_one([h for h, _, _ in hit_vals])))
+                continue
+            if all(B.same(v, hit_vals[0][1]) for _, v, p in hit_vals):
+                # one value term for every lane (a uniform store): a race only
+                # where two lanes hit and one of them stores poison
+                p0 = hit_vals[0][2]
+                pois = p0 if all(B.same(p, p0) for _, _, p in hit_vals) else B.or_b(*[B.and_b(h, p) for h, _, p in hit_vals])
+                if pois is not False:
+                    out.append(B.and_b(pois, B.not_b(self._at_most_one([h for h, _, _ in hit_vals]))))
+                continue
+            # the first hitting lane's value; a race: a hitting lane whose value (or poison) is not it
+            _, fv, fp = hit_vals[-1]
+            for h, v, p in reversed(hit_vals[:-1]):
+                fv, fp = B.ite(h, v, fv), B.or_b(B.and_b(h, p), B.and_b(B.not_b(h), fp))
+            out.append(B.or_b(*[B.and_b(h, B.or_b(p, fp, B.ne(v, fv))) for h, v, p in hit_vals]))
         return B.or_b(*out)
+
+    def may_race(self) -> bool:
+        """Some store instruction has two lanes that may be enabled (so
+        race_at's answer can depend on `same_value`)."""
+        return any(sum(en is not False for _, _, en in g) > 1 for g in self.groups)
 
     def _at(self, lo: Any, hi: Any) -> Callable[[Any, Any], Any]:
         """`(slo, shi) -> lo == slo and hi == shi`, each address asked once

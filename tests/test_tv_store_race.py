@@ -1,0 +1,100 @@
+"""Lanes of one store instruction writing one address ([S:ir-store-race]).
+
+The IR side: LangRef's letter makes two racing writes undef even when they
+write the same value, so a kernel that stores a uniform value from every lane
+(the shape of LLVM's own tests) constrained nothing once two lanes ran: a
+readlane of the wrong lane was never refuted under the prefix entry EXEC.
+Under `ir.store_race=same_value` (the default) it is; under `undef` it is not.
+
+The GPU side: lanes of one GPU store writing the same value to one address
+leave that value; that was counted a race (a refutation of correct code)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import cli, mutate
+
+pytest.importorskip("llvmlite")
+
+from verify import target as T
+from verify.tv.compile import by_llvmlite
+
+SRC = """define amdgpu_kernel void @lane0_store(ptr addrspace(1) %out, i32 %x) {
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %v = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %x)
+  %first = icmp eq i32 %lo, 0
+  br i1 %first, label %st, label %done
+st:
+  store i32 %v, ptr addrspace(1) %out
+  br label %done
+done:
+  ret void
+}
+
+define amdgpu_kernel void @uniform_store(ptr addrspace(1) %out, i32 %x) {
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %v = add i32 %lo, %x
+  %r = call i32 @llvm.amdgcn.readlane.i32(i32 %v, i32 5)
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
+"""
+
+
+@pytest.fixture(scope="module")
+def asm() -> str:
+    return by_llvmlite(SRC, T.get("gfx1030"), 32)
+
+
+def tv(tmp_path: Path, asm: str, function: str, *extra: str) -> tuple[int, dict]:
+    src, p = tmp_path / "race.ll", tmp_path / "race.s"
+    src.write_text(SRC)
+    p.write_text(asm)
+    code, out, _ = cli("tv", str(src), "--target", "gfx1030", "--wave", "32", "--asm", str(p), "--function", function,
+                       "--json", *extra)
+    (r,) = json.loads(out)["results"]
+    return code, r
+
+
+def test_llvm_s_code_is_proved_under_either_reading(tmp_path: Path, asm: str) -> None:
+    for fn in ("lane0_store", "uniform_store"):
+        for extra in ((), ("--assume", "ir.store_race=undef")):
+            code, r = tv(tmp_path, asm, fn, *extra)
+            assert (code, r["verdict"]) == (0, "proved"), (fn, extra, r)
+
+
+def test_a_uniform_store_of_the_wrong_lane_is_refuted(tmp_path: Path, asm: str) -> None:
+    bad = mutate(asm, "v_readlane_b32 s2, v0, 5", "v_readlane_b32 s2, v0, 6")
+    code, r = tv(tmp_path, bad, "uniform_store")
+    assert (code, r["verdict"]) == (1, "refuted"), r
+    assert r["assumptions"]["ir.store_race"] == "same_value"
+    assert "ir.store_race=same_value" in r["scope"]
+    # lanes 0..6 at least (the IR reads lane 5; lane 6 is the GPU's): every one stores there
+    assert int(r["counterexample"]["exec"], 16) & 0x7F == 0x7F, r["counterexample"]
+    # by LangRef's letter the lanes' equal stores race (any value), and with
+    # one lane the IR's readlane of lane 5 is poison: the wrong lane is proved,
+    # the vacuity the default reading closes
+    code, r = tv(tmp_path, bad, "uniform_store", "--assume", "ir.store_race=undef")
+    assert (code, r["verdict"]) == (0, "proved"), r
+    assert "ir.store_race=undef" in r["scope"]
+
+
+def test_gpu_lanes_storing_one_value_at_one_address_are_no_race(tmp_path: Path, asm: str) -> None:
+    """The IR stores from lane 0 alone; the GPU code without its v_cmpx
+    stores the same uniform value from every lane: memory holds it."""
+    every = mutate(asm, "v_cmpx_eq_u32_e32 0, v0", "s_nop 0")
+    code, r = tv(tmp_path, every, "lane0_store")
+    assert (code, r["verdict"]) == (0, "proved"), r
+    # the IR stores from one lane: either reading of its lanes' races proves it
+    code, r = tv(tmp_path, every, "lane0_store", "--assume", "ir.store_race=undef")
+    assert (code, r["verdict"]) == (0, "proved"), r
+    # a value that differs between lanes from every lane is still a failure
+    varied = mutate(every, "v_mov_b32_e32 v1, s0", "v_mbcnt_lo_u32_b32 v1, -1, s0")
+    code, r = tv(tmp_path, varied, "lane0_store")
+    assert (code, r["verdict"]) == (1, "refuted"), r
