@@ -3,10 +3,8 @@ destination too).  [S:cmpx]"""
 
 import pytest
 from helpers import simulate
-from test_semantics_agree import run, values
+from test_semantics_agree import assert_agree
 
-from verify import smt
-from verify.backend import Concrete
 from verify.diag import InputError, Span
 from verify.lowering_file import parse_instr
 from verify.ops import OPS
@@ -65,17 +63,7 @@ def test_concrete_and_symbolic_agree(line, tname, wave, seed):
     """The GFX10+ spelling is not drawn by the declaration-driven property
     test (one signature per mnemonic): the same check, by hand."""
     t = get(tname)
-    lines = [line, "v_add_u32_e64 v3, v1, v2" if t.gen < 10 else "v_add_nc_u32 v3, v1, v2"]
-    exec_mask = (0x9E3779B97F4A7C15 * seed) & ((1 << wave) - 1)
-    env = values(seed, wave)
-    mc = run(lines, t, wave, Concrete(), env, exec_mask, {})
-    ms = run(lines, t, wave, smt.Z3(), env, exec_mask, {})
-    ev = smt.Evaluator(dict(env, **{f"exec[{i}]": bool((exec_mask >> i) & 1) for i in range(wave)}))
-    for n, vals in mc.vregs.items():
-        assert [ev(x) for x in ms.vregs[n]] == vals, n
-    for n, val in mc.sregs.items():
-        if not (wave == 32 and n == "exec_hi"):
-            assert ev(ms.sregs[n]) == val, n
+    assert_agree([line, "v_add_u32_e64 v3, v1, v2" if t.gen < 10 else "v_add_nc_u32 v3, v1, v2"], t, wave, seed)
 
 
 def test_an_exec_write_hazard_before_dpp(tmp_path):

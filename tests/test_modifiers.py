@@ -188,23 +188,12 @@ def test_dpp_neg_of_the_zero_fill(variant, lane0):
 def test_concrete_and_symbolic_agree(line, tname, wave, seed, variant):
     """The modifiers are not drawn by the declaration-driven property test:
     the same check by hand, every variant of the assumptions they ask."""
-    from test_semantics_agree import run, values
+    from test_semantics_agree import assert_agree, values
 
-    from verify import smt
-    from verify.backend import Concrete
     from verify.target import get
 
-    t = get(tname)
-    exec_mask = (0x9E3779B97F4A7C15 * seed) & ((1 << wave) - 1)
     env = values(seed, wave)
     for lane in range(wave):  # some f32 values that meet at -0.0, 1.0 and NaN
         env[f"v1[{lane}]"] = [0, 0x80000000, 0x3F800000, 0xBF800000, 0x7FC00000, env[f"v1[{lane}]"]][lane % 6]
-    assume_ = {"dpp.srcmod_zero": variant, "f32.clamp": "dx10" if seed == 1 else "ieee"}
-    mc = run([line], t, wave, Concrete(), env, exec_mask, assume_)
-    ms = run([line], t, wave, smt.Z3(), env, exec_mask, assume_)
-    ev = smt.Evaluator(dict(env, **{f"exec[{i}]": bool((exec_mask >> i) & 1) for i in range(wave)}))
-    for n, vals in mc.vregs.items():
-        assert [ev(x) for x in ms.vregs[n]] == vals, n
-    for n, val in mc.sregs.items():
-        if not (wave == 32 and n == "exec_hi"):
-            assert ev(ms.sregs[n]) == val, n
+    assert_agree([line], get(tname), wave, seed, {"dpp.srcmod_zero": variant,
+                                                   "f32.clamp": "dx10" if seed == 1 else "ieee"}, env)

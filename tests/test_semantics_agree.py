@@ -154,6 +154,24 @@ def values(seed_vals, wave):
     return env
 
 
+def assert_agree(lines, target, wave, seed, assume_=None, env=None):
+    """The hand-written property check the declaration-driven one cannot
+    draw (modifiers, GFX10+ spellings, true16 halves): LINES run
+    concretely and symbolically on one seeded EXEC and register file
+    (`env`: values(seed, wave) where not given) write the same VGPRs and
+    SGPRs (exec_hi aside in wave32)."""
+    exec_mask = (0x9E3779B97F4A7C15 * seed) & ((1 << wave) - 1)
+    env = values(seed, wave) if env is None else env
+    mc = run(lines, target, wave, Concrete(), env, exec_mask, assume_ or {})
+    ms = run(lines, target, wave, smt.Z3(), env, exec_mask, assume_ or {})
+    ev = smt.Evaluator(dict(env, **{f"exec[{i}]": bool((exec_mask >> i) & 1) for i in range(wave)}))
+    for n, vals in mc.vregs.items():
+        assert [ev(x) for x in ms.vregs[n]] == vals, n
+    for n, val in mc.sregs.items():
+        if not (wave == 32 and n == "exec_hi"):
+            assert ev(ms.sregs[n]) == val, n
+
+
 @st.composite
 def programs(draw):
     tname = draw(st.sampled_from(TARGETS))

@@ -32,21 +32,10 @@ def test_max_u16_on_halves_with_an_sgpr_source() -> None:
 @pytest.mark.parametrize("wave", [32, 64])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_concrete_and_symbolic_agree(wave: int, seed: int) -> None:
-    from test_semantics_agree import run, values
+    from test_semantics_agree import assert_agree
 
-    from verify import smt
-    from verify.backend import Concrete
-
-    lines = ["v_max_u16 v0.h, v1.l, s2", "v_min_i16 v1.l, v0.h, v1.h", "v_lshlrev_b16 v2.h, v1.l, v0.l",
-             "v_max_i16 v3.l, 5, v2.h"]
-    t = get("gfx1100")
-    exec_mask = (0x9E3779B97F4A7C15 * seed) & ((1 << wave) - 1)
-    env = values(seed, wave)
-    mc = run(lines, t, wave, Concrete(), env, exec_mask, {})
-    ms = run(lines, t, wave, smt.Z3(), env, exec_mask, {})
-    ev = smt.Evaluator(dict(env, **{f"exec[{i}]": bool((exec_mask >> i) & 1) for i in range(wave)}))
-    for n, vals in mc.vregs.items():
-        assert [ev(x) for x in ms.vregs[n]] == vals, n
+    assert_agree(["v_max_u16 v0.h, v1.l, s2", "v_min_i16 v1.l, v0.h, v1.h", "v_lshlrev_b16 v2.h, v1.l, v0.l",
+                  "v_max_i16 v3.l, 5, v2.h"], get("gfx1100"), wave, seed)
 
 
 @pytest.mark.parametrize("target, refused", [("gfx1030", True), ("gfx900", True), ("gfx1100", False), ("gfx1200", True)])
