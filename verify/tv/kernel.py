@@ -1011,6 +1011,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         q.pop()
         if first.verdict != "proved":
             return first
+        res.assumptions.update(first.assumptions)  # (ir.store_race, where global memory's proof asked it)
         out = memory_verdict(res, t0, q, B, no_ub, lds[0], lds[1], lanes, exec_bits, tid, run, witness=False,
                              replay=replay.view(lds[0], lds[1]) if replay is not None else None)
         if out.verdict == "refuted":

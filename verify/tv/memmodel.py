@@ -234,7 +234,10 @@ class Memory:
             _, fv, fp = hit_vals[-1]
             for h, v, p in reversed(hit_vals[:-1]):
                 fv, fp = B.ite(h, v, fv), B.or_b(B.and_b(h, p), B.and_b(B.not_b(h), fp))
-            out.append(B.or_b(*[B.and_b(h, B.or_b(p, fp, B.ne(v, fv))) for h, v, p in hit_vals]))
+            # (two lanes hit: one lane's poison alone is no race, and a later
+            # store of its own may overwrite it)
+            out.append(B.and_b(B.not_b(self._at_most_one([h for h, _, _ in hit_vals])),
+                               B.or_b(*[B.and_b(h, B.or_b(p, fp, B.ne(v, fv))) for h, v, p in hit_vals])))
         return B.or_b(*out)
 
     def may_race(self) -> bool:
