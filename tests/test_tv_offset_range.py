@@ -1,7 +1,7 @@
 """A memory instruction's immediate offset is legal only inside the range its
 encoding has on the target ([S:mem-offset]); outside it the instance is a
-compiler error, never a proof.  The table (verify/tv/legality.py
-OFFSET_RANGES) is held to llvm-mc-22 at both ends of every range on every
+compiler error, never a proof.  The table (verify/target.py
+MEM_OFFSETS, read through verify/tv/legality.py OFFSET_FIELDS) is held to llvm-mc-22 at both ends of every range on every
 family.  One case is worse than a rejected line: llvm-mc-22 takes a MUBUF
 `offset:4096` and encodes its low 12 bits, so the hardware runs offset 0;
 modelled as written, such code was proved."""
@@ -18,7 +18,7 @@ from helpers import LLC, llc_asm, mutate, tv_on_asm
 
 from verify import target as T
 from verify.ir import Instr
-from verify.tv.legality import OFFSET_RANGES, offset_range
+from verify.tv.legality import OFFSET_FIELDS, offset_range
 
 MC = shutil.which("llvm-mc-22")
 REPS = ["gfx600", "gfx700", "gfx803", "gfx900", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100",
@@ -45,12 +45,14 @@ def ins(text: str) -> Instr:
 
 
 def table_range(text: str, t: T.Target) -> tuple[int, int]:
-    """The range OFFSET_RANGES gives the offset `{}` of `text` on `t`."""
+    """The range the target table gives the offset `{}` of `text` on `t`."""
     mn = text.split()[0]
     field = "" if mn.startswith("s_") else re.search(r"(\w+):\{\}", text).group(1)
-    for pat, f, ranges in OFFSET_RANGES:
+    for pat, f, encoding in OFFSET_FIELDS:
         if f == field and pat.match(mn):
-            return ranges[t.gen]
+            r = t.offset_range(encoding)
+            assert r is not None, (t.name, text)
+            return r
     raise AssertionError(text)
 
 
@@ -98,7 +100,7 @@ def test_offsets_verify_cannot_read_and_other_instructions_are_left_alone() -> N
     assert offset_range(ins("global_load_b32 v1, v[2:3], off offset:-4097"), t) == \
         "offset -4097 is outside -4096..4095, the range global_load_b32 encodes on gfx1100 (GFX11)"
     assert offset_range(ins("global_load_dword v1, v[2:3], off offset:2048"), T.get("gfx1030")) == \
-        "offset 2048 is outside -2048..2047, the range global_load_dword encodes on gfx1030 (GFX10)"
+        "offset 2048 is outside -2048..2047, the range global_load_dword encodes on gfx1030 (GFX10.3)"
 
 
 def test_a_global_offset_out_of_range_is_a_compiler_error(tmp_path: Path) -> None:

@@ -163,6 +163,12 @@ class Target:
         where the target has it (GFX10+), else its only size  [S:targets]."""
         return 32 if "wave32" in self.features else self.waves[0]
 
+    def offset_range(self, encoding: str) -> tuple[int, int] | None:
+        """The immediate offset a memory encoding (a key of MEM_OFFSETS)
+        holds on this target: (lowest, highest), None where the target has
+        no such encoding  [S:mem-offset]."""
+        return MEM_OFFSETS[encoding].get(self.gen)
+
     def has(self, feature: str) -> bool:
         if feature not in FEATURES:  # a typo in the code, not user input
             raise KeyError(feature)
@@ -182,6 +188,26 @@ class Target:
             if a[1:] == "real-true16" and a[:1] in "+-" and self.gen >= 11:
                 (feats.add if a[0] == "+" else feats.discard)("mov_b16")
         return self if feats == self.features else replace(self, features=frozenset(feats))
+
+
+# The immediate offset each memory encoding holds, per generation: (lowest,
+# highest), as llvm-mc-22 takes it (measured at both ends of each range on
+# every family; tests/test_tv_offset_range.py), but MUBUF before GFX12:
+# llvm-mc-22 takes offset:4096..65535 there and encodes the low 12 bits of
+# its 12-bit field.  SI's and CI's SMRD count dwords; CI's takes a 32-bit
+# literal above 255  [S:mem-offset] [S:sici]
+_S24 = (-(1 << 23), (1 << 23) - 1)
+MEM_OFFSETS: dict[str, dict[int, tuple[int, int]]] = {
+    "global": {9: (-4096, 4095), 10: (-2048, 2047), 11: (-4096, 4095), 12: _S24},  # and scratch_*
+    "flat": {7: (0, 0), 8: (0, 0), 9: (0, 4095), 10: (0, 2047), 11: (0, 4095), 12: _S24},
+    "mubuf": {g: (0, 4095) for g in range(6, 12)} | {12: (0, (1 << 23) - 1)},
+    "ds": {g: (0, 65535) for g in range(6, 13)},
+    "ds_pair": {g: (0, 255) for g in range(6, 13)},  # offset0 / offset1 of the two-address forms
+    "s_load": {6: (0, 255), 7: (0, (1 << 32) - 1), 8: (0, (1 << 20) - 1)}
+    | {g: (-(1 << 20), (1 << 20) - 1) for g in range(9, 12)} | {12: _S24},
+    "s_buffer_load": {6: (0, 255), 7: (0, (1 << 32) - 1)} | {g: (0, (1 << 20) - 1) for g in range(8, 12)}
+    | {12: (0, (1 << 23) - 1)},
+}
 
 
 # Southern Islands (GFX6) and Sea Islands (GFX7): wave64, no DPP, SDWA,

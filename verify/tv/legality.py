@@ -5,7 +5,8 @@ which llvm-mc-22 rejects: "src1 immediate operand invalid") is a compiler
 error, never a proof of code the hardware does not run.  The rules are the
 ops' own (`OpDef.check`, compared with llvm-mc-22 by tests/test_llvm_mc.py),
 and for memory instructions their immediate offset's range per generation
-(`offset_range`, compared with llvm-mc-22 by tests/test_tv_offset_range.py).
+(`offset_range`, the target table's MEM_OFFSETS, compared with llvm-mc-22 by
+tests/test_tv_offset_range.py).
 [S:vop3-dpp-more] [S:dpp-encoding] [S:mem-offset]"""
 
 from __future__ import annotations
@@ -19,28 +20,18 @@ from ..ops import mem16
 from ..ops.base import op_of
 from ..target import Target
 
-# The immediate offset each memory instruction class encodes, per generation:
-# (mnemonic pattern, modifier, {generation: (lowest, highest)}), first match
-# wins; the modifier "" is SMEM's third operand.  Measured with llvm-mc-22 at
-# both ends of each range on every family [S:mem-offset].  A MUBUF offset has
-# 12 bits before GFX12: llvm-mc-22 takes offset:4096..65535 without an error
-# and encodes the low 12 bits (offset:4096 runs as offset:0), so verify
-# refuses such an offset rather than model the number written.
-_S24 = (-(1 << 23), (1 << 23) - 1)
-OFFSET_RANGES: list[tuple[re.Pattern[str], str, dict[int, tuple[int, int]]]] = [
-    (re.compile(r"(global|scratch)_"), "offset",
-     {9: (-4096, 4095), 10: (-2048, 2047), 11: (-4096, 4095), 12: _S24}),
-    (re.compile(r"flat_"), "offset", {7: (0, 0), 8: (0, 0), 9: (0, 4095), 10: (0, 2047), 11: (0, 4095), 12: _S24}),
-    (re.compile(r"t?buffer_(load|store|atomic)"), "offset",
-     {g: (0, 4095) for g in range(6, 12)} | {12: (0, (1 << 23) - 1)}),
-    (re.compile(r"ds_"), "offset0", {g: (0, 255) for g in range(6, 13)}),  # the two-address forms
-    (re.compile(r"ds_"), "offset1", {g: (0, 255) for g in range(6, 13)}),
-    (re.compile(r"ds_"), "offset", {g: (0, 65535) for g in range(6, 13)}),
-    (re.compile(r"s_buffer_load_"), "",  # SI's and CI's counted in dwords [S:sici]
-     {6: (0, 255), 7: (0, (1 << 32) - 1)} | {g: (0, (1 << 20) - 1) for g in range(8, 12)} | {12: (0, (1 << 23) - 1)}),
-    (re.compile(r"s_load_"), "",
-     {6: (0, 255), 7: (0, (1 << 32) - 1), 8: (0, (1 << 20) - 1)}
-     | {g: (-(1 << 20), (1 << 20) - 1) for g in range(9, 12)} | {12: _S24}),
+# Each memory instruction class's immediate offset fields: (mnemonic pattern,
+# modifier, its encoding's row in the target table's MEM_OFFSETS), first
+# match wins; the modifier "" is SMEM's third operand  [S:mem-offset].
+OFFSET_FIELDS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"(global|scratch)_"), "offset", "global"),
+    (re.compile(r"flat_"), "offset", "flat"),
+    (re.compile(r"t?buffer_(load|store|atomic)"), "offset", "mubuf"),
+    (re.compile(r"ds_"), "offset0", "ds_pair"),  # the two-address forms
+    (re.compile(r"ds_"), "offset1", "ds_pair"),
+    (re.compile(r"ds_"), "offset", "ds"),
+    (re.compile(r"s_buffer_load_"), "", "s_buffer_load"),
+    (re.compile(r"s_load_"), "", "s_load"),
 ]
 
 
@@ -58,7 +49,7 @@ def offset_range(ins: Instr, target: Target) -> str | None:
     if mn.startswith("s_") and len(parts) == 3 and parts[2].split()[0][:1] in "-0123456789":
         mods[""] = parts[2].split()[0]
     done: set[str] = set()
-    for pat, field, ranges in OFFSET_RANGES:
+    for pat, field, encoding in OFFSET_FIELDS:
         if field in done or field not in mods or not pat.match(mn):
             continue
         done.add(field)
@@ -66,11 +57,10 @@ def offset_range(ins: Instr, target: Target) -> str | None:
             value = int(mods[field], 0)
         except ValueError:
             continue  # (an offset verify cannot read: the model refuses it as unsupported)
-        r = ranges.get(target.gen)
+        r = target.offset_range(encoding)
         if r is not None and not r[0] <= value <= r[1]:
             what = "offset" if field == "" else field
-            return (f"{what} {value} is outside {r[0]}..{r[1]}, the range {mn} encodes on "
-                    f"{target.name} (GFX{target.gen})")
+            return f"{what} {value} is outside {r[0]}..{r[1]}, the range {mn} encodes on {target.name} ({target.family})"
     return None
 
 
