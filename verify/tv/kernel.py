@@ -61,6 +61,10 @@ from .types import dword_address, from_registers, kernarg_layout, ttype
 # A 32-lane masked-store refutation's narrowing questions take about 63
 # million (2 s) each; 8 million left its counterexample at 4 lanes.
 STEP_RLIMIT = 250_000_000
+# z3's own solver in `steer`: bit-blasting spends its resource units far
+# slower than the tactic (100M units: 42 s on atomics_optimizer's
+# add_i32_varying_ret mutant), so it gets a limit of its own
+PLAIN_RLIMIT = 10_000_000
 FEW_VALUES = 4  # memory_verdict: the parts first where the lanes store at most this many values
 
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2),
@@ -1191,9 +1195,9 @@ def steer(q: smt.Query, last: int | None = STEP_RLIMIT) -> str:
     unknown after 11 s; sat bit-blasted in 0.5 s)."""
     r = q.check(rlimit=JOINT_RLIMIT)
     if r == "unknown":
-        r = q.check(rlimit=STEP_RLIMIT, plain=True)
+        r = q.check(rlimit=PLAIN_RLIMIT, plain=True)
         if r == "sat":  # (its values small where they can be: read at a glance, no all-ones coincidences)
-            q.prefer_small(STEP_RLIMIT)
+            q.prefer_small(PLAIN_RLIMIT)
     if r == "unknown":
         r = q.check(rlimit=last)
     return r
@@ -1212,7 +1216,7 @@ def fewest_lanes(q: smt.Query, B: Any, exec_bits: list[Any], again: bool = True)
             q.pop()
             return True
         q.pop()
-    if again and q.check() == "sat":
+    if again and steer(q, last=None) == "sat":  # (the tactic on what is left of the budget last)
         return True
     if first is not None:  # (asking again gave up: the budget of --timeout is spent)
         q.model = first
