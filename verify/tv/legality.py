@@ -38,16 +38,12 @@ OFFSET_FIELDS: list[tuple[re.Pattern[str], str, str]] = [
 def offset_range(ins: Instr, target: Target) -> str | None:
     """Why an immediate offset of memory instruction `ins` is outside what
     `target` encodes, or None  [S:mem-offset]."""
-    body = ins.text.split(";")[0].strip()
-    mn, _, rest = body.partition(" ")
-    parts = [p.strip() for p in rest.split(",")]
-    mods: dict[str, str] = {}
-    for p in parts:
-        for w in p.split()[1:]:
-            k, _, v = w.partition(":")
-            mods[k] = v
-    if mn.startswith("s_") and len(parts) == 3 and parts[2].split()[0][:1] in "-0123456789":
-        mods[""] = parts[2].split()[0]
+    from .kernel import _operands  # (the memory model's own reading of the operands)
+
+    mn = ins.text.split(";")[0].split()[0] if ins.text.strip() else ins.mnemonic
+    ops, mods = _operands(ins)
+    if mn.startswith("s_") and len(ops) == 3 and ops[2][:1] and ops[2][:1] in "-0123456789":
+        mods = {**mods, "": ops[2]}
     done: set[str] = set()
     for pat, field, encoding in OFFSET_FIELDS:
         if field in done or field not in mods or not pat.match(mn):
