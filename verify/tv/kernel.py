@@ -49,6 +49,7 @@ from ..refine import JOINT_RLIMIT  # all lanes at once, with a fixed resource li
 from ..target import FeatureLog, Target
 from . import addrmeet, atomic64, atomics, barrier, buffer, bytemem, casloop, cextv, inlineasm, nondet, private, spaces
 from .cfg import run_blocks, self_loop
+from .legality import operands as _operands
 from .llir import TYPES, Function, Module
 from .sem import ASCENDING as atomics_ascending
 from .sem import Choice, IRRun, Lanes, Memory, Unsupported
@@ -171,22 +172,6 @@ def _regs(text: str) -> list[int]:
     if m:
         return list(range(int(m.group(2)), int(m.group(3)) + 1))
     raise ValueError(text)
-
-
-def _operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
-    body = ins.text.split(";")[0].strip()
-    rest = body.split(None, 1)[1] if " " in body else ""
-    parts = [p.strip() for p in rest.split(",")]
-    ops, mods = [], {}
-    for p in parts:
-        words = p.split()
-        if not words:  # (no operands: buffer_wbinvl1_vol)
-            continue
-        ops.append(words[0])
-        for w in words[1:]:
-            k, _, v = w.partition(":")
-            mods[k] = v
-    return ops, mods
 
 
 class Kernel:

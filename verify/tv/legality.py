@@ -35,13 +35,29 @@ OFFSET_FIELDS: list[tuple[re.Pattern[str], str, str]] = [
 ]
 
 
+def operands(ins: Instr) -> tuple[list[str], dict[str, str]]:
+    """The operands of `ins` and its `name:value` modifiers: the one reading
+    the memory model (kernel.py) and the offset check share."""
+    body = ins.text.split(";")[0].strip()
+    rest = body.split(None, 1)[1] if " " in body else ""
+    parts = [p.strip() for p in rest.split(",")]
+    ops, mods = [], {}
+    for p in parts:
+        words = p.split()
+        if not words:  # (no operands: buffer_wbinvl1_vol)
+            continue
+        ops.append(words[0])
+        for w in words[1:]:
+            k, _, v = w.partition(":")
+            mods[k] = v
+    return ops, mods
+
+
 def offset_range(ins: Instr, target: Target) -> str | None:
     """Why an immediate offset of memory instruction `ins` is outside what
     `target` encodes, or None  [S:mem-offset]."""
-    from .kernel import _operands  # (the memory model's own reading of the operands)
-
     mn = ins.text.split(";")[0].split()[0] if ins.text.strip() else ins.mnemonic
-    ops, mods = _operands(ins)
+    ops, mods = operands(ins)
     if mn.startswith("s_") and len(ops) == 3 and ops[2][:1] and ops[2][:1] in "-0123456789":
         mods = {**mods, "": ops[2]}
     done: set[str] = set()
