@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import cli, mutate
+from helpers import cli, mutate, tv_on_asm
 
 pytest.importorskip("llvmlite")
 
@@ -146,3 +146,83 @@ def test_gpu_lanes_storing_one_value_at_one_address_are_no_race(tmp_path: Path, 
     varied = mutate(every, "v_mov_b32_e32 v1, s0", "v_mbcnt_lo_u32_b32 v1, -1, s0")
     code, r = tv(tmp_path, varied, "lane0_store")
     assert (code, r["verdict"]) == (1, "refuted"), r
+
+
+# Lanes 0 and 1 store (a, b) at out and (b, c) at out + 4 in the IR, in two
+# store instructions each: memory (a, b, c), defined.  The GPU code stores one
+# two-dword store per lane at out + 4 * lane, lane 1's first dword `e` where
+# lane 0 runs too (b where it does not): lane 0's second dword and lane 1's
+# first land on out + 4 in one instruction, in an order the ISA does not fix.
+_RACE_OK = """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c, i32 %e) {
+  %tid = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %lt = icmp ult i32 %tid, 2
+  br i1 %lt, label %st, label %done
+st:
+  %z = icmp eq i32 %tid, 0
+  br i1 %z, label %s0, label %s1
+s0:
+  store i32 %a, ptr addrspace(AS) @OUT, align 4
+  %p1 = getelementptr i32, ptr addrspace(AS) @OUT, i32 1
+  store i32 %b, ptr addrspace(AS) %p1, align 4
+  br label %done
+s1:
+  %q1 = getelementptr i32, ptr addrspace(AS) @OUT, i32 1
+  store i32 %b, ptr addrspace(AS) %q1, align 4
+  %q2 = getelementptr i32, ptr addrspace(AS) @OUT, i32 2
+  store i32 %c, ptr addrspace(AS) %q2, align 4
+  br label %done
+done:
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+"""
+_RACE_GPU = """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c, i32 %e) {
+  %tid = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %lt = icmp ult i32 %tid, 2
+  br i1 %lt, label %st, label %done
+st:
+  %bal = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %l0 = and i32 %bal, 1
+  %has0 = icmp ne i32 %l0, 0
+  %d = select i1 %has0, i32 %e, i32 %b
+  %z = icmp eq i32 %tid, 0
+  %x = select i1 %z, i32 %a, i32 %d
+  %y = select i1 %z, i32 %b, i32 %c
+  %v0 = insertelement <2 x i32> poison, i32 %x, i32 0
+  %v = insertelement <2 x i32> %v0, i32 %y, i32 1
+  %p = getelementptr i32, ptr addrspace(AS) @OUT, i32 %tid
+  store <2 x i32> %v, ptr addrspace(AS) %p, align 4
+  br label %done
+done:
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.ballot.i32(i1)
+"""
+
+
+@pytest.mark.parametrize("space, store, verdict", [
+    ("1", "global_store_b64", "refuted"),
+    # (LDS: the IR's @lds address is free, the GPU's 0; the race's witness
+    # rests on it, so the verdict is unknown, never proved)
+    ("3", "ds_store_2addr_b32", "unknown"),
+])
+def test_one_wide_store_s_dwords_race_across_lanes(tmp_path: Path, space: str, store: str, verdict: str) -> None:
+    """Before: the GPU model wrote dword 0 of every lane, then dword 1, so
+    lane 0's b overwrote lane 1's e at out + 4 and the code was proved."""
+    def text(t: str) -> str:
+        if space == "1":
+            return t.replace("addrspace(AS) @OUT", "addrspace(1) %out").replace("addrspace(AS)", "addrspace(1)")
+        return ("@lds = internal addrspace(3) global [8 x i32] poison, align 16\n"
+                + t.replace("addrspace(AS) @OUT", "addrspace(3) @lds").replace("addrspace(AS)", "addrspace(3)"))
+    src = tmp_path / "ok.ll"
+    src.write_text(text(_RACE_OK))
+    gpu = by_llvmlite(text(_RACE_GPU), T.get("gfx1100"), 32)
+    assert store in gpu
+    code, r = tv_on_asm(tmp_path, src, gpu, "gfx1100", "--wave", "32")
+    assert r["verdict"] == verdict, r
+    if verdict == "refuted":
+        assert code == 1
+        cx = r["counterexample"]
+        assert int(cx["exec"], 16) & 3 == 3, cx
+        assert "two lanes of one GPU store write it" in json.dumps(r), r

@@ -358,8 +358,10 @@ class Kernel:
             return f"line {ins.line}: {mn} {', '.join(ops)}"
         for k, r in enumerate(rs):
             data = m.v(r)
+            # every dword of one store instruction in one race group (lane 1's dword 0 at lane 0's dword 1
+            # races, in whichever order the hardware writes them)  [S:ir-store-race]
             self.mem.write([(*at(i, k), smt.under(data[i], act[i]), False, B.and_b(self.pc, act[i]))
-                            for i in range(m.W)])
+                            for i in range(m.W)], more=k > 0)
         return None
 
 

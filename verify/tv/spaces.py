@@ -177,12 +177,13 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
         datas = [_regs(o) for o in ops[1:]]
         if any(len(r) != nd for r in datas):
             return f"line {ins.line}: {mn} {', '.join(ops)}"
-        for place, regs in zip(places, datas):
-            for j, r in enumerate(regs):
-                addrs = address(ops[0], place + 4 * j)
-                vals = m.v(r)
-                k.lds.write([(addrs[i][0], addrs[i][1], smt.under(vals[i], act[i]), False, en[i])
-                             for i in range(m.W)])
+        for n, (place, r) in enumerate((p, r) for p, regs in zip(places, datas) for r in regs):
+            j = n % nd
+            addrs = address(ops[0], place + 4 * j)
+            vals = m.v(r)
+            # every dword of the instruction (both places of a write2) in one race group  [S:ir-store-race]
+            k.lds.write([(addrs[i][0], addrs[i][1], smt.under(vals[i], act[i]), False, en[i])
+                         for i in range(m.W)], more=n > 0)
         return None
     dsts = _regs(ops[0])
     if len(ops) != 2 or len(dsts) != nd * len(places):
