@@ -2,13 +2,12 @@
 ; (kernels): the atomic optimizer folds the lanes' i64 values into one lane's
 ; global_atomic_*_u64 and rebuilds each lane's result with v_mad_u64_u32 of
 ; the readfirstlane pair (verify/tv/atomic64.py); a uniform xor without its
-; result is run by every lane on gfx1100 (unsupported: several lanes) and
-; needs s_mul_u64 on gfx1200.
+; result is run by every lane (unsupported: several lanes), on gfx1100 and
+; on gfx1200 (whose s_mul_u64 is modelled: [S:s-mul-u64]).
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132-ITER
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1200 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=DPP < %s | FileCheck %s --check-prefix=GFX1232-DPP
 ; EXPECT: 4 instances
-; EXPECT: unsupported @xor_i64_uniform_noret gfx1100 "a 64-bit atomic that several lanes may run"
-; EXPECT: unsupported @xor_i64_uniform_noret gfx1200 "s_mul_u64"
+; EXPECT: unsupported @xor_i64_uniform_noret "a 64-bit atomic that several lanes may run"
 
 define amdgpu_kernel void @add_i64_constant(ptr addrspace(1) %out, ptr addrspace(1) %inout) {
 entry:

@@ -6,7 +6,6 @@
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx900 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX9-ITER
 ; RUN: llc -mtriple=amdgcn -mcpu=gfx1100 -mattr=+wavefrontsize32 -amdgpu-atomic-optimizer-strategy=Iterative < %s | FileCheck %s --check-prefix=GFX1132-ITER
 ; EXPECT: 16 instances
-; EXPECT: unknown @add_i32_varying_ret gfx900 "the --timeout 30 s budget of 300000000 z3 resource units is spent"
 ; EXPECT: unknown @umax_i32_varying_ret "the --timeout 30 s budget of 300000000 z3 resource units is spent"
 ; EXPECT: unknown @min_i32_varying "the solver gave up (the --timeout 30 s budget of 300000000 z3 resource units is spent"
 
