@@ -201,6 +201,14 @@ declare i32 @llvm.amdgcn.ballot.i32(i1)
 """
 
 
+def _in_space(t: str, space: str) -> str:
+    """_RACE_OK or _RACE_GPU storing to `out` (addrspace 1) or to @lds (3)."""
+    if space == "1":
+        return t.replace("addrspace(AS) @OUT", "addrspace(1) %out").replace("addrspace(AS)", "addrspace(1)")
+    return ("@lds = internal addrspace(3) global [8 x i32] poison, align 16\n"
+            + t.replace("addrspace(AS) @OUT", "addrspace(3) @lds").replace("addrspace(AS)", "addrspace(3)"))
+
+
 @pytest.mark.parametrize("space, store, verdict", [
     ("1", "global_store_b64", "refuted"),
     # (LDS: the IR's @lds address is free, the GPU's 0; the race's witness
@@ -210,14 +218,9 @@ declare i32 @llvm.amdgcn.ballot.i32(i1)
 def test_one_wide_store_s_dwords_race_across_lanes(tmp_path: Path, space: str, store: str, verdict: str) -> None:
     """Before: the GPU model wrote dword 0 of every lane, then dword 1, so
     lane 0's b overwrote lane 1's e at out + 4 and the code was proved."""
-    def text(t: str) -> str:
-        if space == "1":
-            return t.replace("addrspace(AS) @OUT", "addrspace(1) %out").replace("addrspace(AS)", "addrspace(1)")
-        return ("@lds = internal addrspace(3) global [8 x i32] poison, align 16\n"
-                + t.replace("addrspace(AS) @OUT", "addrspace(3) @lds").replace("addrspace(AS)", "addrspace(3)"))
     src = tmp_path / "ok.ll"
-    src.write_text(text(_RACE_OK))
-    gpu = by_llvmlite(text(_RACE_GPU), T.get("gfx1100"), 32)
+    src.write_text(_in_space(_RACE_OK, space))
+    gpu = by_llvmlite(_in_space(_RACE_GPU, space), T.get("gfx1100"), 32)
     assert store in gpu
     code, r = tv_on_asm(tmp_path, src, gpu, "gfx1100", "--wave", "32")
     assert r["verdict"] == verdict, r
@@ -226,3 +229,15 @@ def test_one_wide_store_s_dwords_race_across_lanes(tmp_path: Path, space: str, s
         cx = r["counterexample"]
         assert int(cx["exec"], 16) & 3 == 3, cx
         assert "two lanes of one GPU store write it" in json.dumps(r), r
+
+
+def test_a_write2_to_one_address_twice_is_unsupported(tmp_path: Path) -> None:
+    """ds_store_2addr with offset0 = offset1: which of a lane's two writes
+    lands last no guide verify cites says; verify wrote the second."""
+    src = tmp_path / "ok.ll"
+    src.write_text(_in_space(_RACE_OK, "3"))
+    gpu = by_llvmlite(_in_space(_RACE_GPU, "3"), T.get("gfx1100"), 32)
+    bad = mutate(gpu, "ds_store_2addr_b32 v0, v1, v2 offset1:1", "ds_store_2addr_b32 v0, v1, v2 offset0:1 offset1:1")
+    code, r = tv_on_asm(tmp_path, src, bad, "gfx1100", "--wave", "32")
+    assert r["verdict"] == "unsupported", r
+    assert any("writes one address twice (offset0 = offset1)" in n for n in r["notes"]), r["notes"]

@@ -172,6 +172,8 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
     # two addresses: offset0/offset1 in units of the element size
     places = [offs[0] * 4 * nd, offs[1] * 4 * nd] if two else [off]
     if store:
+        if two and offs[0] == offs[1]:  # (which of one lane's two writes lands last: no guide verify cites says)
+            return f"line {ins.line}: {mn} writes one address twice (offset0 = offset1)"
         if len(ops) != 1 + len(places):
             return f"line {ins.line}: {mn} {', '.join(ops)}"
         datas = [_regs(o) for o in ops[1:]]
