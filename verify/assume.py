@@ -72,9 +72,10 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "wrote; LLVM's own tests and GPU code store one value from every lane of a wave to one address and "
             "read that value back",
             {
-                "same_value": "lanes that all write the same value there leave it (what the hardware does: the "
-                              "dword holds those bits whichever lane's write lands last); lanes writing different "
-                              "values, or poison, leave any value",
+                "same_value": "lanes that all write the same value there leave it: the IR read more strictly "
+                              "than LangRef's letter, as GPU programs and LLVM's tests use it (the IR then has "
+                              "fewer behaviours, so a proof holds under `undef` too; a refutation may rest on "
+                              "this reading); lanes writing different values, or poison, leave any value",
                 "undef": "any value, even where every lane writes the same one (LangRef's letter)",
             },
             "same_value",
