@@ -140,6 +140,7 @@ def test_a_select_names_the_compare_that_wrote_its_mask(tmp_path):
     assert f"      line {at} (v_cmp_le_i32_e32 vcc_lo, v0, v1): writes vcc_lo, bit 0 = 1" in lines
 
 
+@pytest.mark.slow
 def test_a_64_bit_add_names_the_carry_and_its_writer(tmp_path):
     """The low half's `v_add_co_u32` made a subtract: the low register's
     lane is computed wrong there; the high register's add-with-carry got
@@ -259,6 +260,7 @@ def test_a_branch_mask_that_lets_a_lane_in_names_the_compare(tmp_path):
     assert any(t.startswith("      13  0x10d %x[13]  0x100 %x[0]  ") for t in lines), lines
 
 
+@pytest.mark.slow
 def test_a_branch_skipped_for_a_lane_names_the_compare(tmp_path):
     """`v_cmpx_eq_u32 0, v1` made `1, v1`: no lane runs the then-block, so
     no instruction writes the result's lane; the v_cmpx that turned its

@@ -90,6 +90,7 @@ def test_a_branch_on_an_and_s_scc_names_the_logic_op(tmp_path):
             "(s_cbranch_scc0 .LBB0_2): not taken; the other way the code gives the value wanted") in out, out
 
 
+@pytest.mark.slow
 def test_a_vcc_from_s_cselect_masks_names_the_compare(tmp_path):
     """`or i1 (icmp eq %a, 7), (icmp ult %b, 5)`: llc-22 computes the
     inverse, `s_cmp_lg_u32 s0, 7` / `s_cmp_gt_u32 s1, 4` each made a mask
@@ -279,6 +280,7 @@ def test_an_i64_value_picked_by_s_cselect_b64_names_the_compare(tmp_path):
             f"{want:#x}") in row["trace"], row["trace"]
 
 
+@pytest.mark.slow
 def test_a_wave64_mask_made_by_s_cselect_b64_through_an_s_and_b64_names_the_s_cselect(tmp_path):
     """`select (select i1 (icmp eq %a, 7), i1 (fcmp olt %u, 1.0), i1
     false), %x, %y` in a wave64 compute shader: llc-22 makes the uniform

@@ -157,6 +157,7 @@ def test_without_a_terminal_tqdm_is_not_even_loaded() -> None:
     assert r.stderr == "False\n", r.stderr
 
 
+@pytest.mark.slow
 def test_no_bar_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFY_PROGRESS_DELAY", "0")
     code, out, err = cli("check", "lowerings/xor5.s", "--full")

@@ -43,6 +43,7 @@ def test_counterexample_is_the_same_under_cpu_load() -> None:
     assert busy == quiet
 
 
+@pytest.mark.slow
 def test_times_only_when_asked() -> None:
     plain = _verify("lowering", "tests/golden/xor5_plain.s", "--json")
     assert b'"seconds"' not in plain

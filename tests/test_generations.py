@@ -232,6 +232,7 @@ def test_robust_says_when_every_variant_is_refuted():
     assert "depends on an unsettled behaviour" not in out
 
 
+@pytest.mark.slow
 def test_row_xmask_on_gfx10_depends_on_an_open_question():
     """Reference question 11: ACO avoids row_share/row_xmask on GFX10.
     --robust shows the GFX10 proof depends on it; GFX11 never consults it."""

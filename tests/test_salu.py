@@ -257,6 +257,7 @@ v_mov_b32_dpp v1, v2 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf
 """
 
 
+@pytest.mark.slow
 def test_whole_wave_through_sdst_exec_is_not_proved(tmp_path: Path) -> None:
     # `s_or_saveexec_b64 exec, -1` leaves the old mask where SDST lands last:
     # this is then the plain two-DPP xor5, wrong under a partial EXEC (a value

@@ -56,6 +56,7 @@ KERNEL = """define amdgpu_kernel void @uniform_or_i8(ptr addrspace(1) %result, p
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_uniform_or_i8_with_xor_in_the_cmpswap_loop_is_refuted(tmp_path: Path) -> None:
     src = tmp_path / "k.ll"
     src.write_text(KERNEL)

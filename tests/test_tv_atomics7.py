@@ -63,6 +63,7 @@ def test_the_result_s_high_half_read_from_the_low_one_is_refuted_at_exec_lane_0(
 
 
 @needs_llc
+@pytest.mark.slow
 def test_the_ir_s_sub_against_llvm_s_code_for_add_is_refuted_at_exec_lane_0(tmp_path: Path) -> None:
     code, r = _run(tmp_path, "add", "Iterative", "s_endpgm", "s_endpgm", ir_op="sub")
     assert (code, r["verdict"]) == (1, "refuted"), r

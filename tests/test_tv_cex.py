@@ -100,6 +100,7 @@ def test_kernel_json_carries_the_counterexample(tmp_path):
     assert any(n.startswith(f"    line {xor_line} (v_xor_b32_e32 v3, 2, v2): v3[") for n in notes)
 
 
+@pytest.mark.slow
 def test_kernel_through_a_loop_and_a_branch_names_the_address_shift(tmp_path):
     """The atomic optimizer's kernel (a loop over the lanes, a branch around
     the atomic), its store's address shift mutated: the replay walks the
@@ -176,6 +177,7 @@ def test_function_taking_a_pointer_names_the_dpp_of_its_store(tmp_path):
     assert f"      line {dpp + 1} (global_store_b32 v[0:1], v2, off): lane 1 stores v2[1] = 0x0" in lines
 
 
+@pytest.mark.slow
 def test_a_computation_is_passed_through_to_the_dpp_that_left_a_lane_unwritten(tmp_path):
     """`update.dpp` with an undef old value (a non-deterministic choice:
     the table from the solver's own model, untagged), its row_shr:1 made
@@ -258,6 +260,7 @@ def iterative_mutant(tmp_path: Path, old: str, new: str) -> tuple[str, Path]:
     return str(ll), bad
 
 
+@pytest.mark.slow
 def test_a_computation_of_several_registers_is_followed_to_the_writelane(tmp_path):
     """The loop's `v_writelane_b32 v1, s2, s3` (each lane's exclusive
     prefix) mutated to write s7 (the lane's own value): the final
@@ -288,6 +291,7 @@ def test_a_computation_of_several_registers_is_followed_to_the_writelane(tmp_pat
     assert f"lane 0: IR 0x0, GPU 0x1 written at line {wl}" in svg
 
 
+@pytest.mark.slow
 def test_a_computation_of_several_registers_is_followed_to_its_wrong_scalar(tmp_path):
     """The same kernel, the atomic's returned value broadcast from the wrong
     register (`v_readfirstlane_b32 s0, v2` to `v0`, the work-item ID): v1

@@ -206,6 +206,7 @@ MINMAX = Path(__file__).resolve().parent / "tv" / "llvm-shape" / "float_min_max.
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_lane_local_min_asks_one_lane_and_refutes_a_wrong_op(tmp_path):
     """GFX12 minnum (v_max_num canonicalises, v_min_num): each lane's question
     is lane 0's with the lanes swapped, so one lane is asked, not 32

@@ -44,6 +44,7 @@ def test_llvmlite_gets_the_target_machine_features_appended_as_llc_does() -> Non
 
 
 @pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
 def test_a_wrong_true16_add_is_refuted_under_the_functions_own_features() -> None:
     text = FILE.read_text()
     asm = by_llc("llc-22", str(FILE), text, get("gfx1200"), 32)

@@ -37,6 +37,7 @@ def test_with_the_wait_both_prove():
     assert code == 0 and "  proved   " + CLAIM in out, out
 
 
+@pytest.mark.slow
 def test_tv_asm_refutes_the_missing_wait(no_nop):
     code, out, _ = cli("tv", str(SRC), "--target", "gfx90a", "--asm", no_nop)
     lines = out.splitlines()

@@ -63,6 +63,7 @@ def test_chain_of_64_steps_proved(tmp_path, op):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_chain_with_a_wrong_step_refuted(tmp_path):
     """A chain whose GPU code reads the wrong lane in one step: refuted, the
     normal forms differing (a fast path must not hide it)."""

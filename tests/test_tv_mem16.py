@@ -53,6 +53,7 @@ def llc(path: str, cpu: str) -> str:
 
 
 @needs_llc
+@pytest.mark.slow
 def test_an_i16_store_to_lane_dependent_addresses_is_proved_and_the_wrong_half_refuted(tmp_path):
     """Adjacent lanes' i16 stores share a dword (no race: bytes differ);
     LLVM's global_store_short is proved; the same code storing bits 31:16

@@ -95,6 +95,7 @@ def test_a_function_llvm_fails_on_affects_that_function_alone(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_a_function_llvm_crashes_on_leaves_the_shaders_beside_it(tmp_path):
     """ballot.i32 in wave64 makes llc-22 crash on the whole module; the other
     shaders are compiled on their own and proved."""

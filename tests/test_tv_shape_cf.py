@@ -130,6 +130,7 @@ def test_ir_loop_over_ballot_bits_is_proved_in_a_kernel(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_ir_lane_loop_mutant_subtracting_is_refuted(tmp_path):
     """LLVM's loop with its accumulating s_add_i32 turned into s_sub_i32:
     refuted (the mask's own s_add_i32 ..., -1 is left alone)."""
@@ -146,6 +147,7 @@ def test_ir_lane_loop_mutant_subtracting_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_ir_lane_loop_with_a_mask_not_the_same_in_every_lane_is_unsupported(tmp_path):
     """A per-lane mask with a readlane in the body: iteration j is not the
     same dynamic instance in every lane, so the loop is not run."""

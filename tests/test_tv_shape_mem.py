@@ -190,6 +190,7 @@ def test_cache_invalidates_have_no_effect_on_one_wave(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_gfx803_flat_store_and_its_mutant(tmp_path):
     src = SHAPE / "mem_flat_gfx803.ll"
     asm = llc(src, "gfx803")

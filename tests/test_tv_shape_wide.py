@@ -91,6 +91,7 @@ def test_true16_mutant_writing_the_other_half_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_true16_swap_mutant_reading_the_wrong_half_is_refuted(tmp_path):
     check_mutant(tmp_path, SHAPE / "vector_ops.ll", "gfx1100", 32, "swap_halves",
                  "v_mov_b16_e32 v1.l, v0.h", "v_mov_b16_e32 v1.l, v0.l")
@@ -139,6 +140,7 @@ def test_true16_add_mutant_writing_the_high_half_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_packed_shift_mutant_reading_the_low_half_for_the_high_result_is_refuted(tmp_path):
     check_mutant(tmp_path, SHAPE / "wide_packed.ll", "gfx942", 64, "dpp_v2i16_lshr",
                  "v_pk_lshrrev_b16 v0, 3, v1 op_sel_hi:[0,1]", "v_pk_lshrrev_b16 v0, 3, v1 op_sel_hi:[0,0]")
@@ -203,6 +205,7 @@ def test_alignbit_mutant_rotating_by_8_is_refuted(tmp_path):
 
 
 @needs_llc
+@pytest.mark.slow
 def test_bfi_mutant_with_its_sources_swapped_is_refuted(tmp_path):
     check_mutant(tmp_path, SHAPE / "vector_ops.ll", "gfx942", 64, "insert_lo",
                  "v_bfi_b32 v1, s0, v1, v0", "v_bfi_b32 v1, s0, v0, v1")

@@ -30,6 +30,7 @@ def _asm() -> str:
     return asm
 
 
+@pytest.mark.slow
 def test_the_high_part_stored_first_is_proved(tmp_path: Path) -> None:
     code, r = tv_on_asm(tmp_path, SRC, _asm(), "gfx1100", "--wave", "32", "--function", FN)
     assert (code, r["verdict"]) == (0, "proved"), r
@@ -57,6 +58,7 @@ def test_a_wrong_dword_is_refuted(tmp_path: Path, old: str, new: str) -> None:
     ("store_v3i64", "v[6:7], off offset:16", "v[6:7], off offset:8"),  # <3 x i64>: dwords 2-3 twice, 4-5 never
     ("copy_v3f64", "global_load_b128 v[2:5], v[2:3], off\n", "global_load_b128 v[2:5], v[2:3], off offset:8\n"),
 ])
+@pytest.mark.slow
 def test_a_wrong_part_of_a_three_element_vector_is_refuted(tmp_path: Path, fn: str, old: str, new: str) -> None:
     asm = _asm()
     code, r = tv_on_asm(tmp_path, SRC, asm, "gfx1100", "--wave", "32", "--function", fn)

@@ -109,6 +109,7 @@ def tv(tmp_path: Path, asm: str, function: str, *extra: str) -> tuple[int, dict]
     return code, r
 
 
+@pytest.mark.slow
 def test_llvm_s_code_is_proved_under_either_reading(tmp_path: Path, asm: str) -> None:
     for fn in ("lane0_store", "uniform_store"):
         for extra in ((), ("--assume", "ir.store_race=undef")):
@@ -116,6 +117,7 @@ def test_llvm_s_code_is_proved_under_either_reading(tmp_path: Path, asm: str) ->
             assert (code, r["verdict"]) == (0, "proved"), (fn, extra, r)
 
 
+@pytest.mark.slow
 def test_a_uniform_store_of_the_wrong_lane_is_refuted(tmp_path: Path, asm: str) -> None:
     bad = mutate(asm, "v_readlane_b32 s2, v0, 5", "v_readlane_b32 s2, v0, 6")
     code, r = tv(tmp_path, bad, "uniform_store")
