@@ -243,3 +243,50 @@ def test_a_write2_to_one_address_twice_is_unsupported(tmp_path: Path) -> None:
     code, r = tv_on_asm(tmp_path, src, bad, "gfx1100", "--wave", "32")
     assert r["verdict"] == "unsupported", r
     assert any("writes one address twice (offset0 = offset1)" in n for n in r["notes"]), r["notes"]
+
+
+# Lane i stores x at out + 4i and, after a workgroup barrier, y at
+# out + 4i + 4: y is at out + 4k wherever lane k-1 runs (LangRef: the barrier
+# orders lane k's x before lane k-1's y).  The GPU code of the two stores
+# merged into one global_store_b64 leaves lane k's x or lane k-1's y there.
+_SEPARATE = """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %x, i32 %y) {
+  %tid = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 INDEX
+  store i32 %x, ptr addrspace(1) %p, align 4
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %p1 = getelementptr i32, ptr addrspace(1) %p, i32 1
+  store i32 %y, ptr addrspace(1) %p1, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.s.barrier()
+"""
+_MERGED = """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %x, i32 %y) {
+  %tid = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 INDEX
+  %v0 = insertelement <2 x i32> poison, i32 %x, i32 0
+  %v = insertelement <2 x i32> %v0, i32 %y, i32 1
+  store <2 x i32> %v, ptr addrspace(1) %p, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+"""
+
+
+@pytest.mark.parametrize("index, verdict", [("%tid", "refuted"), ("0", "proved")])
+def test_two_ir_stores_merged_into_one_gpu_store(tmp_path: Path, index: str, verdict: str) -> None:
+    """Review of 57709ea2: the first question ("the same stores, lane by
+    lane") proved the merged store, its dword pairs equal to the IR's
+    stores, though the GPU's lanes race at out + 4k.  Now it is asked only
+    where every lane's dword has one address term (index 0: the stores of
+    every lane at out, out + 4, merged as LLVM merges them: proved)."""
+    src = tmp_path / "sep.ll"
+    src.write_text(_SEPARATE.replace("INDEX", index))
+    gpu = by_llvmlite(_MERGED.replace("INDEX", index), T.get("gfx1100"), 32)
+    assert "global_store_b64" in gpu
+    code, r = tv_on_asm(tmp_path, src, gpu, "gfx1100", "--wave", "32")
+    assert r["verdict"] == verdict, r
+    if verdict == "refuted":
+        assert "two lanes of one GPU store write it" in json.dumps(r), r

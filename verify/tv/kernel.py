@@ -518,6 +518,21 @@ def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, An
     return True
 
 
+def _joined_overlap(B: Any, ir_mem: Any, gpu_mem: Any) -> bool:
+    """The GPU writes two dwords in one instruction (one race group) where
+    the IR has two store instructions, and the lanes' addresses are not all
+    one term per dword, so that one lane's dword may land on another
+    lane's other dword.  There the GPU's lanes race (any order) where the
+    IR orders its stores, and equal store sequences need not leave equal
+    memory: the question at a free address decides  [S:ir-store-race]."""
+    def uniform(grp: list[Any]) -> bool:
+        on = [(lo, hi) for lo, hi, en in grp if en is not False]
+        return all(B.same(lo, on[0][0]) and B.same(hi, on[0][1]) for lo, hi in on)
+
+    return any(join and not ir_join and not (uniform(gpu_mem.groups[g]) and uniform(gpu_mem.groups[g - 1]))
+               for g, (join, ir_join) in enumerate(zip(gpu_mem.joins, ir_mem.joins)))
+
+
 def _stores_differ(B: Any, no_ub: Any, pairs: list[tuple[Any, Any]]) -> list[Any]:
     """Per store pair (IR, GPU): defined, and they differ in enable or
     address, or in value where the IR's is not poison."""
@@ -1022,7 +1037,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
     # is not poison).  Equal store sequences leave equal memory.
     hint: tuple[Any, Any] | None = None
     pairs: list[Any] | None = None
-    if len(ir_mem.groups) == len(gpu_mem.groups):
+    if len(ir_mem.groups) == len(gpu_mem.groups) and not _joined_overlap(B, ir_mem, gpu_mem):
         # an atomic on both sides with the same operation: the same inputs
         # per lane (enable, address, value) leave the same memory, an easier
         # question than the values it stores
