@@ -69,16 +69,19 @@ def test_race_needs_two_lanes_writing_different_values() -> None:
     assert m.race_at(B.const(8), B.const(0), same_value=True) is True
 
 
-def test_one_lane_s_poison_overwritten_by_its_own_store_is_no_race() -> None:
+@pytest.mark.parametrize("ordered", [True, False])
+def test_one_lane_s_poison_overwritten_by_its_own_store_is_no_race(ordered: bool) -> None:
     """Lane 2 stores poison at its address, then 7 there; the addresses are
     symbolic (every lane may hit A), pinned to 4 * lane.  Review of d27927bf:
     one lane's poison alone counted as a race, so memory at 8 was free for
-    good and a GPU that stored anything there was proved."""
+    good and a GPU that stored anything there was proved.  Two lanes at 8
+    whose second stores (7 from each) hide their first leave 7 there, on
+    the GPU (`ordered`) and in the IR alike."""
     from verify import smt
 
     B = smt.Z3()
     addr = [B.fresh(f"a{i}") for i in range(4)]
-    m = Memory(B, lambda lo, hi: B.const(0))
+    m = Memory(B, lambda lo, hi: B.const(0), ordered=ordered)
     m.write([(addr[i], B.const(0), B.const(100 + i), i == 2, True) for i in range(4)])
     m.write([(addr[i], B.const(0), B.const(7), False, True) for i in range(4)])
     for same in (True, False):
@@ -87,11 +90,54 @@ def test_one_lane_s_poison_overwritten_by_its_own_store_is_no_race() -> None:
             q.add(B.eq(addr[i], B.const(4 * i)))
         q.add(m.race_at(B.const(8), B.const(0), same_value=same))
         assert q.check() == "unsat", same
-    q = smt.Query(5)  # (two lanes at 8, lane 2's poison among them: a race)
+    q = smt.Query(5)  # (two lanes at 8, each overwriting its poison or 101 with 7: no race)
     q.add(B.eq(addr[1], B.const(8)))
     q.add(B.eq(addr[2], B.const(8)))
     q.add(m.race_at(B.const(8), B.const(0), same_value=True))
-    assert q.check() == "sat"
+    assert q.check() == "unsat"
+
+
+@pytest.mark.parametrize("ordered, race", [(True, "unsat"), (False, "sat")])
+def test_a_store_of_another_lane_does_not_hide_a_race_in_the_ir(ordered: bool, race: str) -> None:
+    """Lanes 1 and 2 store 101 and 102 at 8, then lane 2 alone stores 7
+    there.  On the GPU the second instruction lands last: 7.  In the IR
+    (LangRef: lanes are threads, ordered only by their own program order
+    and synchronisation) lane 2's 7 hides its own 102, not lane 1's 101: a
+    race.  The old model's race in the first instruction counted whatever
+    came after (a false proof where a later store of every lane hid it)."""
+    from verify import smt
+
+    B = smt.Z3()
+    m = Memory(B, lambda lo, hi: B.const(0), ordered=ordered)
+    eight = B.const(8)
+    m.write([(eight, B.const(0), B.const(100 + i), False, i in (1, 2)) for i in range(4)])
+    m.write([(eight, B.const(0), B.const(7), False, i == 2) for i in range(4)])
+    q = smt.Query(5)
+    q.add(m.race_at(eight, B.const(0), same_value=True))
+    assert q.check() == race
+    assert m.may_race() is True
+
+
+def test_a_workgroup_barrier_orders_the_ir_s_stores_and_atomics_do_not_race() -> None:
+    """The IR's epochs: after `sync` (a barrier between a release and an
+    acquire fence) a store of one lane hides every earlier store there;
+    atomics of two lanes do not race with each other, a plain store and an
+    atomic of two lanes do."""
+    B = Concrete()
+    m = Memory(B, lambda lo, hi: 0, ordered=False)
+    m.write([(B.const(8), B.const(0), B.const(100 + i), False, True) for i in range(4)])  # 4 lanes, 4 values
+    assert m.race_at(B.const(8), B.const(0), same_value=True) is True
+    m.sync()
+    m.write([(B.const(8), B.const(0), B.const(7), False, i == 3) for i in range(4)])  # lane 3 alone
+    assert m.race_at(B.const(8), B.const(0), same_value=True) is False
+    assert m.read(B.const(8), B.const(0)) == (7, False)
+    a = Memory(B, lambda lo, hi: 0, ordered=False)
+    a.atomic("add", [(B.const(8), B.const(0), B.const(1 + i), False, True) for i in range(4)], None)
+    assert a.race_at(B.const(8), B.const(0)) is False and a.may_race() is False
+    assert a.read(B.const(8), B.const(0)) == (10, False)
+    a.write([(B.const(8), B.const(0), B.const(10), False, i == 0) for i in range(4)])  # lane 0 writes 10 there too
+    assert a.race_at(B.const(8), B.const(0)) is True  # (lane 0's plain store and lanes 1-3's atomics)
+    assert a.race_at(B.const(8), B.const(0), same_value=True) is True  # (lane 1's update wrote 1 + 2 = 3)
 
 
 @pytest.fixture(scope="module")
@@ -290,3 +336,131 @@ def test_two_ir_stores_merged_into_one_gpu_store(tmp_path: Path, index: str, ver
     assert r["verdict"] == verdict, r
     if verdict == "refuted":
         assert "two lanes of one GPU store write it" in json.dumps(r), r
+
+
+_NO_BARRIER = _SEPARATE.replace('''  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+''', "SYNC")
+
+
+@pytest.mark.parametrize("sync, verdict", [
+    ("", "proved"),  # no barrier: lane k's x and lane k-1's y race in the IR too
+    ("  call void @llvm.amdgcn.s.barrier()\n", "proved"),  # a barrier alone orders no memory
+    ('  fence syncscope("wavefront") release\n  call void @llvm.amdgcn.s.barrier()\n'
+     '  fence syncscope("wavefront") acquire\n', "refuted"),  # one wave's lanes: wavefront scope orders them
+    ('  fence syncscope("singlethread") release\n  call void @llvm.amdgcn.s.barrier()\n'
+     '  fence syncscope("singlethread") acquire\n', "proved"),  # orders no other lane
+])
+def test_merged_stores_are_a_race_in_the_ir_without_a_barrier_and_fences(tmp_path: Path, sync: str,
+                                                                          verdict: str) -> None:
+    """The two stores of test_two_ir_stores_merged_into_one_gpu_store, lane
+    k's x and lane k-1's y at out + 4k, are two threads' writes that nothing
+    orders unless a release fence, the barrier and an acquire fence stand
+    between them (LangRef; LLVM's AMDGPU execution synchronization): a race,
+    so memory there is free in the IR and LLVM's merged store is right.
+    verify had ordered every IR store instruction across lanes, which made
+    the merged store a false alarm."""
+    src = tmp_path / "sep.ll"
+    src.write_text(_NO_BARRIER.replace("INDEX", "%tid").replace("SYNC", sync))
+    gpu = by_llvmlite(_MERGED.replace("INDEX", "%tid"), T.get("gfx1100"), 32)
+    code, r = tv_on_asm(tmp_path, src, gpu, "gfx1100", "--wave", "32")
+    assert r["verdict"] == verdict, r
+
+
+def test_a_store_inside_a_barrier_s_fences_is_unsupported(tmp_path: Path) -> None:
+    """A store between the release fence and the acquire fence: which of the
+    lanes' stores the barrier orders is not modelled."""
+    src = tmp_path / "in.ll"
+    src.write_text(_SEPARATE.replace("INDEX", "%tid").replace(
+        "  call void @llvm.amdgcn.s.barrier()\n",
+        "  store i32 1, ptr addrspace(1) %out, align 4\n  call void @llvm.amdgcn.s.barrier()\n"))
+    gpu = by_llvmlite(_MERGED.replace("INDEX", "%tid"), T.get("gfx1100"), 32)
+    code, r = tv_on_asm(tmp_path, src, gpu, "gfx1100", "--wave", "32")
+    assert r["verdict"] == "unsupported", r
+    assert any("a store between the release fence and the acquire fence" in n for n in r["notes"]), r["notes"]
+
+
+# Every lane stores its lane number at out (a race), then 7 there: each
+# lane's 7 hides its own first store (program order), so memory at out is 7.
+_OVERWRITE = """define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  store i32 %tid, ptr addrspace(1) %out, align 4
+  store i32 SECOND, ptr addrspace(1) %out, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.ballot.i32(i1)
+declare i32 @llvm.ctpop.i32(i32)
+"""
+# the GPU code stores 5 where two or more lanes run
+_FIVE_IF_SEVERAL = """  %b = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %n = call i32 @llvm.ctpop.i32(i32 %b)
+  %one = icmp eq i32 %n, 1
+  %v = select i1 %one, i32 7, i32 5
+"""
+
+
+@pytest.mark.parametrize("second, verdict", [("7", "proved"), ("%v", "refuted")])
+def test_a_race_every_lane_overwrites_leaves_the_last_value(tmp_path: Path, second: str, verdict: str) -> None:
+    """A false proof before: the first store's race (lanes storing
+    different numbers at out) counted though every lane's second store hid
+    it, so memory at out was free wherever two lanes ran, and GPU code
+    storing 5 there was proved."""
+    src = tmp_path / "ow.ll"
+    src.write_text(_OVERWRITE.replace("SECOND", "7"))
+    gpu = by_llvmlite(_OVERWRITE.replace("SECOND", second).replace(
+        "  store i32 %tid", _FIVE_IF_SEVERAL + "  store i32 %tid"), T.get("gfx1100"), 32)
+    code, r = tv_on_asm(tmp_path, src, gpu, "gfx1100", "--wave", "32")
+    assert r["verdict"] == verdict, r
+    if verdict == "refuted":
+        cx = r["counterexample"]
+        assert bin(int(cx["exec"], 16)).count("1") >= 2, cx
+        assert "IR 0x7, GPU 0x5" in json.dumps(r), r
+
+
+_TWO_SEVENS = """define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b) {
+  store i32 7, ptr addrspace(1) %b, align 4
+  store i32 7, ptr addrspace(1) %a, align 4
+  ret void
+}
+"""
+# only the highest active lane holds 7 in v0; every lane stores v0 at a (a
+# race), then the code reads a, and finally every lane stores 7 at a
+_RACE_THEN = """	s_load_b128 s[0:3], s[4:5], 0x0
+	v_dual_mov_b32 v1, 0 :: v_dual_and_b32 v0, 0x3ff, v0
+	v_mov_b32_e32 v2, 7
+	s_bcnt1_i32_b32 s6, exec_lo
+	s_sub_u32 s6, s6, 1
+	v_mbcnt_lo_u32_b32 v3, exec_lo, 0
+	v_cmp_ne_u32_e32 vcc_lo, s6, v3
+	v_cndmask_b32_e32 v0, 7, v0, vcc_lo
+	s_waitcnt lgkmcnt(0)
+	global_store_b32 v1, v0, s[0:1]
+READ
+"""
+
+
+@pytest.mark.parametrize("read", [
+    # a load of a, its value stored at b, then 7 at a
+    "\tglobal_load_b32 v0, v1, s[0:1]\n\ts_waitcnt vmcnt(0)\n\tglobal_store_b32 v1, v0, s[2:3]\n"
+    "\tglobal_store_b32 v1, v2, s[0:1]",
+    # an atomic add of 0 at a (its update hides the race, with the racy value + 0), then 7 at b
+    "\tglobal_atomic_add_u32 v1, v1, s[0:1]\n\tglobal_store_b32 v1, v2, s[2:3]",
+])
+def test_a_gpu_race_read_before_a_later_store_hides_it_is_refuted(tmp_path: Path, read: str) -> None:
+    """Review of the IR race model: a later GPU store at a hid the earlier
+    store's race there, but the code read a in between, which on the
+    hardware gets one racing lane's data (verify reads the last lane's: 7
+    here); the value reaches b, or a itself through the atomic.  Proved
+    before this fix, refuted at HEAD~ (any race counted)."""
+    src = tmp_path / "sevens.ll"
+    src.write_text(_TWO_SEVENS)
+    asm = by_llvmlite(_TWO_SEVENS, T.get("gfx1100"), 32)
+    start = asm.index("\nk:") + len("\nk:")
+    start = asm.index("\n", start) + 1
+    bad = asm[:start] + _RACE_THEN.replace("READ", read) + asm[asm.index("\ts_endpgm", start):]
+    code, r = tv_on_asm(tmp_path, src, bad, "gfx1100", "--wave", "32")
+    assert (code, r["verdict"]) == (1, "refuted"), r
+    assert bin(int(r["counterexample"]["exec"], 16)).count("1") >= 2, r["counterexample"]
+    assert "two lanes of one GPU store write it" in json.dumps(r), r

@@ -223,12 +223,12 @@ def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, 
     mem.atomics[len(mem.stores)] = (op + ":64", flat)
     seq: list[tuple[Any, Any]] = []
     chain: tuple[Any, Any, Any, Any] | None = None
-    for lo, hi, v, p, en in lanes:
+    for i, (lo, hi, v, p, en) in enumerate(lanes):
         lo4, hi4 = dword_address(B, lo, hi, 1)
         if en is False:  # a lane that does not run it: no value, its stores never read
             seq.append((A.const(0), True))
-            mem.write([(lo, hi, B.const(0), True, en)])
-            mem.write([(lo4, hi4, B.const(0), True, en)])
+            mem.write([(lo, hi, B.const(0), True, en)], lane=i, atomic=True)
+            mem.write([(lo4, hi4, B.const(0), True, en)], lane=i, atomic=True)
             continue
         if chain is not None and en is True and B.same(lo, chain[0]) and B.same(hi, chain[1]):
             # the lane before ran it at the same address: memory there is its
@@ -242,8 +242,8 @@ def atomic(mem: Any, op: str, lanes: list[tuple[Any, Any, tuple[Any, Any], Any, 
         new = A.op(step, old, A.join(*v))
         A.stored(new)
         nl, nh = A.split(new)
-        mem.write([(lo, hi, nl, B.or_b(pois, p), en)])
-        mem.write([(lo4, hi4, nh, B.or_b(pois, p), en)])
+        mem.write([(lo, hi, nl, B.or_b(pois, p), en)], lane=i, atomic=True)
+        mem.write([(lo4, hi4, nh, B.or_b(pois, p), en)], lane=i, atomic=True)
         chain = (lo, hi, new, B.or_b(pois, p)) if en is True and isinstance(A, _Terms) else None
     if before is None:
         return [((B.const(0), B.const(0)), False)] * len(lanes)

@@ -79,8 +79,8 @@ class ByteMemory(Memory):
     (a value below 256); `read` and `write` keep the dword interface the
     dword instructions use, `read_bytes`/`write_bytes` the sub-dword ones."""
 
-    def __init__(self, B: Any, initial: Any, shared: Any = None) -> None:
-        super().__init__(B, lambda lo, hi: B.and_(initial(lo, hi), B.const(0xFF)), shared)
+    def __init__(self, B: Any, initial: Any, shared: Any = None, ordered: bool = True) -> None:
+        super().__init__(B, lambda lo, hi: B.and_(initial(lo, hi), B.const(0xFF)), shared, ordered)
         self._raw = False  # inside Memory.read (its own recursive reads are of bytes)
 
     def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
@@ -105,7 +105,7 @@ class ByteMemory(Memory):
         """The byte at (lo, hi): what memory_verdict compares at a free address."""
         self._raw = True
         try:
-            return Memory.read(self, lo, hi)
+            return Memory.read(self, lo, hi, len(self.stores))  # (after the program: not one of its reads)
         finally:
             self._raw = False
 
@@ -113,18 +113,20 @@ class ByteMemory(Memory):
         """The IR's sub-dword load or store (`ir_access`), for verify/tv/sem.py."""
         return ir_access(run, ins)
 
-    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False, lane: int | None = None,
+              atomic: bool = False) -> None:
         B = self.B
         self.write_bytes([(lo, hi, [B.and_(B.lshr(v, B.const(8 * k)) if k else v, B.const(0xFF)) for k in range(4)],
-                           p, en) for lo, hi, v, p, en in lanes], more)
+                           p, en) for lo, hi, v, p, en in lanes], more, lane, atomic)
 
-    def write_bytes(self, lanes: list[tuple[Any, Any, list[Any], Any, Any]], more: bool = False) -> None:
+    def write_bytes(self, lanes: list[tuple[Any, Any, list[Any], Any, Any]], more: bool = False,
+                    lane: int | None = None, atomic: bool = False) -> None:
         """One store instruction of n bytes per lane: (lo, hi, bytes, poison,
         enable) per lane; its bytes one race group (a byte two lanes write)."""
         B = self.B
         for k in range(len(lanes[0][2])):
             Memory.write(self, [(*byte_address(B, lo, hi, k), bs[k], p, en) for lo, hi, bs, p, en in lanes],
-                         more=more or k > 0)
+                         more=more or k > 0, lane=lane, atomic=atomic)
 
 
 def ir_access(run: Any, ins: Any) -> Lanes | None:

@@ -524,12 +524,19 @@ def _joined_overlap(B: Any, ir_mem: Any, gpu_mem: Any) -> bool:
     one term per dword, so that one lane's dword may land on another
     lane's other dword.  There the GPU's lanes race (any order) where the
     IR orders its stores, and equal store sequences need not leave equal
-    memory: the question at a free address decides  [S:ir-store-race]."""
+    memory: the question at a free address decides  [S:ir-store-race].
+    Not where the two IR stores are of one epoch of unordered IR memory:
+    there the IR's lanes race as the GPU's do (a GPU race at an address no
+    later store writes is two lanes' last writes there in the IR too)."""
     def uniform(grp: list[Any]) -> bool:
         on = [(lo, hi) for lo, hi, en in grp if en is not False]
         return all(B.same(lo, on[0][0]) and B.same(hi, on[0][1]) for lo, hi in on)
 
-    return any(join and not ir_join and not (uniform(gpu_mem.groups[g]) and uniform(gpu_mem.groups[g - 1]))
+    def ordered(g: int) -> bool:  # the IR orders its stores g - 1 and g across lanes
+        return bool(ir_mem.ordered or ir_mem.meta[g][0] != ir_mem.meta[g - 1][0] or ir_mem.meta[g][2]
+                    or ir_mem.meta[g - 1][2])
+
+    return any(join and not ir_join and ordered(g) and not (uniform(gpu_mem.groups[g]) and uniform(gpu_mem.groups[g - 1]))
                for g, (join, ir_join) in enumerate(zip(gpu_mem.joins, ir_mem.joins)))
 
 
@@ -860,7 +867,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
         return hit[2]
 
     meet = terms.setdefault("meet", addrmeet.AddressMeet(B))
-    ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (terms.setdefault("eqs", {}), term_key))
+    ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (terms.setdefault("eqs", {}), term_key), ordered=False)
     lds_cache: dict[Any, Any] = terms.setdefault("lds", {})
 
     def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function (verify/tv/spaces.py)
@@ -869,7 +876,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
             lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
         return lds_cache[key][1]
 
-    ir_lds = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key))
+    ir_lds = spaces.LdsMemory(B, initial_lds, (terms.setdefault("eqs", {}), term_key), ordered=False)
     assume = assume or {}
     orders: dict[int, list[Any]] = {}
 

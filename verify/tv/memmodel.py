@@ -30,8 +30,21 @@ class Memory:
     in order (the last matching store wins).  Values carry a poison flag."""
 
     def __init__(self, B: Backend, initial: Callable[[Any, Any], Any],
-                 shared: tuple[dict[Any, Any], Callable[[Any], Any]] | None = None) -> None:
+                 shared: tuple[dict[Any, Any], Callable[[Any], Any]] | None = None, ordered: bool = True) -> None:
         self.B = B
+        # which stores of different lanes race  [S:ir-store-race]: `ordered`
+        # (the GPU's memory, one wave's instructions in order): only lanes of
+        # one store instruction; else (the IR's, LangRef's threads) lanes of
+        # any two store instructions of one epoch, the stores between two
+        # workgroup barriers with their fences (`sync`)
+        self.ordered = ordered
+        self.epoch = 0
+        # per group: its epoch, each entry's lane, and whether an atomic wrote it
+        self.meta: list[tuple[int, list[int], bool]] = []
+        # the number of groups written when the program read memory (a load,
+        # an atomic's read): a GPU race read before a later store hid it
+        # still counts (the read got one lane's data, which lane unstated)
+        self.reads: list[int] = []
         self.initial = initial
         # address comparisons kept across memories of one session (a table and
         # a term key such as the term's id): verify tv's per-EXEC proofs of a
@@ -48,8 +61,10 @@ class Memory:
 
     def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
         """The value and poison at (lo, hi) after the first `upto` stores
-        (None: all)."""
+        (None: all, a read the program makes, recorded in `reads`)."""
         B = self.B
+        if upto is None:
+            self.reads.append(len(self.groups))
         stores = self.stores if upto is None else self.stores[:upto]
         # newest first: a store that surely writes this address (enabled,
         # the same address terms) hides every older one, so the read starts
@@ -101,7 +116,7 @@ class Memory:
     def cell(self, lo: Any, hi: Any) -> tuple[Any, Any]:
         """What memory_verdict compares at a free address: the dword (a
         byte in verify/tv/bytemem.py's ByteMemory)."""
-        return self.read(lo, hi)
+        return self.read(lo, hi, len(self.stores))  # (after the program: not one of its reads)
 
     def _run(self, stores: list[tuple[Any, Any, Any, Any, Any]], n: int) -> int | None:
         """Where the run of stores ending at n that may happen, all at n's
@@ -118,15 +133,25 @@ class Memory:
             k -= 1
         return k + 1 if count >= 2 else None
 
-    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False, lane: int | None = None,
+              atomic: bool = False) -> None:
         """One store instruction: (lo, hi, value, poison, enable) per lane, in
         lane order.  `more`: another dword of the same store instruction (a
         wide value): its lanes join the same race group, so two lanes whose
         dwords of one store overlap (lane 1's low dword at lane 0's high
-        one) race, as they do in the IR."""
+        one) race, as they do in the IR.  `lane`: the one entry is that
+        lane's (an atomic's update, one lane at a time); `atomic`: an
+        atomic's update (atomics of two lanes do not race)."""
         self.stores += lanes
         self.joins.append(more and bool(self.groups))
         self.groups.append([(lo, hi, en) for lo, hi, _, _, en in lanes])
+        self.meta.append((self.epoch, [lane] if lane is not None else list(range(len(lanes))), atomic))
+
+    def sync(self) -> None:
+        """A workgroup barrier between a release fence and an acquire fence
+        (the IR's): every store before it happens before every store after
+        it, whichever lanes make them  [S:ir-store-race]."""
+        self.epoch += 1
 
     def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
                before: Callable[[int, int], Any] | None) -> list[tuple[Any, Any]]:
@@ -156,14 +181,14 @@ class Memory:
                for lo, hi, _, _, en in lanes] if before not in (None, ASCENDING) else []
         self.atomics[len(self.stores)] = (op, list(lanes))
         seq = []
-        for lo, hi, v, p, en in lanes:  # lane-ascending
+        for i, (lo, hi, v, p, en) in enumerate(lanes):  # lane-ascending
             if en is False:  # a lane that does not run it reads nothing (its store is never read)
                 seq.append((B.const(0), True))
-                self.write([(lo, hi, B.const(0), True, en)])
+                self.write([(lo, hi, B.const(0), True, en)], lane=i, atomic=True)
                 continue
             old, oldp = self.read(lo, hi)
             seq.append((old, oldp))
-            self.write([(lo, hi, combine(old, v), B.or_b(oldp, p), en)])
+            self.write([(lo, hi, combine(old, v), B.or_b(oldp, p), en)], lane=i, atomic=True)
         if before is None:
             return [(B.const(0), False)] * W
         if before is ASCENDING:
@@ -187,63 +212,108 @@ class Memory:
         return out
 
     def race_at(self, lo: Any, hi: Any, same_value: bool = False) -> Any:
-        """Two enabled lanes of one store instruction write address (lo, hi)
-        (a wide store's dwords, joined groups, are one instruction: a lane
-        hits when any of its dwords does).  `same_value`: only where they
+        """Address (lo, hi) is left to a race: after the last epoch whose
+        stores write there, two lanes' last writes of that epoch there (the
+        writes no later write hides) are not ordered, and one of them is not
+        an atomic's.  An epoch: one store instruction on the GPU
+        (`ordered`: a wave's instructions write in order), the stores
+        between two workgroup barriers with their fences in the IR (LangRef:
+        only a thread's own program order and synchronisation order them).
+        A wide store's dwords (joined groups) are one instruction: a lane
+        hits when any of its dwords does.  `same_value`: only where they
         write different values (or poison): lanes that all write the same
         bits leave those bits whichever lands last  [S:ir-store-race]."""
         B = self.B
-        out: list[Any] = []
         at = self._at(lo, hi)
-        # per store instruction, per lane: its dwords (lo, hi, enable, value, poison)
-        merged: list[list[list[tuple[Any, Any, Any, Any, Any]]]] = []
-        n = 0
-        for g, join in zip(self.groups, self.joins):
-            ds = [(slo, shi, en, self.stores[n + i][2], self.stores[n + i][3]) for i, (slo, shi, en) in enumerate(g)]
-            n += len(g)
-            if join and merged and len(merged[-1]) == len(ds):
-                for lane, d in zip(merged[-1], ds):
-                    lane.append(d)
+        # per epoch: its lanes' last writes at (lo, hi): lane -> (hit, value, poison, atomic)
+        epochs: list[dict[int, tuple[Any, Any, Any, Any]]] = []
+        ends: list[int] = []  # per epoch: the index after its last group
+        n, key, prev = 0, None, -1
+        for g, (grp, join, (ep, ids, atom)) in enumerate(zip(self.groups, self.joins, self.meta)):
+            if self.ordered:  # (a wide store's groups: one instruction, one epoch)
+                k = prev = prev if join and prev >= 0 and len(grp) == len(self.groups[prev]) else g
             else:
-                merged.append([[d] for d in ds])
-        for lanes in merged:
-            hit_vals = []  # per lane that may hit: (hit, value, poison) at (lo, hi)
-            for es in lanes:
-                dh = [(B.and_b(en, at(slo, shi)), v, p) for slo, shi, en, v, p in es if en is not False]
-                dh = [d for d in dh if d[0] is not False]
-                if not dh:
+                k = ep
+            if k != key or not epochs:
+                epochs.append({})
+                ends.append(g + 1)
+                key = k
+            ends[-1] = g + 1
+            last = epochs[-1]
+            for j, (slo, shi, en) in enumerate(grp):
+                st = self.stores[n + j]
+                if en is False:
                     continue
-                h, v, p = dh[-1]
-                for h2, v2, p2 in reversed(dh[:-1]):  # (a lane's dwords are at distinct addresses: one hits)
-                    h, v, p = B.or_b(h2, h), B.ite(h2, v2, v), B.or_b(B.and_b(h2, p2), B.and_b(B.not_b(h2), p))
-                hit_vals.append((h, v, p))
-            if len(hit_vals) <= 1:  # (one lane's store is never a race)
-                continue
-            if not same_value:
-                out.append(B.not_b(self._at_most_one([h for h, _, _ in hit_vals])))
-                continue
-            if all(B.same(v, hit_vals[0][1]) for _, v, p in hit_vals):
-                # one value term for every lane (a uniform store): a race only
-                # where two lanes hit and one of them stores poison
-                p0 = hit_vals[0][2]
-                pois = p0 if all(B.same(p, p0) for _, _, p in hit_vals) else B.or_b(*[B.and_b(h, p) for h, _, p in hit_vals])
-                if pois is not False:
-                    out.append(B.and_b(pois, B.not_b(self._at_most_one([h for h, _, _ in hit_vals]))))
-                continue
-            # the first hitting lane's value; a race: a hitting lane whose value (or poison) is not it
-            _, fv, fp = hit_vals[-1]
-            for h, v, p in reversed(hit_vals[:-1]):
-                fv, fp = B.ite(h, v, fv), B.or_b(B.and_b(h, p), B.and_b(B.not_b(h), fp))
-            # (two lanes hit: one lane's poison alone is no race, and a later
-            # store of its own may overwrite it)
-            out.append(B.and_b(B.not_b(self._at_most_one([h for h, _, _ in hit_vals])),
-                               B.or_b(*[B.and_b(h, B.or_b(p, fp, B.ne(v, fv))) for h, v, p in hit_vals])))
+                h = B.and_b(en, at(slo, shi))
+                if h is False:
+                    continue
+                old = last.get(ids[j])
+                if old is None or h is True:
+                    last[ids[j]] = (h, st[2], st[3], atom)
+                else:  # (a later write of the lane's own hides its earlier one)
+                    oh, ov, op, oa = old
+                    last[ids[j]] = (B.or_b(h, oh), B.ite(h, st[2], ov), B.or_b(B.and_b(h, st[3]), B.and_b(B.not_b(h), op)),
+                                    oa if oa is atom else B.or_b(B.and_b(h, atom), B.and_b(B.not_b(h), oa)))
+            n += len(grp)
+        out: list[Any] = []
+        later: Any = False  # a later epoch writes (lo, hi): it hides this one's writes
+        last_read = max(self.reads, default=-1)
+        for lanes, end in zip(reversed(epochs), reversed(ends)):
+            vis = list(lanes.values())
+            if len(vis) > 1:
+                race = self._race(vis, same_value)
+                if race is not False:
+                    # on the GPU, a race the program read after it stands
+                    # however it was hidden: the read got one lane's data
+                    # (which, the guides do not say; verify read the last
+                    # lane's), and it may have gone anywhere since.  (The
+                    # IR's loads read the last lane's too: stricter than
+                    # LangRef's undef, never a false proof.)
+                    out.append(race if self.ordered and last_read >= end else B.and_b(B.not_b(later), race))
+            if vis:
+                later = B.or_b(later, *[h for h, _, _, _ in vis])
+            if later is True and not (self.ordered and last_read >= 0):
+                break
         return B.or_b(*out)
 
+    def _race(self, vis: list[tuple[Any, Any, Any, Any]], same_value: bool) -> Any:
+        """Two of the lanes' writes `vis` (hit, value, poison, atomic) hit,
+        one of them not an atomic's (`same_value`: and they write different
+        values, or poison)."""
+        B = self.B
+        two = B.not_b(self._at_most_one([h for h, _, _, _ in vis]))
+        if all(a is True for _, _, _, a in vis):
+            return False  # (atomics of two lanes do not race)
+        plain = True if all(a is False for _, _, _, a in vis) else B.or_b(*[B.and_b(h, B.not_b(a)) for h, _, _, a in vis])
+        if not same_value:
+            return B.and_b(two, plain)
+        if all(B.same(v, vis[0][1]) for _, v, _, _ in vis):
+            # one value term for every lane (a uniform store): a race only
+            # where two lanes hit and one of them stores poison
+            p0 = vis[0][2]
+            pois = p0 if all(B.same(p, p0) for _, _, p, _ in vis) else B.or_b(*[B.and_b(h, p) for h, _, p, _ in vis])
+            return False if pois is False else B.and_b(pois, two, plain)
+        # the first hitting lane's value; a race: a hitting lane whose value (or poison) is not it
+        _, fv, fp, _ = vis[-1]
+        for h, v, p, _ in reversed(vis[:-1]):
+            fv, fp = B.ite(h, v, fv), B.or_b(B.and_b(h, p), B.and_b(B.not_b(h), fp))
+        # (two lanes hit: one lane's poison alone is no race)
+        return B.and_b(two, plain, B.or_b(*[B.and_b(h, B.or_b(p, fp, B.ne(v, fv))) for h, v, p, _ in vis]))
+
     def may_race(self) -> bool:
-        """Some store instruction has two lanes that may be enabled (so
-        race_at's answer can depend on `same_value`)."""
-        return any(sum(en is not False for _, _, en in g) > 1 for g in self.groups)
+        """Two lanes' stores may race, one of them not an atomic's (so
+        race_at's answer can depend on `same_value`): two lanes of one
+        store instruction that may be enabled, or (unordered: the IR) of two
+        store instructions of one epoch."""
+        if self.ordered:
+            return any(sum(en is not False for _, _, en in g) > 1 for g, (_, _, a) in zip(self.groups, self.meta)
+                       if not a)
+        lanes: dict[int, tuple[set[int], bool]] = {}  # per epoch: the lanes that may store, and whether a plain store
+        for g, (ep, ids, a) in zip(self.groups, self.meta):
+            seen, plain = lanes.setdefault(ep, (set(), False))
+            seen.update(ids[j] for j, (_, _, en) in enumerate(g) if en is not False)
+            lanes[ep] = (seen, plain or (not a and any(en is not False for _, _, en in g)))
+        return any(len(seen) > 1 and plain for seen, plain in lanes.values())
 
     def _at(self, lo: Any, hi: Any) -> Callable[[Any, Any], Any]:
         """`(slo, shi) -> lo == slo and hi == shi`, each address asked once

@@ -226,7 +226,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
     meet = addrmeet.AddressMeet(B)
 
     eqs: dict[Any, Any] = {}
-    ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (eqs, term_key))
+    ir_mem = (bytemem.ByteMemory if bytemem.needs_bytes(fn) else Memory)(B, initial_mem, (eqs, term_key), ordered=False)
     lds_cache: dict[Any, Any] = {}
 
     def initial_lds(alo: Any, ahi: Any) -> Any:  # the LDS at entry: another unknown function of the address
@@ -235,7 +235,7 @@ def _prove_once(mod: Module, fn: Function, code_of: Any, target: Target, wave: i
             lds_cache[key] = (alo, B.uf("lds", B.canonical(alo), B.canonical(ahi)))
         return lds_cache[key][1]
 
-    ir_lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key))
+    ir_lds = spaces.LdsMemory(B, initial_lds, (eqs, term_key), ordered=False)
     orders: dict[int, list[Any]] = {}
 
     def atomic_order(n: int) -> list[Any]:  # the n-th returning atomic's ranks, shared by both sides (kernel.py)

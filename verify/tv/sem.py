@@ -227,6 +227,7 @@ class IRRun:
     # the inline asm calls run, for the GPU code's asm blocks (verify/tv/inlineasm.py);
     # None: no GPU code to match them (a non-empty asm is unsupported)
     asm: list[Any] | None = None
+    sync: Any = None  # its fences, barriers and atomics so far (verify/tv/barrier.py's Sync)
 
     # ---- helpers ------------------------------------------------------
     def _m(self) -> Machine:
@@ -589,8 +590,11 @@ class IRRun:
         if (ins.type == "i64" and op == "lshr") or (op == "trunc" and ins.operands[0].type == "i64"):
             return self.op64(ins)
         if op in ("load", "store", "getelementptr", "atomicrmw") or (op in ("zext", "sext") and ins.type == "i64"):
+            if op == "atomicrmw":
+                barrier.note_atomic(self, ins)  # (which stores of two lanes race)  [S:ir-store-race]
             return self.memory_op(ins)
         if op == "fence" and self.memory is not None:  # one wave's memory: no effect  [S:one-wave-fence]
+            barrier.note_fence(self, ins)  # (which stores of two lanes race)  [S:ir-store-race]
             return Lanes([self.B.const(0)] * self.wave, [False] * self.wave)
         if ins.type not in TYPES:
             raise self._unsupported(f"{op} of type {ins.type}" if ins.type != "void" else f"instruction '{op}'")

@@ -60,8 +60,9 @@ class LdsMemory(Memory):
     def read(self, lo: Any, hi: Any, upto: int | None = None) -> tuple[Any, Any]:
         return super().read(lo, self.B.const(0), upto)
 
-    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False) -> None:
-        super().write([(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes], more)
+    def write(self, lanes: list[tuple[Any, Any, Any, Any, Any]], more: bool = False, lane: int | None = None,
+              atomic: bool = False) -> None:
+        super().write([(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes], more, lane, atomic)
 
     def atomic(self, op: str, lanes: list[tuple[Any, Any, Any, Any, Any]],
                before: Any) -> list[tuple[Any, Any]]:

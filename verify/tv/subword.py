@@ -104,7 +104,7 @@ def ir_atomicrmw(run: Any, ins: Any) -> Lanes:
         seq.append((old, oldp))
         new = step(B, op, old, vals[i], bits)
         bs = [B.and_(B.lshr(new, B.const(8 * k)) if k else new, B.const(0xFF)) for k in range(size)]
-        mem.write_bytes([(ptr.vals[i], ptr.hi[i], bs, B.or_b(oldp, val.poison[i]), act[i])])
+        mem.write_bytes([(ptr.vals[i], ptr.hi[i], bs, B.or_b(oldp, val.poison[i]), act[i])], lane=i, atomic=True)
     if rank is None:
         return Lanes([v for v, _ in seq], [p for _, p in seq], bits, False)
     # under the order `rank`: memory before the instruction combined with
