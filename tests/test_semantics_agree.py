@@ -222,13 +222,13 @@ def test_concrete_and_symbolic_agree(prog, exec_mask, seed, data):
 @given(st.data(), st.integers(0, 2**64 - 1), st.integers(0, 2**32))
 def test_each_op_agrees(base, data, exec_mask, seed):
     """Every op, on its own, once (the random programs above may miss one);
-    the slow tier runs each twice more."""
+    the slow tier runs each once more."""
     agree_once(base, data, exec_mask, seed)
 
 
-@pytest.mark.slow  # (four examples cost 48 s of CPU in CI, 2026-11-30)
+@pytest.mark.slow  # (four examples cost 48 s of CPU in CI, 2026-11-30; two 26 s, 2026-12-01)
 @pytest.mark.parametrize("base", sorted(OPS))
-@settings(max_examples=2, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=1, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.data(), st.integers(0, 2**64 - 1), st.integers(0, 2**32))
 def test_each_op_agrees_more(base, data, exec_mask, seed):
     agree_once(base, data, exec_mask, seed)

@@ -115,9 +115,9 @@ def _as_int(ev: smt.Evaluator, v: Any) -> int:
     return int(ev(v))
 
 
-@pytest.mark.slow  # two examples a spec (four cost 123 s of CPU in CI, 2026-11-30)
+@pytest.mark.slow  # one example a spec (four cost 123 s of CPU in CI, 2026-11-30; two 55 s, 2026-12-01)
 @pytest.mark.parametrize("name", sorted(LIB.specs))
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_spec_runs_the_same_concretely_and_symbolically(name: str, data: st.DataObject) -> None:
     combos = valid_params(name)
