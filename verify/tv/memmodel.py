@@ -38,6 +38,9 @@ class Memory:
         # any two store instructions of one epoch, the stores between two
         # workgroup barriers with their fences (`sync`)
         self.ordered = ordered
+        # the GPU's memory (constructed ordered): a race a read saw stands
+        # however a later store hid it (race_at)
+        self.gpu = ordered
         self.epoch = 0
         # per group: its epoch, each entry's lane, and whether an atomic wrote it
         self.meta: list[tuple[int, list[int], bool]] = []
@@ -211,7 +214,17 @@ class Memory:
             out.append((combine(pre[i][0], acc), B.or_b(*pois)))
         return out
 
-    def race_at(self, lo: Any, hi: Any, same_value: bool = False) -> Any:
+    def race_at(self, lo: Any, hi: Any, same_value: bool = False, ordered: bool | None = None) -> Any:
+        return self._races(lo, hi, same_value, ordered)[0]
+
+    def read_race_at(self, lo: Any, hi: Any) -> Any:
+        """The GPU's: lanes of a store instruction the code read memory
+        after wrote (lo, hi) different values (whatever a later store
+        wrote there: the read got one racing lane's data, which lane the
+        guides do not say, and it may have gone anywhere)  [S:ir-store-race]."""
+        return self._races(lo, hi, True, None)[1] if self.gpu else False
+
+    def _races(self, lo: Any, hi: Any, same_value: bool, ordered: bool | None) -> tuple[Any, Any]:
         """Address (lo, hi) is left to a race: after the last epoch whose
         stores write there, two lanes' last writes of that epoch there (the
         writes no later write hides) are not ordered, and one of them is not
@@ -222,15 +235,20 @@ class Memory:
         A wide store's dwords (joined groups) are one instruction: a lane
         hits when any of its dwords does.  `same_value`: only where they
         write different values (or poison): lanes that all write the same
-        bits leave those bits whichever lands last  [S:ir-store-race]."""
+        bits leave those bits whichever lands last  [S:ir-store-race].
+        `ordered` (given): read the stores as ordered or not whatever the
+        memory is (on the IR's memory, ordered gives fewer races: only the
+        lanes of the last store instruction at (lo, hi), which race by
+        LangRef too)."""
         B = self.B
+        ordered = self.ordered if ordered is None else ordered
         at = self._at(lo, hi)
         # per epoch: its lanes' last writes at (lo, hi): lane -> (hit, value, poison, atomic)
         epochs: list[dict[int, tuple[Any, Any, Any, Any]]] = []
         ends: list[int] = []  # per epoch: the index after its last group
         n, key, prev = 0, None, -1
         for g, (grp, join, (ep, ids, atom)) in enumerate(zip(self.groups, self.joins, self.meta)):
-            if self.ordered:  # (a wide store's groups: one instruction, one epoch)
+            if ordered:  # (a wide store's groups: one instruction, one epoch)
                 k = prev = prev if join and prev >= 0 and len(grp) == len(self.groups[prev]) else g
             else:
                 k = ep
@@ -258,6 +276,7 @@ class Memory:
         out: list[Any] = []
         later: Any = False  # a later epoch writes (lo, hi): it hides this one's writes
         last_read = max(self.reads, default=-1)
+        read: list[Any] = []  # the GPU's races a read came after
         for lanes, end in zip(reversed(epochs), reversed(ends)):
             vis = list(lanes.values())
             if len(vis) > 1:
@@ -269,12 +288,16 @@ class Memory:
                     # lane's), and it may have gone anywhere since.  (The
                     # IR's loads read the last lane's too: stricter than
                     # LangRef's undef, never a false proof.)
-                    out.append(race if self.ordered and last_read >= end else B.and_b(B.not_b(later), race))
+                    if self.gpu and last_read >= end:
+                        out.append(race)
+                        read.append(race)
+                    else:
+                        out.append(B.and_b(B.not_b(later), race))
             if vis:
                 later = B.or_b(later, *[h for h, _, _, _ in vis])
-            if later is True and not (self.ordered and last_read >= 0):
+            if later is True and not (self.gpu and last_read >= 0):
                 break
-        return B.or_b(*out)
+        return B.or_b(*out), B.or_b(*read)
 
     def _race(self, vis: list[tuple[Any, Any, Any, Any]], same_value: bool) -> Any:
         """Two of the lanes' writes `vis` (hit, value, poison, atomic) hit,
@@ -299,6 +322,14 @@ class Memory:
             fv, fp = B.ite(h, v, fv), B.or_b(B.and_b(h, p), B.and_b(B.not_b(h), fp))
         # (two lanes hit: one lane's poison alone is no race)
         return B.and_b(two, plain, B.or_b(*[B.and_b(h, B.or_b(p, fp, B.ne(v, fv))) for h, v, p, _ in vis]))
+
+    def may_read_race(self) -> bool:
+        """The GPU's: the code read memory after a store instruction two of
+        whose lanes may be enabled (read_race_at may hold)."""
+        if not self.gpu or not self.reads:
+            return False
+        last = max(self.reads)
+        return any(sum(en is not False for _, _, en in g) > 1 for g in self.groups[:last])
 
     def may_race(self) -> bool:
         """Two lanes' stores may race, one of them not an atomic's (so

@@ -68,8 +68,11 @@ class LdsMemory(Memory):
                before: Any) -> list[tuple[Any, Any]]:
         return super().atomic(op, [(lo, self.B.const(0), v, p, en) for lo, _, v, p, en in lanes], before)
 
-    def race_at(self, lo: Any, hi: Any, same_value: bool = False) -> Any:
-        return super().race_at(lo, self.B.const(0), same_value)
+    def race_at(self, lo: Any, hi: Any, same_value: bool = False, ordered: bool | None = None) -> Any:
+        return super().race_at(lo, self.B.const(0), same_value, ordered)
+
+    def read_race_at(self, lo: Any, hi: Any) -> Any:
+        return super().read_race_at(lo, self.B.const(0))
 
 
 def known(mnemonic: str, text: str = "") -> bool:
