@@ -1187,9 +1187,9 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         return True
 
     def excused() -> bool:
-        """The model's only failure: a GPU race read after, where the IR's
-        memory is free."""
-        return read_race is not False and q.truth(read_race) and q.truth(B.or_b(ip, cheap))
+        """The model's failure may be only a GPU race read after, where the
+        IR's memory is free (by LangRef: the exact races)."""
+        return read_race is not False and q.truth(read_race) and q.truth(B.or_b(ip, exact))
 
     r = "unknown"
     if hint is not None:  # memory at the address where the stores differ
@@ -1217,7 +1217,7 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         if spurious():
             r = steer(q, last=None)
         elif excused():
-            q.add(B.not_b(B.and_b(read_race, B.or_b(ip, cheap))))
+            q.add(B.not_b(B.and_b(read_race, B.or_b(ip, exact))))
             read_only = True
             r = steer(q, last=None)
         else:
