@@ -67,10 +67,11 @@ ASSUMPTIONS: dict[str, Assumption] = {
         ),
         Assumption(
             "ir.store_race",
-            "what memory holds after two lanes of one IR store instruction write the same address: LangRef's "
-            "memory model makes a read that may see two writes no happens-before orders undef, whatever they "
-            "wrote; LLVM's own tests and GPU code store one value from every lane of a wave to one address and "
-            "read that value back",
+            "what memory holds where the stores of two lanes race at one address (no happens-before orders "
+            "them: one IR store instruction, or two without a release fence, a workgroup barrier and an acquire "
+            "fence between): LangRef's memory model makes a read that may see two writes no happens-before "
+            "orders undef, whatever they wrote; LLVM's own tests and GPU code store one value from every lane "
+            "of a wave to one address and read that value back",
             {
                 "same_value": "lanes that all write the same value there leave it: the IR read more strictly "
                               "than LangRef's letter, as GPU programs and LLVM's tests use it (the IR then has "
