@@ -65,15 +65,22 @@ def test_a_kernels_wrong_compare_is_named_and_drawn(tmp_path):
     assert code == 1, out
     word = re.search(r"memory at 0x[0-9a-f]+ after the kernel: IR (0x[0-9a-f]+), GPU", out)
     assert word is not None, out
-    assert (f"    cause: line {at} s_cmp_eq_u32: SCC = 0, a correct program would hold 1 -> line {at + 1} "
-            "s_cbranch_scc0 taken, the path to the GPU value; the other way it gives the value wanted, "
+    # (the solver picks the counterexample's %b: zero, the mutant's compare
+    # then sets SCC and the branch falls through, or not; either way the
+    # compare is the cause, with the SCC a correct program holds)
+    scc = re.search(rf"cause: line {at} s_cmp_eq_u32: SCC = ([01]),", out)
+    assert scc is not None, out
+    got, want = int(scc.group(1)), 1 - int(scc.group(1))
+    way = "taken" if got == 0 else "not taken"
+    assert (f"    cause: line {at} s_cmp_eq_u32: SCC = {got}, a correct program would hold {want} -> line {at + 1} "
+            f"s_cbranch_scc0 {way}, the path to the GPU value; the other way it gives the value wanted, "
             f"{word.group(1)}") in out.splitlines(), out
-    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = 0 (a correct program would hold 1) -> line {at + 1} "
-            "(s_cbranch_scc0 .LBB0_2): taken; the other way the code gives the value wanted") in out.splitlines()
+    assert (f"      line {at} (s_cmp_eq_u32 s0, 0): SCC = {got} (a correct program would hold {want}) -> line {at + 1} "
+            f"(s_cbranch_scc0 .LBB0_2): {way}; the other way the code gives the value wanted") in out.splitlines()
     svg = pic.read_text()
     cols = re.findall(r'<g class="column( responsible)?( branch)?" data-column="(\d+)" data-line="(\d+)">', svg)
     assert [int(line) for _, b, _, line in cols if b] == [at + 1], cols
-    assert ">SCC = 0</text>" in svg and ">branch taken</text>" in svg
+    assert f">SCC = {got}</text>" in svg and f">branch {way}</text>" in svg, svg
 
 
 @pytest.mark.slow
