@@ -1153,7 +1153,12 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
     if ir_mem.may_race():
         res.assumptions["ir.store_race"] = run._m().assume("ir.store_race")  # (the scope was taken before)
         same = res.assumptions["ir.store_race"] == "same_value"
-    gpu_race = gpu_mem.race_at(alo, ahi, same_value=True)
+    # read_race: a GPU race the code read after (a later store may hide it)
+    # fails even where the IR's memory is free there: the value read may be
+    # anywhere now; where the IR is free at A it is no refutation (the IR's
+    # own load there, if any, reads undef by LangRef), and unknown if nothing
+    # else fails  [S:ir-store-race].  (Both terms from one walk of the stores.)
+    gpu_race, read_race = gpu_mem.gpu_races_at(alo, ahi)
     # the IR's races by LangRef (`exact`: stores of two lanes no
     # happens-before orders) are asked only where the fewer races of its
     # last store instruction at A (`cheap`, a part of them) leave a
@@ -1163,12 +1168,6 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
     exact = ir_mem.race_at(alo, ahi, same_value=same)
     cheap = exact if ir_mem.ordered or len(ir_mem.groups) < 2 else \
         ir_mem.race_at(alo, ahi, same_value=same, ordered=True)
-    # a GPU race the code read after (a later store may hide it) fails even
-    # where the IR's memory is free there: the value read may be anywhere
-    # now; where the IR is free at A it is no refutation (the IR's own load
-    # there, if any, reads undef by LangRef), and unknown if nothing else
-    # fails  [S:ir-store-race]
-    read_race = gpu_mem.read_race_at(alo, ahi)
 
     def bad(race: Any) -> Any:
         free = B.or_b(ip, race)

@@ -222,7 +222,13 @@ class Memory:
         after wrote (lo, hi) different values (whatever a later store
         wrote there: the read got one racing lane's data, which lane the
         guides do not say, and it may have gone anywhere)  [S:ir-store-race]."""
-        return self._races(lo, hi, True, None)[1] if self.gpu else False
+        return self.gpu_races_at(lo, hi)[1]
+
+    def gpu_races_at(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        """(race_at(lo, hi, same_value=True), read_race_at(lo, hi)), the
+        race terms built once."""
+        race, read = self._races(lo, hi, True, None)
+        return race, (read if self.gpu else False)
 
     def _races(self, lo: Any, hi: Any, same_value: bool, ordered: bool | None) -> tuple[Any, Any]:
         """Address (lo, hi) is left to a race: after the last epoch whose

@@ -74,6 +74,9 @@ class LdsMemory(Memory):
     def read_race_at(self, lo: Any, hi: Any) -> Any:
         return super().read_race_at(lo, self.B.const(0))
 
+    def gpu_races_at(self, lo: Any, hi: Any) -> tuple[Any, Any]:
+        return super().gpu_races_at(lo, self.B.const(0))
+
 
 def known(mnemonic: str, text: str = "") -> bool:
     """An instruction `step` models (gpu_code lets it through)."""
