@@ -101,6 +101,7 @@ class Backend(Arith, Protocol):
     def and_b(self, *cs: Cond) -> Cond: ...
     def or_b(self, *cs: Cond) -> Cond: ...
     def not_b(self, c: Cond) -> Cond: ...
+    def any_bit(self, *ws: Value) -> Cond: ...
     def bool_value(self, c: Cond) -> Value: ...
     def popcount(self, conds: Sequence[Cond]) -> Value: ...
     def select(self, vals: Sequence[Any], idx: Value) -> Any: ...
@@ -347,6 +348,10 @@ class Concrete:
     def or_b(self, *cs: bool) -> bool:
         return any(cs)
 
+    def any_bit(self, *ws: int) -> bool:
+        """Some bit of the words is set (a 64-bit result's SCC)."""
+        return any(w != 0 for w in ws)
+
     def not_b(self, c: bool) -> bool:
         return not c
 
@@ -497,6 +502,9 @@ class Partial:
         if any(c is True for c in cs):
             return True
         return None if any(c is None for c in cs) else False
+
+    def any_bit(self, *ws: MaybeInt) -> MaybeBool:
+        return self.or_b(*(self.ne(w, 0) for w in ws))
 
     def not_b(self, c: MaybeBool) -> MaybeBool:
         return None if c is None else not c

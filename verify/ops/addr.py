@@ -455,8 +455,12 @@ class Cmp64(Cmp):
         (al, ah), (bl, bh) = _pair(m, s0, self.signed), _pair(m, s1, self.signed)
         bits = []
         for i in range(W):
-            a, b = (al[i], ah[i]), (bl[i], bh[i])
-            bits.append(B.and_b(m.active(i), self.cmp64(B, self.signed, a, b)))
+            # (an operand as the lane reads it where it is active: a register
+            # a VALU wrote under EXEC, ite(exec_i, new, old), is its new value)
+            act = m.active(i)
+            a = (B.under(al[i], act), B.under(ah[i], act))
+            b = (B.under(bl[i], act), B.under(bh[i], act))
+            bits.append(B.and_b(act, self.cmp64(B, self.signed, a, b)))
         lo, hi = m.from_lane_bits(bits)
         m.write_scalar64(dst, lo, hi)
 

@@ -446,7 +446,9 @@ class Salu2(OpDef):
         r = self.fn(B, x, y)
         m.write_scalar(dst, r)
         scc = self.scc
-        if scc is not None:
+        if scc is _nonzero:
+            m.set_scc_from(lambda: B.any_bit(r))
+        elif scc is not None:
             m.set_scc_from(lambda: scc(B, x, y, r))
 
     def defs(self, ins: Instr) -> list[str]:
@@ -486,7 +488,7 @@ class Salu2x64(OpDef):
         (al, ah), (bl, bh) = m.scalar64(a), m.scalar64(b)
         lo, hi = self.fn(B, al, bl), self.fn(B, ah, bh)
         m.write_scalar64(dst, lo, hi)
-        m.scc = B.or_b(B.ne(lo, B.const(0)), B.ne(hi, B.const(0)))
+        m.scc = B.any_bit(lo, hi)
 
     def defs(self, ins: Instr) -> list[str]:
         return super().defs(ins) + ["scc"]
@@ -522,7 +524,7 @@ class Salu1(OpDef):
         if self.dst64:
             m.write_scalar64(dst, *r)
             if self.scc:
-                m.scc = B.or_b(B.ne(r[0], B.const(0)), B.ne(r[1], B.const(0)))
+                m.scc = B.any_bit(r[0], r[1])
         else:
             m.write_scalar(dst, r)
             if self.scc:
@@ -675,6 +677,12 @@ def _cmp_scc(op: LaneFn) -> LaneFn:
     return lambda B, x, y, r: op(B, x, y)
 
 
+def _nonzero(B: Any, x: Any, y: Any, r: Any) -> Any:
+    """SCC = D != 0, the logic and shift ops' (`Salu2.execute` asks the
+    backend's `any_bit`, so a lane mask's SCC is the OR of its lanes)."""
+    return B.ne(r, B.const(0))
+
+
 _S2: list[tuple[Any, ...]] = [
     ("s_add_u32", lambda B, x, y: B.add(x, y), lambda B, x, y, r: B.ult(r, x)),
     ("s_sub_u32", lambda B, x, y: B.sub(x, y), lambda B, x, y, r: B.ult(x, y)),
@@ -689,18 +697,18 @@ _S2: list[tuple[Any, ...]] = [
     ("s_max_u32", lambda B, x, y: B.umax(x, y), _cmp_scc(lambda B, x, y: B.ult(y, x))),
     ("s_min_i32", lambda B, x, y: B.smin(x, y), _cmp_scc(lambda B, x, y: B.slt(x, y))),
     ("s_max_i32", lambda B, x, y: B.smax(x, y), _cmp_scc(lambda B, x, y: B.slt(y, x))),
-    ("s_and_b32", lambda B, x, y: B.and_(x, y), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_or_b32", lambda B, x, y: B.or_(x, y), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_xor_b32", lambda B, x, y: B.xor(x, y), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_andn2_b32", lambda B, x, y: B.and_(x, B.not_(y)), lambda B, x, y, r: B.ne(r, B.const(0)),
+    ("s_and_b32", lambda B, x, y: B.and_(x, y), _nonzero),
+    ("s_or_b32", lambda B, x, y: B.or_(x, y), _nonzero),
+    ("s_xor_b32", lambda B, x, y: B.xor(x, y), _nonzero),
+    ("s_andn2_b32", lambda B, x, y: B.and_(x, B.not_(y)), _nonzero,
      ("s_and_not1_b32", "salu_gfx11_names")),
-    ("s_lshl_b32", lambda B, x, y: B.shl(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_lshr_b32", lambda B, x, y: B.lshr(x, B.and_(y, B.const(31))), lambda B, x, y, r: B.ne(r, B.const(0))),
+    ("s_lshl_b32", lambda B, x, y: B.shl(x, B.and_(y, B.const(31))), _nonzero),
+    ("s_lshr_b32", lambda B, x, y: B.lshr(x, B.and_(y, B.const(31))), _nonzero),
     # the negated logic ops: D = ~(S0 op S1), S0 | ~S1; SCC = D != 0  [S:salu-nor]
-    ("s_nor_b32", lambda B, x, y: B.not_(B.or_(x, y)), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_nand_b32", lambda B, x, y: B.not_(B.and_(x, y)), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_xnor_b32", lambda B, x, y: B.not_(B.xor(x, y)), lambda B, x, y, r: B.ne(r, B.const(0))),
-    ("s_orn2_b32", lambda B, x, y: B.or_(x, B.not_(y)), lambda B, x, y, r: B.ne(r, B.const(0)),
+    ("s_nor_b32", lambda B, x, y: B.not_(B.or_(x, y)), _nonzero),
+    ("s_nand_b32", lambda B, x, y: B.not_(B.and_(x, y)), _nonzero),
+    ("s_xnor_b32", lambda B, x, y: B.not_(B.xor(x, y)), _nonzero),
+    ("s_orn2_b32", lambda B, x, y: B.or_(x, B.not_(y)), _nonzero,
      ("s_or_not1_b32", "salu_gfx11_names")),
 ]
 _S64: list[tuple[Any, ...]] = [

@@ -52,11 +52,11 @@ from .query import (
                      smt2_benchmark,
 )
 from .sums import Z3Sums, under_conjuncts
-from .terms import SOLVER, Z3, Session, _is_bit_select, is_false, renamed, same, under, under_all
+from .terms import SOLVER, Z3, Session, _is_bit_select, is_false, ite_parts, renamed, same, under, under_all
 
 __all__ = [
     "LANE_NORMAL_LIMIT", "NO_TIMEOUT", "QUERIES", "RLIMIT_PER_SECOND", "SOLVER", "Bag", "Budget", "Evaluator",
     "LaneNormal", "NotMonoid", "Z3Sums", "under_conjuncts", "Query", "Session", "Z3", "Z3Monoid", "_is_bit_select", "budget", "check_forall",
     "check_plain", "check_smt2", "is_false", "Mentions", "mentions", "monoid_backend", "numeral", "query_count", "renamed", "replaced",
-    "other_choice", "residue", "same", "skeleton_unsat", "smt2_benchmark", "substituted", "under", "under_all", "under_choice",
+    "ite_parts", "other_choice", "residue", "same", "skeleton_unsat", "smt2_benchmark", "substituted", "under", "under_all", "under_choice",
 ]

@@ -189,6 +189,9 @@ class Z3Monoid:
     def or_b(self, *cs: Any) -> Any:
         return self.z.or_b(*cs)
 
+    def any_bit(self, *ws: Any) -> Any:
+        return self.z.any_bit(*(self.lower(w) for w in ws))
+
     def not_b(self, c: Any) -> Any:
         return self.z.not_b(c)
 

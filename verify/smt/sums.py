@@ -240,7 +240,20 @@ class Z3Sums(Z3):
                 break
         return super().eq(a, b)
 
-    def _none_of(self, a: Any) -> Any:
+    def _none_of(self, a: Any, memo: dict[int, tuple[Any, Any]] | None = None) -> Any:
+        """a == 0 as a condition over the counts `a` is built from, or None.
+        (`memo`: the answers per subterm of one call: a chain of selects
+        shares its subterms, and walking it as a tree is exponential.)"""
+        if memo is None:
+            memo = {}
+        seen = memo.get(a.get_id())
+        if seen is not None:
+            return seen[1]
+        out = self._none_of_walk(a, memo)
+        memo[a.get_id()] = (a, out)
+        return out
+
+    def _none_of_walk(self, a: Any, memo: dict[int, tuple[Any, Any]]) -> Any:
         hit = self._counts.get(a.get_id())
         if hit is not None and self.s.same(hit[0], a):
             return False if hit[2] else self.not_b(self.or_b(*hit[1]))
@@ -252,15 +265,15 @@ class Z3Sums(Z3):
             # sum does not wrap and is 0 iff every count is
             parts = []
             for k in lin[2]:
-                z = self._none_of(self._leaf[k])
+                z = self._none_of(self._leaf[k], memo)
                 if z is None:
                     return None
                 parts.append(z)
             return self.and_b(*parts)
         if _is_ite(a):
             c, t, f = a.children()
-            zt = self._none_of(t) if not z3.is_bv_value(t) else t.as_long() == 0
-            zf = self._none_of(f) if not z3.is_bv_value(f) else f.as_long() == 0
+            zt = self._none_of(t, memo) if not z3.is_bv_value(t) else t.as_long() == 0
+            zf = self._none_of(f, memo) if not z3.is_bv_value(f) else f.as_long() == 0
             if zt is not None or zf is not None:
                 zt = zt if zt is not None else super().eq(t, 0)
                 zf = zf if zf is not None else super().eq(f, 0)

@@ -773,7 +773,7 @@ class Z3:
         if (type(b) is int and b == 0) or (type(a) is int and a == 0):
             bits = self._lane_bits(b if type(b) is not int else a)
             if bits is not None:  # a lane mask is 0 iff none of its lanes' conditions holds
-                return self.not_b(self.or_b(*bits))
+                return self.not_b(self.or_b(*_absorbed(bits)))
         pair = self._mask_pair(a, b)
         if pair is not None:  # two lane masks are equal iff every lane's conditions agree
             return self.and_b(*(self._iff(x, y) for x, y in zip(*pair)))
@@ -925,6 +925,21 @@ class Z3:
         if type(c) is bool:
             return not c
         return self.s.WB(z3.Z3_mk_not(self.s.ref, c.as_ast()))
+
+    def any_bit(self, *ws: Any) -> Any:
+        """Some bit of the words is set (a 64-bit result's SCC).  Where every
+        word is a lane mask, the OR of all their lanes' conditions, a lane's
+        dropped where another lane's condition is one of its conjuncts
+        (x or (x and y) is x): the SCC of `s_and_b64 s, vcc, R` in LLVM's
+        lane loops, each lane's bit the one compare of a uniform value
+        under that lane's EXEC bit, is then that compare."""
+        bits: list[Any] = []
+        for w in ws:
+            lb = self._lane_bits(w) if type(w) is not int else tuple(bool((w >> k) & 1) for k in range(32))
+            if lb is None:
+                return self.or_b(*(self.ne(x, 0) for x in ws))
+            bits.extend(lb)
+        return self.or_b(*_absorbed(bits))
 
     def bit(self, a: Any, k: int) -> Any:
         if type(a) is int:
@@ -1228,6 +1243,46 @@ def renamed(cond: Any, pairs: Sequence[tuple[Any, str]]) -> tuple[str, Any]:
     return c.sexpr(), c
 
 
+def _conjuncts(c: Any, out: set[int]) -> set[int]:
+    """The ids of `c`'s conjuncts (nested ANDs flattened), `c`'s own too."""
+    out.add(c.get_id())
+    if z3.is_and(c):
+        for x in c.children():
+            _conjuncts(x, out)
+    return out
+
+
+def _absorbed(bits: Sequence[Any]) -> list[Any]:
+    """The conditions whose OR is that of `bits`, each one that has another
+    of them as a conjunct dropped (absorption: x or (x and y) is x), with
+    repeats and False dropped; [True] if one is True."""
+    seen: dict[int, Any] = {}
+    for b in bits:
+        if b is True:
+            return [True]
+        if b is not False:
+            seen.setdefault(b.get_id(), b)
+    if len(seen) < 2:
+        return list(seen.values())
+    keep = []
+    for k, b in seen.items():
+        if z3.is_and(b):
+            conj = _conjuncts(b, set())
+            conj.discard(k)
+            if any(o in conj for o in seen if o != k):
+                continue
+        keep.append(b)
+    return keep
+
+
+def ite_parts(t: Any) -> tuple[Any, Any, Any] | None:
+    """(c, a, b) where `t` is the select ite(c, a, b), else None."""
+    if type(t) in (int, bool) or not _is_ite(t):
+        return None
+    c, a, b = t.children()
+    return c, (a.as_long() if z3.is_bv_value(a) else a), (b.as_long() if z3.is_bv_value(b) else b)
+
+
 def under(t: Any, c: Any) -> Any:
     """`t` where condition `c` holds: a select on `c` at the top (a register
     a VALU wrote in the lanes EXEC enables: ``ite(exec_i, new, old)``) is
@@ -1237,9 +1292,13 @@ def under(t: Any, c: Any) -> Any:
     often the very same terms."""
     if type(t) in (int, bool) or type(c) is bool:
         return t
+    if not (_is_ite(t) and same(t.arg(0), c)):
+        return t
     while _is_ite(t) and same(t.arg(0), c):
         t = t.arg(1)
-    return t
+    # (a constant as the backend makes one, a Python int: the terms built
+    # from it are those built from the register's constant elsewhere)
+    return t.as_long() if z3.is_bv_value(t) else t
 
 
 def under_all(t: Any, c: Any) -> Any:

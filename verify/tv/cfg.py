@@ -359,6 +359,15 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                     continue
                 before = _save(m, extra)
                 now = [False] * j + [True] + bits[j + 1:]  # R at the iteration for bit j, given bit j is set
+                # a register holding R's word at entry (EXEC, when R is a
+                # copy of it) has bit j set in this iteration too: it runs
+                # only where bit j is set, so the word given that bit is the
+                # same value there (a lane test of it folds to true)
+                word = r0[j // 32]
+                held = {n: B.from_bits(bits[32 * (j // 32):j] + [True] + bits[j + 1:32 * (j // 32) + 32])
+                        for n, v in m.sregs.items() if n not in cand and B.same(v, word)}
+                for n, v in held.items():
+                    m.set_s(n, v)
                 for h, n in enumerate(cand):
                     m.set_s(n, B.from_bits(now[32 * h:32 * h + 32]))
                 extra.set_pc(B.and_b(pc, B.not_b(r_zero), g))
@@ -367,6 +376,9 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                     why = step(ins)
                     if why is not None:
                         return why
+                for n, v in held.items():  # (back to R's word where the body left it)
+                    if B.same(m.sregs.get(n), v):
+                        m.sregs[n] = word
                 ends.append(_save(m, extra))
                 _load(m, _merge(m, g, ends[-1], before, extra), extra)
             _load(m, _merge(m, r_zero, zero_run, _save(m, extra), extra), extra)

@@ -39,7 +39,7 @@ from ..diag import InputError
 from ..identities import OPERATIONS
 from ..ir import Instr
 from ..machine import Machine
-from ..ops.addr import mul_hi_u32
+from ..ops.addr import mul_hi_u32, order64
 from ..ops.base import op_of
 from ..ops.dpp import ctrl_code
 from ..target import FeatureLog, Target
@@ -1565,9 +1565,10 @@ class IRRun:
         if kind in ("add", "sub"):
             lo = B.add(a[0], b[0])
             return lo, B.add(B.add(a[1], b[1]), B.bool_value(B.ult(lo, a[0])))
-        hi_lt = B.slt(b[1], a[1]) if kind in ("min", "max") else B.ult(b[1], a[1])
-        b_less = B.or_b(hi_lt, B.and_b(B.eq(a[1], b[1]), B.ult(b[0], a[0])))  # b < a
-        pick_b = b_less if kind in ("umin", "min") else B.not_b(B.or_b(b_less, B.and_b(B.eq(a[0], b[0]), B.eq(a[1], b[1]))))
+        # b < a for min, a < b for max, as the GPU's v_cmp_lt/gt_u64 (and
+        # i64) order the pairs (ops.addr.order64): the same terms on both sides
+        signed = kind in ("min", "max")
+        pick_b = order64(B, signed, True, b, a) if kind in ("umin", "min") else order64(B, signed, True, a, b)
         return B.ite(pick_b, b[0], a[0]), B.ite(pick_b, b[1], a[1])
 
     def _wave_reduce64(self, ins: Inst, x: Lanes) -> Lanes:
