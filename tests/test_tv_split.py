@@ -48,8 +48,42 @@ def test_a_shared_value_is_asked_once_and_a_wrong_one_is_not_proved():
     assert _split_by_values(q, B, True, _pairs(B, 8, lambda i: uniform, lambda i: uniform))
     other = B.select(xs, B.and_(B.add(idx, B.const(1)), B.const(7)))
     assert not _split_by_values(q, B, True, _pairs(B, 8, lambda i: uniform, lambda i: other))
-    # nothing shared between lanes: left to the lane-by-lane questions
-    assert not _split_by_values(q, B, True, _pairs(B, 8, lambda i: xs[i], lambda i: xs[i]))
+    # nothing shared between lanes: left to the lane-by-lane questions,
+    # unless each lane's two values are settled by their skeleton (here the
+    # same term); with `skeletons` (EXEC concrete) nothing is asked otherwise
+    assert _split_by_values(q, B, True, _pairs(B, 8, lambda i: xs[i], lambda i: xs[i]))
+    plus = [B.add(x, B.const(0x10000)) for x in xs]
+    assert not _split_by_values(q, B, True, _pairs(B, 8, lambda i: xs[i], lambda i: plus[i]))
+    asked = smt.query_count()
+    assert not _split_by_values(q, B, True, _pairs(B, 8, lambda i: xs[i], lambda i: plus[i]), skeletons=True)
+    assert smt.query_count() == asked
+
+
+def test_a_lane_loop_fold_wrapped_in_the_gpus_selects_is_settled_by_its_skeleton():
+    """LLVM's wave.reduce loop inside a branch (reduce.umax.ll's
+    `divergent_cfg`): the GPU's value is the IR's fold F wrapped in selects
+    of its own, ite(!any, in, ite(u, ite(!any, v63, F), in)) where any is
+    u or others, against the IR's ite(u, F, in).  F is a select too but
+    both sides reach it, so it is a leaf: proved without the solver; the
+    same with the wrong branch's value is not."""
+    B = smt.Z3()
+    xs = B.fresh_lanes("x", 4)
+    inn, v63 = B.fresh("in"), B.fresh("v63")
+    us = [B.ult(x, B.const(16)) for x in xs]
+    acc = B.const(0)
+    for u, x in zip(us, xs):
+        acc = B.ite(u, B.umax(acc, x), acc)
+    anyu = B.or_b(*us)
+    ir = B.ite(us[0], acc, inn)
+    gpu = B.ite(B.not_b(anyu), inn, B.ite(us[0], B.ite(B.not_b(anyu), v63, acc), inn))
+    q = smt.Query(10.0, session=B.session)
+    asked = smt.query_count()
+    assert smt.skeleton_unsat(B.ne(ir, gpu), 2_000_000, shared=True)
+    assert smt.query_count() == asked
+    assert not smt.skeleton_unsat(B.ne(ir, gpu), 2_000_000)  # splitting F four levels deep: not settled
+    wrong = B.ite(B.not_b(anyu), inn, B.ite(us[0], B.ite(B.not_b(anyu), v63, inn), acc))
+    assert not smt.skeleton_unsat(B.ne(ir, wrong), 2_000_000, shared=True)
+    assert _split_by_values(q, B, True, _pairs(B, 1, lambda i: ir, lambda i: gpu), skeletons=True)
 
 
 @pytest.mark.slow  # two kernel proofs, about 15 s

@@ -270,7 +270,25 @@ def _bit_parts(e: Any, memo: dict[Any, Any] | None = None) -> list[Any] | None:
     return out
 
 
-def skeleton_unsat(cond: Any, rlimit: int) -> bool:
+SHARED_SPLITS = 4096  # skeleton_unsat(shared=True): select splits per question, then atoms
+
+
+def _select_nodes(e: Any) -> set[int]:
+    """The ids of `e` and of every term reached from it through selects'
+    branches (a select tree's inner selects and its leaves)."""
+    out: set[int] = set()
+    todo = [e]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in out:
+            continue
+        out.add(t.get_id())
+        if z3.is_app_of(t, z3.Z3_OP_ITE):
+            todo += [t.arg(1), t.arg(2)]
+    return out
+
+
+def skeleton_unsat(cond: Any, rlimit: int, shared: bool = False) -> bool:
     """Is `cond` unsatisfiable already as a Boolean formula over its atoms?
 
     Every maximal subterm that is not a Boolean connective (a bit-vector
@@ -283,10 +301,18 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
     caller asks the full question.  When both sides of a question are built
     from the same atoms (a vote's lane mask and the spec's any(...)), this
     is a small SAT problem where the full one bit-blasts every atom.  On a
-    resource limit: the same answer under any load."""
+    resource limit: the same answer under any load.
+
+    `shared`: a select that both trees of a (dis)equality reach through
+    their selects (a fold both sides built from the same terms) is a leaf,
+    never split, and the others are split to any depth (at most
+    SHARED_SPLITS splits per question): the GPU's value that wraps the IR's
+    fold in selects of its own is then compared with it in a few steps."""
     if type(cond) is bool:
         return not cond
     ctx = cond.ctx
+    leaves: set[int] = set()  # (shared) the selects both trees reach: not split
+    splits = [0]
     atoms: dict[int, Any] = {}
     memo: dict[int, Any] = {}
     parts: dict[Any, Any] = {}  # _bit_parts' memo
@@ -320,6 +346,9 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
         if z3.is_bv_value(a) and z3.is_bv_value(b):
             return z3.BoolVal(a.as_long() == b.as_long(), ctx)
         for x, y, flip in ((a, b, False), (b, a, True)):
+            if shared and (x.get_id() in leaves or splits[0] >= SHARED_SPLITS):
+                continue
+            splits[0] += shared
             if depth > 0 and z3.is_app_of(x, z3.Z3_OP_EXTRACT) and z3.is_app_of(x.arg(0), z3.Z3_OP_ITE):
                 hi, lo = x.params()
                 c, t, f = x.arg(0).children()
@@ -333,6 +362,13 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
             return z3.And(*[eq(x, y, depth) for x, y in zip(pa, pb)])
         a, b = _canon2(a, b)
         return atom(a == b)
+
+    def top_eq(a: Any, b: Any) -> Any:
+        if not shared:
+            return eq(a, b, 4)
+        leaves.clear()
+        leaves.update(_select_nodes(a) & _select_nodes(b))
+        return eq(a, b, SHARED_SPLITS)
 
     ref = ctx.ref()
 
@@ -358,10 +394,9 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
             r = z3.If(_sk(app_arg(ref, a, 0)), _sk(app_arg(ref, a, 1)), _sk(app_arg(ref, a, 2)))
         elif kind == z3.Z3_OP_EQ and app_num_args(ref, a) == 2:
             x, y = app_arg(ref, a, 0), app_arg(ref, a, 1)
-            r = (_sk(x) == _sk(y)) if _is_bool_ast(ref, x) else \
-                eq(_expr(x, ctx), _expr(y, ctx), 4)
+            r = (_sk(x) == _sk(y)) if _is_bool_ast(ref, x) else top_eq(_expr(x, ctx), _expr(y, ctx))
         elif kind == z3.Z3_OP_DISTINCT and app_num_args(ref, a) == 2 and not _is_bool_ast(ref, app_arg(ref, a, 0)):
-            r = z3.Not(eq(_expr(app_arg(ref, a, 0), ctx), _expr(app_arg(ref, a, 1), ctx), 4))
+            r = z3.Not(top_eq(_expr(app_arg(ref, a, 0), ctx), _expr(app_arg(ref, a, 1), ctx)))
         else:
             if k not in atoms:
                 atoms[k] = z3.Bool(f"atom!{len(atoms)}", ctx)
@@ -369,11 +404,21 @@ def skeleton_unsat(cond: Any, rlimit: int) -> bool:
         memo[k] = r
         return r
 
-    s = z3.Solver(ctx=ctx)
-    s.set("rlimit", rlimit)
-    s.set("random_seed", 0)
-    s.add(sk(cond))
-    return s.check() == z3.unsat
+    try:
+        s = z3.Solver(ctx=ctx)
+        s.set("rlimit", rlimit)
+        s.set("random_seed", 0)
+        s.add(sk(cond))
+        return s.check() == z3.unsat
+    finally:
+        # The walk's closures refer to one another (a cycle), so the terms
+        # their tables hold would be freed whenever Python's cycle collector
+        # runs; z3 hands a freed term's id to the next term made, and ids
+        # order the solver's work: later answers (a counterexample's values)
+        # would then depend on when that happened.  Freed here, at once.
+        for table in (atoms, memo, parts, eqs, leaves):
+            table.clear()
+        kept.clear()
 
 
 def smt2_benchmark(cond, context: Sequence = (), comments: Sequence[str] = ()) -> str:

@@ -635,11 +635,15 @@ class Z3:
             return a
         if type(a) is int and a == 0:
             return b
-        return self.s.bin(z3.Z3_mk_bvxor, a, b)
+        m = self._mask_op(a, b, lambda x, y: self.not_b(self._iff(x, y)))
+        return m if m is not None else self.s.bin(z3.Z3_mk_bvxor, a, b)
 
     def not_(self, a: Any) -> Any:
         if type(a) is int:
             return ~a & 0xFFFFFFFF
+        bits = self._lane_bits(a)
+        if bits is not None:  # a lane mask's complement is one too (s_not_b64 exec, s_andn2 against it)
+            return self.from_bits([self.not_b(x) for x in bits])
         return self.s.W(z3.Z3_mk_bvnot(self.s.ref, a.as_ast()))
 
     def shl(self, a: Any, n: Any) -> Any:
@@ -769,6 +773,9 @@ class Z3:
         if type(a) is bool or type(b) is bool or (type(a) is not int and z3.is_bool(a)):
             if type(a) is bool and type(b) is bool:
                 return a == b
+            if type(a) is bool or type(b) is bool:  # (x == True) is x
+                c, k = (b, a) if type(a) is bool else (a, b)
+                return c if k else self.not_b(c)
             return self.s.WB(z3.Z3_mk_eq(self.s.ref, self.s.boolean(a).as_ast(), self.s.boolean(b).as_ast()))
         if (type(b) is int and b == 0) or (type(a) is int and a == 0):
             bits = self._lane_bits(b if type(b) is not int else a)
@@ -849,14 +856,24 @@ class Z3:
     def ne(self, a: Any, b: Any) -> Any:
         return self.not_b(self.eq(a, b))
 
+    # An unsigned compare with a constant is always `x < k` or its negation
+    # (c < x is not x < c + 1; x <= c is x < c + 1; c <= x is not x < c), so
+    # that LLVM's `v_cmp_lt_u32 15, v` and the IR's `icmp ult %v, 16` are one
+    # atom: a branch's mask and the IR's condition then share their terms.
     def ult(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a < b
+        if type(a) is int:
+            return False if a == 0xFFFFFFFF else self.not_b(self.s.cmp(z3.Z3_mk_bvult, b, a + 1))
         return self.s.cmp(z3.Z3_mk_bvult, a, b)
 
     def ule(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return a <= b
+        if type(b) is int:
+            return True if b == 0xFFFFFFFF else self.s.cmp(z3.Z3_mk_bvult, a, b + 1)
+        if type(a) is int:
+            return True if a == 0 else self.not_b(self.s.cmp(z3.Z3_mk_bvult, b, a))
         return self.s.cmp(z3.Z3_mk_bvule, a, b)
 
     def slt(self, a: Any, b: Any) -> Any:
@@ -904,6 +921,8 @@ class Z3:
             return True
         if len(rest) == 1:
             return rest[0]
+        if len(rest) == 2 and _complements(*rest):  # x and not x
+            return False
         arr, n = _arr(rest)
         return self.s.WB(z3.Z3_mk_and(self.s.ref, n, arr))
 
@@ -918,12 +937,16 @@ class Z3:
             return False
         if len(rest) == 1:
             return rest[0]
+        if len(rest) == 2 and _complements(*rest):  # x or not x (a branch's mask joined with its other's)
+            return True
         arr, n = _arr(rest)
         return self.s.WB(z3.Z3_mk_or(self.s.ref, n, arr))
 
     def not_b(self, c: Any) -> Any:
         if type(c) is bool:
             return not c
+        if z3.is_not(c):  # not not c is c: a branch's and its join's masks then share terms
+            return c.arg(0)
         return self.s.WB(z3.Z3_mk_not(self.s.ref, c.as_ast()))
 
     def any_bit(self, *ws: Any) -> Any:
@@ -1241,6 +1264,11 @@ def renamed(cond: Any, pairs: Sequence[tuple[Any, str]]) -> tuple[str, Any]:
     subs = [(t, z3.Const(name, t.sort())) for t, name in pairs if type(t) not in (int, bool)]
     c = z3.simplify(z3.substitute(cond, *subs) if subs else cond)
     return c.sexpr(), c
+
+
+def _complements(x: Any, y: Any) -> bool:
+    """Is one of the two conditions the other's negation?"""
+    return (z3.is_not(x) and x.arg(0).eq(y)) or (z3.is_not(y) and y.arg(0).eq(x))
 
 
 def _conjuncts(c: Any, out: set[int]) -> set[int]:

@@ -513,29 +513,43 @@ def _peel(B: Any, ival: Any, gval: Any) -> tuple[Any, Any]:
 
 
 def _split_by_values(q: smt.Query, B: Any, no_ub: Any, pairs: list[tuple[Any, Any]],
-                     value_rlimit: int = STEP_RLIMIT) -> bool:
+                     value_rlimit: int = STEP_RLIMIT, skeletons: bool = False) -> bool:
     """Are the store sequences equal, asked in parts: per lane, the enables
     and addresses; then once per distinct (IR value, GPU value, IR poison)
     terms, the values in any lane that stores them (each on `value_rlimit`).
     A uniform value (a readlane, a reduction) is one question instead of one
-    per lane, each of which reasons through the same cross-lane select.  The
-    parts cover the lane-by-lane question (a lane differs in its enable or
-    address, or stores another value), so "unsat" for all of them is that
-    question's "unsat"; anything else (each on a fixed resource limit)
-    returns False and the lane-by-lane questions are asked as before."""
+    per lane, each of which reasons through the same cross-lane select.  A
+    value is first asked as a Boolean skeleton (`smt.skeleton_unsat`, the
+    selects both values reach left whole): the GPU's value that wraps the
+    IR's fold in selects of its own (a lane loop's) is settled there without
+    the solver.  The parts cover the lane-by-lane question (a lane differs
+    in its enable or address, or stores another value), so "unsat" for all
+    of them is that question's "unsat"; anything else (each on a fixed
+    resource limit) returns False and the lane-by-lane questions are asked
+    as before.  `skeletons`: False at once unless every value is settled by
+    its skeleton (then the enables and addresses), so that a kernel whose
+    values need the solver asks nothing here."""
     key = _value_key
     groups: dict[tuple[Any, Any, Any], tuple[Any, Any, Any, list[Any]]] = {}
-    for (ilo, ihi, ival, ipois, ien), (glo, ghi, gval, _, gen) in pairs:
+    for (_, _, ival, ipois, ien), (_, _, gval, _, _) in pairs:
+        groups.setdefault((key(ival), key(gval), key(ipois)), (ival, gval, ipois, []))[3].append(ien)
+    differs = []
+    for ival, gval, ipois, ens in groups.values():
+        where, gval = _peel(B, ival, gval)
+        differs.append(B.and_b(B.or_b(*ens), B.not_b(ipois), where, B.ne(ival, gval)))
+    settled = [False] * len(differs)
+    for n, differ in enumerate(differs):
+        settled[n] = smt.skeleton_unsat(differ, JOINT_RLIMIT, shared=True)
+        if skeletons and not settled[n]:
+            return False
+    for (ilo, ihi, _, _, ien), (glo, ghi, _, _, gen) in pairs:
         where = B.or_b(B.and_b(ien, B.not_b(gen)), B.and_b(gen, B.not_b(ien)),
                        B.and_b(ien, B.or_b(B.ne(ilo, glo), B.ne(ihi, ghi))))
         if _check(q, B.and_b(no_ub, where), JOINT_RLIMIT) != "unsat":
             return False
-        groups.setdefault((key(ival), key(gval), key(ipois)), (ival, gval, ipois, []))[3].append(ien)
-    if len(groups) == len(pairs):  # nothing shared: the lane-by-lane questions as they are
-        return False
-    for ival, gval, ipois, ens in groups.values():
-        where, gval = _peel(B, ival, gval)
-        if _check(q, B.and_b(no_ub, B.or_b(*ens), B.not_b(ipois), where, B.ne(ival, gval)), value_rlimit) != "unsat":
+    distinct = len(groups) == len(pairs)  # nothing shared: the lane-by-lane questions as they are
+    for differ, done in zip(differs, settled):
+        if not done and (distinct or _check(q, B.and_b(no_ub, differ), value_rlimit) != "unsat"):
             return False
     return True
 
@@ -1102,8 +1116,9 @@ def memory_verdict(res: Any, t0: float, q: smt.Query, B: Any, no_ub: Any, ir_mem
         # settled at once (kernel_readlane_inreg: 5 of 9 joint questions
         # unknown after 0.9 s each).  Either "unsat" proves the stores equal;
         # a part not unsat leaves the questions below as they were.
-        joint = "unsat" if lanes is None and few_values(pairs) and _split_by_values(
-            q, B, no_ub, pairs, 4 * JOINT_RLIMIT) else _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
+        joint = "unsat" if (lanes is None and few_values(pairs) and _split_by_values(
+            q, B, no_ub, pairs, 4 * JOINT_RLIMIT)) or (lanes is not None and _split_by_values(
+                q, B, no_ub, pairs, skeletons=True)) else _check(q, B.or_b(*per_lane), 4 * JOINT_RLIMIT)
         if joint != "unsat" and not (lanes is not None and joint == "sat") and _split_by_values(q, B, no_ub, pairs):
             joint = "unsat"
         if joint != "unsat":
