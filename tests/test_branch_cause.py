@@ -120,22 +120,27 @@ def test_a_vcc_from_an_and_of_two_compares_names_the_wrong_one(tmp_path):
     """A compute shader that picks on `fcmp olt %c, 1.0 or fcmp ogt %d, 2.0`
     (llc-22: `v_cmp_nlt_f32_e64 s0`, `v_cmp_ngt_f32_e64 s1`, `s_and_b32 s0,
     s0, s1`, `s_and_b32 vcc_lo, exec_lo, s0`, `s_cbranch_vccnz`), its
-    second compare made `v_cmp_gt`: VCC is 0 where a correct program holds
-    it not 0; s0 is not 0 there, so s1 alone stands in the way, and its
-    compare is named first (the trace used to stop at the s_and)."""
+    second compare's constant made 1.0: the two differ only where
+    1 < %d <= 2, where the mutant's s1 is 0 and a correct program's is not,
+    so every counterexample has VCC 0 where a correct program's is not 0;
+    s0 is not 0 there (else the mutant agrees), so s1 alone stands in the
+    way, and its compare is named first (the trace used to stop at the
+    s_and).  (A mutant wrong both ways, `v_cmp_gt` for `v_cmp_ngt`, may get
+    a counterexample where both s0 and s1 are 1 and either could be the
+    wrong one: the trace then stops at the s_and.)"""
     ir = ("define amdgpu_cs float @opick(float inreg %c, float inreg %d, float inreg %a, float inreg %b) {\nentry:\n"
           "  %c1 = fcmp olt float %c, 1.0\n  %c2 = fcmp ogt float %d, 2.0\n  %cc = or i1 %c1, %c2\n"
           "  br i1 %cc, label %t, label %f\nt:\n  %x = fadd float %a, 1.0\n  ret float %x\n"
           "f:\n  %y = fadd float %b, 2.0\n  ret float %y\n}\n")
     ll, bad, lines = compile_mutant(tmp_path, ir, "amdgcn", "v_cmp_ngt_f32_e64 s1, s1, 2.0",
-                                    "v_cmp_gt_f32_e64 s1, s1, 2.0")
-    at = lines.index("\tv_cmp_gt_f32_e64 s1, s1, 2.0") + 1
+                                    "v_cmp_ngt_f32_e64 s1, s1, 1.0")
+    at = lines.index("\tv_cmp_ngt_f32_e64 s1, s1, 1.0") + 1
     assert lines[at:at + 4] == ["\ts_and_b32 s0, s0, s1", "\ts_delay_alu instid0(SALU_CYCLE_1)",
                                 "\ts_and_b32 vcc_lo, exec_lo, s0", "\ts_cbranch_vccnz .LBB0_2"]
     code, out, _ = cli("tv", str(ll), "--target", "gfx1100", "--wave", "32", "--asm", str(bad), "--json")
     assert code == 1, out
     c = json.loads(out)["results"][0]["counterexample"]
-    assert c["cause"] == (f"line {at} v_cmp_gt_f32_e64: s1 = 0x0 -> line {at + 1} s_and_b32: s0 = 0x0 -> line "
+    assert c["cause"] == (f"line {at} v_cmp_ngt_f32_e64: s1 = 0x0 -> line {at + 1} s_and_b32: s0 = 0x0 -> line "
                           f"{at + 3} s_and_b32: vcc_lo = 0x0, a correct program would hold VCC != 0 -> line {at + 4} "
                           "s_cbranch_vccnz not taken, the path to the GPU value; the other way it gives the value "
                           f"wanted, {c['lanes'][0]['ir']}")  # the IR's value of the lane (the solver's inputs)

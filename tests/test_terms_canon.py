@@ -68,3 +68,16 @@ def test_xor_and_not_of_lane_masks_agree_with_the_concrete_backend():
             ev = smt.Evaluator({f"x{k}": rnd.random() < 0.5 for k in range(5)})
             va, vb = ev(a), ev(b) if type(b) is not int else b
             assert ev(x) == C.xor(va, vb) and ev(n) == C.not_(va)
+
+
+def test_umax_with_its_identity_is_the_other_operand():
+    """umax(0, x) is x (kept as x, so a scan's inactive lanes add no
+    compare): held to the concrete backend, and the term is x itself."""
+    C = Concrete()
+    B = smt.Z3()
+    x = B.fresh("x")
+    assert B.same(B.umax(0, x), x) and B.same(B.umax(x, 0), x)
+    for v in EDGES:
+        ev = smt.Evaluator({"x": v})
+        assert ev(B.umax(0, x)) == C.umax(0, v) == ev(B.umax(x, 0)) == v
+        assert ev(B.umax(x, 7)) == C.umax(v, 7)

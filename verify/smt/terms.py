@@ -673,6 +673,10 @@ class Z3:
     def umax(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return max(a, b)
+        if type(a) is int and a == 0:  # umax's identity (a scan's inactive lanes): the term kept small
+            return b
+        if type(b) is int and b == 0:
+            return a
         return self._aci("umax", a, b) if self.aci else self.ite(self.ule(b, a), a, b)
 
     def smin(self, a: Any, b: Any) -> Any:

@@ -906,8 +906,9 @@ def _prove_function(mod: Module, fn: Function, compile_asm: Any, target: Target,
             q.add(cond)
             # a wide result's lane: bit-blasted whole first, on the joint question's
             # limit (a ballot compared with EXEC: milliseconds), its unsat alone taken
-            r = q.check(rlimit=JOINT_RLIMIT, plain=True) if wide_ret and cond is not False else "unknown"
-            if r != "unsat":
+            # (and EXEC at the return against EXEC at entry: two whole lane masks)
+            r = q.check(rlimit=JOINT_RLIMIT, plain=True) if (wide_ret or k == 0) and cond is not False else "unknown"
+            if r == "unknown" or (r == "sat" and k):  # (EXEC's question: the plain solver's model stands)
                 r = q.check()
             # lane by lane, only the one witness proves (a choice per lane is not one choice for all)
             settled = nondet.settle(q, B, run.choices, rec, outs, joint=False, variant=variant,
