@@ -542,6 +542,15 @@ def _wrong_input(step: Step, lane: int, value: ValueAt, expected: int
     return regs[k], vals[k] or 0, e
 
 
+def _wrong_input_other(step: Step, lane: int, value: ValueAt, o: VReg | SReg) -> int | None:
+    """The value of the other register input of `step` than `o` (:func:`_wrong_input`'s pair)."""
+    for x in step.instr.operands[1:]:
+        if isinstance(x, (VReg, SReg)) and x != o:
+            got = value(step.index, x, lane if isinstance(x, VReg) else None)
+            return got if isinstance(got, int) else None
+    return None
+
+
 @dataclass
 class Blame:
     """The one operand of an instruction that, replaced, makes its result
@@ -1062,6 +1071,19 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                 if isinstance(o, VReg):
                     reg = name
                     continue
+                if isinstance(value, Reader) and not responsible:
+                    # an s_cselect's scalar: the SCC it read, back to the compare (as a blamed operand's)
+                    want = (expected or 0) & M32  # (the other input is the identity, or the result: then e)
+                    if _wrong_input_other(step, lane, value, o) == want:
+                        want = e
+                    w = next((x for x in reversed(trace[:step.index]) if (name, None) in x.events), None)
+                    held = None if w is None else next((x.names[0] for x in w.instr.operands[1:3] if isinstance(
+                        x, SReg) and x.count == 1 and value(w.index, x, None) == want), None)
+                    sel = _cselect_cause(trace, step, Blame(0, "src", name, v, want, "", held), value)
+                    if sel is not None:
+                        lines, cw, resp = sel
+                        return (chain + lines, f"written at {_line(cw)}",
+                                f"{resp} -> {_at(step)} for {reg}[{lane}], the value wanted, {want:#x}")
                 w = next((x for x in reversed(trace[:step.index]) if (name, None) in x.events), None)
                 if w is None:
                     return chain, f"{name}@entry", f"{_at(step)}: reads {name} = {v:#x}, which holds its value from entry"

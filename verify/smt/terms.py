@@ -184,6 +184,12 @@ def _arg(v: Any, k: int) -> Any:
     return app_arg(v.ctx.ref(), v.as_ast(), k)
 
 
+def _is_const(v: Any, k: int, n: int) -> bool:
+    """Argument `k` of application `v` is the 32-bit constant `n`."""
+    a = z3.BitVecNumRef(_arg(v, k), v.ctx)
+    return bool(z3.is_bv_value(a) and a.size() == 32 and a.as_long() == n)
+
+
 def _arg_is(v: Any, k: int, t: Any) -> bool:
     """Argument `k` of application `v` is the term `t`."""
     return bool(is_eq(v.ctx.ref(), _arg(v, k), t.as_ast()))
@@ -377,6 +383,8 @@ class Z3:
         # a symbolic lane in every lane (a ds_bpermute's EXEC bits) is matched once, not once a lane
         self._lanes_memo: dict[int, tuple[Any, int, int, Any]] = {}
         self._fresh_lanes: dict[tuple[str, int, bool], tuple[Any, ...]] = {}
+        # (hi, lo) ast ids -> (hi, lo, the 64-bit sum whose halves they are): see _carried
+        self._wide: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
 
     @property
     def session(self) -> Session:
@@ -553,21 +561,86 @@ class Z3:
         return n & 0xFFFFFFFF
 
     def add(self, a: Any, b: Any) -> Any:
-        if type(a) is int:
-            if type(b) is int:
-                return (a + b) & 0xFFFFFFFF
-            if a == 0:
-                return b
-        elif type(b) is int and b == 0:
+        if type(a) is int and type(b) is int:
+            return (a + b) & 0xFFFFFFFF
+        hi = self._carried(a, b, True)
+        if hi is None:
+            hi = self._carried(b, a, True)
+        if hi is not None:
+            return hi
+        if type(a) is int and a == 0:
+            return b
+        if type(b) is int and b == 0:
             return a
         return self.s.bin(z3.Z3_mk_bvadd, a, b)
+
+    # A 64-bit add or subtract written on halves (`s_add_u32`/`s_addc_u32`,
+    # `v_add_co_u32`/`v_add_co_ci_u32`, the IR's i64 on pairs): the high half
+    # x + carry(p + q) (x - borrow(p - q)) is made the high half of one 64-bit
+    # term, P(c, p) + P(d, q) (x = c + d), where P(h, l) is the 64-bit sum
+    # whose halves h and l are, if one was made so, else their concatenation.
+    # A chain of such adds then is one flat 64-bit sum that z3's rewriting
+    # sorts, so two orders of the same adds (the atomic optimizer's prefix
+    # sum added to the old value, the IR's lane-by-lane atomic) are one term,
+    # where on halves they are carry chains the solver cannot meet.  Each
+    # result equals, as a function, the half it stands for.
+    def _carried(self, x: Any, y: Any, add: bool) -> Any:
+        """The high half `x + y` (add) or `x - y` where y is the carry of a
+        32-bit add (the borrow of a subtract), as described above; else None."""
+        if type(y) is int or not _is_ite(y) or not (_is_const(y, 1, 1) and _is_const(y, 2, 0)):
+            return None
+        cond = self.s.WB(_arg(y, 0))
+        if not z3.is_app_of(cond, z3.Z3_OP_ULT):
+            return None
+        u, v = cond.arg(0), cond.arg(1)
+        if add:  # carry(p + q) is (p + q) <u p
+            if not (z3.is_app_of(u, z3.Z3_OP_BADD) and u.num_args() == 2):
+                return None
+            p, q = u.arg(0), u.arg(1)
+            if not p.eq(v):
+                if not q.eq(v):
+                    return None
+                p, q = q, p
+            lo = u
+        else:  # borrow(p - q) is p <u q
+            p, q = u, v
+            lo = self.sub(p, q)
+        op = z3.Z3_OP_BADD if add else z3.Z3_OP_BSUB
+        c, d = (x.arg(0), x.arg(1)) if type(x) is not int and z3.is_app_of(x, op) and x.num_args() == 2 else (x, 0)
+        if add and self._wide_of(c, p) is None and self._wide_of(d, q) is None and (
+                self._wide_of(c, q) is not None or self._wide_of(d, p) is not None):
+            p, q = q, p  # (which high half goes with which low half: a sum's pairs where made)
+        a64, b64 = self.pair64(c, p), self.pair64(d, q)
+        s64 = z3.simplify(a64 + b64 if add else a64 - b64)
+        hi = z3.simplify(z3.Extract(63, 32, s64))
+        if z3.is_bv_value(hi):
+            return hi.as_long()
+        self._wide[(hi.get_id(), lo.get_id() if type(lo) is not int else -1 - lo)] = (hi, lo, s64)
+        return hi
+
+    def _wide_of(self, hi: Any, lo: Any) -> Any:
+        if type(hi) is int or type(lo) is int:
+            return None
+        got = self._wide.get((hi.get_id(), lo.get_id()))
+        return got[2] if got is not None else None
+
+    def pair64(self, hi: Any, lo: Any) -> Any:
+        """The 64-bit term of halves (hi, lo): a sum made by _carried, or their
+        concatenation (adjacent extracts of one term merged by z3's rewriting)."""
+        w = self._wide_of(hi, lo)
+        if w is not None:
+            return w
+        if type(hi) is int and type(lo) is int:
+            return z3.BitVecVal((hi & 0xFFFFFFFF) << 32 | (lo & 0xFFFFFFFF), 64, self.s.ctx)
+        return z3.simplify(z3.Concat(self.s.bv(hi), self.s.bv(lo)))
 
     def sub(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             return (a - b) & 0xFFFFFFFF
         if type(b) is int and b == 0:
             return a
-        return self.s.bin(z3.Z3_mk_bvsub, a, b)
+        hi = self._carried(a, b, False)
+        return hi if hi is not None else self.s.bin(z3.Z3_mk_bvsub, a, b)
 
     def mul(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
@@ -869,6 +942,8 @@ class Z3:
             return a < b
         if type(a) is int:
             return False if a == 0xFFFFFFFF else self.not_b(self.s.cmp(z3.Z3_mk_bvult, b, a + 1))
+        if type(b) is int and b == 0:  # (nothing is below 0: the carry of an add of 0)
+            return False
         return self.s.cmp(z3.Z3_mk_bvult, a, b)
 
     def ule(self, a: Any, b: Any) -> Any:

@@ -154,7 +154,7 @@ class _Terms:
     def _mad(self, v: Any) -> tuple[Any, Any] | None:
         """The halves of a sum X + k*Y as v_mad_u64_u32 computes them."""
         hit = self.sums.get(v.get_id())
-        if hit is None or len(hit[1]) != 2 or hit[1][0][1] != 1 or not 0 < hit[1][1][1] < 1 << 32:
+        if hit is None or len(hit[1]) != 2 or hit[1][0][1] != 1 or not 1 < hit[1][1][1] < 1 << 32:
             return None
         (x, _), (y, k) = hit[1]
         xp, yp = self._halves_of(x), self._halves_of(y)
