@@ -59,12 +59,13 @@ def test_no_budget_outside_a_proof():
 
 @pytest.mark.slow
 def test_tv_timeout_bounds_an_instance():
-    """shfl_up_int with v0's upper bits arbitrary (kernel.packed_tid=any): its
-    question ran 393 s of solver time under --timeout 30 (one 30 s check per
-    lane, and more) before this budget; now --timeout 1 stops it after 1e7
-    units, a few seconds."""
+    """shfl_up_float with v0's upper bits arbitrary (kernel.packed_tid=any):
+    shfl_up_int's question ran 393 s of solver time under --timeout 30 (one
+    30 s check per lane, and more) before this budget (since the 64-bit
+    carry rewrite it is refuted in seconds); --timeout 1 stops the float one
+    after 1e7 units, a few seconds."""
     path = str(CORPUS / "clang22_warp_shfl_gfx1100.ll")
-    argv = ("tv", path, "--function", "shfl_up_int", "--assume", "kernel.packed_tid=any", "--timeout", "1")
+    argv = ("tv", path, "--function", "shfl_up_float", "--assume", "kernel.packed_tid=any", "--timeout", "1")
     code, out, _ = cli(*argv)
     assert code == 3 and out.splitlines()[1] == (
         "  the solver gave up (the --timeout 1 s budget of 10000000 z3 resource units is spent (10000000 per second))"), out
@@ -73,7 +74,7 @@ def test_tv_timeout_bounds_an_instance():
 @pytest.mark.slow
 def test_tv_timeout_verdict_is_deterministic():
     path = str(CORPUS / "clang22_warp_shfl_gfx1100.ll")
-    argv = ("tv", path, "--function", "shfl_up_int", "--assume", "kernel.packed_tid=any", "--timeout", "2", "--json")
+    argv = ("tv", path, "--function", "shfl_up_float", "--assume", "kernel.packed_tid=any", "--timeout", "2", "--json")
 
     def run() -> tuple[int, list[dict], str]:  # (the CPU time is measured, not decided: left out)
         code, out, err = cli(*argv)

@@ -593,6 +593,8 @@ class Z3:
         if not z3.is_app_of(cond, z3.Z3_OP_ULT):
             return None
         u, v = cond.arg(0), cond.arg(1)
+        if u.size() != 32:  # (a carry out of 32 bits only: a 16- or 64-bit compare is another thing)
+            return None
         if add:  # carry(p + q) is (p + q) <u p
             if not (z3.is_app_of(u, z3.Z3_OP_BADD) and u.num_args() == 2):
                 return None
