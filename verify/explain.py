@@ -1071,12 +1071,12 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                 if isinstance(o, VReg):
                     reg = name
                     continue
+                w = next((x for x in reversed(trace[:step.index]) if (name, None) in x.events), None)
                 if isinstance(value, Reader) and not responsible:
                     # an s_cselect's scalar: the SCC it read, back to the compare (as a blamed operand's)
                     want = (expected or 0) & M32  # (the other input is the identity, or the result: then e)
                     if _wrong_input_other(step, lane, value, o) == want:
                         want = e
-                    w = next((x for x in reversed(trace[:step.index]) if (name, None) in x.events), None)
                     held = None if w is None else next((x.names[0] for x in w.instr.operands[1:3] if isinstance(
                         x, SReg) and x.count == 1 and value(w.index, x, None) == want), None)
                     sel = _cselect_cause(trace, step, Blame(0, "src", name, v, want, "", held), value)
@@ -1084,7 +1084,6 @@ def trace_lane(low: Lowering, trace: list[Step], reg: str, lane: int,
                         lines, cw, resp = sel
                         return (chain + lines, f"written at {_line(cw)}",
                                 f"{resp} -> {_at(step)} for {reg}[{lane}], the value wanted, {want:#x}")
-                w = next((x for x in reversed(trace[:step.index]) if (name, None) in x.events), None)
                 if w is None:
                     return chain, f"{name}@entry", f"{_at(step)}: reads {name} = {v:#x}, which holds its value from entry"
                 chain.append(f"{_line(w)} ({print_instr(w.instr)}): writes {name} = {v:#x}")

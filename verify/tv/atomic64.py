@@ -85,7 +85,8 @@ class _Terms:
     value was stored as are read back as that term (a table on the memory,
     the terms kept so their ids stay theirs).
 
-    A sum `X + k*Y` (X, Y values of known halves, k a constant below 2^32:
+    A sum `X + k*Y` (X, Y values of known halves, k a constant, 2 <= k < 2^32 (k = 1
+    is a plain sum, whose halves the backend's 64-bit carry terms give):
     the IR's `old + V + V ...` of a uniform V) is split into halves as the
     GPU computes them, `v_mad_u64_u32`'s `Y.lo * k + X` and then `Y.hi * k`
     added to the high half (verify/ops/addr.py's own functions on the same
