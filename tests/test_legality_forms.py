@@ -107,6 +107,8 @@ LINES = [
     'v_mov_b16_dpp v1.h, v0.h dpp8:[7,6,5,4,3,2,1,0]',
     'v_add_nc_u16_e64_dpp v1.h, v0.l, v2.h row_shr:1',
     's_mul_u64 s[0:1], s[2:3], s[4:5]',
+    's_add_nc_u64 s[0:1], s[2:3], s[4:5]',
+    's_sub_nc_u64 s[0:1], s[2:3], 0x12345678',
     's_mul_hi_u32 s0, s1, s2',
     's_nor_b32 s0, s1, s2',
     's_orn2_b64 s[0:1], s[2:3], s[4:5]',

@@ -14,7 +14,7 @@ import z3
 
 from verify import smt
 from verify.backend import Concrete
-from verify.ops.addr import add_carry
+from verify.ops.addr import add_carry, mul_hi_u32
 from verify.tv.wideir import add64, sub64
 
 M32 = 0xFFFFFFFF
@@ -83,3 +83,78 @@ def test_the_two_orders_of_one_sum_are_one_term():
     gsub = gpu_sub(B, old, gpu_add(B, gpu_add(B, (0, 0), ts[0]), ts[1]))
     isub = sub64(B, sub64(B, old, ts[0]), ts[1])
     assert z3.simplify(gsub[1]).eq(z3.simplify(isub[1]))
+
+
+# ---- products: the atomic optimizer's 64-bit value times a lane count -------
+
+
+def gpu_mad(B, y, k, add=(0, 0)):
+    """v_mad_u64_u32 v[2:3], y.lo, k, add; v_mad_u64_u32 v[5:6], y.hi, k, v[3:4]:
+    the halves (v2, v5) of y * k + add (as ops.addr.MadU64 computes a lane)."""
+    lo, c1 = add_carry(B, B.mul(y[0], k), add[0])
+    mid, _ = add_carry(B, mul_hi_u32(B, y[0], k), add[1], c1)
+    hi, _ = add_carry(B, B.mul(y[1], k), mid)
+    return lo, hi
+
+
+def salu_mul(B, y, k):
+    """s_mul_i32 lo; s_mul_hi_u32 t; s_mul_i32 u; s_add_i32 hi, t, u."""
+    return B.mul(y[0], k), B.add(mul_hi_u32(B, y[0], k), B.mul(y[1], k))
+
+
+def test_the_symbolic_high_product_is_the_16_bit_formula():
+    """Z3.mul_hi (one 64-bit product term) against ops.addr's 16-bit-halves
+    formula on the concrete backend, edge and random values."""
+    rnd = random.Random(32)
+    B, C = smt.Z3(), Concrete()
+    a, b = B.fresh("a"), B.fresh("b")
+    sym, by_const = mul_hi_u32(B, a, b), mul_hi_u32(B, a, 7)
+    assert sym is not None and not z3.is_app_of(sym, z3.Z3_OP_BADD)  # (the backend's term, not the formula's)
+    for _ in range(200):
+        x, y = rnd.choice(EDGES + [rnd.randrange(1 << 32)]), rnd.choice(EDGES + [rnd.randrange(1 << 32)])
+        ev = smt.Evaluator({"a": x, "b": y})
+        assert ev(sym) == mul_hi_u32(C, x, y) == (x * y) >> 32
+        assert ev(by_const) == mul_hi_u32(C, x, 7)
+    assert mul_hi_u32(B, 0xFFFFFFFF, 0xFFFFFFFF) == 0xFFFFFFFE
+
+
+def test_products_on_halves_agree_with_the_concrete_backend():
+    """old - y * k with the product as v_mad_u64_u32 or the SALU compute it
+    (k a constant, a free value, or 0/1), and old + (r << 32) + a * b where
+    the high addend r is no product: the rewritten halves (Z3.pair64 ->
+    _product64) evaluate as the concrete backend's."""
+    rnd = random.Random(65)
+    C = Concrete()
+    for trial in range(60):
+        B = smt.Z3()
+        old = (B.fresh("ol"), B.fresh("oh"))
+        y = (B.fresh("yl"), B.fresh("yh"))
+        k = rnd.choice([0, 1, 2, 7, 31, 0x10001, M32]) if trial % 3 else B.fresh("k")
+        shape = rnd.choice([gpu_mad, salu_mul])
+        r = B.fresh("r")
+        def build(B, old, y, k, r, shape=shape, trial=trial):
+            prod = shape(B, y, k)
+            if trial % 4 == 3:  # (a high addend that is no product)
+                prod = (B.mul(y[0], k), B.add(mul_hi_u32(B, y[0], k), r))
+            return gpu_sub(B, old, prod) if trial % 2 else gpu_add(B, old, prod)
+        sym = build(B, old, y, k, r)
+        for _ in range(8):
+            env = {nm: rnd.choice(EDGES + [rnd.randrange(1 << 32)]) for nm in ("ol", "oh", "yl", "yh", "k", "r")}
+            ev = smt.Evaluator(env)
+            conc = build(C, (env["ol"], env["oh"]), (env["yl"], env["yh"]), ev(k), env["r"])
+            assert (ev(sym[0]), ev(sym[1])) == conc, (trial, env)
+
+
+def test_a_product_on_halves_is_the_irs_64_bit_product():
+    """The atomic optimizer's old - y * 5 (v_mad_u64_u32 pair, then a 64-bit
+    subtract on halves) and the IR's (((old - y) - y) ...) five times: one
+    term, the high half and the low half."""
+    B = smt.Z3()
+    old = (B.fresh("ol"), B.fresh("oh"))
+    y = (B.fresh("yl"), B.fresh("yh"))
+    for shape in (gpu_mad, salu_mul):
+        gpu = gpu_sub(B, old, shape(B, y, 5))
+        ir = old
+        for _ in range(5):
+            ir = sub64(B, ir, y)
+        assert z3.simplify(gpu[1]).eq(z3.simplify(ir[1])), shape

@@ -132,3 +132,35 @@ def test_a_cas_loop_that_may_go_round_again_is_unsupported_naming_its_branch(tmp
     assert (code, r["verdict"]) == (4, "unsupported"), r
     assert any("the compare-and-swap retry loop branching back at line" in n and "may run more than once" in n
                for n in r["notes"]), r["notes"]
+
+
+KERNEL_CAS64 = """define amdgpu_kernel void @sub_i64_uniform(ptr addrspace(1) %out, ptr addrspace(1) %inout, i64 %x) {
+  %old = atomicrmw sub ptr addrspace(1) %inout, i64 %x syncscope("agent") acq_rel
+  store i64 %old, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+@needs_llc
+@pytest.mark.slow
+@pytest.mark.parametrize("old, new, exec_", [
+    (None, None, None),  # LLVM's own code: proved
+    # each lane's v_mad_u64_u32 high half from the value's low word
+    ("v_mad_u64_u32 v[5:6], null, s9, v4, v[3:4]", "v_mad_u64_u32 v[5:6], null, s8, v4, v[3:4]", "0x3"),
+    ("s_add_i32 s13, s13, s7", "s_add_i32 s13, s13, 0", "0x1"),  # the lane count's product, its high word
+    ("v_sub_co_ci_u32_e64 v1, null, s3, v5, vcc_lo", "v_sub_co_ci_u32_e64 v1, null, s3, v3, vcc_lo", "0x3"),
+])
+def test_the_i64_sub_cas_loop_of_a_uniform_value(tmp_path: Path, old: str | None, new: str | None,
+                                                   exec_: str | None) -> None:
+    """atomic_optimizations_global_pointer.ll's sub_i64_uniform shape: one
+    lane's cmpswap_b64 retry loop of old - x * popcount(EXEC), each lane's
+    old - x * mbcnt from two v_mad_u64_u32; the products on halves are one
+    64-bit product to the solver (Z3._product64), so it is proved, and a
+    broken half is refuted at the EXEC named."""
+    code, r = _mutant(tmp_path, KERNEL_CAS64, ["-mattr=-flat-for-global"], old or "s_endpgm", new or "s_endpgm")
+    if old is None:
+        assert (code, r["verdict"]) == (0, "proved"), r
+        return
+    assert (code, r["verdict"]) == (1, "refuted"), r
+    assert any(n.startswith(f"counterexample: EXEC = {exec_};") for n in r["notes"]), r["notes"]

@@ -77,6 +77,18 @@ def test_s_mul_u64_is_the_low_64_bits_of_the_product() -> None:
         assert (hi << 32 | lo) == (a * b) & ((1 << 64) - 1)
 
 
+def test_s_add_nc_u64_and_s_sub_nc_u64_are_64_bit_add_and_subtract() -> None:
+    from verify.ops.smul64 import add_u64
+    C = Concrete()
+    rng = random.Random(65)
+    edges = [0, 1, 0xFFFFFFFF, 0x1_0000_0000, (1 << 64) - 1, 1 << 63]
+    for _ in range(60):
+        a, b = rng.choice(edges + [rng.getrandbits(64)]), rng.choice(edges + [rng.getrandbits(64)])
+        for sub in (False, True):
+            lo, hi = add_u64(C, a & 0xFFFFFFFF, a >> 32, b & 0xFFFFFFFF, b >> 32, sub)
+            assert (hi << 32 | lo) == ((a - b) if sub else (a + b)) & ((1 << 64) - 1), (a, b, sub)
+
+
 I64 = """define amdgpu_kernel void @add_i64_uniform(ptr addrspace(1) %out, ptr addrspace(1) %inout, i64 %additive) {
 entry:
   %old = atomicrmw add ptr addrspace(1) %inout, i64 %additive syncscope("agent") acq_rel
@@ -119,3 +131,31 @@ def test_uniform_add_i8_with_v_mad_u16_adding_the_wrong_base_is_refuted(tmp_path
     asm = mutate(asm, line, line.replace(f", {ops[3]}", f", {ops[1]}"))
     code, r = tv_on_asm(tmp_path, src, asm, "gfx1100", "--wave", "32", "--timeout", "10")
     assert (code, r["verdict"]) == (1, "refuted"), r
+
+
+SUB64V = """declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @sub_i64_varying(ptr addrspace(1) %out, ptr addrspace(1) %inout) {
+entry:
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %zext = zext i32 %lane to i64
+  %old = atomicrmw sub ptr addrspace(1) %inout, i64 %zext syncscope("agent") acq_rel
+  store i64 %old, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+@pytest.mark.skipif(LLC is None, reason="needs llc-22")
+@pytest.mark.slow
+@pytest.mark.parametrize("new", [None, "s_sub_nc_u64"])
+def test_gfx1200_sub_i64_varying_sums_the_lanes_with_s_add_nc_u64(tmp_path: Path, new: str | None) -> None:
+    """The Iterative loop's running i64 sum in s_add_nc_u64 [S:s-add-nc-u64]:
+    LLVM's code proved; the sum made a difference refuted."""
+    src = tmp_path / "k.ll"
+    src.write_text(SUB64V)
+    asm = llc_asm(src, "gfx1200", *ITERATIVE_W32)
+    assert asm.count("s_add_nc_u64") == 1, asm
+    if new is not None:
+        asm = mutate(asm, "s_add_nc_u64", new)
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx1200", "--wave", "32", "--timeout", "10")
+    assert (code, r["verdict"]) == ((0, "proved") if new is None else (1, "refuted")), r

@@ -627,14 +627,59 @@ class Z3:
         return got[2] if got is not None else None
 
     def pair64(self, hi: Any, lo: Any) -> Any:
-        """The 64-bit term of halves (hi, lo): a sum made by _carried, or their
+        """The 64-bit term of halves (hi, lo): a sum made by _carried, a
+        product's halves made one product (_product64), or their
         concatenation (adjacent extracts of one term merged by z3's rewriting)."""
         w = self._wide_of(hi, lo)
+        if w is not None:
+            return w
+        w = self._product64(hi, lo)
         if w is not None:
             return w
         if type(hi) is int and type(lo) is int:
             return z3.BitVecVal((hi & 0xFFFFFFFF) << 32 | (lo & 0xFFFFFFFF), 64, self.s.ctx)
         return z3.simplify(z3.Concat(self.s.bv(hi), self.s.bv(lo)))
+
+    def _product64(self, hi: Any, lo: Any) -> Any:
+        """Halves of a 64-bit product (the atomic optimizer's value times a
+        lane count, v_mad_u64_u32 or s_mul_i32/s_mul_hi_u32): lo = a * b and
+        hi = r + mul_hi(a, b) are the 64-bit term zext(a) * zext(b) + (r << 32),
+        which is (c:a) * zext(b) where r = c * b; else None."""
+        if type(lo) is int or type(hi) is int or not z3.is_app_of(lo, z3.Z3_OP_BMUL):
+            return None
+        lo, hi = z3.simplify(lo), z3.simplify(hi)  # (sums flattened, a carry of 0 folded)
+        if not z3.is_app_of(lo, z3.Z3_OP_BMUL) or lo.num_args() != 2:
+            return None
+        a, b = lo.arg(0), lo.arg(1)
+        mh = self.mul_hi(a, b)
+        if type(mh) is int:
+            return None
+        adds = list(hi.children()) if z3.is_app_of(hi, z3.Z3_OP_BADD) else [hi]
+        at = next((j for j, t in enumerate(adds) if t.eq(mh)), None)
+        if at is None:
+            return None
+        rest = adds[:at] + adds[at + 1:]
+        if not rest:
+            return z3.simplify(z3.ZeroExt(32, a) * z3.ZeroExt(32, b))
+        r = rest[0] if len(rest) == 1 else z3.simplify(z3.Sum(*rest))
+        if z3.is_app_of(r, z3.Z3_OP_BMUL) and r.num_args() == 2:
+            for x, y in ((a, b), (b, a)):
+                for c, f in ((r.arg(0), r.arg(1)), (r.arg(1), r.arg(0))):
+                    if f.eq(y):  # (r = c * y, lo = x * y)
+                        return z3.simplify(z3.Concat(c, x) * z3.ZeroExt(32, y))
+        return z3.simplify(z3.ZeroExt(32, a) * z3.ZeroExt(32, b) + z3.Concat(r, z3.BitVecVal(0, 32, self.s.ctx)))
+
+    def mul_hi(self, a: Any, b: Any) -> Any:
+        """The high 32 bits of the unsigned 64-bit product a * b, as one
+        64-bit product term (ops/addr.py's mul_hi_u32 builds it from 16-bit
+        halves on other backends; the same value): so halves a product was
+        computed in are one product again (_product64)."""
+        if type(a) is int and type(b) is int:
+            return (a * b) >> 32
+        if (type(a) is int and a == 0) or (type(b) is int and b == 0):
+            return 0
+        t = z3.simplify(z3.Extract(63, 32, z3.ZeroExt(32, self.s.bv(a)) * z3.ZeroExt(32, self.s.bv(b))))
+        return t.as_long() if z3.is_bv_value(t) else t
 
     def sub(self, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:

@@ -18,13 +18,10 @@ from .terms import z3
 
 
 def join(B: Any, lo: Any, hi: Any) -> Any:
-    """The 64-bit term of halves (lo, hi) (32-bit terms or ints)."""
-    s = B.s
-    if hasattr(B, "pair64"):  # a 64-bit sum made of these halves, where there is one  (terms.Z3._carried)
-        return B.pair64(hi, lo)
-    if type(lo) is int and type(hi) is int:
-        return z3.BitVecVal((hi & 0xFFFFFFFF) << 32 | (lo & 0xFFFFFFFF), 64, s.ctx)
-    return z3.simplify(z3.Concat(s.bv(hi), s.bv(lo)))
+    """The 64-bit term of halves (lo, hi) (32-bit terms or ints) on the
+    symbolic backend `B`: the 64-bit sum or product made of these halves,
+    where there is one, else their concatenation (terms.Z3.pair64)."""
+    return B.pair64(hi, lo)
 
 
 def const(B: Any, n: int) -> Any:
