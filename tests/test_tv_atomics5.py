@@ -30,7 +30,9 @@ def test_a_sum_x_plus_k_y_splits_into_the_halves_of_the_64_bit_term(k: int) -> N
     """k copies of y added to x one by one (the IR's lanes), or k times y
     as the GPU's scalar product: halves as v_mad_u64_u32 computes them; for
     k = 1, a plain sum, the 64-bit term's own halves (the GPU adds it on
-    halves, which the backend writes as that term's: verify/smt/terms.py)."""
+    halves, which the backend writes as that term's: verify/smt/terms.py);
+    for every k the high half is the 64-bit term's (the backend's rewriting
+    of v_mad_u64_u32's carries and products)."""
     B: Any = smt.Z3()
     A = atomic64._Terms(B, Memory(B, lambda lo, hi: 0))
     x = A.join(B.fresh("xl"), B.fresh("xh"))
@@ -45,8 +47,10 @@ def test_a_sum_x_plus_k_y_splits_into_the_halves_of_the_64_bit_term(k: int) -> N
     assert [c for _, c in A.sums[v.get_id()][1]] == [1, k]
     lo, hi = A.split(v)
     plain = smt.wide64.halves(v)
-    # (the v_mad_u64_u32 form, not an Extract; k = 1: the Extracts)
-    assert smt.wide64.same(lo, plain[0]) == (k == 1) and smt.wide64.same(hi, plain[1]) == (k == 1)
+    # (the low half in the v_mad_u64_u32 form, not an Extract; k = 1: the Extract. The high half is the
+    # 64-bit term's own Extract for every k: the backend makes v_mad_u64_u32's high half one 64-bit sum,
+    # terms.Z3._carried, _product64 and _widened)
+    assert smt.wide64.same(lo, plain[0]) == (k == 1) and smt.wide64.same(hi, plain[1])
     assert _valid(B, B.and_b(B.eq(lo, plain[0]), B.eq(hi, plain[1])))
 
 

@@ -365,6 +365,20 @@ ASSUMPTIONS: dict[str, Assumption] = {
             "S:hazards",
         ),
         Assumption(
+            "vccz.sici",
+            "SI/CI (the VCCZ bug): when s_cbranch_vccz/vccnz reads a VCCZ that is VCC == 0 (the ISA guides verify "
+            "has do not describe the bug; LLVM's SIInsertWaitcnts works around it: a scalar load outstanding at a "
+            "write of VCC, or issued after it, may clobber VCCZ when it completes)",
+            {
+                "llvm": "LLVM 22's model: VCCZ is right after a write of the whole VCC made in the branch's block while "
+                        "no scalar load is outstanding, with no scalar load issued after it; elsewhere the branch is "
+                        "unsupported",
+                "never": "every s_cbranch_vccz/vccnz on SI/CI is unsupported",
+            },
+            "llvm",
+            "S:vccz-bug",
+        ),
+        Assumption(
             "hazard.gfx94_carry_in",
             "gfx94x/gfx950: a VALU carry-in (v_addc_co, v_subb_co, ...) reading a lane mask a VALU instruction wrote "
             "less than 2 wait states before",

@@ -136,7 +136,7 @@ FEATURES: dict[str, Feature] = {
         Feature("smrd_dword_offset", "s_load_* (SMRD) counts its immediate offset in dwords, not bytes", "S:sici"),
         Feature("mbcnt_vop2", "v_mbcnt_lo/hi_u32_b32 also as VOP2 (_e32)", "S:sici"),
         Feature("writelane_vop2", "v_writelane_b32 is a VOP2 op (its value may be a literal)", "S:sici"),
-        Feature("vccz_bug", "VCCZ can be stale after a VCC write while a scalar load is in flight (s_cbranch_vcc* not modelled)", "S:sici"),
+        Feature("vccz_bug", "VCCZ can be stale after a VCC write while a scalar load is in flight (assumption vccz.sici)", "S:vccz-bug"),
         Feature("hazard_smrd_sgpr", "an SMRD read of an SGPR a VALU wrote needs 4 wait states (SI)", "S:hazards"),
     ]
 }

@@ -566,6 +566,10 @@ class Z3:
         hi = self._carried(a, b, True)
         if hi is None:
             hi = self._carried(b, a, True)
+        if hi is None:
+            hi = self._widened(a, b)
+        if hi is None:
+            hi = self._widened(b, a)
         if hi is not None:
             return hi
         if type(a) is int and a == 0:
@@ -648,6 +652,10 @@ class Z3:
         if type(lo) is int or type(hi) is int or not z3.is_app_of(lo, z3.Z3_OP_BMUL):
             return None
         lo, hi = z3.simplify(lo), z3.simplify(hi)  # (sums flattened, a carry of 0 folded)
+        if z3.is_app_of(hi, z3.Z3_OP_EXTRACT) and hi.params() == [63, 32] and hi.arg(0).size() == 64:
+            w = hi.arg(0)  # (a product _widened made: its low half is lo)
+            if z3.simplify(z3.Extract(31, 0, w)).eq(lo):
+                return w
         if not z3.is_app_of(lo, z3.Z3_OP_BMUL) or lo.num_args() != 2:
             return None
         a, b = lo.arg(0), lo.arg(1)
@@ -668,6 +676,39 @@ class Z3:
                     if f.eq(y):  # (r = c * y, lo = x * y)
                         return z3.simplify(z3.Concat(c, x) * z3.ZeroExt(32, y))
         return z3.simplify(z3.ZeroExt(32, a) * z3.ZeroExt(32, b) + z3.Concat(r, z3.BitVecVal(0, 32, self.s.ctx)))
+
+    def _widened(self, r: Any, e: Any) -> Any:
+        """`r + e` where e is the high half Extract(63, 32, Z) of a 64-bit
+        term Z with an addend zext(y) * zext(k) (a product made one by
+        _product64) and r = c * k: the high half of Z with that addend made
+        (c:y) * zext(k), which is Z + (r << 32) (v_mad_u64_u32's second step,
+        the value's high word times k added to the high half: the GPU's
+        old + value * k meets the IR's 64-bit sum); else None."""
+        if type(r) is int or type(e) is int or not z3.is_app_of(r, z3.Z3_OP_BMUL):
+            return None
+        if not z3.is_app_of(e, z3.Z3_OP_EXTRACT) or e.params() != [63, 32] or e.arg(0).size() != 64:
+            return None
+        r = z3.simplify(r)
+        if not z3.is_app_of(r, z3.Z3_OP_BMUL) or r.num_args() != 2:
+            return None
+        z = e.arg(0)
+        adds = list(z.children()) if z3.is_app_of(z, z3.Z3_OP_BADD) else [z]
+        for j, t in enumerate(adds):
+            if not (z3.is_app_of(t, z3.Z3_OP_BMUL) and t.num_args() == 2):
+                continue
+            for k64, wy in ((t.arg(0), t.arg(1)), (t.arg(1), t.arg(0))):
+                if not (z3.is_app_of(wy, z3.Z3_OP_CONCAT) and wy.num_args() == 2 and z3.is_bv_value(wy.arg(0))
+                        and wy.arg(0).as_long() == 0 and wy.arg(0).size() == 32):
+                    continue
+                k = z3.simplify(z3.Extract(31, 0, k64))
+                if not z3.simplify(z3.ZeroExt(32, k)).eq(k64):
+                    continue
+                for c, f in ((r.arg(0), r.arg(1)), (r.arg(1), r.arg(0))):
+                    if f.eq(k):  # (r = c * k: the addend zext(y) * zext(k) becomes (c:y) * zext(k))
+                        adds2 = adds[:j] + [z3.Concat(c, wy.arg(1)) * k64] + adds[j + 1:]
+                        hi = z3.simplify(z3.Extract(63, 32, z3.Sum(*adds2) if len(adds2) > 1 else adds2[0]))
+                        return hi.as_long() if z3.is_bv_value(hi) else hi
+        return None
 
     def mul_hi(self, a: Any, b: Any) -> Any:
         """The high 32 bits of the unsigned 64-bit product a * b, as one

@@ -112,19 +112,26 @@ class _Terms:
         v = smt.wide64.join(self.B, lo, hi)
         if not smt.wide64.is_value(v):
             self.parts.setdefault(v.get_id(), (v, (lo, hi)))
-            prod = self._product(lo, hi)
+            prod = self._product(lo, hi, v)
             if prod is not None:
                 self.sums.setdefault(v.get_id(), (v, [prod]))
         return v
 
-    def _product(self, lo: Any, hi: Any) -> tuple[Any, int] | None:
+    def _product(self, lo: Any, hi: Any, v: Any = None) -> tuple[Any, int] | None:
         """(Y, k) where (lo, hi) are the halves of k * Y as the GPU's scalar
         code computes them (s_mul_i32 lo = a * k; s_mul_hi_u32 and s_mul_i32
-        hi = mulhi(a, k) + b * k, Y = (a, b)): the terms the ops build."""
+        hi = mulhi(a, k) + b * k, Y = (a, b)): the terms the ops build, or
+        the 64-bit product `v` the symbolic backend made of them (k * (b:a),
+        terms.Z3._product64)."""
         got = smt.wide64.mul_parts(lo)
         if got is None:
             return None
         a, k = got
+        whole = None if v is None else smt.wide64.mul_parts(v)
+        if whole is not None and whole[1] == k and whole[0].num_args() == 2:
+            b, a2 = whole[0].children()  # (Y = b:a, its halves' terms)
+            if smt.wide64.same(a2, a):
+                return self.join(a, b), k
         for x, y in smt.wide64.add_parts(hi):
             by = smt.wide64.mul_parts(y)
             if by is not None and by[1] == k and smt.wide64.same(x, mul_hi_u32(self.B, a, k)):

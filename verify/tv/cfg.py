@@ -30,6 +30,7 @@ from ..lowering_file import parse_instr
 from ..machine import Machine
 from ..ops import OPS
 from ..ops.base import op_of
+from .. import waits
 from . import casloop
 
 BRANCHES = ("s_branch", "s_cbranch_execz", "s_cbranch_execnz", "s_cbranch_scc0", "s_cbranch_scc1",
@@ -269,8 +270,70 @@ def _stale_vccz(blocks: list[Block], target: Any) -> str | None:
     return None
 
 
+def _smem_pending_in(blocks: list[Block], kernel: bool) -> list[bool]:
+    """Per block: whether a scalar memory load may be outstanding at its
+    start (a forward may-analysis to a fixed point over every edge, back
+    edges too).  A kernel starts with none; a function may start with its
+    caller's (until a wait for lgkmcnt 0).  [S:vccz-bug]"""
+    def out_of(k: int, pending: bool) -> bool:
+        for ins in blocks[k].instrs:
+            pending = _smem_step(ins, pending)
+        return pending
+    pin = [False] * len(blocks)
+    if blocks:
+        pin[0] = not kernel
+    changed = True
+    while changed:
+        changed = False
+        for k, b in enumerate(blocks):
+            out = out_of(k, pin[k])
+            for succ in (b.taken, b.fall):
+                if succ is not None and out and not pin[succ]:
+                    pin[succ] = changed = True
+    return pin
+
+
+def _smem_step(ins: Instr, pending: bool) -> bool:
+    """Whether a scalar load may be outstanding after `ins`."""
+    if waits.lgkm_kind(ins) == "other":
+        return True
+    if ("lgkm", 0) in waits.waits_of(ins):
+        return False
+    return pending
+
+
+def _vccz_bug(blocks: list[Block], kernel: bool) -> str | None:
+    """SI/CI (the VCCZ bug): why a `s_cbranch_vccz/vccnz` may read a stale
+    VCCZ under LLVM's model (SIInsertWaitcnts): VCCZ is VCC == 0 after a
+    write of the whole VCC made while no scalar load is outstanding, with no
+    scalar load issued after it; a scalar load outstanding at such a write
+    may clobber VCCZ when it completes, and at a block's start VCCZ is taken
+    as stale.  None: every such branch reads a VCCZ that is right.
+    [S:vccz-bug]"""
+    pin = _smem_pending_in(blocks, kernel)
+    for k, b in enumerate(blocks):
+        if b.term is None or b.term.mnemonic not in ("s_cbranch_vccz", "s_cbranch_vccnz"):
+            continue
+        pending, right = pin[k], False
+        for ins in b.instrs:
+            op = OPS.get(ins.base)
+            defs = set(op.defs(ins)) if op is not None else set()
+            if {"vcc_lo", "vcc_hi"} <= defs:
+                right = not pending
+            elif defs & {"vcc_lo", "vcc_hi"}:
+                right = False
+            if waits.lgkm_kind(ins) == "other":
+                right = False
+            pending = _smem_step(ins, pending)
+        if not right:
+            return (f"line {b.term.line}: {b.term.mnemonic} on a target with the VCCZ bug, with no write of the whole "
+                    "VCC before it in its block made while no scalar load is outstanding (VCCZ may be stale; "
+                    "vccz.sici=llvm)")
+    return None
+
+
 def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | None], extra: Extra,
-               timeout: float = 30.0) -> str | None:
+               timeout: float = 30.0, kernel: bool = False) -> str | None:
     """Run the blocks on `m` (see the module's doc): afterwards `m` holds the
     state at the exit, merged over the exits; returns why it cannot be run.
 
@@ -285,9 +348,13 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                 None)
     if vccz is not None and m.target is not None and m.target.has("vccz_bug"):
         # SI/CI: VCCZ can be stale after a VCC write while a scalar load is in
-        # flight (LLVM's hasReadVCCZBug; SIInsertWaitcnts rewrites VCC)  [S:sici]
-        return (f"line {vccz.line}: {vccz.mnemonic} on a target with the VCCZ bug (a VCC write while a scalar "
-                "load is in flight can leave VCCZ stale) is not modelled")
+        # flight (LLVM's hasReadVCCZBug; SIInsertWaitcnts rewrites VCC)  [S:vccz-bug]
+        if m.assume("vccz.sici") != "llvm":
+            return (f"line {vccz.line}: {vccz.mnemonic} on a target with the VCCZ bug (a VCC write while a scalar "
+                    "load is in flight can leave VCCZ stale) is not modelled (vccz.sici=never)")
+        why = _vccz_bug(blocks, kernel)
+        if why is not None:
+            return why
     stale = _stale_vccz(blocks, m.target)
     if stale is not None:
         return stale
@@ -329,6 +396,16 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
             if key not in _SHAPES or _SHAPES[key][0] is not b:
                 _SHAPES[key] = (b, lane_loop(m, b, k, timeout))
             cand = _SHAPES[key][1]
+            if cand is not None and cand[0] == EXEC_LOOP_PREMISE:
+                cand = cand[1:]
+                ex = ["exec_lo"] if m.W == 32 else ["exec_lo", "exec_hi"]
+                empty = B.and_b(pc, *(B.eq(m.s(n), B.const(0)) for n in ex))
+                if empty is not False:
+                    q = smt.Query(timeout, session=B.session)
+                    q.add(empty)
+                    if q.check(rlimit=LOOP_RLIMIT) != "unsat":
+                        return (f"line {t.line}: {t.text.split(';')[0].strip()}: a loop whose test of its register is "
+                                "ANDed with EXEC, where verify could not show EXEC is not 0 at its entry")
             if cand is None and casloop.once(blocks, k, extra):
                 pass  # a compare-and-swap retry loop: run once below, its leaving an obligation  [S:cas-loop]
             elif cand is None:
@@ -458,6 +535,11 @@ def _mask_candidates(b: Block, W: int) -> list[tuple[str, ...]]:
     return out
 
 
+# the first name of lane_loop's answer where its shape holds only while EXEC
+# is not 0 (and the caller asks that of the loop's entry)
+EXEC_LOOP_PREMISE = "(exec != 0)"
+
+
 def lane_loop(m: Machine, b: Block, k: int, timeout: float) -> tuple[str, ...] | None:
     """The register R (EXEC, an SGPR or an aligned SGPR pair) that loop
     block `b` counts down, or None when the loop has not the accepted shape.
@@ -490,6 +572,7 @@ def lane_loop(m: Machine, b: Block, k: int, timeout: float) -> tuple[str, ...] |
     probe.scc = initial("scc", "scc", None)
     cands = _mask_candidates(b, m.W)
     before = {n: probe.s(n) for c in cands for n in c}
+    before_exec = {n: probe.s(n) for n in ("exec_lo", "exec_hi")}
     probe.run(b.instrs)
     back = branch_condition(probe, b.term)
     for cand in cands:
@@ -503,8 +586,21 @@ def lane_loop(m: Machine, b: Block, k: int, timeout: float) -> tuple[str, ...] |
             want = [B.and_(old[0], lo1), B.and_(old[1], hi1)]
         cleared = B.and_b(*(B.eq(x, y) for x, y in zip(new, want)))
         nonzero = B.or_b(*(B.ne(x, B.const(0)) for x in new))
+        good = B.and_b(cleared, B.or_b(B.and_b(back, nonzero), B.and_b(B.not_b(back), B.not_b(nonzero))))
         q = smt.Query(timeout, session=B.session)
-        q.add(B.not_b(B.and_b(cleared, B.or_b(B.and_b(back, nonzero), B.and_b(B.not_b(back), B.not_b(nonzero))))))
+        q.add(B.not_b(good))
         if q.check(rlimit=LOOP_RLIMIT) == "unsat":
             return cand
+        # SI/CI's shape: the test of R' is a VALU compare ANDed with EXEC into
+        # VCC (s_cbranch_vccnz), right where EXEC is not 0 and the body keeps
+        # it: shown under that premise, which the caller then asks of the
+        # loop's entry (EXEC_LOOP_PREMISE)
+        ex = ["exec_lo"] if m.W == 32 else ["exec_lo", "exec_hi"]
+        if cand != tuple(ex) and b.term.mnemonic in ("s_cbranch_vccz", "s_cbranch_vccnz"):
+            kept = B.and_b(*(B.eq(before_exec[n], probe.s(n)) for n in ex))
+            q = smt.Query(timeout, session=B.session)
+            q.add(B.or_b(*(B.ne(before_exec[n], B.const(0)) for n in ex)))
+            q.add(B.not_b(B.and_b(kept, good)))
+            if q.check(rlimit=LOOP_RLIMIT) == "unsat":
+                return (EXEC_LOOP_PREMISE, *cand)
     return None

@@ -1011,7 +1011,7 @@ def _prove_kernel(mod: Module, fn: Function, code_of: Any, target: Target, wave:
     replay = cextv.KernelReplay(m, prog, code.blocks, ir_mem, gpu_mem, initial, target, W, assume)  # (a refutation's explanation)
     replay.kernel = k  # (its store instructions run again on a replay's registers)
     if code.blocks is not None:
-        why = run_blocks(m, code.blocks, replay.wrap(k.step), k, timeout)
+        why = run_blocks(m, code.blocks, replay.wrap(k.step), k, timeout, kernel=True)
         if why is not None:
             res.notes = [f"{label}: unsupported: {why}"]
             return res

@@ -3,7 +3,8 @@
 ; ds_swizzle_b32 (quad-perm and bitmask), readlane/readfirstlane/writelane,
 ; the v_add_i32 carry spelling, a callable function's flat (CI) or buffer
 ; (SI: ADDR64, not modelled) stores; the Iterative atomic optimizer's loop
-; branches on vccnz there (no s_cmp_lg_u64 before GFX8): unsupported.
+; branches on vccnz there (no s_cmp_lg_u64 before GFX8): proved under the
+; VCCZ-bug assumption vccz.sici=llvm [S:vccz-bug].
 ; RUN: llc -mtriple=amdgcn -mcpu=tahiti < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=hawaii < %s | FileCheck %s
 ; RUN: llc -mtriple=amdgcn -mcpu=bonaire < %s | FileCheck %s
@@ -12,8 +13,6 @@
 ; EXPECT: unsupported @readlane_store gfx600 "addr64"
 ; EXPECT: unsupported @add_carry gfx600 "addr64"
 ; EXPECT: unsupported @fn_swizzle gfx600 "addr64"
-; EXPECT: unsupported @atomic_varying gfx600 "vccnz"
-; EXPECT: unsupported @atomic_varying "vccnz"
 
 define amdgpu_kernel void @mbcnt_lane(ptr addrspace(1) %out, i32 %x) {
   %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
