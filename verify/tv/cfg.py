@@ -23,14 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .. import smt
+from .. import smt, waits
 from ..hazards import sgpr_block_states
 from ..ir import Instr
 from ..lowering_file import parse_instr
 from ..machine import Machine
 from ..ops import OPS
 from ..ops.base import op_of
-from .. import waits
 from . import casloop
 
 BRANCHES = ("s_branch", "s_cbranch_execz", "s_cbranch_execnz", "s_cbranch_scc0", "s_cbranch_scc1",
@@ -401,7 +400,7 @@ def run_blocks(m: Machine, blocks: list[Block], step: Callable[[Instr], str | No
                 ex = ["exec_lo"] if m.W == 32 else ["exec_lo", "exec_hi"]
                 empty = B.and_b(pc, *(B.eq(m.s(n), B.const(0)) for n in ex))
                 if empty is not False:
-                    q = smt.Query(timeout, session=B.session)
+                    q = smt.Query(timeout, session=getattr(B, "session", None))
                     q.add(empty)
                     if q.check(rlimit=LOOP_RLIMIT) != "unsat":
                         return (f"line {t.line}: {t.text.split(';')[0].strip()}: a loop whose test of its register is "
