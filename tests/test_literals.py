@@ -12,6 +12,7 @@ from verify.lowering_file import parse_instr
 from verify.ops import OPS
 from verify.ops.base import M64, expand_b64
 from verify.syntax import parse_operand
+from verify.target import get
 
 MC = shutil.which("llvm-mc-22")
 needs_mc = [pytest.mark.llvm_mc, pytest.mark.skipif(MC is None, reason="needs llvm-mc-22")]
@@ -196,6 +197,35 @@ def test_float_inline_constants_are_f64_in_64bit_operands():
     assert m.sregs["s4"] == m.sregs["s5"] == 0
 
 
+def test_inv2pi_is_its_f64_value_in_a_64bit_operand():
+    """llc-22 prints the i64 constant 0x3fc45f306dc9c882 as 1/(2pi)'s f64 text
+    (s_and_b64 s[2:3], s[2:3], 0.15915494309189532); it was once refused."""
+    from helpers import simulate
+
+    m = simulate(["s_mov_b64 s[0:1], 0.15915494309189532", "s_mov_b32 s2, 0.15915494309189532"], "gfx900", 64, 1, {})
+    assert (m.sregs["s1"] << 32 | m.sregs["s0"]) == 0x3FC45F306DC9C882
+    assert m.sregs["s2"] == 0x3E22F983  # a 32-bit operand rounds it to the f32 pattern
+    assert expand_b64(imm("0.15915494309189532")) == 0x3FC45F306DC9C882
+
+
+def test_inv2pi_in_a_64bit_operand_is_inline_on_gfx9_and_refused_on_ci():
+    ok = parse_instr("v_lshlrev_b64 v[0:1], 1, 0.15915494309189532", Span("t", 1))
+    OPS[ok.base].check(ok, get("gfx900"), 64)  # inline: GFX9's VOP3 takes no literal, so this must pass
+    bad = parse_instr("s_mov_b64 s[0:1], 0.15915494309189532", Span("t", 1))
+    with pytest.raises(InputError, match=r"1/\(2pi\) in a 64-bit operand is not available on gfx701"):
+        OPS[bad.base].check(bad, get("gfx701"), 64)
+
+
+@pytest.mark.parametrize(("cpu", "line", "code"), [("gfx900", "s_mov_b64 s[0:1], 0.15915494309189532", 0xF8),
+                                                   ("gfx1200", "s_and_b64 s[0:1], 0.15915494309189532, s[2:3]", 0xF8)])
+def test_inv2pi_64bit_encoding_agrees_with_llvm_mc(cpu, line, code):
+    if MC is None:
+        pytest.skip("needs llvm-mc-22")
+    enc = _mc(cpu, line)
+    assert enc is not None and enc[0] == code  # source operand 0xf8: the inline 1/(2pi)
+    assert _mc("gfx701", "s_mov_b64 s[0:1], 0.15915494309189532") is None
+
+
 @pytest.mark.parametrize("text", ["2.5", "-0.0", "0.15915494", "100.0"])
 def test_float_literal_in_a_64bit_operand_is_an_error(tmp_path, text):
     from helpers import cli
@@ -214,7 +244,8 @@ v_mov_b32 v1, v0
 """)
     code, out, err = cli("lowering", str(p))
     assert code == 2 and err.strip() == (f"{p}:9:19: error: a float constant in a 64-bit operand must be an inline "
-                                         f"constant (0.5, 1.0, 2.0, 4.0 or a negative), got '{text}'"), err
+                                         f"constant (0.5, 1.0, 2.0, 4.0, a negative or 1/(2pi) as 0.15915494309189532), "
+                                         f"got '{text}'"), err
 
 
 @pytest.mark.parametrize("text", ["1e40", "3.4028236e38", "1e-50", "1.1754942e-38"])
@@ -353,3 +384,36 @@ def test_vop3_dpp_cmpx_is_not_modelled():
     assert OPS[ins.base].check(ins, TARGETS["gfx1100"], 32) == []
     if MC is not None:
         assert _mc("gfx1100", "v_cmpx_lt_u32_e64_dpp v1, v2 row_shr:1") is not None
+
+
+_INV2PI_IR = """define amdgpu_kernel void @k(ptr addrspace(1) %p, i64 %x) {
+  %a = add i64 %x, 4594902181429758082
+  %b = and i64 %x, 4594902181429758082
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %z = zext i32 %id to i64
+  %c = xor i64 %a, %z
+  %r = call i64 @llvm.amdgcn.readlane.i64(i64 %c, i32 3)
+  %s = add i64 %r, %b
+  store i64 %s, ptr addrspace(1) %p
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize(("cpu", "wave", "insn"), [("gfx900", "64", "s_and_b64 s[2:3], s[2:3], 0.15915494309189532"),
+                                                   ("gfx1200", "32", "s_add_nc_u64 s[4:5], s[2:3], 0.15915494309189532")])
+def test_tv_proves_llc_code_with_inv2pi_in_a_64bit_operand_and_refutes_a_wrong_constant(tmp_path, cpu, wave, insn):
+    """The i64 constant 0x3fc45f306dc9c882 is printed by llc-22 as 1/(2pi): once
+    a false "compiler error", now proved; the constant made 0.5 is refuted."""
+    from helpers import LLC, llc_asm, mutate, tv_on_asm
+
+    if LLC is None:
+        pytest.skip("needs llc-22")
+    src = tmp_path / "inv2pi.ll"
+    src.write_text(_INV2PI_IR)
+    asm = llc_asm(src, cpu)
+    assert insn in asm
+    code, r = tv_on_asm(tmp_path, src, asm, cpu, "--wave", wave)
+    assert code == 0 and r["verdict"] == "proved", r
+    code, r = tv_on_asm(tmp_path, src, mutate(asm, insn, insn.replace("0.15915494309189532", "0.5")), cpu, "--wave", wave)
+    assert code == 1 and r["verdict"] == "refuted", r

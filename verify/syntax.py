@@ -184,14 +184,16 @@ F32_MAX = 3.4028234663852886e38
 
 # The float inline constants (every target in the table has 1/(2pi)): value ->
 # (f32 bits, f64 bits, spelling).  A 32-bit operand holds the f32 pattern, a
-# 64-bit operand the f64 one (1/(2pi) only as its exact f64 value, which verify
-# does not take in a 64-bit operand).  [S:float-literals]
+# 64-bit operand the f64 one; 1/(2pi) is apart (INV_2PI_*): GFX8 added it, and
+# a 64-bit operand takes it only as its exact f64 value.  [S:float-literals]
 FLOAT_INLINE: dict[float, tuple[int, int, str]] = {
     v: (struct.unpack("<I", struct.pack("<f", v))[0], struct.unpack("<Q", struct.pack("<d", v))[0], t)
     for v, t in [(0.5, "0.5"), (-0.5, "-0.5"), (1.0, "1.0"), (-1.0, "-1.0"), (2.0, "2.0"), (-2.0, "-2.0"),
                  (4.0, "4.0"), (-4.0, "-4.0")]
 }
 INV_2PI_F32 = 0x3E22F983  # 1/(2pi) rounded to f32, spelled 0.15915494 by LLVM
+INV_2PI_F64 = 0x3FC45F306DC9C882  # 1/(2pi) rounded to f64, spelled 0.15915494309189532 by LLVM
+INV_2PI = struct.unpack("<d", struct.pack("<Q", INV_2PI_F64))[0]
 
 
 def float_text(text: str) -> float | None:
@@ -311,6 +313,8 @@ def operand_text(op: VReg | SReg | Imm) -> str:
         fv = float_text(op.text)
         if fv is not None and fv in FLOAT_INLINE:  # kept a float: in a 64-bit operand it is the f64 value
             return FLOAT_INLINE[fv][2]
+        if fv == INV_2PI:  # its exact f64 text: 1/(2pi) in an operand of either width
+            return "0.15915494309189532"
         v = op.value
         if v >= 0x80000000 and v >= 0xFFFFFFF0:  # small negatives print as LLVM does
             return str(v - (1 << 32))

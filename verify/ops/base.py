@@ -48,7 +48,18 @@ from typing import Any, ClassVar, overload
 
 from ..diag import InputError, Span, Warning_
 from ..ir import Imm, Instr, SReg, VHalf, VReg
-from ..syntax import FLOAT_INLINE, INV_2PI_F32, Line, float_text, fold64, operand_text, parse_int, parse_operand
+from ..syntax import (
+    FLOAT_INLINE,
+    INV_2PI,
+    INV_2PI_F32,
+    INV_2PI_F64,
+    Line,
+    float_text,
+    fold64,
+    operand_text,
+    parse_int,
+    parse_operand,
+)
 from ..target import Target, needs_text
 
 ModParser = Callable[[str | None, Span], Any]
@@ -379,7 +390,12 @@ class OpDef:
             if (isinstance(op, Imm) and (kind in ("ssrc64", "src64") or (kind == "mask" and wave == 64))
                     and float64_inline(op) == -1):
                 raise InputError(ins.operand_span(k), f"a float constant in a 64-bit operand must be an inline "
-                                                      f"constant (0.5, 1.0, 2.0, 4.0 or a negative), got '{op.text}'")
+                                                      f"constant (0.5, 1.0, 2.0, 4.0, a negative or 1/(2pi) as "
+                                                      f"0.15915494309189532), got '{op.text}'")
+            if (isinstance(op, Imm) and (kind in ("ssrc64", "src64") or (kind == "mask" and wave == 64))
+                    and is_inv2pi(op, True) and not target.has("inv2pi_inline")):
+                raise InputError(ins.operand_span(k), f"1/(2pi) in a 64-bit operand is not available on "
+                                                      f"{target.name}: {needs_text('inv2pi_inline')}")
             if kind in ("mask", "maskdst"):
                 want = 2 if wave == 64 else 1
                 if op.count != want:
@@ -502,9 +518,10 @@ def is_inline_constant(v: int) -> bool:
 
 
 def is_inv2pi(imm: Imm, wide: bool) -> bool:
-    """The inline constant 1/(2pi), which GFX8 added, as its f32 pattern in a
-    32-bit operand (a 64-bit operand takes no 1/(2pi) text: check_common).  [S:sici]"""
-    return not wide and imm.value == INV_2PI_F32
+    """The inline constant 1/(2pi), which GFX8 added: its f32 pattern in a
+    32-bit operand, its exact f64 text (0.15915494309189532) in a 64-bit one.
+    [S:sici] [S:float-literals]"""
+    return float64_inline(imm) == INV_2PI_F64 if wide else imm.value == INV_2PI_F32
 
 
 # the binary16 inline constants (0.5, 1.0, 2.0, 4.0, their negations, 1/(2pi)) as 16-bit patterns
@@ -608,13 +625,20 @@ def written_value(imm: Imm) -> int:
 
 def float64_inline(imm: Imm) -> int | None:
     """A float text in a 64-bit operand: the f64 pattern of its inline
-    constant (0.0 is 0); llvm-mc-22 rejects any other float there
-    (:meth:`OpDef.check_common`).  None: not a float text.  [S:float-literals]"""
+    constant (0.0 is 0; 1/(2pi) only as its exact f64 value, 0.15915494309189532,
+    which GFX8 added: :meth:`OpDef.check_common`); llvm-mc-22 rejects any other
+    float there, -1.  None: not a float text.  [S:float-literals]
+
+    >>> hex(float64_inline(Imm(0, text="0.15915494309189532"))), float64_inline(Imm(0, text="0.15915494"))
+    ('0x3fc45f306dc9c882', -1)
+    """
     fv = float_text(imm.text)
     if fv is None:
         return None
     if fv in FLOAT_INLINE:
         return FLOAT_INLINE[fv][1]
+    if fv == INV_2PI:
+        return INV_2PI_F64
     return 0 if fv == 0 and math.copysign(1, fv) > 0 else -1
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..backend import Arith, Value
-from .addr import mul_hi_u32
+from ..backend import Arith, Backend, Value
+from .addr import add_carry, mul_hi_u32
 from .base import OpDef, register
 
 if TYPE_CHECKING:
@@ -52,14 +52,15 @@ class SMulU64(OpDef):
 register(SMulU64())
 
 
-def add_u64(B: Arith, al: Value, ah: Value, bl: Value, bh: Value, sub: bool) -> tuple[Value, Value]:
+def add_u64(B: Backend, al: Value, ah: Value, bl: Value, bh: Value, sub: bool) -> tuple[Value, Value]:
     """(ah:al) + (bh:bl) (sub: minus) mod 2^64 as (lo, hi): the low half's
     carry (borrow) into the high half, as s_addc_u32 (s_subb_u32) takes it."""
     if sub:
         lo = B.sub(al, bl)
         return lo, B.sub(B.sub(ah, bh), B.ite(B.ult(al, bl), B.const(1), B.const(0)))
-    lo = B.add(al, bl)
-    return lo, B.add(B.add(ah, bh), B.ite(B.ult(lo, al), B.const(1), B.const(0)))
+    lo, carry = add_carry(B, al, bl)
+    hi, _ = add_carry(B, ah, bh, carry)
+    return lo, hi
 
 
 class SAddNcU64(OpDef):
