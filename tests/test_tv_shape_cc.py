@@ -291,3 +291,35 @@ def test_a_function_alone_keeps_what_it_calls():
     assert without(text, mod, {"a"}) == text.split("\n", 1)[1]
     got = alone(text, mod, next(f for f in mod.functions if f.name == "b"))
     assert [f.name for f in read_module("y.ll", got).functions] == ["b", "c"]
+
+
+_PS_DOUBLE = """define amdgpu_ps void @dpp8_double(double %in, ptr addrspace(1) %out) {
+  %r = call double @llvm.amdgcn.mov.dpp8.f64(double %in, i32 1)
+  store double %r, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_ps double @ret_double(double inreg %s, <2 x double> %v) {
+  %e = extractelement <2 x double> %v, i32 1
+  %r = call double @llvm.amdgcn.readfirstlane.f64(double %e)
+  ret double %r
+}
+"""
+
+
+@needs_llc
+def test_ps_double_arguments_and_result_are_pairs_of_pieces(tmp_path):
+    """A double (and <2 x double>) argument of a shader is two VGPRs (two
+    SGPRs inreg), a double result two SGPRs, as an i64's (llc-22); LLVM's code
+    proves, the result's halves swapped or the DPP8 lane changed is refuted."""
+    src = write(tmp_path, "d.ll", _PS_DOUBLE)
+    text = llc_shader(Path(src), "gfx1100", "-mattr=+wavefrontsize32")
+    code, rs, _ = results(src, "--target", "gfx1100", "--wave", "32", "--asm", write(tmp_path, "ok.s", text))
+    assert code == 0 and [r["verdict"] for r in rs] == ["proved", "proved"], rs
+    for old, new, fn in [("v_readfirstlane_b32 s1, v3", "v_readfirstlane_b32 s1, v2", "ret_double"),
+                         ("v_mov_b32_dpp v1, v1 dpp8:[1,0,0,0,0,0,0,0]", "v_mov_b32_dpp v1, v1 dpp8:[2,0,0,0,0,0,0,0]",
+                          "dpp8_double")]:
+        assert text.count(old) == 1, (old, text)
+        code, rs, _ = results(src, "--target", "gfx1100", "--wave", "32", "--function", fn,
+                              "--asm", write(tmp_path, "m.s", text.replace(old, new)))
+        assert code == 1 and rs[0]["verdict"] == "refuted", (fn, rs)

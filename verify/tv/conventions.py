@@ -53,17 +53,22 @@ def is_shader(fn: Function) -> bool:
 
 def _shader_type_ok(ty: str, arg: bool = False) -> TType | None:
     """A type a shader's argument or result may have in verify: 32-bit
-    scalars and vectors of them, 64-bit integer and pointer scalars; and as
-    an argument, a 16-bit scalar (i16, half, bfloat: its own register, the
-    value in bits 15:0, the bits above unknown) or an even vector of 16-bit
-    elements (two to a register), as CC_SI_SHADER assigns them (llc-22)  [S:shader-arg16]."""
+    scalars and vectors of them, 64-bit scalars (i64, double, a 64-bit
+    pointer) and vectors of them, each element two 32-bit pieces, low first,
+    integers all (a double result's pieces go to SGPRs, as an i64's: llc-22)
+    [S:shader-cc]; and as an argument, a 16-bit scalar (i16, half, bfloat:
+    its own register, the value in bits 15:0, the bits above unknown) or an
+    even vector of 16-bit elements (two to a register), as CC_SI_SHADER
+    assigns them (llc-22)  [S:shader-arg16]."""
     tt = ttype(ty)
     if tt is None or ty.strip() == "i1":
         return None
+    if tt.bits == 64 and tt.kind in ("int", "fp", "ptr"):
+        return tt
     if tt.n is None:
         if arg and tt.bits == 16 and tt.kind in ("int", "fp"):
             return tt
-        return tt if tt.bits == 32 or (tt.bits == 64 and tt.kind in ("int", "ptr")) else None
+        return tt if tt.bits == 32 else None
     if arg and tt.bits == 16 and tt.n % 2 == 0 and tt.kind in ("int", "fp"):
         return tt
     return tt if tt.bits == 32 else None
@@ -132,7 +137,7 @@ def ret_locations(fn: Function) -> list[tuple[str, int, bool]]:
     out: list[tuple[str, int, bool]] = []
     ns = nv = 0
     for _ in range(count):
-        if tt.kind == "fp":
+        if tt.kind == "fp" and tt.bits != 64:  # a double's pieces are integers: SGPRs
             out.append(("v", nv, True))
             nv += 1
         else:
