@@ -113,6 +113,7 @@ def step(k: Any, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None
         vals = m.v(r)
         k.mem.write([(*dword_address(B, addrs[i][0], addrs[i][1], j), smt.under(vals[i], act[i]), False,
                       B.and_b(k.pc, act[i])) for i in range(m.W)], more=j > 0)
+    k.vm_write()
     return None
 
 
@@ -141,6 +142,8 @@ def _atomic(k: Any, ins: Instr, a: re.Match[str], data: list[int], mods: dict[st
         k.pending_v.add(data[0])
         if k.vm_order is not None:
             k.vm_order.append(data[0])
+    else:
+        k.vm_write()
     return None
 
 

@@ -226,6 +226,7 @@ def step(k: Any, ins: Any, ops: list[str], mods: dict[str, str]) -> str | None:
         data_v = m.v(reg)
         k.mem.write_bytes([(addrs[i][0], addrs[i][1], mem16.store_bytes(B, smt.under(data_v[i], act[i]), acc), False,
                             B.and_b(k.pc, act[i])) for i in range(m.W)])
+        k.vm_write()
         return None
     target = m.target.target if m.target is not None else None
     olds = m.v(reg) if target is not None and mem16.d16_preserves(target) else B.fresh_lanes(

@@ -199,6 +199,18 @@ class Kernel:
         self.pointer_his: list[Any] = []
         self.contract: list[Any] = []
 
+    def vm_write(self) -> None:
+        """A vector-memory write just issued (a store, an atomic returning
+        nothing): before GFX10 one counter, vmcnt, counts every vector memory
+        access and they complete in issue order, so a later `vmcnt(N)` counts
+        it among the N (SIInsertWaitcnts: VMEM_ACCESS where the target has no
+        vscnt); from GFX10 on vscnt/storecnt counts it, vmcnt does not.  Kept
+        as a placeholder in `vm_order` (no register: it returns none)
+        [S:global-atomic]."""
+        t = self.m.target
+        if self.vm_order is not None and t is not None and not (t.has("waitcnt_split") or t.has("wait_gfx12")):
+            self.vm_order.append(-1)
+
     # the state verify/tv/cfg.py carries along paths: the loads not yet waited for
     # and their order (for vmcnt(N)); None once paths with different
     # outstanding loads merged: then only vmcnt(0) retires a load
@@ -363,6 +375,7 @@ class Kernel:
             # races, in whichever order the hardware writes them)  [S:ir-store-race]
             self.mem.write([(*at(i, k), smt.under(data[i], act[i]), False, B.and_b(self.pc, act[i]))
                             for i in range(m.W)], more=k > 0)
+        self.vm_write()
         return None
 
 
@@ -404,6 +417,8 @@ class Kernel:
                 self.pending_v.add(d)
                 if self.vm_order is not None:
                     self.vm_order.append(d)
+            else:
+                self.vm_write()
             return None
         if ret:
             rank = self.atomic_order(self.returning)
@@ -417,6 +432,8 @@ class Kernel:
             self.pending_v.add(d)
             if self.vm_order is not None:
                 self.vm_order.append(d)
+        else:
+            self.vm_write()
         return None
 
     def atomic_64(self, ins: Instr, ops: list[str], mods: dict[str, str]) -> str | None:

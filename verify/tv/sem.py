@@ -720,9 +720,9 @@ class IRRun:
 
     def _dwords_of(self, ty: str) -> TType:
         tt = ttype(ty)
-        if tt is None or sum(tt.pieces()) % 32 or (tt.n == 3 and tt.bits not in (32, 64)) or (tt.n is not None and tt.kind == "ptr") or (
+        if tt is None or sum(tt.pieces()) % 32 or (tt.n == 3 and tt.bits not in (32, 64)) or (
                 tt.kind == "ptr" and tt.bits not in (32, 64)):
-            raise self._unsupported(f"a memory access of {ty} (modelled: whole dwords, 64-bit pointers)")
+            raise self._unsupported(f"a memory access of {ty} (modelled: whole dwords, 32- and 64-bit pointers)")
         return tt
 
     def _load_dwords(self, ins: Inst, ptr: Lanes, act: list[Any]) -> Lanes:

@@ -246,7 +246,8 @@ def kernarg_layout(ty: str) -> tuple[int, int, str] | None:
     pointer `global_buffer`, an LDS pointer `dynamic_shared_pointer`), for
     the types verify models: whole dwords, and scalars of 8 or 16 bits
     (i8, i16, half, bfloat) in the bytes of the dword they share with their
-    neighbours; None for the others (i1, vectors of 8-bit elements)."""
+    neighbours; a vector of pointers by value, as any vector (llc-22's
+    metadata); None for the others (i1, vectors of 8-bit elements)."""
     tt = ttype(ty)
     if tt is None:
         return None
@@ -259,8 +260,6 @@ def kernarg_layout(ty: str) -> tuple[int, int, str] | None:
             return 4, 4, "dynamic_shared_pointer"
         if space == 5:  # (.address_space private)
             return 4, 4, "global_buffer"
-        return None
-    if tt.n is not None and tt.kind == "ptr":
         return None
     size = sum(tt.pieces()) // 8
     if tt.n is None and tt.bits in (8, 16):  # a sub-dword scalar (i8, i16, half, bfloat): its natural alignment
