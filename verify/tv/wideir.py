@@ -3,8 +3,8 @@ vectors of 16-bit elements, for `verify tv` (LangRef semantics, per lane,
 with poison): i64 `add`, `sub`, `and`, `or` (`disjoint`), `xor`, `shl`,
 `lshr`, `ashr` (an amount >= 64 is poison), `icmp` of i64 and of 64-bit
 pointers (both halves: the high halves order first), and the same
-operations element by element on `<N x i16>` (each element with its own
-poison).  An i64 value is a `Lanes` with `hi`; the operations are written
+operations element by element on `<N x i16>` and `<N x i64>` (each
+element with its own poison).  An i64 value is a `Lanes` with `hi`; the operations are written
 on the 32-bit halves over the backend protocol, so they run concretely
 and symbolically alike.  Flags other than `disjoint` are unsupported.
 """
@@ -37,7 +37,7 @@ def handles(ins: Inst) -> bool:
         return False
     if tt.n is None:
         return tt.bits == 64 and tt.kind == "int"
-    return tt.kind == "int" and tt.bits == 16
+    return tt.kind == "int" and tt.bits in (16, 64)
 
 
 def add64(B: Any, a: tuple[Any, Any], b: tuple[Any, Any]) -> tuple[Any, Any]:
@@ -100,6 +100,10 @@ def step(run: Any, ins: Inst) -> Lanes:
         raise run._unsupported(f"flag '{bad[0]}' on {ins.opcode} of type {ins.type}")
     tt = ttype(ins.type)
     assert tt is not None
+    if tt.n is not None and tt.bits == 64:  # <N x i64>: each element an i64 operation with its own poison
+        assert a.parts is not None and b.parts is not None
+        elems = [_flagged64(run, ins.opcode, flags, x, y) for x, y in zip(a.parts, b.parts)]
+        return Lanes(elems[0].vals, elems[0].poison, a.width, False, None, elems, tt.text)
     if tt.n is not None:
         assert a.parts is not None and b.parts is not None
         parts = [_elem16(run, ins.opcode, x, y, "disjoint" in flags) for x, y in zip(a.parts, b.parts)]
@@ -107,12 +111,18 @@ def step(run: Any, ins: Inst) -> Lanes:
             extra = [wrap16(run.B, ins.opcode, set(flags), x.vals[i], y.vals[i]) for i in range(W)]
             parts[k] = Lanes(parts[k].vals, [run.B.or_b(p, e) for p, e in zip(parts[k].poison, extra)], 16)
         return Lanes(parts[0].vals, parts[0].poison, a.width, False, None, parts, tt.text)
-    out = _i64(run, ins.opcode, a, b, "disjoint" in flags)
+    return _flagged64(run, ins.opcode, flags, a, b)
+
+
+def _flagged64(run: Any, op: str, flags: list[str], a: Lanes, b: Lanes) -> Lanes:
+    """One i64 operation (a scalar, or an element of a vector) with its
+    LangRef flags' poison."""
+    out = _i64(run, op, a, b, "disjoint" in flags)
     if set(flags) - {"disjoint"}:
         assert a.hi is not None and b.hi is not None and out.hi is not None
-        out.poison = [run.B.or_b(out.poison[i], wrap64(run.B, ins.opcode, set(flags), (a.vals[i], a.hi[i]),
+        out.poison = [run.B.or_b(out.poison[i], wrap64(run.B, op, set(flags), (a.vals[i], a.hi[i]),
                                                       (b.vals[i], b.hi[i]), (out.vals[i], out.hi[i])))
-                      for i in range(W)]
+                      for i in range(run.wave)]
     return out
 
 
