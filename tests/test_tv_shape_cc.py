@@ -323,3 +323,36 @@ def test_ps_double_arguments_and_result_are_pairs_of_pieces(tmp_path):
         code, rs, _ = results(src, "--target", "gfx1100", "--wave", "32", "--function", fn,
                               "--asm", write(tmp_path, "m.s", text.replace(old, new)))
         assert code == 1 and rs[0]["verdict"] == "refuted", (fn, rs)
+
+
+_WIDE_ARGS = """define void @fits(ptr addrspace(1) %out, <16 x i32> %a, <8 x i32> %b, <4 x i32> %c, i32 %d) {
+  %x = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %d)
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+
+define void @spills(ptr addrspace(1) %out, <16 x i32> %a, <8 x i32> %b, <4 x i32> %c, i32 %d, i32 %e) {
+  %x = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %e)
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+@needs_llc
+def test_a_function_argument_past_v30_is_on_the_stack_and_unsupported(tmp_path):
+    """v31 holds the work-item IDs, so a plain function's 32nd VGPR argument
+    dword is on the stack (llc-22), not in v31: verify once read v31 there
+    and refuted LLVM's correct readfirstlane.ll code; now it says so."""
+    p = write(tmp_path, "wide.ll", _WIDE_ARGS)
+    asm = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx900", p, "-o", "-"], capture_output=True,
+                         text=True, check=True).stdout
+    spills = asm[asm.index("\nspills:"):]
+    assert "buffer_load_dword" in spills[:spills.index("s_setpc_b64")]  # %e comes from the stack
+    code, rs, _ = results(p, "--target", "gfx900", "--llc", "llc-22")
+    by = {r["function"]: r for r in rs}
+    assert by["fits"]["verdict"] == "proved", by["fits"]
+    assert by["spills"]["verdict"] == "unsupported" and code == 4
+    assert by["spills"]["notes"] == [f"{p}:7:1: unsupported: argument %e is passed on the stack in part (the VGPR "
+                                     f"arguments fill v0-v30, v31 holds the work-item IDs; stack arguments are not "
+                                     f"modelled)"]

@@ -611,6 +611,30 @@ def _huge_vector(ty: str) -> bool:
     return any(int(n) > MAX_VECTOR for n in re.findall(r"<\s*(\d+)\s+x\b", ty))
 
 
+# A callable function's VGPR arguments: v0-v30; v31 carries the packed
+# work-item IDs (allocateSpecialInputVGPRsFixed reserves it before the
+# arguments are assigned, unless the function is "amdgpu-no-workitem-id-x/y/z",
+# which LLVM's tests do not say), and the pieces past it go to the stack
+# (CC_AMDGPU_Func), which verify does not model  [S:shader-cc]
+VGPR_ARGS = 31
+
+
+def _stack_args(fn: Function, where: str) -> list[str]:
+    """A callable function whose VGPR arguments do not fit v0-v30: the rest
+    are passed on the stack (llc-22: a <32 x i32> after a pointer has its
+    last three elements at s32+0, +4, +8), not in v31 and up."""
+    n = 0
+    for a in fn.args:
+        tt = ttype(a.type)
+        if a.inreg or tt is None:
+            continue
+        n += tt.registers
+        if n > VGPR_ARGS:
+            return [f"{where}: unsupported: argument {a.name} is passed on the stack in part (the VGPR arguments "
+                    f"fill v0-v30, v31 holds the work-item IDs; stack arguments are not modelled)"]
+    return []
+
+
 def static_problems(fn: Function) -> list[str]:
     """Why a function cannot be checked at all (before running anything)."""
     where = f"{fn.span.path}:{fn.span.line}:{fn.span.col}"
@@ -626,6 +650,8 @@ def static_problems(fn: Function) -> list[str]:
     for a in fn.args:
         if ttype(a.type) is None or a.type == "i1":
             out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
+    if not out and not conventions.is_shader(fn):
+        out += _stack_args(fn, where)
     if fn.ret != "void" and (rtype(fn.ret) is None or fn.ret == "i1"):
         out.append(f"{where}: unsupported: return type {fn.ret}")
     return out
