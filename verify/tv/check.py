@@ -648,7 +648,9 @@ def static_problems(fn: Function) -> list[str]:
         return out  # (verify/tv/kernel.py checks a kernel's arguments)
     out += conventions.problems(fn)
     for a in fn.args:
-        if ttype(a.type) is None or a.type == "i1":
+        # (an i1 of a callable function: bit 0 of its register, the bits above unknown, as an i16's
+        # are; both of LLVM's selectors mask it before use; a shader's: conventions.problems)
+        if ttype(a.type) is None:
             out.append(f"{where}: unsupported: argument {a.name} of type {a.type}")
     if not out and not conventions.is_shader(fn):
         out += _stack_args(fn, where)

@@ -1404,7 +1404,7 @@ class IRRun:
             raise self._unsupported(f"call to @{ins.callee}")
         row = INTRINSIC_TABLE[name]
         tt = ttype(ins.type)
-        if row.split and tt is not None and tt.bits > 1 and ins.type not in ("i32", "float") and (
+        if row.split and tt is not None and ins.type not in ("i32", "float") and (
                 row.split is True or (isinstance(row.split, tuple) and ins.type in row.split)):
             return self._call_pieces(ins, row, tt)
         if ins.type.replace(" ", "") not in row.types:
