@@ -88,3 +88,41 @@ def test_gfx9_vmcnt_counts_a_store_issued_after_the_load(tmp_path: Path) -> None
     code, r = tv_on_asm(tmp_path, src, bad, "gfx900", "--function", "vp_mem")
     assert code == 4 and r["verdict"] == "unsupported", r
     assert any("reads a load result before its wait" in n for n in r["notes"]), r
+
+
+NULLS = """define amdgpu_kernel void @null_lds(ptr addrspace(1) %out, ptr addrspace(3) %p) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %c = icmp eq ptr addrspace(3) %p, null
+  %s = select i1 %c, i32 %id, i32 5
+  %g = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %s, ptr addrspace(1) %g
+  ret void
+}
+
+define amdgpu_kernel void @p6_arg(ptr addrspace(1) %out, ptr addrspace(6) %in) {
+  %a = call ptr addrspace(6) @llvm.amdgcn.set.inactive.p6(ptr addrspace(6) %in, ptr addrspace(6) null)
+  %r = call ptr addrspace(6) @llvm.amdgcn.strict.wwm.p6(ptr addrspace(6) %a)
+  store ptr addrspace(6) %r, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize(("fn", "old", "new"), [("null_lds", None, None), ("p6_arg", None, None),
+                                                ("null_lds", "s_cmp_eq_u32 s2, 0", "s_cmp_eq_u32 s2, -1"),
+                                                ("p6_arg", "s_load_dword s2, s[8:9], 0x8", "s_load_dword s2, s[8:9], 0xc")])
+def test_null_is_zero_in_every_address_space_and_32_bit_pointer_arguments(tmp_path: Path, fn: str, old: str | None,
+                                                                           new: str | None) -> None:
+    """The IR's `ptr addrspace(3) null` is the bits 0 (llc-22 compares with
+    0; AMDGPU's -1 is an addrspacecast's null), and a p6 (32-bit constant)
+    kernel argument is one dword (llc-22's metadata: offset 8, size 4)."""
+    src = tmp_path / "nulls.ll"
+    src.write_text(NULLS)
+    asm = llc_asm(src, "gfx900")
+    if old is not None and new is not None:
+        start = asm.index(f"\n{fn}:")
+        end = asm.index("s_endpgm", start)
+        assert asm[start:end].count(old) == 1, asm[start:end]
+        asm = asm[:start] + asm[start:end].replace(old, new) + asm[end:]
+    code, r = tv_on_asm(tmp_path, src, asm, "gfx900", "--function", fn)
+    assert (code, r["verdict"]) == ((0, "proved") if old is None else (1, "refuted")), r

@@ -99,9 +99,11 @@ def _const_value(text: str, ty: str) -> int | None:
     if ty == "i1" and body in ("true", "false"):
         return 1 if body == "true" else 0
     if body == "null" and ty.startswith("ptr"):
-        # (a null LDS or private pointer: its bits are the target's business,
-        # -1 in AMDGPU's code generator for an addrspacecast of null; not read)
-        return 0 if re.fullmatch(r"ptr(\s+addrspace\((0|1|4)\))?", ty) else None
+        # the IR's null is the zero bit pattern in every address space (llc-22
+        # materialises `ptr addrspace(2/3/5/6) null` as 0); AMDGPU's -1 for
+        # LDS, private and region is what an addrspacecast of a flat null
+        # gives (getNullPointerValue), not this constant  [S:ir-null]
+        return 0 if re.fullmatch(r"ptr(\s+addrspace\(\d+\))?", ty) else None
     w = TYPES.get(ty, (64 if ty == "i64" else 0, False))[0]
     m = re.fullmatch(r"0x([HR])([0-9A-Fa-f]{4})", body)
     if m and ty == {"H": "half", "R": "bfloat"}[m.group(1)]:

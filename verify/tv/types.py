@@ -119,7 +119,9 @@ class TType:
 _FP = {"half": 16, "bfloat": 16, "float": 32, "double": 64}
 # address spaces verify gives values to: flat (0), global (1), constant (4)
 # are 64-bit; local (3) and private (5) 32-bit (the AMDGPU data layout)
-_PTR = {0: 64, 1: 64, 3: 32, 4: 64, 5: 32}
+# pointer widths by address space (AMDGPU's data layout: p2 region/GDS and p6
+# 32-bit constant are 32 bits; only p0/p1/p4 and p3 are accessed as memory)
+_PTR = {0: 64, 1: 64, 2: 32, 3: 32, 4: 64, 5: 32, 6: 32}
 
 
 def scalar(ty: str) -> TType | None:
@@ -258,7 +260,7 @@ def kernarg_layout(ty: str) -> tuple[int, int, str] | None:
             return 8, 8, "global_buffer"
         if space == 3:
             return 4, 4, "dynamic_shared_pointer"
-        if space == 5:  # (.address_space private)
+        if space in (2, 5, 6):  # (.address_space region / private; p6, a 32-bit constant pointer: none)
             return 4, 4, "global_buffer"
         return None
     size = sum(tt.pieces()) // 8
