@@ -356,3 +356,25 @@ def test_a_function_argument_past_v30_is_on_the_stack_and_unsupported(tmp_path):
     assert by["spills"]["notes"] == [f"{p}:7:1: unsupported: argument %e is passed on the stack in part (the VGPR "
                                      f"arguments fill v0-v30, v31 holds the work-item IDs; stack arguments are not "
                                      f"modelled)"]
+
+
+@needs_llc
+def test_an_amdgpu_gfx_function_takes_its_32nd_argument_dword_in_v31(tmp_path):
+    """A graphics function has no work-item IDs: llc-22 passes its 32nd VGPR
+    argument dword in v31 (proved; read from v30 instead, refuted), the 33rd
+    on the stack (unsupported)."""
+    fits = ("define amdgpu_gfx void @g(ptr addrspace(1) %out, <16 x i32> %a, <8 x i32> %b, <4 x i32> %c, i32 %d, "
+            "i32 %e) {\n  %x = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %e)\n  store i32 %x, ptr addrspace(1) "
+            "%out\n  ret void\n}\n")
+    p = write(tmp_path, "gfx.ll", fits)
+    text = llc_shader(Path(p), "gfx1100")
+    assert text.count("v_readfirstlane_b32 s0, v31") == 1
+    code, rs, _ = results(p, "--target", "gfx1100", "--wave", "32", "--asm", write(tmp_path, "ok.s", text))
+    assert code == 0 and rs[0]["verdict"] == "proved", rs
+    bad = write(tmp_path, "m.s", text.replace("v_readfirstlane_b32 s0, v31", "v_readfirstlane_b32 s0, v30"))
+    code, rs, _ = results(p, "--target", "gfx1100", "--wave", "32", "--asm", bad)
+    assert code == 1 and rs[0]["verdict"] == "refuted", rs
+    over = write(tmp_path, "over.ll", fits.replace("i32 %e) {", "i32 %e, i32 %f) {"))
+    code, rs, _ = results(over, "--target", "gfx1100", "--wave", "32", "--llc", "llc-22")
+    assert code == 4 and rs[0]["notes"] == [f"{over}:1:1: unsupported: argument %f is passed on the stack in part "
+                                            f"(the VGPR arguments fill v0-v31; stack arguments are not modelled)"]

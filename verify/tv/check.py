@@ -611,27 +611,33 @@ def _huge_vector(ty: str) -> bool:
     return any(int(n) > MAX_VECTOR for n in re.findall(r"<\s*(\d+)\s+x\b", ty))
 
 
-# A callable function's VGPR arguments: v0-v30; v31 carries the packed
-# work-item IDs (allocateSpecialInputVGPRsFixed reserves it before the
-# arguments are assigned, unless the function is "amdgpu-no-workitem-id-x/y/z",
-# which LLVM's tests do not say), and the pieces past it go to the stack
-# (CC_AMDGPU_Func), which verify does not model  [S:shader-cc]
+# A callable function's VGPR arguments: v0-v30 for a plain function, whose
+# v31 carries the packed work-item IDs (allocateSpecialInputVGPRsFixed
+# reserves it before the arguments are assigned, unless the function is
+# "amdgpu-no-workitem-id-x/y/z", which LLVM's tests do not say; verify then
+# stays at v30, which can only cost an "unsupported"), v0-v31 for an
+# amdgpu_gfx one (a graphics function has no work-item IDs: llc-22 passes its
+# 32nd dword in v31); the pieces past them go to the stack (CC_AMDGPU_Func),
+# which verify does not model  [S:shader-cc]
 VGPR_ARGS = 31
+VGPR_ARGS_GFX = 32
 
 
 def _stack_args(fn: Function, where: str) -> list[str]:
-    """A callable function whose VGPR arguments do not fit v0-v30: the rest
-    are passed on the stack (llc-22: a <32 x i32> after a pointer has its
-    last three elements at s32+0, +4, +8), not in v31 and up."""
+    """A callable function whose VGPR arguments do not fit its registers:
+    the rest are passed on the stack (llc-22: a <32 x i32> after a pointer
+    has its last three elements at s32+0, +4, +8), not in v31 and up."""
+    limit = VGPR_ARGS_GFX if fn.cc == "amdgpu_gfx" else VGPR_ARGS
+    held = f"v0-v{limit - 1}" + ("" if limit == VGPR_ARGS_GFX else ", v31 holds the work-item IDs")
     n = 0
     for a in fn.args:
         tt = ttype(a.type)
         if a.inreg or tt is None:
             continue
         n += tt.registers
-        if n > VGPR_ARGS:
+        if n > limit:
             return [f"{where}: unsupported: argument {a.name} is passed on the stack in part (the VGPR arguments "
-                    f"fill v0-v30, v31 holds the work-item IDs; stack arguments are not modelled)"]
+                    f"fill {held}; stack arguments are not modelled)"]
     return []
 
 

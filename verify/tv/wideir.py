@@ -6,7 +6,8 @@ pointers (both halves: the high halves order first), and the same
 operations element by element on `<N x i16>` and `<N x i64>` (each
 element with its own poison).  An i64 value is a `Lanes` with `hi`; the operations are written
 on the 32-bit halves over the backend protocol, so they run concretely
-and symbolically alike.  Flags other than `disjoint` are unsupported.
+and symbolically alike.  LangRef's flags (`nuw nsw exact disjoint`) make poison
+(FLAGS); others are unsupported.
 """
 
 from __future__ import annotations
